@@ -1,0 +1,197 @@
+"""What every game's rules share: errors, named variants, ``--set`` parsing, variant files, hash.
+
+A game's rules are a frozen dataclass. Variants are functions of a rules object and compose
+with '+'. Overrides ``key=value`` are parsed against the field's declared type, so a bad key or a
+bad value is one clear sentence (RulesError), never a traceback.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import tomllib
+import typing
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+
+class RulesError(ValueError):
+    """A rules choice that cannot be played: the message is shown to the user as is."""
+
+
+class VariantRegistry:
+    """Named variants of one game: name -> (function of a rules object, one-line description)."""
+
+    def __init__(self) -> None:
+        self.items: dict[str, tuple[Callable[[Any], Any], str]] = {}
+
+    def register(self, name: str, description: str):
+        def deco(fn):
+            self.items[name] = (fn, description)
+            return fn
+
+        return deco
+
+    def names(self) -> list[str]:
+        return list(self.items)
+
+    def describe(self) -> dict[str, str]:
+        return {k: d for k, (_, d) in self.items.items()}
+
+
+def variant_registry() -> VariantRegistry:
+    return VariantRegistry()
+
+
+def split_variants(variants: Iterable[str]) -> list[str]:
+    """'short+no-chips' and repeated options -> a flat list of names."""
+    out: list[str] = []
+    for v in variants:
+        out.extend(p.strip() for p in v.split("+") if p.strip())
+    return out
+
+
+def _field_types(cls) -> dict[str, Any]:
+    hints = typing.get_type_hints(cls)
+    return {f.name: hints[f.name] for f in dataclasses.fields(cls)}
+
+
+def field_docs(cls) -> dict[str, str]:
+    """One-line description of each rules field, taken from the docstring after the field."""
+    import ast
+    import inspect
+    import textwrap
+
+    src = textwrap.dedent(inspect.getsource(cls))
+    tree = ast.parse(src)
+    docs: dict[str, str] = {}
+    body = tree.body[0].body  # type: ignore[attr-defined]
+    for a, b in zip(body, body[1:]):
+        if isinstance(a, ast.AnnAssign) and isinstance(a.target, ast.Name):
+            if isinstance(b, ast.Expr) and isinstance(getattr(b, "value", None), ast.Constant):
+                docs[a.target.id] = " ".join(str(b.value.value).split())
+    return docs
+
+
+def _parse_int(key: str, text: str) -> int:
+    try:
+        f = float(text.replace("_", ""))
+    except ValueError:
+        raise RulesError(f"{key}: '{text}' is not a whole number") from None
+    if not f.is_integer():
+        raise RulesError(f"{key}: '{text}' is not a whole number")
+    return int(f)
+
+
+def _parse_bool(key: str, text: str) -> bool:
+    t = text.strip().lower()
+    if t in ("1", "true", "yes", "on"):
+        return True
+    if t in ("0", "false", "no", "off"):
+        return False
+    raise RulesError(f"{key}: '{text}' is not true or false")
+
+
+def parse_value(key: str, tp: Any, value: Any, named: dict[str, Any] | None = None) -> Any:
+    """Convert a string (from --set) or a TOML value to the field's type."""
+    named = named or {}
+    origin = typing.get_origin(tp)
+    if isinstance(value, str) and value.strip() in named:
+        return named[value.strip()]
+    if tp is bool:
+        if isinstance(value, bool):
+            return value
+        return _parse_bool(key, str(value))
+    if tp is int:
+        if isinstance(value, bool):
+            raise RulesError(f"{key}: expected a whole number, got {value!r}")
+        if isinstance(value, int):
+            return value
+        return _parse_int(key, str(value))
+    if tp is str:
+        if not isinstance(value, str):
+            raise RulesError(f"{key}: expected text, got {value!r}")
+        return value
+    if origin is tuple:
+        args = typing.get_args(tp)
+        if isinstance(value, str):
+            text = value.strip()
+            if text == "":
+                items: list[Any] = []
+            elif args and typing.get_origin(args[0]) is tuple:
+                items = [p.split("/") for p in text.split(",")]
+            else:
+                items = text.split(",")
+        elif isinstance(value, (list, tuple)):
+            items = list(value)
+        else:
+            raise RulesError(f"{key}: expected a list, got {value!r}")
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(parse_value(key, args[0], v) for v in items)
+        if len(items) != len(args):
+            raise RulesError(f"{key}: expected {len(args)} values, got {len(items)}")
+        return tuple(parse_value(key, a, v) for a, v in zip(args, items))
+    raise RulesError(f"{key}: cannot parse {value!r}")
+
+
+def apply_overrides(rules: Any, overrides: dict[str, Any], named: dict | None = None) -> Any:
+    """Return rules with fields replaced; unknown keys and bad values raise RulesError."""
+    types = _field_types(type(rules))
+    named = named or {}
+    changes = {}
+    for key, value in overrides.items():
+        if key not in types:
+            raise RulesError(
+                f"unknown rules key '{key}' (known: {', '.join(sorted(types))})"
+            )
+        changes[key] = parse_value(key, types[key], value, named.get(key))
+    return dataclasses.replace(rules, **changes)
+
+
+def parse_set_options(items: Iterable[str]) -> dict[str, str]:
+    """['die=0,1,1', 'chips=false'] -> {'die': '0,1,1', 'chips': 'false'}."""
+    out: dict[str, str] = {}
+    for item in items:
+        if "=" not in item:
+            raise RulesError(f"--set expects key=value, got '{item}'")
+        k, v = item.split("=", 1)
+        if not k.strip():
+            raise RulesError(f"--set expects key=value, got '{item}'")
+        out[k.strip()] = v.strip()
+    return out
+
+
+def load_variant_file(path: str | Path, rules_cls: type) -> dict[str, dict[str, Any]]:
+    """Read a TOML file of ``[variant.NAME]`` tables of rules fields (validated keys)."""
+    p = Path(path)
+    try:
+        data = tomllib.loads(p.read_text())
+    except FileNotFoundError:
+        raise RulesError(f"rules file '{path}' does not exist") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise RulesError(f"rules file '{path}' cannot be read: {e}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise RulesError(f"rules file '{path}' is not valid TOML: {e}") from None
+    extra = set(data) - {"variant"}
+    if extra:
+        raise RulesError(f"rules file '{path}': unknown top-level key(s) {sorted(extra)}; "
+                         "use [variant.NAME] tables")
+    variants = data.get("variant", {})
+    if not isinstance(variants, dict) or not variants:
+        raise RulesError(f"rules file '{path}' defines no [variant.NAME] table")
+    types = _field_types(rules_cls)
+    for name, table in variants.items():
+        if not isinstance(table, dict):
+            raise RulesError(f"rules file '{path}': variant '{name}' must be a table")
+        for k in table:
+            if k not in types:
+                raise RulesError(f"rules file '{path}': variant '{name}' has unknown key '{k}'")
+    return variants
+
+
+def rules_hash(resolved: dict) -> str:
+    """A short stable hash of the resolved rules (for provenance)."""
+    blob = json.dumps(resolved, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]

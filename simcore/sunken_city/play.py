@@ -1,0 +1,202 @@
+"""Playing Sunken City games: play_game (one game, optionally traced), play_batch (prange over
+game indices), and the result row.
+
+A game depends only on (rules, policies, seed, game index): its random stream comes from
+simcore.rng.stream_for(seed, index), never from thread count or chunking.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from simcore.results import common_columns
+from simcore.rng import stream_for
+from simcore.sunken_city.engine import (
+    ERR_ILLEGAL,
+    ERR_TRACE,
+    check_invariants,
+    record,
+    scores,
+    setup,
+    snapshot,
+    treasure,
+    winners,
+)
+from simcore.sunken_city.policies import POL_RANDOM, random_turn
+from simcore.sunken_city.rules import MAX_PLAYERS, N_SPACES, N_TREASURES, P_PLAYERS
+from simcore.sunken_city.state import (
+    A_GAME_END,
+    BANKED,
+    C_CHIPS_GAINED,
+    C_CHIPS_MISSED,
+    C_CHIPS_USED,
+    C_LOST,
+    C_RECOVERED,
+    C_SENT_HOME,
+    C_SENT_OTHERS,
+    C_SPIRIT_MOVES,
+    C_STEPS,
+    END_ERROR,
+    N_CNT,
+    O_CNT,
+    O_STACKS,
+    S_DRAW,
+    S_END,
+    S_ERROR,
+    S_HOUSES_PLACED,
+    S_OVER,
+    S_PIECES_SUNK,
+    S_ROUND,
+    S_SEAT,
+    S_SPIRIT_MOVES,
+    S_STARVED_TURNS,
+    S_STREETS_PLACED,
+    S_SUPPLY,
+    S_TURN,
+    STATE_SIZE,
+    T_CAPA,
+    T_CAPS,
+    T_HEADER,
+    T_NA,
+    T_NS,
+    T_ON,
+    X_SIZE,
+)
+
+# ---------------------------------------------------------------------------------------
+# The result row: common columns (simcore.results) then Sunken City's counters.
+GAME_COUNTERS = ["spirit_moves", "pieces_sunk", "streets_placed", "houses_placed",
+                 "starved_turns", "final_street_space", "streets_left", "chips_left"]
+SEAT_COUNTERS = ["sent_home", "sent_others_home", "chips_gained", "chips_used", "chips_missed",
+                 "treasures_banked", "treasures_recovered", "treasures_lost", "spirit_moved",
+                 "steps"]
+COLUMNS = common_columns(MAX_PLAYERS) + GAME_COUNTERS + [
+    f"{name}_{s}" for name in SEAT_COUNTERS for s in range(MAX_PLAYERS)
+] + ["error"]
+COL = {name: i for i, name in enumerate(COLUMNS)}
+N_COLS = len(COLUMNS)
+R_GAME, R_PLAYERS, R_WINNER, R_WIN_MASK = (COL[k] for k in ("game", "players", "winner",
+                                                            "win_mask"))
+R_ROUNDS, R_TURNS, R_END = COL["rounds"], COL["turns"], COL["end_reason"]
+R_SCORE, R_TIEBREAK, R_POLICY = COL["score_0"], COL["tiebreak_0"], COL["policy_0"]
+R_GAME_CNT = COL[GAME_COUNTERS[0]]
+R_SEAT_CNT = COL[f"{SEAT_COUNTERS[0]}_0"]
+R_ERROR = COL["error"]
+_SEAT_SRC = np.array([C_SENT_HOME, C_SENT_OTHERS, C_CHIPS_GAINED, C_CHIPS_USED, C_CHIPS_MISSED,
+                      -1, C_RECOVERED, C_LOST, C_SPIRIT_MOVES, C_STEPS], dtype=np.int64)
+
+
+@njit(cache=True)
+def play_turn(s, r, tr, seat, pol, w, rng, checked, x):
+    """Let policy `pol` (weights w: float64[W]) play the seat's whole turn."""
+    if pol == POL_RANDOM:
+        return random_turn(s, r, tr, seat, rng, checked, x)
+    return ERR_ILLEGAL
+
+
+@njit(cache=True)
+def play_from(s, r, pols, weights, rng, checked, tr):
+    """Play the game in s to its end. pols: int64[4] policy id per seat; weights:
+    float64[4, W]. Returns 0 or the first error code (also left in s[S_ERROR])."""
+    x = np.zeros(X_SIZE, dtype=np.int64)
+    err = check_invariants(s, r) if checked else 0
+    while err == 0 and s[S_OVER] == 0:
+        seat = s[S_SEAT]
+        snapshot(tr, s)
+        err = play_turn(s, r, tr, seat, pols[seat], weights[seat], rng, checked, x)
+        if tr[T_ON] == 1 and (tr[T_NA] > tr[T_CAPA] or tr[T_NS] > tr[T_CAPS]):
+            err = ERR_TRACE
+    if err != 0:
+        s[S_ERROR] = err
+        s[S_END] = END_ERROR
+        s[S_OVER] = 1
+    return err
+
+
+@njit(cache=True)
+def fill_row(s, r, index, policy_idx, row):
+    """Write the result row of a finished game (row: int64[N_COLS])."""
+    players = r[P_PLAYERS]
+    row[:] = 0
+    row[R_GAME] = index
+    row[R_PLAYERS] = players
+    score = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    tb = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    scores(s, r, score, tb)
+    w, mask = winners(r, score, tb)
+    if s[S_ERROR] != 0:
+        w, mask = -1, 0
+    row[R_WINNER] = w
+    row[R_WIN_MASK] = mask
+    row[R_ROUNDS] = s[S_ROUND]
+    row[R_TURNS] = s[S_TURN]
+    row[R_END] = s[S_END]
+    for seat in range(MAX_PLAYERS):
+        row[R_SCORE + seat] = score[seat]
+        row[R_TIEBREAK + seat] = tb[seat]
+        row[R_POLICY + seat] = policy_idx[seat] if seat < players else -1
+    g = R_GAME_CNT
+    row[g] = s[S_SPIRIT_MOVES]
+    row[g + 1] = s[S_PIECES_SUNK]
+    row[g + 2] = s[S_STREETS_PLACED]
+    row[g + 3] = s[S_HOUSES_PLACED]
+    row[g + 4] = s[S_STARVED_TURNS]
+    row[g + 5] = s[S_DRAW] + 1
+    left = 0
+    for k in range(N_SPACES):
+        left += s[O_STACKS + k]
+    row[g + 6] = left
+    row[g + 7] = s[S_SUPPLY]
+    for j in range(_SEAT_SRC.shape[0]):
+        for seat in range(players):
+            if _SEAT_SRC[j] >= 0:
+                v = s[O_CNT + seat * N_CNT + _SEAT_SRC[j]]
+            else:
+                v = 0
+                for t in range(N_TREASURES):
+                    if treasure(s, seat, t) == BANKED:
+                        v += 1
+            row[R_SEAT_CNT + j * MAX_PLAYERS + seat] = v
+    row[R_ERROR] = s[S_ERROR]
+
+
+@njit(cache=True)
+def seat_policies(players, index, rotate, pol_ids, weights, pols, wts, policy_idx):
+    """Assign the policy list to seats for game `index`; with rotation, seat s gets list entry
+    (s + index) mod players, so every entry sits in every seat equally often."""
+    for seat in range(players):
+        k = (seat + index) % players if rotate else seat
+        pols[seat] = pol_ids[k]
+        policy_idx[seat] = k
+        for j in range(weights.shape[1]):
+            wts[seat, j] = weights[k, j]
+
+
+@njit(cache=True)
+def play_game(r, pol_ids, weights, seed, index, rotate, checked, tr, row):
+    """Play game `index` under `seed` and write its result row. pol_ids: int64[players] and
+    weights: float64[players, W] are the policy list before seat rotation. tr: trace buffer
+    (state.new_trace). Returns the final state (int64[STATE_SIZE])."""
+    players = r[P_PLAYERS]
+    rng = np.zeros(1, dtype=np.uint64)
+    stream_for(np.uint64(seed), np.uint64(index), rng)
+    pols = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    wts = np.zeros((MAX_PLAYERS, weights.shape[1]), dtype=np.float64)
+    policy_idx = np.full(MAX_PLAYERS, -1, dtype=np.int64)
+    seat_policies(players, index, rotate, pol_ids, weights, pols, wts, policy_idx)
+    s = np.zeros(STATE_SIZE, dtype=np.int64)
+    setup(s, r, tr)
+    play_from(s, r, pols, wts, rng, checked, tr)
+    fill_row(s, r, index, policy_idx, row)
+    record(tr, s, A_GAME_END, s[S_END], row[R_WINNER], row[R_WIN_MASK], s[S_ERROR])
+    return s
+
+
+@njit(cache=True, parallel=True)
+def play_batch(r, pol_ids, weights, seed, start, rotate, checked, rows):
+    """Play games start .. start + n - 1 in parallel; rows: int64[n, N_COLS]."""
+    n = rows.shape[0]
+    for i in prange(n):
+        tr = np.zeros(T_HEADER, dtype=np.int32)
+        play_game(r, pol_ids, weights, seed, start + i, rotate, checked, tr, rows[i])

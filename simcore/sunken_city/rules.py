@@ -1,0 +1,288 @@
+"""Sunken City rules as data: every number a designer may vary, named variants, packing.
+
+Sources: seed 000 (publisher's rulebook of the basic game) and ../shared/GAME-DATA.md for what
+the rulebook leaves out. Every reconstructed number is a field here, changeable with
+``--set key=value`` or a variant file; docs/rules-sunken-city.md lists which are reconstructions.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+import numpy as np
+
+from simcore.rulesbase import RulesError, variant_registry
+
+# The three dice of the box (seed 000, "Components").
+DICE: dict[str, tuple[int, ...]] = {
+    "beige": (1, 2, 2, 3, 3, 4),
+    "black": (0, 1, 2, 2, 3, 3),
+    "purple": (0, 1, 1, 2, 2, 3),
+}
+# The die the rulebook gives each player count (seed 000, "Setup").
+DIE_FOR_PLAYERS = {2: "beige", 3: "black", 4: "purple"}
+
+# Movement cards: (pieces raised, movement points, water-spirit icon). Reconstruction
+# (GAME-DATA.md, "Movement cards").
+DEFAULT_CARDS: tuple[tuple[int, int, int], ...] = (
+    (0, 7, 0),
+    (1, 6, 0),
+    (2, 5, 1),
+    (3, 4, 1),
+    (4, 3, 1),
+    (2, 4, 1),
+)
+
+# The lake: '#' dark (streets or houses), '.' light (streets only), 'C' centre (houses only).
+# Reconstruction (GAME-DATA.md): dark = Manhattan distance <= 4 from the centre, except the
+# centre's 8 neighbours.
+DEFAULT_BOARD = "/".join(
+    [
+        "....#....",
+        "...###...",
+        "..#####..",
+        ".##...##.",
+        "###.C.###",
+        ".##...##.",
+        "..#####..",
+        "...###...",
+        "....#....",
+    ]
+)
+
+SIZE = 9
+N_SQUARES = SIZE * SIZE
+MAX_PLAYERS = 4
+N_HOUSES = 10
+N_TREASURES = 11  # treasures 1..10 and the chest (12)
+N_SPACES = 6  # street spaces 1..6
+# Corners of the lake, clockwise from the top left: (0,0), (0,8), (8,8), (8,0).
+CORNER_SQUARES = (0, SIZE - 1, N_SQUARES - 1, N_SQUARES - SIZE)
+
+SCORING = ("count", "value")
+
+
+@dataclass(frozen=True)
+class SunkenCityRules:
+    """Every rule parameter of Sunken City (basic game, seed 000)."""
+
+    die: tuple[int, ...] = ()
+    """faces of the water-spirit die; empty = the box's die for the player count
+    (2: beige, 3: black, 4: purple). A die name (beige, black, purple) is accepted too."""
+    streets_space1: tuple[int, int, int] = (20, 23, 26)
+    """streets face up on street space 1 at setup, for 2, 3 and 4 players"""
+    facedown_streets: int = 1
+    """face-down streets placed on each of street spaces 2 to 5 at setup"""
+    total_streets: int = 30
+    """streets in the box (those not set out stay in the box all game)"""
+    street_squares: int = 2
+    """squares one street covers: 2 (domino, GAME-DATA default) or 1 (literal reading)"""
+    cards: tuple[tuple[int, int, int], ...] = DEFAULT_CARDS
+    """movement cards as raise/move/icon triples, e.g. 0/7/0,1/6/0,... (reconstruction)"""
+    owner_limit: tuple[int, int, int] = (4, 3, 3)
+    """spirit movement limit for the territory's owner, for 2, 3 and 4 players"""
+    board: str = DEFAULT_BOARD
+    """lake pattern, 9 rows joined by '/': '#' dark, '.' light, 'C' centre (reconstruction)"""
+    territory_size: int = 4
+    """side of each player's square territory at their corner"""
+    corners_2p: tuple[int, int] = (0, 2)
+    """corners used by the 2 seats of a 2-player game (0=(0,0), 1=(0,8), 2=(8,8), 3=(8,0))"""
+    scoring: str = "count"
+    """'count': most treasures banked, tie-break sum of values (seed 000); 'value': sum only (seed 001)"""
+    chips: bool = True
+    """water-spirit chips in play (the 'no-chips' variant turns them off)"""
+    chip_supply: int = 8
+    """chips in the supply; when it is empty a player sent home gets none (ruling)"""
+    use_house_1: bool = True
+    """house 1 and treasure 1 in play (the 'short' variant removes them)"""
+    spirit_needs_icon: bool = True
+    """the spirit may be moved only with a card showing the water-spirit icon (ruling)"""
+    interleave: bool = True
+    """pieces and adventurer steps may be mixed freely within a turn; False: each of the three
+    actions (raise, move, spirit) is done in one piece, in an order the player chooses"""
+    max_rounds: int = 200
+    """safety cap: the game ends after this many rounds (end reason 'round-limit')"""
+
+    # ----------------------------------------------------------------------------------
+    def validate(self, players: int | None = None) -> None:
+        """Raise RulesError with one clear sentence when a field is out of range."""
+        if players is not None and not 2 <= players <= MAX_PLAYERS:
+            raise RulesError(f"sunken-city is for 2 to 4 players, not {players}")
+        if self.die:
+            if len(self.die) < 1 or any((not isinstance(f, int)) or f < 0 for f in self.die):
+                raise RulesError("die faces must be whole numbers of 0 or more")
+            if len(self.die) > 20:
+                raise RulesError("a die has at most 20 faces")
+        if self.street_squares not in (1, 2):
+            raise RulesError("street_squares must be 1 or 2")
+        if self.total_streets < 1 or self.total_streets > 60:
+            raise RulesError("total_streets must be between 1 and 60")
+        if len(self.streets_space1) != 3 or any(s < 0 for s in self.streets_space1):
+            raise RulesError("streets_space1 needs three counts of 0 or more (2, 3, 4 players)")
+        if self.facedown_streets < 0:
+            raise RulesError("facedown_streets must be 0 or more")
+        for n, s in zip((2, 3, 4), self.streets_space1):
+            need = s + 4 * self.facedown_streets
+            if need > self.total_streets:
+                raise RulesError(
+                    f"setup for {n} players needs {need} streets but only "
+                    f"{self.total_streets} exist (streets_space1, facedown_streets)"
+                )
+        if len(self.cards) < 1 or len(self.cards) > 15:
+            raise RulesError("cards must hold 1 to 15 raise/move/icon triples")
+        for c in self.cards:
+            if len(c) != 3 or c[0] < 0 or c[1] < 0 or c[2] not in (0, 1) or c[0] > 10 or c[1] > 30:
+                raise RulesError(
+                    "each card is raise/move/icon with raise 0-10, move 0-30, icon 0 or 1"
+                )
+        if len(self.owner_limit) != 3 or any(x < 0 for x in self.owner_limit):
+            raise RulesError("owner_limit needs three limits of 0 or more (2, 3, 4 players)")
+        rows = self.board.split("/")
+        if len(rows) != SIZE or any(len(r) != SIZE for r in rows):
+            raise RulesError("board must be 9 rows of 9 characters joined by '/'")
+        flat = "".join(rows)
+        if set(flat) - set("#.C"):
+            raise RulesError("board characters must be '#' (dark), '.' (light) or 'C' (centre)")
+        if flat.count("C") != 1:
+            raise RulesError("board must have exactly one centre square 'C'")
+        if any(flat[q] == "C" for q in CORNER_SQUARES):
+            raise RulesError("the centre cannot be a corner square (villages reach the corners)")
+        if not 1 <= self.territory_size <= 4:
+            raise RulesError("territory_size must be 1 to 4")
+        if len(self.corners_2p) != 2 or len(set(self.corners_2p)) != 2:
+            raise RulesError("corners_2p must name two different corners 0-3")
+        if any(c not in (0, 1, 2, 3) for c in self.corners_2p):
+            raise RulesError("corners_2p must name two different corners 0-3")
+        if self.scoring not in SCORING:
+            raise RulesError(f"scoring must be one of {', '.join(SCORING)}")
+        if not 0 <= self.chip_supply <= 100:
+            raise RulesError("chip_supply must be 0 to 100")
+        if not 1 <= self.max_rounds <= 10_000:
+            raise RulesError("max_rounds must be 1 to 10000")
+
+    def die_faces(self, players: int) -> tuple[int, ...]:
+        """The die in use for this player count."""
+        return tuple(self.die) if self.die else DICE[DIE_FOR_PLAYERS[players]]
+
+    def resolved(self, players: int) -> dict:
+        """The rules as plain data, with the die resolved for this player count."""
+        d = dataclasses.asdict(self)
+        d["die"] = list(self.die_faces(players))
+        d["cards"] = [list(c) for c in self.cards]
+        for k, v in d.items():
+            if isinstance(v, tuple):
+                d[k] = list(v)
+        return d
+
+
+# ---------------------------------------------------------------------------------------
+# Named variants: functions of a rules object; they compose ("short+no-chips").
+VARIANTS = variant_registry()
+
+
+@VARIANTS.register("base", "the rulebook's basic game (no change)")
+def _base(r: SunkenCityRules) -> SunkenCityRules:
+    return r
+
+
+@VARIANTS.register("short", "seed 000 'A Shorter Playing Time': no house 1, no treasure 1")
+def _short(r: SunkenCityRules) -> SunkenCityRules:
+    return dataclasses.replace(r, use_house_1=False)
+
+
+@VARIANTS.register("no-chips", "seed 000 'Without Water Spirit Chips': nobody gets chips")
+def _no_chips(r: SunkenCityRules) -> SunkenCityRules:
+    return dataclasses.replace(r, chips=False)
+
+
+@VARIANTS.register("value-scoring", "seed 001's reading: the winner has the highest sum of values")
+def _value_scoring(r: SunkenCityRules) -> SunkenCityRules:
+    return dataclasses.replace(r, scoring="value")
+
+
+@VARIANTS.register("single-square-streets", "the literal reading: one street covers one square")
+def _single(r: SunkenCityRules) -> SunkenCityRules:
+    return dataclasses.replace(r, street_squares=1)
+
+
+# ---------------------------------------------------------------------------------------
+# Packing for the kernels.
+
+# The packed rules: one flat int64 array r (one call argument instead of six; see state.py).
+P_PLAYERS = 0
+P_STREETS1 = 1
+P_FACEDOWN = 2
+P_TOTAL_STREETS = 3
+P_STREET_SQUARES = 4
+P_OWNER_LIMIT = 5
+P_SCORING = 6  # 0 count, 1 value
+P_CHIPS = 7
+P_CHIP_SUPPLY = 8  # 0 when chips are off
+P_USE_HOUSE_1 = 9
+P_NEEDS_ICON = 10
+P_INTERLEAVE = 11
+P_MAX_ROUNDS = 12
+P_CENTRE = 13  # square index of the centre
+P_N_CARDS = 14
+P_DIE_N = 15  # faces on the die
+P_N_HOUSE_SQ = 16  # squares that take houses (dark squares and the centre)
+N_PARAMS = 17
+MAX_FACES = 20
+MAX_CARDS = 15
+R_KIND = N_PARAMS  # [81] LIGHT, DARK, CENTRE
+R_OWNER = R_KIND + N_SQUARES  # [81] seat whose territory holds the square, -1 nobody
+R_VILLAGE = R_OWNER + N_SQUARES  # [4] corner square each seat's village reaches, -1 unused
+R_DIE = R_VILLAGE + MAX_PLAYERS  # [20] die faces (first P_DIE_N used)
+R_CARDS = R_DIE + MAX_FACES  # [15 x 3] raise, move, icon
+R_HOUSE_SQ = R_CARDS + 3 * MAX_CARDS  # [81] the squares that take houses (first P_N_HOUSE_SQ)
+RULES_SIZE = R_HOUSE_SQ + N_SQUARES
+
+# Square kinds.
+LIGHT, DARK, CENTRE = 0, 1, 2
+
+
+def seat_corners(rules: SunkenCityRules, players: int) -> tuple[int, ...]:
+    """Corner index (0..3, clockwise from (0,0)) of each seat's village."""
+    return tuple(rules.corners_2p) if players == 2 else tuple(range(players))
+
+
+def pack(rules: SunkenCityRules, players: int) -> np.ndarray:
+    """Validate the rules for a player count and pack them into the flat kernel array."""
+    rules.validate(players)
+    r = np.zeros(RULES_SIZE, dtype=np.int64)
+    r[P_PLAYERS] = players
+    r[P_STREETS1] = rules.streets_space1[players - 2]
+    r[P_FACEDOWN] = rules.facedown_streets
+    r[P_TOTAL_STREETS] = rules.total_streets
+    r[P_STREET_SQUARES] = rules.street_squares
+    r[P_OWNER_LIMIT] = rules.owner_limit[players - 2]
+    r[P_SCORING] = SCORING.index(rules.scoring)
+    r[P_CHIPS] = int(rules.chips)
+    r[P_CHIP_SUPPLY] = rules.chip_supply if rules.chips else 0
+    r[P_USE_HOUSE_1] = int(rules.use_house_1)
+    r[P_NEEDS_ICON] = int(rules.spirit_needs_icon)
+    r[P_INTERLEAVE] = int(rules.interleave)
+    r[P_MAX_ROUNDS] = rules.max_rounds
+    flat = rules.board.replace("/", "")
+    r[P_CENTRE] = flat.index("C")
+    r[P_N_CARDS] = len(rules.cards)
+    die = rules.die_faces(players)
+    r[P_DIE_N] = len(die)
+    r[R_DIE : R_DIE + len(die)] = die
+    for i, c in enumerate(rules.cards):
+        r[R_CARDS + 3 * i : R_CARDS + 3 * i + 3] = c
+    r[R_KIND : R_KIND + N_SQUARES] = [{".": LIGHT, "#": DARK, "C": CENTRE}[ch] for ch in flat]
+    house_squares = [q for q, ch in enumerate(flat) if ch != "."]
+    r[P_N_HOUSE_SQ] = len(house_squares)
+    r[R_HOUSE_SQ : R_HOUSE_SQ + len(house_squares)] = house_squares
+    r[R_OWNER : R_OWNER + N_SQUARES] = -1
+    r[R_VILLAGE : R_VILLAGE + MAX_PLAYERS] = -1
+    t = rules.territory_size
+    for seat, corner in enumerate(seat_corners(rules, players)):
+        r[R_VILLAGE + seat] = CORNER_SQUARES[corner]
+        rows = range(t) if corner in (0, 1) else range(SIZE - t, SIZE)
+        cols = range(t) if corner in (0, 3) else range(SIZE - t, SIZE)
+        for row in rows:
+            for col in cols:
+                r[R_OWNER + row * SIZE + col] = seat
+    return r

@@ -1,0 +1,332 @@
+"""The state layout of Sunken City, the trace buffer, and positions from text diagrams.
+
+The kernels keep a position in ONE flat int64 array, each field at a named offset below, its
+encoding commented at the field. Why not a NamedTuple of arrays: numba reference-counts every
+array passed to a compiled call, so a tuple of nine arrays costs ~80 ns per call against ~10 ns
+for two flat arrays (measured; docs/performance.md). `view(s)` gives Python code (tests,
+traces) the same state as a NamedTuple of numpy views on the flat array, no copy.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from simcore.sunken_city.rules import (
+    MAX_PLAYERS,
+    N_HOUSES,
+    N_SPACES,
+    N_SQUARES,
+    N_TREASURES,
+    SIZE,
+)
+
+MAX_STREETS = 60
+HOUSE_BASE = MAX_STREETS  # piece slot of house h is HOUSE_BASE + h - 1
+N_SLOTS = MAX_STREETS + N_HOUSES
+VILLAGE = -1  # adventurer position: in its village
+WATER = -1  # square content: no piece
+CHEST = N_TREASURES - 1  # treasure index of the chest (worth 12)
+
+# Treasure status.
+HOUSE_SIDE, CARRIED, BANKED, OUT = 0, 1, 2, 3
+
+# ---------------------------------------------------------------------------------------
+# Scalars: s[S_*].
+S_SEAT = 0  # seat on turn
+S_TURN = 1  # turns begun so far (0-based index of the current turn)
+S_ROUND = 2  # current round, 0-based
+S_DRAW = 3  # street space (0..5 = spaces 1..6) streets are drawn from
+S_BOX = 4  # streets in the box (out of play)
+S_SUPPLY = 5  # chips in the supply
+S_SPIRIT = 6  # piece slot the water spirit stands on
+S_HOURGLASS = 7  # 1 once the stack on space 5 is used up
+S_END = 8  # first end condition met: -1 none, else an END_* reason
+S_CARD = 9  # card played this turn, -1 before it is chosen
+S_BUILD = 10  # pieces still to raise this turn
+S_MOVE = 11  # movement points left this turn
+S_HOUSE_DONE = 12  # 1 when a house was raised this turn
+S_CHIP_DONE = 13  # 1 when a chip was used this turn
+S_SPIRIT_DONE = 14  # 1 when the spirit's move was begun this turn
+S_SPIRIT_LEFT = 15  # steps the spirit may still take in the move under way
+S_SPIRIT_ACTIVE = 16  # 1 while a spirit move is under way
+S_SPIRIT_ROLL = 17  # die roll of the move under way, -1 when the owner's limit applies
+S_BLOCK = 18  # interleave=False: the action block under way (BLOCK_*)
+S_BLOCKS_DONE = 19  # interleave=False: bitmask of blocks begun this turn (1 << BLOCK_*)
+S_OVER = 20  # 1 when the game is over
+S_ERROR = 21  # first error (engine ERR_* code), 0 none
+S_SPIRIT_MOVES = 22  # spirit moves made (with at least one step)
+S_PIECES_SUNK = 23  # pieces sunk
+S_STREETS_PLACED = 24  # streets raised
+S_HOUSES_PLACED = 25  # houses raised
+S_STARVED_TURNS = 26  # turns that ended with pieces unraised because no street was left
+S_STEPS = 27  # steps of the spirit move under way
+N_SCAL = 32
+
+# Fields (offsets into the flat state array).
+O_SQ = N_SCAL  # [81] square -> WATER (-1) or the piece slot covering it
+O_PSQ = O_SQ + N_SQUARES  # [70 x 2] slot -> its squares; -1 -1 off the board; second -1 for a
+#                            one-square piece. Slots 0..59 streets, 60..69 houses 1..10
+O_ADV = O_PSQ + 2 * N_SLOTS  # [4] slot each seat's adventurer stands on, VILLAGE (-1) at home
+O_TREAS = O_ADV + MAX_PLAYERS  # [4 x 11] HOUSE_SIDE/CARRIED/BANKED/OUT; index 10 = the chest
+O_CHIPS = O_TREAS + MAX_PLAYERS * N_TREASURES  # [4] chips each seat holds
+O_HAND = O_CHIPS + MAX_PLAYERS  # [4] bitmask of the cards in each seat's hand
+O_STACKS = O_HAND + MAX_PLAYERS  # [6] streets on street spaces 1..6
+O_CNT = O_STACKS + N_SPACES  # [4 x N_CNT] per-seat counters, C_* indices
+# Per-seat counters.
+C_SENT_HOME = 0  # times this seat's adventurer was sent home
+C_CHIPS_GAINED = 1
+C_CHIPS_USED = 2
+C_CHIPS_MISSED = 3  # sent home by another player while the supply was empty
+C_RECOVERED = 4  # treasures turned to the treasure side
+C_LOST = 5  # carried treasures turned back when sent home
+C_SPIRIT_MOVES = 6  # spirit moves made by this seat
+C_SENT_OTHERS = 7  # opponents' adventurers this seat sent home
+C_STEPS = 8  # adventurer movement points spent
+N_CNT = 9
+STATE_SIZE = O_CNT + MAX_PLAYERS * N_CNT
+
+# Action blocks (interleave=False).
+BLOCK_NONE, BLOCK_BUILD, BLOCK_MOVE, BLOCK_SPIRIT = 0, 1, 2, 3
+
+# End reasons.
+END_ALL_BANKED = 0
+END_HOURGLASS = 1
+END_ROUND_LIMIT = 2
+END_ERROR = 3
+END_REASONS = ("all-banked", "hourglass", "round-limit", "error")
+
+
+class State(NamedTuple):
+    """Python view of a flat state (numpy views, no copies; writes go to the flat array)."""
+
+    scal: np.ndarray  # int64[N_SCAL]: scalars, S_* indices
+    sq_piece: np.ndarray  # int64[81]: WATER or the piece slot covering the square
+    piece_sq: np.ndarray  # int64[70, 2]: squares of each slot (-1 off the board)
+    adv: np.ndarray  # int64[4]: adventurer's slot, VILLAGE (-1) at home
+    treasure: np.ndarray  # int64[4, 11]: HOUSE_SIDE, CARRIED, BANKED, OUT
+    chips: np.ndarray  # int64[4]
+    hand: np.ndarray  # int64[4]: bitmask of cards in hand
+    stacks: np.ndarray  # int64[6]: streets on spaces 1..6
+    counters: np.ndarray  # int64[4, N_CNT]
+
+
+def new_state() -> np.ndarray:
+    return np.zeros(STATE_SIZE, dtype=np.int64)
+
+
+def view(s: np.ndarray) -> State:
+    """Named numpy views on the flat state s."""
+    return State(
+        scal=s[:N_SCAL],
+        sq_piece=s[O_SQ : O_SQ + N_SQUARES],
+        piece_sq=s[O_PSQ : O_PSQ + 2 * N_SLOTS].reshape(N_SLOTS, 2),
+        adv=s[O_ADV : O_ADV + MAX_PLAYERS],
+        treasure=s[O_TREAS : O_TREAS + MAX_PLAYERS * N_TREASURES].reshape(
+            MAX_PLAYERS, N_TREASURES
+        ),
+        chips=s[O_CHIPS : O_CHIPS + MAX_PLAYERS],
+        hand=s[O_HAND : O_HAND + MAX_PLAYERS],
+        stacks=s[O_STACKS : O_STACKS + N_SPACES],
+        counters=s[O_CNT : O_CNT + MAX_PLAYERS * N_CNT].reshape(MAX_PLAYERS, N_CNT),
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# Trace buffer: one int32 array. Header, then action records, then state snapshots.
+T_ON = 0  # 1 record, 0 off
+T_NA = 1  # action records written (may exceed the capacity: overflow)
+T_NS = 2  # snapshots written
+T_CAPA = 3  # action capacity
+T_CAPS = 4  # snapshot capacity
+T_HEADER = 8
+
+# Action kinds (a record: turn, seat, kind, then fields a..i).
+A_CARD = 0  # card index, raise, move, icon
+A_STREET = 1  # square 1, square 2 (-1 for 1-square), street space drawn from (0-based), slot
+A_HOUSE = 2  # house number, square
+A_CHIP = 3  # extra movement points
+A_STEP = 4  # from slot (-1 village), to slot (-1 village), to square, recovered mask,
+#             banked mask, movement points left
+A_SPIRIT_BEGIN = 5  # limit, die roll (-1 owner's limit), territory owner (-1 none), start slot
+A_SPIRIT_STEP = 6  # from slot, to slot, sunk kind (0 street, 1 house), house no., sent-home
+#                    seat mask, 0, sunk square 1, sunk square 2, discard space (street)
+A_SPIRIT_END = 7  # steps taken
+A_STACK_TURN = 8  # new draw space (0-based)
+A_HOURGLASS = 9  # (no fields)
+A_END_TURN = 10  # pieces left unraised, movement points left
+A_GAME_END = 11  # end reason, winner, win mask, error
+A_SEND_HOME = 12  # seat sent home, treasures lost mask, chip given (0/1), mover
+ACTION_NAMES = (
+    "card", "street", "house", "chip", "step", "spirit_begin", "spirit_step", "spirit_end",
+    "stack_turn", "hourglass", "end_turn", "game_end", "send_home",
+)
+ACTION_WIDTH = 12
+
+
+def new_trace(max_turns: int = 0, enabled: bool = False) -> np.ndarray:
+    """A trace buffer for up to max_turns turns (enabled=False: an 8-int header only)."""
+    if not enabled:
+        return np.zeros(T_HEADER, dtype=np.int32)
+    cap_a = max_turns * 96 + 64
+    cap_s = max_turns + 2
+    tr = np.zeros(T_HEADER + cap_a * ACTION_WIDTH + cap_s * STATE_SIZE, dtype=np.int32)
+    tr[T_ON] = 1
+    tr[T_CAPA] = cap_a
+    tr[T_CAPS] = cap_s
+    return tr
+
+
+def trace_actions(tr: np.ndarray) -> np.ndarray:
+    n = min(int(tr[T_NA]), int(tr[T_CAPA]))
+    return tr[T_HEADER : T_HEADER + n * ACTION_WIDTH].reshape(n, ACTION_WIDTH)
+
+
+def trace_snapshots(tr: np.ndarray) -> np.ndarray:
+    base = T_HEADER + int(tr[T_CAPA]) * ACTION_WIDTH
+    n = min(int(tr[T_NS]), int(tr[T_CAPS]))
+    return tr[base : base + n * STATE_SIZE].reshape(n, STATE_SIZE).astype(np.int64)
+
+
+def trace_overflowed(tr: np.ndarray) -> bool:
+    return bool(tr[T_ON]) and (tr[T_NA] > tr[T_CAPA] or tr[T_NS] > tr[T_CAPS])
+
+
+# ---------------------------------------------------------------------------------------
+# Positions from text diagrams (tests, docs).
+
+
+def square(r: int, c: int) -> int:
+    return r * SIZE + c
+
+
+def _orth(s: int) -> list[int]:
+    r, c = divmod(s, SIZE)
+    return [
+        (r + dr) * SIZE + c + dc
+        for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1))
+        if 0 <= r + dr < SIZE and 0 <= c + dc < SIZE
+    ]
+
+
+def from_diagram(
+    r: np.ndarray,
+    diagram: str,
+    *,
+    adventurers: dict[int, tuple[int, int] | None] | None = None,
+    spirit: tuple[int, int] | None = None,
+    treasures: dict[int, dict[int, int]] | None = None,
+    chips: dict[int, int] | None = None,
+    stacks: tuple[int, ...] | None = None,
+    draw_space: int = 0,
+    supply: int | None = None,
+    seat: int = 0,
+    hourglass: bool = False,
+    round_: int = 0,
+) -> np.ndarray:
+    """Build a flat state from a 9-line diagram (rules packed in r).
+
+    '.' water; a letter = a street (the same letter on two orthogonally adjacent squares is one
+    2-square street; with 1-square streets each letter square is its own street); a digit =
+    house 1-9, '0' = house 10. Adventurers and the spirit are given by a square (row, col) of
+    the piece they stand on (None: in the village; default: village). ``treasures`` maps seat
+    -> {treasure value (12 = chest): status}; the others start house side up. ``stacks`` gives
+    the streets on spaces 1..6 (default: what is left, with one on each of spaces 2-5); the rest
+    are in the box. The spirit defaults to house 10.
+    """
+    from simcore.sunken_city import engine  # engine imports this module
+    from simcore.sunken_city.rules import P_PLAYERS, P_STREET_SQUARES, P_TOTAL_STREETS
+
+    players = int(r[P_PLAYERS])
+    s = new_state()
+    engine.setup(s, r, new_trace())
+    v = view(s)
+    v.sq_piece[:] = WATER
+    v.piece_sq[:] = -1
+    rows = [ln.strip() for ln in diagram.strip("\n").splitlines() if ln.strip()]
+    if len(rows) != SIZE or any(len(row) != SIZE for row in rows):
+        raise ValueError("diagram must be 9 lines of 9 characters")
+    letters: dict[str, list[int]] = {}
+    for rr, line in enumerate(rows):
+        for cc, ch in enumerate(line):
+            q = square(rr, cc)
+            if ch == ".":
+                continue
+            if ch.isdigit():
+                h = 10 if ch == "0" else int(ch)
+                slot = HOUSE_BASE + h - 1
+                if v.piece_sq[slot, 0] != -1:
+                    raise ValueError(f"house {h} drawn twice")
+                v.piece_sq[slot, 0] = q
+                v.sq_piece[q] = slot
+            elif ch.isalpha():
+                letters.setdefault(ch, []).append(q)
+            else:
+                raise ValueError(f"unknown diagram character {ch!r}")
+    slot = 0
+    two = int(r[P_STREET_SQUARES]) == 2
+    for ch, sqs in letters.items():
+        groups = [sqs] if two else [[q] for q in sqs]
+        for g in groups:
+            if two and (len(g) != 2 or g[1] not in _orth(g[0])):
+                raise ValueError(f"street {ch!r} must cover two adjacent squares")
+            for k, q in enumerate(g):
+                v.piece_sq[slot, k] = q
+                v.sq_piece[q] = slot
+            slot += 1
+    on_board = slot
+    total = int(r[P_TOTAL_STREETS])
+    v.stacks[:] = 0
+    if stacks is None:
+        rest = total - on_board
+        v.stacks[1:5] = 1 if rest >= 4 else 0
+        v.stacks[0] = rest - int(v.stacks[1:5].sum())
+    else:
+        v.stacks[: len(stacks)] = stacks
+    box = total - on_board - int(v.stacks.sum())
+    if box < 0:
+        raise ValueError("more streets on the board and the stacks than exist")
+    v.scal[S_BOX] = box
+    v.scal[S_DRAW] = draw_space
+
+    def slot_at(rc):
+        q = square(*rc)
+        if v.sq_piece[q] == WATER:
+            raise ValueError(f"no piece at {rc}")
+        return v.sq_piece[q]
+
+    v.adv[:] = VILLAGE
+    for seat_, rc in (adventurers or {}).items():
+        v.adv[seat_] = VILLAGE if rc is None else slot_at(rc)
+    if spirit is not None:
+        v.scal[S_SPIRIT] = slot_at(spirit)
+    else:
+        v.scal[S_SPIRIT] = HOUSE_BASE + 9
+    for seat_, tmap in (treasures or {}).items():
+        for value, status in tmap.items():
+            v.treasure[seat_, CHEST if value == 12 else value - 1] = status
+    for seat_, n in (chips or {}).items():
+        v.chips[seat_] = n
+    if supply is not None:
+        v.scal[S_SUPPLY] = supply
+    else:
+        v.scal[S_SUPPLY] = max(int(v.scal[S_SUPPLY]) - int(v.chips[:players].sum()), 0)
+    v.scal[S_SEAT] = seat
+    v.scal[S_HOURGLASS] = int(hourglass)
+    v.scal[S_ROUND] = round_
+    v.scal[S_TURN] = round_ * players + seat
+    return s
+
+
+# ---------------------------------------------------------------------------------------
+# Scratch space of one game (one int64 array, allocated once per game, never copied).
+X_NB = 0  # [16] neighbour / target lists
+X_OPTS = 16  # [16] option lists (cards, action kinds, houses)
+X_HSQ = 32  # [81] house squares
+X_SPOTS = X_HSQ + N_SQUARES  # [2 x 162] street spots (square a, square b)
+X_SIZE = X_SPOTS + 2 * 2 * N_SQUARES + 16
+
+
+def new_scratch() -> np.ndarray:
+    return np.zeros(X_SIZE, dtype=np.int64)
