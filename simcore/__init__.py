@@ -32,3 +32,9 @@ def _configure_numba_cache() -> None:
 
 
 _configure_numba_cache()
+
+from simcore.games import GAMES, all_games, get_game  # noqa: E402
+from simcore.rulesbase import RulesError  # noqa: E402
+from simcore.runner import SimResult, Summary, simulate  # noqa: E402
+
+__all__ = ["GAMES", "all_games", "get_game", "simulate", "SimResult", "Summary", "RulesError"]

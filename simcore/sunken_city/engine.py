@@ -396,7 +396,7 @@ def block_ok(s, r, blk):
     if s[S_BLOCKS_DONE] & (1 << blk):
         return False
     # the raising block may not be left while pieces must still be raised
-    if cur == BLOCK_BUILD and s[S_BUILD] > 0 and can_build_any(s, r):
+    if cur == BLOCK_BUILD and raising_owed(s, r):
         return False
     return True
 
@@ -491,6 +491,15 @@ def can_build_any(s, r):
     if street_available(s) and any_street_spot(s, r):
         return True
     return s[S_HOUSE_DONE] == 0 and grotto_has_house(s, r) and any_house_spot(s, r)
+
+
+@njit(cache=True)
+def raising_owed(s, r):
+    """Must more pieces be raised before the turn ends? "Exactly as many pieces must be placed
+    as the card indicates", but "while streets are missing, the action ... is not a mandatory
+    action" (seed 000, "The Streets Run Out"), and fewer are placed only when no legal spot is
+    left (GAME-DATA ruling)."""
+    return s[S_BUILD] > 0 and street_available(s) and can_build_any(s, r)
 
 
 @njit(cache=True)
@@ -949,7 +958,7 @@ def can_end_now(s, r):
     """The turn may end once the mandatory raising is done, or cannot be done."""
     if s[S_CARD] < 0 or s[S_SPIRIT_ACTIVE] == 1:
         return False
-    return s[S_BUILD] == 0 or not can_build_any(s, r)
+    return not raising_owed(s, r)
 
 
 @njit(cache=True)

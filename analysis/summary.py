@@ -1,0 +1,106 @@
+"""Result summaries -> tidy DataFrames and the JSON object of `balance simulate --json`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analysis.stats import seat_fairness, wilson
+
+
+def _hist_quantile(hist: np.ndarray, q: float) -> float:
+    c = np.cumsum(hist)
+    if c[-1] == 0:
+        return float("nan")
+    return float(np.searchsorted(c, q * c[-1], side="left"))
+
+
+def summarize(result: Any) -> dict[str, pd.DataFrame]:
+    """Tidy tables of a simulate() result: seats, policies, length, end_reasons, counters."""
+    s = result.summary
+    n = s.games
+    lo, hi = wilson(s.seat_wins, n)
+    seat_policy = [
+        result.policies[k] if not result.rotate_seats else "rotated"
+        for k in range(result.players)
+    ]
+    seats = pd.DataFrame({
+        "seat": np.arange(result.players),
+        "policy": seat_policy,
+        "wins": s.seat_wins,
+        "win_rate": s.seat_wins / n,
+        "ci_low": lo,
+        "ci_high": hi,
+        "shared_first": s.seat_first - s.seat_wins,
+        "mean_score": s.score_sum / n,
+        "mean_tiebreak": s.tiebreak_sum / n,
+    })
+    plo, phi = wilson(s.policy_wins, s.policy_games)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        policies = pd.DataFrame({
+            "entry": np.arange(len(result.policies)),
+            "policy": result.policies,
+            "games": s.policy_games,
+            "wins": s.policy_wins,
+            "win_rate": s.policy_wins / s.policy_games,
+            "ci_low": plo,
+            "ci_high": phi,
+            "mean_score": s.policy_score / s.policy_games,
+        })
+    rounds_mean = float((np.arange(len(s.rounds_hist)) * s.rounds_hist).sum() / n)
+    turns_mean = float((np.arange(len(s.turns_hist)) * s.turns_hist).sum() / n)
+    length = pd.DataFrame([{
+        "mean_rounds": rounds_mean,
+        "median_rounds": _hist_quantile(s.rounds_hist, 0.5),
+        "p5_rounds": _hist_quantile(s.rounds_hist, 0.05),
+        "p95_rounds": _hist_quantile(s.rounds_hist, 0.95),
+        "mean_turns": turns_mean,
+        "median_turns": _hist_quantile(s.turns_hist, 0.5),
+    }])
+    ends = pd.DataFrame({"end_reason": list(result.end_reasons), "games": s.end_reasons})
+    mean = s.counter_sum / n
+    var = np.maximum(s.counter_sq / n - mean**2, 0.0)
+    counters = pd.DataFrame({"counter": s.counter_names, "mean": mean, "std": np.sqrt(var)})
+    return {"seats": seats, "policies": policies, "length": length, "end_reasons": ends,
+            "counters": counters}
+
+
+def result_json(result: Any, version: str = "") -> dict[str, Any]:
+    """The JSON object of `balance simulate --json` (schema in DESIGN.md)."""
+    t = summarize(result)
+    s = result.summary
+    chi, p = seat_fairness(s.seat_wins)
+
+    def recs(df: pd.DataFrame) -> list[dict]:
+        out = []
+        for row in df.to_dict(orient="records"):
+            out.append({k: (None if isinstance(v, float) and np.isnan(v) else
+                            (v.item() if hasattr(v, "item") else v)) for k, v in row.items()})
+        return out
+
+    length = t["length"].iloc[0]
+    return {
+        "game": result.game,
+        "version": version,
+        "players": result.players,
+        "games": result.games,
+        "seed": result.seed,
+        "rotate_seats": result.rotate_seats,
+        "checked": result.checked,
+        "rules": result.resolved_rules,
+        "rules_hash": result.rules_hash,
+        "seats": recs(t["seats"]),
+        "policies": recs(t["policies"]),
+        "shared_wins": int(s.shared_wins),
+        "shared_win_rate": s.shared_wins / s.games,
+        "seat_fairness": {"chi2": chi, "p_value": p},
+        "length": {k: float(length[k]) for k in t["length"].columns},
+        "end_reasons": {r: int(c) for r, c in zip(result.end_reasons, s.end_reasons)},
+        "counters": {c: float(m) for c, m in zip(t["counters"].counter, t["counters"]["mean"])},
+        "errors": int(s.errors),
+        "threads": result.threads,
+        "elapsed_s": result.elapsed_s,
+        "games_per_s": result.games_per_s,
+    }

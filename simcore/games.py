@@ -1,0 +1,211 @@
+"""The registry of games and what each game tells the runner: its rules class, variants,
+policies, seat range, result columns and compiled entry points.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from simcore.rulesbase import (
+    RulesError,
+    VariantRegistry,
+    apply_overrides,
+    field_docs,
+    load_variant_file,
+    rules_hash,
+    split_variants,
+)
+
+
+@dataclass(frozen=True)
+class PolicySpec:
+    """A compiled player: its id in the game's kernels and its named weights (defaults)."""
+
+    name: str
+    id: int
+    description: str
+    weights: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SeatPolicy:
+    """One entry of a policy list: the policy and its full weight vector."""
+
+    spec: PolicySpec
+    weights: tuple[float, ...]
+    label: str  # as the user wrote it, e.g. "balanced:greed=2"
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    name: str
+    title: str
+    rules_cls: type
+    variants: VariantRegistry
+    named_values: dict[str, dict[str, Any]]  # rules field -> {name: value}, e.g. die names
+    policies: dict[str, PolicySpec]
+    default_policy: str
+    min_players: int
+    max_players: int
+    columns: list[str]
+    end_reasons: tuple[str, ...]
+    game_counters: list[str]  # per-game counter columns
+    seat_counters: list[str]  # per-seat counter columns (name_<seat>)
+    pack: Callable[[Any, int], np.ndarray]
+    play_batch: Callable[..., None]
+    replay: Callable[..., Any]  # (rules, players, policies, seed, index, checked) -> trace obj
+    max_weights: int = 8
+
+    # ------------------------------------------------------------------ rules
+    def check_players(self, players: int) -> None:
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            raise RulesError(
+                f"{self.name} is for {self.min_players} to {self.max_players} players, "
+                f"not {players}"
+            )
+
+    def resolve_rules(
+        self,
+        variants: list[str] | tuple[str, ...] = (),
+        overrides: dict[str, Any] | None = None,
+        rules_file: str | None = None,
+        players: int | None = None,
+    ):
+        """Default rules, then each variant in order (built-in or from the rules file), then
+        the overrides; validated for the player count."""
+        rules = self.rules_cls()
+        file_variants = load_variant_file(rules_file, self.rules_cls) if rules_file else {}
+        for name in split_variants(variants):
+            if name in file_variants:
+                rules = apply_overrides(rules, file_variants[name], self.named_values)
+            elif name in self.variants.items:
+                rules = self.variants.items[name][0](rules)
+            else:
+                known = self.variants.names() + sorted(file_variants)
+                raise RulesError(
+                    f"unknown variant '{name}' for {self.name} (known: {', '.join(known)})"
+                )
+        if overrides:
+            rules = apply_overrides(rules, overrides, self.named_values)
+        rules.validate(players)
+        return rules
+
+    def rules_fields(self) -> list[dict[str, Any]]:
+        """Each rules field with its default and one-line description."""
+        import dataclasses
+
+        docs = field_docs(self.rules_cls)
+        default = self.rules_cls()
+        out = []
+        for f in dataclasses.fields(self.rules_cls):
+            out.append({"key": f.name, "default": getattr(default, f.name),
+                        "description": docs.get(f.name, "")})
+        return out
+
+    def resolved(self, rules, players: int) -> dict:
+        return rules.resolved(players)
+
+    def rules_hash(self, rules, players: int) -> str:
+        return rules_hash(self.resolved(rules, players))
+
+    # ------------------------------------------------------------------ policies
+    def parse_policies(self, text: str | None, players: int) -> list[SeatPolicy]:
+        """'balanced,greedy,random' or 'balanced:greed=2,caution=0.5,random' -> one entry per
+        seat (a single entry is used for every seat)."""
+        text = (text or self.default_policy).strip()
+        entries: list[tuple[str, dict[str, str]]] = []
+        for token in (t.strip() for t in text.split(",")):
+            if not token:
+                raise RulesError(f"empty policy name in '{text}'")
+            if "=" in token and ":" not in token:
+                if not entries:
+                    raise RulesError(f"weight '{token}' comes before any policy name")
+                k, v = token.split("=", 1)
+                entries[-1][1][k.strip()] = v.strip()
+                continue
+            name, _, rest = token.partition(":")
+            weights: dict[str, str] = {}
+            if rest:
+                if "=" not in rest:
+                    raise RulesError(f"policy weights must be name=value, got '{rest}'")
+                k, v = rest.split("=", 1)
+                weights[k.strip()] = v.strip()
+            entries.append((name.strip(), weights))
+        if len(entries) == 1:
+            entries = entries * players
+        if len(entries) != players:
+            raise RulesError(
+                f"--policy gives {len(entries)} players for a {players}-player game"
+            )
+        out = []
+        for name, weights in entries:
+            spec = self.policies.get(name)
+            if spec is None:
+                raise RulesError(
+                    f"unknown policy '{name}' for {self.name} "
+                    f"(known: {', '.join(self.policies)})"
+                )
+            vec = dict(spec.weights)
+            for k, v in weights.items():
+                if k not in vec:
+                    known = ", ".join(vec) or "none"
+                    raise RulesError(f"policy '{name}' has no weight '{k}' (weights: {known})")
+                try:
+                    vec[k] = float(v)
+                except ValueError:
+                    raise RulesError(f"weight {name}:{k} must be a number, got '{v}'") from None
+            label = name + (
+                ":" + ",".join(f"{k}={v}" for k, v in weights.items()) if weights else ""
+            )
+            out.append(SeatPolicy(spec, tuple(vec.values()), label))
+        return out
+
+    def policy_arrays(self, seats: list[SeatPolicy]) -> tuple[np.ndarray, np.ndarray]:
+        ids = np.array([p.spec.id for p in seats], dtype=np.int64)
+        w = np.zeros((len(seats), self.max_weights), dtype=np.float64)
+        for i, p in enumerate(seats):
+            w[i, : len(p.weights)] = p.weights
+        return ids, w
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "game": self.name,
+            "title": self.title,
+            "players": [self.min_players, self.max_players],
+            "variants": self.variants.describe(),
+            "policies": {
+                k: {"description": p.description, "weights": p.weights}
+                for k, p in self.policies.items()
+            },
+            "default_policy": self.default_policy,
+            "rules": self.rules_fields(),
+        }
+
+
+GAMES: dict[str, GameSpec] = {}
+
+
+def register(spec: GameSpec) -> GameSpec:
+    GAMES[spec.name] = spec
+    return spec
+
+
+def get_game(name: str) -> GameSpec:
+    _load_all()
+    if name not in GAMES:
+        raise RulesError(f"unknown game '{name}' (known: {', '.join(sorted(GAMES))})")
+    return GAMES[name]
+
+
+def all_games() -> dict[str, GameSpec]:
+    _load_all()
+    return GAMES
+
+
+def _load_all() -> None:
+    # importing a game package registers it
+    import simcore.sunken_city  # noqa: F401

@@ -1,0 +1,350 @@
+"""Trace mode: play one game with recording on, and turn the records into JSON lines and a
+readable text replay. The format is documented in docs/trace-format.md.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from simcore.sunken_city import engine
+from simcore.sunken_city.play import COLUMNS, N_COLS, play_game
+from simcore.sunken_city.rules import N_TREASURES, P_CENTRE, P_PLAYERS, SIZE, R_KIND
+from simcore.sunken_city.state import (
+    A_CARD,
+    A_CHIP,
+    A_END_TURN,
+    A_GAME_END,
+    A_HOURGLASS,
+    A_HOUSE,
+    A_SEND_HOME,
+    A_SPIRIT_BEGIN,
+    A_SPIRIT_END,
+    A_SPIRIT_STEP,
+    A_STACK_TURN,
+    A_STEP,
+    A_STREET,
+    BANKED,
+    CARRIED,
+    END_REASONS,
+    HOUSE_BASE,
+    HOUSE_SIDE,
+    N_SLOTS,
+    S_DRAW,
+    S_END,
+    S_HOURGLASS,
+    S_ROUND,
+    S_SEAT,
+    S_SPIRIT,
+    S_SUPPLY,
+    S_TURN,
+    VILLAGE,
+    new_trace,
+    trace_actions,
+    trace_overflowed,
+    trace_snapshots,
+    view,
+)
+from simcore.sunken_city.rules import R_CARDS, P_N_CARDS
+
+TREASURE_VALUES = list(range(1, 11)) + [12]
+SEAT_LETTERS = "ABCD"
+
+
+def _rc(q: int) -> list[int]:
+    return [int(q) // SIZE, int(q) % SIZE]
+
+
+def _values(mask: int) -> list[int]:
+    return [TREASURE_VALUES[t] for t in range(N_TREASURES) if mask & (1 << t)]
+
+
+class _Pieces:
+    """Piece geometry during a turn: slot -> squares, updated as pieces appear and sink."""
+
+    def __init__(self, snap: np.ndarray):
+        v = view(snap)
+        self.sq = {int(k): [int(q) for q in v.piece_sq[k] if q >= 0]
+                   for k in range(N_SLOTS) if v.piece_sq[k, 0] >= 0}
+
+    def pos(self, slot: int) -> Any:
+        if slot == VILLAGE:
+            return "village"
+        return {"piece": self.name(slot), "squares": [_rc(q) for q in self.sq.get(slot, [])]}
+
+    @staticmethod
+    def name(slot: int) -> str:
+        return f"house{slot - HOUSE_BASE + 1}" if slot >= HOUSE_BASE else f"street{slot}"
+
+
+def state_json(snap: np.ndarray, r: np.ndarray) -> dict:
+    """The full state (one snapshot) as plain data."""
+    v = view(snap)
+    players = int(r[P_PLAYERS])
+    pieces = _Pieces(snap)
+    streets = [{"piece": pieces.name(k), "squares": [_rc(q) for q in sq]}
+               for k, sq in sorted(pieces.sq.items()) if k < HOUSE_BASE]
+    houses = {}
+    for h in range(1, 11):
+        q = v.piece_sq[HOUSE_BASE + h - 1, 0]
+        in_play = engine.house_in_play(r, h)
+        houses[str(h)] = _rc(q) if q >= 0 else ("grotto" if in_play else "out")
+    treasures = []
+    for seat in range(players):
+        row = v.treasure[seat]
+        treasures.append({
+            "house_side": [TREASURE_VALUES[t] for t in range(N_TREASURES) if row[t] == HOUSE_SIDE],
+            "carried": [TREASURE_VALUES[t] for t in range(N_TREASURES) if row[t] == CARRIED],
+            "banked": [TREASURE_VALUES[t] for t in range(N_TREASURES) if row[t] == BANKED],
+        })
+    n_cards = int(r[P_N_CARDS])
+    return {
+        "turn": int(v.scal[S_TURN]),
+        "round": int(v.scal[S_ROUND]),
+        "seat": int(v.scal[S_SEAT]),
+        "streets": streets,
+        "houses": houses,
+        "spirit": pieces.pos(int(v.scal[S_SPIRIT])),
+        "adventurers": [pieces.pos(int(v.adv[s])) for s in range(players)],
+        "treasures": treasures,
+        "chips": [int(c) for c in v.chips[:players]],
+        "chip_supply": int(v.scal[S_SUPPLY]),
+        "hands": [[c for c in range(n_cards) if v.hand[s] & (1 << c)] for s in range(players)],
+        "stacks": [int(k) for k in v.stacks],
+        "draw_space": int(v.scal[S_DRAW]) + 1,
+        "box": int(v.scal[4]),
+        "hourglass": bool(v.scal[S_HOURGLASS]),
+        "end_triggered": END_REASONS[int(v.scal[S_END])] if v.scal[S_END] >= 0 else None,
+    }
+
+
+def actions_json(recs: np.ndarray, pieces: _Pieces) -> list[dict]:
+    """One turn's records -> actions (steps grouped into moves, spirit records into one move)."""
+    out: list[dict] = []
+    move: dict | None = None
+    spirit: dict | None = None
+    for rec in recs:
+        kind = int(rec[2])
+        a, b, c, d, e, f, g, h, i = (int(v) for v in rec[3:12])
+        if kind != A_STEP:
+            move = None
+        if kind == A_CARD:
+            out.append({"type": "card", "card": a, "raise": b, "move": c, "icon": bool(d)})
+        elif kind == A_STREET:
+            pieces.sq[d] = [q for q in (a, b) if q >= 0]
+            out.append({"type": "street", "piece": pieces.name(d),
+                        "squares": [_rc(q) for q in (a, b) if q >= 0], "from_space": c + 1})
+        elif kind == A_HOUSE:
+            pieces.sq[HOUSE_BASE + a - 1] = [b]
+            out.append({"type": "house", "house": a, "square": _rc(b)})
+        elif kind == A_CHIP:
+            out.append({"type": "chip", "extra_points": a})
+        elif kind == A_STEP:
+            if move is None:
+                move = {"type": "move", "start": pieces.pos(a), "path": []}
+                out.append(move)
+            move["path"].append({"to": pieces.pos(b), "recovered": _values(d),
+                                 "banked": _values(e), "points_left": f})
+        elif kind == A_SPIRIT_BEGIN:
+            spirit = {"type": "spirit", "mover": int(rec[1]), "limit": a,
+                      "die_roll": None if b < 0 else b,
+                      "territory_owner": None if c < 0 else c,
+                      "start": pieces.pos(d), "path": [], "steps": 0}
+            out.append(spirit)
+        elif kind == A_SPIRIT_STEP:
+            step = {"to": pieces.pos(b),
+                    "sunk": {"piece": pieces.name(a), "kind": "house" if c else "street",
+                             "squares": [_rc(q) for q in (g, h) if q >= 0]},
+                    "sent_home": []}
+            if c:
+                step["sunk"]["house"] = d
+            else:
+                step["sunk"]["to_space"] = i + 1
+            pieces.sq.pop(a, None)
+            if spirit is not None:
+                spirit["path"].append(step)
+        elif kind == A_SEND_HOME:
+            if spirit is not None and spirit["path"]:
+                spirit["path"][-1]["sent_home"].append(
+                    {"seat": a, "lost": _values(b), "chip": bool(c)})
+        elif kind == A_SPIRIT_END:
+            if spirit is not None:
+                spirit["steps"] = a
+            spirit = None
+        elif kind == A_STACK_TURN:
+            out.append({"type": "stack_turn", "draw_space": a + 1})
+        elif kind == A_HOURGLASS:
+            out.append({"type": "hourglass"})
+        elif kind == A_END_TURN:
+            out.append({"type": "end_turn", "unraised": a, "points_left": b})
+    return out
+
+
+@dataclass
+class GameTrace:
+    header: dict
+    turns: list[dict]
+    end: dict
+    r: np.ndarray
+    snaps: np.ndarray
+
+    def jsonl(self) -> str:
+        lines = [json.dumps(self.header)]
+        lines += [json.dumps(t) for t in self.turns]
+        lines.append(json.dumps(self.end))
+        return "\n".join(lines) + "\n"
+
+    def text(self) -> str:
+        out = [f"Sunken City, {self.header['players']} players, seed {self.header['seed']}, "
+               f"game {self.header['index']}",
+               "Seats: " + ", ".join(f"{SEAT_LETTERS[i]}={p}"
+                                     for i, p in enumerate(self.header["policies"]))]
+        for t, snap in zip(self.turns, self.snaps):
+            st = t["state"]
+            out.append("")
+            out.append(f"== Round {st['round'] + 1}, turn {st['turn'] + 1}: seat "
+                       f"{SEAT_LETTERS[st['seat']]} ==")
+            out.append(draw_board(snap, self.r))
+            out.append(_summary_line(st))
+            for a in t["actions"]:
+                out.append("  " + describe_action(a))
+        e = self.end
+        out.append("")
+        out.append(f"Game over ({e['end_reason']}) after {e['rounds']} rounds. Scores "
+                   f"{e['scores']}, tie-breaks {e['tiebreaks']}. "
+                   + (f"Winner: seat {SEAT_LETTERS[e['winner']]}." if e["winner"] >= 0
+                      else "Shared win: seats " + ", ".join(
+                          SEAT_LETTERS[s] for s in range(len(e["scores"]))
+                          if e["win_mask"] & (1 << s)) + "."))
+        return "\n".join(out) + "\n"
+
+
+def _summary_line(st: dict) -> str:
+    parts = []
+    for s, tr in enumerate(st["treasures"]):
+        parts.append(f"{SEAT_LETTERS[s]}: carried {tr['carried'] or '-'} banked "
+                     f"{tr['banked'] or '-'} chips {st['chips'][s]}")
+    return ("  " + " | ".join(parts) + f"\n  stacks {st['stacks']} drawing from space "
+            f"{st['draw_space']}" + (" (hourglass)" if st["hourglass"] else ""))
+
+
+def draw_board(snap: np.ndarray, r: np.ndarray) -> str:
+    """The lake: '.' light water, ':' dark water, 'o' empty centre, '-' '|' street halves
+    (or '#' a 1-square street), digits houses (0 = 10); after each square, '*' marks the spirit
+    and letters the adventurers standing there."""
+    v = view(snap)
+    players = int(r[P_PLAYERS])
+    lines = ["     " + "".join(f"c{c}  " for c in range(SIZE))]
+    for row in range(SIZE):
+        cells = []
+        for col in range(SIZE):
+            q = row * SIZE + col
+            slot = int(v.sq_piece[q])
+            if slot < 0:
+                kind = int(r[R_KIND + q])
+                ch = "o" if q == r[P_CENTRE] else (":" if kind == 1 else ".")
+                mark = ""
+            else:
+                if slot >= HOUSE_BASE:
+                    ch = str((slot - HOUSE_BASE + 1) % 10)
+                else:
+                    a, b = int(v.piece_sq[slot, 0]), int(v.piece_sq[slot, 1])
+                    ch = "#" if b < 0 else ("-" if abs(a - b) == 1 else "|")
+                mark = ("*" if v.scal[S_SPIRIT] == slot and v.piece_sq[slot, 0] == q else "")
+                if v.piece_sq[slot, 0] == q:
+                    mark += "".join(SEAT_LETTERS[s] for s in range(players) if v.adv[s] == slot)
+            cells.append((ch + mark).ljust(4))
+        lines.append(f"r{row}   " + "".join(cells).rstrip())
+    home = [SEAT_LETTERS[s] for s in range(players) if v.adv[s] == VILLAGE]
+    lines.append("     in their villages: " + (", ".join(home) or "nobody"))
+    return "\n".join(lines)
+
+
+def _pos(p: Any) -> str:
+    if p == "village":
+        return "the village"
+    return f"{p['piece']} at " + "+".join(f"r{a}c{b}" for a, b in p["squares"])
+
+
+def describe_action(a: dict) -> str:
+    t = a["type"]
+    if t == "card":
+        return (f"plays card {a['card']}: raise {a['raise']}, move {a['move']}"
+                + (", spirit icon" if a["icon"] else ""))
+    if t == "street":
+        return (f"raises a street on " + " and ".join(f"r{x}c{y}" for x, y in a["squares"])
+                + f" (from space {a['from_space']})")
+    if t == "house":
+        return f"raises house {a['house']} on r{a['square'][0]}c{a['square'][1]}"
+    if t == "chip":
+        return f"uses a chip for {a['extra_points']} extra movement points"
+    if t == "move":
+        steps = []
+        for s in a["path"]:
+            d = _pos(s["to"])
+            if s["recovered"]:
+                d += f" (recovers {s['recovered']})"
+            if s["banked"]:
+                d += f" (banks {s['banked']})"
+            steps.append(d)
+        return f"moves from {_pos(a['start'])}: " + " -> ".join(steps)
+    if t == "spirit":
+        how = (f"rolls {a['die_roll']}" if a["die_roll"] is not None
+               else f"own territory, limit {a['limit']}")
+        steps = []
+        for s in a["path"]:
+            d = f"{_pos(s['to'])} ({s['sunk']['piece']} sinks)"
+            for h in s["sent_home"]:
+                d += (f" [seat {SEAT_LETTERS[h['seat']]} sent home, loses {h['lost'] or 'nothing'}"
+                      + (", gets a chip]" if h["chip"] else "]"))
+            steps.append(d)
+        return f"moves the spirit ({how}) from {_pos(a['start'])}: " + (
+            " -> ".join(steps) if steps else "no step")
+    if t == "stack_turn":
+        return f"street space {a['draw_space']} turns face up"
+    if t == "hourglass":
+        return "the hourglass shows: this round is the last"
+    if t == "end_turn":
+        extra = f" ({a['unraised']} pieces could not be raised)" if a["unraised"] else ""
+        return "ends the turn" + extra
+    return json.dumps(a)
+
+
+def replay(rules, players: int, seats, seed: int, index: int, *, rotate: bool = False,
+           checked: bool = True, pack=None, version: str = "", policy_arrays=None) -> GameTrace:
+    """Play game `index` under `seed` with tracing on and decode it."""
+    from simcore.rulesbase import rules_hash
+    from simcore.sunken_city.rules import pack as pack_rules
+
+    r = (pack or pack_rules)(rules, players)
+    ids, w = policy_arrays
+    tr = new_trace(rules.max_rounds * players + 1, enabled=True)
+    row = np.zeros(N_COLS, dtype=np.int64)
+    play_game(r, ids, w, np.uint64(seed % 2**64), np.uint64(index), rotate, checked, tr, row)
+    if trace_overflowed(tr):
+        raise RuntimeError("trace buffer overflow")
+    recs = trace_actions(tr)
+    snaps = trace_snapshots(tr)
+    labels = [seats[(s + index) % players if rotate else s].label for s in range(players)]
+    resolved = rules.resolved(players)
+    header = {"type": "game", "game": "sunken-city", "version": version, "players": players,
+              "seed": seed, "index": index, "rotate_seats": rotate, "policies": labels,
+              "rules": resolved, "rules_hash": rules_hash(resolved),
+              "cards": [[int(r[R_CARDS + 3 * c + j]) for j in range(3)]
+                        for c in range(int(r[P_N_CARDS]))]}
+    turns = []
+    for k, snap in enumerate(snaps):
+        sel = recs[(recs[:, 0] == snap[S_TURN]) & (recs[:, 2] != A_GAME_END)]
+        turns.append({"type": "turn", "state": state_json(snap, r),
+                      "actions": actions_json(sel, _Pieces(snap))})
+    col = {c: i for i, c in enumerate(COLUMNS)}
+    end = {"type": "end", "end_reason": END_REASONS[int(row[col["end_reason"]])],
+           "winner": int(row[col["winner"]]), "win_mask": int(row[col["win_mask"]]),
+           "rounds": int(row[col["rounds"]]), "turns": int(row[col["turns"]]),
+           "scores": [int(row[col[f"score_{s}"]]) for s in range(players)],
+           "tiebreaks": [int(row[col[f"tiebreak_{s}"]]) for s in range(players)],
+           "error": int(row[col["error"]])}
+    return GameTrace(header, turns, end, r, snaps)
