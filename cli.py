@@ -21,9 +21,12 @@ try:  # typer >= 0.20 carries its own copy of click
 except ImportError:  # pragma: no cover - older typer on click
     import click.exceptions as _cx  # type: ignore[no-redef]
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="Monte Carlo rules-balance analyser for board games.",
-                  pretty_exceptions_enable=False)
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Monte Carlo rules-balance analyser for board games.",
+    pretty_exceptions_enable=False,
+)
 
 
 class UserError(Exception):
@@ -43,8 +46,9 @@ def parse_count(text: str, what: str = "--games") -> int:
     try:
         v = float(t)
     except ValueError:
-        raise UserError(f"{what} must be a whole number such as 1000, 1e6 or 1_000_000, "
-                        f"not '{text}'") from None
+        raise UserError(
+            f"{what} must be a whole number such as 1000, 1e6 or 1_000_000, not '{text}'"
+        ) from None
     if v != v or v in (float("inf"), float("-inf")) or not v.is_integer():
         raise UserError(f"{what} must be a whole number, not '{text}'")
     if v < 1:
@@ -68,8 +72,9 @@ def check_out_path(path: str, suffixes: tuple[str, ...]) -> Path:
 
 def write_atomic(path: Path, write) -> None:
     """Write via a temporary file in the same folder, then rename: no partial output file."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".",
-                               prefix=f".{path.name}.", suffix=path.suffix)
+    fd, tmp = tempfile.mkstemp(
+        dir=path.parent if str(path.parent) else ".", prefix=f".{path.name}.", suffix=path.suffix
+    )
     os.close(fd)
     try:
         write(tmp)
@@ -82,14 +87,21 @@ def write_atomic(path: Path, write) -> None:
 
 GameArg = Annotated[str, typer.Argument(help="game name (see `balance games`)")]
 PlayersOpt = Annotated[int, typer.Option("--players", "-n", help="number of players")]
-VariantOpt = Annotated[list[str] | None, typer.Option(
-    "--variant", "-v", help="named variant; repeat or join with '+' (short+no-chips)")]
-SetOpt = Annotated[list[str] | None, typer.Option(
-    "--set", help="override one rules field: key=value (repeatable)")]
-RulesFileOpt = Annotated[str | None, typer.Option(
-    "--rules-file", help="TOML file of [variant.NAME] tables of rules fields")]
-PolicyOpt = Annotated[str | None, typer.Option(
-    "--policy", help="policy per seat: random,random or name:weight=value,...")]
+VariantOpt = Annotated[
+    list[str] | None,
+    typer.Option("--variant", "-v", help="named variant; repeat or join with '+' (short+no-chips)"),
+]
+SetOpt = Annotated[
+    list[str] | None, typer.Option("--set", help="override one rules field: key=value (repeatable)")
+]
+RulesFileOpt = Annotated[
+    str | None,
+    typer.Option("--rules-file", help="TOML file of [variant.NAME] tables of rules fields"),
+]
+PolicyOpt = Annotated[
+    str | None,
+    typer.Option("--policy", help="policy per seat: random,random or name:weight=value,..."),
+]
 SeedOpt = Annotated[int, typer.Option("--seed", help="random seed (0 or more)")]
 
 
@@ -142,15 +154,17 @@ def simulate(
     set_: SetOpt = None,
     rules_file: RulesFileOpt = None,
     policy: PolicyOpt = None,
-    rotate_seats: Annotated[bool, typer.Option("--rotate-seats",
-                                               help="rotate the policy list over the seats")]
-    = False,
+    rotate_seats: Annotated[
+        bool, typer.Option("--rotate-seats", help="rotate the policy list over the seats")
+    ] = False,
     seed: SeedOpt = 0,
     threads: Annotated[int | None, typer.Option("--threads", help="worker threads")] = None,
-    check: Annotated[bool, typer.Option("--check", help="assert invariants after every action")]
-    = False,
-    out: Annotated[str | None, typer.Option("--out", help="write per-game rows (.csv/.parquet)")]
-    = None,
+    check: Annotated[
+        bool, typer.Option("--check", help="assert invariants after every action")
+    ] = False,
+    out: Annotated[
+        str | None, typer.Option("--out", help="write per-game rows (.csv/.parquet)")
+    ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
 ) -> None:
     """Play many games and report win rates per seat and policy, length and end reasons."""
@@ -164,37 +178,58 @@ def simulate(
         try:
             import pyarrow  # noqa: F401
         except ImportError:
-            raise UserError("--out .parquet needs pyarrow (pip install pyarrow); "
-                            "use .csv instead") from None
-    res = run(spec, players, n, variants=variant or [], overrides=overrides,
-              rules_file=rules_file, policies=seats, seed=seed, threads=threads,
-              rotate_seats=rotate_seats, checked=check, keep_rows=out_path is not None,
-              progress=sys.stderr.isatty() and not json_out, version=package_version())
+            raise UserError(
+                "--out .parquet needs pyarrow (pip install pyarrow); use .csv instead"
+            ) from None
+    res = run(
+        spec,
+        players,
+        n,
+        variants=variant or [],
+        overrides=overrides,
+        rules_file=rules_file,
+        policies=seats,
+        seed=seed,
+        threads=threads,
+        rotate_seats=rotate_seats,
+        checked=check,
+        keep_rows=out_path is not None,
+        progress=sys.stderr.isatty() and not json_out,
+        version=package_version(),
+    )
     if out_path is not None:
         df = res.rows
-        write_atomic(out_path, (lambda p: df.to_csv(p, index=False))
-                     if out_path.suffix == ".csv" else (lambda p: df.to_parquet(p)))
+        write_atomic(
+            out_path,
+            (lambda p: df.to_csv(p, index=False))
+            if out_path.suffix == ".csv"
+            else (lambda p: df.to_parquet(p)),
+        )
     if check and res.summary.errors:
         raise UserError(f"checked mode: {res.summary.errors} games broke an invariant")
     if json_out:
         typer.echo(json.dumps(result_json(res, package_version()), indent=2))
         return
     t = summarize(res)
-    typer.echo(f"{spec.title}: {players} players, {n:,} games, seed {seed}, "
-               f"rules {res.rules_hash}" + (", seats rotated" if rotate_seats else ""))
+    typer.echo(
+        f"{spec.title}: {players} players, {n:,} games, seed {seed}, "
+        f"rules {res.rules_hash}" + (", seats rotated" if rotate_seats else "")
+    )
     typer.echo(t["seats"].to_string(index=False, float_format=lambda v: f"{v:.4f}"))
     if rotate_seats or len(set(res.policies)) > 1:
         typer.echo("")
         typer.echo(t["policies"].to_string(index=False, float_format=lambda v: f"{v:.4f}"))
     length = t["length"].iloc[0]
-    typer.echo(f"shared wins {res.summary.shared_wins / n:.4f}; mean length "
-               f"{length.mean_rounds:.2f} rounds (median {length.median_rounds:.0f}), "
-               f"{length.mean_turns:.1f} turns")
-    ends = ", ".join(f"{r} {c / n:.3f}" for r, c in
-                     zip(res.end_reasons, res.summary.end_reasons) if c)
+    typer.echo(
+        f"shared wins {res.summary.shared_wins / n:.4f}; mean length "
+        f"{length.mean_rounds:.2f} rounds (median {length.median_rounds:.0f}), "
+        f"{length.mean_turns:.1f} turns"
+    )
+    ends = ", ".join(
+        f"{r} {c / n:.3f}" for r, c in zip(res.end_reasons, res.summary.end_reasons) if c
+    )
     typer.echo(f"end reasons: {ends}")
-    typer.echo(f"{res.games_per_s:,.0f} games/s on {res.threads} threads "
-               f"({res.elapsed_s:.2f} s)")
+    typer.echo(f"{res.games_per_s:,.0f} games/s on {res.threads} threads ({res.elapsed_s:.2f} s)")
     if out_path:
         typer.echo(f"rows written to {out_path}")
 
@@ -222,8 +257,16 @@ def replay(
         raise UserError(f"--game must be 0 or more, not {game_index}")
     spec, _, rules, seats = _common(game, players, variant, set_, rules_file, policy)
     out_path = check_out_path(out, (".txt", ".jsonl", ".json")) if out else None
-    trace = spec.replay(rules, players, seats, seed, game_index, rotate=rotate_seats,
-                        checked=True, version=package_version())
+    trace = spec.replay(
+        rules,
+        players,
+        seats,
+        seed,
+        game_index,
+        rotate=rotate_seats,
+        checked=True,
+        version=package_version(),
+    )
     text = trace.text() if fmt == "text" else trace.jsonl()
     if out_path:
         write_atomic(out_path, lambda p: Path(p).write_text(text))
@@ -235,8 +278,7 @@ def replay(
 @app.command()
 def bench(
     game: Annotated[str | None, typer.Argument(help="game (default: all)")] = None,
-    games_: Annotated[str, typer.Option("--games", "-g", help="games per measurement")]
-    = "100000",
+    games_: Annotated[str, typer.Option("--games", "-g", help="games per measurement")] = "100000",
     runs: Annotated[int, typer.Option("--runs", help="timed runs (median reported)")] = 5,
     json_out: Annotated[bool, typer.Option("--json", help="also write bench.json")] = False,
 ) -> None:
@@ -262,13 +304,20 @@ def report(
 ) -> None:
     """Write a Markdown + JSON balance report for every player count and variant."""
     from analysis.report import write_report
-
     from simcore.games import get_game
 
     n = parse_count(games_)
     spec = get_game(game)
-    path = write_report(spec, Path(out), n, seed, policy, version=package_version(),
-                        command="balance " + " ".join(sys.argv[1:]), echo=typer.echo)
+    path = write_report(
+        spec,
+        Path(out),
+        n,
+        seed,
+        policy,
+        version=package_version(),
+        command="balance " + " ".join(sys.argv[1:]),
+        echo=typer.echo,
+    )
     typer.echo(f"report written to {path}")
 
 

@@ -23,48 +23,60 @@ def summarize(result: Any) -> dict[str, pd.DataFrame]:
     n = s.games
     lo, hi = wilson(s.seat_wins, n)
     seat_policy = [
-        result.policies[k] if not result.rotate_seats else "rotated"
-        for k in range(result.players)
+        result.policies[k] if not result.rotate_seats else "rotated" for k in range(result.players)
     ]
-    seats = pd.DataFrame({
-        "seat": np.arange(result.players),
-        "policy": seat_policy,
-        "wins": s.seat_wins,
-        "win_rate": s.seat_wins / n,
-        "ci_low": lo,
-        "ci_high": hi,
-        "shared_first": s.seat_first - s.seat_wins,
-        "mean_score": s.score_sum / n,
-        "mean_tiebreak": s.tiebreak_sum / n,
-    })
+    seats = pd.DataFrame(
+        {
+            "seat": np.arange(result.players),
+            "policy": seat_policy,
+            "wins": s.seat_wins,
+            "win_rate": s.seat_wins / n,
+            "ci_low": lo,
+            "ci_high": hi,
+            "shared_first": s.seat_first - s.seat_wins,
+            "mean_score": s.score_sum / n,
+            "mean_tiebreak": s.tiebreak_sum / n,
+        }
+    )
     plo, phi = wilson(s.policy_wins, s.policy_games)
     with np.errstate(invalid="ignore", divide="ignore"):
-        policies = pd.DataFrame({
-            "entry": np.arange(len(result.policies)),
-            "policy": result.policies,
-            "games": s.policy_games,
-            "wins": s.policy_wins,
-            "win_rate": s.policy_wins / s.policy_games,
-            "ci_low": plo,
-            "ci_high": phi,
-            "mean_score": s.policy_score / s.policy_games,
-        })
+        policies = pd.DataFrame(
+            {
+                "entry": np.arange(len(result.policies)),
+                "policy": result.policies,
+                "games": s.policy_games,
+                "wins": s.policy_wins,
+                "win_rate": s.policy_wins / s.policy_games,
+                "ci_low": plo,
+                "ci_high": phi,
+                "mean_score": s.policy_score / s.policy_games,
+            }
+        )
     rounds_mean = float((np.arange(len(s.rounds_hist)) * s.rounds_hist).sum() / n)
     turns_mean = float((np.arange(len(s.turns_hist)) * s.turns_hist).sum() / n)
-    length = pd.DataFrame([{
-        "mean_rounds": rounds_mean,
-        "median_rounds": _hist_quantile(s.rounds_hist, 0.5),
-        "p5_rounds": _hist_quantile(s.rounds_hist, 0.05),
-        "p95_rounds": _hist_quantile(s.rounds_hist, 0.95),
-        "mean_turns": turns_mean,
-        "median_turns": _hist_quantile(s.turns_hist, 0.5),
-    }])
+    length = pd.DataFrame(
+        [
+            {
+                "mean_rounds": rounds_mean,
+                "median_rounds": _hist_quantile(s.rounds_hist, 0.5),
+                "p5_rounds": _hist_quantile(s.rounds_hist, 0.05),
+                "p95_rounds": _hist_quantile(s.rounds_hist, 0.95),
+                "mean_turns": turns_mean,
+                "median_turns": _hist_quantile(s.turns_hist, 0.5),
+            }
+        ]
+    )
     ends = pd.DataFrame({"end_reason": list(result.end_reasons), "games": s.end_reasons})
     mean = s.counter_sum / n
     var = np.maximum(s.counter_sq / n - mean**2, 0.0)
     counters = pd.DataFrame({"counter": s.counter_names, "mean": mean, "std": np.sqrt(var)})
-    return {"seats": seats, "policies": policies, "length": length, "end_reasons": ends,
-            "counters": counters}
+    return {
+        "seats": seats,
+        "policies": policies,
+        "length": length,
+        "end_reasons": ends,
+        "counters": counters,
+    }
 
 
 def result_json(result: Any, version: str = "") -> dict[str, Any]:
@@ -76,8 +88,16 @@ def result_json(result: Any, version: str = "") -> dict[str, Any]:
     def recs(df: pd.DataFrame) -> list[dict]:
         out = []
         for row in df.to_dict(orient="records"):
-            out.append({k: (None if isinstance(v, float) and np.isnan(v) else
-                            (v.item() if hasattr(v, "item") else v)) for k, v in row.items()})
+            out.append(
+                {
+                    k: (
+                        None
+                        if isinstance(v, float) and np.isnan(v)
+                        else (v.item() if hasattr(v, "item") else v)
+                    )
+                    for k, v in row.items()
+                }
+            )
         return out
 
     length = t["length"].iloc[0]

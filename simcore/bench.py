@@ -34,8 +34,10 @@ def run_bench(game: str | None, games: int, runs: int, echo: Callable[[str], Non
     specs = [get_game(game)] if game else list(all_games().values())
     maxt = numba.config.NUMBA_NUM_THREADS
     results = []
-    echo(f"{'game':<14}{'players':>8}{'policy':>10}{'1 thread g/s':>15}"
-         f"{f'{maxt} threads g/s':>16}{'speed-up':>10}{'ns/turn':>10}")
+    echo(
+        f"{'game':<14}{'players':>8}{'policy':>10}{'1 thread g/s':>15}"
+        f"{f'{maxt} threads g/s':>16}{'speed-up':>10}{'ns/turn':>10}"
+    )
     for spec in specs:
         for players in range(spec.min_players, spec.max_players + 1):
             _time_batch(spec, players, min(games, 2000), 1)  # warm-up (compile / load cache)
@@ -49,12 +51,21 @@ def run_bench(game: str | None, games: int, runs: int, echo: Callable[[str], Non
                     if t == 1:
                         nspt = dt / max(turns, 1) * 1e9
                 rates[t] = games / statistics.median(times)
-            row = {"game": spec.name, "players": players, "policy": spec.default_policy,
-                   "games": games, "runs": runs,
-                   "games_per_s_1": rates[1], f"games_per_s_{maxt}": rates[maxt],
-                   "speedup": rates[maxt] / rates[1], "ns_per_turn": nspt,
-                   "threads": maxt}
+            row = {
+                "game": spec.name,
+                "players": players,
+                "policy": spec.default_policy,
+                "games": games,
+                "runs": runs,
+                "games_per_s_1": rates[1],
+                f"games_per_s_{maxt}": rates[maxt],
+                "speedup": rates[maxt] / rates[1],
+                "ns_per_turn": nspt,
+                "threads": maxt,
+            }
             results.append(row)
-            echo(f"{spec.name:<14}{players:>8}{spec.default_policy:>10}{rates[1]:>15,.0f}"
-                 f"{rates[maxt]:>16,.0f}{rates[maxt] / rates[1]:>10.2f}{nspt:>10,.0f}")
+            echo(
+                f"{spec.name:<14}{players:>8}{spec.default_policy:>10}{rates[1]:>15,.0f}"
+                f"{rates[maxt]:>16,.0f}{rates[maxt] / rates[1]:>10.2f}{nspt:>10,.0f}"
+            )
     return {"machine_threads": maxt, "results": results}

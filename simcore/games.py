@@ -102,8 +102,13 @@ class GameSpec:
         default = self.rules_cls()
         out = []
         for f in dataclasses.fields(self.rules_cls):
-            out.append({"key": f.name, "default": getattr(default, f.name),
-                        "description": docs.get(f.name, "")})
+            out.append(
+                {
+                    "key": f.name,
+                    "default": getattr(default, f.name),
+                    "description": docs.get(f.name, ""),
+                }
+            )
         return out
 
     def resolved(self, rules, players: int) -> dict:
@@ -138,16 +143,13 @@ class GameSpec:
         if len(entries) == 1:
             entries = entries * players
         if len(entries) != players:
-            raise RulesError(
-                f"--policy gives {len(entries)} players for a {players}-player game"
-            )
+            raise RulesError(f"--policy gives {len(entries)} players for a {players}-player game")
         out = []
         for name, weights in entries:
             spec = self.policies.get(name)
             if spec is None:
                 raise RulesError(
-                    f"unknown policy '{name}' for {self.name} "
-                    f"(known: {', '.join(self.policies)})"
+                    f"unknown policy '{name}' for {self.name} (known: {', '.join(self.policies)})"
                 )
             vec = dict(spec.weights)
             for k, v in weights.items():

@@ -10,11 +10,12 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import tomllib
 import typing
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
+
+import tomllib
 
 
 class RulesError(ValueError):
@@ -143,9 +144,7 @@ def apply_overrides(rules: Any, overrides: dict[str, Any], named: dict | None = 
     changes = {}
     for key, value in overrides.items():
         if key not in types:
-            raise RulesError(
-                f"unknown rules key '{key}' (known: {', '.join(sorted(types))})"
-            )
+            raise RulesError(f"unknown rules key '{key}' (known: {', '.join(sorted(types))})")
         changes[key] = parse_value(key, types[key], value, named.get(key))
     return dataclasses.replace(rules, **changes)
 
@@ -176,8 +175,10 @@ def load_variant_file(path: str | Path, rules_cls: type) -> dict[str, dict[str, 
         raise RulesError(f"rules file '{path}' is not valid TOML: {e}") from None
     extra = set(data) - {"variant"}
     if extra:
-        raise RulesError(f"rules file '{path}': unknown top-level key(s) {sorted(extra)}; "
-                         "use [variant.NAME] tables")
+        raise RulesError(
+            f"rules file '{path}': unknown top-level key(s) {sorted(extra)}; "
+            "use [variant.NAME] tables"
+        )
     variants = data.get("variant", {})
     if not isinstance(variants, dict) or not variants:
         raise RulesError(f"rules file '{path}' defines no [variant.NAME] table")

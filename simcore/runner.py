@@ -58,8 +58,9 @@ class Summary:
         self.policy_score = z(p, np.int64) if self.policy_score is None else self.policy_score
         self.rounds_hist = z(HIST_BINS, np.int64) if self.rounds_hist is None else self.rounds_hist
         self.turns_hist = z(HIST_BINS, np.int64) if self.turns_hist is None else self.turns_hist
-        self.end_reasons = (z(self.n_end_reasons, np.int64) if self.end_reasons is None
-                            else self.end_reasons)
+        self.end_reasons = (
+            z(self.n_end_reasons, np.int64) if self.end_reasons is None else self.end_reasons
+        )
         self.score_sum = z(n, np.int64) if self.score_sum is None else self.score_sum
         self.score_sq = z(n, np.int64) if self.score_sq is None else self.score_sq
         self.tiebreak_sum = z(n, np.int64) if self.tiebreak_sum is None else self.tiebreak_sum
@@ -68,8 +69,7 @@ class Summary:
 
     @classmethod
     def empty_like(cls, other: Summary) -> Summary:
-        return cls(other.players, other.n_policies, other.n_end_reasons,
-                   list(other.counter_names))
+        return cls(other.players, other.n_policies, other.n_end_reasons, list(other.counter_names))
 
     def add_rows(self, rows: np.ndarray, col: dict[str, int]) -> None:
         """Fold a chunk of result rows (int64[n, cols]) into the summary."""
@@ -85,17 +85,21 @@ class Summary:
             score = rows[:, col[f"score_{s}"]]
             self.policy_games += np.bincount(pol, minlength=self.n_policies)
             self.policy_wins += np.bincount(pol[winner == s], minlength=self.n_policies)
-            self.policy_score += np.bincount(pol, weights=score,
-                                             minlength=self.n_policies).astype(np.int64)
+            self.policy_score += np.bincount(pol, weights=score, minlength=self.n_policies).astype(
+                np.int64
+            )
             self.score_sum[s] += int(score.sum())
             self.score_sq[s] += int((score * score).sum())
             self.tiebreak_sum[s] += int(rows[:, col[f"tiebreak_{s}"]].sum())
-        self.rounds_hist += np.bincount(np.minimum(rows[:, col["rounds"]], HIST_BINS - 1),
-                                        minlength=HIST_BINS)
-        self.turns_hist += np.bincount(np.minimum(rows[:, col["turns"]], HIST_BINS - 1),
-                                       minlength=HIST_BINS)
-        self.end_reasons += np.bincount(rows[:, col["end_reason"]],
-                                        minlength=self.n_end_reasons)[: self.n_end_reasons]
+        self.rounds_hist += np.bincount(
+            np.minimum(rows[:, col["rounds"]], HIST_BINS - 1), minlength=HIST_BINS
+        )
+        self.turns_hist += np.bincount(
+            np.minimum(rows[:, col["turns"]], HIST_BINS - 1), minlength=HIST_BINS
+        )
+        self.end_reasons += np.bincount(rows[:, col["end_reason"]], minlength=self.n_end_reasons)[
+            : self.n_end_reasons
+        ]
         idx = [col[c] for c in self.counter_names]
         vals = rows[:, idx]
         self.counter_sum += vals.sum(axis=0)
@@ -108,19 +112,46 @@ class Summary:
         out.games = self.games + other.games
         out.shared_wins = self.shared_wins + other.shared_wins
         out.errors = self.errors + other.errors
-        for name in ("seat_wins", "seat_first", "policy_games", "policy_wins", "policy_score",
-                     "rounds_hist", "turns_hist", "end_reasons", "score_sum", "score_sq",
-                     "tiebreak_sum", "counter_sum", "counter_sq"):
+        for name in (
+            "seat_wins",
+            "seat_first",
+            "policy_games",
+            "policy_wins",
+            "policy_score",
+            "rounds_hist",
+            "turns_hist",
+            "end_reasons",
+            "score_sum",
+            "score_sq",
+            "tiebreak_sum",
+            "counter_sum",
+            "counter_sq",
+        ):
             setattr(out, name, getattr(self, name) + getattr(other, name))
         return out
 
     def equals(self, other: Summary) -> bool:
-        names = ("seat_wins", "seat_first", "policy_games", "policy_wins", "policy_score",
-                 "rounds_hist", "turns_hist", "end_reasons", "score_sum", "score_sq",
-                 "tiebreak_sum", "counter_sum", "counter_sq")
-        return (self.games == other.games and self.shared_wins == other.shared_wins
-                and self.errors == other.errors
-                and all(np.array_equal(getattr(self, k), getattr(other, k)) for k in names))
+        names = (
+            "seat_wins",
+            "seat_first",
+            "policy_games",
+            "policy_wins",
+            "policy_score",
+            "rounds_hist",
+            "turns_hist",
+            "end_reasons",
+            "score_sum",
+            "score_sq",
+            "tiebreak_sum",
+            "counter_sum",
+            "counter_sq",
+        )
+        return (
+            self.games == other.games
+            and self.shared_wins == other.shared_wins
+            and self.errors == other.errors
+            and all(np.array_equal(getattr(self, k), getattr(other, k)) for k in names)
+        )
 
 
 @dataclass
@@ -155,8 +186,9 @@ def _check_threads(threads: int | None) -> int:
     if not isinstance(threads, int) or threads < 1:
         raise RulesError(f"--threads must be at least 1, not {threads}")
     if threads > limit:
-        raise RulesError(f"--threads {threads} is more than the {limit} this machine allows "
-                         "(NUMBA_NUM_THREADS)")
+        raise RulesError(
+            f"--threads {threads} is more than the {limit} this machine allows (NUMBA_NUM_THREADS)"
+        )
     return threads
 
 
@@ -181,8 +213,10 @@ class Progress:
         eta = (self.total - done) / rate if rate > 0 else float("inf")
         frac = done / self.total if self.total else 1.0
         bar = "#" * int(frac * 30)
-        sys.stderr.write(f"\r[{bar:<30}] {frac:6.1%} {done:,}/{self.total:,} games "
-                         f"{rate:,.0f} games/s ETA {eta:,.0f}s ")
+        sys.stderr.write(
+            f"\r[{bar:<30}] {frac:6.1%} {done:,}/{self.total:,} games "
+            f"{rate:,.0f} games/s ETA {eta:,.0f}s "
+        )
         sys.stderr.flush()
 
     def close(self) -> None:
@@ -227,8 +261,9 @@ def simulate(
     r = spec.pack(rules, players)
     ids, w = spec.policy_arrays(seats)
     col = {c: i for i, c in enumerate(spec.columns)}
-    counter_names = spec.game_counters + [f"{c}_{s}" for c in spec.seat_counters
-                                          for s in range(players)]
+    counter_names = spec.game_counters + [
+        f"{c}_{s}" for c in spec.seat_counters for s in range(players)
+    ]
     summary = Summary(players, len(seats), len(spec.end_reasons), counter_names)
     chunk = chunk_size or min(DEFAULT_CHUNK, max(games, 1))
     if chunk < 1:
@@ -243,8 +278,9 @@ def simulate(
         while done < games:
             n = min(chunk, games - done)
             rows = np.zeros((n, len(spec.columns)), dtype=np.int64)
-            spec.play_batch(r, ids, w, np.uint64(seed), np.int64(start + done), rotate_seats,
-                            checked, rows)
+            spec.play_batch(
+                r, ids, w, np.uint64(seed), np.int64(start + done), rotate_seats, checked, rows
+            )
             summary.add_rows(rows, col)
             if keep_rows:
                 kept.append(rows)
@@ -260,10 +296,20 @@ def simulate(
         df = rows_frame(spec, np.concatenate(kept), players)
     resolved = spec.resolved(rules, players)
     return SimResult(
-        game=spec.name, players=players, games=games, seed=int(seed), rules=rules,
-        resolved_rules=resolved, rules_hash=rules_hash(resolved),
-        policies=[p.label for p in seats], rotate_seats=rotate_seats, summary=summary,
-        rows=df, elapsed_s=elapsed, threads=nthreads, end_reasons=spec.end_reasons,
+        game=spec.name,
+        players=players,
+        games=games,
+        seed=int(seed),
+        rules=rules,
+        resolved_rules=resolved,
+        rules_hash=rules_hash(resolved),
+        policies=[p.label for p in seats],
+        rotate_seats=rotate_seats,
+        summary=summary,
+        rows=df,
+        elapsed_s=elapsed,
+        threads=nthreads,
+        end_reasons=spec.end_reasons,
         checked=checked,
     )
 
@@ -271,6 +317,9 @@ def simulate(
 def rows_frame(spec: GameSpec, rows: np.ndarray, players: int) -> pd.DataFrame:
     """Result rows as a DataFrame, without the columns of unused seats."""
     df = pd.DataFrame(rows, columns=spec.columns)
-    drop = [c for c in spec.columns
-            if c.rsplit("_", 1)[-1].isdigit() and int(c.rsplit("_", 1)[-1]) >= players]
+    drop = [
+        c
+        for c in spec.columns
+        if c.rsplit("_", 1)[-1].isdigit() and int(c.rsplit("_", 1)[-1]) >= players
+    ]
     return df.drop(columns=drop)

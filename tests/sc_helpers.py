@@ -28,8 +28,7 @@ CARD_2_4 = 5  # icon
 class Game:
     """A position under test with convenience actions (each asserts legality unless told)."""
 
-    def __init__(self, diagram: str, players: int = 3, rules: SunkenCityRules | None = None,
-                 **kw):
+    def __init__(self, diagram: str, players: int = 3, rules: SunkenCityRules | None = None, **kw):
         self.rules = rules or SunkenCityRules()
         self.r = pack(self.rules, players)
         self.s = from_diagram(self.r, diagram, **kw)
@@ -51,8 +50,10 @@ class Game:
     def treasures(self, seat: int) -> dict[str, list[int]]:
         vals = list(range(1, 11)) + [12]
         row = self.v.treasure[seat]
-        return {name: [vals[t] for t in range(11) if row[t] == code]
-                for name, code in (("house_side", 0), ("carried", 1), ("banked", 2))}
+        return {
+            name: [vals[t] for t in range(11) if row[t] == code]
+            for name, code in (("house_side", 0), ("carried", 1), ("banked", 2))
+        }
 
     def adventurer(self, seat: int):
         return int(self.v.adv[seat])

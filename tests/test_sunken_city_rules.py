@@ -29,7 +29,6 @@ from simcore.sunken_city.state import (
     S_SPIRIT_ROLL,
     S_SUPPLY,
     VILLAGE,
-    new_scratch,
     new_state,
     new_trace,
     square,
@@ -151,8 +150,17 @@ def test_exactly_as_many_pieces_as_the_card():
 
 def test_fewer_pieces_only_when_no_legal_spot():
     # every free square but one isolated square is covered: no street fits anywhere
-    rows = ["aabbccdde", "ffgghhiie", "jjkkllmmn", "ooppqqrrn", "sstt0uuvv",
-            "wwxxyyzzA", "BBCCDDEEA", "FFGGHHII.", ".KKLLMMNN"]
+    rows = [
+        "aabbccdde",
+        "ffgghhiie",
+        "jjkkllmmn",
+        "ooppqqrrn",
+        "sstt0uuvv",
+        "wwxxyyzzA",
+        "BBCCDDEEA",
+        "FFGGHHII.",
+        ".KKLLMMNN",
+    ]
     # 39 streets on this board: more than the box holds, so use a bigger total
     r2 = pack(SunkenCityRules(total_streets=60), 3)
     from simcore.sunken_city.state import from_diagram
@@ -203,8 +211,12 @@ def test_house_rules():
 
 def test_any_house_in_the_centre_after_house_10_sank():
     """seed 000: "If house 10 has submerged, any house may later appear in the middle"."""
-    g = Game("\n".join(["........."] * 4 + ["....0...."] + ["....a...."] + ["....a...."]
-                       + ["........."] * 2), rules=SunkenCityRules(die=(1,)))
+    g = Game(
+        "\n".join(
+            ["........."] * 4 + ["....0...."] + ["....a...."] + ["....a...."] + ["........."] * 2
+        ),
+        rules=SunkenCityRules(die=(1,)),
+    )
     g.card(CARD_3_4)
     assert g.house(3, (4, 4), ok=False) != 0  # occupied by house 10
     g.spirit_begin()
@@ -231,11 +243,14 @@ bs5......
 """
 
 
-@pytest.mark.parametrize("card,path,points", [
-    (CARD_3_4, [(3, 1), (2, 0), (0, 0), None], 4),
-    (CARD_2_5, [(3, 2), (3, 1), (2, 0), (0, 0), None], 5),
-    (CARD_1_6, [(3, 2), (3, 1), (4, 0), (2, 0), (0, 0), None], 6),
-])
+@pytest.mark.parametrize(
+    "card,path,points",
+    [
+        (CARD_3_4, [(3, 1), (2, 0), (0, 0), None], 4),
+        (CARD_2_5, [(3, 2), (3, 1), (2, 0), (0, 0), None], 5),
+        (CARD_1_6, [(3, 2), (3, 1), (4, 0), (2, 0), (0, 0), None], 6),
+    ],
+)
 def test_three_routes_home(card, path, points):
     """seed 000: the yellow adventurer has 3 ways home, of 4, 5 and 6 movement points, past the
     water spirit ("The water spirit does not hinder them"); the treasures are banked."""
@@ -268,8 +283,10 @@ def test_movement_only_orthogonal_over_pieces():
 
 
 def test_other_villages_cannot_be_entered():
-    g = Game("........a\n........a\n" + ".........\n" * 2 + "....0....\n" + ".........\n" * 4,
-             adventurers={0: (0, 8)})
+    g = Game(
+        "........a\n........a\n" + ".........\n" * 2 + "....0....\n" + ".........\n" * 4,
+        adventurers={0: (0, 8)},
+    )
     g.card(CARD_0_7)
     assert g.step(None, ok=False) != 0  # red's corner: not yellow's village
 
@@ -292,8 +309,12 @@ def test_chip_move_of_fourteen():
     """seed 000: "place 2 / move 5", treasure 3 in the village, 9 houses and treasure 5
     visible: with a chip the move is up to 14 (5 + 9). One chip per turn; it goes back to
     the supply."""
-    g = Game("aa.......\n" + ".........\n" * 3 + "....0....\n" + ".........\n" * 4,
-             adventurers={0: (0, 0)}, treasures={0: {3: BANKED, 5: CARRIED}}, chips={0: 2})
+    g = Game(
+        "aa.......\n" + ".........\n" * 3 + "....0....\n" + ".........\n" * 4,
+        adventurers={0: (0, 0)},
+        treasures={0: {3: BANKED, 5: CARRIED}},
+        chips={0: 2},
+    )
     assert g.treasures(0)["house_side"] == [1, 2, 4, 6, 7, 8, 9, 10, 12]
     supply = g.scal(S_SUPPLY)
     g.card(CARD_2_5)
@@ -331,8 +352,14 @@ def test_spirit_sinks_house_5_and_two_streets_sending_yellow_home():
     """seed 000: a fellow player moves the spirit 3 spaces along the street to the yellow
     adventurer: house 5 and two streets submerge; yellow (on a sinking street) goes home,
     turns treasures 5 and 9 back and receives a chip."""
-    g = Game(SINK, rules=SunkenCityRules(die=(3,)), seat=1, adventurers={0: (2, 3)},
-             spirit=(2, 2), treasures={0: {5: CARRIED, 9: CARRIED}})
+    g = Game(
+        SINK,
+        rules=SunkenCityRules(die=(3,)),
+        seat=1,
+        adventurers={0: (2, 3)},
+        spirit=(2, 2),
+        treasures={0: {5: CARRIED, 9: CARRIED}},
+    )
     stacks = list(g.v.stacks)
     g.card(CARD_3_4)
     g.spirit_begin()
@@ -355,8 +382,13 @@ def test_spirit_sinks_house_5_and_two_streets_sending_yellow_home():
 def test_no_chip_when_you_sink_your_own_adventurer():
     """seed 000: "If the player themselves moved the water spirit over their own adventurer,
     they do not receive the chip!" The spirit is in yellow's territory: limit 3, no die."""
-    g = Game(SINK, seat=0, adventurers={0: (2, 3)}, spirit=(2, 2),
-             treasures={0: {5: CARRIED, 9: CARRIED}})
+    g = Game(
+        SINK,
+        seat=0,
+        adventurers={0: (2, 3)},
+        spirit=(2, 2),
+        treasures={0: {5: CARRIED, 9: CARRIED}},
+    )
     g.card(CARD_3_4)
     g.spirit_begin()
     assert g.scal(S_SPIRIT_ROLL) == -1 and g.scal(S_SPIRIT_LEFT) == 3
@@ -416,8 +448,7 @@ def test_spirit_needs_the_icon_and_a_connection():
 
 
 def test_spirit_never_enters_a_village_and_moves_at_most_once():
-    g = Game("aa.......\n" + ".........\n" * 3 + "....0....\n" + ".........\n" * 4,
-             spirit=(0, 0))
+    g = Game("aa.......\n" + ".........\n" * 3 + "....0....\n" + ".........\n" * 4, spirit=(0, 0))
     g.card(CARD_3_4)
     assert g.spirit_begin(ok=False) != 0  # the only neighbour would be the village: isolated
 
@@ -461,8 +492,15 @@ def test_roll_of_zero_moves_nothing():
 
 
 def test_chip_supply_empty_gives_no_chip():
-    g = Game(SINK, rules=SunkenCityRules(die=(3,)), seat=1, adventurers={0: (2, 3)},
-             spirit=(2, 2), supply=0, chips={2: 8})
+    g = Game(
+        SINK,
+        rules=SunkenCityRules(die=(3,)),
+        seat=1,
+        adventurers={0: (2, 3)},
+        spirit=(2, 2),
+        supply=0,
+        chips={2: 8},
+    )
     g.card(CARD_3_4)
     g.spirit_begin()
     g.spirit_step((2, 3))
@@ -487,8 +525,12 @@ def test_stack_turnover_mid_turn():
 
 
 def test_sunk_streets_go_onto_the_space_after_the_draw_stack():
-    g = Game(SINK.replace("..5aabbcc", "...aabbcc"), spirit=(2, 3), stacks=(5, 1, 1, 1, 1, 0),
-             draw_space=2)
+    g = Game(
+        SINK.replace("..5aabbcc", "...aabbcc"),
+        spirit=(2, 3),
+        stacks=(5, 1, 1, 1, 1, 0),
+        draw_space=2,
+    )
     g.card(CARD_3_4)
     g.spirit_begin()
     g.spirit_step((2, 5))
@@ -514,8 +556,14 @@ def test_hourglass_round_is_finished():
 def test_streets_run_out_then_return_after_sinking():
     """seed 000 "The Streets Run Out": with no draw stack, raising is not mandatory; streets
     can appear again once some have submerged (after the hourglass they go onto space 6)."""
-    g = Game(SINK.replace("..5aabbcc", "...aabbcc"), spirit=(2, 3), stacks=(0, 0, 0, 0, 0, 0),
-             draw_space=5, hourglass=True, seat=0)
+    g = Game(
+        SINK.replace("..5aabbcc", "...aabbcc"),
+        spirit=(2, 3),
+        stacks=(0, 0, 0, 0, 0, 0),
+        draw_space=5,
+        hourglass=True,
+        seat=0,
+    )
     g.card(CARD_3_4)
     assert E.can_end_now(g.s, g.r)  # 3 pieces owed but no street: not mandatory
     assert g.street((6, 6), (6, 7), ok=False) != 0
@@ -544,15 +592,21 @@ def test_all_banked_ends_after_the_round():
     assert g.scal(S_OVER) == 1
 
 
-@pytest.mark.parametrize("scoring,banked,winner", [
-    ("count", [[1, 2, 3], [10, 12], [4, 5]], 0),   # most treasures
-    ("count", [[1, 2], [10, 12], [4, 5]], 1),      # tie on count: sum of values
-    ("count", [[1, 4], [2, 3], []], -1),           # still tied: shared
-    ("value", [[1, 2, 3], [10, 12], [4, 5]], 1),   # seed 001: sum only
-])
+@pytest.mark.parametrize(
+    "scoring,banked,winner",
+    [
+        ("count", [[1, 2, 3], [10, 12], [4, 5]], 0),  # most treasures
+        ("count", [[1, 2], [10, 12], [4, 5]], 1),  # tie on count: sum of values
+        ("count", [[1, 4], [2, 3], []], -1),  # still tied: shared
+        ("value", [[1, 2, 3], [10, 12], [4, 5]], 1),  # seed 001: sum only
+    ],
+)
 def test_scoring(scoring, banked, winner):
-    g = Game(EMPTY, rules=SunkenCityRules(scoring=scoring),
-             treasures={s: {v: BANKED for v in b} for s, b in enumerate(banked)})
+    g = Game(
+        EMPTY,
+        rules=SunkenCityRules(scoring=scoring),
+        treasures={s: {v: BANKED for v in b} for s, b in enumerate(banked)},
+    )
     score = np.zeros(4, dtype=np.int64)
     tb = np.zeros(4, dtype=np.int64)
     E.scores(g.s, g.r, score, tb)

@@ -10,7 +10,8 @@ from simcore.sunken_city.state import END_REASONS
 
 POLICIES = {
     "random": PolicySpec(
-        "random", POL_RANDOM,
+        "random",
+        POL_RANDOM,
         "uniform among the legal options at every decision (the baseline for fuzzing)",
     ),
 }
@@ -19,8 +20,17 @@ POLICIES = {
 def _replay(rules, players, seats, seed, index, *, rotate=False, checked=True, version=""):
     from simcore.sunken_city.trace import replay
 
-    return replay(rules, players, seats, seed, index, rotate=rotate, checked=checked,
-                  version=version, policy_arrays=SPEC.policy_arrays(seats))
+    return replay(
+        rules,
+        players,
+        seats,
+        seed,
+        index,
+        rotate=rotate,
+        checked=checked,
+        version=version,
+        policy_arrays=SPEC.policy_arrays(seats),
+    )
 
 
 SPEC = register(

@@ -27,10 +27,10 @@ from simcore.sunken_city.rules import (
     P_CHIPS,
     P_DIE_N,
     P_FACEDOWN,
-    P_N_HOUSE_SQ,
     P_INTERLEAVE,
     P_MAX_ROUNDS,
     P_N_CARDS,
+    P_N_HOUSE_SQ,
     P_NEEDS_ICON,
     P_OWNER_LIMIT,
     P_PLAYERS,
@@ -147,9 +147,19 @@ ERR_SPIRIT = 10  # the spirit is not on a piece
 ERR_COUNTS = 11  # a counter out of range
 ERR_TRACE = 12  # the trace buffer overflowed
 ERR_NAMES = (
-    "ok", "illegal action", "streets not conserved", "board inconsistent", "house misplaced",
-    "houses touch", "piece on a forbidden square", "adventurer misplaced", "treasures broken",
-    "chips not conserved", "spirit misplaced", "counter out of range", "trace overflow",
+    "ok",
+    "illegal action",
+    "streets not conserved",
+    "board inconsistent",
+    "house misplaced",
+    "houses touch",
+    "piece on a forbidden square",
+    "adventurer misplaced",
+    "treasures broken",
+    "chips not conserved",
+    "spirit misplaced",
+    "counter out of range",
+    "trace overflow",
 )
 
 
@@ -319,7 +329,7 @@ def discard_space(s):
 
 @njit(cache=True)
 def settle_draw_space(s, r, tr):
-    """"Once the stack ... is used up, the stack of submerged streets is immediately turned
+    """ "Once the stack ... is used up, the stack of submerged streets is immediately turned
     face up ... even in the middle of a player's turn." When space 5 is used up the hourglass
     shows and space 6 serves the rest of the round; an empty space 6 means the streets have
     run out until some submerge."""
@@ -436,7 +446,7 @@ def street_spot_ok(s, r, a, b):
 
 @njit(cache=True, inline="always")
 def house_spot_ok(s, r, q):
-    """"Houses ... can only appear on the dark spaces of the lake. They may not touch each
+    """ "Houses ... can only appear on the dark spaces of the lake. They may not touch each
     other, not even at the corners." (The centre takes houses only.)"""
     if q < 0 or q >= N_SQUARES or s[O_SQ + q] != WATER or r[R_KIND + q] == LIGHT:
         return False
@@ -652,7 +662,7 @@ def all_banked(s, seat):
 
 @njit(cache=True)
 def recover_at(s, r, seat, slot):
-    """"As soon as a house has been entered, the player turns the matching treasure over";
+    """ "As soon as a house has been entered, the player turns the matching treasure over";
     the centre house also gives the chest, and "if the treasure of this house is already lying
     open ... or in the village, only treasure 12 is turned". Returns the recovered mask."""
     mask = 0
@@ -726,7 +736,7 @@ def do_step(s, r, tr, seat, to, x):
 
 @njit(cache=True)
 def house_side_count(s, seat):
-    """"The number of houses (not treasures!) that are on their adventurer board" (the chest,
+    """ "The number of houses (not treasures!) that are on their adventurer board" (the chest,
     still house side up, counts: the rulebook's example gives 9 for treasures 3 banked and 5
     carried)."""
     n = 0
@@ -807,7 +817,7 @@ def spirit_limit(s, r, seat, rng):
 
 @njit(cache=True)
 def send_home(s, r, tr, seat, mover):
-    """"Every adventurer standing on a piece that is currently submerging must return to their
+    """ "Every adventurer standing on a piece that is currently submerging must return to their
     village"; its treasure-side treasures turn back to the house side; "as compensation, the
     player receives 1 water spirit chip" unless they moved the spirit themselves (no chip with
     chips off, or when the supply is empty: ruling)."""
@@ -835,7 +845,7 @@ def send_home(s, r, tr, seat, mover):
 
 @njit(cache=True)
 def sink_piece(s, r, tr, slot, mover, to):
-    """"All streets and houses that the water spirit leaves ... submerge": a house goes back to
+    """ "All streets and houses that the water spirit leaves ... submerge": a house goes back to
     its grotto, a street face down onto the discard space; adventurers on it go home."""
     a = psq(s, slot, 0)
     b = psq(s, slot, 1)
@@ -854,8 +864,20 @@ def sink_piece(s, r, tr, slot, mover, to):
     for seat in range(r[P_PLAYERS]):
         if s[O_ADV + seat] == slot:
             sent |= 1 << seat
-    record(tr, s, A_SPIRIT_STEP, slot, to, kind, house_number(slot) if kind == 1 else 0, sent,
-           0, a, b, space)
+    record(
+        tr,
+        s,
+        A_SPIRIT_STEP,
+        slot,
+        to,
+        kind,
+        house_number(slot) if kind == 1 else 0,
+        sent,
+        0,
+        a,
+        b,
+        space,
+    )
     for seat in range(r[P_PLAYERS]):
         if sent & (1 << seat):
             send_home(s, r, tr, seat, mover)
@@ -948,8 +970,9 @@ def do_card(s, r, tr, seat, card):
     s[S_BLOCK] = BLOCK_NONE
     s[S_BLOCKS_DONE] = 0
     s[S_STEPS] = 0
-    record(tr, s, A_CARD, card, card_value(r, card, 0), card_value(r, card, 1),
-           card_value(r, card, 2))
+    record(
+        tr, s, A_CARD, card, card_value(r, card, 0), card_value(r, card, 1), card_value(r, card, 2)
+    )
     return 0
 
 

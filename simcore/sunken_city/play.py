@@ -66,25 +66,59 @@ from simcore.sunken_city.state import (
 
 # ---------------------------------------------------------------------------------------
 # The result row: common columns (simcore.results) then Sunken City's counters.
-GAME_COUNTERS = ["spirit_moves", "pieces_sunk", "streets_placed", "houses_placed",
-                 "starved_turns", "final_street_space", "streets_left", "chips_left"]
-SEAT_COUNTERS = ["sent_home", "sent_others_home", "chips_gained", "chips_used", "chips_missed",
-                 "treasures_banked", "treasures_recovered", "treasures_lost", "spirit_moved",
-                 "steps"]
-COLUMNS = common_columns(MAX_PLAYERS) + GAME_COUNTERS + [
-    f"{name}_{s}" for name in SEAT_COUNTERS for s in range(MAX_PLAYERS)
-] + ["error"]
+GAME_COUNTERS = [
+    "spirit_moves",
+    "pieces_sunk",
+    "streets_placed",
+    "houses_placed",
+    "starved_turns",
+    "final_street_space",
+    "streets_left",
+    "chips_left",
+]
+SEAT_COUNTERS = [
+    "sent_home",
+    "sent_others_home",
+    "chips_gained",
+    "chips_used",
+    "chips_missed",
+    "treasures_banked",
+    "treasures_recovered",
+    "treasures_lost",
+    "spirit_moved",
+    "steps",
+]
+COLUMNS = (
+    common_columns(MAX_PLAYERS)
+    + GAME_COUNTERS
+    + [f"{name}_{s}" for name in SEAT_COUNTERS for s in range(MAX_PLAYERS)]
+    + ["error"]
+)
 COL = {name: i for i, name in enumerate(COLUMNS)}
 N_COLS = len(COLUMNS)
-R_GAME, R_PLAYERS, R_WINNER, R_WIN_MASK = (COL[k] for k in ("game", "players", "winner",
-                                                            "win_mask"))
+R_GAME, R_PLAYERS, R_WINNER, R_WIN_MASK = (
+    COL[k] for k in ("game", "players", "winner", "win_mask")
+)
 R_ROUNDS, R_TURNS, R_END = COL["rounds"], COL["turns"], COL["end_reason"]
 R_SCORE, R_TIEBREAK, R_POLICY = COL["score_0"], COL["tiebreak_0"], COL["policy_0"]
 R_GAME_CNT = COL[GAME_COUNTERS[0]]
 R_SEAT_CNT = COL[f"{SEAT_COUNTERS[0]}_0"]
 R_ERROR = COL["error"]
-_SEAT_SRC = np.array([C_SENT_HOME, C_SENT_OTHERS, C_CHIPS_GAINED, C_CHIPS_USED, C_CHIPS_MISSED,
-                      -1, C_RECOVERED, C_LOST, C_SPIRIT_MOVES, C_STEPS], dtype=np.int64)
+_SEAT_SRC = np.array(
+    [
+        C_SENT_HOME,
+        C_SENT_OTHERS,
+        C_CHIPS_GAINED,
+        C_CHIPS_USED,
+        C_CHIPS_MISSED,
+        -1,
+        C_RECOVERED,
+        C_LOST,
+        C_SPIRIT_MOVES,
+        C_STEPS,
+    ],
+    dtype=np.int64,
+)
 
 
 @njit(cache=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+
 import numpy as np
 
 from simcore.rulesbase import RulesError, variant_registry
@@ -88,7 +89,7 @@ class SunkenCityRules:
     corners_2p: tuple[int, int] = (0, 2)
     """corners used by the 2 seats of a 2-player game (0=(0,0), 1=(0,8), 2=(8,8), 3=(8,0))"""
     scoring: str = "count"
-    """'count': most treasures banked, tie-break sum of values (seed 000); 'value': sum only (seed 001)"""
+    """'count': most treasures banked, tie-break their sum (seed 000); 'value': sum (seed 001)"""
     chips: bool = True
     """water-spirit chips in play (the 'no-chips' variant turns them off)"""
     chip_supply: int = 8

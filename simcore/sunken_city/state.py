@@ -123,9 +123,7 @@ def view(s: np.ndarray) -> State:
         sq_piece=s[O_SQ : O_SQ + N_SQUARES],
         piece_sq=s[O_PSQ : O_PSQ + 2 * N_SLOTS].reshape(N_SLOTS, 2),
         adv=s[O_ADV : O_ADV + MAX_PLAYERS],
-        treasure=s[O_TREAS : O_TREAS + MAX_PLAYERS * N_TREASURES].reshape(
-            MAX_PLAYERS, N_TREASURES
-        ),
+        treasure=s[O_TREAS : O_TREAS + MAX_PLAYERS * N_TREASURES].reshape(MAX_PLAYERS, N_TREASURES),
         chips=s[O_CHIPS : O_CHIPS + MAX_PLAYERS],
         hand=s[O_HAND : O_HAND + MAX_PLAYERS],
         stacks=s[O_STACKS : O_STACKS + N_SPACES],
@@ -159,8 +157,19 @@ A_END_TURN = 10  # pieces left unraised, movement points left
 A_GAME_END = 11  # end reason, winner, win mask, error
 A_SEND_HOME = 12  # seat sent home, treasures lost mask, chip given (0/1), mover
 ACTION_NAMES = (
-    "card", "street", "house", "chip", "step", "spirit_begin", "spirit_step", "spirit_end",
-    "stack_turn", "hourglass", "end_turn", "game_end", "send_home",
+    "card",
+    "street",
+    "house",
+    "chip",
+    "step",
+    "spirit_begin",
+    "spirit_step",
+    "spirit_end",
+    "stack_turn",
+    "hourglass",
+    "end_turn",
+    "game_end",
+    "send_home",
 )
 ACTION_WIDTH = 12
 

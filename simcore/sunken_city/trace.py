@@ -12,7 +12,15 @@ import numpy as np
 
 from simcore.sunken_city import engine
 from simcore.sunken_city.play import COLUMNS, N_COLS, play_game
-from simcore.sunken_city.rules import N_TREASURES, P_CENTRE, P_PLAYERS, SIZE, R_KIND
+from simcore.sunken_city.rules import (
+    N_TREASURES,
+    P_CENTRE,
+    P_N_CARDS,
+    P_PLAYERS,
+    R_CARDS,
+    R_KIND,
+    SIZE,
+)
 from simcore.sunken_city.state import (
     A_CARD,
     A_CHIP,
@@ -48,7 +56,6 @@ from simcore.sunken_city.state import (
     trace_snapshots,
     view,
 )
-from simcore.sunken_city.rules import R_CARDS, P_N_CARDS
 
 TREASURE_VALUES = list(range(1, 11)) + [12]
 SEAT_LETTERS = "ABCD"
@@ -67,8 +74,11 @@ class _Pieces:
 
     def __init__(self, snap: np.ndarray):
         v = view(snap)
-        self.sq = {int(k): [int(q) for q in v.piece_sq[k] if q >= 0]
-                   for k in range(N_SLOTS) if v.piece_sq[k, 0] >= 0}
+        self.sq = {
+            int(k): [int(q) for q in v.piece_sq[k] if q >= 0]
+            for k in range(N_SLOTS)
+            if v.piece_sq[k, 0] >= 0
+        }
 
     def pos(self, slot: int) -> Any:
         if slot == VILLAGE:
@@ -85,8 +95,11 @@ def state_json(snap: np.ndarray, r: np.ndarray) -> dict:
     v = view(snap)
     players = int(r[P_PLAYERS])
     pieces = _Pieces(snap)
-    streets = [{"piece": pieces.name(k), "squares": [_rc(q) for q in sq]}
-               for k, sq in sorted(pieces.sq.items()) if k < HOUSE_BASE]
+    streets = [
+        {"piece": pieces.name(k), "squares": [_rc(q) for q in sq]}
+        for k, sq in sorted(pieces.sq.items())
+        if k < HOUSE_BASE
+    ]
     houses = {}
     for h in range(1, 11):
         q = v.piece_sq[HOUSE_BASE + h - 1, 0]
@@ -95,11 +108,15 @@ def state_json(snap: np.ndarray, r: np.ndarray) -> dict:
     treasures = []
     for seat in range(players):
         row = v.treasure[seat]
-        treasures.append({
-            "house_side": [TREASURE_VALUES[t] for t in range(N_TREASURES) if row[t] == HOUSE_SIDE],
-            "carried": [TREASURE_VALUES[t] for t in range(N_TREASURES) if row[t] == CARRIED],
-            "banked": [TREASURE_VALUES[t] for t in range(N_TREASURES) if row[t] == BANKED],
-        })
+        treasures.append(
+            {
+                "house_side": [
+                    TREASURE_VALUES[t] for t in range(N_TREASURES) if row[t] == HOUSE_SIDE
+                ],
+                "carried": [TREASURE_VALUES[t] for t in range(N_TREASURES) if row[t] == CARRIED],
+                "banked": [TREASURE_VALUES[t] for t in range(N_TREASURES) if row[t] == BANKED],
+            }
+        )
     n_cards = int(r[P_N_CARDS])
     return {
         "turn": int(v.scal[S_TURN]),
@@ -135,8 +152,14 @@ def actions_json(recs: np.ndarray, pieces: _Pieces) -> list[dict]:
             out.append({"type": "card", "card": a, "raise": b, "move": c, "icon": bool(d)})
         elif kind == A_STREET:
             pieces.sq[d] = [q for q in (a, b) if q >= 0]
-            out.append({"type": "street", "piece": pieces.name(d),
-                        "squares": [_rc(q) for q in (a, b) if q >= 0], "from_space": c + 1})
+            out.append(
+                {
+                    "type": "street",
+                    "piece": pieces.name(d),
+                    "squares": [_rc(q) for q in (a, b) if q >= 0],
+                    "from_space": c + 1,
+                }
+            )
         elif kind == A_HOUSE:
             pieces.sq[HOUSE_BASE + a - 1] = [b]
             out.append({"type": "house", "house": a, "square": _rc(b)})
@@ -146,19 +169,36 @@ def actions_json(recs: np.ndarray, pieces: _Pieces) -> list[dict]:
             if move is None:
                 move = {"type": "move", "start": pieces.pos(a), "path": []}
                 out.append(move)
-            move["path"].append({"to": pieces.pos(b), "recovered": _values(d),
-                                 "banked": _values(e), "points_left": f})
+            move["path"].append(
+                {
+                    "to": pieces.pos(b),
+                    "recovered": _values(d),
+                    "banked": _values(e),
+                    "points_left": f,
+                }
+            )
         elif kind == A_SPIRIT_BEGIN:
-            spirit = {"type": "spirit", "mover": int(rec[1]), "limit": a,
-                      "die_roll": None if b < 0 else b,
-                      "territory_owner": None if c < 0 else c,
-                      "start": pieces.pos(d), "path": [], "steps": 0}
+            spirit = {
+                "type": "spirit",
+                "mover": int(rec[1]),
+                "limit": a,
+                "die_roll": None if b < 0 else b,
+                "territory_owner": None if c < 0 else c,
+                "start": pieces.pos(d),
+                "path": [],
+                "steps": 0,
+            }
             out.append(spirit)
         elif kind == A_SPIRIT_STEP:
-            step = {"to": pieces.pos(b),
-                    "sunk": {"piece": pieces.name(a), "kind": "house" if c else "street",
-                             "squares": [_rc(q) for q in (g, h) if q >= 0]},
-                    "sent_home": []}
+            step = {
+                "to": pieces.pos(b),
+                "sunk": {
+                    "piece": pieces.name(a),
+                    "kind": "house" if c else "street",
+                    "squares": [_rc(q) for q in (g, h) if q >= 0],
+                },
+                "sent_home": [],
+            }
             if c:
                 step["sunk"]["house"] = d
             else:
@@ -169,7 +209,8 @@ def actions_json(recs: np.ndarray, pieces: _Pieces) -> list[dict]:
         elif kind == A_SEND_HOME:
             if spirit is not None and spirit["path"]:
                 spirit["path"][-1]["sent_home"].append(
-                    {"seat": a, "lost": _values(b), "chip": bool(c)})
+                    {"seat": a, "lost": _values(b), "chip": bool(c)}
+                )
         elif kind == A_SPIRIT_END:
             if spirit is not None:
                 spirit["steps"] = a
@@ -198,37 +239,52 @@ class GameTrace:
         return "\n".join(lines) + "\n"
 
     def text(self) -> str:
-        out = [f"Sunken City, {self.header['players']} players, seed {self.header['seed']}, "
-               f"game {self.header['index']}",
-               "Seats: " + ", ".join(f"{SEAT_LETTERS[i]}={p}"
-                                     for i, p in enumerate(self.header["policies"]))]
+        out = [
+            f"Sunken City, {self.header['players']} players, seed {self.header['seed']}, "
+            f"game {self.header['index']}",
+            "Seats: "
+            + ", ".join(f"{SEAT_LETTERS[i]}={p}" for i, p in enumerate(self.header["policies"])),
+        ]
         for t, snap in zip(self.turns, self.snaps):
             st = t["state"]
             out.append("")
-            out.append(f"== Round {st['round'] + 1}, turn {st['turn'] + 1}: seat "
-                       f"{SEAT_LETTERS[st['seat']]} ==")
+            out.append(
+                f"== Round {st['round'] + 1}, turn {st['turn'] + 1}: seat "
+                f"{SEAT_LETTERS[st['seat']]} =="
+            )
             out.append(draw_board(snap, self.r))
             out.append(_summary_line(st))
             for a in t["actions"]:
                 out.append("  " + describe_action(a))
         e = self.end
         out.append("")
-        out.append(f"Game over ({e['end_reason']}) after {e['rounds']} rounds. Scores "
-                   f"{e['scores']}, tie-breaks {e['tiebreaks']}. "
-                   + (f"Winner: seat {SEAT_LETTERS[e['winner']]}." if e["winner"] >= 0
-                      else "Shared win: seats " + ", ".join(
-                          SEAT_LETTERS[s] for s in range(len(e["scores"]))
-                          if e["win_mask"] & (1 << s)) + "."))
+        out.append(
+            f"Game over ({e['end_reason']}) after {e['rounds']} rounds. Scores "
+            f"{e['scores']}, tie-breaks {e['tiebreaks']}. "
+            + (
+                f"Winner: seat {SEAT_LETTERS[e['winner']]}."
+                if e["winner"] >= 0
+                else "Shared win: seats "
+                + ", ".join(
+                    SEAT_LETTERS[s] for s in range(len(e["scores"])) if e["win_mask"] & (1 << s)
+                )
+                + "."
+            )
+        )
         return "\n".join(out) + "\n"
 
 
 def _summary_line(st: dict) -> str:
     parts = []
     for s, tr in enumerate(st["treasures"]):
-        parts.append(f"{SEAT_LETTERS[s]}: carried {tr['carried'] or '-'} banked "
-                     f"{tr['banked'] or '-'} chips {st['chips'][s]}")
-    return ("  " + " | ".join(parts) + f"\n  stacks {st['stacks']} drawing from space "
-            f"{st['draw_space']}" + (" (hourglass)" if st["hourglass"] else ""))
+        parts.append(
+            f"{SEAT_LETTERS[s]}: carried {tr['carried'] or '-'} banked "
+            f"{tr['banked'] or '-'} chips {st['chips'][s]}"
+        )
+    return (
+        "  " + " | ".join(parts) + f"\n  stacks {st['stacks']} drawing from space "
+        f"{st['draw_space']}" + (" (hourglass)" if st["hourglass"] else "")
+    )
 
 
 def draw_board(snap: np.ndarray, r: np.ndarray) -> str:
@@ -253,7 +309,7 @@ def draw_board(snap: np.ndarray, r: np.ndarray) -> str:
                 else:
                     a, b = int(v.piece_sq[slot, 0]), int(v.piece_sq[slot, 1])
                     ch = "#" if b < 0 else ("-" if abs(a - b) == 1 else "|")
-                mark = ("*" if v.scal[S_SPIRIT] == slot and v.piece_sq[slot, 0] == q else "")
+                mark = "*" if v.scal[S_SPIRIT] == slot and v.piece_sq[slot, 0] == q else ""
                 if v.piece_sq[slot, 0] == q:
                     mark += "".join(SEAT_LETTERS[s] for s in range(players) if v.adv[s] == slot)
             cells.append((ch + mark).ljust(4))
@@ -272,11 +328,15 @@ def _pos(p: Any) -> str:
 def describe_action(a: dict) -> str:
     t = a["type"]
     if t == "card":
-        return (f"plays card {a['card']}: raise {a['raise']}, move {a['move']}"
-                + (", spirit icon" if a["icon"] else ""))
+        return f"plays card {a['card']}: raise {a['raise']}, move {a['move']}" + (
+            ", spirit icon" if a["icon"] else ""
+        )
     if t == "street":
-        return (f"raises a street on " + " and ".join(f"r{x}c{y}" for x, y in a["squares"])
-                + f" (from space {a['from_space']})")
+        return (
+            "raises a street on "
+            + " and ".join(f"r{x}c{y}" for x, y in a["squares"])
+            + f" (from space {a['from_space']})"
+        )
     if t == "house":
         return f"raises house {a['house']} on r{a['square'][0]}c{a['square'][1]}"
     if t == "chip":
@@ -292,17 +352,23 @@ def describe_action(a: dict) -> str:
             steps.append(d)
         return f"moves from {_pos(a['start'])}: " + " -> ".join(steps)
     if t == "spirit":
-        how = (f"rolls {a['die_roll']}" if a["die_roll"] is not None
-               else f"own territory, limit {a['limit']}")
+        how = (
+            f"rolls {a['die_roll']}"
+            if a["die_roll"] is not None
+            else f"own territory, limit {a['limit']}"
+        )
         steps = []
         for s in a["path"]:
             d = f"{_pos(s['to'])} ({s['sunk']['piece']} sinks)"
             for h in s["sent_home"]:
-                d += (f" [seat {SEAT_LETTERS[h['seat']]} sent home, loses {h['lost'] or 'nothing'}"
-                      + (", gets a chip]" if h["chip"] else "]"))
+                d += (
+                    f" [seat {SEAT_LETTERS[h['seat']]} sent home, loses {h['lost'] or 'nothing'}"
+                    + (", gets a chip]" if h["chip"] else "]")
+                )
             steps.append(d)
         return f"moves the spirit ({how}) from {_pos(a['start'])}: " + (
-            " -> ".join(steps) if steps else "no step")
+            " -> ".join(steps) if steps else "no step"
+        )
     if t == "stack_turn":
         return f"street space {a['draw_space']} turns face up"
     if t == "hourglass":
@@ -313,8 +379,19 @@ def describe_action(a: dict) -> str:
     return json.dumps(a)
 
 
-def replay(rules, players: int, seats, seed: int, index: int, *, rotate: bool = False,
-           checked: bool = True, pack=None, version: str = "", policy_arrays=None) -> GameTrace:
+def replay(
+    rules,
+    players: int,
+    seats,
+    seed: int,
+    index: int,
+    *,
+    rotate: bool = False,
+    checked: bool = True,
+    pack=None,
+    version: str = "",
+    policy_arrays=None,
+) -> GameTrace:
     """Play game `index` under `seed` with tracing on and decode it."""
     from simcore.rulesbase import rules_hash
     from simcore.sunken_city.rules import pack as pack_rules
@@ -330,21 +407,41 @@ def replay(rules, players: int, seats, seed: int, index: int, *, rotate: bool = 
     snaps = trace_snapshots(tr)
     labels = [seats[(s + index) % players if rotate else s].label for s in range(players)]
     resolved = rules.resolved(players)
-    header = {"type": "game", "game": "sunken-city", "version": version, "players": players,
-              "seed": seed, "index": index, "rotate_seats": rotate, "policies": labels,
-              "rules": resolved, "rules_hash": rules_hash(resolved),
-              "cards": [[int(r[R_CARDS + 3 * c + j]) for j in range(3)]
-                        for c in range(int(r[P_N_CARDS]))]}
+    header = {
+        "type": "game",
+        "game": "sunken-city",
+        "version": version,
+        "players": players,
+        "seed": seed,
+        "index": index,
+        "rotate_seats": rotate,
+        "policies": labels,
+        "rules": resolved,
+        "rules_hash": rules_hash(resolved),
+        "cards": [
+            [int(r[R_CARDS + 3 * c + j]) for j in range(3)] for c in range(int(r[P_N_CARDS]))
+        ],
+    }
     turns = []
-    for k, snap in enumerate(snaps):
+    for snap in snaps:
         sel = recs[(recs[:, 0] == snap[S_TURN]) & (recs[:, 2] != A_GAME_END)]
-        turns.append({"type": "turn", "state": state_json(snap, r),
-                      "actions": actions_json(sel, _Pieces(snap))})
+        turns.append(
+            {
+                "type": "turn",
+                "state": state_json(snap, r),
+                "actions": actions_json(sel, _Pieces(snap)),
+            }
+        )
     col = {c: i for i, c in enumerate(COLUMNS)}
-    end = {"type": "end", "end_reason": END_REASONS[int(row[col["end_reason"]])],
-           "winner": int(row[col["winner"]]), "win_mask": int(row[col["win_mask"]]),
-           "rounds": int(row[col["rounds"]]), "turns": int(row[col["turns"]]),
-           "scores": [int(row[col[f"score_{s}"]]) for s in range(players)],
-           "tiebreaks": [int(row[col[f"tiebreak_{s}"]]) for s in range(players)],
-           "error": int(row[col["error"]])}
+    end = {
+        "type": "end",
+        "end_reason": END_REASONS[int(row[col["end_reason"]])],
+        "winner": int(row[col["winner"]]),
+        "win_mask": int(row[col["win_mask"]]),
+        "rounds": int(row[col["rounds"]]),
+        "turns": int(row[col["turns"]]),
+        "scores": [int(row[col[f"score_{s}"]]) for s in range(players)],
+        "tiebreaks": [int(row[col[f"tiebreak_{s}"]]) for s in range(players)],
+        "error": int(row[col["error"]]),
+    }
     return GameTrace(header, turns, end, r, snaps)
