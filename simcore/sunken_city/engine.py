@@ -509,6 +509,13 @@ def raising_owed(s, r):
     as the card indicates", but "while streets are missing, the action ... is not a mandatory
     action" (seed 000, "The Streets Run Out"), and fewer are placed only when no legal spot is
     left (GAME-DATA ruling)."""
+    if (
+        r[P_INTERLEAVE] == 0
+        and s[S_BLOCKS_DONE] & (1 << BLOCK_BUILD)
+        and (s[S_BLOCK] != BLOCK_BUILD)
+    ):
+        # interleave=False: the raising action, once left (when nothing was owed), is over
+        return False
     return s[S_BUILD] > 0 and street_available(s) and can_build_any(s, r)
 
 
