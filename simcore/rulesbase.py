@@ -130,7 +130,17 @@ def parse_value(key: str, tp: Any, value: Any, named: dict[str, Any] | None = No
         else:
             raise RulesError(f"{key}: expected a list, got {value!r}")
         if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(parse_value(key, args[0], v) for v in items)
+            if isinstance(value, str) and not items:
+                raise RulesError(f"{key}: give at least one value")
+            try:
+                return tuple(parse_value(key, args[0], v) for v in items)
+            except RulesError:
+                if named:
+                    raise RulesError(
+                        f"{key}: '{value}' is neither a name ({', '.join(named)}) nor a list "
+                        "of whole numbers"
+                    ) from None
+                raise
         if len(items) != len(args):
             raise RulesError(f"{key}: expected {len(args)} values, got {len(items)}")
         return tuple(parse_value(key, a, v) for a, v in zip(args, items))
