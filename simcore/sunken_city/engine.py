@@ -14,11 +14,12 @@ from __future__ import annotations
 from numba import njit
 
 from simcore.rng import rand_below
-from simcore.sunken_city.board import DOMINOES, N_DOMINOES, ORTH, RING
+from simcore.sunken_city.board import ORTH, RING
 from simcore.sunken_city.rules import (
     CENTRE,
     LIGHT,
     MAX_PLAYERS,
+    N_HOUSES,
     N_SPACES,
     N_SQUARES,
     N_TREASURES,
@@ -31,6 +32,7 @@ from simcore.sunken_city.rules import (
     P_MAX_ROUNDS,
     P_N_CARDS,
     P_N_HOUSE_SQ,
+    P_N_SPOTS,
     P_NEEDS_ICON,
     P_OWNER_LIMIT,
     P_PLAYERS,
@@ -44,6 +46,7 @@ from simcore.sunken_city.rules import (
     R_HOUSE_SQ,
     R_KIND,
     R_OWNER,
+    R_SPOTS,
     R_VILLAGE,
 )
 from simcore.sunken_city.state import (
@@ -88,6 +91,7 @@ from simcore.sunken_city.state import (
     O_CHIPS,
     O_CNT,
     O_HAND,
+    O_NEAR,
     O_PSQ,
     O_SQ,
     O_STACKS,
@@ -225,6 +229,28 @@ def covers(s, slot, q):
     return psq(s, slot, 0) == q or psq(s, slot, 1) == q
 
 
+@njit(cache=True)
+def mark_house(s, q, d):
+    """A house appears (d = 1) or sinks (d = -1) on square q: update the nearby-house counts
+    of q and the 8 squares around it."""
+    s[O_NEAR + q] += d
+    for j in range(8):
+        nq = RING[q, j]
+        if nq >= 0:
+            s[O_NEAR + nq] += d
+
+
+@njit(cache=True)
+def recount_near(s):
+    """Recompute every nearby-house count from the houses on the lake."""
+    for q in range(N_SQUARES):
+        s[O_NEAR + q] = 0
+    for h in range(N_HOUSES):
+        q = psq(s, HOUSE_BASE + h, 0)
+        if q >= 0:
+            mark_house(s, q, 1)
+
+
 # ---------------------------------------------------------------------------------------
 # Trace recording
 
@@ -302,6 +328,7 @@ def setup(s, r, tr):
     slot = HOUSE_BASE + 9
     s[O_PSQ + 2 * slot] = centre
     s[O_SQ + centre] = slot
+    mark_house(s, centre, 1)
     s[S_SPIRIT] = slot
     s[S_END] = -1
     s[S_CARD] = -1
@@ -450,11 +477,7 @@ def house_spot_ok(s, r, q):
     other, not even at the corners." (The centre takes houses only.)"""
     if q < 0 or q >= N_SQUARES or s[O_SQ + q] != WATER or r[R_KIND + q] == LIGHT:
         return False
-    for j in range(8):
-        nq = RING[q, j]
-        if nq >= 0 and s[O_SQ + nq] >= HOUSE_BASE:
-            return False
-    return True
+    return s[O_NEAR + q] == 0
 
 
 @njit(cache=True, inline="always")
@@ -462,18 +485,19 @@ def house_in_grotto(s, r, h):
     return house_in_play(r, h) and psq(s, HOUSE_BASE + h - 1, 0) < 0
 
 
+@njit(cache=True, inline="always")
+def spot_free(s, r, k):
+    """Street spot k of the board (rules R_SPOTS) has all its squares free."""
+    a = r[R_SPOTS + 2 * k]
+    b = r[R_SPOTS + 2 * k + 1]
+    return s[O_SQ + a] == WATER and (b < 0 or s[O_SQ + b] == WATER)
+
+
 @njit(cache=True)
 def any_street_spot(s, r):
-    if r[P_STREET_SQUARES] == 2:
-        for k in range(N_DOMINOES):
-            a = DOMINOES[k, 0]
-            b = DOMINOES[k, 1]
-            if street_square_ok(s, r, a) and street_square_ok(s, r, b):
-                return True
-    else:
-        for q in range(N_SQUARES):
-            if street_square_ok(s, r, q):
-                return True
+    for k in range(r[P_N_SPOTS]):
+        if spot_free(s, r, k):
+            return True
     return False
 
 
@@ -523,20 +547,11 @@ def raising_owed(s, r):
 def list_street_spots(s, r, x, o):
     """Write every legal street spot as pairs (a, b or -1) into x[o:]; return the count."""
     n = 0
-    if r[P_STREET_SQUARES] == 2:
-        for k in range(N_DOMINOES):
-            a = DOMINOES[k, 0]
-            b = DOMINOES[k, 1]
-            if street_square_ok(s, r, a) and street_square_ok(s, r, b):
-                x[o + 2 * n] = a
-                x[o + 2 * n + 1] = b
-                n += 1
-    else:
-        for q in range(N_SQUARES):
-            if street_square_ok(s, r, q):
-                x[o + 2 * n] = q
-                x[o + 2 * n + 1] = -1
-                n += 1
+    for k in range(r[P_N_SPOTS]):
+        if spot_free(s, r, k):
+            x[o + 2 * n] = r[R_SPOTS + 2 * k]
+            x[o + 2 * n + 1] = r[R_SPOTS + 2 * k + 1]
+            n += 1
     return n
 
 
@@ -616,6 +631,7 @@ def do_house(s, r, tr, h, q):
     slot = HOUSE_BASE + h - 1
     s[O_PSQ + 2 * slot] = q
     s[O_SQ + q] = slot
+    mark_house(s, q, 1)
     s[S_BUILD] -= 1
     s[S_HOUSE_DONE] = 1
     s[S_HOUSES_PLACED] += 1
@@ -863,6 +879,8 @@ def sink_piece(s, r, tr, slot, mover, to):
     s[O_PSQ + 2 * slot + 1] = -1
     kind = 1 if is_house(slot) else 0
     space = -1
+    if kind == 1:
+        mark_house(s, a, -1)
     if kind == 0:
         space = discard_space(s)
         s[O_STACKS + space] += 1
@@ -989,6 +1007,37 @@ def can_end_now(s, r):
     if s[S_CARD] < 0 or s[S_SPIRIT_ACTIVE] == 1:
         return False
     return not raising_owed(s, r)
+
+
+# Kinds of action (bits of turn_options).
+K_PLACE, K_STEP, K_CHIP, K_SPIRIT, K_END = 0, 1, 2, 3, 4
+
+
+@njit(cache=True)
+def turn_options(s, r, seat, x):
+    """Bitmask (1 << K_*) of the kinds of action legal now, with can_build_any evaluated once:
+    the same answers as can_place_now, can_step_now, can_chip_now, can_spirit_now and
+    can_end_now."""
+    if s[S_CARD] < 0 or s[S_SPIRIT_ACTIVE] == 1:
+        return 0
+    m = 0
+    build_any = s[S_BUILD] > 0 and can_build_any(s, r)
+    owed = build_any and street_available(s)
+    if r[P_INTERLEAVE] == 0 and s[S_BLOCKS_DONE] & (1 << BLOCK_BUILD) and (
+        s[S_BLOCK] != BLOCK_BUILD
+    ):
+        owed = False
+    if build_any and block_ok(s, r, BLOCK_BUILD):
+        m |= 1 << K_PLACE
+    if s[S_MOVE] > 0 and block_ok(s, r, BLOCK_MOVE) and step_targets(s, r, seat, x, X_NB) > 0:
+        m |= 1 << K_STEP
+    if can_chip_now(s, r, seat):
+        m |= 1 << K_CHIP
+    if can_spirit_now(s, r, seat, x):
+        m |= 1 << K_SPIRIT
+    if not owed:
+        m |= 1 << K_END
+    return m
 
 
 @njit(cache=True)
@@ -1121,6 +1170,15 @@ def check_invariants(s, r):
                 nq = RING[a, j]
                 if nq >= 0 and s[O_SQ + nq] >= HOUSE_BASE:
                     return ERR_TOUCH
+    # the nearby-house counts match the houses on the lake
+    for q in range(N_SQUARES):
+        n = 1 if s[O_SQ + q] >= HOUSE_BASE else 0
+        for j in range(8):
+            nq = RING[q, j]
+            if nq >= 0 and s[O_SQ + nq] >= HOUSE_BASE:
+                n += 1
+        if s[O_NEAR + q] != n:
+            return ERR_BOARD
     # adventurers only on pieces or in their villages
     for seat in range(players):
         pos = s[O_ADV + seat]

@@ -14,13 +14,12 @@ from numba import njit
 from simcore.rng import rand_below
 from simcore.sunken_city.engine import (
     ERR_ILLEGAL,
+    K_CHIP,
+    K_END,
+    K_PLACE,
+    K_STEP,
     any_house_spot,
     any_street_spot,
-    can_chip_now,
-    can_end_now,
-    can_place_now,
-    can_spirit_now,
-    can_step_now,
     check_invariants,
     do_card,
     do_chip,
@@ -33,13 +32,16 @@ from simcore.sunken_city.engine import (
     do_street,
     grotto_has_house,
     house_in_grotto,
+    house_spot_ok,
     list_house_squares,
     list_street_spots,
     spirit_targets,
+    spot_free,
     step_targets,
     street_available,
+    turn_options,
 )
-from simcore.sunken_city.rules import P_N_CARDS
+from simcore.sunken_city.rules import P_N_CARDS, P_N_HOUSE_SQ, P_N_SPOTS, R_HOUSE_SQ, R_SPOTS
 from simcore.sunken_city.state import (
     O_HAND,
     S_HOUSE_DONE,
@@ -53,8 +55,6 @@ from simcore.sunken_city.state import (
 # Policy ids (the registry in simcore/sunken_city/__init__.py maps names to these).
 POL_RANDOM = 0
 
-# Kinds of action a turn offers.
-K_PLACE, K_STEP, K_CHIP, K_SPIRIT, K_END = 0, 1, 2, 3, 4
 MAX_ACTIONS_PER_TURN = 10_000
 
 
@@ -69,25 +69,49 @@ def after(s, r, checked, err):
 
 
 @njit(cache=True)
-def random_place(s, r, tr, rng, x):
-    """Raise one piece: street or house (uniform among the kinds possible now), then a uniform
-    spot (and a uniform house from the grotto)."""
-    street_ok = street_available(s) and any_street_spot(s, r)
-    house_ok = s[S_HOUSE_DONE] == 0 and grotto_has_house(s, r) and any_house_spot(s, r)
-    if street_ok and (not house_ok or rand_below(rng, 2) == 0):
-        ns = list_street_spots(s, r, x, X_SPOTS)
-        i = rand_below(rng, ns)
-        return do_street(s, r, tr, x[X_SPOTS + 2 * i], x[X_SPOTS + 2 * i + 1])
-    if not house_ok:
-        return ERR_ILLEGAL
-    nh = list_house_squares(s, r, x, X_HSQ)
+def random_street(s, r, tr, rng, x):
+    """A street on a uniformly chosen legal spot: rejection sampling over the board's spots
+    (uniform over the legal ones), falling back to listing them when the lake is crowded."""
+    n = r[P_N_SPOTS]
+    for _ in range(24):
+        k = rand_below(rng, n)
+        if spot_free(s, r, k):
+            return do_street(s, r, tr, r[R_SPOTS + 2 * k], r[R_SPOTS + 2 * k + 1])
+    ns = list_street_spots(s, r, x, X_SPOTS)
+    i = rand_below(rng, ns)
+    return do_street(s, r, tr, x[X_SPOTS + 2 * i], x[X_SPOTS + 2 * i + 1])
+
+
+@njit(cache=True)
+def random_house(s, r, tr, rng, x):
+    """A uniformly chosen house from the grotto on a uniformly chosen legal square."""
     n = 0
     for h in range(1, 11):
         if house_in_grotto(s, r, h):
             x[X_OPTS + n] = h
             n += 1
     h = x[X_OPTS + rand_below(rng, n)]
+    m = r[P_N_HOUSE_SQ]
+    for _ in range(16):
+        q = r[R_HOUSE_SQ + rand_below(rng, m)]
+        if house_spot_ok(s, r, q):
+            return do_house(s, r, tr, h, q)
+    nh = list_house_squares(s, r, x, X_HSQ)
     return do_house(s, r, tr, h, x[X_HSQ + rand_below(rng, nh)])
+
+
+@njit(cache=True)
+def random_place(s, r, tr, rng, x):
+    """Raise one piece: street or house, uniform among the kinds possible now (a coin picks
+    the kind to try first; the other is taken when the first is impossible)."""
+    house_first = rand_below(rng, 2) == 1
+    for attempt in range(2):
+        if house_first == (attempt == 0):
+            if s[S_HOUSE_DONE] == 0 and grotto_has_house(s, r) and any_house_spot(s, r):
+                return random_house(s, r, tr, rng, x)
+        elif street_available(s) and any_street_spot(s, r):
+            return random_street(s, r, tr, rng, x)
+    return ERR_ILLEGAL
 
 
 @njit(cache=True)
@@ -119,22 +143,12 @@ def random_turn(s, r, tr, seat, rng, checked, x):
     for _ in range(MAX_ACTIONS_PER_TURN):
         if err != 0:
             return err
+        m = turn_options(s, r, seat, x)
         n = 0
-        if can_place_now(s, r):
-            x[X_OPTS + n] = K_PLACE
-            n += 1
-        if can_step_now(s, r, seat, x):
-            x[X_OPTS + n] = K_STEP
-            n += 1
-        if can_chip_now(s, r, seat):
-            x[X_OPTS + n] = K_CHIP
-            n += 1
-        if can_spirit_now(s, r, seat, x):
-            x[X_OPTS + n] = K_SPIRIT
-            n += 1
-        if can_end_now(s, r):
-            x[X_OPTS + n] = K_END
-            n += 1
+        for k in range(5):
+            if m & (1 << k):
+                x[X_OPTS + n] = k
+                n += 1
         if n == 0:
             return ERR_ILLEGAL
         k = x[X_OPTS + rand_below(rng, n)]

@@ -227,7 +227,8 @@ P_CENTRE = 13  # square index of the centre
 P_N_CARDS = 14
 P_DIE_N = 15  # faces on the die
 P_N_HOUSE_SQ = 16  # squares that take houses (dark squares and the centre)
-N_PARAMS = 17
+P_N_SPOTS = 17  # street spots of the board (pairs of squares, or single squares)
+N_PARAMS = 18
 MAX_FACES = 20
 MAX_CARDS = 15
 R_KIND = N_PARAMS  # [81] LIGHT, DARK, CENTRE
@@ -236,7 +237,9 @@ R_VILLAGE = R_OWNER + N_SQUARES  # [4] corner square each seat's village reaches
 R_DIE = R_VILLAGE + MAX_PLAYERS  # [20] die faces (first P_DIE_N used)
 R_CARDS = R_DIE + MAX_FACES  # [15 x 3] raise, move, icon
 R_HOUSE_SQ = R_CARDS + 3 * MAX_CARDS  # [81] the squares that take houses (first P_N_HOUSE_SQ)
-RULES_SIZE = R_HOUSE_SQ + N_SQUARES
+R_SPOTS = R_HOUSE_SQ + N_SQUARES  # [144 x 2] street spots: two edge-adjacent non-centre
+#                                    squares (b = -1 for 1-square streets); first P_N_SPOTS
+RULES_SIZE = R_SPOTS + 2 * 2 * SIZE * (SIZE - 1)
 
 # Square kinds.
 LIGHT, DARK, CENTRE = 0, 1, 2
@@ -273,6 +276,19 @@ def pack(rules: SunkenCityRules, players: int) -> np.ndarray:
     for i, c in enumerate(rules.cards):
         r[R_CARDS + 3 * i : R_CARDS + 3 * i + 3] = c
     r[R_KIND : R_KIND + N_SQUARES] = [{".": LIGHT, "#": DARK, "C": CENTRE}[ch] for ch in flat]
+    spots = []
+    for q in range(N_SQUARES):
+        row, col = divmod(q, SIZE)
+        if flat[q] == "C":
+            continue
+        if rules.street_squares == 1:
+            spots.append((q, -1))
+            continue
+        for q2 in ((q + 1) if col + 1 < SIZE else -1, (q + SIZE) if row + 1 < SIZE else -1):
+            if q2 >= 0 and flat[q2] != "C":
+                spots.append((q, q2))
+    r[P_N_SPOTS] = len(spots)
+    r[R_SPOTS : R_SPOTS + 2 * len(spots)] = np.array(spots, dtype=np.int64).ravel()
     house_squares = [q for q, ch in enumerate(flat) if ch != "."]
     r[P_N_HOUSE_SQ] = len(house_squares)
     r[R_HOUSE_SQ : R_HOUSE_SQ + len(house_squares)] = house_squares

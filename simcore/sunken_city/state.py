@@ -85,7 +85,9 @@ C_SPIRIT_MOVES = 6  # spirit moves made by this seat
 C_SENT_OTHERS = 7  # opponents' adventurers this seat sent home
 C_STEPS = 8  # adventurer movement points spent
 N_CNT = 9
-STATE_SIZE = O_CNT + MAX_PLAYERS * N_CNT
+O_NEAR = O_CNT + MAX_PLAYERS * N_CNT  # [81] houses on the square or touching it (corners
+#                                        included): a house may appear only where this is 0
+STATE_SIZE = O_NEAR + N_SQUARES
 
 # Action blocks (interleave=False).
 BLOCK_NONE, BLOCK_BUILD, BLOCK_MOVE, BLOCK_SPIRIT = 0, 1, 2, 3
@@ -110,6 +112,7 @@ class State(NamedTuple):
     hand: np.ndarray  # int64[4]: bitmask of cards in hand
     stacks: np.ndarray  # int64[6]: streets on spaces 1..6
     counters: np.ndarray  # int64[4, N_CNT]
+    near: np.ndarray  # int64[81]: houses on or touching each square
 
 
 def new_state() -> np.ndarray:
@@ -128,6 +131,7 @@ def view(s: np.ndarray) -> State:
         hand=s[O_HAND : O_HAND + MAX_PLAYERS],
         stacks=s[O_STACKS : O_STACKS + N_SPACES],
         counters=s[O_CNT : O_CNT + MAX_PLAYERS * N_CNT].reshape(MAX_PLAYERS, N_CNT),
+        near=s[O_NEAR : O_NEAR + N_SQUARES],
     )
 
 
@@ -285,6 +289,7 @@ def from_diagram(
                 v.sq_piece[q] = slot
             slot += 1
     on_board = slot
+    engine.recount_near(s)
     total = int(r[P_TOTAL_STREETS])
     v.stacks[:] = 0
     if stacks is None:
