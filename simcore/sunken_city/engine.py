@@ -11,8 +11,7 @@ tr = trace buffer (int32, state.py), x = scratch (int64, state.py), rng = uint64
 
 from __future__ import annotations
 
-from numba import njit
-
+from simcore.jit import kernel
 from simcore.rng import rand_below
 from simcore.sunken_city.board import ORTH, RING
 from simcore.sunken_city.rules import (
@@ -171,65 +170,65 @@ ERR_NAMES = (
 # Small accessors (inlined)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def sq_piece(s, q):
     return s[O_SQ + q]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def psq(s, slot, k):
     return s[O_PSQ + 2 * slot + k]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def treasure(s, seat, t):
     return s[O_TREAS + seat * N_TREASURES + t]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def set_treasure(s, seat, t, v):
     s[O_TREAS + seat * N_TREASURES + t] = v
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def count(s, seat, c, n=1):
     s[O_CNT + seat * N_CNT + c] += n
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def card_value(r, card, j):
     """Card `card`: j = 0 pieces raised, 1 movement points, 2 spirit icon."""
     return r[R_CARDS + 3 * card + j]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def is_house(slot):
     return slot >= HOUSE_BASE
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def house_number(slot):
     return slot - HOUSE_BASE + 1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def house_in_play(r, h):
     """House h (1..10) is used: all but house 1 in the 'short' variant."""
     return h != 1 or r[P_USE_HOUSE_1] == 1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def treasure_value(t):
     """Points of treasure index t: 1..10, and 12 for the chest."""
     return 12 if t == CHEST else t + 1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def covers(s, slot, q):
     return psq(s, slot, 0) == q or psq(s, slot, 1) == q
 
 
-@njit(cache=True)
+@kernel
 def mark_house(s, q, d):
     """A house appears (d = 1) or sinks (d = -1) on square q: update the nearby-house counts
     of q and the 8 squares around it."""
@@ -240,7 +239,7 @@ def mark_house(s, q, d):
             s[O_NEAR + nq] += d
 
 
-@njit(cache=True)
+@kernel
 def recount_near(s):
     """Recompute every nearby-house count from the houses on the lake."""
     for q in range(N_SQUARES):
@@ -255,7 +254,7 @@ def recount_near(s):
 # Trace recording
 
 
-@njit(cache=True)
+@kernel
 def record(tr, s, kind, a=0, b=0, c=0, d=0, e=0, f=0, g=0, h=0, i=0):
     """Append one action record (turn, seat, kind, a..i) when tracing is on."""
     if tr[T_ON] == 0:
@@ -279,7 +278,7 @@ def record(tr, s, kind, a=0, b=0, c=0, d=0, e=0, f=0, g=0, h=0, i=0):
     tr[o + 11] = i
 
 
-@njit(cache=True)
+@kernel
 def snapshot(tr, s):
     """Append the whole state (before a turn) to the trace when tracing is on."""
     if tr[T_ON] == 0:
@@ -297,7 +296,7 @@ def snapshot(tr, s):
 # Setup (seed 000, "Setup")
 
 
-@njit(cache=True)
+@kernel
 def setup(s, r, tr):
     """Fill s with the starting position for r (players, streets, houses, spirit, hands)."""
     players = r[P_PLAYERS]
@@ -340,13 +339,13 @@ def setup(s, r, tr):
 # Street stacks (seed 000, "End of Game")
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def street_available(s):
     """A street can be drawn from the face-up stack."""
     return s[O_STACKS + s[S_DRAW]] > 0
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def discard_space(s):
     """Street space (0-based) sunk streets go onto: the one after the draw stack; after the
     hourglass space 6 serves both ("likewise place submerging streets on space 6")."""
@@ -354,7 +353,7 @@ def discard_space(s):
     return d + 1 if d < N_SPACES - 1 else N_SPACES - 1
 
 
-@njit(cache=True)
+@kernel
 def settle_draw_space(s, r, tr):
     """ "Once the stack ... is used up, the stack of submerged streets is immediately turned
     face up ... even in the middle of a player's turn." When space 5 is used up the hourglass
@@ -380,7 +379,7 @@ def settle_draw_space(s, r, tr):
 # Pieces and connections
 
 
-@njit(cache=True)
+@kernel
 def piece_neighbours(s, slot, x, o):
     """Write the distinct slots connected to `slot` (sharing a square edge) into x[o:]; return
     their count. "If streets touch only at their corners, they are not connected"."""
@@ -406,7 +405,7 @@ def piece_neighbours(s, slot, x, o):
     return n
 
 
-@njit(cache=True)
+@kernel
 def piece_owner(s, r, slot):
     """Seat whose territory holds the piece, -1 none: "If the water spirit is standing on a
     street that lies only partly within a player's territory, this still counts"."""
@@ -422,7 +421,7 @@ def piece_owner(s, r, slot):
 # Action blocks (interleave=False keeps each of the three actions in one piece)
 
 
-@njit(cache=True)
+@kernel
 def block_ok(s, r, blk):
     """May an action of block `blk` be taken now?"""
     if r[P_INTERLEAVE] == 1:
@@ -438,7 +437,7 @@ def block_ok(s, r, blk):
     return True
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def enter_block(s, blk):
     s[S_BLOCK] = blk
     s[S_BLOCKS_DONE] |= 1 << blk
@@ -448,14 +447,14 @@ def enter_block(s, blk):
 # Raising streets and houses (seed 000, "Streets and Houses Appear")
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def street_square_ok(s, r, q):
     """Free, and not the centre: "They can appear on any free space of the lake, except the
     space in the middle"."""
     return 0 <= q < N_SQUARES and s[O_SQ + q] == WATER and r[R_KIND + q] != CENTRE
 
 
-@njit(cache=True)
+@kernel
 def street_spot_ok(s, r, a, b):
     """A street may cover free squares a and b (b = -1 for a 1-square street), which share an
     edge; light and dark squares both take streets."""
@@ -471,7 +470,7 @@ def street_spot_ok(s, r, a, b):
     return False
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def house_spot_ok(s, r, q):
     """ "Houses ... can only appear on the dark spaces of the lake. They may not touch each
     other, not even at the corners." (The centre takes houses only.)"""
@@ -480,12 +479,12 @@ def house_spot_ok(s, r, q):
     return s[O_NEAR + q] == 0
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def house_in_grotto(s, r, h):
     return house_in_play(r, h) and psq(s, HOUSE_BASE + h - 1, 0) < 0
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def spot_free(s, r, k):
     """Street spot k of the board (rules R_SPOTS) has all its squares free."""
     a = r[R_SPOTS + 2 * k]
@@ -493,7 +492,7 @@ def spot_free(s, r, k):
     return s[O_SQ + a] == WATER and (b < 0 or s[O_SQ + b] == WATER)
 
 
-@njit(cache=True)
+@kernel
 def any_street_spot(s, r):
     for k in range(r[P_N_SPOTS]):
         if spot_free(s, r, k):
@@ -501,7 +500,7 @@ def any_street_spot(s, r):
     return False
 
 
-@njit(cache=True)
+@kernel
 def any_house_spot(s, r):
     for k in range(r[P_N_HOUSE_SQ]):
         if house_spot_ok(s, r, r[R_HOUSE_SQ + k]):
@@ -509,7 +508,7 @@ def any_house_spot(s, r):
     return False
 
 
-@njit(cache=True)
+@kernel
 def grotto_has_house(s, r):
     for h in range(1, 11):
         if house_in_grotto(s, r, h):
@@ -517,7 +516,7 @@ def grotto_has_house(s, r):
     return False
 
 
-@njit(cache=True)
+@kernel
 def can_build_any(s, r):
     """Could one more piece be raised now (pieces left on the card aside)? "Exactly as many
     pieces must be placed as the card indicates": fewer only when no legal spot or no street
@@ -527,7 +526,7 @@ def can_build_any(s, r):
     return s[S_HOUSE_DONE] == 0 and grotto_has_house(s, r) and any_house_spot(s, r)
 
 
-@njit(cache=True)
+@kernel
 def raising_owed(s, r):
     """Must more pieces be raised before the turn ends? "Exactly as many pieces must be placed
     as the card indicates", but "while streets are missing, the action ... is not a mandatory
@@ -543,7 +542,7 @@ def raising_owed(s, r):
     return s[S_BUILD] > 0 and street_available(s) and can_build_any(s, r)
 
 
-@njit(cache=True)
+@kernel
 def list_street_spots(s, r, x, o):
     """Write every legal street spot as pairs (a, b or -1) into x[o:]; return the count."""
     n = 0
@@ -555,7 +554,7 @@ def list_street_spots(s, r, x, o):
     return n
 
 
-@njit(cache=True)
+@kernel
 def list_house_squares(s, r, x, o):
     """Write every square a house may appear on into x[o:]; return the count."""
     n = 0
@@ -567,7 +566,7 @@ def list_house_squares(s, r, x, o):
     return n
 
 
-@njit(cache=True)
+@kernel
 def can_place_now(s, r):
     return (
         s[S_CARD] >= 0
@@ -578,7 +577,7 @@ def can_place_now(s, r):
     )
 
 
-@njit(cache=True)
+@kernel
 def do_street(s, r, tr, a, b):
     """Raise a street on squares a, b: "taking the top street from the stack"."""
     if not (
@@ -612,7 +611,7 @@ def do_street(s, r, tr, a, b):
     return 0
 
 
-@njit(cache=True)
+@kernel
 def do_house(s, r, tr, h, q):
     """Raise house h, "taking any house from the grotto", on square q: "only one house can
     appear per turn"."""
@@ -643,7 +642,7 @@ def do_house(s, r, tr, h, q):
 # The adventurer (seed 000, "Move Adventurer", "Recovering Treasures ...")
 
 
-@njit(cache=True)
+@kernel
 def step_targets(s, r, seat, x, o):
     """Where the seat's adventurer can go for one movement point: connected pieces, or its own
     village from the piece covering the village's corner square ("reaches the lake only through
@@ -663,7 +662,7 @@ def step_targets(s, r, seat, x, o):
     return n
 
 
-@njit(cache=True)
+@kernel
 def can_step_now(s, r, seat, x):
     return (
         s[S_CARD] >= 0
@@ -674,7 +673,7 @@ def can_step_now(s, r, seat, x):
     )
 
 
-@njit(cache=True)
+@kernel
 def all_banked(s, seat):
     for t in range(N_TREASURES):
         v = treasure(s, seat, t)
@@ -683,7 +682,7 @@ def all_banked(s, seat):
     return True
 
 
-@njit(cache=True)
+@kernel
 def recover_at(s, r, seat, slot):
     """ "As soon as a house has been entered, the player turns the matching treasure over";
     the centre house also gives the chest, and "if the treasure of this house is already lying
@@ -699,7 +698,7 @@ def recover_at(s, r, seat, slot):
     return mask
 
 
-@njit(cache=True)
+@kernel
 def bank(s, seat):
     """Reaching the village brings every recovered treasure to safety. Returns the mask."""
     mask = 0
@@ -710,7 +709,7 @@ def bank(s, seat):
     return mask
 
 
-@njit(cache=True)
+@kernel
 def do_step(s, r, tr, seat, to, x):
     """Move the adventurer one movement point onto slot `to` (VILLAGE: its village). "Within
     one move, an adventurer can move forwards and backwards"; after a house or the village
@@ -757,7 +756,7 @@ def do_step(s, r, tr, seat, to, x):
 # Water-spirit chips (seed 000, "Water Spirit Chip")
 
 
-@njit(cache=True)
+@kernel
 def house_side_count(s, seat):
     """ "The number of houses (not treasures!) that are on their adventurer board" (the chest,
     still house side up, counts: the rulebook's example gives 9 for treasures 3 banked and 5
@@ -769,7 +768,7 @@ def house_side_count(s, seat):
     return n
 
 
-@njit(cache=True)
+@kernel
 def can_chip_now(s, r, seat):
     return (
         r[P_CHIPS] == 1
@@ -781,7 +780,7 @@ def can_chip_now(s, r, seat):
     )
 
 
-@njit(cache=True)
+@kernel
 def do_chip(s, r, tr, seat):
     """Use a chip: extra movement points equal to the house-side treasures now (ruling: counted
     when the chip is played, normally before the move starts); "may use only one chip per turn.
@@ -804,14 +803,14 @@ def do_chip(s, r, tr, seat):
 # "Adventurers Must Return to Their Village")
 
 
-@njit(cache=True)
+@kernel
 def spirit_targets(s, x, o):
     """Pieces the spirit can move onto next: connected pieces ("It may not move into the
     adventurers' villages": villages are no pieces)."""
     return piece_neighbours(s, s[S_SPIRIT], x, o)
 
 
-@njit(cache=True)
+@kernel
 def can_spirit_now(s, r, seat, x):
     c = s[S_CARD]
     if c < 0 or s[S_SPIRIT_DONE] == 1 or s[S_SPIRIT_ACTIVE] == 1:
@@ -826,7 +825,7 @@ def can_spirit_now(s, r, seat, x):
     return spirit_targets(s, x, X_NB) > 0
 
 
-@njit(cache=True)
+@kernel
 def spirit_limit(s, r, seat, rng):
     """(limit, die roll or -1, territory owner). "If the water spirit is within a player's
     territory, that player may move it up to 3 spaces (... 4 with 2 players)"; otherwise "the
@@ -838,7 +837,7 @@ def spirit_limit(s, r, seat, rng):
     return roll, roll, owner
 
 
-@njit(cache=True)
+@kernel
 def send_home(s, r, tr, seat, mover):
     """ "Every adventurer standing on a piece that is currently submerging must return to their
     village"; its treasure-side treasures turn back to the house side; "as compensation, the
@@ -866,7 +865,7 @@ def send_home(s, r, tr, seat, mover):
     record(tr, s, A_SEND_HOME, seat, lost, chip, mover)
 
 
-@njit(cache=True)
+@kernel
 def sink_piece(s, r, tr, slot, mover, to):
     """ "All streets and houses that the water spirit leaves ... submerge": a house goes back to
     its grotto, a street face down onto the discard space; adventurers on it go home."""
@@ -910,7 +909,7 @@ def sink_piece(s, r, tr, slot, mover, to):
         settle_draw_space(s, r, tr)  # a street sunk onto an empty space 6 can be drawn again
 
 
-@njit(cache=True)
+@kernel
 def do_spirit_begin(s, r, tr, seat, rng, x):
     """Decide to move the spirit; the limit is fixed now (ruling: the die is rolled only when
     the player decides to move it outside their own territory). A limit of 0 ends the move."""
@@ -929,7 +928,7 @@ def do_spirit_begin(s, r, tr, seat, rng, x):
     return 0
 
 
-@njit(cache=True)
+@kernel
 def do_spirit_step(s, r, tr, seat, to, x):
     """Move the spirit one piece; the piece it leaves submerges at once, "this also includes
     the piece it started from". The move ends by itself at the limit or when cut off."""
@@ -952,7 +951,7 @@ def do_spirit_step(s, r, tr, seat, to, x):
     return 0
 
 
-@njit(cache=True)
+@kernel
 def do_spirit_stop(s, r, tr, seat):
     """End the spirit's move (it "can be moved by the number rolled, or any lesser number").
     "As long as the water spirit's move ends on the piece the adventurer is standing on,
@@ -973,7 +972,7 @@ def do_spirit_stop(s, r, tr, seat):
 # Cards, turns, the end (seed 000, "Playing a Movement Card", "A Turn Ends", "End of Game")
 
 
-@njit(cache=True)
+@kernel
 def do_card(s, r, tr, seat, card):
     """Play a card from the hand. "Played cards remain face up ... until they have no cards
     left in hand. Only then does the player take all the cards back"."""
@@ -1001,7 +1000,7 @@ def do_card(s, r, tr, seat, card):
     return 0
 
 
-@njit(cache=True)
+@kernel
 def can_end_now(s, r):
     """The turn may end once the mandatory raising is done, or cannot be done."""
     if s[S_CARD] < 0 or s[S_SPIRIT_ACTIVE] == 1:
@@ -1013,7 +1012,7 @@ def can_end_now(s, r):
 K_PLACE, K_STEP, K_CHIP, K_SPIRIT, K_END = 0, 1, 2, 3, 4
 
 
-@njit(cache=True)
+@kernel
 def turn_options(s, r, seat, x):
     """Bitmask (1 << K_*) of the kinds of action legal now, with can_build_any evaluated once:
     the same answers as can_place_now, can_step_now, can_chip_now, can_spirit_now and
@@ -1023,8 +1022,10 @@ def turn_options(s, r, seat, x):
     m = 0
     build_any = s[S_BUILD] > 0 and can_build_any(s, r)
     owed = build_any and street_available(s)
-    if r[P_INTERLEAVE] == 0 and s[S_BLOCKS_DONE] & (1 << BLOCK_BUILD) and (
-        s[S_BLOCK] != BLOCK_BUILD
+    if (
+        r[P_INTERLEAVE] == 0
+        and s[S_BLOCKS_DONE] & (1 << BLOCK_BUILD)
+        and (s[S_BLOCK] != BLOCK_BUILD)
     ):
         owed = False
     if build_any and block_ok(s, r, BLOCK_BUILD):
@@ -1040,7 +1041,7 @@ def turn_options(s, r, seat, x):
     return m
 
 
-@njit(cache=True)
+@kernel
 def do_end_turn(s, r, tr):
     """End the turn; "afterward it is their left-hand neighbor's turn". After the last seat
     of a round in which an end condition occurred, the game is over ("a round already in
@@ -1067,7 +1068,7 @@ def do_end_turn(s, r, tr):
     return 0
 
 
-@njit(cache=True)
+@kernel
 def scores(s, r, score, tiebreak):
     """Fill score[seat], tiebreak[seat]. 'count': "whoever has the most treasures in their
     village", tie-break "the values of the treasures in the village are added up"; 'value'
@@ -1087,7 +1088,7 @@ def scores(s, r, score, tiebreak):
             tiebreak[seat] = 0
 
 
-@njit(cache=True)
+@kernel
 def winners(r, score, tiebreak):
     """(winner seat or -1 for a shared win, bitmask of the seats sharing first place)."""
     players = r[P_PLAYERS]
@@ -1110,7 +1111,7 @@ def winners(r, score, tiebreak):
 # Checked mode
 
 
-@njit(cache=True)
+@kernel
 def check_invariants(s, r):
     """Return 0 when every invariant holds, else the ERR_* code of the first one broken."""
     players = r[P_PLAYERS]

@@ -9,8 +9,7 @@ move the spirit and each spirit step; when to end the turn).
 
 from __future__ import annotations
 
-from numba import njit
-
+from simcore.jit import kernel
 from simcore.rng import rand_below
 from simcore.sunken_city.engine import (
     ERR_ILLEGAL,
@@ -58,7 +57,7 @@ POL_RANDOM = 0
 MAX_ACTIONS_PER_TURN = 10_000
 
 
-@njit(cache=True)
+@kernel
 def after(s, r, checked, err):
     """After an action: the engine's verdict, then (checked mode) the invariants."""
     if err != 0:
@@ -68,7 +67,7 @@ def after(s, r, checked, err):
     return 0
 
 
-@njit(cache=True)
+@kernel
 def random_street(s, r, tr, rng, x):
     """A street on a uniformly chosen legal spot: rejection sampling over the board's spots
     (uniform over the legal ones), falling back to listing them when the lake is crowded."""
@@ -82,7 +81,7 @@ def random_street(s, r, tr, rng, x):
     return do_street(s, r, tr, x[X_SPOTS + 2 * i], x[X_SPOTS + 2 * i + 1])
 
 
-@njit(cache=True)
+@kernel
 def random_house(s, r, tr, rng, x):
     """A uniformly chosen house from the grotto on a uniformly chosen legal square."""
     n = 0
@@ -100,7 +99,7 @@ def random_house(s, r, tr, rng, x):
     return do_house(s, r, tr, h, x[X_HSQ + rand_below(rng, nh)])
 
 
-@njit(cache=True)
+@kernel
 def random_place(s, r, tr, rng, x):
     """Raise one piece: street or house, uniform among the kinds possible now (a coin picks
     the kind to try first; the other is taken when the first is impossible)."""
@@ -114,7 +113,7 @@ def random_place(s, r, tr, rng, x):
     return ERR_ILLEGAL
 
 
-@njit(cache=True)
+@kernel
 def random_spirit(s, r, tr, seat, rng, checked, x):
     """Move the spirit: begin (the die may be rolled), then at each point stop or step to a
     uniformly chosen neighbouring piece."""
@@ -130,7 +129,7 @@ def random_spirit(s, r, tr, seat, rng, checked, x):
     return err
 
 
-@njit(cache=True)
+@kernel
 def random_turn(s, r, tr, seat, rng, checked, x):
     """Play one whole turn for `seat`, choosing uniformly among legal options at each
     decision. Returns 0 or an error code."""
