@@ -298,7 +298,7 @@ def bench(
 def report(
     game: GameArg,
     out: Annotated[str, typer.Option("--out", help="output folder")] = "reports/sunken-city",
-    games_: Annotated[str, typer.Option("--games", "-g", help="games per setting")] = "20000",
+    games_: Annotated[str, typer.Option("--games", "-g", help="games per setting")] = "100000",
     seed: SeedOpt = 1,
     policy: PolicyOpt = None,
 ) -> None:

@@ -19,7 +19,13 @@ def seat_win_rates(df: pd.DataFrame, ax=None, title: str = "Win rate per seat"):
     ax.bar(x, y, color="#4C72B0", alpha=0.8)
     ax.errorbar(x, y, yerr=err, fmt="none", ecolor="black", capsize=4, label="95% Wilson CI")
     if "fair" in df:
-        ax.axhline(float(df["fair"].iloc[0]), color="grey", ls="--", lw=1, label="fair share")
+        ax.axhline(
+            float(df["fair"].iloc[0]),
+            color="grey",
+            ls="--",
+            lw=1,
+            label="fair share of outright wins",
+        )
     ax.set_xticks(x)
     ax.set_xlabel("seat (0 starts)")
     ax.set_ylabel("outright win rate")

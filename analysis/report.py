@@ -55,7 +55,8 @@ def write_report(
             t = summarize(res)
             js = result_json(res, version)
             data.append(js)
-            seats = t["seats"].assign(fair=1.0 / players)
+            # the fair outright-win share: what is not shared, split evenly
+            seats = t["seats"].assign(fair=(1.0 - js["shared_win_rate"]) / players)
             fig, ax = plt.subplots(figsize=(5, 3.2))
             seat_win_rates(seats, ax=ax, title=f"{players} players, {var}")
             png = f"seats-{players}p-{var.replace('+', '_')}.png"
