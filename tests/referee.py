@@ -41,8 +41,11 @@ class TraceError(Exception):
 
 
 def _sq(x: Any) -> Square:
-    if (not isinstance(x, (list, tuple)) or len(x) != 2
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in x)):
+    if (
+        not isinstance(x, (list, tuple))
+        or len(x) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in x)
+    ):
         raise TraceError(f"not a square: {x!r}")
     return (x[0], x[1])
 
@@ -160,7 +163,8 @@ class Referee:
         self.spirit: str = "house10"
         self.adv: list[str] = ["village"] * self.n
         self.treasure: list[dict[int, str]] = [
-            {t: "house" for t in self.in_play} for _ in range(self.n)]
+            {t: "house" for t in self.in_play} for _ in range(self.n)
+        ]
         self.chips = [0] * self.n
         self.supply = self.chip_supply0
         self.hands = [set(range(len(self.cards))) for _ in range(self.n)]
@@ -303,8 +307,9 @@ class Referee:
             self.flag(f"{what}: {e}")
             return None
         if rec != tuple(sorted(sqs)):
-            self.flag(f"{what}: {name} lies on {[list(q) for q in sqs]}, the trace says "
-                      f"{pos['squares']}")
+            self.flag(
+                f"{what}: {name} lies on {[list(q) for q in sqs]}, the trace says {pos['squares']}"
+            )
         return name
 
     def pos_json(self, name: str) -> Any:
@@ -320,15 +325,27 @@ class Referee:
             "turn": self.turn,
             "round": self.round,
             "seat": self.seat,
-            "streets": sorted(([k, [list(q) for q in sorted(v)]] for k, v in self.streets.items()),
-                              key=lambda x: x[0]),
-            "houses": {str(h): (list(loc) if isinstance(loc, tuple) else loc)
-                       for h, loc in sorted(self.houses.items())},
+            "streets": sorted(
+                ([k, [list(q) for q in sorted(v)]] for k, v in self.streets.items()),
+                key=lambda x: x[0],
+            ),
+            "houses": {
+                str(h): (list(loc) if isinstance(loc, tuple) else loc)
+                for h, loc in sorted(self.houses.items())
+            },
             "spirit": self.pos_json(self.spirit),
             "adventurers": [self.pos_json(a) for a in self.adv],
-            "treasures": [{k: sorted(t for t, v in tr.items() if v == side)
-                           for k, side in (("house_side", "house"), ("carried", "carried"),
-                                           ("banked", "banked"))} for tr in self.treasure],
+            "treasures": [
+                {
+                    k: sorted(t for t, v in tr.items() if v == side)
+                    for k, side in (
+                        ("house_side", "house"),
+                        ("carried", "carried"),
+                        ("banked", "banked"),
+                    )
+                }
+                for tr in self.treasure
+            ],
             "chips": list(self.chips),
             "chip_supply": self.supply,
             "hands": [sorted(h) for h in self.hands],
@@ -343,24 +360,31 @@ class Referee:
     def normalise_state(st: dict) -> dict:
         """The recorded state in the referee's canonical form (orders that carry no meaning
         sorted)."""
+
         def pos(p: Any) -> Any:
             if isinstance(p, dict) and isinstance(p.get("squares"), list):
-                return {"piece": p.get("piece"),
-                        "squares": sorted(list(q) for q in p["squares"])}
+                return {"piece": p.get("piece"), "squares": sorted(list(q) for q in p["squares"])}
             return p
 
         out = dict(st)
         if isinstance(st.get("streets"), list):
             out["streets"] = sorted(
-                ([s.get("piece"), sorted(list(q) for q in s.get("squares", []))]
-                 for s in st["streets"] if isinstance(s, dict)), key=lambda x: str(x[0]))
+                (
+                    [s.get("piece"), sorted(list(q) for q in s.get("squares", []))]
+                    for s in st["streets"]
+                    if isinstance(s, dict)
+                ),
+                key=lambda x: str(x[0]),
+            )
         if "spirit" in st:
             out["spirit"] = pos(st["spirit"])
         if isinstance(st.get("adventurers"), list):
             out["adventurers"] = [pos(p) for p in st["adventurers"]]
         if isinstance(st.get("treasures"), list):
-            out["treasures"] = [{k: sorted(v) for k, v in tr.items()} if isinstance(tr, dict)
-                                else tr for tr in st["treasures"]]
+            out["treasures"] = [
+                {k: sorted(v) for k, v in tr.items()} if isinstance(tr, dict) else tr
+                for tr in st["treasures"]
+            ]
         if isinstance(st.get("hands"), list):
             out["hands"] = [sorted(h) if isinstance(h, list) else h for h in st["hands"]]
         return out
@@ -378,8 +402,10 @@ class Referee:
                 self.flag(f"state field '{key}' is missing")
                 ok = False
             elif theirs[key] != val:
-                self.flag(f"state field '{key}' differs from {what}: recorded "
-                          f"{json.dumps(theirs[key])}, expected {json.dumps(val)}")
+                self.flag(
+                    f"state field '{key}' differs from {what}: recorded "
+                    f"{json.dumps(theirs[key])}, expected {json.dumps(val)}"
+                )
                 ok = False
         return ok
 
@@ -403,8 +429,11 @@ class Referee:
             self.treasure = []
             for tr in st["treasures"]:
                 d: dict[int, str] = {}
-                for k, side in (("house_side", "house"), ("carried", "carried"),
-                                ("banked", "banked")):
+                for k, side in (
+                    ("house_side", "house"),
+                    ("carried", "carried"),
+                    ("banked", "banked"),
+                ):
                     for t in tr[k]:
                         d[int(t)] = side
                 self.treasure.append(d)
@@ -418,9 +447,14 @@ class Referee:
             self.end_triggered = st["end_triggered"]
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise TraceError(f"{self.ctx}: the recorded state cannot be read ({e!r})") from e
-        if (len(self.adv) != self.n or len(self.treasure) != self.n or len(self.stacks) != 6
-                or not 1 <= self.draw <= 6 or len(self.chips) != self.n
-                or len(self.hands) != self.n):
+        if (
+            len(self.adv) != self.n
+            or len(self.treasure) != self.n
+            or len(self.stacks) != 6
+            or not 1 <= self.draw <= 6
+            or len(self.chips) != self.n
+            or len(self.hands) != self.n
+        ):
             raise TraceError(f"{self.ctx}: the recorded state has the wrong shape")
 
     # ------------------------------------------------------------------------------------
@@ -456,11 +490,16 @@ class Referee:
                 if c not in self.hands[seat]:
                     self.flag(f"card {c} is not in seat {seat}'s hand {sorted(self.hands[seat])}")
                 raise_n, move_n, icon = self.cards[c]
-                if (a0.get("raise"), a0.get("move"), a0.get("icon")) != (raise_n, move_n,
-                                                                          bool(icon)):
-                    self.flag(f"card {c} is raise {raise_n} / move {move_n} / icon "
-                              f"{bool(icon)}, the trace says raise {a0.get('raise')} / move "
-                              f"{a0.get('move')} / icon {a0.get('icon')}")
+                if (a0.get("raise"), a0.get("move"), a0.get("icon")) != (
+                    raise_n,
+                    move_n,
+                    bool(icon),
+                ):
+                    self.flag(
+                        f"card {c} is raise {raise_n} / move {move_n} / icon "
+                        f"{bool(icon)}, the trace says raise {a0.get('raise')} / move "
+                        f"{a0.get('move')} / icon {a0.get('icon')}"
+                    )
                 self.hands[seat].discard(c)
                 if not self.hands[seat]:  # "Only then does the player take all the cards back"
                     self.hands[seat] = set(range(len(self.cards)))
@@ -474,15 +513,19 @@ class Referee:
             if t.ended:
                 self.flag("action after end_turn")
             if t.pending and typ not in ("stack_turn", "hourglass"):
-                self.flag(f"expected {t.pending[0]} (the draw stack was used up) before this "
-                          "action")
+                self.flag(
+                    f"expected {t.pending[0]} (the draw stack was used up) before this action"
+                )
                 t.pending = []
             self.block(t, typ)
             try:
                 handler = getattr(self, f"do_{typ}", None)
                 if handler is None or typ == "card":
-                    self.flag(f"unexpected action type {typ!r}" if typ != "card"
-                              else "a second card in one turn")
+                    self.flag(
+                        f"unexpected action type {typ!r}"
+                        if typ != "card"
+                        else "a second card in one turn"
+                    )
                 else:
                     handler(t, a)
             except TraceError as e:
@@ -494,16 +537,51 @@ class Referee:
 
     def block(self, t: _Turn, typ: str | None) -> None:
         """interleave = false: raise, move and spirit are each done in one piece."""
-        cls = {"street": "raise", "house": "raise", "stack_turn": "raise", "hourglass": "raise",
-               "chip": "move", "move": "move", "spirit": "spirit"}.get(typ or "")
+        cls = {
+            "street": "raise",
+            "house": "raise",
+            "stack_turn": "raise",
+            "hourglass": "raise",
+            "chip": "move",
+            "move": "move",
+            "spirit": "spirit",
+        }.get(typ or "")
         if cls is None or self.interleave:
             return
         if t.blocks and t.blocks[-1] == cls:
             return
         if cls in t.blocks:
-            self.flag(f"interleave is off, but the {cls} action resumes after "
-                      f"{' then '.join(t.blocks)}")
+            self.flag(
+                f"interleave is off, but the {cls} action resumes after {' then '.join(t.blocks)}"
+            )
+        if t.blocks and t.blocks[-1] == "raise" and not t.raise_checked:
+            # the raising action is over: it must not be left while pieces are still owed
+            t.raise_checked = True
+            owed = self.raising_owed(t)
+            if owed:
+                self.flag(f"interleave is off and the raising is left for good, but {owed}")
         t.blocks.append(cls)
+
+    def raising_owed(self, t: _Turn) -> str | None:
+        """ "Exactly as many pieces must be placed as the card indicates"; fewer only when no
+        street is left to draw ("while streets are missing, the action ... is not a mandatory
+        action") or no legal spot is left for any piece (GAME-DATA ruling)."""
+        unraised = t.raise_n - t.raised
+        if unraised <= 0 or self.stacks[self.draw - 1] <= 0:
+            return None
+        street_ok = self.any_street_spot()
+        house_ok = (
+            t.houses == 0
+            and any(self.houses[h] == "grotto" for h in self.houses_in_play)
+            and self.any_house_spot()
+        )
+        if not (street_ok or house_ok):
+            return None
+        return (
+            f"{unraised} piece(s) of the card are not raised although a street can be "
+            f"drawn (space {self.draw}) and "
+            + ("a street spot is free" if street_ok else "a house can still appear")
+        )
 
     def advance(self) -> None:
         self.turn += 1
@@ -524,16 +602,22 @@ class Referee:
         if self.stacks[self.draw - 1] <= 0:
             self.flag(f"no street to draw: the face-up stack (space {self.draw}) is empty")
         if a.get("from_space") != self.draw:
-            self.flag(f"streets are drawn from the face-up stack on space {self.draw}, not "
-                      f"space {a.get('from_space')}")
+            self.flag(
+                f"streets are drawn from the face-up stack on space {self.draw}, not "
+                f"space {a.get('from_space')}"
+            )
         name = a.get("piece")
         sqs = _sqs(a.get("squares"))
         occ = self.occupied()
         prob = self.street_spot_problem(sqs, occ)
         if prob:
             self.flag(f"illegal street spot {[list(q) for q in sqs]}: {prob}")
-        if (not isinstance(name, str) or not name.startswith("street")
-                or not name[6:].isdigit() or int(name[6:]) >= self.total_streets):
+        if (
+            not isinstance(name, str)
+            or not name.startswith("street")
+            or not name[6:].isdigit()
+            or int(name[6:]) >= self.total_streets
+        ):
             self.flag(f"bad street name {name!r}")
             return
         if name in self.streets:
@@ -548,9 +632,11 @@ class Referee:
     def do_stack_turn(self, t: _Turn, a: dict) -> None:
         exp = t.pending.pop(0) if t.pending else None
         if exp != {"type": "stack_turn", "draw_space": a.get("draw_space")}:
-            self.flag(f"stack_turn to space {a.get('draw_space')} is not due "
-                      f"(expected: {exp or 'nothing'}; draw space {self.draw}, stacks "
-                      f"{self.stacks})")
+            self.flag(
+                f"stack_turn to space {a.get('draw_space')} is not due "
+                f"(expected: {exp or 'nothing'}; draw space {self.draw}, stacks "
+                f"{self.stacks})"
+            )
         d = a.get("draw_space")
         if isinstance(d, int) and 1 <= d <= N_SPACES:
             self.draw = d
@@ -558,8 +644,10 @@ class Referee:
     def do_hourglass(self, t: _Turn, a: dict) -> None:
         exp = t.pending.pop(0) if t.pending else None
         if exp != {"type": "hourglass"}:
-            self.flag(f"the hourglass is not due (expected: {exp or 'nothing'}; draw space "
-                      f"{self.draw}, stacks {self.stacks})")
+            self.flag(
+                f"the hourglass is not due (expected: {exp or 'nothing'}; draw space "
+                f"{self.draw}, stacks {self.stacks})"
+            )
         self.hourglass = True
         if self.end_triggered is None:
             self.end_triggered = "hourglass"
@@ -594,8 +682,10 @@ class Referee:
             self.flag(f"seat {seat} holds no chip")
         extra = sum(1 for v in self.treasure[seat].values() if v == "house")
         if a.get("extra_points") != extra:
-            self.flag(f"a chip gives as many points as house-side treasures ({extra}), the "
-                      f"trace says {a.get('extra_points')}")
+            self.flag(
+                f"a chip gives as many points as house-side treasures ({extra}), the "
+                f"trace says {a.get('extra_points')}"
+            )
         t.chip_used = True
         if self.chips[seat] > 0:
             self.chips[seat] -= 1
@@ -606,8 +696,9 @@ class Referee:
         seat = self.seat
         start = self.pos_name(a.get("start"), "move start")
         if start is not None and start != self.adv[seat]:
-            self.flag(f"the move starts at {start}, but seat {seat}'s adventurer is at "
-                      f"{self.adv[seat]}")
+            self.flag(
+                f"the move starts at {start}, but seat {seat}'s adventurer is at {self.adv[seat]}"
+            )
         path = a.get("path")
         if not isinstance(path, list) or not path:
             self.flag("a move needs at least one step")
@@ -622,21 +713,24 @@ class Referee:
             if to is None:
                 return
             if t.points <= 0:
-                self.flag(f"{where} to {to}: no movement points left (card {t.move_n}"
-                          f"{' + chip' if t.chip_used else ''})")
+                self.flag(
+                    f"{where} to {to}: no movement points left (card {t.move_n}"
+                    f"{' + chip' if t.chip_used else ''})"
+                )
             t.points -= 1
             if to == "village" or cur == "village":
                 other = cur if to == "village" else to
                 vq = self.village_sq[seat]
                 sqs = self.piece_squares(other) or ()
                 if other == "village" or vq not in sqs:
-                    self.flag(f"{where}: {cur} -> {to}: the village is reached only through "
-                              f"its corner square {_fmt_sq(vq)}")
+                    self.flag(
+                        f"{where}: {cur} -> {to}: the village is reached only through "
+                        f"its corner square {_fmt_sq(vq)}"
+                    )
             elif not self.connected(cur, to):
                 self.flag(f"{where}: {to} does not share a square edge with {cur}")
             if step.get("points_left") != t.points:
-                self.flag(f"{where}: points_left is {step.get('points_left')}, expected "
-                          f"{t.points}")
+                self.flag(f"{where}: points_left is {step.get('points_left')}, expected {t.points}")
             rec: list[int] = []
             banked: list[int] = []
             tr = self.treasure[seat]
@@ -655,8 +749,7 @@ class Referee:
                 if all(s == "banked" for s in tr.values()) and self.end_triggered is None:
                     self.end_triggered = "all-banked"
             if sorted(step.get("recovered", [])) != sorted(rec):
-                self.flag(f"{where} into {to}: recovers {step.get('recovered')}, expected "
-                          f"{rec}")
+                self.flag(f"{where} into {to}: recovers {step.get('recovered')}, expected {rec}")
             if sorted(step.get("banked", [])) != banked:
                 self.flag(f"{where} into {to}: banks {step.get('banked')}, expected {banked}")
             cur = to
@@ -682,8 +775,10 @@ class Referee:
         towner = a.get("territory_owner")
         if seat in owners:
             if roll is not None:
-                self.flag(f"the spirit is in seat {seat}'s own territory: no die roll, but the "
-                          f"trace rolls {roll}")
+                self.flag(
+                    f"the spirit is in seat {seat}'s own territory: no die roll, but the "
+                    f"trace rolls {roll}"
+                )
             if limit != self.owner_limit:
                 self.flag(f"in its own territory the limit is {self.owner_limit}, not {limit}")
             if towner != seat:
@@ -692,11 +787,14 @@ class Referee:
             if roll not in self.die:
                 self.flag(f"die roll {roll} is not a face of the die {self.die}")
             if limit != roll:
-                self.flag(f"outside the mover's territory the limit is the roll {roll}, not "
-                          f"{limit}")
+                self.flag(
+                    f"outside the mover's territory the limit is the roll {roll}, not {limit}"
+                )
             if not ((towner is None and not owners) or towner in owners):
-                self.flag(f"territory_owner is {towner}, but {cur} lies in the territory of "
-                          f"{sorted(owners) or 'nobody'}")
+                self.flag(
+                    f"territory_owner is {towner}, but {cur} lies in the territory of "
+                    f"{sorted(owners) or 'nobody'}"
+                )
         path = a.get("path")
         if not isinstance(path, list):
             self.flag("the spirit move has no path")
@@ -733,21 +831,30 @@ class Referee:
             sunk = {}
         if sunk.get("piece") != name:
             self.flag(f"{where}: the piece left is {name}, the trace sinks {sunk.get('piece')}")
-        if sunk.get("squares") is not None and sqs is not None and \
-                _sqs(sunk["squares"]) != tuple(sorted(sqs)):
-            self.flag(f"{where}: {name} lies on {[list(q) for q in sqs]}, the trace sinks "
-                      f"{sunk['squares']}")
+        if (
+            sunk.get("squares") is not None
+            and sqs is not None
+            and _sqs(sunk["squares"]) != tuple(sorted(sqs))
+        ):
+            self.flag(
+                f"{where}: {name} lies on {[list(q) for q in sqs]}, the trace sinks "
+                f"{sunk['squares']}"
+            )
         if name.startswith("house"):
             h = int(name[5:])
             if sunk.get("kind") != "house" or sunk.get("house") != h:
-                self.flag(f"{where}: {name} sinks as house {h}, the trace says "
-                          f"{sunk.get('kind')} {sunk.get('house')}")
+                self.flag(
+                    f"{where}: {name} sinks as house {h}, the trace says "
+                    f"{sunk.get('kind')} {sunk.get('house')}"
+                )
             self.houses[h] = "grotto"
         else:
             space = self.discard_space()
             if sunk.get("kind") != "street" or sunk.get("to_space") != space:
-                self.flag(f"{where}: {name} sinks onto street space {space}, the trace says "
-                          f"{sunk.get('kind')} to space {sunk.get('to_space')}")
+                self.flag(
+                    f"{where}: {name} sinks onto street space {space}, the trace says "
+                    f"{sunk.get('kind')} to space {sunk.get('to_space')}"
+                )
             self.streets.pop(name, None)
             self.stacks[space - 1] += 1
         on_it = [s for s in range(self.n) if self.adv[s] == name]
@@ -756,8 +863,9 @@ class Referee:
             sent = []
         rec_seats = [x.get("seat") if isinstance(x, dict) else None for x in sent]
         if sorted(rec_seats, key=str) != on_it:
-            self.flag(f"{where}: adventurers on {name} are {on_it}, the trace sends home "
-                      f"{rec_seats}")
+            self.flag(
+                f"{where}: adventurers on {name} are {on_it}, the trace sends home {rec_seats}"
+            )
         for x in sent:
             if not isinstance(x, dict):
                 continue
@@ -767,16 +875,25 @@ class Referee:
             tr = self.treasure[s]
             lost = sorted(v for v, side in tr.items() if side == "carried")
             if sorted(x.get("lost", [])) != lost:
-                self.flag(f"{where}: seat {s} loses its carried treasures {lost}, the trace "
-                          f"says {x.get('lost')}")
+                self.flag(
+                    f"{where}: seat {s} loses its carried treasures {lost}, the trace "
+                    f"says {x.get('lost')}"
+                )
             chip = self.chips_on and s != seat and self.supply > 0
             if bool(x.get("chip")) != chip:
-                why = ("chips are off" if not self.chips_on else
-                       "the seat moved the spirit itself" if s == seat else
-                       "the supply is empty" if self.supply <= 0 else
-                       "another seat moved the spirit")
-                self.flag(f"{where}: seat {s} sent home {'gets' if chip else 'gets no'} chip "
-                          f"({why}), the trace says chip={x.get('chip')}")
+                why = (
+                    "chips are off"
+                    if not self.chips_on
+                    else "the seat moved the spirit itself"
+                    if s == seat
+                    else "the supply is empty"
+                    if self.supply <= 0
+                    else "another seat moved the spirit"
+                )
+                self.flag(
+                    f"{where}: seat {s} sent home {'gets' if chip else 'gets no'} chip "
+                    f"({why}), the trace says chip={x.get('chip')}"
+                )
             if chip:
                 self.supply -= 1
                 self.chips[s] += 1
@@ -797,15 +914,10 @@ class Referee:
         unraised = t.raise_n - t.raised
         if a.get("unraised") != max(unraised, 0):
             self.flag(f"unraised is {a.get('unraised')}, expected {max(unraised, 0)}")
-        if unraised > 0:
-            street_ok = self.stacks[self.draw - 1] > 0 and self.any_street_spot()
-            house_ok = (t.houses == 0 and any(self.houses[h] == "grotto"
-                                              for h in self.houses_in_play)
-                        and self.any_house_spot())
-            if street_ok or house_ok:
-                self.flag(f"{unraised} piece(s) of the card were not raised although "
-                          + ("a street can still be drawn and placed" if street_ok
-                             else "a house can still appear"))
+        if not t.raise_checked:
+            owed = self.raising_owed(t)
+            if owed:
+                self.flag(f"the turn ends, but {owed}")
         if a.get("points_left") != t.points:
             self.flag(f"points_left is {a.get('points_left')}, expected {t.points}")
 
@@ -815,8 +927,10 @@ class Referee:
     def check_end(self, end: dict) -> None:
         self.ctx = "end"
         if not self.over:
-            self.flag(f"the trace ends after turn {self.turn - 1}, but the game is not over "
-                      f"(round {self.round}, end condition {self.end_triggered})")
+            self.flag(
+                f"the trace ends after turn {self.turn - 1}, but the game is not over "
+                f"(round {self.round}, end condition {self.end_triggered})"
+            )
         if end.get("end_reason") != self.end_reason:
             self.flag(f"end_reason is {end.get('end_reason')}, expected {self.end_reason}")
         if end.get("rounds") != self.round:
@@ -843,8 +957,10 @@ class Referee:
         winner = top[0] if len(top) == 1 else -1
         mask = sum(1 << s for s in top)
         if end.get("winner") != winner or end.get("win_mask") != mask:
-            self.flag(f"winner {end.get('winner')} / win_mask {end.get('win_mask')}, expected "
-                      f"{winner} / {mask}")
+            self.flag(
+                f"winner {end.get('winner')} / win_mask {end.get('win_mask')}, expected "
+                f"{winner} / {mask}"
+            )
 
 
 class _Turn:
@@ -862,6 +978,7 @@ class _Turn:
         self.ended = False
         self.pending: list[dict] = []
         self.blocks: list[str] = []
+        self.raise_checked = False
 
 
 def check_trace(lines: list[str] | str) -> list[str]:

@@ -1,0 +1,563 @@
+"""The independent referee (tests/referee.py) against the engine's traces.
+
+(a) Many random-policy games over 2-4 players and the variants must pass the referee without a
+    single violation (the referee shares no code with the engine: it re-derives every state and
+    judges every action against the rulebook).
+(b) The referee can fail: real traces tampered with one illegal change each must be reported.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from simcore import get_game
+from tests.referee import check_trace
+
+SEED = 20261130
+PLAYERS = (2, 3, 4)
+GAMES_PER_SETTING = 12
+LONG_MOVES = {
+    "cards": "0/15/0,1/12/1,2/10/1,3/8/1",
+    "chip_supply": "2",
+    "total_streets": "60",
+    "streets_space1": "40,44,48",
+}
+# label -> (variants, --set overrides)
+SETTINGS: dict[str, tuple[list[str], dict[str, str]]] = {
+    "base": ([], {}),
+    "short": (["short"], {}),
+    "no-chips": (["no-chips"], {}),
+    "value-scoring": (["value-scoring"], {}),
+    "single-square-streets": (["single-square-streets"], {}),
+    "interleave=false": ([], {"interleave": "false"}),
+    "short+no-chips, interleave=false": (["short+no-chips"], {"interleave": "false"}),
+    "no icon needed, die 0/4/6": ([], {"spirit_needs_icon": "false", "die": "0,4,6"}),
+    "long moves, chip supply 2": ([], LONG_MOVES),
+    "long moves, single squares, value, interleave=false": (
+        ["single-square-streets", "value-scoring"],
+        dict(LONG_MOVES, interleave="false", chip_supply="1"),
+    ),
+}
+REFEREE = Path(__file__).with_name("referee.py")
+
+
+def _play(variants, overrides, players, seed, index, **extra) -> str:
+    spec = get_game("sunken-city")
+    rules = spec.resolve_rules(variants, dict(overrides, **extra), None, players)
+    seats = spec.parse_policies("random", players)
+    return spec.replay(rules, players, seats, seed, index).jsonl()
+
+
+@pytest.fixture(scope="module")
+def pool() -> dict[str, list[str]]:
+    """Traces of GAMES_PER_SETTING random games per setting and player count."""
+    out: dict[str, list[str]] = {}
+    for label, (variants, overrides) in SETTINGS.items():
+        out[label] = [
+            _play(variants, overrides, players, SEED, index)
+            for players in PLAYERS
+            for index in range(GAMES_PER_SETTING)
+        ]
+    return out
+
+
+def all_traces(pool: dict[str, list[str]]) -> list[str]:
+    return [t for texts in pool.values() for t in texts]
+
+
+# ---------------------------------------------------------------------------------------
+# (a) untampered games
+
+
+@pytest.mark.parametrize("label", list(SETTINGS))
+def test_random_games_pass_the_referee(pool, label):
+    bad = {}
+    for k, text in enumerate(pool[label]):
+        violations = check_trace(text)
+        if violations:
+            players, index = PLAYERS[k // GAMES_PER_SETTING], k % GAMES_PER_SETTING
+            bad[f"{players} players, game {index}"] = violations[:5]
+    assert not bad, json.dumps(bad, indent=1)
+
+
+def test_the_games_exercise_the_rules(pool):
+    """The pool is only a proof if it contains the interesting events."""
+    seen: collections.Counter[str] = collections.Counter()
+    for text in all_traces(pool):
+        rows = [json.loads(line) for line in text.splitlines()]
+        seen["games"] += 1
+        seen[f"end {rows[-1]['end_reason']}"] += 1
+        for t in rows[1:-1]:
+            for a in t["actions"]:
+                seen[a["type"]] += 1
+                if a["type"] == "move":
+                    for p in a["path"]:
+                        seen["recovered"] += bool(p["recovered"])
+                        seen["chest"] += 12 in p["recovered"]
+                        seen["banked"] += bool(p["banked"])
+                if a["type"] == "house" and a["square"] == [4, 4]:
+                    seen["house in the centre"] += 1
+                if a["type"] == "spirit":
+                    seen["owner limit"] += a["die_roll"] is None
+                    for p in a["path"]:
+                        seen[f"sink {p['sunk']['kind']}"] += 1
+                        for h in p["sent_home"]:
+                            seen["sent home"] += 1
+                            seen["self-sink"] += h["seat"] == a["mover"]
+                            seen["chip given"] += h["chip"]
+                            seen["lost treasures"] += bool(h["lost"])
+                if a["type"] == "end_turn":
+                    seen["unraised"] += a["unraised"] > 0
+    assert seen["games"] == len(SETTINGS) * len(PLAYERS) * GAMES_PER_SETTING >= 200
+    for event in (
+        "street",
+        "house",
+        "move",
+        "chip",
+        "spirit",
+        "stack_turn",
+        "hourglass",
+        "recovered",
+        "chest",
+        "banked",
+        "house in the centre",
+        "owner limit",
+        "sink street",
+        "sink house",
+        "sent home",
+        "self-sink",
+        "chip given",
+        "lost treasures",
+        "unraised",
+    ):
+        assert seen[event] > 0, (event, seen)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", PLAYERS)
+def test_long_games_pass_the_referee(players):
+    """Huge moves and no spirit: games that reach all-banked or the round limit."""
+    overrides = {
+        "total_streets": "60",
+        "streets_space1": "56,56,56",
+        "cards": "1/30/0,2/30/0,1/25/0",
+    }
+    ends = collections.Counter()
+    for index in range(25):
+        text = _play(["short"], overrides, players, SEED, index)
+        assert check_trace(text) == [], index
+        ends[json.loads(text.splitlines()[-1])["end_reason"]] += 1
+    assert ends["round-limit"] > 0
+
+
+# ---------------------------------------------------------------------------------------
+# (b) tampered games: every one must be reported
+
+Rows = list[dict]
+
+
+def parse(text: str) -> Rows:
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def dump(rows: Rows) -> str:
+    return "\n".join(json.dumps(r) for r in rows) + "\n"
+
+
+def turns(rows: Rows) -> Iterator[dict]:
+    return iter(rows[1:-1])
+
+
+def tamper(texts: list[str], edit: Callable[[Rows], bool]) -> str:
+    """The first trace `edit` applies to (edit changes the rows and returns True)."""
+    for text in texts:
+        assert check_trace(text) == []
+        rows = parse(text)
+        if edit(rows):
+            return dump(rows)
+    pytest.fail("no trace in the pool offers the situation to tamper with")
+
+
+def assert_caught(text: str, *words: str) -> list[str]:
+    violations = check_trace(text)
+    assert violations, "the referee let a tampered trace pass"
+    assert any(all(w in v for w in words) for v in violations), violations[:8]
+    return violations
+
+
+def centre(rows: Rows) -> list[int]:
+    flat = rows[0]["rules"]["board"].replace("/", "")
+    q = flat.index("C")
+    return [q // 9, q % 9]
+
+
+def village_square(rows: Rows, seat: int) -> list[int]:
+    corners = [[0, 0], [0, 8], [8, 8], [8, 0]]
+    hdr = rows[0]
+    return corners[hdr["rules"]["corners_2p"][seat] if hdr["players"] == 2 else seat]
+
+
+def test_street_on_the_centre(pool):
+    def edit(rows):
+        for t in turns(rows):
+            for a in t["actions"]:
+                if a["type"] == "street":
+                    c = centre(rows)
+                    a["squares"] = [c, [c[0], c[1] + 1]] if len(a["squares"]) == 2 else [c]
+                    return True
+        return False
+
+    assert_caught(tamper(pool["base"], edit), "centre")
+
+
+def test_house_touching_another_house(pool):
+    def edit(rows):
+        board = rows[0]["rules"]["board"].split("/")
+        for t in turns(rows):
+            st = t["state"]
+            lake = [tuple(q) for q in st["houses"].values() if isinstance(q, list)]
+            if not lake:
+                continue
+            taken = {tuple(q) for s in st["streets"] for q in s["squares"]} | set(lake)
+            for a in t["actions"]:
+                if a["type"] == "street":
+                    taken |= {tuple(q) for q in a["squares"]}
+                elif a["type"] == "house":
+                    taken.add(tuple(a["square"]))
+            for a in t["actions"]:
+                if a["type"] != "house":
+                    continue
+                for r, c in lake:
+                    for dr, dc in ((1, 1), (1, -1), (-1, 1), (-1, -1), (0, 1), (1, 0)):
+                        q = (r + dr, c + dc)
+                        if 0 <= q[0] < 9 and 0 <= q[1] < 9 and q not in taken:
+                            if board[q[0]][q[1]] == "#":
+                                a["square"] = list(q)
+                                return True
+        return False
+
+    assert_caught(tamper(pool["base"], edit), "touch")
+
+
+def test_step_beyond_the_movement_points(pool):
+    def edit(rows):
+        for t in turns(rows):
+            for a in t["actions"]:
+                if a["type"] != "move" or a["path"][-1]["points_left"] != 0:
+                    continue
+                back = a["start"] if len(a["path"]) == 1 else a["path"][-2]["to"]
+                if back == "village" or not back["piece"].startswith("street"):
+                    continue
+                a["path"].append({"to": back, "recovered": [], "banked": [], "points_left": 0})
+                return True
+        return False
+
+    assert_caught(tamper(all_traces(pool), edit), "no movement points left")
+
+
+def test_die_roll_not_on_the_die(pool):
+    def edit(rows):
+        for t in turns(rows):
+            for a in t["actions"]:
+                if a["type"] == "spirit" and a["die_roll"] is not None:
+                    a["die_roll"] = a["limit"] = max(rows[0]["rules"]["die"]) + 5
+                    return True
+        return False
+
+    assert_caught(tamper(pool["base"], edit), "not a face of the die")
+
+
+def test_spirit_moves_further_than_the_roll(pool):
+    def edit(rows):
+        die = rows[0]["rules"]["die"]
+        for t in turns(rows):
+            for a in t["actions"]:
+                if a["type"] == "spirit" and a["die_roll"] is not None:
+                    if a["path"] and len(a["path"]) - 1 in die:
+                        a["die_roll"] = a["limit"] = len(a["path"]) - 1
+                        return True
+        return False
+
+    assert_caught(tamper(all_traces(pool), edit), "more than its limit")
+
+
+def test_dropped_sent_home(pool):
+    def edit(rows):
+        for t in turns(rows):
+            for a in t["actions"]:
+                if a["type"] == "spirit":
+                    for p in a["path"]:
+                        if p["sent_home"]:
+                            p["sent_home"].pop()
+                            return True
+        return False
+
+    assert_caught(tamper(all_traces(pool), edit), "the trace sends home")
+
+
+def test_chip_for_a_self_sink(pool):
+    def edit(rows):
+        if not rows[0]["rules"]["chips"]:
+            return False
+        for t in turns(rows):
+            for a in t["actions"]:
+                if a["type"] == "spirit":
+                    for p in a["path"]:
+                        for h in p["sent_home"]:
+                            if h["seat"] == a["mover"] and not h["chip"]:
+                                h["chip"] = True
+                                return True
+        return False
+
+    assert_caught(tamper(all_traces(pool), edit), "moved the spirit itself")
+
+
+def test_missing_chip_for_a_sink_by_another_seat(pool):
+    def edit(rows):
+        for t in turns(rows):
+            for a in t["actions"]:
+                if a["type"] == "spirit":
+                    for p in a["path"]:
+                        for h in p["sent_home"]:
+                            if h["chip"]:
+                                h["chip"] = False
+                                return True
+        return False
+
+    assert_caught(tamper(all_traces(pool), edit), "gets chip")
+
+
+def test_card_not_in_hand(pool):
+    def edit(rows):
+        cards = rows[0]["cards"]
+        for t in turns(rows):
+            seat = t["state"]["seat"]
+            hand = t["state"]["hands"][seat]
+            gone = [c for c in range(len(cards)) if c not in hand]
+            if gone:
+                c = gone[0]
+                raise_n, move_n, icon = cards[c]
+                t["actions"][0].update(card=c, move=move_n, icon=bool(icon))
+                t["actions"][0]["raise"] = raise_n
+                return True
+        return False
+
+    assert_caught(tamper(pool["base"], edit), "is not in seat")
+
+
+def test_two_houses_in_one_turn(pool):
+    def edit(rows):
+        for t in turns(rows):
+            acts = t["actions"]
+            for i, a in enumerate(acts):
+                if a["type"] == "house":
+                    grotto = [int(h) for h, q in t["state"]["houses"].items() if q == "grotto"]
+                    other = [h for h in grotto if h != a["house"]]
+                    if other:
+                        acts.insert(i + 1, dict(a, house=other[0]))
+                        return True
+        return False
+
+    assert_caught(tamper(pool["base"], edit), "only one house")
+
+
+def test_spirit_without_the_icon(pool):
+    def edit(rows):
+        for t in turns(rows):
+            acts = t["actions"]
+            if acts[0]["icon"]:
+                continue
+            st = t["state"]
+            acts.insert(
+                len(acts) - 1,
+                {
+                    "type": "spirit",
+                    "mover": st["seat"],
+                    "limit": 0,
+                    "die_roll": 0,
+                    "territory_owner": None,
+                    "start": st["spirit"],
+                    "path": [],
+                    "steps": 0,
+                },
+            )
+            return True
+        return False
+
+    assert_caught(tamper(pool["base"], edit), "no water-spirit icon")
+
+
+def test_missing_stack_turnover(pool):
+    def edit(rows):
+        for t in turns(rows):
+            acts = t["actions"]
+            for i, a in enumerate(acts):
+                if a["type"] == "stack_turn":
+                    del acts[i]
+                    return True
+        return False
+
+    assert_caught(tamper(pool["base"], edit), "expected", "stack_turn")
+
+
+def test_piece_left_unraised(pool):
+    def edit(rows):
+        for t in turns(rows):
+            acts = t["actions"]
+            kinds = [a["type"] for a in acts]
+            if "stack_turn" in kinds or "hourglass" in kinds or acts[-1]["unraised"]:
+                continue
+            streets = [i for i, k in enumerate(kinds) if k == "street"]
+            if streets:
+                del acts[streets[-1]]
+                return True
+        return False
+
+    assert_caught(tamper(pool["base"], edit), "not raised although")
+
+
+def test_interleaving_when_it_is_off(pool):
+    def edit(rows):
+        for t in turns(rows):
+            acts = t["actions"]
+            kinds = [a["type"] for a in acts]
+            if "stack_turn" in kinds or "hourglass" in kinds:
+                continue
+            for i in range(2, len(acts)):
+                if (
+                    kinds[i] == "move"
+                    and kinds[i - 1] == "street"
+                    and kinds[i - 2] in ("street", "house")
+                ):
+                    acts[i - 1], acts[i] = acts[i], acts[i - 1]
+                    return True
+        return False
+
+    assert_caught(tamper(pool["interleave=false"], edit), "interleave is off")
+
+
+def test_treasure_not_recovered(pool):
+    def edit(rows):
+        for t in turns(rows):
+            for a in t["actions"]:
+                if a["type"] == "move":
+                    for p in a["path"]:
+                        if p["recovered"]:
+                            p["recovered"] = []
+                            return True
+        return False
+
+    assert_caught(tamper(all_traces(pool), edit), "recovers")
+
+
+def test_leaving_the_village_away_from_its_corner(pool):
+    def edit(rows):
+        for t in turns(rows):
+            st = t["state"]
+            corner = village_square(rows, st["seat"])
+            for a in t["actions"]:
+                if a["type"] == "move" and a["start"] == "village":
+                    for s in st["streets"]:
+                        if corner not in s["squares"]:
+                            a["path"][0]["to"] = s
+                            return True
+        return False
+
+    assert_caught(tamper(pool["base"], edit), "village is reached only through")
+
+
+def test_street_sunk_onto_the_wrong_space(pool):
+    def edit(rows):
+        for t in turns(rows):
+            for a in t["actions"]:
+                if a["type"] == "spirit":
+                    for p in a["path"]:
+                        if p["sunk"]["kind"] == "street":
+                            p["sunk"]["to_space"] = p["sunk"]["to_space"] % 6 + 1
+                            return True
+        return False
+
+    assert_caught(tamper(all_traces(pool), edit), "sinks onto street space")
+
+
+def test_chip_extra_points_miscounted(pool):
+    def edit(rows):
+        for t in turns(rows):
+            for a in t["actions"]:
+                if a["type"] == "chip":
+                    a["extra_points"] += 1
+                    return True
+        return False
+
+    assert_caught(tamper(all_traces(pool), edit), "house-side treasures")
+
+
+def test_chip_without_holding_one(pool):
+    def edit(rows):
+        if not rows[0]["rules"]["chips"]:
+            return False
+        for t in turns(rows):
+            st = t["state"]
+            if st["chips"][st["seat"]] == 0:
+                t["actions"].insert(1, {"type": "chip", "extra_points": 0})
+                return True
+        return False
+
+    assert_caught(tamper(pool["base"], edit), "holds no chip")
+
+
+def test_recorded_state_differs(pool):
+    def edit(rows):
+        t = rows[3]
+        t["state"]["chip_supply"] += 1
+        return True
+
+    assert_caught(tamper(pool["base"], edit), "state field 'chip_supply' differs")
+
+
+def test_setup_differs_from_the_rulebook(pool):
+    def edit(rows):
+        rows[1]["state"]["stacks"][0] += 1
+        return True
+
+    assert_caught(tamper(pool["base"], edit), "differs from the setup")
+
+
+def test_wrong_winner(pool):
+    def edit(rows):
+        end = rows[-1]
+        end["winner"] = (end["winner"] + 1) % rows[0]["players"]
+        return True
+
+    assert_caught(tamper(pool["base"], edit), "winner")
+
+
+def test_game_cut_short(pool):
+    def edit(rows):
+        del rows[-2]
+        return True
+
+    assert_caught(tamper(pool["base"], edit), "not over")
+
+
+# ---------------------------------------------------------------------------------------
+# the command line
+
+
+def test_command_line(pool, tmp_path):
+    good = pool["base"][0]
+    rows = parse(good)
+    rows[-1]["scores"][0] += 1
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(dump(rows))
+    run = subprocess.run([sys.executable, str(REFEREE), str(bad)], capture_output=True, text=True)
+    assert run.returncode == 1 and "scores" in run.stdout
+    run = subprocess.run([sys.executable, str(REFEREE)], input=good, capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout
