@@ -19,10 +19,6 @@ import matplotlib.pyplot as plt  # noqa: E402
 from analysis.plots import seat_win_rates  # noqa: E402
 from analysis.summary import result_json, summarize  # noqa: E402
 
-REPORT_VARIANTS = {
-    "sunken-city": ["base", "short", "no-chips", "short+no-chips", "value-scoring"],
-}
-
 
 def _fmt_rate(row) -> str:
     return f"{row.win_rate:.3f} ({row.ci_low:.3f}-{row.ci_high:.3f})"
@@ -44,7 +40,7 @@ def write_report(
 
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
-    variants = REPORT_VARIANTS.get(spec.name, ["base"])
+    variants = list(spec.report_variants)
     sections = []
     data = []
     for players in range(spec.min_players, spec.max_players + 1):

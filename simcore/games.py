@@ -57,8 +57,10 @@ class GameSpec:
     seat_counters: list[str]  # per-seat counter columns (name_<seat>)
     pack: Callable[[Any, int], np.ndarray]
     play_batch: Callable[..., None]
-    replay: Callable[..., Any]  # (rules, players, policies, seed, index, checked) -> trace obj
+    replay: Callable[..., Any]  # (rules, players, seats, seed, index, *, rotate, checked,
+    #                             version) -> an object with .jsonl() and .text()
     max_weights: int = 8
+    report_variants: tuple[str, ...] = ("base",)  # the variants a default report compares
 
     # ------------------------------------------------------------------ rules
     def check_players(self, players: int) -> None:
@@ -209,5 +211,12 @@ def all_games() -> dict[str, GameSpec]:
 
 
 def _load_all() -> None:
-    # importing a game package registers it
-    import simcore.sunken_city  # noqa: F401
+    """Import every game sub-package of simcore (each registers its GameSpec on import)."""
+    import importlib
+    import pkgutil
+
+    import simcore
+
+    for mod in pkgutil.iter_modules(simcore.__path__):
+        if mod.ispkg:
+            importlib.import_module(f"simcore.{mod.name}")

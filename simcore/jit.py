@@ -1,18 +1,68 @@
-"""The compile decorators of the project.
+"""The compile decorators of the project: every compiled function goes through here.
 
 `kernel`: numba nopython, cached, and compiled without the NRT (numba's reference-counted
 memory manager). Every array passed into an NRT-enabled compiled function is increfed and
 decrefed with atomic operations, ~10 ns per call even when inlined, which dominated the game
 loop (measured; docs/performance.md); `_nrt=False` removes that. A kernel may therefore not
-allocate arrays, slice arrays into views, or call functions that do: the allocating outer
-drivers (play_game, play_batch) use plain `njit(cache=True)` and pass scratch arrays in.
-If a numba version rejects the flag, kernels fall back to plain cached njit (slower, same
-results).
+allocate arrays, slice arrays into views, or call functions that do. If a numba version
+rejects the flag, kernels fall back to plain cached njit (slower, same results).
+
+`driver`: numba nopython and cached, with the NRT: the outer functions that allocate (play one
+game, play a batch with prange).
+
+The cache. numba's on-disk cache only checks the source file of each cached function, not the
+files of the functions it calls or the constants it imports, so a cached caller could run stale
+code after a change elsewhere. Each function's cache therefore lives in a directory keyed by a
+hash of the shared simcore sources plus the sources of its own game package: a change to one
+game leaves the other games' caches valid. A user's NUMBA_CACHE_DIR is respected as it is.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import os
+from pathlib import Path
+
+import numba
 from numba import njit
+
+_ROOT = Path(__file__).parent
+_USER_DIR = bool(os.environ.get("NUMBA_CACHE_DIR"))
+
+
+@functools.cache
+def _hash_files(folder: str, recursive: bool) -> str:
+    h = hashlib.sha256()
+    base = Path(folder)
+    files = base.rglob("*.py") if recursive else base.glob("*.py")
+    for p in sorted(files):
+        h.update(str(p.relative_to(base)).encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()[:12]
+
+
+def cache_dir_for(module: str) -> str:
+    """The numba cache directory of a function defined in `module` (e.g. simcore.sumeria.play)."""
+    parts = module.split(".")
+    shared = _hash_files(str(_ROOT), False)
+    if len(parts) >= 3 and parts[0] == "simcore" and (_ROOT / parts[1]).is_dir():
+        key = f"{parts[1]}-{shared}-{_hash_files(str(_ROOT / parts[1]), True)}"
+    else:
+        key = f"shared-{shared}"
+    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "balance-numba"
+    return str(base / key)
+
+
+def _compile(fn, options):
+    if _USER_DIR:
+        return njit(**options)(fn)
+    old = numba.config.CACHE_DIR
+    numba.config.CACHE_DIR = cache_dir_for(fn.__module__)
+    try:
+        return njit(**options)(fn)  # the cache locator reads CACHE_DIR here
+    finally:
+        numba.config.CACHE_DIR = old
 
 
 def _nrt_flag_supported() -> bool:
@@ -30,5 +80,13 @@ def kernel(fn=None, **options):
     """@kernel or @kernel(inline="always"): a cached, non-allocating compiled function."""
     opts = {"cache": True, **_NO_NRT, **options}
     if fn is None:
-        return njit(**opts)
-    return njit(**opts)(fn)
+        return lambda f: _compile(f, opts)
+    return _compile(fn, opts)
+
+
+def driver(fn=None, **options):
+    """@driver or @driver(parallel=True): a cached compiled function that may allocate."""
+    opts = {"cache": True, **options}
+    if fn is None:
+        return lambda f: _compile(f, opts)
+    return _compile(fn, opts)

@@ -272,6 +272,17 @@ def simulate(
     bar = Progress(games, progress)
     prev = numba.get_num_threads()
     numba.set_num_threads(nthreads)
+    # compile (or load from the cache) before the clock starts: an empty batch
+    spec.play_batch(
+        r,
+        ids,
+        w,
+        np.uint64(seed),
+        np.int64(start),
+        rotate_seats,
+        checked,
+        np.zeros((0, len(spec.columns)), dtype=np.int64),
+    )
     t0 = time.perf_counter()
     try:
         done = 0

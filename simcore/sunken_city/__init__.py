@@ -51,5 +51,6 @@ SPEC = register(
         pack=pack,
         play_batch=_play.play_batch,
         replay=_replay,
+        report_variants=("base", "short", "no-chips", "short+no-chips", "value-scoring"),
     )
 )

@@ -8,8 +8,9 @@ simcore.rng.stream_for(seed, index), never from thread count or chunking.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from simcore.jit import driver
 from simcore.results import common_columns
 from simcore.rng import stream_for
 from simcore.sunken_city.engine import (
@@ -121,7 +122,7 @@ _SEAT_SRC = np.array(
 )
 
 
-@njit(cache=True)
+@driver
 def play_turn(s, r, tr, seat, pol, w, rng, checked, x):
     """Let policy `pol` (weights w: float64[W]) play the seat's whole turn."""
     if pol == POL_RANDOM:
@@ -129,7 +130,7 @@ def play_turn(s, r, tr, seat, pol, w, rng, checked, x):
     return ERR_ILLEGAL
 
 
-@njit(cache=True)
+@driver
 def play_from(s, r, pols, weights, rng, checked, tr):
     """Play the game in s to its end. pols: int64[4] policy id per seat; weights:
     float64[4, W]. Returns 0 or the first error code (also left in s[S_ERROR])."""
@@ -148,7 +149,7 @@ def play_from(s, r, pols, weights, rng, checked, tr):
     return err
 
 
-@njit(cache=True)
+@driver
 def fill_row(s, r, index, policy_idx, row):
     """Write the result row of a finished game (row: int64[N_COLS])."""
     players = r[P_PLAYERS]
@@ -195,7 +196,7 @@ def fill_row(s, r, index, policy_idx, row):
     row[R_ERROR] = s[S_ERROR]
 
 
-@njit(cache=True)
+@driver
 def seat_policies(players, index, rotate, pol_ids, weights, pols, wts, policy_idx):
     """Assign the policy list to seats for game `index`; with rotation, seat s gets list entry
     (s + index) mod players, so every entry sits in every seat equally often."""
@@ -207,7 +208,7 @@ def seat_policies(players, index, rotate, pol_ids, weights, pols, wts, policy_id
             wts[seat, j] = weights[k, j]
 
 
-@njit(cache=True)
+@driver
 def play_game(r, pol_ids, weights, seed, index, rotate, checked, tr, row):
     """Play game `index` under `seed` and write its result row. pol_ids: int64[players] and
     weights: float64[players, W] are the policy list before seat rotation. tr: trace buffer
@@ -227,7 +228,7 @@ def play_game(r, pol_ids, weights, seed, index, rotate, checked, tr, row):
     return s
 
 
-@njit(cache=True, parallel=True)
+@driver(parallel=True)
 def play_batch(r, pol_ids, weights, seed, start, rotate, checked, rows):
     """Play games start .. start + n - 1 in parallel; rows: int64[n, N_COLS]."""
     n = rows.shape[0]
