@@ -149,7 +149,10 @@ def games(
 def simulate(
     game: GameArg,
     players: PlayersOpt = 3,
-    games_: Annotated[str, typer.Option("--games", "-g", help="games to play (1e6 ok)")] = "10000",
+    games_: Annotated[
+        str | None,
+        typer.Option("--games", "-g", help="games to play (1e6 ok); the cap with --precision"),
+    ] = None,
     variant: VariantOpt = None,
     set_: SetOpt = None,
     rules_file: RulesFileOpt = None,
@@ -159,6 +162,12 @@ def simulate(
     ] = False,
     seed: SeedOpt = 0,
     threads: Annotated[int | None, typer.Option("--threads", help="worker threads")] = None,
+    precision: Annotated[
+        float | None,
+        typer.Option(
+            "--precision", help="play until every seat's 95%% CI half-width is at most this"
+        ),
+    ] = None,
     check: Annotated[
         bool, typer.Option("--check", help="assert invariants after every action")
     ] = False,
@@ -171,6 +180,10 @@ def simulate(
     from analysis.summary import result_json, summarize
     from simcore.runner import simulate as run
 
+    if precision is not None and not (0 < precision < 0.5):
+        raise UserError(f"--precision must lie between 0 and 0.5, not {precision}")
+    if games_ is None:
+        games_ = "1e8" if precision is not None else "10000"
     n = parse_count(games_)
     spec, overrides, rules, seats = _common(game, players, variant, set_, rules_file, policy)
     out_path = check_out_path(out, (".csv", ".parquet")) if out else None
@@ -196,6 +209,7 @@ def simulate(
         keep_rows=out_path is not None,
         progress=sys.stderr.isatty() and not json_out,
         version=package_version(),
+        precision=precision,
     )
     if out_path is not None:
         df = res.rows
@@ -211,22 +225,37 @@ def simulate(
         typer.echo(json.dumps(result_json(res, package_version()), indent=2))
         return
     t = summarize(res)
+    played = res.games
     typer.echo(
-        f"{spec.title}: {players} players, {n:,} games, seed {seed}, "
+        f"{spec.title}: {players} players, {played:,} games, seed {seed}, "
         f"rules {res.rules_hash}" + (", seats rotated" if rotate_seats else "")
     )
+    if precision is not None:
+        verdict = "reached" if res.max_half_width <= precision else "NOT reached (cap hit)"
+        typer.echo(
+            f"precision {precision}: {verdict} after {played:,} games "
+            f"(largest seat half-width {res.max_half_width:.4f})"
+        )
     typer.echo(t["seats"].to_string(index=False, float_format=lambda v: f"{v:.4f}"))
     if rotate_seats or len(set(res.policies)) > 1:
         typer.echo("")
         typer.echo(t["policies"].to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+    b = t["balance"].iloc[0]
+    fpa_lo, fpa_hi = b.first_player_advantage_ci
+    gap_lo, gap_hi = b.largest_gap_ci
+    typer.echo(
+        f"seat fairness chi-square p = {b.p_value:.3g}; first-player advantage "
+        f"{b.first_player_advantage:+.4f} (95% CI {fpa_lo:+.4f} to {fpa_hi:+.4f}); largest seat "
+        f"gap {b.largest_gap:.4f} ({gap_lo:.4f} to {gap_hi:.4f}); shared wins "
+        f"{b.shared_win_rate:.4f}"
+    )
     length = t["length"].iloc[0]
     typer.echo(
-        f"shared wins {res.summary.shared_wins / n:.4f}; mean length "
-        f"{length.mean_rounds:.2f} rounds (median {length.median_rounds:.0f}), "
-        f"{length.mean_turns:.1f} turns"
+        f"length: mean {length.mean_rounds:.2f} rounds (median {length.median_rounds:.0f}, "
+        f"5-95% {length.p5_rounds:.0f}-{length.p95_rounds:.0f}), {length.mean_turns:.1f} turns"
     )
     ends = ", ".join(
-        f"{r} {c / n:.3f}" for r, c in zip(res.end_reasons, res.summary.end_reasons) if c
+        f"{r} {c / played:.3f}" for r, c in zip(res.end_reasons, res.summary.end_reasons) if c
     )
     typer.echo(f"end reasons: {ends}")
     typer.echo(f"{res.games_per_s:,.0f} games/s on {res.threads} threads ({res.elapsed_s:.2f} s)")

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analysis.stats import seat_fairness, wilson
+from analysis.stats import seat_balance, wilson
 
 
 def _hist_quantile(hist: np.ndarray, q: float) -> float:
@@ -66,7 +66,31 @@ def summarize(result: Any) -> dict[str, pd.DataFrame]:
             }
         ]
     )
-    ends = pd.DataFrame({"end_reason": list(result.end_reasons), "games": s.end_reasons})
+    ends = pd.DataFrame(
+        {"end_reason": list(result.end_reasons), "games": s.end_reasons, "share": s.end_reasons / n}
+    )
+    top = int(np.max(np.nonzero(s.score_hist.sum(axis=0))[0], initial=0)) + 1
+    scores = pd.DataFrame(
+        [
+            {
+                "seat": seat,
+                "score": k,
+                "games": int(s.score_hist[seat, k]),
+                "share": s.score_hist[seat, k] / n,
+            }
+            for seat in range(result.players)
+            for k in range(top)
+        ]
+    )
+    last = int(np.max(np.nonzero(s.rounds_hist)[0], initial=0)) + 1
+    rounds_hist = pd.DataFrame(
+        {
+            "rounds": np.arange(last),
+            "games": s.rounds_hist[:last],
+            "share": s.rounds_hist[:last] / n,
+        }
+    )
+    balance = pd.DataFrame([seat_balance(s.seat_wins, s.shared_wins, n)])
     mean = s.counter_sum / n
     var = np.maximum(s.counter_sq / n - mean**2, 0.0)
     counters = pd.DataFrame({"counter": s.counter_names, "mean": mean, "std": np.sqrt(var)})
@@ -76,6 +100,9 @@ def summarize(result: Any) -> dict[str, pd.DataFrame]:
         "length": length,
         "end_reasons": ends,
         "counters": counters,
+        "balance": balance,
+        "scores": scores,
+        "rounds_hist": rounds_hist,
     }
 
 
@@ -83,7 +110,7 @@ def result_json(result: Any, version: str = "") -> dict[str, Any]:
     """The JSON object of `balance simulate --json` (schema in DESIGN.md)."""
     t = summarize(result)
     s = result.summary
-    chi, p = seat_fairness(s.seat_wins)
+    bal = seat_balance(s.seat_wins, s.shared_wins, s.games)
 
     def recs(df: pd.DataFrame) -> list[dict]:
         out = []
@@ -115,8 +142,19 @@ def result_json(result: Any, version: str = "") -> dict[str, Any]:
         "policies": recs(t["policies"]),
         "shared_wins": int(s.shared_wins),
         "shared_win_rate": s.shared_wins / s.games,
-        "seat_fairness": {"chi2": chi, "p_value": p},
+        "seat_fairness": {"chi2": bal["chi2"], "p_value": bal["p_value"]},
+        "balance": {k: v for k, v in bal.items() if k not in ("chi2", "p_value")},
+        "precision": result.precision,
+        "max_half_width": result.max_half_width,
+        "games_requested": result.games_requested,
         "length": {k: float(length[k]) for k in t["length"].columns},
+        "rounds_histogram": {
+            int(r): int(g) for r, g in zip(t["rounds_hist"].rounds, t["rounds_hist"].games) if g
+        },
+        "score_distribution": [
+            {int(k): int(g) for k, g in zip(grp.score, grp.games) if g}
+            for _, grp in t["scores"].groupby("seat")
+        ],
         "end_reasons": {r: int(c) for r, c in zip(result.end_reasons, s.end_reasons)},
         "counters": {c: float(m) for c, m in zip(t["counters"].counter, t["counters"]["mean"])},
         "errors": int(s.errors),

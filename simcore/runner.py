@@ -21,6 +21,7 @@ from simcore.rulesbase import RulesError, rules_hash
 
 DEFAULT_CHUNK = 16_384
 HIST_BINS = 4096  # rounds / turns histograms (longer games land in the last bin)
+SCORE_BINS = 256  # score histograms per seat (higher scores land in the last bin)
 
 
 @dataclass
@@ -43,6 +44,7 @@ class Summary:
     end_reasons: np.ndarray = field(default=None)  # type: ignore[assignment]
     score_sum: np.ndarray = field(default=None)  # type: ignore[assignment]
     score_sq: np.ndarray = field(default=None)  # type: ignore[assignment]
+    score_hist: np.ndarray = field(default=None)  # type: ignore[assignment]  # [seat, score]
     tiebreak_sum: np.ndarray = field(default=None)  # type: ignore[assignment]
     counter_sum: np.ndarray = field(default=None)  # type: ignore[assignment]
     counter_sq: np.ndarray = field(default=None)  # type: ignore[assignment]
@@ -63,6 +65,9 @@ class Summary:
         )
         self.score_sum = z(n, np.int64) if self.score_sum is None else self.score_sum
         self.score_sq = z(n, np.int64) if self.score_sq is None else self.score_sq
+        self.score_hist = (
+            z((n, SCORE_BINS), np.int64) if self.score_hist is None else self.score_hist
+        )
         self.tiebreak_sum = z(n, np.int64) if self.tiebreak_sum is None else self.tiebreak_sum
         self.counter_sum = z(c, np.int64) if self.counter_sum is None else self.counter_sum
         self.counter_sq = z(c, np.int64) if self.counter_sq is None else self.counter_sq
@@ -89,6 +94,9 @@ class Summary:
                 np.int64
             )
             self.score_sum[s] += int(score.sum())
+            self.score_hist[s] += np.bincount(
+                np.clip(score, 0, SCORE_BINS - 1), minlength=SCORE_BINS
+            )
             self.score_sq[s] += int((score * score).sum())
             self.tiebreak_sum[s] += int(rows[:, col[f"tiebreak_{s}"]].sum())
         self.rounds_hist += np.bincount(
@@ -173,10 +181,26 @@ class SimResult:
     threads: int
     end_reasons: tuple[str, ...]
     checked: bool = False
+    games_requested: int = 0
+    precision: float | None = None
+
+    @property
+    def max_half_width(self) -> float:
+        return max_half_width(self.summary)
 
     @property
     def games_per_s(self) -> float:
         return self.games / self.elapsed_s if self.elapsed_s > 0 else float("inf")
+
+
+def max_half_width(summary: Summary) -> float:
+    """The largest 95% Wilson half-width over the seats' outright win rates."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    if summary.games == 0:
+        return float("inf")
+    lo, hi = proportion_confint(summary.seat_wins, summary.games, alpha=0.05, method="wilson")
+    return float(np.max((np.asarray(hi) - np.asarray(lo)) / 2))
 
 
 def _check_threads(threads: int | None) -> int:
@@ -243,11 +267,14 @@ def simulate(
     start: int = 0,
     progress: bool = False,
     version: str = "",
+    precision: float | None = None,
 ) -> SimResult:
     """Play `games` games (indices start .. start + games - 1) and summarise them.
 
     variants: names (composable with '+'); overrides: rules field -> value (strings are parsed
     as on the command line); policies: 'random,random,random' style text or parsed entries.
+    precision: play in chunks until every seat's 95% Wilson half-width is at most this, with
+    `games` as the upper bound (result.games says how many were played).
     """
     spec = get_game(game) if isinstance(game, str) else game
     spec.check_players(players)
@@ -255,6 +282,8 @@ def simulate(
         raise RulesError(f"the number of games must be a whole number of at least 1, not {games}")
     if not isinstance(seed, (int, np.integer)) or seed < 0:
         raise RulesError(f"--seed must be a whole number of 0 or more, not {seed}")
+    if precision is not None and not (0 < precision < 0.5):
+        raise RulesError(f"--precision must lie between 0 and 0.5, not {precision}")
     nthreads = _check_threads(threads)
     rules = spec.resolve_rules(variants, overrides, rules_file, players)
     seats = policies if isinstance(policies, list) else spec.parse_policies(policies, players)
@@ -297,10 +326,13 @@ def simulate(
                 kept.append(rows)
             done += n
             bar.update(done)
+            if precision is not None and max_half_width(summary) <= precision:
+                break
     finally:
         numba.set_num_threads(prev)
     elapsed = time.perf_counter() - t0
-    bar.update(games, force=True)
+    played = summary.games
+    bar.update(played, force=True)
     bar.close()
     df = None
     if keep_rows:
@@ -309,7 +341,9 @@ def simulate(
     return SimResult(
         game=spec.name,
         players=players,
-        games=games,
+        games=played,
+        games_requested=games,
+        precision=precision,
         seed=int(seed),
         rules=rules,
         resolved_rules=resolved,
