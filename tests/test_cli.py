@@ -101,6 +101,13 @@ def test_out_csv_and_replay(tmp_path):
     assert res.exit_code == 0, res.output
     lines = out.read_text().splitlines()
     assert len(lines) == 301 and lines[0].startswith("game,players,winner")
+    pq = tmp_path / "rows.parquet"
+    res = runner.invoke(cli.app, ["simulate", "sunken-city", "--games", "300", "--out", str(pq)])
+    assert res.exit_code == 0, res.output
+    import pandas as pd
+
+    df = pd.read_parquet(pq)
+    assert len(df) == 300 and list(df.columns) == lines[0].split(",")
     res = runner.invoke(
         cli.app,
         [
@@ -151,6 +158,13 @@ BAD = [
     (["replay", "sunken-city", "--format", "xml"], "text or jsonl"),
     (["replay", "sunken-city", "--game", "-3"], "--game"),
     (["simulate", "sunken-city", "--bogus"], "bogus"),
+    (["simulate", "sunken-city", "--precision", "0"], "--precision"),
+    (["simulate", "sunken-city", "--precision", "0.5"], "--precision"),
+    (["simulate", "sunken-city", "--precision", "tiny"], "--precision"),
+    (["simulate", "sunken-city", "--set", "owner_limit=3,3"], "owner_limit"),
+    (["simulate", "sunken-city", "--set", "street_squares=3"], "street_squares"),
+    (["simulate", "sunken-city", "--set", "scoring=goals"], "scoring"),
+    (["replay", "sunken-city", "--players", "9"], "2 to 4 players"),
 ]
 
 
