@@ -241,14 +241,10 @@ def simulate(
         typer.echo("")
         typer.echo(t["policies"].to_string(index=False, float_format=lambda v: f"{v:.4f}"))
     b = t["balance"].iloc[0]
-    fpa_lo, fpa_hi = b.first_player_advantage_ci
-    gap_lo, gap_hi = b.largest_gap_ci
-    typer.echo(
-        f"seat fairness chi-square p = {b.p_value:.3g}; first-player advantage "
-        f"{b.first_player_advantage:+.4f} (95% CI {fpa_lo:+.4f} to {fpa_hi:+.4f}); largest seat "
-        f"gap {b.largest_gap:.4f} ({gap_lo:.4f} to {gap_hi:.4f}); shared wins "
-        f"{b.shared_win_rate:.4f}"
-    )
+    if players == 1:
+        typer.echo(f"solo: target reached in {b.fair_share:.4f} of the games")
+    else:
+        _balance_line(b)
     length = t["length"].iloc[0]
     typer.echo(
         f"length: mean {length.mean_rounds:.2f} rounds (median {length.median_rounds:.0f}, "
@@ -261,6 +257,17 @@ def simulate(
     typer.echo(f"{res.games_per_s:,.0f} games/s on {res.threads} threads ({res.elapsed_s:.2f} s)")
     if out_path:
         typer.echo(f"rows written to {out_path}")
+
+
+def _balance_line(b) -> None:
+    fpa_lo, fpa_hi = b.first_player_advantage_ci
+    gap_lo, gap_hi = b.largest_gap_ci
+    typer.echo(
+        f"seat fairness chi-square p = {b.p_value:.3g}; first-player advantage "
+        f"{b.first_player_advantage:+.4f} (95% CI {fpa_lo:+.4f} to {fpa_hi:+.4f}); largest seat "
+        f"gap {b.largest_gap:.4f} ({gap_lo:.4f} to {gap_hi:.4f}); shared wins "
+        f"{b.shared_win_rate:.4f}"
+    )
 
 
 @app.command()

@@ -52,7 +52,7 @@ def write_report(
             js = result_json(res, version)
             data.append(js)
             # the fair outright-win share: what is not shared, split evenly
-            seats = t["seats"].assign(fair=(1.0 - js["shared_win_rate"]) / players)
+            seats = t["seats"].assign(fair=js["balance"]["fair_share"])
             fig, ax = plt.subplots(figsize=(5, 3.2))
             seat_win_rates(seats, ax=ax, title=f"{players} players, {var}")
             png = f"seats-{players}p-{var.replace('+', '_')}.png"

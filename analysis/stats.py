@@ -39,11 +39,11 @@ def multinomial_diff_ci(ci: float, cj: float, n: float, alpha: float = 0.05):
 
 def seat_balance(wins, shared: int, games: int, alpha: float = 0.05) -> dict:
     """Balance metrics of outright seat wins: first-player advantage (seat 0 win rate minus its
-    fair share (1 - shared rate) / N) with a Wilson interval, the largest seat gap with an
+    fair share: the outright wins split evenly) with a Wilson interval, the largest seat gap with an
     interval, the shared-win rate with a Wilson interval, and the seat-fairness test."""
     w = np.asarray(wins, dtype=float)
     n = len(w)
-    fair = (games - shared) / games / n
+    fair = w.sum() / games / n  # the outright wins, split evenly
     lo, hi = wilson(w[0], games, alpha)
     best, worst = int(np.argmax(w)), int(np.argmin(w))
     gap, glo, ghi = multinomial_diff_ci(w[best], w[worst], games, alpha)

@@ -141,6 +141,7 @@ def result_json(result: Any, version: str = "") -> dict[str, Any]:
         "seats": recs(t["seats"]),
         "policies": recs(t["policies"]),
         "shared_wins": int(s.shared_wins),
+        "no_winner": int(s.no_winner),
         "shared_win_rate": s.shared_wins / s.games,
         "seat_fairness": {"chi2": bal["chi2"], "p_value": bal["p_value"]},
         "balance": {k: v for k, v in bal.items() if k not in ("chi2", "p_value")},

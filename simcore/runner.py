@@ -36,6 +36,7 @@ class Summary:
     seat_wins: np.ndarray = field(default=None)  # type: ignore[assignment]
     seat_first: np.ndarray = field(default=None)  # type: ignore[assignment]  # in win_mask
     shared_wins: int = 0
+    no_winner: int = 0
     policy_games: np.ndarray = field(default=None)  # type: ignore[assignment]
     policy_wins: np.ndarray = field(default=None)  # type: ignore[assignment]
     policy_score: np.ndarray = field(default=None)  # type: ignore[assignment]
@@ -82,7 +83,11 @@ class Summary:
         self.games += rows.shape[0]
         winner = rows[:, col["winner"]]
         mask = rows[:, col["win_mask"]]
-        self.shared_wins += int(np.count_nonzero(winner < 0))
+        # a shared win: several seats share first place; no winner at all (a solo game that
+        # missed its target) counts in no_winner
+        several = (mask & (mask - 1)) != 0
+        self.shared_wins += int(np.count_nonzero((winner < 0) & several))
+        self.no_winner += int(np.count_nonzero(mask == 0))
         self.seat_wins += np.bincount(winner[winner >= 0], minlength=n)[:n]
         for s in range(n):
             self.seat_first[s] += int(np.count_nonzero(mask & (1 << s)))
@@ -119,6 +124,7 @@ class Summary:
         out = Summary.empty_like(self)
         out.games = self.games + other.games
         out.shared_wins = self.shared_wins + other.shared_wins
+        out.no_winner = self.no_winner + other.no_winner
         out.errors = self.errors + other.errors
         for name in (
             "seat_wins",
@@ -157,6 +163,7 @@ class Summary:
         return (
             self.games == other.games
             and self.shared_wins == other.shared_wins
+            and self.no_winner == other.no_winner
             and self.errors == other.errors
             and all(np.array_equal(getattr(self, k), getattr(other, k)) for k in names)
         )

@@ -48,11 +48,21 @@ def test_rotation_puts_every_policy_in_every_seat():
 
 
 @pytest.mark.parametrize("rotate", [False, True])
-def test_replay_is_the_same_game_as_simulate(rotate):
+@pytest.mark.parametrize("policy", ["random", "balanced,greedy,aggressive"])
+def test_replay_is_the_same_game_as_simulate(rotate, policy):
     spec = get_game("sunken-city")
     rules = spec.resolve_rules(["short"], {}, None, 3)
-    seats = spec.parse_policies("random", 3)
-    res = simulate(spec, 3, 40, variants=["short"], seed=77, rotate_seats=rotate, keep_rows=True)
+    seats = spec.parse_policies(policy, 3)
+    res = simulate(
+        spec,
+        3,
+        40,
+        variants=["short"],
+        seed=77,
+        rotate_seats=rotate,
+        keep_rows=True,
+        policies=policy,
+    )
     for i in (0, 13, 39):
         tr = spec.replay(rules, 3, seats, 77, i, rotate=rotate)
         row = res.rows.iloc[i]

@@ -4,11 +4,43 @@ from __future__ import annotations
 
 from simcore.games import GameSpec, PolicySpec, register
 from simcore.sunken_city import play as _play
-from simcore.sunken_city.policies import POL_RANDOM
+from simcore.sunken_city.policies import POL_HEURISTIC, POL_RANDOM, WEIGHT_NAMES
 from simcore.sunken_city.rules import DICE, VARIANTS, SunkenCityRules, pack
 from simcore.sunken_city.state import END_REASONS
 
+
+def _weights(greed, bank, caution, aggression, build, block, chip, centre):
+    vals = (greed, bank, caution, aggression, build, block, chip, centre)
+    return dict(zip(WEIGHT_NAMES, vals, strict=True))
+
+
+# The heuristic presets: one compiled player (policies.heuristic_turn), different weights.
+# docs/policies-sunken-city.md explains each weight and gives the measured ladder.
 POLICIES = {
+    "balanced": PolicySpec(
+        "balanced",
+        POL_HEURISTIC,
+        "the default player: recovers, banks, fears and uses the spirit in measure",
+        _weights(1.0, 1.0, 0.7, 0.8, 1.0, 0.3, 5.0, 1.0),
+    ),
+    "greedy": PolicySpec(
+        "greedy",
+        POL_HEURISTIC,
+        "the most treasure value this turn; banks when the route passes home",
+        _weights(1.5, 0.5, 0.0, 0.2, 1.0, 0.1, 3.0, 1.0),
+    ),
+    "cautious": PolicySpec(
+        "cautious",
+        POL_HEURISTIC,
+        "banks early, carries little, keeps out of the spirit's likely reach",
+        _weights(0.8, 1.6, 2.0, 0.3, 1.0, 0.4, 3.0, 0.5),
+    ),
+    "aggressive": PolicySpec(
+        "aggressive",
+        POL_HEURISTIC,
+        "moves the spirit through opponents who carry the most and cuts their routes",
+        _weights(1.0, 1.0, 0.5, 2.5, 1.0, 0.6, 5.0, 1.0),
+    ),
     "random": PolicySpec(
         "random",
         POL_RANDOM,
@@ -41,7 +73,7 @@ SPEC = register(
         variants=VARIANTS,
         named_values={"die": DICE},
         policies=POLICIES,
-        default_policy="random",
+        default_policy="balanced",
         min_players=2,
         max_players=4,
         columns=_play.COLUMNS,

@@ -24,7 +24,7 @@ from simcore.sunken_city.engine import (
     treasure,
     winners,
 )
-from simcore.sunken_city.policies import POL_RANDOM, random_turn
+from simcore.sunken_city.policies import POL_HEURISTIC, POL_RANDOM, heuristic_turn, random_turn
 from simcore.sunken_city.rules import MAX_PLAYERS, N_SPACES, N_TREASURES, P_PLAYERS
 from simcore.sunken_city.state import (
     A_GAME_END,
@@ -39,6 +39,7 @@ from simcore.sunken_city.state import (
     C_SPIRIT_MOVES,
     C_STEPS,
     END_ERROR,
+    F_SIZE,
     N_CNT,
     O_CNT,
     O_STACKS,
@@ -123,10 +124,12 @@ _SEAT_SRC = np.array(
 
 
 @driver
-def play_turn(s, r, tr, seat, pol, w, rng, checked, x):
+def play_turn(s, r, tr, seat, pol, w, rng, checked, x, xf):
     """Let policy `pol` (weights w: float64[W]) play the seat's whole turn."""
     if pol == POL_RANDOM:
         return random_turn(s, r, tr, seat, rng, checked, x)
+    if pol == POL_HEURISTIC:
+        return heuristic_turn(s, r, tr, seat, w, rng, checked, x, xf)
     return ERR_ILLEGAL
 
 
@@ -135,11 +138,12 @@ def play_from(s, r, pols, weights, rng, checked, tr):
     """Play the game in s to its end. pols: int64[4] policy id per seat; weights:
     float64[4, W]. Returns 0 or the first error code (also left in s[S_ERROR])."""
     x = np.zeros(X_SIZE, dtype=np.int64)
+    xf = np.zeros(F_SIZE, dtype=np.float64)
     err = check_invariants(s, r) if checked else 0
     while err == 0 and s[S_OVER] == 0:
         seat = s[S_SEAT]
         snapshot(tr, s)
-        err = play_turn(s, r, tr, seat, pols[seat], weights[seat], rng, checked, x)
+        err = play_turn(s, r, tr, seat, pols[seat], weights[seat], rng, checked, x, xf)
         if tr[T_ON] == 1 and (tr[T_NA] > tr[T_CAPA] or tr[T_NS] > tr[T_CAPS]):
             err = ERR_TRACE
     if err != 0:

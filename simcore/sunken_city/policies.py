@@ -10,7 +10,8 @@ move the spirit and each spirit step; when to end the turn).
 from __future__ import annotations
 
 from simcore.jit import kernel
-from simcore.rng import rand_below
+from simcore.rng import rand_below, rand_float
+from simcore.sunken_city.board import ORTH
 from simcore.sunken_city.engine import (
     ERR_ILLEGAL,
     K_CHIP,
@@ -19,6 +20,11 @@ from simcore.sunken_city.engine import (
     K_STEP,
     any_house_spot,
     any_street_spot,
+    can_build_any,
+    can_chip_now,
+    can_end_now,
+    can_place_now,
+    can_spirit_now,
     check_invariants,
     do_card,
     do_chip,
@@ -31,24 +37,99 @@ from simcore.sunken_city.engine import (
     do_street,
     grotto_has_house,
     house_in_grotto,
+    house_side_count,
     house_spot_ok,
+    is_house,
     list_house_squares,
     list_street_spots,
+    piece_neighbours,
+    piece_owner,
+    psq,
+    raising_owed,
     spirit_targets,
     spot_free,
     step_targets,
     street_available,
+    treasure,
+    treasure_value,
     turn_options,
 )
-from simcore.sunken_city.rules import P_N_CARDS, P_N_HOUSE_SQ, P_N_SPOTS, R_HOUSE_SQ, R_SPOTS
+from simcore.sunken_city.rules import (
+    N_HOUSES,
+    N_SQUARES,
+    N_TREASURES,
+    P_CENTRE,
+    P_CHIPS,
+    P_DIE_N,
+    P_N_CARDS,
+    P_N_HOUSE_SQ,
+    P_N_SPOTS,
+    P_NEEDS_ICON,
+    P_OWNER_LIMIT,
+    P_PLAYERS,
+    R_CARDS,
+    R_DIE,
+    R_HOUSE_SQ,
+    R_SPOTS,
+    R_VILLAGE,
+)
 from simcore.sunken_city.state import (
+    CARRIED,
+    CHEST,
+    F_BV,
+    F_CARRY,
+    F_CLOSE,
+    F_CLOSE_O,
+    F_KVAL,
+    F_RV,
+    F_SINK,
+    F_SPBEST,
+    F_SPV,
+    HOUSE_BASE,
+    HOUSE_SIDE,
+    N_SLOTS,
+    O_ADV,
+    O_CHIPS,
     O_HAND,
+    O_PSQ,
+    O_SQ,
+    S_BUILD,
     S_HOUSE_DONE,
+    S_MOVE,
+    S_SPIRIT,
     S_SPIRIT_ACTIVE,
+    S_SPIRIT_LEFT,
+    S_SUPPLY,
+    VILLAGE,
+    WATER,
+    X_BEST,
+    X_BEST2,
+    X_DA,
+    X_DS,
+    X_DT,
+    X_DV,
     X_HSQ,
+    X_KA,
+    X_KD,
+    X_KEY,
+    X_KV,
     X_NB,
     X_OPTS,
+    X_PA,
+    X_PNB,
+    X_PT,
+    X_Q,
+    X_RB,
+    X_REACH,
+    X_RI,
+    X_RM,
+    X_RN,
+    X_SPB,
+    X_SPC,
+    X_SPI,
+    X_SPN,
     X_SPOTS,
+    X_SPP,
 )
 
 # Policy ids (the registry in simcore/sunken_city/__init__.py maps names to these).
@@ -164,3 +245,768 @@ def random_turn(s, r, tr, seat, rng, checked, x):
             err = random_spirit(s, r, tr, seat, rng, checked, x)
         err = after(s, r, checked, err)
     return ERR_ILLEGAL
+
+
+# =======================================================================================
+# Heuristic players. One kernel, driven by a weight vector; the presets (greedy, cautious,
+# aggressive, balanced) are weight vectors (simcore/sunken_city/__init__.py). The turn is
+# planned in the order raise -> move -> spirit, each step through the engine's do_* actions:
+# raising first builds the way the move needs, moving before the spirit takes the adventurer
+# out of the spirit's path.
+
+POL_HEURISTIC = 1
+W_GREED = 0  # value of recovering treasure (per treasure point, 10 + face value)
+W_BANK = 1  # value of bringing carried treasure home
+W_CAUTION = 2  # fear for carried treasure within the spirit's likely reach
+W_AGGRESSION = 3  # value of sending opponents home with what they carry, and cutting routes
+W_BUILD = 4  # value of extending the own routes toward needed houses
+W_BLOCK = 5  # reluctance to put needed houses or streets within opponents' reach
+W_CHIP = 6  # extra value a chip must bring before it is spent
+W_CENTRE = 7  # preference for raising the centre house when the chest is still needed
+WEIGHT_NAMES = ("greed", "bank", "caution", "aggression", "build", "block", "chip", "centre")
+INF = 999
+MAX_ROUTE_NODES = 4000  # route search expansions per call (the budget keeps routes short)
+
+
+@kernel(inline="always")
+def tv(t):
+    """What a treasure is worth to a player: count first (10), then its face value."""
+    return 10.0 + treasure_value(t)
+
+
+@kernel
+def bfs(s, r, seat, src, x, od, op):
+    """Movement-point distances from src (a piece slot, or VILLAGE: the seat's village) to
+    every piece slot, into x[od + slot] (INF unreachable), BFS parents into x[op + slot]
+    (-1 = entered from the village, -2 = none). Returns the number of pieces reached."""
+    for k in range(N_SLOTS):
+        x[od + k] = INF
+        x[op + k] = -2
+    tail = 0
+    if src == VILLAGE:
+        q = s[O_SQ + r[R_VILLAGE + seat]]
+        if q == WATER:
+            return 0
+        x[od + q] = 1
+        x[op + q] = -1
+        x[X_Q] = q
+        tail = 1
+    else:
+        x[od + src] = 0
+        x[X_Q] = src
+        tail = 1
+    head = 0
+    while head < tail:
+        p = x[X_Q + head]
+        head += 1
+        nd = x[od + p] + 1
+        for k in range(2):
+            q = s[O_PSQ + 2 * p + k]
+            if q < 0:
+                continue
+            for j in range(4):
+                nq = ORTH[q, j]
+                if nq < 0:
+                    continue
+                nb = s[O_SQ + nq]
+                if nb != WATER and x[od + nb] == INF:
+                    x[od + nb] = nd
+                    x[op + nb] = p
+                    x[X_Q + tail] = nb
+                    tail += 1
+    return tail
+
+
+@kernel
+def spirit_field(s, x):
+    """Spirit distances: x[X_DS + slot] = steps for the spirit to reach each piece."""
+    for k in range(N_SLOTS):
+        x[X_DS + k] = INF
+    sp = s[S_SPIRIT]
+    x[X_DS + sp] = 0
+    x[X_Q] = sp
+    head = 0
+    tail = 1
+    while head < tail:
+        p = x[X_Q + head]
+        head += 1
+        nd = x[X_DS + p] + 1
+        for k in range(2):
+            q = s[O_PSQ + 2 * p + k]
+            if q < 0:
+                continue
+            for j in range(4):
+                nq = ORTH[q, j]
+                if nq < 0:
+                    continue
+                nb = s[O_SQ + nq]
+                if nb != WATER and x[X_DS + nb] == INF:
+                    x[X_DS + nb] = nd
+                    x[X_Q + tail] = nb
+                    tail += 1
+
+
+@kernel
+def threat(s, r, seat, slot, x):
+    """Chance that an opponent's spirit move sinks the piece under `slot` before our next
+    turn: the spirit must reach it and leave it (die faces above its distance, or the owner's
+    limit when the spirit stands in an opponent's territory)."""
+    if slot == VILLAGE:
+        return 0.0
+    d = x[X_DS + slot]
+    if d >= INF:
+        return 0.0
+    n = r[P_DIE_N]
+    hit = 0
+    for k in range(n):
+        if r[R_DIE + k] > d:
+            hit += 1
+    t = hit / n
+    owner = piece_owner(s, r, s[S_SPIRIT])
+    if owner >= 0 and owner != seat and r[P_OWNER_LIMIT] > d:
+        t = 1.0
+    return 0.7 * t
+
+
+@kernel
+def carried_value(s, seat):
+    v = 0.0
+    for t in range(N_TREASURES):
+        if treasure(s, seat, t) == CARRIED:
+            v += tv(t)
+    return v
+
+
+@kernel
+def house_value(s, r, seat, slot, on_centre):
+    """Treasure value of entering house `slot` for the seat (its own treasure and, in the
+    centre, the chest)."""
+    h = slot - HOUSE_BASE
+    v = 0.0
+    if treasure(s, seat, h) == HOUSE_SIDE:
+        v += tv(h)
+    if on_centre and treasure(s, seat, CHEST) == HOUSE_SIDE:
+        v += tv(CHEST)
+    return v
+
+
+@kernel
+def position_square(s, r, seat):
+    """A square for the seat's adventurer: its piece's square, or its village's corner."""
+    a = s[O_ADV + seat]
+    if a == VILLAGE:
+        return r[R_VILLAGE + seat]
+    return psq(s, a, 0)
+
+
+@kernel(inline="always")
+def manhattan(a, b):
+    return abs(a // 9 - b // 9) + abs(a % 9 - b % 9)
+
+
+@kernel
+def key_houses(s, r, seat, x, xf):
+    """Collect the houses on the lake worth entering (reachable per X_DA) into X_KEY with
+    values F_KVAL, and their distances (pairwise, to the village, from the adventurer).
+    Returns the number of key houses."""
+    k = 0
+    centre = r[P_CENTRE]
+    for h in range(N_HOUSES):
+        slot = HOUSE_BASE + h
+        q = psq(s, slot, 0)
+        if q < 0 or x[X_DA + slot] >= INF:
+            continue
+        v = house_value(s, r, seat, slot, q == centre)
+        if v > 0.0 and k < 12:
+            x[X_KEY + k] = slot
+            xf[F_KVAL + k] = v
+            x[X_KA + k] = x[X_DA + slot]
+            x[X_KV + k] = x[X_DV + slot]
+            k += 1
+    for i in range(k):
+        bfs(s, r, seat, x[X_KEY + i], x, X_DT, X_PT)
+        for j in range(k):
+            x[X_KD + 12 * i + j] = x[X_DT + x[X_KEY + j]]
+    return k
+
+
+@kernel
+def route_leaf(s, r, seat, w, x, collected, final_slot, banked, carried0):
+    """Value of ending a move: treasure recovered, treasure banked, and the risk to what is
+    still carried where the adventurer stops."""
+    total = carried0 + collected
+    if banked:
+        return w[W_GREED] * collected + w[W_BANK] * total
+    d_home = x[X_DV + final_slot] if final_slot != VILLAGE else 0
+    if d_home >= INF:
+        d_home = 20
+    risk = threat(s, r, seat, final_slot, x)
+    return w[W_GREED] * collected - w[W_CAUTION] * total * risk - 0.02 * w[W_BANK] * total * d_home
+
+
+@kernel
+def plan_route(s, r, seat, w, budget, x, xf, ob, k):
+    """Search the orders of key houses (and whether to end in the village) reachable with
+    `budget` movement points; the best route goes to X_BEST (key indices, -2 village, -1
+    end). xf[ob + c] receives the best value of a route using at most c points (c <= budget
+    <= 40). Returns the best value. X_DA, X_DV, X_DS and the k key houses (key_houses) must
+    be current."""
+    carried0 = carried_value(s, seat)
+    adv = s[O_ADV + seat]
+    for c in range(budget + 1):
+        xf[ob + c] = -1e18
+    stay = route_leaf(s, r, seat, w, x, 0.0, adv, adv == VILLAGE and carried0 > 0, carried0)
+    if adv == VILLAGE:
+        stay = 0.0
+    xf[ob + 0] = stay
+    best = stay
+    x[X_BEST] = -1
+    d_home_start = 0 if adv == VILLAGE else x[X_DV + adv]
+    # going straight home
+    if adv != VILLAGE and d_home_start <= budget:
+        v = route_leaf(s, r, seat, w, x, 0.0, VILLAGE, True, carried0)
+        if v > xf[ob + d_home_start]:
+            xf[ob + d_home_start] = v
+        if v > best:
+            best = v
+            x[X_BEST] = -2
+            x[X_BEST + 1] = -1
+    # depth-first search over orders of key houses
+    depth = 0
+    x[X_RN] = -1
+    x[X_RI] = 0
+    x[X_RB] = budget
+    x[X_RM] = 0
+    xf[F_RV] = 0.0
+    expansions = 0
+    while depth >= 0 and expansions < MAX_ROUTE_NODES:
+        node = x[X_RN + depth]
+        i = x[X_RI + depth]
+        if i >= k:
+            depth -= 1
+            continue
+        x[X_RI + depth] = i + 1
+        if x[X_RM + depth] & (1 << i):
+            continue
+        d = x[X_KA + i] if node < 0 else x[X_KD + 12 * node + i]
+        left = x[X_RB + depth] - d
+        if d >= INF or left < 0:
+            continue
+        expansions += 1
+        val = xf[F_RV + depth] + xf[F_KVAL + i]
+        used = budget - left
+        slot = x[X_KEY + i]
+        # stop at this house
+        v = route_leaf(s, r, seat, w, x, val, slot, False, carried0)
+        if v > xf[ob + used]:
+            xf[ob + used] = v
+        if v > best:
+            best = v
+            for j in range(depth):
+                x[X_BEST + j] = x[X_RN + j + 1]
+            x[X_BEST + depth] = i
+            x[X_BEST + depth + 1] = -1
+        # or go home from here
+        dv = x[X_KV + i]
+        if dv < INF and dv <= left:
+            v = route_leaf(s, r, seat, w, x, val, VILLAGE, True, carried0)
+            if v > xf[ob + used + dv]:
+                xf[ob + used + dv] = v
+            if v > best:
+                best = v
+                for j in range(depth):
+                    x[X_BEST + j] = x[X_RN + j + 1]
+                x[X_BEST + depth] = i
+                x[X_BEST + depth + 1] = -2
+                x[X_BEST + depth + 2] = -1
+        if depth + 1 < 12:
+            depth += 1
+            x[X_RN + depth] = i
+            x[X_RI + depth] = 0
+            x[X_RB + depth] = left
+            x[X_RM + depth] = x[X_RM + depth - 1] | (1 << i)
+            xf[F_RV + depth] = val
+    for c in range(1, budget + 1):
+        if xf[ob + c - 1] > xf[ob + c]:
+            xf[ob + c] = xf[ob + c - 1]
+    return best
+
+
+@kernel
+def walk_to(s, r, tr, seat, target, x):
+    """Walk the adventurer along a shortest path to piece `target` (VILLAGE: home)."""
+    adv = s[O_ADV + seat]
+    if target == adv:
+        return 0
+    bfs(s, r, seat, adv, x, X_DT, X_PT)
+    goal = target
+    if target == VILLAGE:
+        goal = s[O_SQ + r[R_VILLAGE + seat]]
+        if goal == WATER:
+            return 0
+    if x[X_DT + goal] >= INF:
+        return 0
+    # path back from the goal (reusing the route-stack region: 64 entries)
+    n = 0
+    p = goal
+    while p != adv and p >= 0 and n < 64:
+        x[X_RN + n] = p
+        n += 1
+        p = x[X_PT + p]
+    for j in range(n - 1, -1, -1):
+        if s[S_MOVE] <= 0:
+            return 0
+        err = do_step(s, r, tr, seat, x[X_RN + j], x)
+        if err != 0:
+            return err
+    if target == VILLAGE and s[S_MOVE] > 0:
+        return do_step(s, r, tr, seat, VILLAGE, x)
+    return 0
+
+
+@kernel
+def distance_fields(s, r, seat, x):
+    bfs(s, r, seat, s[O_ADV + seat], x, X_DA, X_PA)
+    bfs(s, r, seat, VILLAGE, x, X_DV, X_PT)
+    spirit_field(s, x)
+
+
+@kernel
+def reach_costs(s, r, seat, x):
+    """X_REACH[q]: movement points for the own adventurer to stand on a piece raised on free
+    square q (via a neighbouring piece, or via the village for its corner); INF otherwise."""
+    adv = s[O_ADV + seat]
+    home = 0 if adv == VILLAGE else x[X_DV + adv]
+    corner = r[R_VILLAGE + seat]
+    for q in range(N_SQUARES):
+        c = INF
+        if s[O_SQ + q] == WATER:
+            for j in range(4):
+                nq = ORTH[q, j]
+                if nq >= 0:
+                    p = s[O_SQ + nq]
+                    if p != WATER and x[X_DA + p] + 1 < c:
+                        c = x[X_DA + p] + 1
+            if q == corner and home < INF and home + 1 < c:
+                c = home + 1
+        x[X_REACH + q] = c
+
+
+@kernel
+def closeness_fields(s, r, seat, xf):
+    """F_CLOSE_O[o, q] = 1 / (1 + Manhattan distance from opponent o's adventurer to q) and
+    F_CLOSE[q] their sum over the opponents; F_CARRY[o] = what each seat carries."""
+    for q in range(N_SQUARES):
+        xf[F_CLOSE + q] = 0.0
+    for o in range(r[P_PLAYERS]):
+        xf[F_CARRY + o] = carried_value(s, o)
+        pos = position_square(s, r, o)
+        for q in range(N_SQUARES):
+            c = 0.0 if o == seat else 1.0 / (1.0 + manhattan(q, pos))
+            xf[F_CLOSE_O + N_SQUARES * o + q] = c
+            xf[F_CLOSE + q] += c
+
+
+@kernel
+def opponent_closeness(s, r, seat, q, need_slot, xf):
+    """How close the opponents that still need house `need_slot` (any opponent when -1) are
+    to square q (from closeness_fields)."""
+    if need_slot < 0:
+        return xf[F_CLOSE + q]
+    h = need_slot - HOUSE_BASE
+    c = 0.0
+    for o in range(r[P_PLAYERS]):
+        if o != seat and treasure(s, o, h) == HOUSE_SIDE:
+            c += xf[F_CLOSE_O + N_SQUARES * o + q]
+    return c
+
+
+@kernel
+def place_best_house(s, r, tr, seat, w, x, xf, rng):
+    """Raise the house worth most to us near our reach and away from opponents who need it;
+    returns 1 when a house was raised, 0 when none is worth it, or an error code < 0."""
+    if s[S_HOUSE_DONE] == 1 or not any_house_spot(s, r):
+        return 0
+    centre = r[P_CENTRE]
+    best = 0.0
+    bh = -1
+    bq = -1
+    for h in range(1, 11):
+        if not house_in_grotto(s, r, h):
+            continue
+        slot = HOUSE_BASE + h - 1
+        for k in range(r[P_N_HOUSE_SQ]):
+            q = r[R_HOUSE_SQ + k]
+            if not house_spot_ok(s, r, q):
+                continue
+            v = house_value(s, r, seat, slot, q == centre)
+            if q == centre and treasure(s, seat, CHEST) == HOUSE_SIDE:
+                v += w[W_CENTRE] * tv(CHEST)
+            if v <= 0.0:
+                continue
+            cost = x[X_REACH + q]
+            if cost >= INF:
+                cost = 12 + manhattan(q, position_square(s, r, seat))
+            score = (
+                w[W_GREED] * v / (1.0 + cost)
+                - w[W_BLOCK] * v * opponent_closeness(s, r, seat, q, slot, xf)
+                + 1e-3 * rand_float(rng)  # equal squares: no side of the lake preferred
+            )
+            if score > best:
+                best = score
+                bh = h
+                bq = q
+    if bh < 0:
+        return 0
+    err = do_house(s, r, tr, bh, bq)
+    return -err if err != 0 else 1
+
+
+@kernel
+def street_target(s, r, seat, x):
+    """The square our streets should grow toward: the needed house on the lake that is worth
+    most per Manhattan step, else the centre."""
+    here = position_square(s, r, seat)
+    best = -1.0
+    tq = r[P_CENTRE]
+    for h in range(N_HOUSES):
+        slot = HOUSE_BASE + h
+        q = psq(s, slot, 0)
+        if q < 0:
+            continue
+        v = house_value(s, r, seat, slot, q == r[P_CENTRE])
+        if v <= 0.0 or x[X_DA + slot] < INF:
+            continue
+        score = v / (1.0 + manhattan(here, q))
+        if score > best:
+            best = score
+            tq = q
+    return tq
+
+
+@kernel
+def place_best_street(s, r, tr, seat, w, x, xf, rng):
+    """Raise a street that extends our reach toward the target, away from opponents; returns
+    1 when one was raised, 0 when none could be, or an error code < 0."""
+    if not street_available(s):
+        return 0
+    target = street_target(s, r, seat, x)
+    best = -1e18
+    bk = -1
+    for k in range(r[P_N_SPOTS]):
+        if not spot_free(s, r, k):
+            continue
+        a = r[R_SPOTS + 2 * k]
+        b = r[R_SPOTS + 2 * k + 1]
+        ca = x[X_REACH + a]
+        cb = x[X_REACH + b] if b >= 0 else INF
+        c = ca if ca < cb else cb
+        dist = manhattan(a, target)
+        if b >= 0 and manhattan(b, target) < dist:
+            dist = manhattan(b, target)
+        score = -w[W_BUILD] * dist
+        if c >= INF:
+            score -= 30.0  # not connected to anything we can reach
+        else:
+            score -= 0.2 * c
+        score -= w[W_BLOCK] * 3.0 * xf[F_CLOSE + a]
+        score += 1e-3 * rand_float(rng)  # equal spots: no side of the lake preferred
+        if score > best:
+            best = score
+            bk = k
+    if bk < 0:
+        return 0
+    err = do_street(s, r, tr, r[R_SPOTS + 2 * bk], r[R_SPOTS + 2 * bk + 1])
+    return -err if err != 0 else 1
+
+
+@kernel
+def heuristic_build(s, r, tr, seat, w, x, xf, rng):
+    """Raise the card's pieces: a needed house first when one is worth it, then streets toward
+    our target; whatever is still owed afterwards is raised at random legal spots."""
+    while s[S_BUILD] > 0 and can_build_any(s, r):
+        bfs(s, r, seat, s[O_ADV + seat], x, X_DA, X_PA)
+        bfs(s, r, seat, VILLAGE, x, X_DV, X_PT)
+        reach_costs(s, r, seat, x)
+        res = place_best_house(s, r, tr, seat, w, x, xf, rng)
+        if res == 0:
+            res = place_best_street(s, r, tr, seat, w, x, xf, rng)
+        if res == 0:
+            if not raising_owed(s, r):
+                break  # only an optional piece is left and none is worth raising
+            res = -random_place(s, r, tr, rng, x)
+            if res == 0:
+                res = 1
+        if res < 0:
+            return -res
+    return 0
+
+
+@kernel
+def sink_value(s, r, seat, w, x, xf, slot):
+    """Value for `seat` of the spirit leaving piece `slot`, which sinks (F_CARRY and X_DA
+    must be current)."""
+    v = 0.0
+    chips = r[P_CHIPS] == 1 and s[S_SUPPLY] > 0
+    for o in range(r[P_PLAYERS]):
+        if s[O_ADV + o] != slot:
+            continue
+        if o == seat:
+            v -= (1.0 + w[W_CAUTION]) * (xf[F_CARRY + o] + 5.0)
+        else:
+            v += w[W_AGGRESSION] * (xf[F_CARRY + o] + 5.0)
+            if chips:
+                v -= 3.0
+    if is_house(slot):
+        h = slot - HOUSE_BASE
+        if treasure(s, seat, h) == HOUSE_SIDE and x[X_DA + slot] < INF:
+            v -= 0.5 * w[W_GREED] * tv(h)
+        for o in range(r[P_PLAYERS]):
+            if o != seat and treasure(s, o, h) == HOUSE_SIDE:
+                v += (
+                    0.2
+                    * w[W_AGGRESSION]
+                    * tv(h)
+                    / (1.0 + manhattan(psq(s, slot, 0), position_square(s, r, o)))
+                )
+    if x[X_DA + slot] < INF and x[X_DA + slot] <= 3:
+        v -= w[W_BUILD] * 2.0  # a piece of our own way
+    # cutting an opponent's way home while they carry treasure
+    q = psq(s, slot, 0)
+    for o in range(r[P_PLAYERS]):
+        if o != seat and s[O_ADV + o] != VILLAGE and s[O_ADV + o] != slot:
+            cv = xf[F_CARRY + o]
+            if cv > 0.0 and manhattan(q, position_square(s, r, o)) <= 2:
+                v += w[W_AGGRESSION] * 0.1 * cv
+    return v
+
+
+@kernel
+def sink_values(s, r, seat, w, lim, x, xf):
+    """F_SINK[slot] = sink_value for every piece the spirit can reach within lim steps."""
+    for p in range(N_SLOTS):
+        d = x[X_DS + p]
+        if d < lim:
+            xf[F_SINK + p] = sink_value(s, r, seat, w, x, xf, p)
+
+
+@kernel
+def best_spirit_path(s, r, seat, w, limit, x, xf):
+    """Depth-first search over the spirit's simple paths of at most `limit` steps. Returns
+    the best value (0 = not moving), leaves the best path in X_SPB (its length in X_SPB + 7)
+    and xf[F_SPBEST + d] = the best value of a path of at most d steps."""
+    lim = limit if limit < 7 else 7
+    for d in range(8):
+        xf[F_SPBEST + d] = 0.0
+    best = 0.0
+    x[X_SPB + 7] = 0
+    if lim <= 0:
+        return 0.0
+    sink_values(s, r, seat, w, lim, x, xf)
+    x[X_SPP] = s[S_SPIRIT]
+    xf[F_SPV] = 0.0
+    x[X_SPC] = piece_neighbours(s, s[S_SPIRIT], x, X_SPN)
+    x[X_SPI] = 0
+    depth = 0
+    my_pos = s[O_ADV + seat]
+    mine = xf[F_CARRY + seat]
+    while depth >= 0:
+        i = x[X_SPI + depth]
+        if i >= x[X_SPC + depth]:
+            depth -= 1
+            continue
+        x[X_SPI + depth] = i + 1
+        nxt = x[X_SPN + 8 * depth + i]
+        # a simple path: never back onto a piece already left (it has sunk)
+        seen = False
+        for j in range(depth + 1):
+            if x[X_SPP + j] == nxt:
+                seen = True
+        if seen:
+            continue
+        cur = x[X_SPP + depth]
+        v = xf[F_SPV + depth] + xf[F_SINK + cur]
+        end = v
+        if my_pos == nxt:
+            end -= 0.3 * w[W_CAUTION] * mine  # stopping on our own adventurer
+        end += 1e-4 * (nxt % 7)  # a fixed, side-free tie-break between equal paths
+        steps = depth + 1
+        if end > xf[F_SPBEST + steps]:
+            xf[F_SPBEST + steps] = end
+        if end > best:
+            best = end
+            for j in range(depth):
+                x[X_SPB + j] = x[X_SPP + j + 1]
+            x[X_SPB + depth] = nxt
+            x[X_SPB + 7] = steps
+        if steps < lim:
+            depth += 1
+            x[X_SPP + depth] = nxt
+            xf[F_SPV + depth] = v
+            n = piece_neighbours(s, nxt, x, X_PNB)
+            m = 0
+            for j in range(n):
+                if m < 8:
+                    x[X_SPN + 8 * depth + m] = x[X_PNB + j]
+                    m += 1
+            x[X_SPC + depth] = m
+            x[X_SPI + depth] = 0
+    for d in range(1, 8):
+        if xf[F_SPBEST + d - 1] > xf[F_SPBEST + d]:
+            xf[F_SPBEST + d] = xf[F_SPBEST + d - 1]
+    return best
+
+
+@kernel
+def heuristic_spirit(s, r, tr, seat, w, rng, checked, x, xf):
+    """Decide whether to move the spirit (expected value over the die faces, or the fixed
+    limit in our own territory), then move it along the best path for the limit given."""
+    if not can_spirit_now(s, r, seat, x):
+        return 0
+    bfs(s, r, seat, s[O_ADV + seat], x, X_DA, X_PA)
+    spirit_field(s, x)
+    for o in range(r[P_PLAYERS]):
+        xf[F_CARRY + o] = carried_value(s, o)
+    owner = piece_owner(s, r, s[S_SPIRIT])
+    if owner == seat:
+        ev = best_spirit_path(s, r, seat, w, r[P_OWNER_LIMIT], x, xf)
+    else:
+        # one search up to the largest face; the expected value over the faces
+        top = 0
+        n = r[P_DIE_N]
+        for k in range(n):
+            if r[R_DIE + k] > top:
+                top = r[R_DIE + k]
+        best_spirit_path(s, r, seat, w, top, x, xf)
+        ev = 0.0
+        for k in range(n):
+            f = r[R_DIE + k]
+            ev += xf[F_SPBEST + (f if f < 7 else 7)]
+        ev /= n
+    if ev <= 0.5:
+        return 0
+    err = after(s, r, checked, do_spirit_begin(s, r, tr, seat, rng, x))
+    if err != 0 or s[S_SPIRIT_ACTIVE] == 0:
+        return err
+    best_spirit_path(s, r, seat, w, s[S_SPIRIT_LEFT], x, xf)
+    steps = x[X_SPB + 7]
+    for j in range(steps):
+        if s[S_SPIRIT_ACTIVE] == 0:
+            break
+        err = after(s, r, checked, do_spirit_step(s, r, tr, seat, x[X_SPB + j], x))
+        if err != 0:
+            return err
+    if s[S_SPIRIT_ACTIVE] == 1:
+        err = after(s, r, checked, do_spirit_stop(s, r, tr, seat))
+    return err
+
+
+@kernel
+def choose_card(s, r, seat, w, x, xf):
+    """The card whose movement points buy the best route now (with a chip when one would
+    be spent), plus the value of its pieces and of its spirit icon."""
+    distance_fields(s, r, seat, x)
+    maxb = 0
+    for c in range(r[P_N_CARDS]):
+        if s[O_HAND + seat] & (1 << c) and r[R_CARDS + 3 * c + 1] > maxb:
+            maxb = r[R_CARDS + 3 * c + 1]
+    extra = 0
+    if r[P_CHIPS] == 1 and s[O_CHIPS + seat] > 0:
+        extra = house_side_count(s, seat)
+    top = maxb + extra
+    if top > 40:
+        top = 40
+    plan_route(s, r, seat, w, top, x, xf, F_BV, key_houses(s, r, seat, x, xf))
+    need = 0.3
+    for h in range(1, 11):
+        if treasure(s, seat, h - 1) == HOUSE_SIDE:
+            slot = HOUSE_BASE + h - 1
+            if psq(s, slot, 0) < 0 or x[X_DA + slot] >= INF:
+                need = 1.0
+    aggro = 0.0
+    for o in range(r[P_PLAYERS]):
+        a = s[O_ADV + o]
+        if o != seat and a != VILLAGE and x[X_DS + a] <= 3:
+            aggro += carried_value(s, o)
+    best = -1e18
+    bc = -1
+    for c in range(r[P_N_CARDS]):
+        if not (s[O_HAND + seat] & (1 << c)):
+            continue
+        m = r[R_CARDS + 3 * c + 1]
+        v = xf[F_BV + min(m, top)]
+        if extra > 0:
+            vc = xf[F_BV + min(m + extra, top)] - w[W_CHIP]
+            if vc > v:
+                v = vc
+        v += w[W_BUILD] * need * 2.0 * r[R_CARDS + 3 * c]
+        if r[R_CARDS + 3 * c + 2] == 1 or r[P_NEEDS_ICON] == 0:
+            v += w[W_AGGRESSION] * 0.3 * aggro
+        if v > best:
+            best = v
+            bc = c
+    return bc
+
+
+@kernel
+def heuristic_move(s, r, tr, seat, w, x, xf):
+    """Plan the route for the movement points we have (and with a chip when it gains at
+    least the chip weight), then walk it."""
+    if s[S_MOVE] <= 0:
+        return 0
+    distance_fields(s, r, seat, x)
+    k = key_houses(s, r, seat, x, xf)
+    budget = s[S_MOVE]
+    v0 = plan_route(s, r, seat, w, budget, x, xf, F_BV, k)
+    if can_chip_now(s, r, seat):
+        for j in range(16):
+            x[X_BEST2 + j] = x[X_BEST + j]
+        b2 = budget + house_side_count(s, seat)
+        if b2 > 40:
+            b2 = 40
+        v1 = plan_route(s, r, seat, w, b2, x, xf, F_BV, k)
+        if v1 - v0 >= w[W_CHIP]:
+            err = do_chip(s, r, tr, seat)
+            if err != 0:
+                return err
+        else:
+            for j in range(16):
+                x[X_BEST + j] = x[X_BEST2 + j]
+    # walk the best route (X_BEST); the key slots are still in X_KEY
+    for j in range(16):
+        node = x[X_BEST + j]
+        if node == -1:
+            break
+        target = VILLAGE if node == -2 else x[X_KEY + node]
+        err = walk_to(s, r, tr, seat, target, x)
+        if err != 0:
+            return err
+    return 0
+
+
+@kernel
+def heuristic_turn(s, r, tr, seat, w, rng, checked, x, xf):
+    """One whole turn of a heuristic player: card, raising, move, spirit, end."""
+    c = choose_card(s, r, seat, w, x, xf)
+    err = after(s, r, checked, do_card(s, r, tr, seat, c))
+    if err != 0:
+        return err
+    closeness_fields(s, r, seat, xf)
+    err = heuristic_build(s, r, tr, seat, w, x, xf, rng)
+    if err == 0 and checked:
+        err = check_invariants(s, r)
+    if err == 0:
+        err = after(s, r, checked, heuristic_move(s, r, tr, seat, w, x, xf))
+    if err == 0:
+        err = heuristic_spirit(s, r, tr, seat, w, rng, checked, x, xf)
+    # whatever is still owed (a sunk street may have come back onto space 6)
+    for _ in range(MAX_ACTIONS_PER_TURN):
+        if err != 0 or can_end_now(s, r):
+            break
+        if can_place_now(s, r):
+            err = after(s, r, checked, random_place(s, r, tr, rng, x))
+        else:
+            return ERR_ILLEGAL
+    if err != 0:
+        return err
+    return after(s, r, checked, do_end_turn(s, r, tr))

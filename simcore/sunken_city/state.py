@@ -335,12 +335,52 @@ def from_diagram(
 
 # ---------------------------------------------------------------------------------------
 # Scratch space of one game (one int64 array, allocated once per game, never copied).
-X_NB = 0  # [16] neighbour / target lists
+X_NB = 0  # [16] neighbour / target lists (engine)
 X_OPTS = 16  # [16] option lists (cards, action kinds, houses)
 X_HSQ = 32  # [81] house squares
 X_SPOTS = X_HSQ + N_SQUARES  # [2 x 162] street spots (square a, square b)
-X_SIZE = X_SPOTS + 2 * 2 * N_SQUARES + 16
+# heuristic players
+X_PNB = X_SPOTS + 2 * 2 * N_SQUARES  # [16] neighbour lists of the players' searches
+X_Q = X_PNB + 16  # [80] BFS queue
+X_DA = X_Q + 80  # [70] distance from the own adventurer to each piece slot (999 unreachable)
+X_PA = X_DA + N_SLOTS  # [70] BFS parent of each slot from the adventurer (-2 none, -1 village)
+X_DV = X_PA + N_SLOTS  # [70] distance from the own village
+X_DS = X_DV + N_SLOTS  # [70] spirit distance (pieces the spirit can reach)
+X_DT = X_DS + N_SLOTS  # [70] temporary BFS distances
+X_PT = X_DT + N_SLOTS  # [70] temporary BFS parents
+X_KEY = X_PT + N_SLOTS  # [12] key houses of the route search (slots)
+X_KD = X_KEY + 12  # [12 x 12] distances between key houses
+X_KV = X_KD + 144  # [12] key house -> village
+X_KA = X_KV + 12  # [12] adventurer -> key house
+X_RN = X_KA + 12  # [16] route search stack: node (key index, -1 start)
+X_RI = X_RN + 16  # [16] route search stack: next candidate
+X_RB = X_RI + 16  # [16] route search stack: budget left
+X_RM = X_RB + 16  # [16] route search stack: visited mask
+X_BEST = X_RM + 16  # [16] best route: key indices, -2 = the village
+X_SPN = X_BEST + 16  # [8 x 8] spirit search: neighbours per depth
+X_SPC = X_SPN + 64  # [8] spirit search: neighbour count per depth
+X_SPI = X_SPC + 8  # [8] spirit search: next neighbour per depth
+X_SPP = X_SPI + 8  # [8] spirit search: current path
+X_SPB = X_SPP + 8  # [8] spirit search: best path
+X_REACH = X_SPB + 8  # [81] cost for the own adventurer to reach each square
+X_BEST2 = X_REACH + N_SQUARES  # [16] a saved best route
+X_SIZE = X_BEST2 + 16 + 16
+# float scratch (heuristic players)
+F_RV = 0  # [16] route search stack: value so far
+F_SPV = 16  # [8] spirit search: value so far per depth
+F_KVAL = 24  # [12] treasure value of each key house
+F_BV = 40  # [48] best route value per movement points used
+F_CARRY = 88  # [4] carried treasure value of each seat
+F_SPBEST = 92  # [8] spirit search: best value of a path of at most d steps
+F_CLOSE = 100  # [81] closeness of the opponents to each square (sum of 1 / (1 + distance))
+F_CLOSE_O = F_CLOSE + N_SQUARES  # [4 x 81] closeness of each opponent to each square
+F_SINK = F_CLOSE_O + 4 * N_SQUARES  # [70] value for us of the spirit sinking each piece
+F_SIZE = F_SINK + N_SLOTS
 
 
 def new_scratch() -> np.ndarray:
     return np.zeros(X_SIZE, dtype=np.int64)
+
+
+def new_fscratch() -> np.ndarray:
+    return np.zeros(F_SIZE, dtype=np.float64)
