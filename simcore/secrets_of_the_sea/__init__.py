@@ -1,0 +1,88 @@
+"""Secrets of the Sea (Knizia, "Die Schatztaucher", 2006): the game of seed 003, with the tile
+mix reconstructed in ../shared/GAME-DATA.md, as a compiled simulator."""
+
+from __future__ import annotations
+
+from simcore.games import GameSpec, PolicySpec, register
+from simcore.secrets_of_the_sea import play as _play
+from simcore.secrets_of_the_sea.policies import (
+    POL_BALANCED,
+    POL_DEPTH,
+    POL_EV,
+    POL_RANDOM,
+    POL_VALUE,
+)
+from simcore.secrets_of_the_sea.rules import VARIANTS, SecretsRules, pack
+from simcore.secrets_of_the_sea.state import END_REASONS
+
+POLICIES = {
+    "balanced": PolicySpec(
+        "balanced",
+        POL_BALANCED,
+        "takes a lit tile when its expected value reaches take2 (two dice free) or take1 (one "
+        "die), lowered by per_row for each row below the first; lands on tiles, deep",
+        {"take2": 3.0, "take1": 2.0, "per_row": 0.0},
+    ),
+    "ev": PolicySpec(
+        "ev",
+        POL_EV,
+        "risk-neutral: takes when the expected points of taking reach those of diving on, "
+        "computed by a dynamic program over the column from the visible board",
+    ),
+    "stop-at-value": PolicySpec(
+        "stop-at-value",
+        POL_VALUE,
+        "takes the first lit tile whose expected value reaches target",
+        {"target": 3.0},
+    ),
+    "stop-at-depth": PolicySpec(
+        "stop-at-depth",
+        POL_DEPTH,
+        "takes the first tile at row depth or deeper (rows 1-10; 11 = only the wreck)",
+        {"depth": 6.0},
+    ),
+    "random": PolicySpec(
+        "random",
+        POL_RANDOM,
+        "uniform among the legal options at every decision (the baseline for fuzzing)",
+    ),
+}
+
+
+def _replay(rules, players, seats, seed, index, *, rotate=False, checked=True, version=""):
+    from simcore.secrets_of_the_sea.trace import replay
+
+    return replay(
+        rules,
+        players,
+        seats,
+        seed,
+        index,
+        rotate=rotate,
+        checked=checked,
+        version=version,
+        policy_arrays=SPEC.policy_arrays(seats),
+    )
+
+
+SPEC = register(
+    GameSpec(
+        name="secrets-of-the-sea",
+        title="Secrets of the Sea (seed 003, GAME-DATA tile mix)",
+        rules_cls=SecretsRules,
+        variants=VARIANTS,
+        named_values={},
+        policies=POLICIES,
+        default_policy="balanced",
+        min_players=2,
+        max_players=4,
+        columns=_play.COLUMNS,
+        end_reasons=END_REASONS,
+        game_counters=_play.GAME_COUNTERS,
+        seat_counters=_play.SEAT_COUNTERS,
+        pack=pack,
+        play_batch=_play.play_batch,
+        replay=_replay,
+        report_variants=("base", "exact-wreck", "must-dive", "beatable-monsters"),
+    )
+)

@@ -1,0 +1,616 @@
+"""Secrets of the Sea players as compiled functions. A player drives a whole turn through the
+engine's do_* functions (the same legal-action path for every player) and returns 0, or an
+error code when the engine refused an action (or, in checked mode, an invariant broke).
+
+What a player may see: the board's empty spaces, the kind of every tile the lamp has shown
+(O_KNOWN), the fronts of monsters that stayed after a fight, all tiles in front of the players,
+the wreck tiles, the bonus tiles -- never the value of a tile still face down. The hidden-tile
+tables of the state (per region and kind: how many tiles nobody has seen the front of, and the
+sum of their values) are public knowledge: the starting mix minus the tiles turned over.
+
+Players (docs/policies-secrets-of-the-sea.md):
+- random: uniform among the legal options at each decision.
+- balanced: takes a lit tile when its expected value reaches a threshold that is lower with
+  one die left than with two; prefers moves that land on tiles, deep.
+- ev: risk-neutral: the expected points of diving on, from a dynamic program over the
+  column below the lamp, against the expected points of taking now.
+- stop-at-value: takes the first lit tile whose expected value reaches `target`.
+- stop-at-depth: takes the first tile at row `depth` or deeper.
+"""
+
+from __future__ import annotations
+
+from simcore.jit import kernel
+from simcore.rng import rand_below
+from simcore.secrets_of_the_sea.board import SPACE_REGION
+from simcore.secrets_of_the_sea.engine import (
+    ERR_ILLEGAL,
+    can_stop,
+    check_invariants,
+    dice_available,
+    do_exchange,
+    do_fight,
+    do_move,
+    do_roll,
+    do_stop,
+    do_take,
+    do_wreck,
+    exchange_ok,
+    front_kind,
+    lamp_kind,
+    move_target,
+    space_at,
+    tile_value,
+    usable_die,
+)
+from simcore.secrets_of_the_sea.rules import (
+    BONUS_MONSTER,
+    BONUS_SEAGRASS,
+    CAVE,
+    COLS,
+    EXCHANGE,
+    MONSTER,
+    N_BONUS,
+    N_DICE,
+    N_TYPES,
+    P_BONUS_POINTS,
+    P_CAVE_FIGHT,
+    P_DIE_N,
+    P_EMPTY_STOP,
+    P_N_TILES,
+    P_OVERSHOOT,
+    P_WRECK_BONUS,
+    R_BONUS_THR,
+    R_DIE,
+    ROWS,
+    SEAGRASS,
+    WRECK_BASE,
+    WRECK_ROW,
+    X,
+)
+from simcore.secrets_of_the_sea.state import (
+    EMPTY,
+    FRONT,
+    HC_CAVE,
+    HC_CAVE_MONSTER,
+    N_HC,
+    O_BONUS,
+    O_HELD,
+    O_HID_N,
+    O_HID_SUM,
+    O_KNOWN,
+    O_OWNER,
+    O_SPACE,
+    O_UNLIT,
+    ON_BOARD,
+    PH_CHOOSE,
+    PH_EMPTY,
+    PH_FIGHT,
+    PH_ROLL,
+    PH_WRECK,
+    S_COL,
+    S_OVER,
+    S_PHASE,
+    S_POS,
+    S_TILE,
+    S_TURN,
+    UNLIT,
+)
+
+# Policy ids (the registry in simcore/secrets_of_the_sea/__init__.py maps names to these).
+POL_RANDOM = 0
+POL_BALANCED = 1
+POL_EV = 2
+POL_VALUE = 3
+POL_DEPTH = 4
+
+MAX_ACTIONS_PER_TURN = 64
+
+# Float scratch of the ev player (play.py allocates XF_SIZE float64 once per game).
+XF_KV = 0  # [2 regions x 9 lamp kinds x 2] take value of a lit tile (by dice free: 1, 2)
+XF_W = XF_KV + 2 * 9 * 2  # [12 x 2] value of arriving at row 0..11 with 1 / 2 dice free
+XF_D = XF_W + 12 * 2  # [12 x 2] value of rolling on from row 0..11 with 1 / 2 dice free
+XF_SIZE = XF_D + 12 * 2
+
+
+@kernel
+def after(s, r, checked, err):
+    """After an action: the engine's verdict, then (checked mode) the invariants."""
+    if err != 0:
+        return err
+    if checked:
+        return check_invariants(s, r)
+    return 0
+
+
+# ---------------------------------------------------------------------------------------
+# What a tile is worth to the seat (public information only)
+
+
+@kernel
+def p_face_at_least(r, pips):
+    """Probability that one die shows a number of at least `pips`."""
+    n = 0
+    for k in range(r[P_DIE_N]):
+        f = r[R_DIE + k]
+        if f != X and f >= pips:
+            n += 1
+    return n / r[P_DIE_N]
+
+
+@kernel
+def p_fight(r, pips, nd):
+    """Probability of beating `pips` monsters with nd free dice: 1 - (1 - p)^nd."""
+    q = 1.0 - p_face_at_least(r, pips)
+    return 1.0 - q**nd
+
+
+@kernel
+def bonus_gain(s, r, seat, b):
+    """Points of bonus b that one more tile of its kind would bring the seat now."""
+    if b < 0 or s[O_BONUS + b] >= 0:
+        return 0.0
+    if s[O_HELD + seat * N_BONUS + b] + 1 >= r[R_BONUS_THR + b]:
+        return float(r[P_BONUS_POINTS])
+    return 0.0
+
+
+@kernel
+def fight_value(s, r, seat, pips, nd):
+    """Expected points of a fight against `pips` monsters with nd free dice."""
+    return p_fight(r, pips, nd) * (pips + bonus_gain(s, r, seat, BONUS_MONSTER))
+
+
+@kernel
+def mean_hidden(s, g, c):
+    """Mean value of the hidden tiles of category c in region g (0 when there are none)."""
+    n = s[O_HID_N + g * N_HC + c]
+    if n == 0:
+        return 0.0
+    return s[O_HID_SUM + g * N_HC + c] / n
+
+
+@kernel
+def monster_value(s, r, seat, g, nd, cave):
+    """Expected points of meeting a hidden monster of region g (cave: one in a cave): the
+    fight chance at each hidden monster's pips, averaged over them (the pips of the hidden
+    monsters are public: the mix minus the monsters seen)."""
+    c = HC_CAVE_MONSTER if cave else MONSTER
+    n = s[O_HID_N + g * N_HC + c]
+    if n == 0:
+        return 0.0
+    # the pips of hidden monsters: iterate the region's spaces (few tiles, public multiset)
+    tot = 0.0
+    for q in range(g * 5, 50, 10):
+        for k in range(5):
+            qq = q + k
+            t = s[O_SPACE + qq]
+            if t == EMPTY or s[O_KNOWN + qq] == FRONT:
+                continue
+            if front_kind(r, t) != MONSTER or (lamp_kind(r, t) == CAVE) != cave:
+                continue
+            tot += fight_value(s, r, seat, tile_value(r, t), nd)
+    return tot / n
+
+
+@kernel
+def best_steal(s, r, seat):
+    """The best tile an exchange could take: (points gained, target seat, tile), or
+    (-1, -1, -1) when no opponent holds a treasure or wreck tile."""
+    best = -1.0
+    bt = -1
+    bo = -1
+    for t in range(r[P_N_TILES]):
+        o = s[O_OWNER + t]
+        if o < 0 or o == seat or front_kind(r, t) >= N_TYPES:
+            continue
+        v = tile_value(r, t) + bonus_gain(s, r, seat, front_kind(r, t))
+        if v > best:
+            best = v
+            bt = t
+            bo = o
+    return best, bo, bt
+
+
+@kernel
+def cave_value(s, r, seat, g, nd):
+    """Expected points of opening a cave of region g whose front nobody has seen."""
+    n1 = s[O_HID_N + g * N_HC + HC_CAVE]
+    n2 = s[O_HID_N + g * N_HC + HC_CAVE_MONSTER]
+    if n1 + n2 == 0:
+        return 0.0
+    v = s[O_HID_SUM + g * N_HC + HC_CAVE]
+    if r[P_CAVE_FIGHT] == 1:
+        m = monster_value(s, r, seat, g, nd, True) * n2
+    else:
+        m = s[O_HID_SUM + g * N_HC + HC_CAVE_MONSTER] + n2 * bonus_gain(s, r, seat, BONUS_MONSTER)
+    return (v + m) / (n1 + n2)
+
+
+@kernel
+def kind_value(s, r, seat, g, kind, nd):
+    """Expected points of taking a lit tile of this lamp kind in region g, front unseen."""
+    if kind < N_TYPES:
+        return mean_hidden(s, g, kind) + bonus_gain(s, r, seat, kind)
+    if kind == SEAGRASS:
+        return bonus_gain(s, r, seat, BONUS_SEAGRASS)
+    if kind == EXCHANGE:
+        st, _, _ = best_steal(s, r, seat)
+        keep = mean_hidden(s, g, EXCHANGE)
+        return st if st > keep else keep
+    if kind == CAVE:
+        return cave_value(s, r, seat, g, nd)
+    return monster_value(s, r, seat, g, nd, False)
+
+
+@kernel
+def lit_value(s, r, seat, nd):
+    """Expected points of taking the lit tile under the lamp (its kind and, for a monster
+    that stayed, its front are known)."""
+    t = s[S_TILE]
+    q = space_at(s[S_COL], s[S_POS])
+    if s[O_KNOWN + q] == FRONT:
+        if r[P_CAVE_FIGHT] == 1 or lamp_kind(r, t) == MONSTER:
+            return fight_value(s, r, seat, tile_value(r, t), nd)
+        return tile_value(r, t) + bonus_gain(s, r, seat, BONUS_MONSTER)
+    return kind_value(s, r, seat, SPACE_REGION[q], lamp_kind(r, t), nd)
+
+
+@kernel
+def best_wreck(s, r, seat):
+    """(wreck tile worth most to the seat, its points), (-1, -1) when none is left."""
+    best = -1.0
+    bt = -1
+    for t in range(WRECK_BASE, r[P_N_TILES]):
+        if s[O_OWNER + t] != ON_BOARD:
+            continue
+        from_bonus = 0.0
+        if r[P_WRECK_BONUS] == 1:  # the wreck tile counts for its type's bonus
+            from_bonus = bonus_gain(s, r, seat, front_kind(r, t))
+        v = tile_value(r, t) + from_bonus
+        if v > best:
+            best = v
+            bt = t
+    return bt, best
+
+
+# ---------------------------------------------------------------------------------------
+# The risk-neutral dive value (ev): a dynamic program over one column
+
+
+@kernel
+def fill_kind_values(s, r, seat, xf):
+    """xf[XF_KV]: the take value of a lit tile of each lamp kind, per region and dice free."""
+    for g in range(2):
+        for k in range(9):
+            for nd in range(1, N_DICE + 1):
+                xf[XF_KV + (g * 9 + k) * 2 + nd - 1] = kind_value(s, r, seat, g, k, nd)
+
+
+@kernel(inline="always")
+def kv(xf, g, k, nd):
+    return xf[XF_KV + (g * 9 + k) * 2 + nd - 1]
+
+
+@kernel
+def arrival_value(s, r, seat, col, q, nd, xf):
+    """W: the value of the lamp arriving at row q of column col with nd dice free, playing on
+    risk-neutrally (needs xf[XF_D] for row q)."""
+    if q >= WRECK_ROW:
+        _, v = best_wreck(s, r, seat)
+        return v if v > 0.0 else 0.0
+    dive = xf[XF_D + q * 2 + nd - 1]
+    sp = space_at(col, q)
+    t = s[O_SPACE + sp]
+    if t == EMPTY:
+        if r[P_EMPTY_STOP] == 1 and dive < 0.0:
+            return 0.0
+        return dive
+    g = SPACE_REGION[sp]
+    known = s[O_KNOWN + sp]
+    lamp = lamp_kind(r, t)
+    if known == FRONT:
+        if lamp == MONSTER:
+            return fight_value(s, r, seat, tile_value(r, t), nd)
+        take = fight_value(s, r, seat, tile_value(r, t), nd)
+        return take if take > dive else dive
+    if known != UNLIT:
+        if lamp == MONSTER:
+            return kv(xf, g, MONSTER, nd)
+        take = kv(xf, g, lamp, nd)
+        return take if take > dive else dive
+    # unlit: the kinds of the region's unlit tiles, weighted by their numbers
+    tot = 0.0
+    n = 0
+    for c in range(N_HC):
+        u = s[O_UNLIT + g * N_HC + c]
+        if u == 0:
+            continue
+        n += u
+        k = CAVE if c >= HC_CAVE else c
+        if k == MONSTER:
+            tot += u * kv(xf, g, MONSTER, nd)
+        else:
+            take = kv(xf, g, k, nd)
+            tot += u * (take if take > dive else dive)
+    if n == 0:
+        return dive
+    return tot / n
+
+
+@kernel
+def dive_value(s, r, pos, nd, xf):
+    """D: the expected value of rolling the nd free dice at row pos (needs xf[XF_W] below)."""
+    nf = r[P_DIE_N]
+    exact = r[P_OVERSHOOT] == 0
+    tot = 0.0
+    if nd == 1:
+        for a in range(nf):
+            fa = r[R_DIE + a]
+            if fa == X or (exact and pos + fa > WRECK_ROW):
+                continue
+            q = pos + fa if pos + fa < WRECK_ROW else WRECK_ROW
+            tot += xf[XF_W + q * 2]
+        return tot / nf
+    for a in range(nf):
+        fa = r[R_DIE + a]
+        for b in range(nf):
+            fb = r[R_DIE + b]
+            if fa == X and fb == X:
+                continue
+            nd2 = 2 if (fa != X and fb != X) else 1
+            best = -1.0e9
+            for f in (fa, fb):
+                if f == X or (exact and pos + f > WRECK_ROW):
+                    continue
+                q = pos + f if pos + f < WRECK_ROW else WRECK_ROW
+                v = xf[XF_W + q * 2 + nd2 - 1]
+                if v > best:
+                    best = v
+            if best > -1.0e8:
+                tot += best
+    return tot / (nf * nf)
+
+
+@kernel
+def column_values(s, r, seat, col, xf):
+    """Fill xf[XF_W], xf[XF_D] for column col, from the wreck up to the boat."""
+    for nd in range(1, N_DICE + 1):
+        xf[XF_D + WRECK_ROW * 2 + nd - 1] = 0.0
+        xf[XF_W + WRECK_ROW * 2 + nd - 1] = arrival_value(s, r, seat, col, WRECK_ROW, nd, xf)
+    for q in range(ROWS, -1, -1):
+        for nd in range(1, N_DICE + 1):
+            xf[XF_D + q * 2 + nd - 1] = dive_value(s, r, q, nd, xf)
+        if q >= 1:
+            for nd in range(1, N_DICE + 1):
+                xf[XF_W + q * 2 + nd - 1] = arrival_value(s, r, seat, col, q, nd, xf)
+
+
+# ---------------------------------------------------------------------------------------
+# Shared decisions
+
+
+@kernel
+def act_forced(s, r, tr, rng):
+    """The decisions that are none: the first roll and the fight."""
+    if s[S_PHASE] == PH_FIGHT:
+        return do_fight(s, r, tr, rng)
+    return do_roll(s, r, tr, rng)
+
+
+@kernel
+def take_or_exchange(s, r, tr, seat):
+    """Take the lit tile; an exchange tile is given away when a steal is worth more than the
+    2 points of keeping it."""
+    t = s[S_TILE]
+    if lamp_kind(r, t) == EXCHANGE:
+        v, o, bt = best_steal(s, r, seat)
+        if v > tile_value(r, t) and exchange_ok(s, r, o, bt):
+            return do_exchange(s, r, tr, o, bt)
+    return do_take(s, r, tr)
+
+
+@kernel
+def take_wreck(s, r, tr, seat):
+    t, _ = best_wreck(s, r, seat)
+    return do_wreck(s, r, tr, t)
+
+
+@kernel
+def landing_score(s, r, col, q):
+    """A quick score of the lamp landing at row q of col: deeper is better, an empty space or
+    a known monster much worse, the wreck best."""
+    if q >= WRECK_ROW:
+        return 100.0
+    sp = space_at(col, q)
+    t = s[O_SPACE + sp]
+    v = float(q)
+    if t == EMPTY:
+        return v - 3.0
+    if s[O_KNOWN + sp] != UNLIT and lamp_kind(r, t) == MONSTER:
+        return v - 8.0
+    if s[O_KNOWN + sp] == FRONT:
+        return v - 8.0
+    return v
+
+
+@kernel
+def choose_landing(s, r, tr, rng):
+    """Choose the die and (first move) the buoy with the best landing_score; ties go to the
+    first found, after a random starting column (so seats do not all favour buoy 0)."""
+    best = -1.0e9
+    bd = -1
+    bc = -1
+    fixed = s[S_COL]
+    c0 = rand_below(rng, COLS) if fixed < 0 else 0
+    for k in range(COLS):
+        col = fixed if fixed >= 0 else (c0 + k) % COLS
+        for i in range(N_DICE):
+            if not usable_die(s, r, i):
+                continue
+            v = landing_score(s, r, col, move_target(s, r, i))
+            if v > best:
+                best = v
+                bd = i
+                bc = col
+        if fixed >= 0:
+            break
+    return do_move(s, r, tr, bd, bc)
+
+
+# ---------------------------------------------------------------------------------------
+# The players
+
+
+@kernel
+def random_step(s, r, tr, seat, rng):
+    """One uniformly random legal decision."""
+    ph = s[S_PHASE]
+    if ph == PH_ROLL or ph == PH_FIGHT:
+        return act_forced(s, r, tr, rng)
+    if ph == PH_CHOOSE:
+        n = 0
+        for i in range(N_DICE):
+            if usable_die(s, r, i):
+                n += 1
+        k = rand_below(rng, n)
+        for i in range(N_DICE):
+            if usable_die(s, r, i):
+                if k == 0:
+                    col = s[S_COL] if s[S_COL] >= 0 else rand_below(rng, COLS)
+                    return do_move(s, r, tr, i, col)
+                k -= 1
+        return ERR_ILLEGAL
+    if ph == PH_WRECK:
+        n = 0
+        for t in range(WRECK_BASE, r[P_N_TILES]):
+            if s[O_OWNER + t] == ON_BOARD:
+                n += 1
+        k = rand_below(rng, n)
+        for t in range(WRECK_BASE, r[P_N_TILES]):
+            if s[O_OWNER + t] == ON_BOARD:
+                if k == 0:
+                    return do_wreck(s, r, tr, t)
+                k -= 1
+        return ERR_ILLEGAL
+    if ph == PH_EMPTY:
+        if can_stop(s, r) and rand_below(rng, 2) == 0:
+            return do_stop(s, r, tr)
+        return do_roll(s, r, tr, rng)
+    # PH_LIT: take, dive, or (exchange tile) give it for one of the legal tiles
+    n_ex = 0
+    if lamp_kind(r, s[S_TILE]) == EXCHANGE:
+        for t in range(r[P_N_TILES]):
+            o = s[O_OWNER + t]
+            if o >= 0 and exchange_ok(s, r, o, t):
+                n_ex += 1
+    k = rand_below(rng, 2 + (1 if n_ex > 0 else 0))
+    if k == 0:
+        return do_take(s, r, tr)
+    if k == 1:
+        return do_roll(s, r, tr, rng)
+    j = rand_below(rng, n_ex)
+    for t in range(r[P_N_TILES]):
+        o = s[O_OWNER + t]
+        if o >= 0 and exchange_ok(s, r, o, t):
+            if j == 0:
+                return do_exchange(s, r, tr, o, t)
+            j -= 1
+    return ERR_ILLEGAL
+
+
+@kernel
+def threshold_step(s, r, tr, seat, rng, pol, w):
+    """balanced, stop-at-value, stop-at-depth: one decision."""
+    ph = s[S_PHASE]
+    if ph == PH_ROLL or ph == PH_FIGHT:
+        return act_forced(s, r, tr, rng)
+    if ph == PH_CHOOSE:
+        return choose_landing(s, r, tr, rng)
+    if ph == PH_WRECK:
+        return take_wreck(s, r, tr, seat)
+    if ph == PH_EMPTY:
+        return do_roll(s, r, tr, rng)
+    nd = dice_available(s)
+    if pol == POL_DEPTH:
+        take = s[S_POS] >= w[0]
+    else:
+        v = lit_value(s, r, seat, nd)
+        if pol == POL_VALUE:
+            take = v >= w[0]
+        else:
+            # balanced: target w0 with two dice free, w1 with one; w2 per row below the first
+            target = (w[0] if nd == 2 else w[1]) - w[2] * (s[S_POS] - 1)
+            take = v >= target
+    if take:
+        return take_or_exchange(s, r, tr, seat)
+    return do_roll(s, r, tr, rng)
+
+
+@kernel
+def ev_choose(s, r, tr, seat, xf):
+    """Choose the die (and buoy) whose landing has the highest value W."""
+    nd = dice_available(s)
+    best = -1.0e9
+    bd = -1
+    bc = -1
+    fixed = s[S_COL]
+    for col in range(COLS):
+        if fixed >= 0 and col != fixed:
+            continue
+        column_values(s, r, seat, col, xf)
+        for i in range(N_DICE):
+            if not usable_die(s, r, i):
+                continue
+            v = xf[XF_W + move_target(s, r, i) * 2 + nd - 1]
+            if v > best:
+                best = v
+                bd = i
+                bc = col
+    return do_move(s, r, tr, bd, bc)
+
+
+@kernel
+def ev_step(s, r, tr, seat, rng, xf):
+    """The risk-neutral player: one decision."""
+    ph = s[S_PHASE]
+    if ph == PH_ROLL or ph == PH_FIGHT:
+        return act_forced(s, r, tr, rng)
+    if ph == PH_WRECK:
+        return take_wreck(s, r, tr, seat)
+    nd = dice_available(s)
+    if ph == PH_CHOOSE:
+        return ev_choose(s, r, tr, seat, xf)
+    column_values(s, r, seat, s[S_COL], xf)
+    dive = xf[XF_D + s[S_POS] * 2 + nd - 1]
+    if ph == PH_EMPTY:
+        if dive <= 0.0 and can_stop(s, r):
+            return do_stop(s, r, tr)
+        return do_roll(s, r, tr, rng)
+    if lit_value(s, r, seat, nd) >= dive:
+        return take_or_exchange(s, r, tr, seat)
+    return do_roll(s, r, tr, rng)
+
+
+@kernel
+def play_turn(s, r, tr, seat, pol, w, rng, checked, xf):
+    """Let policy `pol` (weights w: float64[W]) play the seat's whole turn. xf: float64
+    scratch of XF_SIZE. Returns 0 or an error code."""
+    turn = s[S_TURN]
+    if pol == POL_EV:
+        fill_kind_values(s, r, seat, xf)
+    for _ in range(MAX_ACTIONS_PER_TURN):
+        if s[S_TURN] != turn or s[S_OVER] == 1:
+            return 0
+        if pol == POL_RANDOM:
+            err = random_step(s, r, tr, seat, rng)
+        elif pol == POL_EV:
+            err = ev_step(s, r, tr, seat, rng, xf)
+        elif pol == POL_BALANCED or pol == POL_VALUE or pol == POL_DEPTH:
+            err = threshold_step(s, r, tr, seat, rng, pol, w)
+        else:
+            return ERR_ILLEGAL
+        err = after(s, r, checked, err)
+        if err != 0:
+            return err
+    return ERR_ILLEGAL
