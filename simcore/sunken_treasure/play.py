@@ -1,0 +1,256 @@
+"""Playing Sunken Treasure games: play_game (one game, optionally traced), play_batch (prange
+over game indices), and the result row.
+
+A game depends only on (rules, policies, seed, game index): its random stream comes from
+simcore.rng.stream_for(seed, index), never from thread count or chunking.
+
+The common columns (simcore.results) with one player: `winner` is 0 when the target was
+banked within the solo turn limit, else -1 with `win_mask` 0 (a loss, not a shared win).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from simcore.jit import driver, kernel
+from simcore.results import common_columns
+from simcore.rng import stream_for
+from simcore.sunken_treasure.board import MAX_PLAYERS
+from simcore.sunken_treasure.engine import (
+    ERR_ILLEGAL,
+    ERR_TRACE,
+    check_invariants,
+    n_banked,
+    record,
+    scores,
+    setup,
+    snapshot,
+    winners,
+)
+from simcore.sunken_treasure.policies import POL_RANDOM, heuristic_turn, random_turn
+from simcore.sunken_treasure.rules import P_PLAYERS
+from simcore.sunken_treasure.state import (
+    A_GAME_END,
+    C_ABANDONED,
+    C_ATTACKED,
+    C_BANKS,
+    C_CARDS_TAKEN,
+    C_LOCKS_FAILED,
+    C_OPENED,
+    C_ROBBED,
+    C_SAFETY,
+    C_SURFACED,
+    C_THEFTS,
+    C_THEFTS_WON,
+    C_TRAP_SURFACED,
+    C_VALUE_LOST,
+    END_ERROR,
+    F_CNT,
+    O_SEATS,
+    S_ATTACKS,
+    S_END,
+    S_ERROR,
+    S_OVER,
+    S_RESHUFFLES,
+    S_SAFETY_PLAYED,
+    S_SEAT,
+    S_SHARKS_CLEARED,
+    S_SHARKS_DRAWN,
+    S_SHORT,
+    S_TRE_DN,
+    S_TRE_N,
+    S_TURN,
+    SEAT_W,
+    STATE_SIZE,
+    T_CAPA,
+    T_CAPS,
+    T_HEADER,
+    T_NA,
+    T_NS,
+    T_ON,
+    X_SIZE,
+)
+
+# ---------------------------------------------------------------------------------------
+# The result row: common columns (simcore.results) then Sunken Treasure's counters.
+GAME_COUNTERS = [
+    "shark_attacks",
+    "sharks_drawn",
+    "sharks_cleared",
+    "safety_played",
+    "item_reshuffles",
+    "attempt_reshuffles",
+    "treasure_reshuffles",
+    "treasure_short",
+    "treasure_left",
+]
+SEAT_COUNTERS = [
+    "cards_banked",
+    "containers_opened",
+    "treasure_taken",
+    "locks_failed",
+    "trap_surfaced",
+    "shark_attacked",
+    "value_lost",
+    "thefts",
+    "thefts_won",
+    "cards_robbed",
+    "surfaced",
+    "banks",
+    "safety",
+    "abandoned",
+]
+COLUMNS = (
+    common_columns(MAX_PLAYERS)
+    + GAME_COUNTERS
+    + [f"{name}_{s}" for name in SEAT_COUNTERS for s in range(MAX_PLAYERS)]
+    + ["error"]
+)
+COL = {name: i for i, name in enumerate(COLUMNS)}
+N_COLS = len(COLUMNS)
+R_GAME, R_PLAYERS, R_WINNER, R_WIN_MASK = (
+    COL[k] for k in ("game", "players", "winner", "win_mask")
+)
+R_ROUNDS, R_TURNS, R_END = COL["rounds"], COL["turns"], COL["end_reason"]
+R_SCORE, R_TIEBREAK, R_POLICY = COL["score_0"], COL["tiebreak_0"], COL["policy_0"]
+R_GAME_CNT = COL[GAME_COUNTERS[0]]
+R_SEAT_CNT = COL[f"{SEAT_COUNTERS[0]}_0"]
+R_ERROR = COL["error"]
+# Where each seat counter comes from: a C_* counter, or -1 = banked cards (computed).
+_SEAT_SRC = np.array(
+    [
+        -1,
+        C_OPENED,
+        C_CARDS_TAKEN,
+        C_LOCKS_FAILED,
+        C_TRAP_SURFACED,
+        C_ATTACKED,
+        C_VALUE_LOST,
+        C_THEFTS,
+        C_THEFTS_WON,
+        C_ROBBED,
+        C_SURFACED,
+        C_BANKS,
+        C_SAFETY,
+        C_ABANDONED,
+    ],
+    dtype=np.int64,
+)
+
+
+@kernel
+def play_turn(s, r, tr, seat, pol, w, rng, checked, x):
+    """Let policy `pol` play the seat's turn (w: float64[4, W], the weights of every seat; a
+    kernel, and the whole matrix rather than a row view, so no reference counting per turn)."""
+    if pol == POL_RANDOM:
+        return random_turn(s, r, tr, seat, rng, checked, x)
+    if pol > POL_RANDOM:
+        return heuristic_turn(s, r, tr, seat, w, rng, checked)
+    return ERR_ILLEGAL
+
+
+@driver
+def play_from(s, r, pols, weights, rng, checked, tr):
+    """Play the game in s to its end. pols: int64[4] policy id per seat; weights:
+    float64[4, W]. Returns 0 or the first error code (also left in s[S_ERROR])."""
+    x = np.zeros(X_SIZE, dtype=np.int64)
+    err = check_invariants(s, r) if checked else 0
+    while err == 0 and s[S_OVER] == 0:
+        seat = s[S_SEAT]
+        snapshot(tr, s)
+        turn = s[S_TURN]
+        err = play_turn(s, r, tr, seat, pols[seat], weights, rng, checked, x)
+        if err == 0 and s[S_TURN] != turn + 1:
+            err = ERR_ILLEGAL  # a player returned without completing its turn
+        if tr[T_ON] == 1 and (tr[T_NA] > tr[T_CAPA] or tr[T_NS] > tr[T_CAPS]):
+            err = ERR_TRACE
+    if err != 0:
+        s[S_ERROR] = err
+        s[S_END] = END_ERROR
+        s[S_OVER] = 1
+    return err
+
+
+@driver
+def fill_row(s, r, index, policy_idx, row):
+    """Write the result row of a finished game (row: int64[N_COLS])."""
+    players = r[P_PLAYERS]
+    row[:] = 0
+    row[R_GAME] = index
+    row[R_PLAYERS] = players
+    score = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    tb = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    scores(s, r, score, tb)
+    w, mask = winners(s, r)
+    if s[S_ERROR] != 0:
+        w, mask = -1, 0
+    row[R_WINNER] = w
+    row[R_WIN_MASK] = mask
+    # rounds begun (the game ends mid-round when the target is banked)
+    row[R_ROUNDS] = (s[S_TURN] + players - 1) // players
+    row[R_TURNS] = s[S_TURN]
+    row[R_END] = s[S_END]
+    for seat in range(MAX_PLAYERS):
+        row[R_SCORE + seat] = score[seat]
+        row[R_TIEBREAK + seat] = tb[seat]
+        row[R_POLICY + seat] = policy_idx[seat] if seat < players else -1
+    g = R_GAME_CNT
+    row[g] = s[S_ATTACKS]
+    row[g + 1] = s[S_SHARKS_DRAWN]
+    row[g + 2] = s[S_SHARKS_CLEARED]
+    row[g + 3] = s[S_SAFETY_PLAYED]
+    row[g + 4] = s[S_RESHUFFLES]
+    row[g + 5] = s[S_RESHUFFLES + 1]
+    row[g + 6] = s[S_RESHUFFLES + 2]
+    row[g + 7] = s[S_SHORT]
+    row[g + 8] = s[S_TRE_N] + s[S_TRE_DN]
+    for j in range(_SEAT_SRC.shape[0]):
+        for seat in range(players):
+            if _SEAT_SRC[j] >= 0:
+                v = s[O_SEATS + seat * SEAT_W + F_CNT + _SEAT_SRC[j]]
+            else:
+                v = n_banked(s, r, seat)
+            row[R_SEAT_CNT + j * MAX_PLAYERS + seat] = v
+    row[R_ERROR] = s[S_ERROR]
+
+
+@driver
+def seat_policies(players, index, rotate, pol_ids, weights, pols, wts, policy_idx):
+    """Assign the policy list to seats for game `index`; with rotation, seat s gets list entry
+    (s + index) mod players, so every entry sits in every seat equally often."""
+    for seat in range(players):
+        k = (seat + index) % players if rotate else seat
+        pols[seat] = pol_ids[k]
+        policy_idx[seat] = k
+        for j in range(weights.shape[1]):
+            wts[seat, j] = weights[k, j]
+
+
+@driver
+def play_game(r, pol_ids, weights, seed, index, rotate, checked, tr, row):
+    """Play game `index` under `seed` and write its result row. pol_ids: int64[players] and
+    weights: float64[players, W] are the policy list before seat rotation. tr: trace buffer
+    (state.new_trace). Returns the final state (int64[STATE_SIZE])."""
+    players = r[P_PLAYERS]
+    rng = np.zeros(1, dtype=np.uint64)
+    stream_for(np.uint64(seed), np.uint64(index), rng)
+    pols = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    wts = np.zeros((MAX_PLAYERS, weights.shape[1]), dtype=np.float64)
+    policy_idx = np.full(MAX_PLAYERS, -1, dtype=np.int64)
+    seat_policies(players, index, rotate, pol_ids, weights, pols, wts, policy_idx)
+    s = np.zeros(STATE_SIZE, dtype=np.int64)
+    setup(s, r, tr, rng)
+    play_from(s, r, pols, wts, rng, checked, tr)
+    fill_row(s, r, index, policy_idx, row)
+    record(tr, s, A_GAME_END, s[S_END], row[R_WINNER], row[R_WIN_MASK], s[S_ERROR])
+    return s
+
+
+@driver(parallel=True)
+def play_batch(r, pol_ids, weights, seed, start, rotate, checked, rows):
+    """Play games start .. start + n - 1 in parallel; rows: int64[n, N_COLS]."""
+    n = rows.shape[0]
+    for i in prange(n):
+        tr = np.zeros(T_HEADER, dtype=np.int32)
+        play_game(r, pol_ids, weights, seed, start + i, rotate, checked, tr, rows[i])

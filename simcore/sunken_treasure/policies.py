@@ -1,0 +1,263 @@
+"""Sunken Treasure players as compiled functions. A player plays its whole turn through the
+engine's do_* functions (the same legal-action path for every player) and returns 0, or an
+error code when the engine refused an action (or, in checked mode, an invariant broke).
+
+`random` chooses uniformly among the legal options of the turn (giving up a trapped lock or
+theft counts as one option; after it the turn's options are listed again). The heuristics
+share one decision procedure, `heuristic_turn`, driven by a weight vector (W_* below); the
+named players (balanced, banker, lockbreaker, thief) are its default weight settings
+(simcore/sunken_treasure/__init__.py), docs/policies-sunken-treasure.md explains them.
+"""
+
+from __future__ import annotations
+
+from simcore.jit import kernel
+from simcore.rng import rand_below
+from simcore.sunken_treasure.board import (
+    CRACKED,
+    FAIL,
+    LOCKED_BOX,
+    LOCKED_SAFE,
+    OPEN,
+    TRAPPED,
+    UNLOCKED_BOX,
+    UNLOCKED_CHEST,
+)
+from simcore.sunken_treasure.engine import (
+    ERR_ILLEGAL,
+    banked_value,
+    can_abandon,
+    can_attempt,
+    can_bank,
+    can_claim,
+    can_safety,
+    can_search,
+    can_steal,
+    carried_value,
+    check_invariants,
+    do_abandon,
+    do_attempt,
+    do_bank,
+    do_claim,
+    do_dive,
+    do_option,
+    do_safety,
+    do_search,
+    do_steal,
+    do_surface,
+    fld,
+    hand,
+    is_up,
+    list_options,
+    stack,
+)
+from simcore.sunken_treasure.rules import (
+    P_N_TKINDS,
+    P_PLAYERS,
+    P_SHARKS,
+    P_TARGET,
+    R_ATTEMPT_COUNTS,
+    R_BAGS,
+    R_TCOUNT,
+    R_TVALUE,
+)
+from simcore.sunken_treasure.state import F_LOCK, F_PLAYED, F_STEAL, S_SHARKS, X_OPTS
+
+# Policy ids (the registry in simcore/sunken_treasure/__init__.py maps names to these).
+POL_RANDOM = 0
+POL_BALANCED = 1
+POL_BANKER = 2
+POL_LOCKBREAKER = 3
+POL_THIEF = 4
+
+# The heuristic's weights (one vector layout for every heuristic player).
+W_BANK_AT = 0  # surface once this many $1000 of treasure are carried face up
+W_MARGIN = 1  # danger when sharks >= sharks_to_attack - margin (0: never afraid)
+W_SAFETY = 2  # > 0: in danger, play a Safety card before surfacing
+W_LOCK_MIN = 3  # work on a lock only when its expected payout is >= this many $1000
+W_STEAL_AT = 4  # rob a diver with >= this many $1000 banked; < 0: never steal
+W_TRAP_QUIT = 5  # > 0: give up a trapped lock when going on is worth less than nothing
+W_HUNT = 6  # > 0: a diver carrying nothing surfaces to rob a diver worth robbing
+W_RISK = 7  # weight of the carried treasure a second Trapped would cost, in a lock's value
+
+
+@kernel
+def after(s, r, checked, err):
+    """After an action: the engine's verdict, then (checked mode) the invariants."""
+    if err != 0:
+        return err
+    if checked:
+        return check_invariants(s, r)
+    return 0
+
+
+@kernel
+def random_turn(s, r, tr, seat, rng, checked, x):
+    """One whole turn for `seat`, uniform among the legal options."""
+    n = list_options(s, r, seat, x, X_OPTS, True)
+    if n == 0:
+        return ERR_ILLEGAL
+    code = x[X_OPTS + rand_below(rng, n)]
+    err = after(s, r, checked, do_option(s, r, tr, rng, seat, code))
+    if err != 0 or code // 8 != 8:  # every option but K_ABANDON completes the turn
+        return err
+    n = list_options(s, r, seat, x, X_OPTS, False)
+    if n == 0:
+        return ERR_ILLEGAL
+    code = x[X_OPTS + rand_below(rng, n)]
+    return after(s, r, checked, do_option(s, r, tr, rng, seat, code))
+
+
+# ---------------------------------------------------------------------------------------
+# Valuing a lock: the chance it opens and the chance a second Trapped ends it badly, from the
+# attempt deck's composition (No Effect cards only delay; "Cracked" twice opens).
+
+
+@kernel
+def lock_odds(r, cracked, trapped):
+    """(P(the lock opens), P(a second Trapped)) from a lock with `cracked` / `trapped` cards
+    already on it, drawing from the full attempt deck's mix (Fail ends it with nothing)."""
+    o = float(r[R_ATTEMPT_COUNTS + OPEN])
+    c = float(r[R_ATTEMPT_COUNTS + CRACKED])
+    f = float(r[R_ATTEMPT_COUNTS + FAIL])
+    t = float(r[R_ATTEMPT_COUNTS + TRAPPED])
+    q = o + c + f + t
+    if q <= 0.0:
+        return 0.0, 0.0
+    o /= q
+    c /= q
+    t /= q
+    s11 = o + c
+    d11 = t
+    if cracked >= 1 and trapped >= 1:
+        return s11, d11
+    s10 = o + c + t * s11
+    d10 = t * d11
+    if cracked >= 1:
+        return s10, d10
+    s01 = o + c * s11
+    d01 = t + c * d11
+    if trapped >= 1:
+        return s01, d01
+    return o + c * s10 + t * s01, c * d10 + t * d01
+
+
+@kernel
+def mean_treasure(r):
+    """Mean dollar value of a Treasure card."""
+    v = 0.0
+    n = 0.0
+    for k in range(r[P_N_TKINDS]):
+        v += r[R_TVALUE + k] * r[R_TCOUNT + k]
+        n += r[R_TCOUNT + k]
+    return v / n if n > 0 else 0.0
+
+
+@kernel
+def lock_value(s, r, seat, kind, cracked, trapped, w):
+    """Expected dollars of working on a locked container: P(open) x bags x mean card, less
+    P(second Trapped) x risk x the treasure carried (lost when forced up)."""
+    p_open, p_trap = lock_odds(r, cracked, trapped)
+    gain = p_open * r[R_BAGS + kind] * mean_treasure(r)
+    return gain - p_trap * w[seat, W_RISK] * carried_value(s, r, seat)
+
+
+@kernel
+def best_victim(s, r, seat, w):
+    """The diver with the most banked treasure, if it is at least steal_at, that the seat may
+    rob now; -1 none."""
+    if w[seat, W_STEAL_AT] < 0:
+        return -1
+    best = -1
+    best_v = w[seat, W_STEAL_AT] * 1000.0
+    for t in range(r[P_PLAYERS]):
+        if t == seat or is_up(s, t):
+            continue
+        v = banked_value(s, r, t)
+        if v >= best_v and v > 0:
+            best = t
+            best_v = v
+    return best
+
+
+# ---------------------------------------------------------------------------------------
+# The heuristic player
+
+
+@kernel
+def heuristic_diver(s, r, tr, seat, w, rng, checked):
+    """A diver's turn: bank a winning load, flee (or fight) sharks, bank at the threshold,
+    claim, work on the best lock, hunt, else search."""
+    if s[fld(seat, F_PLAYED)] == 0:
+        return do_search(s, r, tr, rng, seat)  # "On your first play, search for an Item"
+    carried = carried_value(s, r, seat)
+    banked = banked_value(s, r, seat)
+    margin = w[seat, W_MARGIN]
+    danger = margin > 0 and s[S_SHARKS] >= r[P_SHARKS] - margin
+    if carried > 0 and banked + carried >= r[P_TARGET]:
+        return do_surface(s, r, tr, seat)
+    if danger and carried > 0:
+        if w[seat, W_SAFETY] > 0 and can_safety(s, seat):
+            return do_safety(s, r, tr, seat)
+        return do_surface(s, r, tr, seat)
+    if carried >= w[seat, W_BANK_AT] * 1000.0:
+        return do_surface(s, r, tr, seat)
+    lock = s[fld(seat, F_LOCK)]
+    if lock >= 0 and w[seat, W_TRAP_QUIT] > 0 and stack(s, seat, TRAPPED) > 0:
+        v = lock_value(s, r, seat, lock, stack(s, seat, CRACKED), 1, w)
+        if v < 0 and can_abandon(s, r, seat):
+            err = after(s, r, checked, do_abandon(s, r, tr, seat))
+            if err != 0:
+                return err
+            lock = -1
+    if can_claim(s, seat, UNLOCKED_CHEST):
+        return do_claim(s, r, tr, rng, seat, UNLOCKED_CHEST)
+    if can_claim(s, seat, UNLOCKED_BOX):
+        return do_claim(s, r, tr, rng, seat, UNLOCKED_BOX)
+    need = w[seat, W_LOCK_MIN] * 1000.0
+    if lock >= 0:
+        v = lock_value(s, r, seat, lock, stack(s, seat, CRACKED), stack(s, seat, TRAPPED), w)
+        if v >= need and can_attempt(s, seat, lock):
+            return do_attempt(s, r, tr, rng, seat, lock)
+    else:
+        best = -1
+        for kind in range(LOCKED_SAFE, LOCKED_BOX - 1, -1):
+            if hand(s, seat, kind) > 0:
+                v = lock_value(s, r, seat, kind, 0, 0, w)
+                if v >= need:
+                    best = kind
+                    need = v
+        if best >= 0 and can_attempt(s, seat, best):
+            return do_attempt(s, r, tr, rng, seat, best)
+    if w[seat, W_HUNT] > 0 and carried == 0 and best_victim(s, r, seat, w) >= 0:
+        return do_surface(s, r, tr, seat)
+    if can_search(s, seat):
+        return do_search(s, r, tr, rng, seat)
+    return do_surface(s, r, tr, seat)
+
+
+@kernel
+def heuristic_surfaced(s, r, tr, seat, w, rng):
+    """A surfaced turn: bank, else go on with (or begin) a theft worth it, else dive."""
+    if can_bank(s, r, seat):
+        return do_bank(s, r, tr, seat)
+    theft = s[fld(seat, F_STEAL)]
+    if theft >= 0:
+        if can_steal(s, r, seat, theft):
+            return do_steal(s, r, tr, rng, seat, theft)
+    else:
+        v = best_victim(s, r, seat, w)
+        if v >= 0 and can_steal(s, r, seat, v):
+            return do_steal(s, r, tr, rng, seat, v)
+    return do_dive(s, r, tr, seat)
+
+
+@kernel
+def heuristic_turn(s, r, tr, seat, w, rng, checked):
+    """One whole turn of a heuristic player; its weights are w[seat] (w: float64[4, W], W_*
+    layout)."""
+    if is_up(s, seat):
+        err = heuristic_surfaced(s, r, tr, seat, w, rng)
+    else:
+        err = heuristic_diver(s, r, tr, seat, w, rng, checked)
+    return after(s, r, checked, err)

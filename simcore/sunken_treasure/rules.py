@@ -1,0 +1,222 @@
+"""Sunken Treasure rules as data: every number a designer may vary, named variants, packing.
+
+Sources: seed 004 (the rulebook text) and ../shared/GAME-DATA.md for what the text leaves out
+(the deck mixes, the treasure values). Every reconstructed number is a field here, changeable
+with ``--set key=value`` or a variant file; every ruling on an unclear sentence is a named
+boolean field. docs/rules-sunken-treasure.md lists which is which.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from simcore.rulesbase import RulesError, variant_registry
+from simcore.sunken_treasure.board import (
+    CONTAINER_SIZE,
+    CRACKED,
+    DEFAULT_ATTEMPT_DECK,
+    DEFAULT_ITEM_DECK,
+    DEFAULT_TREASURE_COUNTS,
+    DEFAULT_TREASURE_VALUES,
+    FAIL,
+    JUNK,
+    MAX_ATTEMPTS,
+    MAX_ITEMS,
+    MAX_PLAYERS,
+    MAX_TREASURE_KINDS,
+    MAX_TREASURES,
+    N_ATTEMPT_KINDS,
+    N_CONTAINERS,
+    N_ITEM_KINDS,
+    NO_EFFECT,
+    OPEN,
+    TRAPPED,
+)
+
+
+@dataclass(frozen=True)
+class SunkenTreasureRules:
+    """Every rule parameter of Sunken Treasure (seed 004)."""
+
+    item_deck: tuple[int, ...] = DEFAULT_ITEM_DECK
+    """item cards by kind: unlocked box, unlocked chest, locked box, locked chest, locked safe,
+    junk, shark, safety (reconstruction: 6,4,5,4,2,8,7,5 = 41 cards)"""
+    attempt_deck: tuple[int, ...] = DEFAULT_ATTEMPT_DECK
+    """attempt cards by kind: open, cracked, no effect, fail, trapped (reconstruction:
+    8,4,4,3,2 = 21 cards)"""
+    treasure_values: tuple[int, ...] = DEFAULT_TREASURE_VALUES
+    """dollar value of each kind of treasure card (reconstruction)"""
+    treasure_counts: tuple[int, ...] = DEFAULT_TREASURE_COUNTS
+    """treasure cards of each value, in the order of treasure_values (reconstruction)"""
+    bags: tuple[int, int, int] = (1, 2, 3)
+    """treasure cards paid by a box, a chest and a safe (seed 004: 1, 2, 3)"""
+    sharks_to_attack: int = 3
+    """sharks on the board that force every diver up (seed 004: the third)"""
+    target: int = 20000
+    """banked dollars that win the game (seed 004: $20,000)"""
+    solo_turns: int = 40
+    """one player: the target must be banked within this many turns (GAME-DATA ruling)"""
+    second_cracked_full: bool = True
+    """a second Cracked opens the lock and pays the container's bags (True) or one card
+    (False: the literal 'you can take a Treasure Card')"""
+    abandon_needs_trap: bool = True
+    """a container (or a theft) under attempt may be given up only once a Trapped card lies on
+    it (True: the text offers it only after Trapped); False: at any time"""
+    keep_safety_on_surface: bool = False
+    """Safety cards are kept when surfacing (False: the literal 'discard all Item Cards')"""
+    bank_on_surface: bool = False
+    """treasure is banked the moment its diver surfaces (True: 'brought to the surface is
+    considered banked'); False: banking is a turn of its own ('Banking Treasure completes a
+    turn')"""
+    steal_trap_discards: bool = True
+    """a second Trapped on a theft makes the thief discard all but banked treasure ('the same
+    rules as a Shark Attack'); False: the theft just ends"""
+    max_rounds: int = 500
+    """safety cap: the game ends with no winner after this many rounds (end reason
+    'round-limit'; the rulebook has no such end)"""
+
+    # ----------------------------------------------------------------------------------
+    def validate(self, players: int | None = None) -> None:
+        """Raise RulesError with one clear sentence when a field is out of range."""
+        if players is not None and not 1 <= players <= MAX_PLAYERS:
+            raise RulesError(f"sunken-treasure is for 1 to 4 players, not {players}")
+        if len(self.item_deck) != N_ITEM_KINDS or any(c < 0 for c in self.item_deck):
+            raise RulesError(
+                "item_deck needs 8 counts of 0 or more (unlocked box, unlocked chest, locked "
+                "box, locked chest, locked safe, junk, shark, safety)"
+            )
+        if sum(self.item_deck) < 1 or sum(self.item_deck) > MAX_ITEMS:
+            raise RulesError(f"item_deck must hold 1 to {MAX_ITEMS} cards")
+        if self.item_deck[JUNK] < 1:
+            raise RulesError("item_deck needs at least one junk card (the deck must cycle)")
+        if len(self.attempt_deck) != N_ATTEMPT_KINDS or any(c < 0 for c in self.attempt_deck):
+            raise RulesError(
+                "attempt_deck needs 5 counts of 0 or more (open, cracked, no effect, fail, trapped)"
+            )
+        if self.attempt_deck[OPEN] + self.attempt_deck[FAIL] < 1:
+            raise RulesError("attempt_deck needs at least one open or fail card")
+        if sum(self.attempt_deck) > MAX_ATTEMPTS:
+            raise RulesError(f"attempt_deck must hold at most {MAX_ATTEMPTS} cards")
+        # the cards that can lie on open attempts (each seat: at most 1 cracked, 1 trapped and
+        # any no-effects) must leave cards to draw
+        lying = min(self.attempt_deck[CRACKED], MAX_PLAYERS)
+        lying += min(self.attempt_deck[TRAPPED], MAX_PLAYERS) + self.attempt_deck[NO_EFFECT]
+        if sum(self.attempt_deck) - lying < 1:
+            raise RulesError("attempt_deck must keep a card to draw while attempts are open")
+        if not 1 <= len(self.treasure_values) <= MAX_TREASURE_KINDS:
+            raise RulesError(f"treasure_values needs 1 to {MAX_TREASURE_KINDS} values")
+        if len(self.treasure_counts) != len(self.treasure_values):
+            raise RulesError("treasure_counts needs one count per treasure value")
+        if any(v < 0 for v in self.treasure_values) or any(c < 0 for c in self.treasure_counts):
+            raise RulesError("treasure values and counts must be 0 or more")
+        if not 1 <= sum(self.treasure_counts) <= MAX_TREASURES:
+            raise RulesError(f"the treasure deck must hold 1 to {MAX_TREASURES} cards")
+        if len(self.bags) != 3 or any(not 0 <= b <= 10 for b in self.bags):
+            raise RulesError("bags needs three counts 0-10 (box, chest, safe)")
+        if not 1 <= self.sharks_to_attack <= 20:
+            raise RulesError("sharks_to_attack must be 1 to 20")
+        if self.target < 1:
+            raise RulesError("target must be at least 1 dollar")
+        if not 1 <= self.solo_turns <= 10_000:
+            raise RulesError("solo_turns must be 1 to 10000")
+        if not 1 <= self.max_rounds <= 10_000:
+            raise RulesError("max_rounds must be 1 to 10000")
+
+    def resolved(self, players: int) -> dict:
+        """The rules as plain data (lists for tuples)."""
+        d = dataclasses.asdict(self)
+        for k, v in d.items():
+            if isinstance(v, tuple):
+                d[k] = list(v)
+        return d
+
+
+# ---------------------------------------------------------------------------------------
+# Named variants: functions of a rules object; they compose ("bank-on-surface+four-sharks").
+VARIANTS = variant_registry()
+
+
+@VARIANTS.register("base", "the rulebook's game with the GAME-DATA decks (no change)")
+def _base(r: SunkenTreasureRules) -> SunkenTreasureRules:
+    return r
+
+
+@VARIANTS.register("bank-on-surface", "treasure brought to the surface is banked at once")
+def _bank_on_surface(r: SunkenTreasureRules) -> SunkenTreasureRules:
+    return dataclasses.replace(r, bank_on_surface=True)
+
+
+@VARIANTS.register("keep-safety", "Safety cards survive surfacing")
+def _keep_safety(r: SunkenTreasureRules) -> SunkenTreasureRules:
+    return dataclasses.replace(r, keep_safety_on_surface=True)
+
+
+@VARIANTS.register("free-abandon", "a lock or theft under attempt may be given up at any time")
+def _free_abandon(r: SunkenTreasureRules) -> SunkenTreasureRules:
+    return dataclasses.replace(r, abandon_needs_trap=False)
+
+
+@VARIANTS.register("four-sharks", "the fourth shark, not the third, forces the divers up")
+def _four_sharks(r: SunkenTreasureRules) -> SunkenTreasureRules:
+    return dataclasses.replace(r, sharks_to_attack=4)
+
+
+@VARIANTS.register("literal-cracked", "a second Cracked pays one Treasure card")
+def _literal_cracked(r: SunkenTreasureRules) -> SunkenTreasureRules:
+    return dataclasses.replace(r, second_cracked_full=False)
+
+
+# ---------------------------------------------------------------------------------------
+# Packing for the kernels: one flat int64 array r, named offsets.
+P_PLAYERS = 0
+P_SHARKS = 1  # sharks_to_attack
+P_TARGET = 2
+P_SOLO_TURNS = 3
+P_MAX_ROUNDS = 4
+P_N_TKINDS = 5  # kinds of treasure card
+P_N_ITEMS = 6  # item cards in all
+P_N_ATTEMPTS = 7
+P_N_TREASURES = 8
+P_SECOND_CRACKED_FULL = 9
+P_ABANDON_NEEDS_TRAP = 10
+P_KEEP_SAFETY = 11
+P_BANK_ON_SURFACE = 12
+P_STEAL_TRAP_DISCARDS = 13
+N_PARAMS = 16
+R_BAGS = N_PARAMS  # [5] treasure cards paid by each container kind
+R_ITEM_COUNTS = R_BAGS + N_CONTAINERS  # [8] item cards of each kind
+R_ATTEMPT_COUNTS = R_ITEM_COUNTS + N_ITEM_KINDS  # [5] attempt cards of each kind
+R_TVALUE = R_ATTEMPT_COUNTS + N_ATTEMPT_KINDS  # [10] dollar value of each treasure kind
+R_TCOUNT = R_TVALUE + MAX_TREASURE_KINDS  # [10] cards of each treasure kind
+RULES_SIZE = R_TCOUNT + MAX_TREASURE_KINDS
+
+
+def pack(rules: SunkenTreasureRules, players: int) -> np.ndarray:
+    """Validate the rules for a player count and pack them into the flat kernel array."""
+    rules.validate(players)
+    r = np.zeros(RULES_SIZE, dtype=np.int64)
+    r[P_PLAYERS] = players
+    r[P_SHARKS] = rules.sharks_to_attack
+    r[P_TARGET] = rules.target
+    r[P_SOLO_TURNS] = rules.solo_turns
+    r[P_MAX_ROUNDS] = rules.max_rounds
+    r[P_N_TKINDS] = len(rules.treasure_values)
+    r[P_N_ITEMS] = sum(rules.item_deck)
+    r[P_N_ATTEMPTS] = sum(rules.attempt_deck)
+    r[P_N_TREASURES] = sum(rules.treasure_counts)
+    r[P_SECOND_CRACKED_FULL] = int(rules.second_cracked_full)
+    r[P_ABANDON_NEEDS_TRAP] = int(rules.abandon_needs_trap)
+    r[P_KEEP_SAFETY] = int(rules.keep_safety_on_surface)
+    r[P_BANK_ON_SURFACE] = int(rules.bank_on_surface)
+    r[P_STEAL_TRAP_DISCARDS] = int(rules.steal_trap_discards)
+    for c in range(N_CONTAINERS):
+        r[R_BAGS + c] = rules.bags[CONTAINER_SIZE[c]]
+    r[R_ITEM_COUNTS : R_ITEM_COUNTS + N_ITEM_KINDS] = rules.item_deck
+    r[R_ATTEMPT_COUNTS : R_ATTEMPT_COUNTS + N_ATTEMPT_KINDS] = rules.attempt_deck
+    n = len(rules.treasure_values)
+    r[R_TVALUE : R_TVALUE + n] = rules.treasure_values
+    r[R_TCOUNT : R_TCOUNT + n] = rules.treasure_counts
+    return r
