@@ -333,7 +333,9 @@ def bench(
 @app.command()
 def report(
     game: GameArg,
-    out: Annotated[str, typer.Option("--out", help="output folder")] = "reports/sunken-city",
+    out: Annotated[
+        str | None, typer.Option("--out", help="output folder (default reports/GAME)")
+    ] = None,
     games_: Annotated[str, typer.Option("--games", "-g", help="games per setting")] = "100000",
     seed: SeedOpt = 1,
     policy: PolicyOpt = None,
@@ -346,7 +348,7 @@ def report(
     spec = get_game(game)
     path = write_report(
         spec,
-        Path(out),
+        Path(out or f"reports/{spec.name}"),
         n,
         seed,
         policy,

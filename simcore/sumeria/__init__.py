@@ -1,0 +1,82 @@
+"""Sumeria (Dirk Liekens, Reiver Games 2008): the rulebook of seed 002, with its variants."""
+
+from __future__ import annotations
+
+from simcore.games import GameSpec, PolicySpec, register
+from simcore.sumeria import play as _play
+from simcore.sumeria.policies import POL_HEURISTIC, POL_RANDOM, WEIGHT_NAMES
+from simcore.sumeria.rules import MAP_NAMES, VARIANTS, SumeriaRules, pack
+from simcore.sumeria.state import END_REASONS
+
+
+def _weights(now, next_, deny, city, reserve, sets, noise, late) -> dict[str, float]:
+    return dict(zip(WEIGHT_NAMES, (now, next_, deny, city, reserve, sets, noise, late)))
+
+
+POLICIES = {
+    "random": PolicySpec(
+        "random",
+        POL_RANDOM,
+        "uniform among the legal options at every decision (the baseline for fuzzing)",
+    ),
+    "balanced": PolicySpec(
+        "balanced",
+        POL_HEURISTIC,
+        "mostly this round's scoring, a little of the next round's, light denial, set value",
+        _weights(1.0, 0.1, 0.2, 0.15, 0.0, 0.4, 0.05, 0.5),
+    ),
+    "chaser": PolicySpec(
+        "chaser",
+        POL_HEURISTIC,
+        "chases the city-states about to be scored; ignores the opponents and the next round",
+        _weights(1.0, 0.05, 0.0, 0.1, 0.0, 0.3, 0.05, 0.0),
+    ),
+    "shifter": PolicySpec(
+        "shifter",
+        POL_HEURISTIC,
+        "manipulates the order: pushes states the opponents lead out of the scoring places "
+        "and pulls its own in (strong denial, next round weighted like this one)",
+        _weights(0.6, 0.6, 1.2, 0.1, 0.1, 0.3, 0.05, 1.5),
+    ),
+}
+
+
+def _replay(rules, players, seats, seed, index, *, rotate=False, checked=True, version=""):
+    from simcore.sumeria.trace import replay
+
+    return replay(
+        rules,
+        players,
+        seats,
+        seed,
+        index,
+        rotate=rotate,
+        checked=checked,
+        version=version,
+        policy_arrays=SPEC.policy_arrays(seats),
+    )
+
+
+SPEC = register(
+    GameSpec(
+        name="sumeria",
+        title="Sumeria (seed 002)",
+        rules_cls=SumeriaRules,
+        variants=VARIANTS,
+        named_values={},
+        policies=POLICIES,
+        default_policy="balanced",
+        min_players=3,
+        max_players=4,
+        columns=_play.COLUMNS,
+        end_reasons=END_REASONS,
+        game_counters=_play.GAME_COUNTERS,
+        seat_counters=_play.SEAT_COUNTERS,
+        pack=pack,
+        play_batch=_play.play_batch,
+        replay=_replay,
+        report_variants=("base", "short", "linear", "ring-map", "cross-map"),
+    )
+)
+
+__all__ = ["SPEC", "POLICIES", "MAP_NAMES"]

@@ -1,0 +1,928 @@
+"""Sumeria rules as compiled kernels: setup, legal actions, applying actions, end-of-round
+control and tiles, the next first player, the order shift, scores.
+
+No policy logic lives here. Every ``do_*`` function checks the legality of its decision and
+returns 0, or ERR_ILLEGAL without changing anything. The automatic steps between decisions
+(end-of-round scoring up to the next tile choice, the new round's draw) run in ``advance``.
+Quotes are from seed 002 (the rulebook); rulings are rules fields (docs/rules-sumeria.md).
+
+Arguments: s = flat state (int64, layout in state.py), r = packed rules (int64, rules.py),
+tr = trace buffer (int32, state.py), x = scratch (int64, state.py), rng = uint64[1].
+"""
+
+from __future__ import annotations
+
+from simcore.jit import kernel
+from simcore.rng import rand_below
+from simcore.sumeria.board import (
+    LOC_KIND,
+    LOC_STATE,
+    LOCS_PER_STATE,
+    MAX_DEG,
+    N_LOCS,
+    N_STATES,
+    N_TYPES,
+    TOWN,
+)
+from simcore.sumeria.rules import (
+    MAX_PLAYERS,
+    MAX_SCORED,
+    P_FP_FALLBACK,
+    P_FP_STATES,
+    P_INITIAL,
+    P_MOVE_SHIFTS_SOURCE,
+    P_N_SCORED,
+    P_PLAYERS,
+    P_ROUNDS,
+    P_SCORING,
+    P_SETUP_SHIFTS,
+    P_TILES_PER_TYPE,
+    P_TRADERS,
+    P_TURNS,
+    R_ADJ,
+    R_DEG,
+    R_TILES,
+)
+from simcore.sumeria.state import (
+    A_ADD,
+    A_CONTROL,
+    A_DISCARD,
+    A_DRAW,
+    A_MOVE,
+    A_NEW_ROUND,
+    A_PLACE,
+    A_RECEIVE,
+    A_REMOVE,
+    A_TAKE,
+    ACTION_WIDTH,
+    C_ADDS,
+    C_CONTROLS,
+    C_FIRST_ROUNDS,
+    C_JUMPS,
+    C_MOVES,
+    C_REMOVES,
+    C_SECONDS,
+    EMPTY,
+    END_ROUNDS,
+    N_CNT,
+    O_BAGT,
+    O_CNT,
+    O_DISC,
+    O_DISPLAY,
+    O_HELD,
+    O_LOC,
+    O_ORDER,
+    O_POS,
+    O_RESERVE,
+    O_SCNT,
+    O_TOWNS,
+    PH_CHOOSE,
+    PH_OVER,
+    PH_SCORE,
+    PH_SETUP,
+    PH_TURN,
+    S_ACTIONS,
+    S_BAG,
+    S_CHOICES,
+    S_CHOOSE_POS,
+    S_DECISION,
+    S_DISCARDED,
+    S_EMPTY_SCORED,
+    S_END,
+    S_FIRST,
+    S_IN_TURN,
+    S_JUMPS,
+    S_OVER,
+    S_PHASE,
+    S_PICKS,
+    S_PLACED,
+    S_ROUND,
+    S_SEAT,
+    S_SECOND,
+    S_SOLE_SCORED,
+    S_SWAPS,
+    S_TURN,
+    STATE_SIZE,
+    T_CAPA,
+    T_CAPS,
+    T_HEADER,
+    T_NA,
+    T_NS,
+    T_ON,
+    X_DEST,
+    X_ESEEN,
+    X_LSEEN,
+    X_STACK,
+    X_STAMP,
+)
+
+# Error codes: 0 = fine. ERR_ILLEGAL is returned by do_* for an illegal decision; the others
+# come from check_invariants (checked mode).
+ERR_ILLEGAL = 1
+ERR_BOARD = 2  # per-state counts disagree with the locations
+ERR_TRADERS = 3  # traders not conserved (board + reserve)
+ERR_ORDER = 4  # the city-state order is not a permutation
+ERR_TILES = 5  # influence tiles not conserved
+ERR_COUNTS = 6  # a counter or phase out of range
+ERR_TRACE = 7  # the trace buffer overflowed
+ERR_NAMES = (
+    "ok",
+    "illegal action",
+    "board counts inconsistent",
+    "traders not conserved",
+    "order broken",
+    "tiles not conserved",
+    "counter out of range",
+    "trace overflow",
+)
+
+
+# ---------------------------------------------------------------------------------------
+# Small accessors (inlined)
+
+
+@kernel(inline="always")
+def nb(r, q, j):
+    """The j-th neighbour of location q on the map."""
+    return r[R_ADJ + q * MAX_DEG + j]
+
+
+@kernel(inline="always")
+def degree(r, q):
+    return r[R_DEG + q]
+
+
+@kernel(inline="always")
+def count(s, seat, c):
+    s[O_SCNT + seat * N_CNT + c] += 1
+
+
+@kernel(inline="always")
+def cnt(s, st, seat):
+    """Traders of `seat` in city-state `st`."""
+    return s[O_CNT + st * MAX_PLAYERS + seat]
+
+
+@kernel(inline="always")
+def towns(s, st, seat):
+    return s[O_TOWNS + st * MAX_PLAYERS + seat]
+
+
+@kernel(inline="always")
+def city_holder(s, st):
+    """Seat of the trader in the city of `st`, EMPTY (-1) when none."""
+    return s[O_LOC + st * LOCS_PER_STATE]
+
+
+@kernel(inline="always")
+def display(s, p, t):
+    return s[O_DISPLAY + p * N_TYPES + t]
+
+
+@kernel(inline="always")
+def held(s, seat, t):
+    return s[O_HELD + seat * N_TYPES + t]
+
+
+@kernel(inline="always")
+def turn_index(s, r, seat):
+    """Place of `seat` in this round's turn order (0 = the first player)."""
+    d = seat - s[S_FIRST]
+    return d + r[P_PLAYERS] if d < 0 else d
+
+
+# ---------------------------------------------------------------------------------------
+# Trace recording
+
+
+@kernel
+def record(tr, s, kind, a=0, b=0, c=0, d=0, e=0, f=0):
+    """Append one record (decision, seat, kind, a..f) when tracing is on."""
+    if tr[T_ON] == 0:
+        return
+    n = tr[T_NA]
+    tr[T_NA] = n + 1
+    if n >= tr[T_CAPA]:
+        return
+    o = T_HEADER + n * ACTION_WIDTH
+    tr[o] = s[S_DECISION]
+    tr[o + 1] = s[S_SEAT]
+    tr[o + 2] = kind
+    tr[o + 3] = a
+    tr[o + 4] = b
+    tr[o + 5] = c
+    tr[o + 6] = d
+    tr[o + 7] = e
+    tr[o + 8] = f
+
+
+@kernel
+def snapshot(tr, s):
+    """Append the whole state (before a decision) to the trace when tracing is on."""
+    if tr[T_ON] == 0:
+        return
+    n = tr[T_NS]
+    tr[T_NS] = n + 1
+    if n >= tr[T_CAPS]:
+        return
+    o = T_HEADER + tr[T_CAPA] * ACTION_WIDTH + n * STATE_SIZE
+    for k in range(STATE_SIZE):
+        tr[o + k] = s[k]
+
+
+# ---------------------------------------------------------------------------------------
+# Traders on locations and the order of the city-states
+
+
+@kernel
+def put_trader(s, q, seat):
+    s[O_LOC + q] = seat
+    st = LOC_STATE[q]
+    s[O_CNT + st * MAX_PLAYERS + seat] += 1
+    if LOC_KIND[q] == TOWN:
+        s[O_TOWNS + st * MAX_PLAYERS + seat] += 1
+
+
+@kernel
+def lift_trader(s, q):
+    seat = s[O_LOC + q]
+    s[O_LOC + q] = EMPTY
+    st = LOC_STATE[q]
+    s[O_CNT + st * MAX_PLAYERS + seat] -= 1
+    if LOC_KIND[q] == TOWN:
+        s[O_TOWNS + st * MAX_PLAYERS + seat] -= 1
+
+
+@kernel
+def recount(s):
+    """Recompute the per-state counts from the locations (position builders)."""
+    for k in range(N_STATES * MAX_PLAYERS):
+        s[O_CNT + k] = 0
+        s[O_TOWNS + k] = 0
+    for q in range(N_LOCS):
+        seat = s[O_LOC + q]
+        if seat != EMPTY:
+            s[O_LOC + q] = EMPTY
+            put_trader(s, q, seat)
+
+
+@kernel
+def swap_positions(s, p, p2):
+    a = s[O_ORDER + p]
+    b = s[O_ORDER + p2]
+    s[O_ORDER + p] = b
+    s[O_ORDER + p2] = a
+    s[O_POS + a] = p2
+    s[O_POS + b] = p
+    s[S_SWAPS] += 1
+
+
+@kernel
+def gain_influence(s, st):
+    """ "The tile of this City-State is then swapped with the one to its left, in order of
+    importance (if possible)." Returns the city-state it swapped with, -1 when leftmost."""
+    p = s[O_POS + st]
+    if p == 0:
+        return -1
+    other = s[O_ORDER + p - 1]
+    swap_positions(s, p, p - 1)
+    return other
+
+
+@kernel
+def lose_influence(s, st):
+    """ "The tile of this City-State is swapped with the one to its right, in order of
+    importance (if possible)." Returns the city-state it swapped with, -1 when rightmost."""
+    p = s[O_POS + st]
+    if p == N_STATES - 1:
+        return -1
+    other = s[O_ORDER + p + 1]
+    swap_positions(s, p, p + 1)
+    return other
+
+
+# ---------------------------------------------------------------------------------------
+# Setup (seed 002, "Setup")
+
+
+@kernel
+def draw_tile(s, rng):
+    """One tile drawn at random from the bag: its type, or -1 when the bag is empty."""
+    n = s[S_BAG]
+    if n == 0:
+        return -1
+    k = rand_below(rng, n)
+    for t in range(N_TYPES):
+        if k < s[O_BAGT + t]:
+            s[O_BAGT + t] -= 1
+            s[S_BAG] -= 1
+            return t
+        k -= s[O_BAGT + t]
+    return -1
+
+
+@kernel
+def draw_display(s, r, tr, rng, rec):
+    """ "Put all the Influence tiles in the bag and draw 6": 3, 2 and 1 above the three
+    leftmost city-states (tiles_per_state). An empty bag leaves spaces empty. rec: record
+    the draw in the trace (not at setup: the first state shows it)."""
+    for p in range(r[P_N_SCORED]):
+        for _ in range(r[R_TILES + p]):
+            t = draw_tile(s, rng)
+            if t >= 0:
+                s[O_DISPLAY + p * N_TYPES + t] += 1
+        if rec:
+            record(
+                tr,
+                s,
+                A_DRAW,
+                p,
+                display(s, p, 0),
+                display(s, p, 1),
+                display(s, p, 2),
+                display(s, p, 3),
+            )
+
+
+@kernel
+def setup(s, r, tr, rng):
+    """Fill s with the starting position: random city-state order, 6 tiles drawn, a random
+    first player, every trader in reserve; the initial placement follows (PH_SETUP)."""
+    players = r[P_PLAYERS]
+    for k in range(STATE_SIZE):
+        s[k] = 0
+    for q in range(N_LOCS):
+        s[O_LOC + q] = EMPTY
+    s[S_END] = -1
+    s[S_SECOND] = -1
+    # "Place the 8 City-State tiles in random order" (Fisher-Yates)
+    for p in range(N_STATES):
+        s[O_ORDER + p] = p
+    for p in range(N_STATES - 1, 0, -1):
+        j = rand_below(rng, p + 1)
+        a = s[O_ORDER + p]
+        s[O_ORDER + p] = s[O_ORDER + j]
+        s[O_ORDER + j] = a
+    for p in range(N_STATES):
+        s[O_POS + s[O_ORDER + p]] = p
+    for t in range(N_TYPES):
+        s[O_BAGT + t] = r[P_TILES_PER_TYPE]
+    s[S_BAG] = N_TYPES * r[P_TILES_PER_TYPE]
+    # "14 for a 3-player game, 10 for a 4-player game"
+    for seat in range(players):
+        s[O_RESERVE + seat] = r[P_TRADERS]
+    # "A first player is designated at random"
+    first = rand_below(rng, players)
+    s[S_FIRST] = first
+    s[S_SEAT] = first
+    count(s, first, C_FIRST_ROUNDS)
+    draw_display(s, r, tr, rng, False)
+    s[S_PHASE] = PH_SETUP if r[P_INITIAL] > 0 else PH_TURN
+
+
+# ---------------------------------------------------------------------------------------
+# Decisions: placement at setup, and the three actions
+
+
+@kernel
+def do_place(s, r, tr, seat, q):
+    """Setup: "Starting with the first player, players place one of their traders in a city,
+    town, or village ... Each location may hold only a single trader." Repeated in turn order
+    until each has placed initial_traders. Moves no tile unless setup_shifts_order."""
+    if s[S_PHASE] != PH_SETUP or seat != s[S_SEAT] or q < 0 or q >= N_LOCS:
+        return ERR_ILLEGAL
+    if s[O_LOC + q] != EMPTY or s[O_RESERVE + seat] == 0:
+        return ERR_ILLEGAL
+    put_trader(s, q, seat)
+    s[O_RESERVE + seat] -= 1
+    st = LOC_STATE[q]
+    other = -1
+    if r[P_SETUP_SHIFTS] == 1:
+        other = gain_influence(s, st)
+    record(tr, s, A_PLACE, q, st, s[O_POS + st], other)
+    s[S_PLACED] += 1
+    players = r[P_PLAYERS]
+    if s[S_PLACED] >= players * r[P_INITIAL]:
+        s[S_PHASE] = PH_TURN
+        s[S_SEAT] = s[S_FIRST]
+    else:
+        s[S_SEAT] = (seat + 1) % players
+    return 0
+
+
+@kernel
+def end_action(s, r):
+    """After an action: the next player; after every player's turn the turn marker
+    advances; after the last turn of the round the scoring begins (PH_SCORE)."""
+    players = r[P_PLAYERS]
+    s[S_ACTIONS] += 1
+    s[S_IN_TURN] += 1
+    if s[S_IN_TURN] == players:
+        s[S_IN_TURN] = 0
+        s[S_TURN] += 1
+        if s[S_TURN] == r[P_TURNS]:
+            s[S_PHASE] = PH_SCORE
+            s[S_CHOOSE_POS] = 0
+            return
+    s[S_SEAT] = (s[S_FIRST] + s[S_IN_TURN]) % players
+
+
+@kernel(inline="always")
+def on_turn(s, seat):
+    return s[S_PHASE] == PH_TURN and seat == s[S_SEAT]
+
+
+@kernel
+def do_add(s, r, tr, seat, q):
+    """ "Add one of your traders to the board": from the reserve to an empty location; "This
+    City-State has now gained influence" (its tile swaps left). "If all of a player's traders
+    are already on the board, this option is not available.\""""
+    if not on_turn(s, seat) or q < 0 or q >= N_LOCS:
+        return ERR_ILLEGAL
+    if s[O_LOC + q] != EMPTY or s[O_RESERVE + seat] == 0:
+        return ERR_ILLEGAL
+    put_trader(s, q, seat)
+    s[O_RESERVE + seat] -= 1
+    st = LOC_STATE[q]
+    other = gain_influence(s, st)
+    record(tr, s, A_ADD, q, st, s[O_POS + st], other)
+    count(s, seat, C_ADDS)
+    end_action(s, r)
+    return 0
+
+
+@kernel
+def move_targets(s, r, frm, x, o):
+    """List in x[o:] the locations the trader on `frm` can move to; returns how many.
+
+    "moves ... along any stretch of a trade route to the next location in that direction.
+    You may jump over any traders ... but must stop at the first empty location. When you
+    arrive at an occupied city, you may continue along any trade route leaving that city."
+    Ruling (GAME-DATA.md): over an occupied location the trader goes on along the routes
+    leaving it other than the one it came by (one route at a town or village of the default
+    map: straight on; any of the others at a city). A path that comes back to the start
+    ends there and is no move. Depth-first over directed routes, each followed once."""
+    x[X_STAMP] += 1
+    stamp = x[X_STAMP]
+    n = 0
+    top = 0
+    for j in range(degree(r, frm)):
+        x[X_STACK + 2 * top] = frm
+        x[X_STACK + 2 * top + 1] = j
+        top += 1
+    while top > 0:
+        top -= 1
+        a = x[X_STACK + 2 * top]
+        j = x[X_STACK + 2 * top + 1]
+        e = a * MAX_DEG + j
+        if x[X_ESEEN + e] == stamp:
+            continue
+        x[X_ESEEN + e] = stamp
+        b = nb(r, a, j)
+        if b == frm:
+            continue
+        if s[O_LOC + b] == EMPTY:
+            if x[X_LSEEN + b] != stamp:
+                x[X_LSEEN + b] = stamp
+                x[o + n] = b
+                n += 1
+        else:
+            for k in range(degree(r, b)):
+                if nb(r, b, k) != a:
+                    x[X_STACK + 2 * top] = b
+                    x[X_STACK + 2 * top + 1] = k
+                    top += 1
+    return n
+
+
+@kernel
+def adjacent(r, a, b):
+    for j in range(degree(r, a)):
+        if nb(r, a, j) == b:
+            return True
+    return False
+
+
+@kernel
+def do_move(s, r, tr, seat, frm, to, x):
+    """ "Move one of your traders on the board" (move_targets). "If a trader ends its move in
+    a City-State different from the one it left, the destination City-State gains influence."
+    With move_shifts_source (a ruling option) the state it left loses influence first."""
+    if not on_turn(s, seat) or frm < 0 or frm >= N_LOCS or to < 0 or to >= N_LOCS:
+        return ERR_ILLEGAL
+    if s[O_LOC + frm] != seat or s[O_LOC + to] != EMPTY:
+        return ERR_ILLEGAL
+    n = move_targets(s, r, frm, x, X_DEST)
+    ok = False
+    for i in range(n):
+        if x[X_DEST + i] == to:
+            ok = True
+    if not ok:
+        return ERR_ILLEGAL
+    lift_trader(s, frm)
+    put_trader(s, to, seat)
+    jumped = 0 if adjacent(r, frm, to) else 1
+    src = LOC_STATE[frm]
+    dst = LOC_STATE[to]
+    other = -1
+    src_pos = -1
+    if src != dst:
+        if r[P_MOVE_SHIFTS_SOURCE] == 1:
+            lose_influence(s, src)
+            src_pos = s[O_POS + src]
+        other = gain_influence(s, dst)
+        if src_pos >= 0:
+            src_pos = s[O_POS + src]
+    record(tr, s, A_MOVE, frm, to, jumped, s[O_POS + dst], other, src_pos)
+    count(s, seat, C_MOVES)
+    if jumped:
+        count(s, seat, C_JUMPS)
+        s[S_JUMPS] += 1
+    end_action(s, r)
+    return 0
+
+
+@kernel
+def do_remove(s, r, tr, seat, q):
+    """ "Remove one of your traders from the board": back to the reserve; "This City-State then
+    loses influence" (its tile swaps right)."""
+    if not on_turn(s, seat) or q < 0 or q >= N_LOCS or s[O_LOC + q] != seat:
+        return ERR_ILLEGAL
+    lift_trader(s, q)
+    s[O_RESERVE + seat] += 1
+    st = LOC_STATE[q]
+    other = lose_influence(s, st)
+    record(tr, s, A_REMOVE, q, st, s[O_POS + st], other)
+    count(s, seat, C_REMOVES)
+    end_action(s, r)
+    return 0
+
+
+# ---------------------------------------------------------------------------------------
+# End of a round (seed 002, "End of a Round")
+
+
+@kernel(inline="always")
+def control_key(s, r, st, seat):
+    """The ranking key of `seat` in city-state `st`: "the player with the most traders";
+    ties: "the tied player who has a trader in the city", then "the most traders in the
+    towns", then "the tied player who played first during that round"."""
+    players = r[P_PLAYERS]
+    k = cnt(s, st, seat) * 64 + towns(s, st, seat) * 8 + (players - 1 - turn_index(s, r, seat))
+    if city_holder(s, st) == seat:
+        k += 32
+    return k
+
+
+@kernel(inline="always")
+def ranking(s, r, st):
+    """(controller, second) of city-state `st`; -1 where no (further) player has a trader."""
+    first = -1
+    second = -1
+    k1 = -1
+    k2 = -1
+    for seat in range(r[P_PLAYERS]):
+        if cnt(s, st, seat) == 0:
+            continue
+        k = control_key(s, r, st, seat)
+        if k > k1:
+            second, k2 = first, k1
+            first, k1 = seat, k
+        elif k > k2:
+            second, k2 = seat, k
+    return first, second
+
+
+@kernel
+def display_kinds(s, p):
+    n = 0
+    for t in range(N_TYPES):
+        if display(s, p, t) > 0:
+            n += 1
+    return n
+
+
+@kernel
+def display_total(s, p):
+    n = 0
+    for t in range(N_TYPES):
+        n += display(s, p, t)
+    return n
+
+
+@kernel
+def take_tile(s, tr, p, seat, t, chosen):
+    s[O_DISPLAY + p * N_TYPES + t] -= 1
+    s[O_HELD + seat * N_TYPES + t] += 1
+    s[S_PICKS] -= 1
+    record(tr, s, A_TAKE, p, seat, t, chosen)
+
+
+@kernel
+def begin_position(s, r, tr):
+    """Rank the city-state at the position under way and set up its tile share: "chooses 2
+    of the 3 ... 1 of the 2 ... receives the Influence tile above" (all but one when there
+    are 2 or more; tiles_per_state)."""
+    p = s[S_CHOOSE_POS]
+    st = s[O_ORDER + p]
+    first, second = ranking(s, r, st)
+    record(tr, s, A_CONTROL, p, st, first, second, display_total(s, p))
+    k = r[R_TILES + p]
+    picks = k - 1 if k >= 2 else k
+    if first < 0:
+        s[S_EMPTY_SCORED] += 1
+        picks = 0
+    else:
+        count(s, first, C_CONTROLS)
+        if second >= 0:
+            count(s, second, C_SECONDS)
+        else:
+            s[S_SOLE_SCORED] += 1
+        s[S_SEAT] = first
+    s[S_PICKS] = min(picks, display_total(s, p))
+    s[S_SECOND] = second
+    return first
+
+
+@kernel
+def settle_position(s, r, tr, first):
+    """Finish the position when no choice is left: the controller's remaining picks (all of
+    one type, or all the tiles), then "The second-place player receives the remaining
+    Influence tile"; when nobody or a single player has traders, "all its Influence tiles
+    are discarded" / "the remaining tiles are discarded". Returns 1 when a choice is needed."""
+    p = s[S_CHOOSE_POS]
+    if s[S_PICKS] > 0 and s[S_PICKS] < display_total(s, p) and display_kinds(s, p) > 1:
+        return 1
+    while s[S_PICKS] > 0:
+        for t in range(N_TYPES):
+            if display(s, p, t) > 0:
+                take_tile(s, tr, p, first, t, 0)
+                break
+    second = s[S_SECOND]
+    for t in range(N_TYPES):
+        n = display(s, p, t)
+        if n == 0:
+            continue
+        s[O_DISPLAY + p * N_TYPES + t] = 0
+        if second >= 0:
+            s[O_HELD + second * N_TYPES + t] += n
+            record(tr, s, A_RECEIVE, p, second, t, n)
+        else:
+            s[O_DISC + t] += n
+            s[S_DISCARDED] += n
+            record(tr, s, A_DISCARD, p, t, n)
+    return 0
+
+
+@kernel
+def last_player(s, r):
+    """ "The player who had the fewest traders for the first City-State is last for the round
+    ... If there is a tie ..., this tie-breaking process is repeated for each City-State
+    until there is a single player with the fewest traders." Rulings: first_player_states
+    city-states are consulted in order of importance; then first_player_fallback."""
+    players = r[P_PLAYERS]
+    mask = (1 << players) - 1
+    for p in range(r[P_FP_STATES]):
+        st = s[O_ORDER + p]
+        low = 1 << 30
+        for seat in range(players):
+            if mask & (1 << seat) and cnt(s, st, seat) < low:
+                low = cnt(s, st, seat)
+        nmask = 0
+        n = 0
+        last = -1
+        for seat in range(players):
+            if mask & (1 << seat) and cnt(s, st, seat) == low:
+                nmask |= 1 << seat
+                n += 1
+                last = seat
+        mask = nmask
+        if n == 1:
+            return last
+    best = -1
+    for seat in range(players):
+        if mask & (1 << seat):
+            if best < 0:
+                best = seat
+            else:
+                later = turn_index(s, r, seat) > turn_index(s, r, best)
+                if later == (r[P_FP_FALLBACK] == 0):
+                    best = seat
+    return best
+
+
+@kernel
+def shift_order(s, r):
+    """ "The first 3 City-State tiles ... are set aside. The remaining tiles are moved 3 ranks
+    to the left ... the 3 scored City-States are placed back in reverse order (i.e. as the
+    8th, 7th, and 6th)"."""
+    k = r[P_N_SCORED]
+    for _ in range(k):
+        a = s[O_ORDER]
+        for p in range(N_STATES - 1):
+            s[O_ORDER + p] = s[O_ORDER + p + 1]
+        s[O_ORDER + N_STATES - 1] = a
+    lo = N_STATES - k
+    hi = N_STATES - 1
+    while lo < hi:
+        a = s[O_ORDER + lo]
+        s[O_ORDER + lo] = s[O_ORDER + hi]
+        s[O_ORDER + hi] = a
+        lo += 1
+        hi -= 1
+    for p in range(N_STATES):
+        s[O_POS + s[O_ORDER + p]] = p
+
+
+@kernel
+def finish_round(s, r, tr, rng):
+    """The next first player ("the player to their left therefore receives the first player
+    marker"), the order shift, then the next round's 6 tiles, or the end after the last
+    round."""
+    players = r[P_PLAYERS]
+    last = last_player(s, r)
+    first = (last + 1) % players
+    s[S_SEAT] = first
+    record(tr, s, A_NEW_ROUND, first, last)
+    shift_order(s, r)
+    s[S_ROUND] += 1
+    s[S_TURN] = 0
+    s[S_IN_TURN] = 0
+    s[S_FIRST] = first
+    if s[S_ROUND] >= r[P_ROUNDS]:
+        s[S_PHASE] = PH_OVER
+        s[S_OVER] = 1
+        s[S_END] = END_ROUNDS
+        return
+    count(s, first, C_FIRST_ROUNDS)
+    draw_display(s, r, tr, rng, True)
+    s[S_PHASE] = PH_TURN
+
+
+@kernel
+def advance(s, r, tr, rng):
+    """Run the automatic steps of PH_SCORE (the position S_CHOOSE_POS not yet begun): each
+    scored city-state in order of importance, stopping (PH_CHOOSE) when a controller has a
+    real choice of tiles; after the last one, finish the round. Does nothing in the other phases."""
+    while s[S_PHASE] == PH_SCORE:
+        p = s[S_CHOOSE_POS]
+        if p >= r[P_N_SCORED]:
+            finish_round(s, r, tr, rng)
+            return
+        first = begin_position(s, r, tr)
+        if settle_position(s, r, tr, first) == 1:
+            s[S_PHASE] = PH_CHOOSE
+            return
+        s[S_CHOOSE_POS] += 1
+
+
+@kernel
+def do_choose(s, r, tr, seat, t):
+    """A controller takes one influence tile of type t from the position under way ("chooses
+    2 of the 3 Influence tiles"). Then the scoring goes on (PH_SCORE, see `advance`)."""
+    if s[S_PHASE] != PH_CHOOSE or seat != s[S_SEAT] or t < 0 or t >= N_TYPES:
+        return ERR_ILLEGAL
+    p = s[S_CHOOSE_POS]
+    if display(s, p, t) == 0 or s[S_PICKS] <= 0:
+        return ERR_ILLEGAL
+    take_tile(s, tr, p, seat, t, 1)
+    s[S_CHOICES] += 1
+    if settle_position(s, r, tr, seat) == 0:
+        s[S_CHOOSE_POS] += 1
+        s[S_PHASE] = PH_SCORE
+    return 0
+
+
+# ---------------------------------------------------------------------------------------
+# End of the game (seed 002, "End of the Game")
+
+
+@kernel
+def tile_points(r, n):
+    """Points of n tiles of one type: the table 1, 3, 6, 10, 15, 21, 28, 36, 45 (n(n+1)/2),
+    or n under linear scoring."""
+    if r[P_SCORING] == 1:
+        return n
+    return n * (n + 1) // 2
+
+
+@kernel
+def scores(s, r, score, tiebreak):
+    """Fill score[seat] (points of all types) and tiebreak[seat] ("the most Influence tiles
+    of a single type")."""
+    for seat in range(r[P_PLAYERS]):
+        total = 0
+        most = 0
+        for t in range(N_TYPES):
+            n = held(s, seat, t)
+            total += tile_points(r, n)
+            if n > most:
+                most = n
+        score[seat] = total
+        tiebreak[seat] = most
+
+
+@kernel
+def winners(r, score, tiebreak):
+    """(winner seat or -1 for a shared win, bitmask of the seats sharing first place): "the
+    player with the most points wins. In case of a tie, the tied player with the most
+    Influence tiles of a single type wins. If the tie still persists, all tied players share
+    the win.\""""
+    players = r[P_PLAYERS]
+    best = 0
+    for seat in range(1, players):
+        if score[seat] > score[best] or (
+            score[seat] == score[best] and tiebreak[seat] > tiebreak[best]
+        ):
+            best = seat
+    mask = 0
+    n = 0
+    for seat in range(players):
+        if score[seat] == score[best] and tiebreak[seat] == tiebreak[best]:
+            mask |= 1 << seat
+            n += 1
+    return (best if n == 1 else -1), mask
+
+
+# ---------------------------------------------------------------------------------------
+# Checked mode
+
+
+@kernel
+def check_invariants(s, r):
+    """Return 0 when every invariant holds, else the ERR_* code of the first one broken."""
+    players = r[P_PLAYERS]
+    # one trader per location, of a seat in play; counts per state agree
+    for st in range(N_STATES):
+        for seat in range(MAX_PLAYERS):
+            c = 0
+            tw = 0
+            for k in range(LOCS_PER_STATE):
+                q = st * LOCS_PER_STATE + k
+                if s[O_LOC + q] == seat:
+                    c += 1
+                    if LOC_KIND[q] == TOWN:
+                        tw += 1
+            if c != cnt(s, st, seat) or tw != towns(s, st, seat):
+                return ERR_BOARD
+    on_board = 0
+    for q in range(N_LOCS):
+        v = s[O_LOC + q]
+        if v != EMPTY and (v < 0 or v >= players):
+            return ERR_BOARD
+    # traders conserved: board + reserve = traders per player
+    for seat in range(players):
+        on_board = 0
+        for st in range(N_STATES):
+            on_board += cnt(s, st, seat)
+        if s[O_RESERVE + seat] < 0 or on_board + s[O_RESERVE + seat] != r[P_TRADERS]:
+            return ERR_TRADERS
+    # the order is a permutation and pos its inverse
+    for p in range(N_STATES):
+        st = s[O_ORDER + p]
+        if st < 0 or st >= N_STATES or s[O_POS + st] != p:
+            return ERR_ORDER
+    # tiles conserved per type: bag + display + held + discarded
+    bag = 0
+    for t in range(N_TYPES):
+        n = s[O_BAGT + t] + s[O_DISC + t]
+        if s[O_BAGT + t] < 0 or s[O_DISC + t] < 0:
+            return ERR_TILES
+        bag += s[O_BAGT + t]
+        for p in range(MAX_SCORED):
+            d = display(s, p, t)
+            if d < 0 or (d > 0 and p >= r[P_N_SCORED]):
+                return ERR_TILES
+            n += d
+        for seat in range(players):
+            if held(s, seat, t) < 0:
+                return ERR_TILES
+            n += held(s, seat, t)
+        if n != r[P_TILES_PER_TYPE]:
+            return ERR_TILES
+    if bag != s[S_BAG]:
+        return ERR_TILES
+    # between rounds the display is empty; during a round no position holds more than its
+    # share
+    ph = s[S_PHASE]
+    if ph == PH_OVER:
+        for p in range(MAX_SCORED):
+            if display_total(s, p) != 0:
+                return ERR_TILES
+    elif ph != PH_CHOOSE and ph != PH_SCORE:
+        for p in range(r[P_N_SCORED]):
+            if display_total(s, p) > r[R_TILES + p]:
+                return ERR_TILES
+    if ph < PH_SETUP or ph > PH_SCORE:
+        return ERR_COUNTS
+    if s[S_SEAT] < 0 or s[S_SEAT] >= players or s[S_FIRST] < 0 or s[S_FIRST] >= players:
+        return ERR_COUNTS
+    if ph == PH_TURN and (s[S_TURN] >= r[P_TURNS] or s[S_IN_TURN] >= players):
+        return ERR_COUNTS
+    if ph == PH_TURN and s[S_SEAT] != (s[S_FIRST] + s[S_IN_TURN]) % players:
+        return ERR_COUNTS
+    if ph != PH_OVER and s[S_ROUND] >= r[P_ROUNDS]:
+        return ERR_COUNTS
+    if ph != PH_SETUP and s[S_PLACED] != players * r[P_INITIAL]:
+        return ERR_COUNTS
+    return 0

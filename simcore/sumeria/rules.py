@@ -1,0 +1,208 @@
+"""Sumeria rules as data: every number a designer may vary, named variants, packing.
+
+Sources: seed 002 (the publisher's rulebook) and ../shared/GAME-DATA.md (the trade-route map,
+a reconstruction, and its movement ruling). Every unclear sentence of the rulebook is a field
+here with the chosen ruling as its default; docs/rules-sumeria.md lists them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from simcore.rulesbase import RulesError, variant_registry
+from simcore.sumeria.board import (
+    MAX_DEG,
+    N_LOCS,
+    N_STATES,
+    adjacency,
+    load_map,
+    map_names,
+)
+
+MAX_PLAYERS = 4
+MAX_SCORED = 4  # most city-states scored per round (tiles_per_state entries)
+SCORING = ("triangular", "linear")
+FALLBACK = ("latest", "earliest")
+
+
+@dataclass(frozen=True)
+class SumeriaRules:
+    """Every rule parameter of Sumeria (seed 002)."""
+
+    rounds: int = 6
+    """rounds played ("6 rounds are played so that all the Influence tiles come into play")"""
+    turns_per_round: int = 3
+    """turns each player takes in a round ("players ... take 3 turns")"""
+    traders: tuple[int, int] = (14, 10)
+    """traders per player in a 3- and a 4-player game"""
+    initial_traders: tuple[int, int] = (8, 5)
+    """traders each player places at setup in a 3- and a 4-player game"""
+    tiles_per_state: tuple[int, ...] = (3, 2, 1)
+    """influence tiles above each scored city-state, most important first; the number of
+    entries is the number of city-states scored per round (controller takes all but one when
+    there are 2 or more, the second-place player the rest)"""
+    tiles_per_type: int = 9
+    """influence tiles of each of the 4 types in the bag (when the bag runs out, the spaces
+    stay empty)"""
+    scoring: str = "triangular"
+    """'triangular': n tiles of one type score n(n+1)/2 (the rulebook's table); 'linear': 1
+    point per tile"""
+    map: str = "default"
+    """trade-route map: default (GAME-DATA reconstruction), ring, cross, or a map file path"""
+    setup_shifts_order: bool = False
+    """ruling: do traders placed at setup move their city-state's tile left like an Add?"""
+    move_shifts_source: bool = False
+    """ruling: does the city-state a trader moves out of lose influence (tile swapped right)?
+    The rulebook names only the destination's gain."""
+    first_player_states: int = 8
+    """ruling: city-states (in order of importance) consulted for the fewest-traders tie-break
+    that makes the next round's last player"""
+    first_player_fallback: str = "latest"
+    """ruling: when still tied after those city-states, the tied player who played 'latest'
+    (or 'earliest') in the round becomes last"""
+
+    # ----------------------------------------------------------------------------------
+    def validate(self, players: int | None = None) -> None:
+        """Raise RulesError with one clear sentence when a field is out of range."""
+        if players is not None and not 3 <= players <= MAX_PLAYERS:
+            raise RulesError(f"sumeria is for 3 or 4 players, not {players}")
+        if not 1 <= self.rounds <= 50:
+            raise RulesError("rounds must be 1 to 50")
+        if not 1 <= self.turns_per_round <= 20:
+            raise RulesError("turns_per_round must be 1 to 20")
+        if len(self.traders) != 2 or len(self.initial_traders) != 2:
+            raise RulesError("traders and initial_traders need two counts (3 and 4 players)")
+        for n, t, i in zip((3, 4), self.traders, self.initial_traders):
+            if t < 1 or i < 0 or i > t:
+                raise RulesError(
+                    f"{n} players: traders must be at least 1 and initial_traders 0 to traders"
+                )
+            if n * t > N_LOCS:
+                raise RulesError(f"{n} players x {t} traders do not fit on the {N_LOCS} locations")
+        if not 1 <= len(self.tiles_per_state) <= MAX_SCORED:
+            raise RulesError(f"tiles_per_state needs 1 to {MAX_SCORED} entries")
+        if any(not 1 <= k <= 9 for k in self.tiles_per_state):
+            raise RulesError("each entry of tiles_per_state must be 1 to 9")
+        if not 1 <= self.tiles_per_type <= 50:
+            raise RulesError("tiles_per_type must be 1 to 50")
+        if self.scoring not in SCORING:
+            raise RulesError(f"scoring must be one of {', '.join(SCORING)}")
+        if self.first_player_fallback not in FALLBACK:
+            raise RulesError(f"first_player_fallback must be one of {', '.join(FALLBACK)}")
+        if not 1 <= self.first_player_states <= N_STATES:
+            raise RulesError(f"first_player_states must be 1 to {N_STATES}")
+        try:
+            load_map(self.map)
+        except ValueError as e:
+            raise RulesError(str(e)) from None
+
+    def resolved(self, players: int) -> dict:
+        """The rules as plain data (tuples as lists, the map's routes count added)."""
+        d = dataclasses.asdict(self)
+        for k, v in d.items():
+            if isinstance(v, tuple):
+                d[k] = list(v)
+        return d
+
+
+# ---------------------------------------------------------------------------------------
+# Named variants: functions of a rules object; they compose ("short+linear").
+VARIANTS = variant_registry()
+
+
+@VARIANTS.register("base", "the rulebook's game (no change)")
+def _base(r: SumeriaRules) -> SumeriaRules:
+    return r
+
+
+@VARIANTS.register("short", "4 rounds instead of 6 (a third of the tiles stay in the bag)")
+def _short(r: SumeriaRules) -> SumeriaRules:
+    return dataclasses.replace(r, rounds=4)
+
+
+@VARIANTS.register("four-turns", "4 turns per player and round instead of 3")
+def _four_turns(r: SumeriaRules) -> SumeriaRules:
+    return dataclasses.replace(r, turns_per_round=4)
+
+
+@VARIANTS.register("even-tiles", "2 tiles above each scored city-state (2/2/2, not 3/2/1)")
+def _even_tiles(r: SumeriaRules) -> SumeriaRules:
+    return dataclasses.replace(r, tiles_per_state=(2, 2, 2))
+
+
+@VARIANTS.register("few-traders", "2 traders fewer per player (12 / 8)")
+def _few_traders(r: SumeriaRules) -> SumeriaRules:
+    return dataclasses.replace(r, traders=(12, 8))
+
+
+@VARIANTS.register("linear", "1 point per influence tile instead of the triangular table")
+def _linear(r: SumeriaRules) -> SumeriaRules:
+    return dataclasses.replace(r, scoring="linear")
+
+
+@VARIANTS.register("ring-map", "the map without its two chords (a plain ring of city-states)")
+def _ring(r: SumeriaRules) -> SumeriaRules:
+    return dataclasses.replace(r, map="ring")
+
+
+@VARIANTS.register("cross-map", "the ring with four chords joining opposite city-states")
+def _cross(r: SumeriaRules) -> SumeriaRules:
+    return dataclasses.replace(r, map="cross")
+
+
+@VARIANTS.register("source-loses", "ruling option: a trader moving out costs its state influence")
+def _source_loses(r: SumeriaRules) -> SumeriaRules:
+    return dataclasses.replace(r, move_shifts_source=True)
+
+
+# ---------------------------------------------------------------------------------------
+# Packing for the kernels: one flat int64 array r.
+P_PLAYERS = 0
+P_ROUNDS = 1
+P_TURNS = 2
+P_TRADERS = 3  # traders per player for this player count
+P_INITIAL = 4  # traders placed at setup per player
+P_N_SCORED = 5  # city-states scored per round
+P_TILES_PER_TYPE = 6
+P_SCORING = 7  # 0 triangular, 1 linear
+P_SETUP_SHIFTS = 8
+P_MOVE_SHIFTS_SOURCE = 9
+P_FP_STATES = 10
+P_FP_FALLBACK = 11  # 0 latest, 1 earliest
+P_N_ROUTES = 12
+N_PARAMS = 16
+R_TILES = N_PARAMS  # [4] tiles above each scored position (first P_N_SCORED used)
+R_DEG = R_TILES + MAX_SCORED  # [56] routes at each location
+R_ADJ = R_DEG + N_LOCS  # [56 x MAX_DEG] neighbours, -1 padding
+RULES_SIZE = R_ADJ + N_LOCS * MAX_DEG
+
+
+def pack(rules: SumeriaRules, players: int) -> np.ndarray:
+    """Validate the rules for a player count and pack them into the flat kernel array."""
+    rules.validate(players)
+    r = np.zeros(RULES_SIZE, dtype=np.int64)
+    r[P_PLAYERS] = players
+    r[P_ROUNDS] = rules.rounds
+    r[P_TURNS] = rules.turns_per_round
+    r[P_TRADERS] = rules.traders[players - 3]
+    r[P_INITIAL] = rules.initial_traders[players - 3]
+    r[P_N_SCORED] = len(rules.tiles_per_state)
+    r[P_TILES_PER_TYPE] = rules.tiles_per_type
+    r[P_SCORING] = SCORING.index(rules.scoring)
+    r[P_SETUP_SHIFTS] = int(rules.setup_shifts_order)
+    r[P_MOVE_SHIFTS_SOURCE] = int(rules.move_shifts_source)
+    r[P_FP_STATES] = rules.first_player_states
+    r[P_FP_FALLBACK] = FALLBACK.index(rules.first_player_fallback)
+    r[R_TILES : R_TILES + len(rules.tiles_per_state)] = rules.tiles_per_state
+    routes = load_map(rules.map)
+    r[P_N_ROUTES] = len(routes)
+    adj, deg = adjacency(routes)
+    r[R_DEG : R_DEG + N_LOCS] = deg
+    r[R_ADJ : R_ADJ + N_LOCS * MAX_DEG] = adj.ravel()
+    return r
+
+
+MAP_NAMES = map_names()

@@ -1,0 +1,281 @@
+"""The state layout of Sumeria, the trace buffer, the scratch space and position builders.
+
+As in Sunken City, the kernels keep a position in ONE flat int64 array, each field at a named
+offset below with its encoding commented; `view(s)` gives Python the same state as a
+NamedTuple of numpy views (no copy). City-states are 0-based (named 1-8 outside the kernels);
+an importance position 0 is the leftmost city-state tile (the most important).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from simcore.sumeria.board import MAX_DEG, N_LOCS, N_STATES, N_TYPES, parse_loc
+from simcore.sumeria.rules import MAX_PLAYERS, MAX_SCORED
+
+EMPTY = -1  # location content: no trader
+
+# Phases.
+PH_SETUP = 0  # initial placement of traders, in turn order
+PH_TURN = 1  # a player's turn: add, move or remove
+PH_CHOOSE = 2  # end of round: a controller chooses influence tiles
+PH_OVER = 3
+PH_SCORE = 4  # end of round: the automatic scoring steps between tile choices (engine.advance)
+
+# ---------------------------------------------------------------------------------------
+# Scalars: s[S_*].
+S_PHASE = 0  # PH_*
+S_SEAT = 1  # seat to decide (the player on turn, the placer, or the chooser)
+S_FIRST = 2  # first player of the round (holds the first player pawn)
+S_ROUND = 3  # round, 0-based
+S_TURN = 4  # turn of the round (the turn marker), 0-based
+S_IN_TURN = 5  # players who have acted in this turn (0..players-1)
+S_ACTIONS = 6  # player actions taken (add, move, remove), the result row's 'turns'
+S_PLACED = 7  # traders placed at setup
+S_CHOOSE_POS = 8  # PH_CHOOSE: importance position being resolved (0..scored-1)
+S_PICKS = 9  # PH_CHOOSE: tiles the controller still takes at that position
+S_SECOND = 10  # PH_CHOOSE: second-place seat at that position, -1 none (or sole player)
+S_BAG = 11  # tiles in the bag
+S_END = 12  # end reason (END_*), -1 while the game runs
+S_OVER = 13  # 1 when the game is over
+S_ERROR = 14  # first error (engine ERR_* code), 0 none
+S_DECISION = 15  # decisions made (placements, actions, tile choices): trace key
+S_SWAPS = 16  # city-state tiles swapped by players' actions
+S_DISCARDED = 17  # influence tiles discarded
+S_JUMPS = 18  # moves that jumped over at least one trader
+S_EMPTY_SCORED = 19  # scored city-states without any trader
+S_SOLE_SCORED = 20  # scored city-states with traders of a single player
+S_CHOICES = 21  # tile choices the players made (not automatic)
+N_SCAL = 24
+
+# Fields (offsets into the flat state array).
+O_LOC = N_SCAL  # [56] location -> seat of the trader on it, EMPTY (-1)
+O_ORDER = O_LOC + N_LOCS  # [8] importance position -> city-state (0 = leftmost, scored first)
+O_POS = O_ORDER + N_STATES  # [8] city-state -> importance position
+O_CNT = O_POS + N_STATES  # [8 x 4] traders of each seat in each city-state
+O_TOWNS = O_CNT + N_STATES * MAX_PLAYERS  # [8 x 4] traders of each seat on its towns
+O_RESERVE = O_TOWNS + N_STATES * MAX_PLAYERS  # [4] traders in front of each seat
+O_BAGT = O_RESERVE + MAX_PLAYERS  # [4] tiles of each type in the bag
+O_DISPLAY = O_BAGT + N_TYPES  # [4 x 4] tiles of each type above scored position p
+O_HELD = O_DISPLAY + MAX_SCORED * N_TYPES  # [4 x 4] tiles of each type each seat holds
+O_DISC = O_HELD + MAX_PLAYERS * N_TYPES  # [4] discarded tiles of each type
+O_SCNT = O_DISC + N_TYPES  # [4 x N_CNT] per-seat counters, C_* indices
+# Per-seat counters.
+C_ADDS = 0
+C_MOVES = 1
+C_REMOVES = 2
+C_CONTROLS = 3  # scored city-states controlled (first place)
+C_SECONDS = 4  # scored city-states in second place
+C_FIRST_ROUNDS = 5  # rounds begun as first player
+C_JUMPS = 6  # moves with at least one jump
+N_CNT = 8
+STATE_SIZE = O_SCNT + MAX_PLAYERS * N_CNT
+
+# End reasons.
+END_ROUNDS = 0
+END_ERROR = 1
+END_REASONS = ("rounds", "error")
+
+
+class State(NamedTuple):
+    """Python view of a flat state (numpy views, no copies; writes go to the flat array)."""
+
+    scal: np.ndarray  # int64[N_SCAL]: scalars, S_* indices
+    loc: np.ndarray  # int64[56]: seat of the trader on each location, EMPTY (-1)
+    order: np.ndarray  # int64[8]: city-state at each importance position
+    pos: np.ndarray  # int64[8]: importance position of each city-state
+    cnt: np.ndarray  # int64[8, 4]: traders per city-state and seat
+    towns: np.ndarray  # int64[8, 4]: traders on towns per city-state and seat
+    reserve: np.ndarray  # int64[4]: traders in front of each seat
+    bag: np.ndarray  # int64[4]: tiles per type in the bag
+    display: np.ndarray  # int64[4, 4]: tiles per type above scored position p
+    held: np.ndarray  # int64[4, 4]: tiles per type held by each seat
+    discarded: np.ndarray  # int64[4]: discarded tiles per type
+    counters: np.ndarray  # int64[4, N_CNT]
+
+
+def new_state() -> np.ndarray:
+    return np.zeros(STATE_SIZE, dtype=np.int64)
+
+
+def view(s: np.ndarray) -> State:
+    """Named numpy views on the flat state s."""
+    P, T = MAX_PLAYERS, N_TYPES
+    return State(
+        scal=s[:N_SCAL],
+        loc=s[O_LOC : O_LOC + N_LOCS],
+        order=s[O_ORDER : O_ORDER + N_STATES],
+        pos=s[O_POS : O_POS + N_STATES],
+        cnt=s[O_CNT : O_CNT + N_STATES * P].reshape(N_STATES, P),
+        towns=s[O_TOWNS : O_TOWNS + N_STATES * P].reshape(N_STATES, P),
+        reserve=s[O_RESERVE : O_RESERVE + P],
+        bag=s[O_BAGT : O_BAGT + T],
+        display=s[O_DISPLAY : O_DISPLAY + MAX_SCORED * T].reshape(MAX_SCORED, T),
+        held=s[O_HELD : O_HELD + P * T].reshape(P, T),
+        discarded=s[O_DISC : O_DISC + T],
+        counters=s[O_SCNT : O_SCNT + P * N_CNT].reshape(P, N_CNT),
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# Trace buffer: one int32 array. Header, then action records, then state snapshots.
+T_ON = 0  # 1 record, 0 off
+T_NA = 1  # action records written (may exceed the capacity: overflow)
+T_NS = 2  # snapshots written
+T_CAPA = 3  # action capacity
+T_CAPS = 4  # snapshot capacity
+T_HEADER = 8
+
+# Record kinds (a record: decision, seat, kind, then fields a..f).
+A_PLACE = 0  # location (setup placement), state, new position, swapped state (-1 none)
+A_ADD = 1  # location, state, new position of the state, state swapped with (-1 none)
+A_MOVE = 2  # from, to, jumped (0/1), destination's new position, swapped state,
+#             source's new position (move_shifts_source; -1 when unchanged)
+A_REMOVE = 3  # location, state, new position, swapped state (-1 none)
+A_CONTROL = 4  # position, state, controller (-1 none), second (-1 none), tiles there
+A_TAKE = 5  # position, seat, type, chosen (1 a player's choice, 0 automatic)
+A_RECEIVE = 6  # position, seat (second place), type, count
+A_DISCARD = 7  # position, type, count
+A_NEW_ROUND = 8  # next round's first player, the player made last
+A_DRAW = 9  # position, type counts e, m, p, r
+A_GAME_END = 10  # end reason, winner, win mask, error
+ACTION_NAMES = (
+    "place",
+    "add",
+    "move",
+    "remove",
+    "control",
+    "take",
+    "receive",
+    "discard",
+    "new_round",
+    "draw",
+    "game_end",
+)
+ACTION_WIDTH = 9
+
+
+def new_trace(max_decisions: int = 0, enabled: bool = False) -> np.ndarray:
+    """A trace buffer for up to max_decisions decisions (enabled=False: the header only)."""
+    if not enabled:
+        return np.zeros(T_HEADER, dtype=np.int32)
+    cap_a = max_decisions * 8 + 64
+    cap_s = max_decisions + 2
+    tr = np.zeros(T_HEADER + cap_a * ACTION_WIDTH + cap_s * STATE_SIZE, dtype=np.int32)
+    tr[T_ON] = 1
+    tr[T_CAPA] = cap_a
+    tr[T_CAPS] = cap_s
+    return tr
+
+
+def trace_actions(tr: np.ndarray) -> np.ndarray:
+    n = min(int(tr[T_NA]), int(tr[T_CAPA]))
+    return tr[T_HEADER : T_HEADER + n * ACTION_WIDTH].reshape(n, ACTION_WIDTH)
+
+
+def trace_snapshots(tr: np.ndarray) -> np.ndarray:
+    base = T_HEADER + int(tr[T_CAPA]) * ACTION_WIDTH
+    n = min(int(tr[T_NS]), int(tr[T_CAPS]))
+    return tr[base : base + n * STATE_SIZE].reshape(n, STATE_SIZE).astype(np.int64)
+
+
+def trace_overflowed(tr: np.ndarray) -> bool:
+    return bool(tr[T_ON]) and (tr[T_NA] > tr[T_CAPA] or tr[T_NS] > tr[T_CAPS])
+
+
+# ---------------------------------------------------------------------------------------
+# Scratch space of one game (allocated once per game, never copied).
+X_STAMP = 0  # search generation counter (marks below equal to it are 'seen')
+X_OPTS = 8  # [64] option lists
+X_DEST = X_OPTS + 64  # [56] move destinations
+X_LSEEN = X_DEST + N_LOCS  # [56] location marks of the move search
+X_ESEEN = X_LSEEN + N_LOCS  # [56 x MAX_DEG] directed-route marks of the move search
+X_STACK = X_ESEEN + N_LOCS * MAX_DEG  # [2 x 4096] (location, route index) pairs to follow
+X_MOVES = X_STACK + 2 * 4096  # [2 x 1024] (from, to) pairs of a seat's moves
+X_SIZE = X_MOVES + 2 * 1024
+# Float scratch of the heuristic players (policies.py).
+XF_SIZE = 128
+
+
+def new_scratch() -> np.ndarray:
+    return np.zeros(X_SIZE, dtype=np.int64)
+
+
+# ---------------------------------------------------------------------------------------
+# Positions for tests and docs.
+
+
+def from_diagram(
+    r: np.ndarray,
+    traders: dict[str, int] | str = "",
+    *,
+    order: tuple[int, ...] | None = None,
+    first: int = 0,
+    seat: int | None = None,
+    display: list[list[int]] | None = None,
+    held: dict[int, tuple[int, int, int, int]] | None = None,
+    round_: int = 0,
+    turn: int = 0,
+    in_turn: int = 0,
+    phase: int = PH_TURN,
+) -> np.ndarray:
+    """A position in phase PH_TURN (rules packed in r).
+
+    ``traders``: location -> seat, as a dict ``{"3C": 0, "3T1": 1}`` or a text
+    ``"3C:A 3T1:B"`` (seats A-D); the rest of each seat's traders are in reserve.
+    ``order``: the city-states 1-8 from most to least important (default 1..8). ``display``:
+    per scored position, the tile types above it (0 economy .. 3 religion; default none).
+    ``held``: seat -> tiles per type. The bag holds the tiles nobody has.
+    """
+    from simcore.sumeria import engine  # engine imports this module
+    from simcore.sumeria.rules import P_PLAYERS, P_TILES_PER_TYPE, P_TRADERS
+
+    players = int(r[P_PLAYERS])
+    s = new_state()
+    v = view(s)
+    v.scal[S_END] = -1
+    v.loc[:] = EMPTY
+    if isinstance(traders, str):
+        items = {}
+        for tok in traders.split():
+            name, _, who = tok.partition(":")
+            items[name] = "ABCD".index(who.strip().upper())
+        traders = items
+    v.reserve[:players] = int(r[P_TRADERS])
+    for name, who in traders.items():
+        q = parse_loc(name)
+        if v.loc[q] != EMPTY:
+            raise ValueError(f"{name} given twice")
+        v.loc[q] = who
+        v.reserve[who] -= 1
+        if v.reserve[who] < 0:
+            raise ValueError(f"seat {who} has more traders on the board than it owns")
+    engine.recount(s)
+    states = order or tuple(range(1, 9))
+    if sorted(states) != list(range(1, 9)):
+        raise ValueError("order must list the city-states 1-8 once each")
+    for p, st in enumerate(states):
+        v.order[p] = st - 1
+        v.pos[st - 1] = p
+    v.bag[:] = int(r[P_TILES_PER_TYPE])
+    for p, types in enumerate(display or []):
+        for t in types:
+            v.display[p, t] += 1
+            v.bag[t] -= 1
+    for who, counts in (held or {}).items():
+        for t, n in enumerate(counts):
+            v.held[who, t] = n
+            v.bag[t] -= n
+    if (v.bag < 0).any():
+        raise ValueError("more tiles of a type than the bag holds")
+    v.scal[S_BAG] = int(v.bag.sum())
+    v.scal[S_FIRST] = first
+    v.scal[S_ROUND] = round_
+    v.scal[S_TURN] = turn
+    v.scal[S_IN_TURN] = in_turn
+    v.scal[S_SEAT] = (first + in_turn) % players if seat is None else seat
+    v.scal[S_PHASE] = phase
+    v.scal[S_PLACED] = players * int(r[4])  # P_INITIAL: setup is over
+    return s

@@ -1,0 +1,341 @@
+"""Trace mode: play one game with recording on, and turn the records into JSON lines and a
+readable text replay. The format is documented in docs/trace-format-sumeria.md.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import numpy as np
+
+from simcore.sumeria.board import LOCS_PER_STATE, N_STATES, TYPE_NAMES, load_map, loc_name
+from simcore.sumeria.play import COLUMNS, N_COLS, play_game
+from simcore.sumeria.rules import P_N_SCORED, P_PLAYERS
+from simcore.sumeria.state import (
+    A_ADD,
+    A_CONTROL,
+    A_DISCARD,
+    A_DRAW,
+    A_GAME_END,
+    A_MOVE,
+    A_NEW_ROUND,
+    A_PLACE,
+    A_RECEIVE,
+    A_REMOVE,
+    A_TAKE,
+    EMPTY,
+    END_REASONS,
+    PH_CHOOSE,
+    PH_SETUP,
+    PH_TURN,
+    S_CHOOSE_POS,
+    S_DECISION,
+    S_FIRST,
+    S_PHASE,
+    S_ROUND,
+    S_SEAT,
+    S_TURN,
+    new_trace,
+    trace_actions,
+    trace_overflowed,
+    trace_snapshots,
+    view,
+)
+
+SEAT_LETTERS = "ABCD"
+PHASE_NAMES = {PH_SETUP: "setup", PH_TURN: "turn", PH_CHOOSE: "choose"}
+
+
+def _none(v: int):
+    return None if v < 0 else int(v)
+
+
+def _types(counts) -> dict[str, int]:
+    return {TYPE_NAMES[t]: int(n) for t, n in enumerate(counts) if n}
+
+
+def state_json(snap: np.ndarray, r: np.ndarray) -> dict:
+    """The full state (one snapshot) as plain data."""
+    v = view(snap)
+    players = int(r[P_PLAYERS])
+    k = int(r[P_N_SCORED])
+    board = {}
+    for st in range(N_STATES):
+        locs = {}
+        for j in range(LOCS_PER_STATE):
+            q = st * LOCS_PER_STATE + j
+            if v.loc[q] != EMPTY:
+                locs[loc_name(q)] = int(v.loc[q])
+        board[str(st + 1)] = locs
+    return {
+        "decision": int(v.scal[S_DECISION]),
+        "phase": PHASE_NAMES.get(int(v.scal[S_PHASE]), "other"),
+        "round": int(v.scal[S_ROUND]),
+        "turn": int(v.scal[S_TURN]),
+        "seat": int(v.scal[S_SEAT]),
+        "first_player": int(v.scal[S_FIRST]),
+        "order": [int(st) + 1 for st in v.order],
+        "traders": board,
+        "reserve": [int(n) for n in v.reserve[:players]],
+        "display": [_types(v.display[p]) for p in range(k)],
+        "choosing_position": int(v.scal[S_CHOOSE_POS]) if v.scal[S_PHASE] == PH_CHOOSE else None,
+        "held": [_types(v.held[s]) for s in range(players)],
+        "bag": _types(v.bag),
+        "discarded": _types(v.discarded),
+    }
+
+
+def actions_json(recs: np.ndarray) -> list[dict]:
+    """One decision's records (the decision and the automatic steps it set off)."""
+    out: list[dict] = []
+    for rec in recs:
+        seat = int(rec[1])
+        kind = int(rec[2])
+        a, b, c, d, e, f = (int(x) for x in rec[3:9])
+        if kind in (A_PLACE, A_ADD, A_REMOVE):
+            name = {A_PLACE: "place", A_ADD: "add", A_REMOVE: "remove"}[kind]
+            out.append(
+                {
+                    "type": name,
+                    "seat": seat,
+                    "location": loc_name(a),
+                    "state": b + 1,
+                    "position": c + 1,
+                    "swapped_with": None if d < 0 else d + 1,
+                }
+            )
+        elif kind == A_MOVE:
+            out.append(
+                {
+                    "type": "move",
+                    "seat": seat,
+                    "from": loc_name(a),
+                    "to": loc_name(b),
+                    "jumped": bool(c),
+                    "position": d + 1,
+                    "swapped_with": None if e < 0 else e + 1,
+                    "source_position": None if f < 0 else f + 1,
+                }
+            )
+        elif kind == A_CONTROL:
+            out.append(
+                {
+                    "type": "control",
+                    "position": a + 1,
+                    "state": b + 1,
+                    "controller": _none(c),
+                    "second": _none(d),
+                    "tiles": e,
+                }
+            )
+        elif kind == A_TAKE:
+            out.append(
+                {
+                    "type": "take",
+                    "position": a + 1,
+                    "seat": b,
+                    "tile": TYPE_NAMES[c],
+                    "chosen": bool(d),
+                }
+            )
+        elif kind == A_RECEIVE:
+            out.append(
+                {"type": "receive", "position": a + 1, "seat": b, "tile": TYPE_NAMES[c], "count": d}
+            )
+        elif kind == A_DISCARD:
+            out.append({"type": "discard", "position": a + 1, "tile": TYPE_NAMES[b], "count": c})
+        elif kind == A_NEW_ROUND:
+            out.append({"type": "new_round", "first_player": a, "last_player": b})
+        elif kind == A_DRAW:
+            out.append({"type": "draw", "position": a + 1, "tiles": _types((b, c, d, e))})
+    return out
+
+
+@dataclass
+class GameTrace:
+    header: dict
+    turns: list[dict]
+    end: dict
+
+    def jsonl(self) -> str:
+        lines = [json.dumps(self.header)]
+        lines += [json.dumps(t) for t in self.turns]
+        lines.append(json.dumps(self.end))
+        return "\n".join(lines) + "\n"
+
+    def text(self) -> str:
+        h = self.header
+        out = [
+            f"Sumeria, {h['players']} players, seed {h['seed']}, game {h['index']}, "
+            f"map {h['rules']['map']}",
+            "Seats: " + ", ".join(f"{SEAT_LETTERS[i]}={p}" for i, p in enumerate(h["policies"])),
+        ]
+        last_round = -1
+        for t in self.turns:
+            st = t["state"]
+            if st["round"] != last_round and st["phase"] != "setup":
+                last_round = st["round"]
+                out.append("")
+                out.append(
+                    f"== Round {st['round'] + 1}: first player {SEAT_LETTERS[st['first_player']]}"
+                    " =="
+                )
+                out.append(draw_board(st))
+            for a in t["actions"]:
+                out.append(f"  [{st['decision']:3d}] " + describe_action(a))
+        e = self.end
+        out.append("")
+        out.append(
+            f"Game over after {e['rounds']} rounds. Scores {e['scores']}, tie-breaks "
+            f"{e['tiebreaks']}. "
+            + (
+                f"Winner: seat {SEAT_LETTERS[e['winner']]}."
+                if e["winner"] >= 0
+                else "Shared win: seats "
+                + ", ".join(
+                    SEAT_LETTERS[s] for s in range(len(e["scores"])) if e["win_mask"] & (1 << s)
+                )
+                + "."
+            )
+        )
+        return "\n".join(out) + "\n"
+
+
+def draw_board(st: dict) -> str:
+    """The city-states in order of importance: per state its city, towns and villages
+    ('.' empty, A-D a trader), then the tiles above the scored ones."""
+    lines = []
+    for p, state in enumerate(st["order"]):
+        occ = st["traders"][str(state)]
+        cells = []
+        for j in range(LOCS_PER_STATE):
+            name = loc_name((state - 1) * LOCS_PER_STATE + j)
+            cells.append(SEAT_LETTERS[occ[name]] if name in occ else ".")
+        row = f"  {p + 1}. state {state}: city {cells[0]} towns {''.join(cells[1:4])} "
+        row += f"villages {''.join(cells[4:7])}"
+        if p < len(st["display"]):
+            row += "   tiles " + (
+                ", ".join(f"{n} {t}" for t, n in st["display"][p].items()) or "none"
+            )
+        lines.append(row)
+    held = " | ".join(
+        f"{SEAT_LETTERS[s]}: "
+        + (", ".join(f"{n} {t[:3]}" for t, n in h.items()) or "-")
+        + f" (reserve {st['reserve'][s]})"
+        for s, h in enumerate(st["held"])
+    )
+    lines.append("  held: " + held)
+    return "\n".join(lines)
+
+
+def describe_action(a: dict) -> str:
+    t = a["type"]
+    who = SEAT_LETTERS[a["seat"]] if "seat" in a else ""
+    if t in ("place", "add", "remove"):
+        verb = {"place": "places a trader on", "add": "adds a trader on", "remove": "removes"}[t]
+        if t == "remove":
+            verb = "removes the trader from"
+        shift = (
+            f"; state {a['state']} swaps with {a['swapped_with']} to place {a['position']}"
+            if a["swapped_with"]
+            else ""
+        )
+        return f"{who} {verb} {a['location']}{shift}"
+    if t == "move":
+        jump = " (jumping)" if a["jumped"] else ""
+        shift = f"; swaps with state {a['swapped_with']}" if a["swapped_with"] else ""
+        return f"{who} moves {a['from']} -> {a['to']}{jump}{shift}"
+    if t == "control":
+        c = SEAT_LETTERS[a["controller"]] if a["controller"] is not None else "nobody"
+        s2 = SEAT_LETTERS[a["second"]] if a["second"] is not None else "nobody"
+        return (
+            f"scoring place {a['position']} (state {a['state']}, {a['tiles']} tiles): "
+            f"control {c}, second {s2}"
+        )
+    if t == "take":
+        how = "chooses" if a["chosen"] else "takes"
+        return f"{who} {how} a {a['tile']} tile"
+    if t == "receive":
+        return f"{who} receives {a['count']} {a['tile']} tile(s) as second"
+    if t == "discard":
+        return f"{a['count']} {a['tile']} tile(s) discarded"
+    if t == "new_round":
+        return (
+            f"{SEAT_LETTERS[a['last_player']]} had the fewest traders: "
+            f"{SEAT_LETTERS[a['first_player']]} is first player"
+        )
+    if t == "draw":
+        tiles = ", ".join(f"{n} {k}" for k, n in a["tiles"].items()) or "none (bag empty)"
+        return f"tiles drawn for place {a['position']}: {tiles}"
+    return json.dumps(a)
+
+
+def replay(
+    rules,
+    players: int,
+    seats,
+    seed: int,
+    index: int,
+    *,
+    rotate: bool = False,
+    checked: bool = True,
+    version: str = "",
+    policy_arrays=None,
+) -> GameTrace:
+    """Play game `index` under `seed` with tracing on and decode it."""
+    from simcore.rulesbase import rules_hash
+    from simcore.sumeria.rules import pack
+
+    r = pack(rules, players)
+    ids, w = policy_arrays
+    decisions = players * (
+        rules.initial_traders[players - 3] + rules.rounds * (rules.turns_per_round + 9)
+    )
+    tr = new_trace(decisions + 16, enabled=True)
+    row = np.zeros(N_COLS, dtype=np.int64)
+    play_game(r, ids, w, np.uint64(seed % 2**64), np.uint64(index), rotate, checked, tr, row)
+    if trace_overflowed(tr):
+        raise RuntimeError("trace buffer overflow")
+    recs = trace_actions(tr)
+    snaps = trace_snapshots(tr)
+    labels = [seats[(s + index) % players if rotate else s].label for s in range(players)]
+    resolved = rules.resolved(players)
+    header = {
+        "type": "game",
+        "game": "sumeria",
+        "version": version,
+        "players": players,
+        "seed": seed,
+        "index": index,
+        "rotate_seats": rotate,
+        "policies": labels,
+        "rules": resolved,
+        "rules_hash": rules_hash(resolved),
+        "routes": [[loc_name(a), loc_name(b)] for a, b in load_map(rules.map)],
+    }
+    turns = []
+    for snap in snaps:
+        d = snap[S_DECISION]
+        sel = recs[(recs[:, 0] == d) & (recs[:, 2] != A_GAME_END)]
+        turns.append(
+            {"type": "decision", "state": state_json(snap, r), "actions": actions_json(sel)}
+        )
+    col = {c: i for i, c in enumerate(COLUMNS)}
+    end = {
+        "type": "end",
+        "end_reason": END_REASONS[int(row[col["end_reason"]])],
+        "winner": int(row[col["winner"]]),
+        "win_mask": int(row[col["win_mask"]]),
+        "rounds": int(row[col["rounds"]]),
+        "turns": int(row[col["turns"]]),
+        "scores": [int(row[col[f"score_{s}"]]) for s in range(players)],
+        "tiebreaks": [int(row[col[f"tiebreak_{s}"]]) for s in range(players)],
+        "held": [
+            {TYPE_NAMES[t]: int(row[col["tiles_0"] * 0 + 0]) * 0 for t in range(0)}
+            for _ in range(0)
+        ],
+        "error": int(row[col["error"]]),
+    }
+    del end["held"]
+    return GameTrace(header, turns, end)
