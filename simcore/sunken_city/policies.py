@@ -85,6 +85,7 @@ from simcore.sunken_city.state import (
     F_SINK,
     F_SPBEST,
     F_SPV,
+    F_URG,
     HOUSE_BASE,
     HOUSE_SIDE,
     N_SLOTS,
@@ -93,7 +94,10 @@ from simcore.sunken_city.state import (
     O_HAND,
     O_PSQ,
     O_SQ,
+    O_STACKS,
     S_BUILD,
+    S_DRAW,
+    S_HOURGLASS,
     S_HOUSE_DONE,
     S_MOVE,
     S_SPIRIT,
@@ -431,12 +435,13 @@ def key_houses(s, r, seat, x, xf):
 
 
 @kernel
-def route_leaf(s, r, seat, w, x, collected, final_slot, banked, carried0):
+def route_leaf(s, r, seat, w, x, xf, collected, final_slot, banked, carried0):
     """Value of ending a move: treasure recovered, treasure banked, and the risk to what is
     still carried where the adventurer stops."""
     total = carried0 + collected
+    urg = xf[F_URG]
     if banked:
-        return w[W_GREED] * collected + w[W_BANK] * total
+        return w[W_GREED] * collected + (w[W_BANK] + 1.5 * urg) * total
     d_home = x[X_DV + final_slot] if final_slot != VILLAGE else 0
     if d_home >= INF:
         d_home = 20
@@ -455,7 +460,7 @@ def plan_route(s, r, seat, w, budget, x, xf, ob, k):
     adv = s[O_ADV + seat]
     for c in range(budget + 1):
         xf[ob + c] = -1e18
-    stay = route_leaf(s, r, seat, w, x, 0.0, adv, adv == VILLAGE and carried0 > 0, carried0)
+    stay = route_leaf(s, r, seat, w, x, xf, 0.0, adv, adv == VILLAGE and carried0 > 0, carried0)
     if adv == VILLAGE:
         stay = 0.0
     xf[ob + 0] = stay
@@ -464,7 +469,7 @@ def plan_route(s, r, seat, w, budget, x, xf, ob, k):
     d_home_start = 0 if adv == VILLAGE else x[X_DV + adv]
     # going straight home
     if adv != VILLAGE and d_home_start <= budget:
-        v = route_leaf(s, r, seat, w, x, 0.0, VILLAGE, True, carried0)
+        v = route_leaf(s, r, seat, w, x, xf, 0.0, VILLAGE, True, carried0)
         if v > xf[ob + d_home_start]:
             xf[ob + d_home_start] = v
         if v > best:
@@ -497,7 +502,7 @@ def plan_route(s, r, seat, w, budget, x, xf, ob, k):
         used = budget - left
         slot = x[X_KEY + i]
         # stop at this house
-        v = route_leaf(s, r, seat, w, x, val, slot, False, carried0)
+        v = route_leaf(s, r, seat, w, x, xf, val, slot, False, carried0)
         if v > xf[ob + used]:
             xf[ob + used] = v
         if v > best:
@@ -509,7 +514,7 @@ def plan_route(s, r, seat, w, budget, x, xf, ob, k):
         # or go home from here
         dv = x[X_KV + i]
         if dv < INF and dv <= left:
-            v = route_leaf(s, r, seat, w, x, val, VILLAGE, True, carried0)
+            v = route_leaf(s, r, seat, w, x, xf, val, VILLAGE, True, carried0)
             if v > xf[ob + used + dv]:
                 xf[ob + used + dv] = v
             if v > best:
@@ -902,6 +907,22 @@ def heuristic_spirit(s, r, tr, seat, w, rng, checked, x, xf):
 
 
 @kernel
+def urgency(s, r):
+    """How close the end is, 0..1: the streets left before the hourglass against what a
+    round uses (about two per seat); 1 once the hourglass shows."""
+    if s[S_HOURGLASS] == 1:
+        return 1.0
+    left = 0
+    for k in range(s[S_DRAW], 5):
+        left += s[O_STACKS + k]
+    rounds_left = left / (2.0 * r[P_PLAYERS])
+    u = 1.0 - rounds_left / 3.0
+    if u < 0.0:
+        return 0.0
+    return u if u < 1.0 else 1.0
+
+
+@kernel
 def choose_card(s, r, seat, w, x, xf):
     """The card whose movement points buy the best route now (with a chip when one would
     be spent), plus the value of its pieces and of its spirit icon."""
@@ -987,6 +1008,7 @@ def heuristic_move(s, r, tr, seat, w, x, xf):
 @kernel
 def heuristic_turn(s, r, tr, seat, w, rng, checked, x, xf):
     """One whole turn of a heuristic player: card, raising, move, spirit, end."""
+    xf[F_URG] = urgency(s, r)
     c = choose_card(s, r, seat, w, x, xf)
     err = after(s, r, checked, do_card(s, r, tr, seat, c))
     if err != 0:

@@ -375,7 +375,8 @@ F_SPBEST = 92  # [8] spirit search: best value of a path of at most d steps
 F_CLOSE = 100  # [81] closeness of the opponents to each square (sum of 1 / (1 + distance))
 F_CLOSE_O = F_CLOSE + N_SQUARES  # [4 x 81] closeness of each opponent to each square
 F_SINK = F_CLOSE_O + 4 * N_SQUARES  # [70] value for us of the spirit sinking each piece
-F_SIZE = F_SINK + N_SLOTS
+F_URG = F_SINK + N_SLOTS  # [1] end-game urgency 0..1 (how close the hourglass is)
+F_SIZE = F_URG + 8
 
 
 def new_scratch() -> np.ndarray:
