@@ -21,13 +21,13 @@ POLICIES = {
         "balanced",
         POL_HEURISTIC,
         "the default player: recovers, banks, fears and uses the spirit in measure",
-        _weights(2.5, 0.2, 0.3, 1.0, 1.0, 0.1, 3.0, 1.0),
+        _weights(5.0, 0.3, 0.2, 1.0, 1.2, 0.0, 2.0, 1.5),
     ),
     "greedy": PolicySpec(
         "greedy",
         POL_HEURISTIC,
         "the most treasure value this turn; banks when the route passes home",
-        _weights(2.5, 0.4, 0.0, 0.1, 1.2, 0.0, 2.0, 1.5),
+        _weights(6.0, 0.4, 0.0, 0.1, 1.2, 0.0, 2.0, 1.5),
     ),
     "cautious": PolicySpec(
         "cautious",

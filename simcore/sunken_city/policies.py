@@ -10,7 +10,7 @@ move the spirit and each spirit step; when to end the turn).
 from __future__ import annotations
 
 from simcore.jit import kernel
-from simcore.rng import rand_below, rand_float
+from simcore.rng import rand_below
 from simcore.sunken_city.board import ORTH
 from simcore.sunken_city.engine import (
     ERR_ILLEGAL,
@@ -97,12 +97,15 @@ from simcore.sunken_city.state import (
     O_STACKS,
     S_BUILD,
     S_DRAW,
+    S_END,
     S_HOURGLASS,
     S_HOUSE_DONE,
     S_MOVE,
+    S_ROUND,
     S_SPIRIT,
     S_SPIRIT_ACTIVE,
     S_SPIRIT_LEFT,
+    S_STREETS_PLACED,
     S_SUPPLY,
     VILLAGE,
     WATER,
@@ -269,7 +272,8 @@ W_CHIP = 6  # extra value a chip must bring before it is spent
 W_CENTRE = 7  # preference for raising the centre house when the chest is still needed
 WEIGHT_NAMES = ("greed", "bank", "caution", "aggression", "build", "block", "chip", "centre")
 INF = 999
-MAX_ROUTE_NODES = 4000  # route search expansions per call (the budget keeps routes short)
+MAX_ROUTE_NODES = 500  # route search expansions per call (keys are tried best first)
+MAX_KEYS = 6  # key houses in a route search: the most promising by value per distance
 
 
 @kernel(inline="always")
@@ -410,9 +414,9 @@ def manhattan(a, b):
 
 @kernel
 def key_houses(s, r, seat, x, xf):
-    """Collect the houses on the lake worth entering (reachable per X_DA) into X_KEY with
-    values F_KVAL, and their distances (pairwise, to the village, from the adventurer).
-    Returns the number of key houses."""
+    """Collect the houses on the lake worth entering (reachable per X_DA), at most MAX_KEYS
+    of them, the most valuable per movement point first, into X_KEY with values F_KVAL; and
+    their distances (pairwise, to the village, from the adventurer). Returns their number."""
     k = 0
     centre = r[P_CENTRE]
     for h in range(N_HOUSES):
@@ -421,12 +425,41 @@ def key_houses(s, r, seat, x, xf):
         if q < 0 or x[X_DA + slot] >= INF:
             continue
         v = house_value(s, r, seat, slot, q == centre)
-        if v > 0.0 and k < 12:
-            x[X_KEY + k] = slot
-            xf[F_KVAL + k] = v
-            x[X_KA + k] = x[X_DA + slot]
-            x[X_KV + k] = x[X_DV + slot]
+        if v <= 0.0:
+            continue
+        score = v / (1.0 + x[X_DA + slot])
+        if k < MAX_KEYS:
+            pos = k
             k += 1
+        else:
+            # replace the weakest key when this one promises more
+            pos = -1
+            worst = score
+            for j in range(k):
+                sj = xf[F_KVAL + j] / (1.0 + x[X_KA + j])
+                if sj < worst:
+                    worst = sj
+                    pos = j
+            if pos < 0:
+                continue
+        x[X_KEY + pos] = slot
+        xf[F_KVAL + pos] = v
+        x[X_KA + pos] = x[X_DA + slot]
+        x[X_KV + pos] = x[X_DV + slot]
+    # most promising first (value per movement point): the search meets good routes early
+    for i in range(1, k):
+        j = i
+        while j > 0 and xf[F_KVAL + j] / (1.0 + x[X_KA + j]) > xf[F_KVAL + j - 1] / (
+            1.0 + x[X_KA + j - 1]
+        ):
+            for base in (X_KEY, X_KA, X_KV):
+                t = x[base + j]
+                x[base + j] = x[base + j - 1]
+                x[base + j - 1] = t
+            tf = xf[F_KVAL + j]
+            xf[F_KVAL + j] = xf[F_KVAL + j - 1]
+            xf[F_KVAL + j - 1] = tf
+            j -= 1
     for i in range(k):
         bfs(s, r, seat, x[X_KEY + i], x, X_DT, X_PT)
         for j in range(k):
@@ -440,13 +473,23 @@ def route_leaf(s, r, seat, w, x, xf, collected, final_slot, banked, carried0):
     still carried where the adventurer stops."""
     total = carried0 + collected
     urg = xf[F_URG]
+    p_end = xf[F_URG + 1]
     if banked:
         return w[W_GREED] * collected + (w[W_BANK] + 1.5 * urg) * total
     d_home = x[X_DV + final_slot] if final_slot != VILLAGE else 0
     if d_home >= INF:
         d_home = 20
     risk = threat(s, r, seat, final_slot, x)
-    return w[W_GREED] * collected - w[W_CAUTION] * total * risk - 0.02 * w[W_BANK] * total * d_home
+    # the end-game terms weigh against greed, so they scale with it
+    g = w[W_GREED]
+    out_there = (
+        g * collected
+        - w[W_CAUTION] * total * risk
+        - (0.02 * w[W_BANK] + 0.03 * g * urg) * total * d_home  # stay within reach of home
+        - 0.16 * g * urg * total
+    )
+    # if the game may end before our next turn, what we carry is lost with that chance
+    return (1.0 - p_end) * out_there - p_end * 0.4 * g * total
 
 
 @kernel
@@ -636,26 +679,30 @@ def place_best_house(s, r, tr, seat, w, x, xf, rng):
     best = 0.0
     bh = -1
     bq = -1
-    for h in range(1, 11):
-        if not house_in_grotto(s, r, h):
+    here = position_square(s, r, seat)
+    off = rand_below(rng, 1024)  # one draw: equal squares, no side of the lake preferred
+    for k in range(r[P_N_HOUSE_SQ]):
+        q = r[R_HOUSE_SQ + k]
+        if not house_spot_ok(s, r, q):
             continue
-        slot = HOUSE_BASE + h - 1
-        for k in range(r[P_N_HOUSE_SQ]):
-            q = r[R_HOUSE_SQ + k]
-            if not house_spot_ok(s, r, q):
+        cost = x[X_REACH + q]
+        if cost >= INF:
+            cost = 12 + manhattan(q, here)
+        near = 1.0 / (1.0 + cost)
+        jitter = 1e-6 * ((q * 40503 + off) % 1024)
+        for h in range(1, 11):
+            if not house_in_grotto(s, r, h):
                 continue
+            slot = HOUSE_BASE + h - 1
             v = house_value(s, r, seat, slot, q == centre)
             if q == centre and treasure(s, seat, CHEST) == HOUSE_SIDE:
                 v += w[W_CENTRE] * tv(CHEST)
             if v <= 0.0:
                 continue
-            cost = x[X_REACH + q]
-            if cost >= INF:
-                cost = 12 + manhattan(q, position_square(s, r, seat))
             score = (
-                w[W_GREED] * v / (1.0 + cost)
+                w[W_GREED] * v * near
                 - w[W_BLOCK] * v * opponent_closeness(s, r, seat, q, slot, xf)
-                + 1e-3 * rand_float(rng)  # equal squares: no side of the lake preferred
+                + jitter
             )
             if score > best:
                 best = score
@@ -696,6 +743,7 @@ def place_best_street(s, r, tr, seat, w, x, xf, rng):
     if not street_available(s):
         return 0
     target = street_target(s, r, seat, x)
+    off = rand_below(rng, 1024)  # one draw per decision for the tie-break
     best = -1e18
     bk = -1
     for k in range(r[P_N_SPOTS]):
@@ -715,7 +763,7 @@ def place_best_street(s, r, tr, seat, w, x, xf, rng):
         else:
             score -= 0.2 * c
         score -= w[W_BLOCK] * 3.0 * xf[F_CLOSE + a]
-        score += 1e-3 * rand_float(rng)  # equal spots: no side of the lake preferred
+        score += 1e-6 * ((a * 40503 + off) % 1024)  # equal spots: no side preferred
         if score > best:
             best = score
             bk = k
@@ -729,9 +777,12 @@ def place_best_street(s, r, tr, seat, w, x, xf, rng):
 def heuristic_build(s, r, tr, seat, w, x, xf, rng):
     """Raise the card's pieces: a needed house first when one is worth it, then streets toward
     our target; whatever is still owed afterwards is raised at random legal spots."""
+    fresh = True  # choose_card has just computed the fields on this same lake
     while s[S_BUILD] > 0 and can_build_any(s, r):
-        bfs(s, r, seat, s[O_ADV + seat], x, X_DA, X_PA)
-        bfs(s, r, seat, VILLAGE, x, X_DV, X_PT)
+        if not fresh:
+            bfs(s, r, seat, s[O_ADV + seat], x, X_DA, X_PA)
+            bfs(s, r, seat, VILLAGE, x, X_DV, X_PT)
+        fresh = False
         reach_costs(s, r, seat, x)
         res = place_best_house(s, r, tr, seat, w, x, xf, rng)
         if res == 0:
@@ -908,18 +959,49 @@ def heuristic_spirit(s, r, tr, seat, w, rng, checked, x, xf):
 
 @kernel
 def urgency(s, r):
-    """How close the end is, 0..1: the streets left before the hourglass against what a
-    round uses (about two per seat); 1 once the hourglass shows."""
+    """How close the end is, 0..1: the streets left before the hourglass against the streets
+    raised per round so far (about two per seat before the first round is over); 1 once the
+    hourglass shows."""
     if s[S_HOURGLASS] == 1:
         return 1.0
     left = 0
     for k in range(s[S_DRAW], 5):
         left += s[O_STACKS + k]
-    rounds_left = left / (2.0 * r[P_PLAYERS])
+    rate = 2.0 * r[P_PLAYERS]
+    if s[S_ROUND] > 0:
+        rate = s[S_STREETS_PLACED] / s[S_ROUND]
+        if rate < 1.0:
+            rate = 1.0
+    rounds_left = left / rate
     u = 1.0 - rounds_left / 3.0
     if u < 0.0:
         return 0.0
     return u if u < 1.0 else 1.0
+
+
+@kernel
+def last_turn_chance(s, r, seat):
+    """Chance that this is the seat's last turn: the game ends with the round, so it is
+    when an end condition is already met, or when the seats after us in this round can use
+    up the street spaces up to space 5 before our next turn."""
+    if s[S_END] >= 0:
+        return 1.0
+    after = r[P_PLAYERS] - 1 - seat
+    if after <= 0:
+        return 0.0
+    left = 0
+    for k in range(s[S_DRAW], 5):
+        left += s[O_STACKS + k]
+    rate = 2.0 * r[P_PLAYERS]
+    if s[S_ROUND] > 0:
+        rate = s[S_STREETS_PLACED] / s[S_ROUND]
+    e = rate * after / r[P_PLAYERS]  # streets the seats after us draw this round
+    if e <= 0.0:
+        return 0.0
+    p = (1.5 * e - left) / e
+    if p < 0.0:
+        return 0.0
+    return p if p < 1.0 else 1.0
 
 
 @kernel
@@ -1009,6 +1091,7 @@ def heuristic_move(s, r, tr, seat, w, x, xf):
 def heuristic_turn(s, r, tr, seat, w, rng, checked, x, xf):
     """One whole turn of a heuristic player: card, raising, move, spirit, end."""
     xf[F_URG] = urgency(s, r)
+    xf[F_URG + 1] = last_turn_chance(s, r, seat)
     c = choose_card(s, r, seat, w, x, xf)
     err = after(s, r, checked, do_card(s, r, tr, seat, c))
     if err != 0:
