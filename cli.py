@@ -317,6 +317,10 @@ def bench(
     games_: Annotated[str, typer.Option("--games", "-g", help="games per measurement")] = "100000",
     runs: Annotated[int, typer.Option("--runs", help="timed runs (median reported)")] = 5,
     json_out: Annotated[bool, typer.Option("--json", help="also write bench.json")] = False,
+    policy: Annotated[
+        str | None,
+        typer.Option("--policy", help="one policy for every seat (default: each game's)"),
+    ] = None,
 ) -> None:
     """Measure games per second (1 and all threads) with the default players."""
     from simcore.bench import run_bench
@@ -324,7 +328,7 @@ def bench(
     n = parse_count(games_)
     if runs < 1:
         raise UserError("--runs must be at least 1")
-    res = run_bench(game, n, runs, echo=typer.echo)
+    res = run_bench(game, n, runs, echo=typer.echo, policy=policy)
     if json_out:
         Path("bench.json").write_text(json.dumps(res, indent=2))
         typer.echo("wrote bench.json")

@@ -13,10 +13,12 @@ import numpy as np
 from simcore.games import all_games, get_game
 
 
-def _time_batch(spec, players: int, games: int, threads: int, seed: int = 12345):
+def _time_batch(
+    spec, players: int, games: int, threads: int, seed: int = 12345, policy: str | None = None
+):
     rules = spec.rules_cls()
     r = spec.pack(rules, players)
-    ids, w = spec.policy_arrays(spec.parse_policies(None, players))
+    ids, w = spec.policy_arrays(spec.parse_policies(policy, players))
     rows = np.zeros((games, len(spec.columns)), dtype=np.int64)
     prev = numba.get_num_threads()
     numba.set_num_threads(threads)
@@ -30,7 +32,13 @@ def _time_batch(spec, players: int, games: int, threads: int, seed: int = 12345)
     return dt, int(turns)
 
 
-def run_bench(game: str | None, games: int, runs: int, echo: Callable[[str], None] = print):
+def run_bench(
+    game: str | None,
+    games: int,
+    runs: int,
+    echo: Callable[[str], None] = print,
+    policy: str | None = None,
+):
     specs = [get_game(game)] if game else list(all_games().values())
     maxt = numba.config.NUMBA_NUM_THREADS
     results = []
@@ -40,13 +48,16 @@ def run_bench(game: str | None, games: int, runs: int, echo: Callable[[str], Non
     )
     for spec in specs:
         for players in range(spec.min_players, spec.max_players + 1):
-            _time_batch(spec, players, min(games, 2000), 1)  # warm-up (compile / load cache)
+            if policy and policy not in spec.policies:
+                continue
+            pol = policy or spec.default_policy
+            _time_batch(spec, players, min(games, 2000), 1, policy=pol)  # warm-up
             rates = {}
             nspt = 0.0
             for t in sorted({1, maxt}):
                 times = []
                 for _ in range(runs):
-                    dt, turns = _time_batch(spec, players, games, t)
+                    dt, turns = _time_batch(spec, players, games, t, policy=pol)
                     times.append(dt)
                     if t == 1:
                         nspt = dt / max(turns, 1) * 1e9
@@ -54,7 +65,7 @@ def run_bench(game: str | None, games: int, runs: int, echo: Callable[[str], Non
             row = {
                 "game": spec.name,
                 "players": players,
-                "policy": spec.default_policy,
+                "policy": pol,
                 "games": games,
                 "runs": runs,
                 "games_per_s_1": rates[1],
@@ -65,7 +76,7 @@ def run_bench(game: str | None, games: int, runs: int, echo: Callable[[str], Non
             }
             results.append(row)
             echo(
-                f"{spec.name:<14}{players:>8}{spec.default_policy:>10}{rates[1]:>15,.0f}"
+                f"{spec.name:<14}{players:>8}{pol:>10}{rates[1]:>15,.0f}"
                 f"{rates[maxt]:>16,.0f}{rates[maxt] / rates[1]:>10.2f}{nspt:>10,.0f}"
             )
     return {"machine_threads": maxt, "results": results}
