@@ -21,10 +21,10 @@ test-slow: $(STAMP)
 	$(BIN)/python -m pytest -q -m slow
 
 report: $(STAMP)
-	$(BIN)/balance report sunken-city --out reports/sunken-city
+	$(BIN)/balance report sunken-city --out reports/sunken-city --games 30000
 
 bench: $(STAMP)
-	$(BIN)/balance bench
+	$(BIN)/balance bench --games 20000 --runs 5
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -340,7 +340,7 @@ def report(
     out: Annotated[
         str | None, typer.Option("--out", help="output folder (default reports/GAME)")
     ] = None,
-    games_: Annotated[str, typer.Option("--games", "-g", help="games per setting")] = "100000",
+    games_: Annotated[str, typer.Option("--games", "-g", help="games per setting")] = "30000",
     seed: SeedOpt = 1,
     policy: PolicyOpt = None,
 ) -> None:
