@@ -85,6 +85,7 @@ from simcore.sunken_city.state import (
     F_SINK,
     F_SPBEST,
     F_SPV,
+    F_THR,
     F_URG,
     HOUSE_BASE,
     HOUSE_SIDE,
@@ -100,7 +101,9 @@ from simcore.sunken_city.state import (
     S_END,
     S_HOURGLASS,
     S_HOUSE_DONE,
+    S_HOUSES_PLACED,
     S_MOVE,
+    S_PIECES_SUNK,
     S_ROUND,
     S_SPIRIT,
     S_SPIRIT_ACTIVE,
@@ -120,6 +123,7 @@ from simcore.sunken_city.state import (
     X_KD,
     X_KEY,
     X_KV,
+    X_MEMO,
     X_NB,
     X_OPTS,
     X_PA,
@@ -355,25 +359,32 @@ def spirit_field(s, x):
 
 
 @kernel
-def threat(s, r, seat, slot, x):
-    """Chance that an opponent's spirit move sinks the piece under `slot` before our next
-    turn: the spirit must reach it and leave it (die faces above its distance, or the owner's
-    limit when the spirit stands in an opponent's territory)."""
+def threat_table(s, r, seat, xf):
+    """F_THR[d]: chance that an opponent's spirit move sinks a piece at spirit distance d
+    before our next turn: the spirit must reach it and leave it (die faces above d, or the
+    owner's limit when the spirit stands in an opponent's territory)."""
+    n = r[P_DIE_N]
+    owner = piece_owner(s, r, s[S_SPIRIT])
+    for d in range(8):
+        hit = 0
+        for k in range(n):
+            if r[R_DIE + k] > d:
+                hit += 1
+        t = hit / n
+        if owner >= 0 and owner != seat and r[P_OWNER_LIMIT] > d:
+            t = 1.0
+        xf[F_THR + d] = 0.7 * t
+
+
+@kernel(inline="always")
+def threat(slot, x, xf):
+    """Threat to the piece under `slot` (threat_table must be current)."""
     if slot == VILLAGE:
         return 0.0
     d = x[X_DS + slot]
     if d >= INF:
         return 0.0
-    n = r[P_DIE_N]
-    hit = 0
-    for k in range(n):
-        if r[R_DIE + k] > d:
-            hit += 1
-    t = hit / n
-    owner = piece_owner(s, r, s[S_SPIRIT])
-    if owner >= 0 and owner != seat and r[P_OWNER_LIMIT] > d:
-        t = 1.0
-    return 0.7 * t
+    return xf[F_THR + (d if d < 7 else 7)]
 
 
 @kernel
@@ -417,6 +428,15 @@ def key_houses(s, r, seat, x, xf):
     """Collect the houses on the lake worth entering (reachable per X_DA), at most MAX_KEYS
     of them, the most valuable per movement point first, into X_KEY with values F_KVAL; and
     their distances (pairwise, to the village, from the adventurer). Returns their number."""
+    # the same lake, seat and position as the last call (the card choice, then the move
+    # when nothing was raised): the keys and their distances still hold
+    need = 0
+    for t in range(N_TREASURES):
+        if treasure(s, seat, t) == HOUSE_SIDE:
+            need |= 1 << t
+    memo = ((board_signature(s) * 8 + seat) * 128 + s[O_ADV + seat] + 2) * 2048 + need
+    if x[X_MEMO + 3] == memo:
+        return x[X_MEMO + 4]
     k = 0
     centre = r[P_CENTRE]
     for h in range(N_HOUSES):
@@ -464,6 +484,8 @@ def key_houses(s, r, seat, x, xf):
         bfs(s, r, seat, x[X_KEY + i], x, X_DT, X_PT)
         for j in range(k):
             x[X_KD + 12 * i + j] = x[X_DT + x[X_KEY + j]]
+    x[X_MEMO + 3] = memo
+    x[X_MEMO + 4] = k
     return k
 
 
@@ -479,7 +501,7 @@ def route_leaf(s, r, seat, w, x, xf, collected, final_slot, banked, carried0):
     d_home = x[X_DV + final_slot] if final_slot != VILLAGE else 0
     if d_home >= INF:
         d_home = 20
-    risk = threat(s, r, seat, final_slot, x)
+    risk = threat(final_slot, x, xf)
     # the end-game terms weigh against greed, so they scale with it
     g = w[W_GREED]
     out_there = (
@@ -499,6 +521,7 @@ def plan_route(s, r, seat, w, budget, x, xf, ob, k):
     end). xf[ob + c] receives the best value of a route using at most c points (c <= budget
     <= 40). Returns the best value. X_DA, X_DV, X_DS and the k key houses (key_houses) must
     be current."""
+    threat_table(s, r, seat, xf)
     carried0 = carried_value(s, seat)
     adv = s[O_ADV + seat]
     for c in range(budget + 1):
@@ -612,11 +635,45 @@ def walk_to(s, r, tr, seat, target, x):
     return 0
 
 
+@kernel(inline="always")
+def board_signature(s):
+    """Changes whenever a piece appears or sinks (the counters only grow)."""
+    return s[S_STREETS_PLACED] + 1000 * s[S_HOUSES_PLACED] + 1000000 * s[S_PIECES_SUNK]
+
+
+@kernel
+def adventurer_field(s, r, seat, x):
+    """X_DA / X_PA from the seat's adventurer, recomputed only when the lake, the seat or its
+    position changed."""
+    key = (board_signature(s) * 8 + seat) * 128 + s[O_ADV + seat] + 2  # > 0: memo starts 0
+    if x[X_MEMO] != key:
+        bfs(s, r, seat, s[O_ADV + seat], x, X_DA, X_PA)
+        x[X_MEMO] = key
+
+
+@kernel
+def village_field(s, r, seat, x):
+    """X_DV from the seat's village, recomputed only when the lake or the seat changed."""
+    key = board_signature(s) * 8 + seat + 1
+    if x[X_MEMO + 1] != key:
+        bfs(s, r, seat, VILLAGE, x, X_DV, X_PT)
+        x[X_MEMO + 1] = key
+
+
+@kernel
+def spirit_field_memo(s, x):
+    """X_DS, recomputed only when the lake or the spirit's piece changed."""
+    key = board_signature(s) * 128 + s[S_SPIRIT] + 1
+    if x[X_MEMO + 2] != key:
+        spirit_field(s, x)
+        x[X_MEMO + 2] = key
+
+
 @kernel
 def distance_fields(s, r, seat, x):
-    bfs(s, r, seat, s[O_ADV + seat], x, X_DA, X_PA)
-    bfs(s, r, seat, VILLAGE, x, X_DV, X_PT)
-    spirit_field(s, x)
+    adventurer_field(s, r, seat, x)
+    village_field(s, r, seat, x)
+    spirit_field_memo(s, x)
 
 
 @kernel
@@ -777,12 +834,9 @@ def place_best_street(s, r, tr, seat, w, x, xf, rng):
 def heuristic_build(s, r, tr, seat, w, x, xf, rng):
     """Raise the card's pieces: a needed house first when one is worth it, then streets toward
     our target; whatever is still owed afterwards is raised at random legal spots."""
-    fresh = True  # choose_card has just computed the fields on this same lake
     while s[S_BUILD] > 0 and can_build_any(s, r):
-        if not fresh:
-            bfs(s, r, seat, s[O_ADV + seat], x, X_DA, X_PA)
-            bfs(s, r, seat, VILLAGE, x, X_DV, X_PT)
-        fresh = False
+        adventurer_field(s, r, seat, x)
+        village_field(s, r, seat, x)
         reach_costs(s, r, seat, x)
         res = place_best_house(s, r, tr, seat, w, x, xf, rng)
         if res == 0:
@@ -919,8 +973,8 @@ def heuristic_spirit(s, r, tr, seat, w, rng, checked, x, xf):
     limit in our own territory), then move it along the best path for the limit given."""
     if not can_spirit_now(s, r, seat, x):
         return 0
-    bfs(s, r, seat, s[O_ADV + seat], x, X_DA, X_PA)
-    spirit_field(s, x)
+    adventurer_field(s, r, seat, x)
+    spirit_field_memo(s, x)
     for o in range(r[P_PLAYERS]):
         xf[F_CARRY + o] = carried_value(s, o)
     owner = piece_owner(s, r, s[S_SPIRIT])

@@ -364,7 +364,8 @@ X_SPP = X_SPI + 8  # [8] spirit search: current path
 X_SPB = X_SPP + 8  # [8] spirit search: best path
 X_REACH = X_SPB + 8  # [81] cost for the own adventurer to reach each square
 X_BEST2 = X_REACH + N_SQUARES  # [16] a saved best route
-X_SIZE = X_BEST2 + 16 + 16
+X_MEMO = X_BEST2 + 16  # [8] keys of the distance fields held: 0 X_DA, 1 X_DV, 2 X_DS, 3 keys
+X_SIZE = X_MEMO + 8 + 16
 # float scratch (heuristic players)
 F_RV = 0  # [16] route search stack: value so far
 F_SPV = 16  # [8] spirit search: value so far per depth
@@ -375,8 +376,9 @@ F_SPBEST = 92  # [8] spirit search: best value of a path of at most d steps
 F_CLOSE = 100  # [81] closeness of the opponents to each square (sum of 1 / (1 + distance))
 F_CLOSE_O = F_CLOSE + N_SQUARES  # [4 x 81] closeness of each opponent to each square
 F_SINK = F_CLOSE_O + 4 * N_SQUARES  # [70] value for us of the spirit sinking each piece
-F_URG = F_SINK + N_SLOTS  # [1] end-game urgency 0..1 (how close the hourglass is)
-F_SIZE = F_URG + 8
+F_URG = F_SINK + N_SLOTS  # [2] end-game urgency 0..1; chance this is our last turn
+F_THR = F_URG + 2  # [8] spirit threat to a piece at spirit distance d (0..7)
+F_SIZE = F_THR + 8
 
 
 def new_scratch() -> np.ndarray:
