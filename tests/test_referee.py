@@ -561,3 +561,23 @@ def test_command_line(pool, tmp_path):
     assert run.returncode == 1 and "scores" in run.stdout
     run = subprocess.run([sys.executable, str(REFEREE)], input=good, capture_output=True, text=True)
     assert run.returncode == 0, run.stdout
+
+
+HEURISTIC_LINEUPS = [
+    (3, "balanced,greedy,aggressive", [], {}),
+    (4, "balanced,greedy,cautious,aggressive", ["short"], {}),
+    (2, "balanced,aggressive", ["no-chips"], {}),
+    (3, "balanced,balanced,cautious", [], {"interleave": "false"}),
+]
+
+
+@pytest.mark.parametrize("players,lineup,variants,overrides", HEURISTIC_LINEUPS)
+def test_heuristic_games_pass_the_referee(players, lineup, variants, overrides):
+    """The heuristic players' games (which bank everything far more often than random ones)
+    pass the independent referee too."""
+    spec = get_game("sunken-city")
+    rules = spec.resolve_rules(variants, overrides, None, players)
+    seats = spec.parse_policies(lineup, players)
+    for i in range(12):
+        text = spec.replay(rules, players, seats, 31, i, rotate=True).jsonl()
+        assert check_trace(text) == [], (lineup, i)
