@@ -80,3 +80,116 @@ def run_bench(
                 f"{rates[maxt]:>16,.0f}{rates[maxt] / rates[1]:>10.2f}{nspt:>10,.0f}"
             )
     return {"machine_threads": maxt, "results": results}
+
+
+# ---------------------------------------------------------------------------------------
+# The slower measurements (balance bench --full): each runs in a fresh subprocess.
+
+_PLAY = """
+import sys, time, numpy as np
+from simcore import get_game
+spec = get_game(sys.argv[1])
+players = int(sys.argv[2])
+ids, w = spec.policy_arrays(spec.parse_policies(sys.argv[3], players))
+r = spec.pack(spec.rules_cls(), players)
+rows = np.zeros((int(sys.argv[4]), len(spec.columns)), np.int64)
+t = time.perf_counter()
+spec.play_batch(r, ids, w, np.uint64(7), np.int64(0), False, False, rows)
+print(time.perf_counter() - t)
+"""
+
+_MEMORY = """
+import resource, sys
+from simcore import simulate
+simulate(sys.argv[1], int(sys.argv[2]), int(float(sys.argv[4])), policies=sys.argv[3], seed=1)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def _run(code: str, *args: str, env: dict | None = None) -> tuple[str, float]:
+    import os
+    import subprocess
+    import sys
+
+    t0 = time.perf_counter()
+    out = (
+        subprocess.run(
+            [sys.executable, "-W", "ignore", "-c", code, *args],
+            check=True,
+            capture_output=True,
+            text=True,
+            env={**os.environ, **(env or {})},
+        )
+        .stdout.strip()
+        .splitlines()
+    )
+    return (out[-1] if out else ""), time.perf_counter() - t0
+
+
+def plain_python_ratio(
+    game: str, players: int, policy: str, games: int, compiled_games_per_s: float
+) -> dict:
+    """Seconds per game of the same engine with NUMBA_DISABLE_JIT=1 on a small sample, and
+    the ratio to the compiled games per second on one thread."""
+    secs, _ = _run(_PLAY, game, str(players), policy, str(games), env={"NUMBA_DISABLE_JIT": "1"})
+    per_game = float(secs) / games
+    return {
+        "plain_python_s_per_game": per_game,
+        "ratio": compiled_games_per_s * per_game,
+        "sample_games": games,
+    }
+
+
+def start_times(game: str, players: int, policy: str) -> dict:
+    """Cold compile (an empty numba cache) and warm start (cache filled) of a 1,000-game
+    simulate, wall clock of the whole process."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as cache:
+        _, cold = _run(_MEMORY, game, str(players), policy, "1000", env={"XDG_CACHE_HOME": cache})
+        _, warm = _run(_MEMORY, game, str(players), policy, "1000", env={"XDG_CACHE_HOME": cache})
+    return {"cold_start_s": cold, "warm_start_s": warm}
+
+
+def peak_memory(game: str, players: int, policy: str, games: list[int]) -> dict:
+    """Peak resident memory (kB) of a simulate of each number of games, without rows."""
+    out = {}
+    for n in games:
+        kb, _ = _run(_MEMORY, game, str(players), policy, str(n))
+        out[str(n)] = int(kb)
+    return out
+
+
+def run_full(
+    game: str | None,
+    echo: Callable[[str], None] = print,
+    policy: str | None = None,
+    memory_games: tuple[int, ...] = (100_000, 10_000_000),
+) -> dict:
+    """The slow figures per game (3 players, or the game's smallest count above 1)."""
+    specs = [get_game(game)] if game else list(all_games().values())
+    res = {}
+    for spec in specs:
+        players = max(spec.min_players, min(3, spec.max_players))
+        pol = policy or spec.default_policy
+        _time_batch(spec, players, 500, 1, policy=pol)
+        dt, _ = _time_batch(spec, players, 5000, 1, policy=pol)
+        rate = 5000 / dt
+        plain = plain_python_ratio(spec.name, players, pol, 5, rate)
+        starts = start_times(spec.name, players, pol)
+        mem = peak_memory(spec.name, players, "random", list(memory_games))
+        res[spec.name] = {
+            "players": players,
+            "policy": pol,
+            "games_per_s_1": rate,
+            **plain,
+            **starts,
+            "peak_rss_kb_random": mem,
+        }
+        echo(
+            f"{spec.name}: {players} players, {pol}: plain Python {plain['ratio']:,.0f}x slower "
+            f"({plain['plain_python_s_per_game'] * 1e3:.1f} ms/game); cold start "
+            f"{starts['cold_start_s']:.1f} s, warm start {starts['warm_start_s']:.1f} s; peak "
+            "memory " + ", ".join(f"{k} games {v / 1024:.0f} MB" for k, v in mem.items())
+        )
+    return res
