@@ -334,25 +334,364 @@ def bench(
         typer.echo("wrote bench.json")
 
 
+def _player_counts(text: str) -> list[int]:
+    """'2,3,4' -> [2, 3, 4] (whole numbers, no repeats)."""
+    out = []
+    for part in str(text).split(","):
+        part = part.strip()
+        if not part.isdigit():
+            raise UserError(
+                f"--players must be a list of player counts such as 2,3,4, not '{text}'"
+            )
+        if int(part) in out:
+            raise UserError(f"--players lists {part} twice")
+        out.append(int(part))
+    return out
+
+
+def _fmt_cell(r) -> str:
+    if r.kind == "rate":
+        return f"{r.value * 100:.2f}% [{r.ci_low * 100:.2f}, {r.ci_high * 100:.2f}]"
+    return f"{r.value:.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}]"
+
+
+def _fmt_diff(r) -> str:
+    if r.diff != r.diff:  # the baseline arm
+        return ""
+    k = 100 if r.kind == "rate" else 1
+    return f"{r.diff * k:+.3f} [{r.diff_low * k:+.3f}, {r.diff_high * k:+.3f}]"
+
+
+def _print_comparison(table, headlines) -> None:
+    """The comparison table (rates in %, differences of rates in points) and the verdicts."""
+    import pandas as pd
+
+    show = pd.DataFrame(
+        {
+            "metric": table["label"],
+            "arm": table["arm"],
+            "value [95% CI]": [_fmt_cell(r) for r in table.itertuples()],
+            "diff [paired 95% CI]": [_fmt_diff(r) for r in table.itertuples()],
+            "p": table["p_value"].map(lambda v: "" if v != v else f"{v:.2g}"),
+            "Holm p": table["p_holm"].map(lambda v: "" if v != v else f"{v:.2g}"),
+            "h": table["cohen_h"].map(lambda v: "" if v != v else f"{v:+.3f}"),
+        }
+    )
+    typer.echo(show.to_string(index=False))
+    typer.echo("")
+    typer.echo("verdicts (rates in percentage points; a change is called when Holm p < 0.05):")
+    for line in headlines:
+        typer.echo(f"  {line}")
+    typer.echo("")
+    for v in table["verdict"]:
+        if v:
+            typer.echo(f"  {v}")
+
+
+GamesOpt = Annotated[str, typer.Option("--games", "-g", help="games per arm (1e4 ok)")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="print one JSON object")]
+ThreadsOpt = Annotated[int | None, typer.Option("--threads", help="worker threads")]
+
+
+@app.command()
+def compare(
+    game: GameArg,
+    players: PlayersOpt = 3,
+    variant: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--variant",
+            "-v",
+            help="one arm per option (short+no-chips is one arm); the first is the baseline",
+        ),
+    ] = None,
+    set_arm: Annotated[
+        list[str] | None,
+        typer.Option("--set-arm", help="an arm of rules fields: 'key=v,key2=v' (repeatable)"),
+    ] = None,
+    set_: Annotated[
+        list[str] | None, typer.Option("--set", help="a rules field set in every arm: key=value")
+    ] = None,
+    rules_file: RulesFileOpt = None,
+    policy: PolicyOpt = None,
+    rotate_seats: Annotated[bool, typer.Option("--rotate-seats")] = False,
+    games_: GamesOpt = "20000",
+    seed: SeedOpt = 1,
+    threads: ThreadsOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Compare arms (variants, --set-arm settings) on the same games: paired differences."""
+    from analysis.compare import compare as run_compare
+    from analysis.compare import set_arm as make_set_arm
+    from analysis.compare import variant_arm
+    from simcore.games import get_game
+    from simcore.rulesbase import parse_set_options
+
+    n = parse_count(games_)
+    if n < 2:
+        raise UserError("--games must be at least 2 for a comparison")
+    if seed < 0:
+        raise UserError(f"--seed must be 0 or more, not {seed}")
+    spec = get_game(game)
+    spec.check_players(players)
+    arms = [variant_arm(v) for v in variant or []]
+    arms += [make_set_arm(t) for t in set_arm or []]
+    if not variant:
+        arms.insert(0, variant_arm("base"))  # --set-arm alone: compared with the rulebook
+    if len(arms) < 2:
+        raise UserError("compare needs at least two arms: give --variant twice or a --set-arm")
+    res = run_compare(
+        spec,
+        players,
+        arms,
+        n,
+        seed=seed,
+        policies=policy,
+        rotate_seats=rotate_seats,
+        rules_file=rules_file,
+        overrides=parse_set_options(set_ or []),
+        threads=threads,
+        progress=sys.stderr.isatty() and not json_out,
+        version=package_version(),
+    )
+    if json_out:
+        typer.echo(json.dumps(res.to_json(), indent=2, default=str))
+        return
+    run = res.run
+    typer.echo(
+        f"{spec.title}: {players} players, {n:,} games per arm on the same games (seed {seed}); "
+        f"baseline {run.arms[0].label}"
+    )
+    for a, r in zip(run.arms, run.results):
+        typer.echo(f"  {a.label}: rules {r.rules_hash}")
+    _print_comparison(res.table, res.headlines)
+    typer.echo(f"{run.elapsed_s:.1f} s")
+
+
+@app.command()
+def dice(
+    game: GameArg,
+    players: Annotated[str, typer.Option("--players", "-n", help="player counts, e.g. 2,3,4")] = "",
+    die: Annotated[
+        list[str] | None,
+        typer.Option("--die", help="another die: a name or faces such as 0,1,1,2,2,3 (repeatable)"),
+    ] = None,
+    set_: SetOpt = None,
+    policy: PolicyOpt = None,
+    games_: Annotated[
+        str, typer.Option("--games", "-g", help="games per die and player count")
+    ] = "20000",
+    seed: SeedOpt = 1,
+    threads: ThreadsOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Every die of the box (and any given) for every player count: seat fairness, length."""
+    from analysis.compare import dice_analysis, records
+    from simcore.games import get_game
+    from simcore.rulesbase import parse_set_options
+
+    n = parse_count(games_)
+    if n < 2:
+        raise UserError("--games must be at least 2")
+    if seed < 0:
+        raise UserError(f"--seed must be 0 or more, not {seed}")
+    spec = get_game(game)
+    counts = (
+        _player_counts(players) if players else list(range(spec.min_players, spec.max_players + 1))
+    )
+    overrides = parse_set_options(set_ or [])
+    if "die" in overrides:
+        raise UserError("--set die=... is what --die is for")
+    res = dice_analysis(
+        spec,
+        counts,
+        n,
+        dice=die,
+        seed=seed,
+        policies=policy,
+        overrides=overrides,
+        threads=threads,
+        progress=sys.stderr.isatty() and not json_out,
+        version=package_version(),
+    )
+    t = res["table"]
+    if json_out:
+        js = {
+            "game": spec.name,
+            "games": n,
+            "seed": seed,
+            "table": records(t),
+            "verdicts": res["verdicts"],
+        }
+        typer.echo(json.dumps(js, indent=2, default=str))
+        return
+    typer.echo(
+        f"{spec.title}: {n:,} games per die and player count on the same games (seed {seed})"
+    )
+    import pandas as pd
+
+    show = pd.DataFrame(
+        {
+            "players": t["players"],
+            "die": [f"{d}{' *' if f else ''}" for d, f in zip(t["die"], t["fairest"])],
+            "faces": t["faces"],
+            "rulebook": t["rulebook"].map(lambda v: "yes" if v else ""),
+            "chi2 p": t["chi2_p"].map(lambda v: f"{v:.2g}"),
+            "gap [95% CI]": [
+                f"{r.largest_gap:.4f} [{r.gap_low:.4f}, {r.gap_high:.4f}]" for r in t.itertuples()
+            ],
+            "first-player adv. [95% CI]": [
+                f"{r.fpa:+.4f} [{r.fpa_low:+.4f}, {r.fpa_high:+.4f}]" for r in t.itertuples()
+            ],
+            "rounds": t["rounds"].map(lambda v: f"{v:.2f}"),
+        }
+    )
+    for c in ("spirit_moves", "sent_home"):
+        if c in t:
+            show[c.replace("_", " ")] = t[c].map(lambda v: f"{v:.2f}")
+    typer.echo(show.to_string(index=False))
+    typer.echo("(* the fairest die: smallest largest seat gap)")
+    for v in res["verdicts"]:
+        typer.echo(v)
+
+
+@app.command()
+def sweep(
+    game: GameArg,
+    players: PlayersOpt = 3,
+    param: Annotated[
+        list[str] | None,
+        typer.Option("--param", help="key=v1,v2,... (lists: key=a,b;c,d); one or two"),
+    ] = None,
+    variant: VariantOpt = None,
+    set_: SetOpt = None,
+    rules_file: RulesFileOpt = None,
+    policy: PolicyOpt = None,
+    metric: Annotated[
+        list[str] | None,
+        typer.Option("--metric", help="metrics to show/plot (default largest_gap, fpa, rounds)"),
+    ] = None,
+    games_: Annotated[str, typer.Option("--games", "-g", help="games per setting")] = "10000",
+    seed: SeedOpt = 1,
+    threads: ThreadsOpt = None,
+    json_out: JsonOpt = False,
+    out: Annotated[
+        str | None, typer.Option("--out", help="write the plot (.png/.svg/.pdf)")
+    ] = None,
+) -> None:
+    """Metrics per parameter value on the same games; a line plot or a heatmap with --out."""
+    from analysis.compare import records, sweep_wide
+    from analysis.compare import sweep as run_sweep
+    from simcore.games import get_game
+    from simcore.rulesbase import parse_set_options
+
+    n = parse_count(games_)
+    if seed < 0:
+        raise UserError(f"--seed must be 0 or more, not {seed}")
+    if not param:
+        raise UserError("sweep needs --param key=v1,v2,...")
+    out_path = check_out_path(out, (".png", ".svg", ".pdf")) if out else None
+    spec = get_game(game)
+    spec.check_players(players)
+    if n < 2:
+        raise UserError("--games must be at least 2")
+    res = run_sweep(
+        spec,
+        players,
+        param,
+        n,
+        seed=seed,
+        variants=variant,
+        policies=policy,
+        rules_file=rules_file,
+        overrides=parse_set_options(set_ or []),
+        threads=threads,
+        progress=sys.stderr.isatty() and not json_out,
+        version=package_version(),
+    )
+    t, keys = res["table"], res["params"]
+    known = list(dict.fromkeys(t["metric"]))
+    metrics = metric or [m for m in ("largest_gap", "fpa", "rounds") if m in known]
+    bad = [m for m in metrics if m not in known]
+    if bad:
+        raise UserError(f"--metric '{bad[0]}' is not a metric here (known: {', '.join(known)})")
+    if out_path is not None:
+        _sweep_figure(t, keys, metrics, out_path)
+    if json_out:
+        js = {
+            "game": spec.name,
+            "players": players,
+            "games": n,
+            "seed": seed,
+            "params": keys,
+            "table": records(t.drop(columns=["verdict"])),
+            "plot": str(out_path) if out_path else None,
+        }
+        typer.echo(json.dumps(js, indent=2, default=str))
+        return
+    typer.echo(
+        f"{spec.title}: {players} players, {n:,} games per setting on the same games (seed {seed})"
+    )
+    wide = sweep_wide(t, keys, metrics)
+    typer.echo(wide.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+    typer.echo("(rates as shares; *_low/*_high: 95% CI)")
+    for m in metrics:
+        for v in t[(t.metric == m)]["verdict"]:
+            if v:
+                typer.echo(f"  {v}")
+    if out_path:
+        typer.echo(f"plot written to {out_path}")
+
+
+def _sweep_figure(table, keys, metrics, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from analysis import plots
+
+    fig, axes = plt.subplots(1, len(metrics), figsize=(5.2 * len(metrics), 3.8), squeeze=False)
+    for ax, m in zip(axes[0], metrics):
+        if len(keys) == 1:
+            plots.sweep_line(table, keys[0], m, ax=ax)
+        else:
+            plots.sweep_heatmap(table, keys, m, ax=ax)
+    fig.tight_layout()
+    write_atomic(path, lambda p: fig.savefig(p, dpi=100, format=path.suffix[1:]))
+    plt.close(fig)
+
+
 @app.command()
 def report(
     game: GameArg,
     out: Annotated[
         str | None, typer.Option("--out", help="output folder (default reports/GAME)")
     ] = None,
-    games_: Annotated[str, typer.Option("--games", "-g", help="games per setting")] = "30000",
+    games_: Annotated[
+        str, typer.Option("--games", "-g", help="games per player count (other sections use fewer)")
+    ] = "30000",
     seed: SeedOpt = 1,
     policy: PolicyOpt = None,
 ) -> None:
-    """Write a Markdown + JSON balance report for every player count and variant."""
+    """Write an HTML + Markdown balance report (plots, variants, dice, ladder, provenance)."""
     from analysis.report import write_report
     from simcore.games import get_game
 
     n = parse_count(games_)
+    if n < 12:
+        raise UserError("--games must be at least 12 for a report")
+    if seed < 0:
+        raise UserError(f"--seed must be 0 or more, not {seed}")
     spec = get_game(game)
-    path = write_report(
+    if policy is not None:
+        spec.parse_policies(policy, spec.min_players)
+    folder = Path(out or f"reports/{spec.name}")
+    if folder.exists() and not folder.is_dir():
+        raise UserError(f"--out '{out}' is a file; give a folder")
+    paths = write_report(
         spec,
-        Path(out or f"reports/{spec.name}"),
+        folder,
         n,
         seed,
         policy,
@@ -360,7 +699,7 @@ def report(
         command="balance " + " ".join(sys.argv[1:]),
         echo=typer.echo,
     )
-    typer.echo(f"report written to {path}")
+    typer.echo(f"report written to {paths['html']} and {paths['markdown']} (data: {paths['json']})")
 
 
 def main() -> None:

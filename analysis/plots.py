@@ -15,7 +15,7 @@ def seat_win_rates(df: pd.DataFrame, ax=None, title: str = "Win rate per seat"):
         _, ax = plt.subplots(figsize=(5, 3.2))
     x = df["seat"].to_numpy()
     y = df["win_rate"].to_numpy()
-    err = [y - df["ci_low"].to_numpy(), df["ci_high"].to_numpy() - y]
+    err = _err(y, df["ci_low"].to_numpy(), df["ci_high"].to_numpy())
     ax.bar(x, y, color="#4C72B0", alpha=0.8)
     ax.errorbar(x, y, yerr=err, fmt="none", ecolor="black", capsize=4, label="95% Wilson CI")
     if "fair" in df:
@@ -31,4 +31,308 @@ def seat_win_rates(df: pd.DataFrame, ax=None, title: str = "Win rate per seat"):
     ax.set_ylabel("outright win rate")
     ax.set_title(title)
     ax.legend(fontsize=7)
+    return ax
+
+
+def _err(y, lo, hi):
+    """Error-bar lengths below and above y (never negative: rounding at 0 or 1)."""
+    import numpy as np
+
+    y, lo, hi = (np.asarray(v, dtype=float) for v in (y, lo, hi))
+    return [np.maximum(y - lo, 0.0), np.maximum(hi - y, 0.0)]
+
+
+def _ax(ax, size=(5.5, 3.4)):
+    if ax is None:
+        _, ax = plt.subplots(figsize=size)
+    return ax
+
+
+def _wilson_err(games, total):
+    """Error-bar lengths (below, above) of Wilson intervals of games/total."""
+    import numpy as np
+
+    from analysis.stats import wilson
+
+    share = np.asarray(games, dtype=float) / max(total, 1)
+    lo, hi = wilson(games, total)
+    return share, _err(share, lo, hi)
+
+
+def length_histogram(df: pd.DataFrame, ax=None, title: str = "Game length"):
+    """df: columns rounds, games (one row per length). Bars are the share of games with 95%
+    Wilson intervals; the dashed line is the mean."""
+    import numpy as np
+
+    ax = _ax(ax)
+    total = df["games"].sum()
+    share, err = _wilson_err(df["games"], total)
+    x = df["rounds"].to_numpy()
+    ax.bar(x, share, color="#55A868", alpha=0.8, width=0.85)
+    ax.errorbar(
+        x, share, yerr=err, fmt="none", ecolor="black", capsize=2, lw=0.8, label="95% Wilson CI"
+    )
+    mean = float(np.sum(x * df["games"].to_numpy()) / total)
+    ax.axvline(mean, color="grey", ls="--", lw=1, label=f"mean {mean:.2f}")
+    keep = share > 0.0005
+    if keep.any():
+        ax.set_xlim(x[keep].min() - 1, x[keep].max() + 1)
+    ax.set_xlabel("rounds")
+    ax.set_ylabel("share of games")
+    ax.set_title(title)
+    ax.legend(fontsize=7)
+    return ax
+
+
+def score_distributions(df: pd.DataFrame, ax=None, title: str = "Final scores per seat"):
+    """df: columns seat, score, games (one row per seat and score). One line per seat: the
+    share of games ending with each score, with a 95% Wilson band."""
+    ax = _ax(ax)
+    for seat, grp in df.groupby("seat"):
+        total = grp["games"].sum()
+        share, (below, above) = _wilson_err(grp["games"], total)
+        x = grp["score"].to_numpy()
+        ax.plot(x, share, marker="o", ms=3, label=f"seat {seat}")
+        ax.fill_between(x, share - below, share + above, alpha=0.2)
+    ax.set_xlabel("final score")
+    ax.set_ylabel("share of games")
+    ax.set_title(title + " (bands: 95% Wilson CI)")
+    ax.legend(fontsize=7)
+    return ax
+
+
+def end_reasons(df: pd.DataFrame, ax=None, title: str = "How games end"):
+    """df: columns end_reason, games (one row per reason). Shares with 95% Wilson intervals."""
+    ax = _ax(ax, (5, 2.8))
+    total = df["games"].sum()
+    share, err = _wilson_err(df["games"], total)
+    y = range(len(df))
+    ax.barh(list(y), share, color="#8172B2", alpha=0.8)
+    ax.errorbar(share, list(y), xerr=err, fmt="none", ecolor="black", capsize=3)
+    ax.set_yticks(list(y))
+    ax.set_yticklabels(df["end_reason"])
+    ax.set_xlabel("share of games (95% Wilson CI)")
+    ax.set_ylabel("end reason")
+    ax.set_title(title)
+    return ax
+
+
+def comparison_forest(table: pd.DataFrame, ax=None, title: str = "Difference to the baseline"):
+    """table: rows of analysis.compare.comparison_table (one kind of metric: all rates or all
+    in one unit), arms after the first. Each difference with its paired 95% interval; rates in
+    percentage points. Filled markers: significant after Holm's correction."""
+    ax = _ax(ax, (6, 0.35 * len(table) + 1.2))
+    t = table.dropna(subset=["diff"]).reset_index(drop=True)
+    scale = 100.0 if (t["kind"] == "rate").all() else 1.0
+    y = list(range(len(t)))[::-1]
+    d = t["diff"].to_numpy() * scale
+    err = _err(d, t["diff_low"].to_numpy() * scale, t["diff_high"].to_numpy() * scale)
+    arms = list(dict.fromkeys(t["arm"]))
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for i, arm in enumerate(arms):
+        sel = (t["arm"] == arm).to_numpy()
+        ys = [yy for yy, s in zip(y, sel) if s]
+        ax.errorbar(
+            d[sel],
+            ys,
+            xerr=[err[0][sel], err[1][sel]],
+            fmt="none",
+            ecolor=colours[i % len(colours)],
+            capsize=3,
+            label=arm,
+        )
+        sig = t["significant"].to_numpy() & sel
+        ax.scatter(
+            d[sig],
+            [yy for yy, s in zip(y, sig) if s],
+            color=colours[i % len(colours)],
+            zorder=3,
+        )
+        ns = ~t["significant"].to_numpy() & sel
+        ax.scatter(
+            d[ns],
+            [yy for yy, s in zip(y, ns) if s],
+            facecolor="white",
+            edgecolor=colours[i % len(colours)],
+            zorder=3,
+        )
+    ax.axvline(0, color="grey", lw=1)
+    ax.set_yticks(y)
+    ax.set_yticklabels([f"{a}: {lab}" for a, lab in zip(t["arm"], t["label"])], fontsize=7)
+    ax.set_xlabel(
+        ("difference (percentage points)" if scale == 100 else "difference")
+        + ", paired 95% CI\n(filled: significant after Holm, hollow: not)"
+    )
+    ax.set_ylabel("arm: metric")
+    ax.set_title(title)
+    ax.legend(fontsize=7)
+    return ax
+
+
+def dice_gaps(df: pd.DataFrame, ax=None, title: str = "Largest seat gap per die"):
+    """df: the dice table (players, die, largest_gap, gap_low, gap_high, fairest, rulebook).
+    Points with 95% intervals per player count; the fairest die is a star, the rulebook's die
+    has a black edge."""
+    ax = _ax(ax, (6, 3.4))
+    dice = list(dict.fromkeys(df["die"]))
+    counts = sorted(df["players"].unique())
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    width = 0.8 / max(len(dice), 1)
+    for i, die in enumerate(dice):
+        sel = df[df["die"] == die]
+        x = [counts.index(p) + (i - (len(dice) - 1) / 2) * width for p in sel["players"]]
+        y = sel["largest_gap"].to_numpy() * 100
+        err = _err(y, sel["gap_low"].to_numpy() * 100, sel["gap_high"].to_numpy() * 100)
+        c = colours[i % len(colours)]
+        ax.errorbar(x, y, yerr=err, fmt="o", color=c, capsize=3, label=die)
+        for xx, yy, fair, book in zip(x, y, sel["fairest"], sel["rulebook"]):
+            if fair:
+                ax.scatter([xx], [yy], marker="*", s=160, color=c, edgecolor="black", zorder=4)
+            if book:
+                ax.scatter([xx], [yy], s=70, facecolor="none", edgecolor="black", zorder=4)
+    ax.set_xticks(range(len(counts)))
+    ax.set_xticklabels([f"{p} players" for p in counts])
+    ax.set_xlabel("player count (star: fairest die; ring: the rulebook's die)")
+    ax.set_ylabel("largest seat gap (points, 95% CI)")
+    ax.set_title(title)
+    ax.legend(fontsize=7, ncol=2)
+    return ax
+
+
+def _positions(values) -> tuple[list[float], list[str], bool]:
+    """Numeric x positions for parameter values when they are all numbers, else 0, 1, ..."""
+    labels = [str(v) for v in values]
+    try:
+        return [float(v) for v in labels], labels, True
+    except ValueError:
+        return list(range(len(labels))), labels, False
+
+
+def sweep_line(
+    df: pd.DataFrame,
+    param: str,
+    metric: str,
+    ax=None,
+    hue: str | None = None,
+    title: str | None = None,
+):
+    """df: the sweep table (columns param, [hue], metric, label, kind, value, ci_low, ci_high).
+    The metric per parameter value as a line with its 95% interval band (one line per hue)."""
+    ax = _ax(ax)
+    t = df[df["metric"] == metric]
+    scale = 100.0 if (t["kind"] == "rate").all() else 1.0
+    groups = t.groupby(hue, sort=False) if hue else [(None, t)]
+    numeric = True
+    labels: list[str] = []
+    for key, grp in groups:
+        x, labels, numeric = _positions(grp[param])
+        y = grp["value"].to_numpy() * scale
+        ax.plot(x, y, marker="o", label=f"{hue}={key}" if hue else metric)
+        ax.fill_between(
+            x, grp["ci_low"].to_numpy() * scale, grp["ci_high"].to_numpy() * scale, alpha=0.2
+        )
+    if not numeric:
+        ax.set_xticks(range(len(labels)))
+        ax.set_xticklabels(labels, fontsize=7, rotation=20)
+    lab = t["label"].iloc[0] if len(t) else metric
+    ax.set_xlabel(param)
+    ax.set_ylabel(lab + (" (points)" if scale == 100 else "") + ", 95% CI band")
+    ax.set_title(title or f"{lab} by {param}")
+    if hue:
+        ax.legend(fontsize=7)
+    return ax
+
+
+def sweep_heatmap(
+    df: pd.DataFrame, params: list[str], metric: str, ax=None, title: str | None = None
+):
+    """df: the sweep table for two parameters. A heatmap of the metric, each cell annotated
+    with its value and 95% interval."""
+    import numpy as np
+
+    ax = _ax(ax, (6, 4))
+    t = df[df["metric"] == metric]
+    p1, p2 = params
+    rows = list(dict.fromkeys(t[p1]))
+    cols = list(dict.fromkeys(t[p2]))
+    scale = 100.0 if (t["kind"] == "rate").all() else 1.0
+    grid = np.full((len(rows), len(cols)), np.nan)
+    for r in t.itertuples():
+        i, j = rows.index(getattr(r, p1)), cols.index(getattr(r, p2))
+        grid[i, j] = r.value * scale
+        ax.text(
+            j,
+            i,
+            f"{r.value * scale:.2f}\n[{r.ci_low * scale:.2f}, {r.ci_high * scale:.2f}]",
+            ha="center",
+            va="center",
+            fontsize=7,
+        )
+    im = ax.imshow(grid, cmap="viridis", aspect="auto", alpha=0.75)
+    lab = t["label"].iloc[0] if len(t) else metric
+    plt.colorbar(im, ax=ax, label=lab + (" (points)" if scale == 100 else ""))
+    ax.set_xticks(range(len(cols)))
+    ax.set_xticklabels(cols, fontsize=7)
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels(rows, fontsize=7)
+    ax.set_xlabel(p2)
+    ax.set_ylabel(p1)
+    ax.set_title(title or f"{lab} (cells: value [95% CI])")
+    return ax
+
+
+def ladder(df: pd.DataFrame, ax=None, title: str = "Each player against two random players"):
+    """df: columns policy, win_rate, ci_low, ci_high, fair (one row per preset)."""
+    ax = _ax(ax)
+    y = df["win_rate"].to_numpy()
+    x = range(len(df))
+    ax.bar(list(x), y, color="#C44E52", alpha=0.8)
+    ax.errorbar(
+        list(x),
+        y,
+        yerr=_err(y, df["ci_low"].to_numpy(), df["ci_high"].to_numpy()),
+        fmt="none",
+        ecolor="black",
+        capsize=4,
+        label="95% Wilson CI",
+    )
+    if "fair" in df:
+        ax.axhline(float(df["fair"].iloc[0]), color="grey", ls="--", lw=1, label="fair share")
+    ax.set_xticks(list(x))
+    ax.set_xticklabels(df["policy"])
+    ax.set_xlabel("player (seats rotated)")
+    ax.set_ylabel("win rate")
+    ax.set_title(title)
+    ax.legend(fontsize=7)
+    return ax
+
+
+def head_to_head(df: pd.DataFrame, ax=None, title: str = "Head to head (seats rotated)"):
+    """df: columns row, col, win_rate, ci_low, ci_high: the row player's win rate against the
+    column player. Cells annotated with the rate and its 95% interval."""
+    import numpy as np
+
+    ax = _ax(ax, (5.5, 4.2))
+    names = list(dict.fromkeys(list(df["row"]) + list(df["col"])))
+    grid = np.full((len(names), len(names)), np.nan)
+    for r in df.itertuples():
+        i, j = names.index(r.row), names.index(r.col)
+        grid[i, j] = r.win_rate
+        ax.text(
+            j,
+            i,
+            f"{r.win_rate:.3f}\n[{r.ci_low:.3f}, {r.ci_high:.3f}]",
+            ha="center",
+            va="center",
+            fontsize=7,
+        )
+    im = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=1, alpha=0.6)
+    plt.colorbar(im, ax=ax, label="row player's win rate")
+    ax.set_xticks(range(len(names)))
+    ax.set_xticklabels(names, fontsize=8)
+    ax.set_yticks(range(len(names)))
+    ax.set_yticklabels(names, fontsize=8)
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("player (cells: win rate [95% CI])")
+    ax.set_title(title)
     return ax

@@ -1,0 +1,213 @@
+"""Comparisons on common random numbers: the paired moments against scipy on the rows, paired
+intervals narrower than unpaired ones, the false-alarm rate of identical arms, Holm, verdicts."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from scipy import stats as st
+from statsmodels.stats.multitest import multipletests
+
+from analysis.compare import (
+    Arm,
+    ArmMoments,
+    compare,
+    comparison_table,
+    dice_analysis,
+    fmt_p,
+    game_metrics,
+    metric_list,
+    parse_arm_text,
+    run_arms,
+    set_arm,
+    sweep,
+    t_interval,
+    variant_arm,
+)
+from simcore import RulesError, get_game, simulate
+
+SC = "sunken-city"
+
+
+@pytest.fixture(scope="module")
+def short_run():
+    """base vs short, 3 random players, 3,000 games on the same seeds (in chunks of 1,000)."""
+    arms = [variant_arm("base"), variant_arm("short")]
+    return run_arms(SC, 3, arms, 3000, seed=5, policies="random", chunk_size=1000)
+
+
+def test_moments_match_scipy_on_the_rows(short_run):
+    """The paired interval from the running sums equals scipy's paired t-test on the rows."""
+    spec = get_game(SC)
+    metrics = metric_list(spec, 3)
+    j = [m.name for m in metrics].index("rounds")
+    x = []
+    for v in ("base", "short"):
+        res = simulate(SC, 3, 3000, variants=[v], policies="random", seed=5, keep_rows=True)
+        x.append(game_metrics(res.rows, metrics, 3)[:, j])
+    ref = st.ttest_rel(x[1], x[0])
+    ci = ref.confidence_interval()
+    c = np.zeros(len(metrics))
+    c[j] = 1
+    d, se = short_run.moments.paired(1, c)
+    lo, hi, p = t_interval(d, se, short_run.moments.n)
+    assert d == pytest.approx(np.mean(x[1] - x[0]))
+    assert (lo, hi) == pytest.approx((ci.low, ci.high), rel=1e-6)
+    assert p == pytest.approx(ref.pvalue, rel=1e-6, abs=1e-300)
+    # the unpaired standard error is the one of two independent samples (Welch)
+    _, se_u = short_run.moments.unpaired(1, c)
+    assert se_u == pytest.approx(np.sqrt(x[0].var(ddof=1) / 3000 + x[1].var(ddof=1) / 3000))
+
+
+def test_paired_interval_narrower_than_unpaired(short_run):
+    """Common random numbers: the same data analysed per game gives a much narrower interval
+    for the length difference than the unpaired analysis of the same games."""
+    paired = comparison_table(short_run, paired=True).set_index(["metric", "arm"])
+    unpaired = comparison_table(short_run, paired=False).set_index(["metric", "arm"])
+    for metric in ("rounds", "turns"):
+        wp = paired.loc[(metric, "short"), "diff_high"] - paired.loc[(metric, "short"), "diff_low"]
+        wu = (
+            unpaired.loc[(metric, "short"), "diff_high"]
+            - unpaired.loc[(metric, "short"), "diff_low"]
+        )
+        assert wp < 0.7 * wu, (metric, wp, wu)
+    # the point estimates are the same; only the intervals differ
+    assert paired.loc[("rounds", "short"), "diff"] == unpaired.loc[("rounds", "short"), "diff"]
+
+
+def test_identical_arms_identical_games():
+    """Two identical arms play identical games: every difference is exactly 0, p = 1."""
+    comp = compare(SC, 2, [variant_arm("base"), variant_arm("base")], 500, policies="random")
+    t = comp.table.dropna(subset=["diff"])
+    assert (t["diff"] == 0).all() and (t["p_value"] == 1).all() and not t["significant"].any()
+    assert list(dict.fromkeys(comp.table["arm"])) == ["base", "base #2"]
+
+
+def test_equivalent_arms_false_alarm_rate():
+    """A die with its faces in another order has the same distribution but different games:
+    over 40 seeds the table (Holm, family-wise 5%) calls a difference in at most ~5% of the
+    seeds, and single raw p-values fall below 0.05 about 5% of the time."""
+    arms = [set_arm("die=0,1,1,2,2,3"), set_arm("die=3,2,2,1,1,0")]
+    flagged, raw = 0, []
+    seeds = range(40)
+    for seed in seeds:
+        comp = compare(SC, 3, arms, 1500, seed=seed, policies="random")
+        t = comp.table.dropna(subset=["p_value"])
+        assert (t["diff"] != 0).any()  # not the same games
+        flagged += bool(t["significant"].any())
+        raw += list(t[t.metric.isin(["rounds", "win_0", "spirit_moves", "sent_home"])].p_value)
+    # binomial(40, 0.05): P(X >= 7) < 0.005
+    assert flagged <= 6, flagged
+    assert 0.01 <= np.mean(np.array(raw) < 0.05) <= 0.11
+
+
+def test_holm_applied_over_the_table(short_run):
+    t = comparison_table(short_run)
+    has = t["p_value"].notna()
+    expect = multipletests(t.loc[has, "p_value"], method="holm")[1]
+    assert np.allclose(t.loc[has, "p_holm"], expect)
+    assert (t.loc[has, "p_holm"] >= t.loc[has, "p_value"] - 1e-15).all()
+    assert (t["significant"] == (t["p_holm"] < 0.05)).all()
+    assert t.loc[~has, "arm"].eq("base").all()  # the baseline has no test
+
+
+def _numbers(text: str) -> list[float]:
+    return [float(x) for x in re.findall(r"[-+]?\d+\.\d+|[-+]?\d+", text)]
+
+
+def test_verdicts_agree_with_the_numbers(short_run):
+    """Every verdict: a change is named iff Holm p < 0.05, in the direction of the difference,
+    with the size and interval it prints matching the table (rates in points)."""
+    t = comparison_table(short_run)
+    rows = t[t["arm"] == "short"]
+    assert len(rows) > 10
+    for r in rows.itertuples():
+        v = r.verdict
+        assert v.startswith("short: ")
+        k = 100 if r.kind == "rate" else 1
+        if r.significant:
+            assert "unchanged" not in v and "Holm p" in v
+            word = re.search(
+                r"(higher|lower|longer|shorter|more|fewer|larger|smaller|wider|narrower)", v
+            )
+            assert word is not None, v
+            up = word.group(1) in ("higher", "longer", "more", "larger", "wider")
+            assert up == (r.diff > 0), v
+            size = re.search(r"\d+\.\d+", v.split(": ", 1)[1].split(r.label, 1)[1]).group(0)
+            dec = len(size.split(".")[1])
+            assert float(size) == pytest.approx(abs(r.diff) * k, abs=0.6 * 10**-dec)
+            ci = re.search(r"CI ([\d.]+) to ([\d.]+)", v)
+            lo, hi = sorted((abs(r.diff_low) * k, abs(r.diff_high) * k))
+            assert float(ci.group(1)) == pytest.approx(lo, abs=0.6 * 10**-dec)
+            assert float(ci.group(2)) == pytest.approx(hi, abs=0.6 * 10**-dec)
+        else:
+            assert "unchanged" in v, v
+            ci = re.search(r"CI ([-+][\d.]+) to ([-+][\d.]+)", v)
+            dec = len(ci.group(1).split(".")[1]) if "." in ci.group(1) else 0
+            assert float(ci.group(1)) == pytest.approx(r.diff_low * k, abs=0.6 * 10**-dec)
+            assert float(ci.group(2)) == pytest.approx(r.diff_high * k, abs=0.6 * 10**-dec)
+            assert fmt_p(r.p_value) in v, v
+            if r.p_value < 0.05:
+                assert "not significant" in v
+
+
+def test_headline_format(short_run):
+    from analysis.compare import headlines
+
+    t = comparison_table(short_run)
+    (line,) = headlines(t)
+    r = t[(t.arm == "short") & (t.metric == "rounds")].iloc[0]
+    assert line.startswith("short: ")
+    if r.significant:
+        word = "longer" if r["diff"] > 0 else "shorter"
+        assert f"rounds {word} (95% CI" in line
+    assert "seat gap" in line and "first-player advantage" in line
+
+
+def test_arm_texts():
+    assert parse_arm_text("die=0,1,1,2,2,3,chips=false") == {"die": "0,1,1,2,2,3", "chips": "false"}
+    assert set_arm("die=black").overrides == (("die", "black"),)
+    for bad in ("", "chips", "=3"):
+        with pytest.raises(RulesError):
+            parse_arm_text(bad)
+    with pytest.raises(RulesError, match="unknown variant"):
+        compare(SC, 3, [variant_arm("base"), variant_arm("turbo")], 10)
+    with pytest.raises(RulesError, match="at least two arms"):
+        compare(SC, 3, [variant_arm("base")], 10)
+    with pytest.raises(RulesError, match="unknown rules key"):
+        compare(SC, 3, [variant_arm("base"), Arm("x", (), (("colour", "red"),))], 10)
+
+
+def test_dice_and_sweep_api():
+    d = dice_analysis(SC, [2, 4], 300, dice=["1,1,2,2,3,3", "black"], policies="random")
+    t = d["table"]
+    assert set(t["players"]) == {2, 4} and len(t) == 8  # three box dice + one given, per count
+    assert t.groupby("players")["fairest"].sum().eq(1).all()
+    assert t[t.rulebook].set_index("players")["die"].to_dict() == {2: "beige", 4: "purple"}
+    assert len(d["verdicts"]) == 2
+    for p, grp in t.groupby("players"):
+        best = grp.loc[grp["largest_gap"].idxmin(), "die"]
+        assert f"{p} players: fairest die {best}" in "\n".join(d["verdicts"])
+    with pytest.raises(RulesError):
+        dice_analysis(SC, [3], 10, dice=["green"])
+    with pytest.raises(RulesError, match="die rules field"):
+        dice_analysis("sumeria", [3], 10)
+    s = sweep(SC, 3, ["owner_limit=2,2,2;3,3,3"], 300, policies="random")
+    assert list(s["table"]["owner_limit"].unique()) == ["2,2,2", "3,3,3"]
+    with pytest.raises(RulesError, match="not a rules field"):
+        sweep(SC, 3, ["colour=1,2"], 10)
+    with pytest.raises(RulesError, match="';'"):
+        sweep(SC, 3, ["die=0,1,1"], 10)
+
+
+def test_moments_accumulate_like_one_block():
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(2, 500, 4))
+    a, b = ArmMoments(2, 4), ArmMoments(2, 4)
+    a.add(x)
+    b.add(x[:, :200])
+    b.add(x[:, 200:])
+    assert np.allclose(a.cov(1, 0), b.cov(1, 0)) and np.allclose(a.cov(1), b.cov(1))
+    assert np.allclose(a.cov(1, 0), np.cov(x[1].T, x[0].T)[:4, 4:])

@@ -1,0 +1,250 @@
+"""The report (every section, images that decode, opens offline) and the compare / dice / sweep
+commands through typer's CliRunner; bad input is one line on stderr and exit status 2."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import re
+
+import matplotlib.image as mpimg
+import pytest
+from typer.testing import CliRunner
+
+import cli
+from tests.test_cli import run_main
+
+runner = CliRunner()
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(scope="module")
+def small_report(tmp_path_factory):
+    out = tmp_path_factory.mktemp("rep") / "sc"
+    res = runner.invoke(
+        cli.app,
+        ["report", "sunken-city", "--out", str(out), "--games", "120", "--policy", "random"],
+    )
+    assert res.exit_code == 0, res.output
+    return out, res.output
+
+
+def test_report_has_every_section(small_report):
+    out, output = small_report
+    assert f"report written to {out / 'report.html'}" in output
+    md = (out / "report.md").read_text()
+    html = (out / "report.html").read_text()
+    for section in (
+        "## Provenance",
+        "## Seat balance",
+        "### 2 players",
+        "### 4 players",
+        "## Variant comparison",
+        "## Dice",
+        "## Player ladder",
+    ):
+        assert section in md, section
+        tag = f"<h{section.count('#')}>{section.lstrip('# ')}</h{section.count('#')}>"
+        assert tag in html, tag
+    for item in ("package version", "command:", "seed: 1", "rules hash", "wall time", "cores"):
+        assert item in md and item in html, item
+    for words in ("Seat win rates", "Game length", "End reasons", "fairest die", "no-chips"):
+        assert words in md, words
+    js = json.loads((out / "report.json").read_text())
+    assert {"seats", "variants", "dice", "ladder"} <= set(js)
+    assert len(js["seats"]) == 3 and js["games"]["seats"] == 120
+
+
+def test_report_images_decode_and_page_is_self_contained(small_report):
+    out, _ = small_report
+    html = (out / "report.html").read_text()
+    images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html)
+    md = (out / "report.md").read_text()
+    linked = re.findall(r"!\[[^\]]*\]\(([^)]+\.png)\)", md)
+    assert len(images) == len(linked) >= 15
+    for data in images:
+        raw = base64.b64decode(data)
+        assert raw.startswith(PNG)
+        assert mpimg.imread(io.BytesIO(raw), format="png").shape[0] > 50
+    for name in linked:
+        assert (out / name).read_bytes().startswith(PNG)
+    # nothing fetched from elsewhere: no scripts, no external links or sources
+    assert "<script" not in html and "http://" not in html and "https://" not in html
+    assert re.findall(r'src="(?!data:)', html) == []
+
+
+def test_compare_command():
+    res = runner.invoke(
+        cli.app,
+        [
+            "compare",
+            "sunken-city",
+            "--players",
+            "3",
+            "--variant",
+            "base",
+            "--variant",
+            "no-chips",
+            "--set-arm",
+            "die=purple,chips=false",
+            "--games",
+            "800",
+            "--policy",
+            "random",
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    assert "baseline base" in res.output and "Holm p" in res.output
+    assert "no-chips: " in res.output and "die=purple,chips=false: " in res.output
+    res = runner.invoke(
+        cli.app,
+        ["compare", "sunken-city", "--set-arm", "die=black", "--games", "300", "--json"],
+    )
+    js = json.loads(res.output)
+    assert [a["label"] for a in js["arms"]] == ["base", "die=black"]
+    assert js["arms"][1]["rules"]["die"] == [0, 1, 2, 2, 3, 3]
+    row = next(r for r in js["table"] if r["arm"] == "die=black" and r["metric"] == "rounds")
+    assert {"diff", "diff_low", "diff_high", "p_value", "p_holm", "verdict"} <= set(row)
+    assert len(js["headlines"]) == 1
+
+
+def test_compare_rules_file_arm(tmp_path):
+    f = tmp_path / "v.toml"
+    f.write_text("[variant.fast]\ndie = [1, 2, 3, 3, 4, 5]\n")
+    res = runner.invoke(
+        cli.app,
+        [
+            "compare",
+            "sunken-city",
+            "--variant",
+            "base",
+            "--variant",
+            "fast",
+            "--rules-file",
+            str(f),
+            "--games",
+            "300",
+            "--policy",
+            "random",
+            "--json",
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    js = json.loads(res.output)
+    assert js["arms"][1]["rules"]["die"] == [1, 2, 3, 3, 4, 5]
+
+
+def test_dice_command():
+    res = runner.invoke(
+        cli.app,
+        [
+            "dice",
+            "sunken-city",
+            "--players",
+            "2,3",
+            "--die",
+            "0,1,1,2,2,3",
+            "--die",
+            "1,1,2,2,3,3",
+            "--games",
+            "400",
+            "--policy",
+            "random",
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    assert "2 players: fairest die" in res.output and "3 players: fairest die" in res.output
+    assert "1,1,2,2,3,3" in res.output and "*" in res.output
+    res = runner.invoke(
+        cli.app, ["dice", "sunken-city", "--players", "4", "--games", "300", "--json"]
+    )
+    js = json.loads(res.output)
+    assert [r["die"] for r in js["table"]][0] == "purple"  # the rulebook's die comes first
+    assert sum(r["fairest"] for r in js["table"]) == 1
+
+
+def test_sweep_command(tmp_path):
+    png = tmp_path / "sweep.png"
+    res = runner.invoke(
+        cli.app,
+        [
+            "sweep",
+            "sunken-city",
+            "--players",
+            "3",
+            "--param",
+            "chip_supply=2,8",
+            "--games",
+            "300",
+            "--policy",
+            "random",
+            "--out",
+            str(png),
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    assert "chip_supply" in res.output and png.read_bytes().startswith(PNG)
+    png2 = tmp_path / "heat.png"
+    res = runner.invoke(
+        cli.app,
+        [
+            "sweep",
+            "sunken-city",
+            "--param",
+            "chips=true,false",
+            "--param",
+            "die=beige,black",
+            "--games",
+            "200",
+            "--policy",
+            "random",
+            "--metric",
+            "rounds",
+            "--out",
+            str(png2),
+            "--json",
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    js = json.loads(res.output)
+    assert js["params"] == ["chips", "die"] and png2.read_bytes().startswith(PNG)
+    assert len({(r["chips"], r["die"]) for r in js["table"]}) == 4
+
+
+BAD = [
+    (["compare", "sunken-city", "--variant", "base", "--variant", "turbo"], "unknown variant"),
+    (["compare", "sunken-city", "--variant", "base"], "at least two arms"),
+    (["compare", "sunken-city", "--set-arm", "colour=red"], "unknown rules key"),
+    (["compare", "sunken-city", "--set-arm", "chips"], "key=value"),
+    (["compare", "sunken-city", "--set-arm", "die=green"], "neither a name"),
+    (["compare", "sunken-city", "--variant", "base", "--variant", "short", "--games", "1"], "2"),
+    (["compare", "sunken-city", "--players", "5", "--set-arm", "die=black"], "2 to 4 players"),
+    (["dice", "sunken-city", "--players", "2,5"], "2 to 4 players"),
+    (["dice", "sunken-city", "--players", "two"], "--players"),
+    (["dice", "sunken-city", "--players", "2,2"], "twice"),
+    (["dice", "sunken-city", "--die", "green"], "neither a name"),
+    (["dice", "sunken-city", "--die", "-1,2"], "die"),
+    (["dice", "sumeria", "--players", "3"], "die rules field"),
+    (["sweep", "sunken-city", "--param", "colour=1,2"], "not a rules field"),
+    (["sweep", "sunken-city", "--param", "chips=true,maybe"], "true or false"),
+    (["sweep", "sunken-city", "--param", "die=0,1,1"], "';'"),
+    (["sweep", "sunken-city"], "--param"),
+    (["sweep", "sunken-city", "--param", "chips=true,false", "--metric", "fun"], "not a metric"),
+    (["sweep", "sunken-city", "--param", "chips=true,false", "--out", "x.txt"], ".png"),
+    (["report", "chess"], "unknown game"),
+    (["report", "sunken-city", "--games", "5"], "at least 12"),
+    (["report", "sunken-city", "--policy", "genius"], "unknown policy"),
+]
+
+
+@pytest.mark.parametrize("args,needle", BAD)
+def test_bad_input_one_line_exit_2(args, needle, monkeypatch, capsys):
+    code, out, err = run_main(
+        [*args, "--games", "20"] if args[0] == "sweep" else args, monkeypatch, capsys
+    )
+    assert code == 2, (out, err)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    assert needle in lines[0], lines[0]
+    assert "Traceback" not in err
