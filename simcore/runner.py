@@ -190,6 +190,8 @@ class SimResult:
     checked: bool = False
     games_requested: int = 0
     precision: float | None = None
+    partial: bool = False
+    backend: str = "local"
 
     @property
     def max_half_width(self) -> float:
@@ -256,6 +258,54 @@ class Progress:
             sys.stderr.flush()
 
 
+class Interrupted(Exception):
+    """A run stopped by Ctrl-C or SIGTERM: .result holds the summary of the chunks completed
+    (result.partial is True); with a checkpoint, `resume` continues from there."""
+
+    def __init__(self, result: SimResult):
+        super().__init__(f"interrupted after {result.games:,} of {result.games_requested:,} games")
+        self.result = result
+
+
+def chunk_plan(start: int, games: int, chunk: int) -> list[tuple[int, int]]:
+    """The chunks of consecutive game indices: (first index, number of games)."""
+    return [(start + k, min(chunk, games - k)) for k in range(0, games, chunk)]
+
+
+def new_summary(spec: GameSpec, players: int, n_policies: int) -> Summary:
+    counter_names = spec.game_counters + [
+        f"{c}_{s}" for c in spec.seat_counters for s in range(players)
+    ]
+    return Summary(players, n_policies, len(spec.end_reasons), counter_names)
+
+
+def play_chunk(
+    game: str,
+    players: int,
+    rules: Any,
+    seats: list[SeatPolicy],
+    seed: int,
+    first: int,
+    n: int,
+    rotate: bool,
+    checked: bool,
+    keep_rows: bool,
+    threads: int | None = None,
+):
+    """Play games first .. first + n - 1 and summarise them: (first, Summary, rows or None).
+    The unit of work of every backend (a Dask worker runs exactly this)."""
+    spec = get_game(game)
+    if threads is not None:
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    r = spec.pack(rules, players)
+    ids, w = spec.policy_arrays(seats)
+    rows = np.zeros((n, len(spec.columns)), dtype=np.int64)
+    spec.play_batch(r, ids, w, np.uint64(seed), np.int64(first), rotate, checked, rows)
+    summary = new_summary(spec, players, len(seats))
+    summary.add_rows(rows, {c: i for i, c in enumerate(spec.columns)})
+    return first, summary, (rows if keep_rows else None)
+
+
 def simulate(
     game: str | GameSpec,
     players: int,
@@ -275,6 +325,11 @@ def simulate(
     progress: bool = False,
     version: str = "",
     precision: float | None = None,
+    backend: str = "local",
+    scheduler: str | None = None,
+    workers: int | None = None,
+    checkpoint: str | None = None,
+    resume: bool = False,
 ) -> SimResult:
     """Play `games` games (indices start .. start + games - 1) and summarise them.
 
@@ -282,6 +337,11 @@ def simulate(
     as on the command line); policies: 'random,random,random' style text or parsed entries.
     precision: play in chunks until every seat's 95% Wilson half-width is at most this, with
     `games` as the upper bound (result.games says how many were played).
+    backend: 'local' (numba threads) or 'dask' (an existing cluster at `scheduler`, or a local
+    cluster of `workers` processes); the result is the same for every backend and chunking.
+    checkpoint: a file where the summary of the completed chunks is saved atomically as the
+    run goes; resume=True continues from it. Ctrl-C or SIGTERM raise Interrupted, carrying
+    the partial result.
     """
     spec = get_game(game) if isinstance(game, str) else game
     spec.check_players(players)
@@ -291,79 +351,176 @@ def simulate(
         raise RulesError(f"--seed must be a whole number of 0 or more, not {seed}")
     if precision is not None and not (0 < precision < 0.5):
         raise RulesError(f"--precision must lie between 0 and 0.5, not {precision}")
+    if backend not in ("local", "dask"):
+        raise RulesError(f"--backend must be local or dask, not '{backend}'")
+    if backend == "local" and (scheduler or workers):
+        raise RulesError("--scheduler and --workers go with --backend dask")
+    if workers is not None and workers < 1:
+        raise RulesError(f"--workers must be at least 1, not {workers}")
+    if resume and not checkpoint:
+        raise RulesError("--resume needs --checkpoint FILE")
+    if checkpoint and keep_rows:
+        raise RulesError("--checkpoint keeps summaries only; it cannot be combined with --out")
     nthreads = _check_threads(threads)
     rules = spec.resolve_rules(variants, overrides, rules_file, players)
     seats = policies if isinstance(policies, list) else spec.parse_policies(policies, players)
-    r = spec.pack(rules, players)
-    ids, w = spec.policy_arrays(seats)
-    col = {c: i for i, c in enumerate(spec.columns)}
-    counter_names = spec.game_counters + [
-        f"{c}_{s}" for c in spec.seat_counters for s in range(players)
-    ]
-    summary = Summary(players, len(seats), len(spec.end_reasons), counter_names)
     chunk = chunk_size or min(DEFAULT_CHUNK, max(games, 1))
     if chunk < 1:
         raise RulesError("chunk size must be at least 1")
-    kept: list[np.ndarray] = []
+    resolved = spec.resolved(rules, players)
+    plan = chunk_plan(start, games, chunk)
+    fingerprint = {
+        "game": spec.name,
+        "players": players,
+        "games": int(games),
+        "seed": int(seed),
+        "start": int(start),
+        "chunk": int(chunk),
+        "rules_hash": rules_hash(resolved),
+        "policies": [[p.label, list(p.weights)] for p in seats],
+        "rotate": bool(rotate_seats),
+        "checked": bool(checked),
+        "precision": precision,
+    }
+    summary = new_summary(spec, players, len(seats))
+    done_chunks = 0
+    if checkpoint:
+        from simcore.checkpoint import load_checkpoint
+
+        done_chunks, loaded = load_checkpoint(checkpoint, fingerprint, resume, summary)
+        if loaded is not None:
+            summary = loaded
+    kept: dict[int, np.ndarray] = {}
     bar = Progress(games, progress)
-    prev = numba.get_num_threads()
-    numba.set_num_threads(nthreads)
-    # compile (or load from the cache) before the clock starts: an empty batch
-    spec.play_batch(
-        r,
-        ids,
-        w,
-        np.uint64(seed),
-        np.int64(start),
-        rotate_seats,
-        checked,
-        np.zeros((0, len(spec.columns)), dtype=np.int64),
-    )
+    bar.update(summary.games, force=True)
+
+    def result(partial: bool, elapsed: float) -> SimResult:
+        df = None
+        if keep_rows and kept:
+            df = rows_frame(spec, np.concatenate([kept[k] for k in sorted(kept)]), players)
+        return SimResult(
+            game=spec.name,
+            players=players,
+            games=summary.games,
+            games_requested=games,
+            precision=precision,
+            seed=int(seed),
+            rules=rules,
+            resolved_rules=resolved,
+            rules_hash=rules_hash(resolved),
+            policies=[p.label for p in seats],
+            rotate_seats=rotate_seats,
+            summary=summary,
+            rows=df,
+            elapsed_s=elapsed,
+            threads=nthreads,
+            end_reasons=spec.end_reasons,
+            checked=checked,
+            partial=partial,
+            backend=backend,
+        )
+
+    todo = list(enumerate(plan))[done_chunks:]
+    state = {"next": done_chunks, "stop": False}
+
+    def fold(i: int, chunk_summary: Summary, rows: np.ndarray | None) -> bool:
+        """Merge chunk i (in plan order); save the checkpoint; True when the run may stop."""
+        nonlocal summary
+        summary = summary.merge(chunk_summary)
+        if rows is not None:
+            kept[i] = rows
+        state["next"] = i + 1
+        if checkpoint:
+            from simcore.checkpoint import save_checkpoint
+
+            save_checkpoint(checkpoint, fingerprint, i + 1, summary)
+        bar.update(summary.games)
+        return precision is not None and max_half_width(summary) <= precision
+
+    import signal
+    import threading
+
+    old_term = None
+    if threading.current_thread() is threading.main_thread():
+
+        def _term(signum, frame):
+            raise KeyboardInterrupt
+
+        old_term = signal.signal(signal.SIGTERM, _term)
+    if backend == "local":
+        # compile (or load from the cache) before the clock starts: an empty batch
+        prev = numba.get_num_threads()
+        numba.set_num_threads(nthreads)
+        spec.play_batch(
+            spec.pack(rules, players),
+            *spec.policy_arrays(seats),
+            np.uint64(seed),
+            np.int64(0),
+            rotate_seats,
+            checked,
+            np.zeros((0, len(spec.columns)), dtype=np.int64),
+        )
+        numba.set_num_threads(prev)
     t0 = time.perf_counter()
     try:
-        done = 0
-        while done < games:
-            n = min(chunk, games - done)
-            rows = np.zeros((n, len(spec.columns)), dtype=np.int64)
-            spec.play_batch(
-                r, ids, w, np.uint64(seed), np.int64(start + done), rotate_seats, checked, rows
+        if backend == "local":
+            _run_local(
+                spec,
+                players,
+                rules,
+                seats,
+                seed,
+                todo,
+                rotate_seats,
+                checked,
+                keep_rows,
+                nthreads,
+                fold,
             )
-            summary.add_rows(rows, col)
-            if keep_rows:
-                kept.append(rows)
-            done += n
-            bar.update(done)
-            if precision is not None and max_half_width(summary) <= precision:
-                break
+        else:
+            from simcore.distributed import run_dask
+
+            run_dask(
+                spec.name,
+                players,
+                rules,
+                seats,
+                int(seed),
+                todo,
+                rotate_seats,
+                checked,
+                keep_rows,
+                fold,
+                scheduler=scheduler,
+                workers=workers,
+            )
+    except KeyboardInterrupt:
+        bar.close()
+        raise Interrupted(result(True, time.perf_counter() - t0)) from None
+    finally:
+        if old_term is not None:
+            signal.signal(signal.SIGTERM, old_term)
+    elapsed = time.perf_counter() - t0
+    bar.update(summary.games, force=True)
+    bar.close()
+    return result(False, elapsed)
+
+
+def _run_local(
+    spec, players, rules, seats, seed, todo, rotate, checked, keep_rows, nthreads, fold
+) -> None:
+    """The local backend: chunks in order on this process's numba threads."""
+    prev = numba.get_num_threads()
+    numba.set_num_threads(nthreads)
+    try:
+        for i, (first, n) in todo:
+            _, chunk_summary, rows = play_chunk(
+                spec.name, players, rules, seats, seed, first, n, rotate, checked, keep_rows
+            )
+            if fold(i, chunk_summary, rows):
+                return
     finally:
         numba.set_num_threads(prev)
-    elapsed = time.perf_counter() - t0
-    played = summary.games
-    bar.update(played, force=True)
-    bar.close()
-    df = None
-    if keep_rows:
-        df = rows_frame(spec, np.concatenate(kept), players)
-    resolved = spec.resolved(rules, players)
-    return SimResult(
-        game=spec.name,
-        players=players,
-        games=played,
-        games_requested=games,
-        precision=precision,
-        seed=int(seed),
-        rules=rules,
-        resolved_rules=resolved,
-        rules_hash=rules_hash(resolved),
-        policies=[p.label for p in seats],
-        rotate_seats=rotate_seats,
-        summary=summary,
-        rows=df,
-        elapsed_s=elapsed,
-        threads=nthreads,
-        end_reasons=spec.end_reasons,
-        checked=checked,
-    )
 
 
 def rows_frame(spec: GameSpec, rows: np.ndarray, players: int) -> pd.DataFrame:
