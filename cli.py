@@ -175,9 +175,23 @@ def simulate(
         str | None, typer.Option("--out", help="write per-game rows (.csv/.parquet)")
     ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
+    backend: Annotated[str, typer.Option("--backend", help="local or dask")] = "local",
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", help="address of a running Dask scheduler")
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option("--workers", help="start a local Dask cluster of N workers")
+    ] = None,
+    checkpoint: Annotated[
+        str | None, typer.Option("--checkpoint", help="save progress to FILE as the run goes")
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="continue the run saved in --checkpoint")
+    ] = False,
 ) -> None:
     """Play many games and report win rates per seat and policy, length and end reasons."""
     from analysis.summary import result_json, summarize
+    from simcore.runner import Interrupted
     from simcore.runner import simulate as run
 
     if precision is not None and not (0 < precision < 0.5):
@@ -194,10 +208,7 @@ def simulate(
             raise UserError(
                 "--out .parquet needs pyarrow (pip install pyarrow); use .csv instead"
             ) from None
-    res = run(
-        spec,
-        players,
-        n,
+    run_kwargs = dict(
         variants=variant or [],
         overrides=overrides,
         rules_file=rules_file,
@@ -210,7 +221,29 @@ def simulate(
         progress=sys.stderr.isatty() and not json_out,
         version=package_version(),
         precision=precision,
+        backend=backend,
+        scheduler=scheduler,
+        workers=workers,
+        checkpoint=checkpoint,
+        resume=resume,
     )
+    try:
+        res = run(spec, players, n, **run_kwargs)
+    except Interrupted as stop:
+        # the partial summary, clearly marked; no output file is written
+        res = stop.result
+        t = summarize(res)
+        sys.stderr.write(
+            f"PARTIAL RESULT: interrupted after {res.games:,} of {n:,} games"
+            + (f"; continue with --checkpoint {checkpoint} --resume" if checkpoint else "")
+            + "\n"
+        )
+        if json_out:
+            typer.echo(json.dumps(result_json(res, package_version()), indent=2))
+        else:
+            typer.echo(f"PARTIAL: {res.games:,} of {n:,} games")
+            typer.echo(t["seats"].to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+        raise typer.Exit(130) from None
     if out_path is not None:
         df = res.rows
         write_atomic(
@@ -707,7 +740,9 @@ def main() -> None:
     from simcore.rulesbase import RulesError
 
     try:
-        app(standalone_mode=False)
+        rc = app(standalone_mode=False)  # returns the code of a typer.Exit
+        if isinstance(rc, int) and rc != 0:
+            sys.exit(rc)
     except (UserError, RulesError) as e:
         sys.stderr.write(f"error: {e}\n")
         sys.exit(2)

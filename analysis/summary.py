@@ -135,6 +135,7 @@ def result_json(result: Any, version: str = "") -> dict[str, Any]:
         "games": result.games,
         "seed": result.seed,
         "rotate_seats": result.rotate_seats,
+        "partial": bool(getattr(result, "partial", False)),
         "checked": result.checked,
         "rules": result.resolved_rules,
         "rules_hash": result.rules_hash,

@@ -135,3 +135,61 @@ def test_sigint_gives_a_partial_result(tmp_path):
     res = exc.value.result
     assert res.partial and 0 < res.games < 200_000 and res.games % 200 == 0
     assert res.summary.games == res.games
+
+
+TIMING = ("elapsed_s", "games_per_s", "threads")
+
+
+def _cli_json(*args):
+    out = subprocess.run(
+        [sys.executable, "-c", "from cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    ).stdout
+    return {k: v for k, v in json.loads(out).items() if k not in TIMING}
+
+
+def test_cli_dask_json_equals_local():
+    base = [
+        "simulate",
+        "sunken-city",
+        "--players",
+        "3",
+        "--games",
+        "6000",
+        "--seed",
+        "4",
+        "--policy",
+        "random",
+        "--json",
+    ]
+    assert _cli_json(*base, "--backend", "dask", "--workers", "2") == _cli_json(*base)
+
+
+def test_cli_sigint_prints_a_marked_partial_summary(tmp_path):
+    out = tmp_path / "rows.csv"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from cli import main; main()",
+            "simulate",
+            "sunken-city",
+            "--games",
+            "1e6",
+            "--out",
+            str(out),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(8.0)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 130
+    assert "PARTIAL" in stderr and "PARTIAL" in stdout
+    assert "Traceback" not in stderr
+    assert not out.exists()  # no output file claiming to be complete
