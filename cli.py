@@ -354,6 +354,10 @@ def bench(
         str | None,
         typer.Option("--policy", help="one policy for every seat (default: each game's)"),
     ] = None,
+    full: Annotated[
+        bool,
+        typer.Option("--full", help="also plain-Python ratio, cold/warm start, peak memory"),
+    ] = False,
 ) -> None:
     """Measure games per second (1 and all threads) with the default players."""
     from simcore.bench import run_bench
@@ -362,6 +366,10 @@ def bench(
     if runs < 1:
         raise UserError("--runs must be at least 1")
     res = run_bench(game, n, runs, echo=typer.echo, policy=policy)
+    if full:
+        from simcore.bench import run_full
+
+        res["full"] = run_full(game, echo=typer.echo, policy=policy)
     if json_out:
         Path("bench.json").write_text(json.dumps(res, indent=2))
         typer.echo("wrote bench.json")
