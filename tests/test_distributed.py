@@ -35,33 +35,52 @@ def test_dask_cluster_gives_the_local_result():
 
 
 def test_lost_worker_chunks_are_recomputed():
-    from distributed import LocalCluster
+    from distributed import Client, LocalCluster
 
     cluster = LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
     )
+    client = Client(cluster)
     try:
-        expected = simulate("sunken-city", 3, 3000, seed=8, chunk_size=150)
+        expected = simulate("sunken-city", 3, 6000, seed=8, chunk_size=200)
+        pids = list(client.run(os.getpid).values())
+        killed = {}
 
         def kill_one():
-            time.sleep(4.0)
-            worker = next(iter(cluster.workers.values()))
-            worker.process.process.kill()  # the worker process dies mid-run
+            # once chunks are being processed, SIGKILL one worker process
+            deadline = time.time() + 120
+            while time.time() < deadline:
+                busy = [
+                    t
+                    for k, t in list(cluster.scheduler.tasks.items())
+                    if "balance-chunk" in str(k) and t.state == "processing"
+                ]
+                if busy:
+                    time.sleep(0.3)
+                    os.kill(pids[0], signal.SIGKILL)
+                    killed["at"] = time.time()
+                    return
+                time.sleep(0.005)
 
         killer = threading.Thread(target=kill_one)
         killer.start()
         got = simulate(
             "sunken-city",
             3,
-            3000,
+            6000,
             seed=8,
-            chunk_size=150,
+            chunk_size=200,
             backend="dask",
             scheduler=cluster.scheduler_address,
         )
+        finished = time.time()
         killer.join()
+        assert "at" in killed and killed["at"] < finished  # it died while the run went on
+        with pytest.raises(ProcessLookupError):
+            os.kill(pids[0], 0)
         assert got.summary.equals(expected.summary)
     finally:
+        client.close()
         cluster.close()
 
 
