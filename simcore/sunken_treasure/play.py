@@ -16,6 +16,7 @@ from numba import prange
 from simcore.jit import driver, kernel
 from simcore.results import common_columns
 from simcore.rng import stream_for
+from simcore.seats import seat_policies
 from simcore.sunken_treasure.board import MAX_PLAYERS
 from simcore.sunken_treasure.engine import (
     ERR_ILLEGAL,
@@ -213,18 +214,6 @@ def fill_row(s, r, index, policy_idx, row):
                 v = n_banked(s, r, seat)
             row[R_SEAT_CNT + j * MAX_PLAYERS + seat] = v
     row[R_ERROR] = s[S_ERROR]
-
-
-@driver
-def seat_policies(players, index, rotate, pol_ids, weights, pols, wts, policy_idx):
-    """Assign the policy list to seats for game `index`; with rotation, seat s gets list entry
-    (s + index) mod players, so every entry sits in every seat equally often."""
-    for seat in range(players):
-        k = (seat + index) % players if rotate else seat
-        pols[seat] = pol_ids[k]
-        policy_idx[seat] = k
-        for j in range(weights.shape[1]):
-            wts[seat, j] = weights[k, j]
 
 
 @driver
