@@ -103,18 +103,13 @@ from simcore.sumeria.state import (
     S_SWAPS,
     S_TURN,
     STATE_SIZE,
-    T_CAPA,
-    T_CAPS,
-    T_HEADER,
-    T_NA,
-    T_NS,
-    T_ON,
     X_DEST,
     X_ESEEN,
     X_LSEEN,
     X_STACK,
     X_STAMP,
 )
+from simcore.tracebuf import reserve_record, write_snapshot
 
 # Error codes: 0 = fine. ERR_ILLEGAL is returned by do_* for an illegal decision; the others
 # come from check_invariants (checked mode).
@@ -198,13 +193,9 @@ def turn_index(s, r, seat):
 @kernel
 def record(tr, s, kind, a=0, b=0, c=0, d=0, e=0, f=0):
     """Append one record (decision, seat, kind, a..f) when tracing is on."""
-    if tr[T_ON] == 0:
+    o = reserve_record(tr, ACTION_WIDTH)
+    if o < 0:
         return
-    n = tr[T_NA]
-    tr[T_NA] = n + 1
-    if n >= tr[T_CAPA]:
-        return
-    o = T_HEADER + n * ACTION_WIDTH
     tr[o] = s[S_DECISION]
     tr[o + 1] = s[S_SEAT]
     tr[o + 2] = kind
@@ -219,15 +210,7 @@ def record(tr, s, kind, a=0, b=0, c=0, d=0, e=0, f=0):
 @kernel
 def snapshot(tr, s):
     """Append the whole state (before a decision) to the trace when tracing is on."""
-    if tr[T_ON] == 0:
-        return
-    n = tr[T_NS]
-    tr[T_NS] = n + 1
-    if n >= tr[T_CAPS]:
-        return
-    o = T_HEADER + tr[T_CAPA] * ACTION_WIDTH + n * STATE_SIZE
-    for k in range(STATE_SIZE):
-        tr[o + k] = s[k]
+    write_snapshot(tr, s, ACTION_WIDTH, STATE_SIZE)
 
 
 # ---------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from simcore import tracebuf
 from simcore.sunken_city.rules import (
     MAX_PLAYERS,
     N_HOUSES,
@@ -21,6 +22,7 @@ from simcore.sunken_city.rules import (
     N_TREASURES,
     SIZE,
 )
+from simcore.tracebuf import T_CAPA, T_CAPS, T_HEADER, T_NA, T_NS, T_ON  # noqa: F401 (re-exported)
 
 MAX_STREETS = 60
 HOUSE_BASE = MAX_STREETS  # piece slot of house h is HOUSE_BASE + h - 1
@@ -137,12 +139,6 @@ def view(s: np.ndarray) -> State:
 
 # ---------------------------------------------------------------------------------------
 # Trace buffer: one int32 array. Header, then action records, then state snapshots.
-T_ON = 0  # 1 record, 0 off
-T_NA = 1  # action records written (may exceed the capacity: overflow)
-T_NS = 2  # snapshots written
-T_CAPA = 3  # action capacity
-T_CAPS = 4  # snapshot capacity
-T_HEADER = 8
 
 # Action kinds (a record: turn, seat, kind, then fields a..i).
 A_CARD = 0  # card index, raise, move, icon
@@ -180,30 +176,21 @@ ACTION_WIDTH = 12
 
 def new_trace(max_turns: int = 0, enabled: bool = False) -> np.ndarray:
     """A trace buffer for up to max_turns turns (enabled=False: an 8-int header only)."""
-    if not enabled:
-        return np.zeros(T_HEADER, dtype=np.int32)
-    cap_a = max_turns * 96 + 64
-    cap_s = max_turns + 2
-    tr = np.zeros(T_HEADER + cap_a * ACTION_WIDTH + cap_s * STATE_SIZE, dtype=np.int32)
-    tr[T_ON] = 1
-    tr[T_CAPA] = cap_a
-    tr[T_CAPS] = cap_s
-    return tr
+    return tracebuf.make_trace(
+        max_turns * 96 + 64, max_turns + 2, ACTION_WIDTH, STATE_SIZE, enabled
+    )
 
 
 def trace_actions(tr: np.ndarray) -> np.ndarray:
-    n = min(int(tr[T_NA]), int(tr[T_CAPA]))
-    return tr[T_HEADER : T_HEADER + n * ACTION_WIDTH].reshape(n, ACTION_WIDTH)
+    return tracebuf.read_actions(tr, ACTION_WIDTH)
 
 
 def trace_snapshots(tr: np.ndarray) -> np.ndarray:
-    base = T_HEADER + int(tr[T_CAPA]) * ACTION_WIDTH
-    n = min(int(tr[T_NS]), int(tr[T_CAPS]))
-    return tr[base : base + n * STATE_SIZE].reshape(n, STATE_SIZE).astype(np.int64)
+    return tracebuf.read_snapshots(tr, ACTION_WIDTH, STATE_SIZE)
 
 
 def trace_overflowed(tr: np.ndarray) -> bool:
-    return bool(tr[T_ON]) and (tr[T_NA] > tr[T_CAPA] or tr[T_NS] > tr[T_CAPS])
+    return tracebuf.overflowed(tr)
 
 
 # ---------------------------------------------------------------------------------------

@@ -1,0 +1,72 @@
+"""The trace buffer every game shares: one int32 array with a header, then fixed-width action
+records, then whole-state snapshots. Games choose the record width and state size; the
+kernels here reserve a record slot and copy a snapshot, and the Python helpers build and read
+the buffer."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simcore.jit import kernel
+
+T_ON = 0  # 1 record, 0 off
+T_NA = 1  # action records written (may exceed the capacity: overflow)
+T_NS = 2  # snapshots written
+T_CAPA = 3  # action capacity
+T_CAPS = 4  # snapshot capacity
+T_HEADER = 8
+
+
+@kernel
+def reserve_record(tr, width):
+    """Offset of the next action record of `width` ints, or -1 (tracing off, or full: the
+    count still grows so that the overflow is seen)."""
+    if tr[T_ON] == 0:
+        return -1
+    n = tr[T_NA]
+    tr[T_NA] = n + 1
+    if n >= tr[T_CAPA]:
+        return -1
+    return T_HEADER + n * width
+
+
+@kernel
+def write_snapshot(tr, s, width, size):
+    """Append the state s (its first `size` values) as a snapshot when tracing is on."""
+    if tr[T_ON] == 0:
+        return
+    n = tr[T_NS]
+    tr[T_NS] = n + 1
+    if n >= tr[T_CAPS]:
+        return
+    o = T_HEADER + tr[T_CAPA] * width + n * size
+    for k in range(size):
+        tr[o + k] = s[k]
+
+
+def make_trace(
+    cap_actions: int, cap_snaps: int, width: int, size: int, enabled: bool
+) -> np.ndarray:
+    """A trace buffer (enabled=False: the header only, nothing is recorded)."""
+    if not enabled:
+        return np.zeros(T_HEADER, dtype=np.int32)
+    tr = np.zeros(T_HEADER + cap_actions * width + cap_snaps * size, dtype=np.int32)
+    tr[T_ON] = 1
+    tr[T_CAPA] = cap_actions
+    tr[T_CAPS] = cap_snaps
+    return tr
+
+
+def read_actions(tr: np.ndarray, width: int) -> np.ndarray:
+    n = min(int(tr[T_NA]), int(tr[T_CAPA]))
+    return tr[T_HEADER : T_HEADER + n * width].reshape(n, width)
+
+
+def read_snapshots(tr: np.ndarray, width: int, size: int) -> np.ndarray:
+    base = T_HEADER + int(tr[T_CAPA]) * width
+    n = min(int(tr[T_NS]), int(tr[T_CAPS]))
+    return tr[base : base + n * size].reshape(n, size).astype(np.int64)
+
+
+def overflowed(tr: np.ndarray) -> bool:
+    return bool(tr[T_ON]) and (tr[T_NA] > tr[T_CAPA] or tr[T_NS] > tr[T_CAPS])
