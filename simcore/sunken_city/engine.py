@@ -22,6 +22,7 @@ from simcore.sunken_city.rules import (
     N_SPACES,
     N_SQUARES,
     N_TREASURES,
+    P_ADVANCED,
     P_CENTRE,
     P_CHIP_SUPPLY,
     P_CHIPS,
@@ -36,6 +37,7 @@ from simcore.sunken_city.rules import (
     P_OWNER_LIMIT,
     P_PLAYERS,
     P_SCORING,
+    P_SELF_CHIP,
     P_STREET_SQUARES,
     P_STREETS1,
     P_TOTAL_STREETS,
@@ -49,12 +51,16 @@ from simcore.sunken_city.rules import (
     R_VILLAGE,
 )
 from simcore.sunken_city.state import (
+    A_BANISH,
     A_CARD,
     A_CHIP,
     A_END_TURN,
+    A_GROTTO,
     A_HOURGLASS,
     A_HOUSE,
+    A_PHASE,
     A_SEND_HOME,
+    A_SINK_STEP,
     A_SPIRIT_BEGIN,
     A_SPIRIT_END,
     A_SPIRIT_STEP,
@@ -96,6 +102,9 @@ from simcore.sunken_city.state import (
     O_STACKS,
     O_TREAS,
     OUT,
+    PHASE_RAISING,
+    PHASE_SINKING,
+    S_BANISHED,
     S_BLOCK,
     S_BLOCKS_DONE,
     S_BOX,
@@ -104,14 +113,21 @@ from simcore.sunken_city.state import (
     S_CHIP_DONE,
     S_DRAW,
     S_END,
+    S_GROTTO,
+    S_GROTTO_MOVES,
+    S_GROTTO_RIGHT,
     S_HOURGLASS,
     S_HOUSE_DONE,
     S_HOUSES_PLACED,
     S_MOVE,
+    S_NO_HOUSE,
     S_OVER,
+    S_PHASE,
+    S_PHASES,
     S_PIECES_SUNK,
     S_ROUND,
     S_SEAT,
+    S_SINK_STEPS,
     S_SPIRIT,
     S_SPIRIT_ACTIVE,
     S_SPIRIT_DONE,
@@ -122,6 +138,8 @@ from simcore.sunken_city.state import (
     S_STEPS,
     S_STREETS_PLACED,
     S_SUPPLY,
+    S_TO_BUILD,
+    S_TO_SPIRIT,
     S_TURN,
     STATE_SIZE,
     VILLAGE,
@@ -144,6 +162,7 @@ ERR_CHIPS = 9  # chips not conserved
 ERR_SPIRIT = 10  # the spirit is not on a piece
 ERR_COUNTS = 11  # a counter out of range
 ERR_TRACE = 12  # the trace buffer overflowed
+ERR_PHASE = 13  # advanced game: phase, points or the spirit's place inconsistent
 ERR_NAMES = (
     "ok",
     "illegal action",
@@ -158,6 +177,7 @@ ERR_NAMES = (
     "spirit misplaced",
     "counter out of range",
     "trace overflow",
+    "phase inconsistent",
 )
 
 
@@ -216,6 +236,17 @@ def house_in_play(r, h):
 def treasure_value(t):
     """Points of treasure index t: 1..10, and 12 for the chest."""
     return 12 if t == CHEST else t + 1
+
+
+@kernel(inline="always")
+def advanced(r):
+    return r[P_ADVANCED] == 1
+
+
+@kernel(inline="always")
+def sinking(s, r):
+    """The advanced game is in its sinking phase (pieces only sink)."""
+    return r[P_ADVANCED] == 1 and s[S_PHASE] == PHASE_SINKING
 
 
 @kernel(inline="always")
@@ -305,13 +336,22 @@ def setup(s, r, tr):
         s[O_STACKS + k] = r[P_FACEDOWN]
     s[S_BOX] = r[P_TOTAL_STREETS] - r[P_STREETS1] - 4 * r[P_FACEDOWN]
     s[S_SUPPLY] = r[P_CHIP_SUPPLY]  # "The 8 water spirit chips are placed ready"
-    # "House 10 is placed on the space in the middle ... The water spirit is placed on house 10."
-    centre = r[P_CENTRE]
-    slot = HOUSE_BASE + 9
-    s[O_PSQ + 2 * slot] = centre
-    s[O_SQ + centre] = slot
-    mark_house(s, centre, 1)
-    s[S_SPIRIT] = slot
+    if r[P_ADVANCED] == 1:
+        # seed 001: "Place all 10 numbered buildings in their grotto spaces ... Place Neptune
+        # next to building 10; he is also considered to be in grotto space 10"; "Game starts
+        # in Raising Phase"
+        s[S_SPIRIT] = -1
+        s[S_GROTTO] = 10
+        s[S_PHASE] = PHASE_RAISING
+    else:
+        # "House 10 is placed on the space in the middle ... The water spirit is placed on
+        # house 10."
+        centre = r[P_CENTRE]
+        slot = HOUSE_BASE + 9
+        s[O_PSQ + 2 * slot] = centre
+        s[O_SQ + centre] = slot
+        mark_house(s, centre, 1)
+        s[S_SPIRIT] = slot
     s[S_END] = -1
     s[S_CARD] = -1
     s[S_SPIRIT_ROLL] = -1
@@ -350,7 +390,9 @@ def settle_draw_space(s, r, tr):
         if d == N_SPACES - 2:
             if s[S_HOURGLASS] == 0:
                 s[S_HOURGLASS] = 1
-                if s[S_END] < 0:
+                # seed 001: "the last Sinking Phase begins; game ends when this Phase is
+                # over" (end_sinking sets the end there)
+                if s[S_END] < 0 and r[P_ADVANCED] == 0:
                     s[S_END] = END_HOURGLASS
                 record(tr, s, A_HOURGLASS)
             record(tr, s, A_STACK_TURN, d + 1)
@@ -491,8 +533,23 @@ def any_house_spot(s, r):
     return False
 
 
+@kernel(inline="always")
+def house_raisable(s, r, h):
+    """House h may be raised now: it is in the grotto, and in the advanced game it is the
+    house of the spirit's grotto space during the raising phase (seed 001: "May only raise
+    the building next to which Neptune is standing (in the grotto)")."""
+    if not house_in_grotto(s, r, h):
+        return False
+    if r[P_ADVANCED] == 0:
+        return True
+    return s[S_PHASE] == PHASE_RAISING and h == s[S_GROTTO]
+
+
 @kernel
 def grotto_has_house(s, r):
+    if r[P_ADVANCED] == 1:
+        g = s[S_GROTTO]
+        return 1 <= g <= 10 and house_raisable(s, r, g)
     for h in range(1, 11):
         if house_in_grotto(s, r, h):
             return True
@@ -590,7 +647,12 @@ def do_street(s, r, tr, a, b):
     s[S_BUILD] -= 1
     s[S_STREETS_PLACED] += 1
     record(tr, s, A_STREET, a, b, d, slot)
+    emptied = s[O_STACKS + d] == 0
     settle_draw_space(s, r, tr)
+    if emptied and r[P_ADVANCED] == 1:
+        # seed 001: "Switch to Sinking Phase immediately when the last street from the
+        # current street space is used"
+        begin_sinking(s, r, tr)
     return 0
 
 
@@ -605,7 +667,7 @@ def do_house(s, r, tr, h, q):
         and s[S_HOUSE_DONE] == 0
         and 1 <= h <= 10
         and block_ok(s, r, BLOCK_BUILD)
-        and house_in_grotto(s, r, h)
+        and house_raisable(s, r, h)
         and house_spot_ok(s, r, q)
     ):
         return ERR_ILLEGAL
@@ -731,6 +793,15 @@ def do_step(s, r, tr, seat, to, x):
             for t in range(N_TREASURES):
                 if rec_mask & (1 << t):
                     count(s, seat, C_RECOVERED)
+            # seed 001: "In Raising Phase, when you move your pawn onto/over the building
+            # whose grotto space Neptune is currently in, you may move Neptune to a different
+            # grotto space" (ruling: the right lasts until used or the turn ends)
+            if (
+                r[P_ADVANCED] == 1
+                and s[S_PHASE] == PHASE_RAISING
+                and house_number(to) == s[S_GROTTO]
+            ):
+                s[S_GROTTO_RIGHT] = 1
     record(tr, s, A_STEP, frm, to, to_sq, rec_mask, bank_mask, s[S_MOVE])
     return 0
 
@@ -789,15 +860,17 @@ def do_chip(s, r, tr, seat):
 @kernel
 def spirit_targets(s, x, o):
     """Pieces the spirit can move onto next: connected pieces ("It may not move into the
-    adventurers' villages": villages are no pieces)."""
+    adventurers' villages": villages are no pieces). None while it is in the grotto."""
+    if s[S_SPIRIT] < 0:
+        return 0
     return piece_neighbours(s, s[S_SPIRIT], x, o)
 
 
 @kernel
 def can_spirit_now(s, r, seat, x):
     c = s[S_CARD]
-    if c < 0 or s[S_SPIRIT_DONE] == 1 or s[S_SPIRIT_ACTIVE] == 1:
-        return False
+    if c < 0 or s[S_SPIRIT_DONE] == 1 or s[S_SPIRIT_ACTIVE] == 1 or r[P_ADVANCED] == 1:
+        return False  # (the advanced game moves the spirit only in its sinking phase)
     # ruling: the spirit moves only with a card showing its icon ("A card's water-spirit icon
     # shows the water spirit being moved"; seed 001: "if present, may move Neptune")
     if r[P_NEEDS_ICON] == 1 and card_value(r, c, 2) == 0:
@@ -837,6 +910,7 @@ def send_home(s, r, tr, seat, mover):
     chip = 0
     if mover != seat:
         count(s, mover, C_SENT_OTHERS)
+    if mover != seat or r[P_SELF_CHIP] == 1:
         if r[P_CHIPS] == 1:
             if s[S_SUPPLY] > 0:
                 s[S_SUPPLY] -= 1
@@ -952,6 +1026,159 @@ def do_spirit_stop(s, r, tr, seat):
 
 
 # ---------------------------------------------------------------------------------------
+# The advanced game's phases (seed 001, "Turn Sequence (Advanced Game)", "Details (Advanced
+# Game)", "Timing, Game End (Advanced Game)")
+
+
+@kernel
+def begin_sinking(s, r, tr):
+    """Switch to the sinking phase: "unused Building Points immediately become Neptune
+    Movement Points"; "Neptune immediately appears at the building of the grotto space he is
+    located in; if that building has not been raised, he appears at the highest numbered
+    raised building" (ruling: with no house on the lake he stays in the grotto, isolated)."""
+    pts = s[S_BUILD]
+    s[S_PHASE] = PHASE_SINKING
+    s[S_SPIRIT_LEFT] = pts
+    s[S_BUILD] = 0
+    s[S_TO_SPIRIT] += pts
+    s[S_GROTTO_RIGHT] = 0
+    s[S_PHASES] += 1
+    g = s[S_GROTTO]
+    slot = -1
+    if 1 <= g <= 10 and psq(s, HOUSE_BASE + g - 1, 0) >= 0:
+        slot = HOUSE_BASE + g - 1
+    else:
+        for h in range(N_HOUSES, 0, -1):
+            if psq(s, HOUSE_BASE + h - 1, 0) >= 0:
+                slot = HOUSE_BASE + h - 1
+                break
+    if slot >= 0:
+        s[S_SPIRIT] = slot
+        s[S_GROTTO] = 0
+    else:
+        s[S_NO_HOUSE] += 1
+    record(tr, s, A_PHASE, PHASE_SINKING, pts, s[S_SPIRIT], s[S_GROTTO])
+
+
+@kernel
+def end_sinking(s, r, tr):
+    """Back to the raising phase ("when Neptune is returned to a grotto space"): "unused
+    Neptune Movement Points immediately become Building Points". After the last sinking
+    phase (the hourglass shows) the end condition is met: "game ends when this Phase is
+    over", at the end of the round."""
+    pts = s[S_SPIRIT_LEFT]
+    s[S_PHASE] = PHASE_RAISING
+    s[S_BUILD] = pts
+    s[S_SPIRIT_LEFT] = 0
+    s[S_TO_BUILD] += pts
+    if s[S_HOURGLASS] == 1 and s[S_END] < 0:
+        s[S_END] = END_HOURGLASS
+    record(tr, s, A_PHASE, PHASE_RAISING, pts, s[S_SPIRIT], s[S_GROTTO])
+
+
+@kernel
+def can_sink_step_now(s, r, seat, x):
+    return (
+        r[P_ADVANCED] == 1
+        and seat == s[S_SEAT]
+        and s[S_CARD] >= 0
+        and s[S_PHASE] == PHASE_SINKING
+        and s[S_SPIRIT_LEFT] > 0
+        and spirit_targets(s, x, X_NB) > 0
+    )
+
+
+@kernel
+def do_sink_step(s, r, tr, seat, to, x):
+    """Sinking phase: move the spirit one piece for one spirit point ("Same as player
+    movement", "Use 1 Neptune Movement Point per space"); the piece it leaves sinks."""
+    if not can_sink_step_now(s, r, seat, x):
+        return ERR_ILLEGAL
+    n = spirit_targets(s, x, X_NB)
+    ok = False
+    for k in range(n):
+        if x[X_NB + k] == to:
+            ok = True
+    if not ok:
+        return ERR_ILLEGAL
+    frm = s[S_SPIRIT]
+    s[S_SPIRIT] = to
+    s[S_SPIRIT_LEFT] -= 1
+    s[S_SINK_STEPS] += 1
+    if s[S_STEPS] == 0:
+        # a turn's sinking steps count as one spirit move of the seat
+        s[S_SPIRIT_MOVES] += 1
+        count(s, seat, C_SPIRIT_MOVES)
+    s[S_STEPS] += 1
+    record(tr, s, A_SINK_STEP, frm, to, s[S_SPIRIT_LEFT])
+    sink_piece(s, r, tr, frm, seat, to)
+    return 0
+
+
+@kernel(inline="always")
+def grotto_ok(r, g):
+    """A grotto space the spirit may be sent to: one whose house is in play (ruling: the
+    'short' game has no house 1, so no grotto space 1)."""
+    return 1 <= g <= N_HOUSES and house_in_play(r, g)
+
+
+@kernel
+def can_banish_now(s, r, seat, x):
+    return (
+        r[P_ADVANCED] == 1
+        and seat == s[S_SEAT]
+        and s[S_CARD] >= 0
+        and s[S_PHASE] == PHASE_SINKING
+        and s[S_SPIRIT_LEFT] > 0
+        and spirit_targets(s, x, X_NB) == 0
+    )
+
+
+@kernel
+def do_banish(s, r, tr, seat, g, x):
+    """ "If Neptune becomes isolated (cannot move) and has Neptune Movement Point(s) left:
+    Spend 1 Neptune Movement Point to banish Neptune to any grotto space. Sinking Phase ends;
+    begin a new Raising Phase." The piece he stood on sinks ("including when he is
+    banished")."""
+    if not can_banish_now(s, r, seat, x) or not grotto_ok(r, g):
+        return ERR_ILLEGAL
+    frm = s[S_SPIRIT]
+    s[S_SPIRIT_LEFT] -= 1
+    s[S_BANISHED] += 1
+    record(tr, s, A_BANISH, frm, g, s[S_SPIRIT_LEFT])
+    s[S_SPIRIT] = -1
+    s[S_GROTTO] = g
+    if frm >= 0:
+        sink_piece(s, r, tr, frm, seat, -2)
+    end_sinking(s, r, tr)
+    return 0
+
+
+@kernel
+def can_grotto_now(s, r, seat):
+    return (
+        r[P_ADVANCED] == 1
+        and seat == s[S_SEAT]
+        and s[S_CARD] >= 0
+        and s[S_PHASE] == PHASE_RAISING
+        and s[S_GROTTO_RIGHT] == 1
+    )
+
+
+@kernel
+def do_grotto(s, r, tr, seat, g):
+    """Raising phase, after entering the house of the spirit's grotto space: "you may move
+    Neptune to a different grotto space"."""
+    if not can_grotto_now(s, r, seat) or not grotto_ok(r, g) or g == s[S_GROTTO]:
+        return ERR_ILLEGAL
+    record(tr, s, A_GROTTO, s[S_GROTTO], g)
+    s[S_GROTTO] = g
+    s[S_GROTTO_RIGHT] = 0
+    s[S_GROTTO_MOVES] += 1
+    return 0
+
+
+# ---------------------------------------------------------------------------------------
 # Cards, turns, the end (seed 000, "Playing a Movement Card", "A Turn Ends", "End of Game")
 
 
@@ -969,6 +1196,11 @@ def do_card(s, r, tr, seat, card):
     s[S_CARD] = card
     s[S_BUILD] = card_value(r, card, 0)
     s[S_MOVE] = card_value(r, card, 1)
+    s[S_GROTTO_RIGHT] = 0
+    if sinking(s, r):
+        # seed 001: "Top Number ... in the Sinking Phase, Neptune Movement Points"
+        s[S_SPIRIT_LEFT] = s[S_BUILD]
+        s[S_BUILD] = 0
     s[S_HOUSE_DONE] = 0
     s[S_CHIP_DONE] = 0
     s[S_SPIRIT_DONE] = 0
@@ -988,11 +1220,14 @@ def can_end_now(s, r):
     """The turn may end once the mandatory raising is done, or cannot be done."""
     if s[S_CARD] < 0 or s[S_SPIRIT_ACTIVE] == 1:
         return False
+    if sinking(s, r) and s[S_SPIRIT_LEFT] > 0:
+        return False  # seed 001: Neptune "must use all points on played Action Card"
     return not raising_owed(s, r)
 
 
-# Kinds of action (bits of turn_options).
-K_PLACE, K_STEP, K_CHIP, K_SPIRIT, K_END = 0, 1, 2, 3, 4
+# Kinds of action (bits of turn_options); the last three are the advanced game's.
+K_PLACE, K_STEP, K_CHIP, K_SPIRIT, K_END, K_SINK, K_BANISH, K_GROTTO = 0, 1, 2, 3, 4, 5, 6, 7
+N_KINDS = 8
 
 
 @kernel
@@ -1019,6 +1254,15 @@ def turn_options(s, r, seat, x):
         m |= 1 << K_CHIP
     if can_spirit_now(s, r, seat, x):
         m |= 1 << K_SPIRIT
+    if r[P_ADVANCED] == 1:
+        if s[S_PHASE] == PHASE_SINKING and s[S_SPIRIT_LEFT] > 0:
+            owed = True
+            if spirit_targets(s, x, X_NB) > 0:
+                m |= 1 << K_SINK
+            else:
+                m |= 1 << K_BANISH
+        if can_grotto_now(s, r, seat):
+            m |= 1 << K_GROTTO
     if not owed:
         m |= 1 << K_END
     return m
@@ -1037,6 +1281,7 @@ def do_end_turn(s, r, tr):
     s[S_CARD] = -1
     s[S_BUILD] = 0
     s[S_MOVE] = 0
+    s[S_GROTTO_RIGHT] = 0
     seat = s[S_SEAT] + 1
     s[S_TURN] += 1
     if seat == r[P_PLAYERS]:
@@ -1188,9 +1433,33 @@ def check_invariants(s, r):
         held += s[O_CHIPS + seat]
     if s[S_SUPPLY] < 0 or held + s[S_SUPPLY] != r[P_CHIP_SUPPLY]:
         return ERR_CHIPS
-    # the spirit stands on a piece
+    # the spirit stands on a piece (advanced game: or waits in a grotto space)
     sp = s[S_SPIRIT]
-    if sp < 0 or sp >= N_SLOTS or psq(s, sp, 0) < 0:
+    if r[P_ADVANCED] == 1:
+        ph = s[S_PHASE]
+        if ph != PHASE_RAISING and ph != PHASE_SINKING:
+            return ERR_PHASE
+        if sp < 0:
+            if sp != -1 or not grotto_ok(r, s[S_GROTTO]):
+                return ERR_SPIRIT
+        elif s[S_GROTTO] != 0:
+            return ERR_SPIRIT
+        if ph == PHASE_RAISING:
+            # raising: the spirit is in the grotto, no spirit points in play
+            if sp >= 0 or s[S_SPIRIT_LEFT] != 0:
+                return ERR_PHASE
+        elif s[S_BUILD] != 0 or s[S_GROTTO_RIGHT] != 0:
+            # sinking: nothing is raised
+            return ERR_PHASE
+        if s[S_SPIRIT_ACTIVE] != 0:
+            return ERR_PHASE
+        if s[S_GROTTO_RIGHT] == 1 and s[S_CARD] < 0:
+            return ERR_PHASE
+    elif s[S_PHASE] != 0 or s[S_GROTTO] != 0 or s[S_GROTTO_RIGHT] != 0:
+        return ERR_PHASE
+    if sp >= 0 and (sp >= N_SLOTS or psq(s, sp, 0) < 0):
+        return ERR_SPIRIT
+    if sp < 0 and r[P_ADVANCED] == 0:
         return ERR_SPIRIT
     if s[S_DRAW] < 0 or s[S_DRAW] >= N_SPACES:
         return ERR_COUNTS

@@ -44,14 +44,18 @@ from simcore.sunken_city.state import (
     N_CNT,
     O_CNT,
     O_STACKS,
+    S_BANISHED,
     S_DRAW,
     S_END,
     S_ERROR,
+    S_GROTTO_MOVES,
     S_HOUSES_PLACED,
     S_OVER,
+    S_PHASES,
     S_PIECES_SUNK,
     S_ROUND,
     S_SEAT,
+    S_SINK_STEPS,
     S_SPIRIT_MOVES,
     S_STARVED_TURNS,
     S_STREETS_PLACED,
@@ -78,6 +82,11 @@ GAME_COUNTERS = [
     "final_street_space",
     "streets_left",
     "chips_left",
+    # the advanced game (seed 001); 0 in the basic game
+    "sinking_phases",
+    "banishments",
+    "grotto_moves",
+    "sinking_steps",
 ]
 SEAT_COUNTERS = [
     "sent_home",
@@ -188,6 +197,10 @@ def fill_row(s, r, index, policy_idx, row):
         left += s[O_STACKS + k]
     row[g + 6] = left
     row[g + 7] = s[S_SUPPLY]
+    row[g + 8] = s[S_PHASES]
+    row[g + 9] = s[S_BANISHED]
+    row[g + 10] = s[S_GROTTO_MOVES]
+    row[g + 11] = s[S_SINK_STEPS]
     for j in range(_SEAT_SRC.shape[0]):
         for seat in range(players):
             if _SEAT_SRC[j] >= 0:

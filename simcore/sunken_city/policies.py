@@ -14,29 +14,38 @@ from simcore.rng import rand_below
 from simcore.sunken_city.board import ORTH
 from simcore.sunken_city.engine import (
     ERR_ILLEGAL,
+    K_BANISH,
     K_CHIP,
     K_END,
     K_PLACE,
+    K_SINK,
+    K_SPIRIT,
     K_STEP,
+    N_KINDS,
     any_house_spot,
     any_street_spot,
     can_build_any,
     can_chip_now,
     can_end_now,
+    can_grotto_now,
     can_place_now,
     can_spirit_now,
     check_invariants,
+    do_banish,
     do_card,
     do_chip,
     do_end_turn,
+    do_grotto,
     do_house,
+    do_sink_step,
     do_spirit_begin,
     do_spirit_step,
     do_spirit_stop,
     do_step,
     do_street,
     grotto_has_house,
-    house_in_grotto,
+    grotto_ok,
+    house_raisable,
     house_side_count,
     house_spot_ok,
     is_house,
@@ -58,6 +67,7 @@ from simcore.sunken_city.rules import (
     N_HOUSES,
     N_SQUARES,
     N_TREASURES,
+    P_ADVANCED,
     P_CENTRE,
     P_CHIPS,
     P_DIE_N,
@@ -96,13 +106,17 @@ from simcore.sunken_city.state import (
     O_PSQ,
     O_SQ,
     O_STACKS,
+    PHASE_RAISING,
+    PHASE_SINKING,
     S_BUILD,
     S_DRAW,
     S_END,
+    S_GROTTO,
     S_HOURGLASS,
     S_HOUSE_DONE,
     S_HOUSES_PLACED,
     S_MOVE,
+    S_PHASE,
     S_PIECES_SUNK,
     S_ROUND,
     S_SPIRIT,
@@ -178,7 +192,7 @@ def random_house(s, r, tr, rng, x):
     """A uniformly chosen house from the grotto on a uniformly chosen legal square."""
     n = 0
     for h in range(1, 11):
-        if house_in_grotto(s, r, h):
+        if house_raisable(s, r, h):
             x[X_OPTS + n] = h
             n += 1
     h = x[X_OPTS + rand_below(rng, n)]
@@ -236,7 +250,7 @@ def random_turn(s, r, tr, seat, rng, checked, x):
             return err
         m = turn_options(s, r, seat, x)
         n = 0
-        for k in range(5):
+        for k in range(N_KINDS):
             if m & (1 << k):
                 x[X_OPTS + n] = k
                 n += 1
@@ -252,10 +266,31 @@ def random_turn(s, r, tr, seat, rng, checked, x):
             err = do_step(s, r, tr, seat, x[X_NB + rand_below(rng, m)], x)
         elif k == K_CHIP:
             err = do_chip(s, r, tr, seat)
-        else:
+        elif k == K_SPIRIT:
             err = random_spirit(s, r, tr, seat, rng, checked, x)
+        elif k == K_SINK:
+            m = spirit_targets(s, x, X_NB)
+            err = do_sink_step(s, r, tr, seat, x[X_NB + rand_below(rng, m)], x)
+        elif k == K_BANISH:
+            err = do_banish(s, r, tr, seat, random_grotto(s, r, rng, 0, x), x)
+        else:
+            # moving the spirit to another grotto space is optional: half the time it stays
+            # (for now; the right lasts the turn)
+            if rand_below(rng, 2) == 0:
+                err = do_grotto(s, r, tr, seat, random_grotto(s, r, rng, s[S_GROTTO], x))
         err = after(s, r, checked, err)
     return ERR_ILLEGAL
+
+
+@kernel
+def random_grotto(s, r, rng, other_than, x):
+    """A uniformly chosen grotto space the spirit may be sent to, other than `other_than`."""
+    n = 0
+    for g in range(1, N_HOUSES + 1):
+        if grotto_ok(r, g) and g != other_than:
+            x[X_OPTS + n] = g
+            n += 1
+    return x[X_OPTS + rand_below(rng, n)]
 
 
 # =======================================================================================
@@ -335,6 +370,8 @@ def spirit_field(s, x):
     for k in range(N_SLOTS):
         x[X_DS + k] = INF
     sp = s[S_SPIRIT]
+    if sp < 0:
+        return  # advanced game: the spirit waits in the grotto
     x[X_DS + sp] = 0
     x[X_Q] = sp
     head = 0
@@ -363,6 +400,23 @@ def threat_table(s, r, seat, xf):
     """F_THR[d]: chance that an opponent's spirit move sinks a piece at spirit distance d
     before our next turn: the spirit must reach it and leave it (die faces above d, or the
     owner's limit when the spirit stands in an opponent's territory)."""
+    if r[P_ADVANCED] == 1:
+        # the next seat must move the spirit by its card's top number in the sinking phase;
+        # in the raising phase the spirit is in the grotto and threatens nothing
+        nxt = (seat + 1) % r[P_PLAYERS]
+        hand = s[O_HAND + nxt]
+        n = 0
+        for c in range(r[P_N_CARDS]):
+            if hand & (1 << c):
+                n += 1
+        for d in range(8):
+            hit = 0
+            if s[S_PHASE] == PHASE_SINKING:
+                for c in range(r[P_N_CARDS]):
+                    if hand & (1 << c) and r[R_CARDS + 3 * c] > d:
+                        hit += 1
+            xf[F_THR + d] = 0.7 * hit / n if n > 0 else 0.0
+        return
     n = r[P_DIE_N]
     owner = piece_owner(s, r, s[S_SPIRIT])
     for d in range(8):
@@ -663,7 +717,7 @@ def village_field(s, r, seat, x):
 @kernel
 def spirit_field_memo(s, x):
     """X_DS, recomputed only when the lake or the spirit's piece changed."""
-    key = board_signature(s) * 128 + s[S_SPIRIT] + 1
+    key = board_signature(s) * 128 + s[S_SPIRIT] + 2  # > 0 (the spirit may be off the lake)
     if x[X_MEMO + 2] != key:
         spirit_field(s, x)
         x[X_MEMO + 2] = key
@@ -748,7 +802,7 @@ def place_best_house(s, r, tr, seat, w, x, xf, rng):
         near = 1.0 / (1.0 + cost)
         jitter = 1e-6 * ((q * 40503 + off) % 1024)
         for h in range(1, 11):
-            if not house_in_grotto(s, r, h):
+            if not house_raisable(s, r, h):
                 continue
             slot = HOUSE_BASE + h - 1
             v = house_value(s, r, seat, slot, q == centre)
@@ -1096,9 +1150,17 @@ def choose_card(s, r, seat, w, x, xf):
             vc = xf[F_BV + min(m + extra, top)] - w[W_CHIP]
             if vc > v:
                 v = vc
-        v += w[W_BUILD] * need * 2.0 * r[R_CARDS + 3 * c]
-        if r[R_CARDS + 3 * c + 2] == 1 or r[P_NEEDS_ICON] == 0:
-            v += w[W_AGGRESSION] * 0.3 * aggro
+        if r[P_ADVANCED] == 1:
+            # seed 001: the top number is building points or (sinking) forced spirit points
+            top = r[R_CARDS + 3 * c]
+            if s[S_PHASE] == PHASE_SINKING:
+                v += forced_value(s, r, seat, w, top, x, xf)
+            else:
+                v += w[W_BUILD] * need * 2.0 * top
+        else:
+            v += w[W_BUILD] * need * 2.0 * r[R_CARDS + 3 * c]
+            if r[R_CARDS + 3 * c + 2] == 1 or r[P_NEEDS_ICON] == 0:
+                v += w[W_AGGRESSION] * 0.3 * aggro
         if v > best:
             best = v
             bc = c
@@ -1158,6 +1220,8 @@ def heuristic_turn(s, r, tr, seat, w, rng, checked, x, xf):
         err = after(s, r, checked, heuristic_move(s, r, tr, seat, w, x, xf))
     if err == 0:
         err = heuristic_spirit(s, r, tr, seat, w, rng, checked, x, xf)
+    if err == 0 and r[P_ADVANCED] == 1:
+        err = advanced_rest(s, r, tr, seat, w, rng, checked, x, xf)
     # whatever is still owed (a sunk street may have come back onto space 6)
     for _ in range(MAX_ACTIONS_PER_TURN):
         if err != 0 or can_end_now(s, r):
@@ -1169,3 +1233,211 @@ def heuristic_turn(s, r, tr, seat, w, rng, checked, x, xf):
     if err != 0:
         return err
     return after(s, r, checked, do_end_turn(s, r, tr))
+
+
+# =======================================================================================
+# The advanced game's decisions (seed 001): the forced spirit moves of the sinking phase,
+# banishment, and where to send the spirit (banishment or a visit to its house).
+
+
+@kernel
+def forced_spirit_path(s, r, seat, w, pts, x, xf):
+    """Best way to spend `pts` forced spirit points (sinking phase): a simple path of exactly
+    min(pts, 7) steps, or a shorter one into a dead end followed by banishment (1 point; the
+    last piece sinks too, the points left turn into building points). Returns the value,
+    leaves the path in X_SPB (length in X_SPB + 7) and X_SPB + 6 = 1 when it ends with a
+    banishment. X_DA, X_DS and F_CARRY must be current."""
+    x[X_SPB + 7] = 0
+    x[X_SPB + 6] = 0
+    if pts <= 0:
+        return 0.0
+    lim = pts if pts < 6 else 6
+    for p in range(N_SLOTS):
+        if x[X_DS + p] <= lim:
+            xf[F_SINK + p] = sink_value(s, r, seat, w, x, xf, p)
+    sp = s[S_SPIRIT]
+    if sp < 0:
+        x[X_SPB + 6] = 1
+        return 0.2 * w[W_BUILD] * (pts - 1)
+    best = -1e18
+    x[X_SPP] = sp
+    xf[F_SPV] = 0.0
+    x[X_SPC] = piece_neighbours(s, sp, x, X_SPN)
+    x[X_SPI] = 0
+    if x[X_SPC] == 0:
+        # isolated at once: banish, the piece under the spirit sinks
+        x[X_SPB + 6] = 1
+        return xf[F_SINK + sp] + 0.2 * w[W_BUILD] * (pts - 1)
+    depth = 0
+    my_pos = s[O_ADV + seat]
+    mine = xf[F_CARRY + seat]
+    while depth >= 0:
+        i = x[X_SPI + depth]
+        if i >= x[X_SPC + depth]:
+            depth -= 1
+            continue
+        x[X_SPI + depth] = i + 1
+        nxt = x[X_SPN + 8 * depth + i]
+        seen = False
+        for j in range(depth + 1):
+            if x[X_SPP + j] == nxt:
+                seen = True
+        if seen:
+            continue
+        cur = x[X_SPP + depth]
+        v = xf[F_SPV + depth] + xf[F_SINK + cur]
+        steps = depth + 1
+        # neighbours of nxt not yet left (pieces left have sunk)
+        n = piece_neighbours(s, nxt, x, X_PNB)
+        m = 0
+        for j in range(n):
+            nb = x[X_PNB + j]
+            gone = False
+            for k in range(depth + 1):
+                if x[X_SPP + k] == nb:
+                    gone = True
+            if not gone and m < 8:
+                x[X_SPN + 8 * (depth + 1) + m] = nb
+                m += 1
+        complete = steps == lim or m == 0
+        if complete:
+            end = v
+            banish = 0
+            if m == 0 and steps < pts:
+                # dead end with points left: banished, the last piece sinks too
+                end += sink_value(s, r, seat, w, x, xf, nxt) + 0.2 * w[W_BUILD] * (pts - steps - 1)
+                banish = 1
+            elif my_pos == nxt:
+                end -= 0.3 * w[W_CAUTION] * mine  # stopping on our own adventurer
+            end += 1e-4 * (nxt % 7)
+            if end > best:
+                best = end
+                for j in range(depth):
+                    x[X_SPB + j] = x[X_SPP + j + 1]
+                x[X_SPB + depth] = nxt
+                x[X_SPB + 7] = steps
+                x[X_SPB + 6] = banish
+        else:
+            depth += 1
+            x[X_SPP + depth] = nxt
+            xf[F_SPV + depth] = v
+            x[X_SPC + depth] = m
+            x[X_SPI + depth] = 0
+    return best
+
+
+@kernel
+def forced_value(s, r, seat, w, pts, x, xf):
+    """Value of having to move the spirit `pts` points now (card choice, sinking phase)."""
+    if pts <= 0:
+        return 0.0
+    adventurer_field(s, r, seat, x)
+    spirit_field_memo(s, x)
+    for o in range(r[P_PLAYERS]):
+        xf[F_CARRY + o] = carried_value(s, o)
+    return forced_spirit_path(s, r, seat, w, pts, x, xf)
+
+
+@kernel
+def grotto_value(s, r, seat, w, g, build_after, x, xf):
+    """What sending the spirit to grotto space g is worth to us: its house can be raised
+    next (by us when we still have building points, else by the next seats, who place it
+    for themselves); a house already on the lake blocks every raising of houses until
+    someone enters it."""
+    slot = HOUSE_BASE + g - 1
+    on_centre_free = s[O_SQ + r[P_CENTRE]] == WATER
+    mine = house_value(s, r, seat, slot, on_centre_free)
+    theirs = 0.0
+    for o in range(r[P_PLAYERS]):
+        if o != seat:
+            theirs += house_value(s, r, o, slot, on_centre_free)
+    if psq(s, slot, 0) < 0:
+        if build_after > 0 and any_house_spot(s, r):
+            return w[W_GREED] * 0.5 * mine - 0.2 * w[W_BLOCK] * theirs
+        return 0.15 * w[W_GREED] * mine - 0.3 * theirs / (r[P_PLAYERS] - 1)
+    # on the lake: houses stay blocked until its house is entered; good when we are nearest
+    d = x[X_DA + slot]
+    near = 1.0 / (1.0 + d) if d < INF else 0.0
+    return 0.5 * near
+
+
+@kernel
+def best_grotto(s, r, seat, w, build_after, other_than, x, xf):
+    """The grotto space worth most to us (other than `other_than`); value in xf[F_SPV]."""
+    best = -1e18
+    bg = -1
+    for g in range(1, N_HOUSES + 1):
+        if g == other_than or not grotto_ok(r, g):
+            continue
+        v = grotto_value(s, r, seat, w, g, build_after, x, xf) + 1e-6 * g
+        if v > best:
+            best = v
+            bg = g
+    xf[F_SPV] = best
+    return bg
+
+
+@kernel
+def advanced_spirit(s, r, tr, seat, w, checked, x, xf):
+    """Spend the forced spirit points of the sinking phase along the best path; banish the
+    spirit where it does us most good when it is isolated with points left."""
+    for _ in range(64):
+        if not (s[S_PHASE] == PHASE_SINKING and s[S_SPIRIT_LEFT] > 0):
+            return 0
+        adventurer_field(s, r, seat, x)
+        spirit_field_memo(s, x)
+        for o in range(r[P_PLAYERS]):
+            xf[F_CARRY + o] = carried_value(s, o)
+        if spirit_targets(s, x, X_NB) == 0:
+            g = best_grotto(s, r, seat, w, s[S_SPIRIT_LEFT] - 1, 0, x, xf)
+            err = after(s, r, checked, do_banish(s, r, tr, seat, g, x))
+            if err != 0:
+                return err
+            continue
+        forced_spirit_path(s, r, seat, w, s[S_SPIRIT_LEFT], x, xf)
+        steps = x[X_SPB + 7]
+        if steps == 0:
+            return ERR_ILLEGAL
+        for j in range(steps):
+            err = after(s, r, checked, do_sink_step(s, r, tr, seat, x[X_SPB + j], x))
+            if err != 0:
+                return err
+    return ERR_ILLEGAL
+
+
+@kernel
+def advanced_rest(s, r, tr, seat, w, rng, checked, x, xf):
+    """The advanced game's part of a heuristic turn, after raising and moving: use the right
+    to send the spirit to another grotto space when that pays, spend the forced spirit
+    points, and raise what banishment turned into building points."""
+    if can_grotto_now(s, r, seat):
+        adventurer_field(s, r, seat, x)
+        cur = grotto_value(s, r, seat, w, s[S_GROTTO], s[S_BUILD], x, xf)
+        g = best_grotto(s, r, seat, w, s[S_BUILD], s[S_GROTTO], x, xf)
+        if g > 0 and xf[F_SPV] > cur + 0.5:
+            err = after(s, r, checked, do_grotto(s, r, tr, seat, g))
+            if err != 0:
+                return err
+            if s[S_BUILD] > 0:
+                closeness_fields(s, r, seat, xf)
+                err = heuristic_build(s, r, tr, seat, w, x, xf, rng)
+                if err != 0:
+                    return err
+    # forced spirit points; banishment turns the rest into building points, and raising
+    # may run the next stack out again
+    for _ in range(16):
+        if s[S_PHASE] == PHASE_SINKING and s[S_SPIRIT_LEFT] > 0:
+            err = advanced_spirit(s, r, tr, seat, w, checked, x, xf)
+        elif s[S_PHASE] == PHASE_RAISING and s[S_BUILD] > 0 and can_build_any(s, r):
+            before = s[S_BUILD]
+            closeness_fields(s, r, seat, xf)
+            err = heuristic_build(s, r, tr, seat, w, x, xf, rng)
+            if err == 0 and s[S_BUILD] == before and s[S_PHASE] == PHASE_RAISING:
+                break  # nothing worth raising and nothing owed
+        else:
+            break
+        if err == 0 and checked:
+            err = check_invariants(s, r)
+        if err != 0:
+            return err
+    return 0

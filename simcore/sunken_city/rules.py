@@ -103,6 +103,13 @@ class SunkenCityRules:
     actions (raise, move, spirit) is done in one piece, in an order the player chooses"""
     max_rounds: int = 200
     """safety cap: the game ends after this many rounds (end reason 'round-limit')"""
+    advanced: bool = False
+    """seed 001's advanced game: raising and sinking phases, houses start in the grotto, the
+    spirit in grotto space 10, the card icons ignored (the 'advanced' variant sets this)"""
+    chip_for_own_sinking: bool = False
+    """a player whose adventurer sinks under a spirit they moved themselves gets a chip too
+    (seed 001's advanced text drops seed 000's 'only if another player moved Neptune'; the
+    default keeps seed 000's condition in both games: ruling)"""
 
     # ----------------------------------------------------------------------------------
     def validate(self, players: int | None = None) -> None:
@@ -160,6 +167,14 @@ class SunkenCityRules:
             raise RulesError("chip_supply must be 0 to 100")
         if not 1 <= self.max_rounds <= 10_000:
             raise RulesError("max_rounds must be 1 to 10000")
+        if self.advanced:
+            if not self.interleave:
+                raise RulesError(
+                    "the advanced game mixes raising, sinking and moving freely: "
+                    "interleave=false is for the basic game only"
+                )
+            if players is not None and self.streets_space1[players - 2] < 1:
+                raise RulesError("the advanced game needs at least one street on street space 1")
 
     def die_faces(self, players: int) -> tuple[int, ...]:
         """The die in use for this player count."""
@@ -201,6 +216,21 @@ def _value_scoring(r: SunkenCityRules) -> SunkenCityRules:
     return dataclasses.replace(r, scoring="value")
 
 
+@VARIANTS.register(
+    "advanced",
+    "seed 001's advanced game: raising and sinking phases, 14/18/22 streets, no chips",
+)
+def _advanced(r: SunkenCityRules) -> SunkenCityRules:
+    # "Place 14, 18 or 22 street tiles (for 2, 3 or 4 players)"; chips are "(optional rule)":
+    # off by default, the 'chips' variant (or --set chips=true) turns them on.
+    return dataclasses.replace(r, advanced=True, streets_space1=(14, 18, 22), chips=False)
+
+
+@VARIANTS.register("chips", "water-spirit chips in play (seed 001's optional rule for 'advanced')")
+def _chips(r: SunkenCityRules) -> SunkenCityRules:
+    return dataclasses.replace(r, chips=True)
+
+
 @VARIANTS.register("single-square-streets", "the literal reading: one street covers one square")
 def _single(r: SunkenCityRules) -> SunkenCityRules:
     return dataclasses.replace(r, street_squares=1)
@@ -228,7 +258,9 @@ P_N_CARDS = 14
 P_DIE_N = 15  # faces on the die
 P_N_HOUSE_SQ = 16  # squares that take houses (dark squares and the centre)
 P_N_SPOTS = 17  # street spots of the board (pairs of squares, or single squares)
-N_PARAMS = 18
+P_ADVANCED = 18  # 1: seed 001's advanced game (phases)
+P_SELF_CHIP = 19  # 1: a chip also for sinking one's own adventurer
+N_PARAMS = 20
 MAX_FACES = 20
 MAX_CARDS = 15
 R_KIND = N_PARAMS  # [81] LIGHT, DARK, CENTRE
@@ -267,6 +299,8 @@ def pack(rules: SunkenCityRules, players: int) -> np.ndarray:
     r[P_NEEDS_ICON] = int(rules.spirit_needs_icon)
     r[P_INTERLEAVE] = int(rules.interleave)
     r[P_MAX_ROUNDS] = rules.max_rounds
+    r[P_ADVANCED] = int(rules.advanced)
+    r[P_SELF_CHIP] = int(rules.chip_for_own_sinking)
     flat = rules.board.replace("/", "")
     r[P_CENTRE] = flat.index("C")
     r[P_N_CARDS] = len(rules.cards)

@@ -64,6 +64,12 @@ S_STREETS_PLACED = 24  # streets raised
 S_HOUSES_PLACED = 25  # houses raised
 S_STARVED_TURNS = 26  # turns that ended with pieces unraised because no street was left
 S_STEPS = 27  # steps of the spirit move under way
+# Advanced game (seed 001); all 0 in the basic game.
+S_PHASE = 28  # PHASE_RAISING or PHASE_SINKING
+S_GROTTO = 29  # grotto space (1..10) the spirit is in; 0 while it stands on the lake
+S_GROTTO_RIGHT = 30  # 1 when the seat on turn has entered the house of the spirit's grotto
+#                       space this turn (raising phase) and may move the spirit to another
+S_PHASES = 31  # sinking phases begun
 N_SCAL = 32
 
 # Fields (offsets into the flat state array).
@@ -89,7 +95,18 @@ C_STEPS = 8  # adventurer movement points spent
 N_CNT = 9
 O_NEAR = O_CNT + MAX_PLAYERS * N_CNT  # [81] houses on the square or touching it (corners
 #                                        included): a house may appear only where this is 0
-STATE_SIZE = O_NEAR + N_SQUARES
+O_ADVX = O_NEAR + N_SQUARES  # [8] advanced-game counters (absolute offsets S_* below)
+S_BANISHED = O_ADVX + 0  # banishments of the spirit
+S_GROTTO_MOVES = O_ADVX + 1  # spirit moved to another grotto space by a visit to its house
+S_TO_SPIRIT = O_ADVX + 2  # building points turned into spirit points at a switch
+S_TO_BUILD = O_ADVX + 3  # spirit points turned into building points at a switch
+S_SINK_STEPS = O_ADVX + 4  # spirit steps of the sinking phases
+S_NO_HOUSE = O_ADVX + 5  # sinking phases that began with no house on the lake
+STATE_SIZE = O_ADVX + 8
+
+# Phases of the advanced game.
+PHASE_RAISING, PHASE_SINKING = 0, 1
+PHASE_NAMES = ("raising", "sinking")
 
 # Action blocks (interleave=False).
 BLOCK_NONE, BLOCK_BUILD, BLOCK_MOVE, BLOCK_SPIRIT = 0, 1, 2, 3
@@ -156,6 +173,13 @@ A_HOURGLASS = 9  # (no fields)
 A_END_TURN = 10  # pieces left unraised, movement points left
 A_GAME_END = 11  # end reason, winner, win mask, error
 A_SEND_HOME = 12  # seat sent home, treasures lost mask, chip given (0/1), mover
+# advanced game
+A_PHASE = 13  # new phase, points converted, spirit slot (-1 in the grotto), grotto space
+A_SINK_STEP = 14  # (sinking phase) from slot, to slot, spirit points left; the piece left
+#                   sinks: an A_SPIRIT_STEP record follows
+A_BANISH = 15  # from slot (-1: it was in the grotto), grotto space, spirit points left; an
+#                A_SPIRIT_STEP (to = -2) follows when a piece sinks, then A_PHASE
+A_GROTTO = 16  # from grotto space, to grotto space
 ACTION_NAMES = (
     "card",
     "street",
@@ -170,6 +194,10 @@ ACTION_NAMES = (
     "end_turn",
     "game_end",
     "send_home",
+    "phase",
+    "sink_step",
+    "banish",
+    "grotto",
 )
 ACTION_WIDTH = 12
 
@@ -224,6 +252,8 @@ def from_diagram(
     seat: int = 0,
     hourglass: bool = False,
     round_: int = 0,
+    phase: int = 0,
+    grotto: int | None = None,
 ) -> np.ndarray:
     """Build a flat state from a 9-line diagram (rules packed in r).
 
@@ -233,10 +263,16 @@ def from_diagram(
     the piece they stand on (None: in the village; default: village). ``treasures`` maps seat
     -> {treasure value (12 = chest): status}; the others start house side up. ``stacks`` gives
     the streets on spaces 1..6 (default: what is left, with one on each of spaces 2-5); the rest
-    are in the box. The spirit defaults to house 10.
+    are in the box. The spirit defaults to house 10 (basic game); in the advanced game to
+    grotto space ``grotto`` (default 10) while ``phase`` says in which phase the game is.
     """
     from simcore.sunken_city import engine  # engine imports this module
-    from simcore.sunken_city.rules import P_PLAYERS, P_STREET_SQUARES, P_TOTAL_STREETS
+    from simcore.sunken_city.rules import (
+        P_ADVANCED,
+        P_PLAYERS,
+        P_STREET_SQUARES,
+        P_TOTAL_STREETS,
+    )
 
     players = int(r[P_PLAYERS])
     s = new_state()
@@ -300,10 +336,17 @@ def from_diagram(
     v.adv[:] = VILLAGE
     for seat_, rc in (adventurers or {}).items():
         v.adv[seat_] = VILLAGE if rc is None else slot_at(rc)
+    advanced = int(r[P_ADVANCED]) == 1
     if spirit is not None:
         v.scal[S_SPIRIT] = slot_at(spirit)
+        v.scal[S_GROTTO] = 0 if advanced else v.scal[S_GROTTO]
+    elif advanced:
+        v.scal[S_SPIRIT] = -1
+        v.scal[S_GROTTO] = 10 if grotto is None else grotto
     else:
         v.scal[S_SPIRIT] = HOUSE_BASE + 9
+    if advanced:
+        v.scal[S_PHASE] = phase
     for seat_, tmap in (treasures or {}).items():
         for value, status in tmap.items():
             v.treasure[seat_, CHEST if value == 12 else value - 1] = status

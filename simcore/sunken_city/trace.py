@@ -14,6 +14,7 @@ from simcore.sunken_city import engine
 from simcore.sunken_city.play import COLUMNS, N_COLS, play_game
 from simcore.sunken_city.rules import (
     N_TREASURES,
+    P_ADVANCED,
     P_CENTRE,
     P_N_CARDS,
     P_PLAYERS,
@@ -22,13 +23,17 @@ from simcore.sunken_city.rules import (
     SIZE,
 )
 from simcore.sunken_city.state import (
+    A_BANISH,
     A_CARD,
     A_CHIP,
     A_END_TURN,
     A_GAME_END,
+    A_GROTTO,
     A_HOURGLASS,
     A_HOUSE,
+    A_PHASE,
     A_SEND_HOME,
+    A_SINK_STEP,
     A_SPIRIT_BEGIN,
     A_SPIRIT_END,
     A_SPIRIT_STEP,
@@ -41,9 +46,12 @@ from simcore.sunken_city.state import (
     HOUSE_BASE,
     HOUSE_SIDE,
     N_SLOTS,
+    PHASE_NAMES,
     S_DRAW,
     S_END,
+    S_GROTTO,
     S_HOURGLASS,
+    S_PHASE,
     S_ROUND,
     S_SEAT,
     S_SPIRIT,
@@ -83,6 +91,8 @@ class _Pieces:
     def pos(self, slot: int) -> Any:
         if slot == VILLAGE:
             return "village"
+        if slot < -1:
+            return "grotto"
         return {"piece": self.name(slot), "squares": [_rc(q) for q in self.sq.get(slot, [])]}
 
     @staticmethod
@@ -118,7 +128,7 @@ def state_json(snap: np.ndarray, r: np.ndarray) -> dict:
             }
         )
     n_cards = int(r[P_N_CARDS])
-    return {
+    out = {
         "turn": int(v.scal[S_TURN]),
         "round": int(v.scal[S_ROUND]),
         "seat": int(v.scal[S_SEAT]),
@@ -136,6 +146,18 @@ def state_json(snap: np.ndarray, r: np.ndarray) -> dict:
         "hourglass": bool(v.scal[S_HOURGLASS]),
         "end_triggered": END_REASONS[int(v.scal[S_END])] if v.scal[S_END] >= 0 else None,
     }
+    if int(r[P_ADVANCED]) == 1:
+        # seed 001: the phase, and the spirit on the lake or in a grotto space
+        g = int(v.scal[S_GROTTO])
+        out["phase"] = PHASE_NAMES[int(v.scal[S_PHASE])]
+        out["grotto"] = g if g > 0 else None
+        if int(v.scal[S_SPIRIT]) < 0:
+            out["spirit"] = {"grotto": g}
+    return out
+
+
+def _spirit_pos(pieces: _Pieces, slot: int, grotto: int) -> Any:
+    return {"grotto": grotto} if slot < 0 else pieces.pos(slot)
 
 
 def actions_json(recs: np.ndarray, pieces: _Pieces) -> list[dict]:
@@ -143,11 +165,48 @@ def actions_json(recs: np.ndarray, pieces: _Pieces) -> list[dict]:
     out: list[dict] = []
     move: dict | None = None
     spirit: dict | None = None
+    sink: dict | None = None  # advanced: the forced spirit steps of one stretch of a turn
+    target: dict | None = None  # advanced: the step or banishment the next sinking belongs to
     for rec in recs:
         kind = int(rec[2])
         a, b, c, d, e, f, g, h, i = (int(v) for v in rec[3:12])
         if kind != A_STEP:
             move = None
+        if kind not in (A_SINK_STEP, A_SPIRIT_STEP, A_SEND_HOME):
+            sink = None
+        if kind == A_SINK_STEP:
+            if sink is None:
+                sink = {"type": "sink", "mover": int(rec[1]), "start": pieces.pos(a), "path": []}
+                out.append(sink)
+            target = {"to": pieces.pos(b), "points_left": c, "sunk": None, "sent_home": []}
+            sink["path"].append(target)
+            continue
+        if kind == A_BANISH:
+            target = {
+                "type": "banish",
+                "mover": int(rec[1]),
+                "from": pieces.pos(a) if a >= 0 else "grotto",
+                "grotto": b,
+                "points_left": c,
+                "sunk": None,
+                "sent_home": [],
+            }
+            out.append(target)
+            continue
+        if kind == A_PHASE:
+            target = None
+            out.append(
+                {
+                    "type": "phase",
+                    "phase": PHASE_NAMES[a],
+                    "points": b,
+                    "spirit": _spirit_pos(pieces, c, d),
+                }
+            )
+            continue
+        if kind == A_GROTTO:
+            out.append({"type": "grotto", "from": a, "to": b})
+            continue
         if kind == A_CARD:
             out.append({"type": "card", "card": a, "raise": b, "move": c, "icon": bool(d)})
         elif kind == A_STREET:
@@ -204,10 +263,14 @@ def actions_json(recs: np.ndarray, pieces: _Pieces) -> list[dict]:
             else:
                 step["sunk"]["to_space"] = i + 1
             pieces.sq.pop(a, None)
-            if spirit is not None:
+            if target is not None:
+                target["sunk"] = step["sunk"]
+            elif spirit is not None:
                 spirit["path"].append(step)
         elif kind == A_SEND_HOME:
-            if spirit is not None and spirit["path"]:
+            if target is not None:
+                target["sent_home"].append({"seat": a, "lost": _values(b), "chip": bool(c)})
+            elif spirit is not None and spirit["path"]:
                 spirit["path"][-1]["sent_home"].append(
                     {"seat": a, "lost": _values(b), "chip": bool(c)}
                 )
@@ -281,9 +344,17 @@ def _summary_line(st: dict) -> str:
             f"{SEAT_LETTERS[s]}: carried {tr['carried'] or '-'} banked "
             f"{tr['banked'] or '-'} chips {st['chips'][s]}"
         )
+    phase = ""
+    if "phase" in st:
+        where = (
+            f"in grotto space {st['spirit']['grotto']}"
+            if "grotto" in st["spirit"]
+            else "on the lake"
+        )
+        phase = f"; {st['phase']} phase, the spirit {where}"
     return (
         "  " + " | ".join(parts) + f"\n  stacks {st['stacks']} drawing from space "
-        f"{st['draw_space']}" + (" (hourglass)" if st["hourglass"] else "")
+        f"{st['draw_space']}" + (" (hourglass)" if st["hourglass"] else "") + phase
     )
 
 
@@ -369,6 +440,33 @@ def describe_action(a: dict) -> str:
         return f"moves the spirit ({how}) from {_pos(a['start'])}: " + (
             " -> ".join(steps) if steps else "no step"
         )
+    if t == "sink":
+        steps = []
+        for s in a["path"]:
+            d = _pos(s["to"])
+            if s["sunk"]:
+                d += f" ({s['sunk']['piece']} sinks)"
+            for h in s["sent_home"]:
+                d += f" [seat {SEAT_LETTERS[h['seat']]} sent home, loses {h['lost'] or 'nothing'}]"
+            steps.append(d)
+        return f"moves the spirit (sinking phase) from {_pos(a['start'])}: " + " -> ".join(steps)
+    if t == "banish":
+        d = f"banishes the spirit to grotto space {a['grotto']}"
+        if a["sunk"]:
+            d += f" ({a['sunk']['piece']} sinks)"
+        for h in a["sent_home"]:
+            d += f" [seat {SEAT_LETTERS[h['seat']]} sent home, loses {h['lost'] or 'nothing'}]"
+        return d
+    if t == "phase":
+        where = (
+            f"grotto space {a['spirit']['grotto']}"
+            if isinstance(a["spirit"], dict) and "grotto" in a["spirit"]
+            else _pos(a["spirit"])
+        )
+        unit = "spirit" if a["phase"] == "sinking" else "building"
+        return f"the {a['phase']} phase begins ({a['points']} {unit} points; the spirit at {where})"
+    if t == "grotto":
+        return f"sends the spirit from grotto space {a['from']} to grotto space {a['to']}"
     if t == "stack_turn":
         return f"street space {a['draw_space']} turns face up"
     if t == "hourglass":
