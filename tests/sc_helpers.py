@@ -102,6 +102,29 @@ class Game:
     def spirit_stop(self) -> int:
         return E.do_spirit_stop(self.s, self.r, self.tr, self.seat)
 
+    # -- the advanced game (seed 001)
+    def sink_step(self, rc, ok: bool = True) -> int:
+        """Sinking phase: move the spirit one point onto the piece at square rc."""
+        err = E.do_sink_step(self.s, self.r, self.tr, self.seat, self.slot(rc), self.x)
+        assert not ok or err == 0, err
+        return err
+
+    def banish(self, g: int, ok: bool = True) -> int:
+        err = E.do_banish(self.s, self.r, self.tr, self.seat, g, self.x)
+        assert not ok or err == 0, err
+        return err
+
+    def grotto(self, g: int, ok: bool = True) -> int:
+        err = E.do_grotto(self.s, self.r, self.tr, self.seat, g)
+        assert not ok or err == 0, err
+        return err
+
+    def options(self) -> set[str]:
+        """The kinds of action legal now (engine.turn_options) by name."""
+        names = ("place", "step", "chip", "spirit", "end", "sink", "banish", "grotto")
+        m = int(E.turn_options(self.s, self.r, self.seat, self.x))
+        return {n for k, n in enumerate(names) if m & (1 << k)}
+
     def end_turn(self, ok: bool = True) -> int:
         err = E.do_end_turn(self.s, self.r, self.tr)
         assert not ok or err == 0
