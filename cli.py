@@ -261,7 +261,9 @@ def simulate(
     played = res.games
     typer.echo(
         f"{spec.title}: {players} players, {played:,} games, seed {seed}, "
-        f"rules {res.rules_hash}" + (", seats rotated" if rotate_seats else "")
+        + (f"variant {'+'.join(variant)}, " if variant else "")
+        + f"rules {res.rules_hash}"
+        + (", seats rotated" if rotate_seats else "")
     )
     if precision is not None:
         verdict = "reached" if res.max_half_width <= precision else "NOT reached (cap hit)"

@@ -435,3 +435,46 @@ def test_advanced_determinism_across_threads_and_chunks():
     a = simulate("sunken-city", 3, 200, threads=1, **kw)
     b = simulate("sunken-city", 3, 200, threads=2, chunk_size=37, **kw)
     assert np.array_equal(a.rows.to_numpy(), b.rows.to_numpy())
+
+
+# ------------------------------------------------------------------------------ command line
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (
+            ["simulate", "sunken-city", "--variant", "advanced", "--set", "interleave=false"],
+            "basic",
+        ),
+        (
+            ["simulate", "sunken-city", "--variant", "advanced", "--set", "streets_space1=0,0,0"],
+            "street space 1",
+        ),
+        (["simulate", "sunken-city", "--variant", "advanced+turbo"], "unknown variant"),
+    ],
+)
+def test_advanced_bad_input_one_line_exit_2(args, needle, monkeypatch, capsys):
+    from tests.test_cli import run_main
+
+    code, out, err = run_main(args, monkeypatch, capsys)
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], err
+
+
+def test_advanced_replay_text_and_jsonl(monkeypatch, capsys):
+    import json
+
+    from tests.test_cli import run_main
+
+    args = ["replay", "sunken-city", "--variant", "advanced", "--seed", "3", "--game", "1"]
+    code, out, _ = run_main(args + ["--format", "jsonl"], monkeypatch, capsys)
+    assert code == 0
+    lines = [json.loads(ln) for ln in out.splitlines()]
+    assert lines[0]["rules"]["advanced"] is True
+    kinds = {a["type"] for ln in lines[1:-1] for a in ln["actions"]}
+    assert {"phase", "sink", "banish"} <= kinds
+    assert lines[1]["state"]["phase"] == "raising"
+    assert lines[1]["state"]["spirit"] == {"grotto": 10}
+    code, out, _ = run_main(args, monkeypatch, capsys)
+    assert code == 0
+    assert "the sinking phase begins" in out and "banishes the spirit" in out

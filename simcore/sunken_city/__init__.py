@@ -1,4 +1,5 @@
-"""Sunken City (Kramer & Kiesling, 2004): the basic game of seed 000, with its variants."""
+"""Sunken City (Kramer & Kiesling, 2004): the basic game of seed 000 with its variants, and the
+advanced game of seed 001 (variant `advanced`)."""
 
 from __future__ import annotations
 
@@ -68,7 +69,7 @@ def _replay(rules, players, seats, seed, index, *, rotate=False, checked=True, v
 SPEC = register(
     GameSpec(
         name="sunken-city",
-        title="Sunken City (basic game, seed 000)",
+        title="Sunken City (basic game seed 000, advanced game seed 001)",
         rules_cls=SunkenCityRules,
         variants=VARIANTS,
         named_values={"die": DICE},
@@ -83,6 +84,13 @@ SPEC = register(
         pack=pack,
         play_batch=_play.play_batch,
         replay=_replay,
-        report_variants=("base", "short", "no-chips", "short+no-chips", "value-scoring"),
+        report_variants=(
+            "base",
+            "short",
+            "no-chips",
+            "short+no-chips",
+            "value-scoring",
+            "advanced",
+        ),
     )
 )

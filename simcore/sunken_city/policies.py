@@ -90,6 +90,8 @@ from simcore.sunken_city.state import (
     F_CARRY,
     F_CLOSE,
     F_CLOSE_O,
+    F_DP,
+    F_DP2,
     F_KVAL,
     F_RV,
     F_SINK,
@@ -365,13 +367,30 @@ def bfs(s, r, seat, src, x, od, op):
 
 
 @kernel
+def spirit_origin(s):
+    """The piece the spirit stands on; in the advanced game, while it is in the grotto, the
+    house it would appear at when a sinking phase begins (the house of its grotto space, else
+    the highest-numbered house on the lake), -1 when there is none."""
+    sp = s[S_SPIRIT]
+    if sp >= 0:
+        return sp
+    g = s[S_GROTTO]
+    if 1 <= g <= N_HOUSES and s[O_PSQ + 2 * (HOUSE_BASE + g - 1)] >= 0:
+        return HOUSE_BASE + g - 1
+    for h in range(N_HOUSES, 0, -1):
+        if s[O_PSQ + 2 * (HOUSE_BASE + h - 1)] >= 0:
+            return HOUSE_BASE + h - 1
+    return -1
+
+
+@kernel
 def spirit_field(s, x):
     """Spirit distances: x[X_DS + slot] = steps for the spirit to reach each piece."""
     for k in range(N_SLOTS):
         x[X_DS + k] = INF
-    sp = s[S_SPIRIT]
+    sp = spirit_origin(s)
     if sp < 0:
-        return  # advanced game: the spirit waits in the grotto
+        return  # advanced game: no house for the spirit to appear at
     x[X_DS + sp] = 0
     x[X_Q] = sp
     head = 0
@@ -401,21 +420,7 @@ def threat_table(s, r, seat, xf):
     before our next turn: the spirit must reach it and leave it (die faces above d, or the
     owner's limit when the spirit stands in an opponent's territory)."""
     if r[P_ADVANCED] == 1:
-        # the next seat must move the spirit by its card's top number in the sinking phase;
-        # in the raising phase the spirit is in the grotto and threatens nothing
-        nxt = (seat + 1) % r[P_PLAYERS]
-        hand = s[O_HAND + nxt]
-        n = 0
-        for c in range(r[P_N_CARDS]):
-            if hand & (1 << c):
-                n += 1
-        for d in range(8):
-            hit = 0
-            if s[S_PHASE] == PHASE_SINKING:
-                for c in range(r[P_N_CARDS]):
-                    if hand & (1 << c) and r[R_CARDS + 3 * c] > d:
-                        hit += 1
-            xf[F_THR + d] = 0.7 * hit / n if n > 0 else 0.0
+        advanced_threat_table(s, r, seat, xf)
         return
     n = r[P_DIE_N]
     owner = piece_owner(s, r, s[S_SPIRIT])
@@ -428,6 +433,65 @@ def threat_table(s, r, seat, xf):
         if owner >= 0 and owner != seat and r[P_OWNER_LIMIT] > d:
             t = 1.0
         xf[F_THR + d] = 0.7 * t
+
+
+@kernel
+def advanced_threat_table(s, r, seat, xf):
+    """F_THR[d] in the advanced game: the chance that the spirit, moved by the opponents'
+    forced points before our next turn, passes a piece at distance d from where it stands
+    (or, in the raising phase, from the house it will appear at when the draw stack runs
+    out). Each opponent in turn plays a card of its hand (uniformly): its top number raises
+    streets until the stack is used up, then moves the spirit. F_DP[0..31] holds the
+    distribution: index k < 16 = raising with k streets used, 16 + j = sinking, j steps."""
+    players = r[P_PLAYERS]
+    left = s[O_STACKS + s[S_DRAW]]
+    for k in range(32):
+        xf[F_DP + k] = 0.0
+    if s[S_PHASE] == PHASE_SINKING:
+        xf[F_DP + 16] = 1.0
+    elif left >= 16:
+        for d in range(8):
+            xf[F_THR + d] = 0.0
+        return
+    else:
+        xf[F_DP + 0] = 1.0
+    for i in range(1, players):
+        o = (seat + i) % players
+        hand = s[O_HAND + o]
+        n = 0
+        for c in range(r[P_N_CARDS]):
+            if hand & (1 << c):
+                n += 1
+        if n == 0:
+            continue
+        for k in range(32):
+            xf[F_DP2 + k] = 0.0
+        for k in range(32):
+            pk = xf[F_DP + k]
+            if pk == 0.0:
+                continue
+            for c in range(r[P_N_CARDS]):
+                if not (hand & (1 << c)):
+                    continue
+                top = r[R_CARDS + 3 * c]
+                if k < 16:
+                    u = k + top
+                    if u < left:
+                        nk = u
+                    else:
+                        j = u - left
+                        nk = 16 + (j if j < 15 else 15)
+                else:
+                    j = k - 16 + top
+                    nk = 16 + (j if j < 15 else 15)
+                xf[F_DP2 + nk] += pk / n
+        for k in range(32):
+            xf[F_DP + k] = xf[F_DP2 + k]
+    for d in range(8):
+        hit = 0.0
+        for j in range(d + 1, 16):
+            hit += xf[F_DP + 16 + j]
+        xf[F_THR + d] = 0.7 * hit
 
 
 @kernel(inline="always")
@@ -717,7 +781,7 @@ def village_field(s, r, seat, x):
 @kernel
 def spirit_field_memo(s, x):
     """X_DS, recomputed only when the lake or the spirit's piece changed."""
-    key = board_signature(s) * 128 + s[S_SPIRIT] + 2  # > 0 (the spirit may be off the lake)
+    key = board_signature(s) * 128 + spirit_origin(s) + 2  # > 0 (origin may be -1)
     if x[X_MEMO + 2] != key:
         spirit_field(s, x)
         x[X_MEMO + 2] = key

@@ -408,7 +408,9 @@ F_CLOSE_O = F_CLOSE + N_SQUARES  # [4 x 81] closeness of each opponent to each s
 F_SINK = F_CLOSE_O + 4 * N_SQUARES  # [70] value for us of the spirit sinking each piece
 F_URG = F_SINK + N_SLOTS  # [2] end-game urgency 0..1; chance this is our last turn
 F_THR = F_URG + 2  # [8] spirit threat to a piece at spirit distance d (0..7)
-F_SIZE = F_THR + 8
+F_DP = F_THR + 8  # [32] advanced game: distribution of the spirit's reach (threat table)
+F_DP2 = F_DP + 32  # [32] its next step
+F_SIZE = F_DP2 + 32
 
 
 def new_scratch() -> np.ndarray:
