@@ -10,8 +10,8 @@ from simcore.sunken_city.rules import DICE, VARIANTS, SunkenCityRules, pack
 from simcore.sunken_city.state import END_REASONS
 
 
-def _weights(greed, bank, caution, aggression, build, block, chip, centre):
-    vals = (greed, bank, caution, aggression, build, block, chip, centre)
+def _weights(greed, bank, caution, aggression, build, block, chip, centre, noise=-1.0):
+    vals = (greed, bank, caution, aggression, build, block, chip, centre, noise)
     return dict(zip(WEIGHT_NAMES, vals, strict=True))
 
 
@@ -84,6 +84,7 @@ SPEC = register(
         pack=pack,
         play_batch=_play.play_batch,
         replay=_replay,
+        max_weights=len(WEIGHT_NAMES),
         report_variants=(
             "base",
             "short",

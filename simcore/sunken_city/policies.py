@@ -10,7 +10,7 @@ move the spirit and each spirit step; when to end the turn).
 from __future__ import annotations
 
 from simcore.jit import kernel
-from simcore.rng import rand_below
+from simcore.rng import rand_below, rand_float
 from simcore.sunken_city.board import ORTH
 from simcore.sunken_city.engine import (
     ERR_ILLEGAL,
@@ -311,7 +311,22 @@ W_BUILD = 4  # value of extending the own routes toward needed houses
 W_BLOCK = 5  # reluctance to put needed houses or streets within opponents' reach
 W_CHIP = 6  # extra value a chip must bring before it is spent
 W_CENTRE = 7  # preference for raising the centre house when the chest is still needed
-WEIGHT_NAMES = ("greed", "bank", "caution", "aggression", "build", "block", "chip", "centre")
+W_NOISE = 8  # random spread of the card choice (treasure points); < 0 = automatic: 0 in the
+#              basic game (its die varies the games), NOISE_ADVANCED in the advanced game
+WEIGHT_NAMES = (
+    "greed",
+    "bank",
+    "caution",
+    "aggression",
+    "build",
+    "block",
+    "chip",
+    "centre",
+    "noise",
+)
+# The advanced game has no die: with deterministic players every game of a lineup would be
+# the same game. The presets play it with this much spread in their card choice.
+NOISE_ADVANCED = 0.1
 INF = 999
 MAX_ROUTE_NODES = 500  # route search expansions per call (keys are tried best first)
 MAX_KEYS = 6  # key houses in a route search: the most promising by value per distance
@@ -1177,9 +1192,20 @@ def last_turn_chance(s, r, seat):
 
 
 @kernel
-def choose_card(s, r, seat, w, x, xf):
+def noise_level(r, w):
+    """The player's noise weight, with the automatic value resolved for the rules."""
+    nz = w[W_NOISE]
+    if nz < 0.0:
+        return NOISE_ADVANCED if r[P_ADVANCED] == 1 else 0.0
+    return nz
+
+
+@kernel
+def choose_card(s, r, seat, w, x, xf, rng):
     """The card whose movement points buy the best route now (with a chip when one would
-    be spent), plus the value of its pieces and of its spirit icon."""
+    be spent), plus the value of its pieces and of its spirit icon; with a noise weight, a
+    random spread on each card's value (no draw at all when the noise is 0)."""
+    nz = noise_level(r, w)
     distance_fields(s, r, seat, x)
     maxb = 0
     for c in range(r[P_N_CARDS]):
@@ -1225,6 +1251,9 @@ def choose_card(s, r, seat, w, x, xf):
             v += w[W_BUILD] * need * 2.0 * r[R_CARDS + 3 * c]
             if r[R_CARDS + 3 * c + 2] == 1 or r[P_NEEDS_ICON] == 0:
                 v += w[W_AGGRESSION] * 0.3 * aggro
+        if nz > 0.0:
+            # a spread like a person's: about +-nz treasures of value (greed-weighted)
+            v += nz * w[W_GREED] * 15.0 * (rand_float(rng) + rand_float(rng) - 1.0)
         if v > best:
             best = v
             bc = c
@@ -1272,7 +1301,7 @@ def heuristic_turn(s, r, tr, seat, w, rng, checked, x, xf):
     """One whole turn of a heuristic player: card, raising, move, spirit, end."""
     xf[F_URG] = urgency(s, r)
     xf[F_URG + 1] = last_turn_chance(s, r, seat)
-    c = choose_card(s, r, seat, w, x, xf)
+    c = choose_card(s, r, seat, w, x, xf, rng)
     err = after(s, r, checked, do_card(s, r, tr, seat, c))
     if err != 0:
         return err
