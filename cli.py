@@ -137,6 +137,8 @@ def games(
         for k, p in g["policies"].items():
             w = ", ".join(f"{a}={b}" for a, b in p["weights"].items()) or "no weights"
             typer.echo(f"    {k:<24} {p['description']} [{w}]")
+        if g.get("policy_note"):
+            typer.echo(f"    ({g['policy_note']})")
         typer.echo("  rules fields (--set key=value):")
         for f in g["rules"]:
             d = f["default"]

@@ -38,6 +38,7 @@ class SeatPolicy:
     spec: PolicySpec
     weights: tuple[float, ...]
     label: str  # as the user wrote it, e.g. "balanced:greed=2"
+    user: tuple[tuple[str, float], ...] = ()  # the weights the user set, which always win
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,10 @@ class GameSpec:
     #                             version) -> an object with .jsonl() and .text()
     max_weights: int = 8
     report_variants: tuple[str, ...] = ("base",)  # the variants a default report compares
+    # (rules, policy name) -> weights that replace the preset's under these rules (a preset
+    # tuned separately for a rules mode, e.g. Sunken City's advanced game); None: no change
+    rules_weights: Callable[[Any, str], dict[str, float]] | None = None
+    policy_note: str = ""  # one line on rules-dependent weights, shown by `balance games`
 
     # ------------------------------------------------------------------ rules
     def check_players(self, players: int) -> None:
@@ -165,7 +170,23 @@ class GameSpec:
             label = name + (
                 ":" + ",".join(f"{k}={v}" for k, v in weights.items()) if weights else ""
             )
-            out.append(SeatPolicy(spec, tuple(vec.values()), label))
+            user = tuple((k, vec[k]) for k in weights)
+            out.append(SeatPolicy(spec, tuple(vec.values()), label, user))
+        return out
+
+    def resolve_seats(self, seats: list[SeatPolicy], rules: Any) -> list[SeatPolicy]:
+        """The weight vectors in effect under these rules: the preset's weights, replaced by
+        the game's weights for this rules mode (rules_weights), then the user's own."""
+        if self.rules_weights is None:
+            return seats
+        out = []
+        for p in seats:
+            vec = dict(p.spec.weights)
+            for k, v in self.rules_weights(rules, p.spec.name).items():
+                if k in vec:
+                    vec[k] = float(v)
+            vec.update(dict(p.user))
+            out.append(SeatPolicy(p.spec, tuple(vec.values()), p.label, p.user))
         return out
 
     def policy_arrays(self, seats: list[SeatPolicy]) -> tuple[np.ndarray, np.ndarray]:
@@ -186,6 +207,7 @@ class GameSpec:
                 for k, p in self.policies.items()
             },
             "default_policy": self.default_policy,
+            "policy_note": self.policy_note,
             "rules": self.rules_fields(),
         }
 

@@ -364,6 +364,7 @@ def simulate(
     nthreads = _check_threads(threads)
     rules = spec.resolve_rules(variants, overrides, rules_file, players)
     seats = policies if isinstance(policies, list) else spec.parse_policies(policies, players)
+    seats = spec.resolve_seats(seats, rules)
     chunk = chunk_size or min(DEFAULT_CHUNK, max(games, 1))
     if chunk < 1:
         raise RulesError("chunk size must be at least 1")

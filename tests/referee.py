@@ -12,6 +12,17 @@ GAME-DATA.md:
   exactly what the rules make happen;
 * the ``end`` line must report the right end, scores and winner.
 
+Advanced-game traces (header rules ``"advanced": true``) are judged against seed 001's
+"Advanced Game" sections and the project's documented rulings (docs/trace-format.md, "The
+advanced game"): all houses start in the grotto and the spirit in grotto space 10; a card's top
+number is building points in the raising phase and spirit points in the sinking phase; only the
+house of the spirit's grotto space may be raised; using up the draw stack switches to sinking
+(the spirit appears at the house of its grotto space, else the highest-numbered house on the
+lake, else it stays in the grotto), the spirit must use all its points, and when it cannot move
+it spends 1 point to be banished to a grotto space, which starts a raising phase; entering the
+house of the spirit's grotto space in the raising phase lets the player send the spirit to
+another grotto space; the hourglass ends the game only once the last sinking phase has ended.
+
 ``check_trace(lines)`` returns the violations as readable strings (an empty list: the trace is
 legal). Run as a script it checks a file (or standard input) and exits 1 on any violation:
 
@@ -97,6 +108,8 @@ class Referee:
             self.needs_icon = bool(rules["spirit_needs_icon"])
             self.interleave = bool(rules["interleave"])
             self.max_rounds = int(rules["max_rounds"])
+            self.advanced = bool(rules.get("advanced", False))
+            self.own_chip = bool(rules.get("chip_for_own_sinking", False))
             tsize = int(rules["territory_size"])
             corners_2p = [int(c) for c in rules["corners_2p"]]
             board = rules["board"].split("/")
@@ -108,6 +121,11 @@ class Referee:
             raise TraceError(f"street_squares must be 1 or 2, not {self.street_squares}")
         if self.scoring not in ("count", "value"):
             raise TraceError(f"unknown scoring {self.scoring!r}")
+        if self.advanced and not self.interleave:
+            self.flag(
+                "interleave=false is not a rule of the advanced game (seed 001: the actions "
+                "may be intermingled)"
+            )
         hcards = header.get("cards")
         if hcards is not None and [tuple(c) for c in hcards] != self.cards:
             self.flag(f"header cards {hcards} differ from rules cards {rules['cards']}")
@@ -159,8 +177,17 @@ class Referee:
         self.houses: dict[int, Any] = {h: "grotto" for h in range(1, 11)}
         if not self.use_house_1:
             self.houses[1] = "out"
-        self.houses[10] = self.centre
-        self.spirit: str = "house10"
+        # the spirit's piece on the lake; None while it is in grotto space self.grotto
+        self.spirit: str | None
+        self.grotto: int | None = None
+        self.phase = "raising"
+        if self.advanced:
+            # "Place all 10 numbered buildings in their grotto spaces ... Place Neptune next to
+            # building 10; he is also considered to be in grotto space 10."
+            self.spirit, self.grotto = None, 10
+        else:
+            self.houses[10] = self.centre
+            self.spirit = "house10"
         self.adv: list[str] = ["village"] * self.n
         self.treasure: list[dict[int, str]] = [
             {t: "house" for t in self.in_play} for _ in range(self.n)
@@ -312,6 +339,11 @@ class Referee:
             )
         return name
 
+    def spirit_json(self) -> Any:
+        if self.spirit is None:
+            return {"grotto": self.grotto}
+        return self.pos_json(self.spirit)
+
     def pos_json(self, name: str) -> Any:
         if name == "village":
             return "village"
@@ -333,7 +365,7 @@ class Referee:
                 str(h): (list(loc) if isinstance(loc, tuple) else loc)
                 for h, loc in sorted(self.houses.items())
             },
-            "spirit": self.pos_json(self.spirit),
+            "spirit": self.spirit_json(),
             "adventurers": [self.pos_json(a) for a in self.adv],
             "treasures": [
                 {
@@ -354,7 +386,7 @@ class Referee:
             "box": self.box,
             "hourglass": self.hourglass,
             "end_triggered": self.end_triggered,
-        }
+        } | ({"phase": self.phase, "grotto": self.grotto} if self.advanced else {})
 
     @staticmethod
     def normalise_state(st: dict) -> dict:
@@ -425,7 +457,16 @@ class Referee:
             self.adv = []
             for p in st["adventurers"]:
                 self.adv.append("village" if p == "village" else p["piece"])
-            self.spirit = st["spirit"]["piece"]
+            sp = st["spirit"]
+            if self.advanced and isinstance(sp, dict) and "grotto" in sp:
+                self.spirit = None
+            else:
+                self.spirit = sp["piece"]
+            if self.advanced:
+                self.phase = st["phase"]
+                self.grotto = st["grotto"]
+                if self.phase not in ("raising", "sinking"):
+                    raise ValueError(f"phase {self.phase!r}")
             self.treasure = []
             for tr in st["treasures"]:
                 d: dict[int, str] = {}
@@ -504,6 +545,9 @@ class Referee:
                 if not self.hands[seat]:  # "Only then does the player take all the cards back"
                     self.hands[seat] = set(range(len(self.cards)))
         t = _Turn(raise_n, move_n, icon)
+        if self.advanced and self.phase == "sinking":
+            # "Top Number ... in the Sinking Phase, Neptune Movement Points"
+            t.bp, t.sp = 0, raise_n
         for i, a in enumerate(actions[1:], start=1):
             typ = a.get("type") if isinstance(a, dict) else None
             self.ctx = f"{base}, action {i} ({typ})"
@@ -512,11 +556,9 @@ class Referee:
                 continue
             if t.ended:
                 self.flag("action after end_turn")
-            if t.pending and typ not in ("stack_turn", "hourglass"):
-                self.flag(
-                    f"expected {t.pending[0]} (the draw stack was used up) before this action"
-                )
-                t.pending = []
+            if t.pending and typ not in ("stack_turn", "hourglass", "phase"):
+                self.flag(f"expected {t.pending[0]} ({t.pending_why}) before this action")
+                self.apply_skipped(t)
             self.block(t, typ)
             try:
                 handler = getattr(self, f"do_{typ}", None)
@@ -546,7 +588,7 @@ class Referee:
             "move": "move",
             "spirit": "spirit",
         }.get(typ or "")
-        if cls is None or self.interleave:
+        if cls is None or self.interleave or self.advanced:
             return
         if t.blocks and t.blocks[-1] == cls:
             return
@@ -566,15 +608,16 @@ class Referee:
         """ "Exactly as many pieces must be placed as the card indicates"; fewer only when no
         street is left to draw ("while streets are missing, the action ... is not a mandatory
         action") or no legal spot is left for any piece (GAME-DATA ruling)."""
-        unraised = t.raise_n - t.raised
-        if unraised <= 0 or self.stacks[self.draw - 1] <= 0:
+        unraised = t.bp
+        if unraised <= 0 or self.stacks[self.draw - 1] <= 0 or self.phase != "raising":
             return None
         street_ok = self.any_street_spot()
-        house_ok = (
-            t.houses == 0
-            and any(self.houses[h] == "grotto" for h in self.houses_in_play)
-            and self.any_house_spot()
-        )
+        if self.advanced:
+            # "May only raise the building next to which Neptune is standing (in the grotto)"
+            raisable = self.grotto is not None and self.houses.get(self.grotto) == "grotto"
+        else:
+            raisable = any(self.houses[h] == "grotto" for h in self.houses_in_play)
+        house_ok = t.houses == 0 and raisable and self.any_house_spot()
         if not (street_ok or house_ok):
             return None
         return (
@@ -597,8 +640,8 @@ class Referee:
     # ---- actions -----------------------------------------------------------------------
 
     def do_street(self, t: _Turn, a: dict) -> None:
-        if t.raised >= t.raise_n:
-            self.flag(f"the card raises {t.raise_n} piece(s); this is one more")
+        if not self.check_raising(t):
+            return
         if self.stacks[self.draw - 1] <= 0:
             self.flag(f"no street to draw: the face-up stack (space {self.draw}) is empty")
         if a.get("from_space") != self.draw:
@@ -622,12 +665,73 @@ class Referee:
             return
         if name in self.streets:
             self.flag(f"{name} is already on the lake")
-        t.raised += 1
+        t.bp -= 1
         if prob is None:
             self.streets[name] = sqs
         if self.stacks[self.draw - 1] > 0:
             self.stacks[self.draw - 1] -= 1
-        t.pending = self.expected_turnover()
+            t.pending = self.expected_turnover()
+            t.pending_why = "the draw stack was used up"
+            if self.advanced and self.stacks[self.draw - 1] == 0:
+                # "Switch to Sinking Phase immediately when the last street from the current
+                # street space is used; unused Building Points immediately become Neptune
+                # Movement Points"
+                t.pending.append(self.expected_sinking(t))
+
+    def check_raising(self, t: _Turn) -> bool:
+        """False (the piece is ignored) in the sinking phase."""
+        if self.advanced and self.phase != "raising":
+            self.flag("no piece may rise in the sinking phase (pieces do not rise, only sink)")
+            return False
+        if t.bp <= 0 and self.advanced:
+            self.flag(f"no building point is left (card: {t.raise_n}); this piece is one more")
+        elif t.bp <= 0:
+            self.flag(f"the card raises {t.raise_n} piece(s); this is one more")
+        return True
+
+    def appearance(self) -> str | None:
+        """Where the spirit appears when the sinking phase begins: "at the building of the
+        grotto space he is located in; if that building has not been raised, he appears at the
+        highest numbered raised building" (ruling: with no house on the lake it stays)."""
+        g = self.grotto
+        if g is not None and isinstance(self.houses.get(g), tuple):
+            return f"house{g}"
+        on_lake = [h for h, loc in self.houses.items() if isinstance(loc, tuple)]
+        return f"house{max(on_lake)}" if on_lake else None
+
+    def expected_sinking(self, t: _Turn) -> dict:
+        app = self.appearance()
+        return {
+            "type": "phase",
+            "phase": "sinking",
+            "points": t.bp,
+            "spirit": {"grotto": self.grotto} if app is None else self.pos_json(app),
+        }
+
+    def apply_event(self, t: _Turn, ev: dict) -> None:
+        """The referee's own version of a due consequence."""
+        typ = ev.get("type")
+        if typ == "stack_turn":
+            self.draw = ev["draw_space"]
+        elif typ == "hourglass":
+            self.hourglass = True
+            if self.end_triggered is None and not self.advanced:
+                self.end_triggered = "hourglass"
+        elif typ == "phase":
+            self.phase = ev["phase"]
+            t.grotto_right = False
+            if ev["phase"] == "sinking":
+                t.sp, t.bp = t.bp, 0
+                app = self.appearance()
+                if app is not None:
+                    self.spirit, self.grotto = app, None
+            else:
+                t.bp, t.sp = t.sp, 0
+
+    def apply_skipped(self, t: _Turn) -> None:
+        for ev in t.pending:
+            self.apply_event(t, ev)
+        t.pending = []
 
     def do_stack_turn(self, t: _Turn, a: dict) -> None:
         exp = t.pending.pop(0) if t.pending else None
@@ -637,6 +741,8 @@ class Referee:
                 f"(expected: {exp or 'nothing'}; draw space {self.draw}, stacks "
                 f"{self.stacks})"
             )
+            if exp is not None and exp.get("type") != "stack_turn":
+                t.pending.insert(0, exp)
         d = a.get("draw_space")
         if isinstance(d, int) and 1 <= d <= N_SPACES:
             self.draw = d
@@ -648,14 +754,51 @@ class Referee:
                 f"the hourglass is not due (expected: {exp or 'nothing'}; draw space "
                 f"{self.draw}, stacks {self.stacks})"
             )
-        self.hourglass = True
-        if self.end_triggered is None:
-            self.end_triggered = "hourglass"
+            if exp is not None and exp.get("type") != "hourglass":
+                t.pending.insert(0, exp)
+        self.apply_event(t, {"type": "hourglass"})
+
+    def do_phase(self, t: _Turn, a: dict) -> None:
+        if not self.advanced:
+            self.flag("there are no phases in the basic game")
+            return
+        exp = t.pending.pop(0) if t.pending else None
+        if exp is None or exp.get("type") != "phase":
+            self.flag(
+                f"a switch to the {a.get('phase')} phase is not due (expected: "
+                f"{exp or 'nothing'}; phase {self.phase}, draw space {self.draw}, stacks "
+                f"{self.stacks})"
+            )
+            if exp is not None:
+                t.pending.insert(0, exp)
+            return
+        if a.get("phase") != exp["phase"]:
+            self.flag(f"the {exp['phase']} phase begins, the trace says {a.get('phase')}")
+        if a.get("points") != exp["points"]:
+            kind = "building" if exp["phase"] == "sinking" else "spirit"
+            self.flag(
+                f"{exp['points']} {kind} point(s) are left to convert, the trace converts "
+                f"{a.get('points')}"
+            )
+        rec = a.get("spirit")
+        if self.normalise_state({"spirit": rec})["spirit"] != exp["spirit"]:
+            self.flag(
+                f"at the switch to {exp['phase']} the spirit must be at "
+                f"{json.dumps(exp['spirit'])} (its grotto space {self.grotto}; houses on the "
+                f"lake {sorted(h for h, q in self.houses.items() if isinstance(q, tuple))}), "
+                f"the trace puts it at {json.dumps(rec)}"
+            )
+        self.apply_event(t, exp)
 
     def do_house(self, t: _Turn, a: dict) -> None:
         h = a.get("house")
-        if t.raised >= t.raise_n:
-            self.flag(f"the card raises {t.raise_n} piece(s); this is one more")
+        if not self.check_raising(t):
+            return
+        if self.advanced and h != self.grotto:
+            self.flag(
+                f"only the house of the spirit's grotto space ({self.grotto}) may be raised, "
+                f"not house {h}"
+            )
         if t.houses >= 1:
             self.flag("only one house can appear per turn")
         if h not in self.houses:
@@ -667,7 +810,7 @@ class Referee:
         prob = self.house_spot_problem(q, self.occupied())
         if prob:
             self.flag(f"illegal spot for house {h}: {prob}")
-        t.raised += 1
+        t.bp -= 1
         t.houses += 1
         if self.houses[h] == "grotto" and prob is None:
             self.houses[h] = q
@@ -754,9 +897,22 @@ class Referee:
                 self.flag(f"{where} into {to}: banks {step.get('banked')}, expected {banked}")
             cur = to
             self.adv[seat] = to
+            if self.advanced and self.phase == "raising" and to == f"house{self.grotto}":
+                # "In Raising Phase, when you move your pawn onto/over the building whose
+                # grotto space Neptune is currently in, you may move Neptune to a different
+                # grotto space"
+                t.grotto_right = True
 
     def do_spirit(self, t: _Turn, a: dict) -> None:
         seat = self.seat
+        if self.advanced:
+            self.flag(
+                "the basic game's spirit move does not exist in the advanced game (the icon is "
+                "ignored; the spirit moves only with spirit points in the sinking phase)"
+            )
+            return
+        if self.spirit is None:
+            raise TraceError("the spirit is not on the lake")
         if self.needs_icon and not t.icon:
             self.flag("the card has no water-spirit icon, so the spirit may not move")
         if t.spirit_used:
@@ -879,16 +1035,18 @@ class Referee:
                     f"{where}: seat {s} loses its carried treasures {lost}, the trace "
                     f"says {x.get('lost')}"
                 )
-            chip = self.chips_on and s != seat and self.supply > 0
+            chip = self.chips_on and (s != seat or self.own_chip) and self.supply > 0
             if bool(x.get("chip")) != chip:
                 why = (
                     "chips are off"
                     if not self.chips_on
                     else "the seat moved the spirit itself"
-                    if s == seat
+                    if s == seat and not self.own_chip
                     else "the supply is empty"
                     if self.supply <= 0
                     else "another seat moved the spirit"
+                    if s != seat
+                    else "chip_for_own_sinking is on"
                 )
                 self.flag(
                     f"{where}: seat {s} sent home {'gets' if chip else 'gets no'} chip "
@@ -906,12 +1064,132 @@ class Referee:
                     self.treasure[s][v] = "house"
                 self.adv[s] = "village"
 
+    # ---- the advanced game's spirit -----------------------------------------------------
+
+    def check_mover(self, a: dict) -> None:
+        if a.get("mover") != self.seat:
+            self.flag(f"the mover is seat {a.get('mover')}, but seat {self.seat} is on turn")
+
+    def do_sink(self, t: _Turn, a: dict) -> None:
+        """Forced spirit steps of the sinking phase: "Use 1 Neptune Movement Point per space -
+        must use all points on played Action Card"."""
+        if not self.advanced:
+            self.flag("sink steps belong to the advanced game")
+            return
+        if self.phase != "sinking":
+            self.flag("the spirit moves only in the sinking phase")
+        self.check_mover(a)
+        if self.spirit is None:
+            self.flag(f"the spirit is in grotto space {self.grotto}, not on the lake")
+            return
+        start = self.pos_name(a.get("start"), "sink start")
+        if start is not None and start != self.spirit:
+            self.flag(f"the spirit stands on {self.spirit}, not {start}")
+        path = a.get("path")
+        if not isinstance(path, list) or not path:
+            self.flag("a sink action needs at least one step")
+            return
+        cur = self.spirit
+        for k, step in enumerate(path):
+            where = f"spirit step {k + 1}"
+            if not isinstance(step, dict):
+                self.flag(f"{where}: malformed step {step!r}")
+                return
+            if step.get("to") == "village":
+                self.flag(f"{where}: the spirit may not move into a village")
+                return
+            to = self.pos_name(step.get("to"), where)
+            if to is None:
+                return
+            if t.sp <= 0:
+                self.flag(f"{where} to {to}: no spirit points left")
+            t.sp -= 1
+            if not self.connected(cur, to):
+                self.flag(f"{where}: {to} is not connected to {cur}")
+            if step.get("points_left") != t.sp:
+                self.flag(f"{where}: points_left is {step.get('points_left')}, expected {t.sp}")
+            self.sink(cur, step.get("sunk"), step.get("sent_home"), where)
+            cur = to
+            self.spirit = to
+
+    def do_banish(self, t: _Turn, a: dict) -> None:
+        """ "If Neptune becomes isolated (cannot move) and has Neptune Movement Point(s) left:
+        Spend 1 Neptune Movement Point to banish Neptune to any grotto space; Sinking Phase
+        ends; begin a new Raising Phase" (the piece he leaves sinks)."""
+        if not self.advanced:
+            self.flag("banishment belongs to the advanced game")
+            return
+        if self.phase != "sinking":
+            self.flag("the spirit can be banished only in the sinking phase")
+        self.check_mover(a)
+        if t.sp <= 0:
+            self.flag("the spirit has no spirit point left to pay for its banishment")
+        t.sp -= 1
+        if a.get("points_left") != t.sp:
+            self.flag(f"points_left is {a.get('points_left')}, expected {t.sp}")
+        frm = a.get("from")
+        if self.spirit is None:
+            if frm != "grotto":
+                self.flag(f"the spirit is in grotto space {self.grotto}, the trace says {frm}")
+            if a.get("sunk") is not None or a.get("sent_home"):
+                self.flag("the spirit leaves the grotto: nothing sinks, nobody is sent home")
+        else:
+            name = self.pos_name(frm, "banish from") if frm != "grotto" else None
+            if name != self.spirit:
+                self.flag(f"the spirit stands on {self.spirit}, the trace banishes it from {frm}")
+            nb = self.neighbours(self.spirit)
+            if nb:
+                self.flag(
+                    f"the spirit on {self.spirit} can still move (to {', '.join(sorted(nb))}), "
+                    "so it cannot be banished"
+                )
+            self.sink(self.spirit, a.get("sunk"), a.get("sent_home"), "banish")
+        g = a.get("grotto")
+        if g not in self.houses_in_play:
+            self.flag(f"grotto space {g!r} is not in play (spaces {list(self.houses_in_play)})")
+            g = self.grotto if self.grotto is not None else 10
+        self.spirit, self.grotto = None, g
+        if self.hourglass and self.end_triggered is None:
+            # "When draw pile #5 is exhausted ... the last Sinking Phase begins; game ends when
+            # this Phase is over" (at the end of the round)
+            self.end_triggered = "hourglass"
+        t.pending = [{"type": "phase", "phase": "raising", "points": t.sp, "spirit": {"grotto": g}}]
+        t.pending_why = "the spirit was banished"
+
+    def do_grotto(self, t: _Turn, a: dict) -> None:
+        if not self.advanced:
+            self.flag("grotto spaces belong to the advanced game")
+            return
+        if self.phase != "raising" or self.spirit is not None:
+            self.flag("the spirit is sent to another grotto space only in the raising phase")
+        if not t.grotto_right:
+            self.flag(
+                f"seat {self.seat} has not entered house {self.grotto} (the house of the "
+                "spirit's grotto space) since the spirit got there, so it may not move the "
+                "spirit to another grotto space"
+            )
+        if a.get("from") != self.grotto:
+            self.flag(f"the spirit is in grotto space {self.grotto}, not {a.get('from')}")
+        to = a.get("to")
+        if to == self.grotto:
+            self.flag(f"the spirit must go to a different grotto space, not {to}")
+        if to not in self.houses_in_play:
+            self.flag(f"grotto space {to!r} is not in play (spaces {list(self.houses_in_play)})")
+            return
+        t.grotto_right = False
+        self.grotto = to
+
     def do_end_turn(self, t: _Turn, a: dict) -> None:
         t.ended = True
         if t.pending:
-            self.flag(f"expected {t.pending[0]} before the end of the turn")
-            t.pending = []
-        unraised = t.raise_n - t.raised
+            self.flag(f"expected {t.pending[0]} ({t.pending_why}) before the end of the turn")
+            self.apply_skipped(t)
+        if t.sp > 0:
+            self.flag(
+                f"the turn ends with {t.sp} spirit point(s) left (the spirit must use all its "
+                "points; it is banished only when it cannot move)"
+            )
+        unraised = t.bp
         if a.get("unraised") != max(unraised, 0):
             self.flag(f"unraised is {a.get('unraised')}, expected {max(unraised, 0)}")
         if not t.raise_checked:
@@ -968,10 +1246,13 @@ class _Turn:
 
     def __init__(self, raise_n: int, move_n: int, icon: int):
         self.raise_n = raise_n
+        self.bp = raise_n  # building points left (pieces still to raise)
+        self.sp = 0  # spirit points left (advanced game, sinking phase)
+        self.grotto_right = False  # entered the house of the spirit's grotto space
+        self.pending_why = ""
         self.move_n = move_n
         self.icon = icon
         self.points = move_n
-        self.raised = 0
         self.houses = 0
         self.chip_used = False
         self.spirit_used = False

@@ -311,8 +311,7 @@ W_BUILD = 4  # value of extending the own routes toward needed houses
 W_BLOCK = 5  # reluctance to put needed houses or streets within opponents' reach
 W_CHIP = 6  # extra value a chip must bring before it is spent
 W_CENTRE = 7  # preference for raising the centre house when the chest is still needed
-W_NOISE = 8  # random spread of the card choice (treasure points); < 0 = automatic: 0 in the
-#              basic game (its die varies the games), NOISE_ADVANCED in the advanced game
+W_NOISE = 8  # random spread of the card choice, in treasures (0: deterministic, no draw)
 WEIGHT_NAMES = (
     "greed",
     "bank",
@@ -324,9 +323,7 @@ WEIGHT_NAMES = (
     "centre",
     "noise",
 )
-# The advanced game has no die: with deterministic players every game of a lineup would be
-# the same game. The presets play it with this much spread in their card choice.
-NOISE_ADVANCED = 0.1
+
 INF = 999
 MAX_ROUTE_NODES = 500  # route search expansions per call (keys are tried best first)
 MAX_KEYS = 6  # key houses in a route search: the most promising by value per distance
@@ -1193,11 +1190,9 @@ def last_turn_chance(s, r, seat):
 
 @kernel
 def noise_level(r, w):
-    """The player's noise weight, with the automatic value resolved for the rules."""
+    """The player's noise weight (negative values count as 0)."""
     nz = w[W_NOISE]
-    if nz < 0.0:
-        return NOISE_ADVANCED if r[P_ADVANCED] == 1 else 0.0
-    return nz
+    return nz if nz > 0.0 else 0.0
 
 
 @kernel
