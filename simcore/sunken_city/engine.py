@@ -867,6 +867,16 @@ def spirit_targets(s, x, o):
 
 
 @kernel
+def spirit_can_reach(s, x, to):
+    """`to` is a piece the spirit can move onto next."""
+    n = spirit_targets(s, x, X_NB)
+    for k in range(n):
+        if x[X_NB + k] == to:
+            return True
+    return False
+
+
+@kernel
 def can_spirit_now(s, r, seat, x):
     c = s[S_CARD]
     if c < 0 or s[S_SPIRIT_DONE] == 1 or s[S_SPIRIT_ACTIVE] == 1 or r[P_ADVANCED] == 1:
@@ -991,12 +1001,7 @@ def do_spirit_step(s, r, tr, seat, to, x):
     the piece it started from". The move ends by itself at the limit or when cut off."""
     if seat != s[S_SEAT] or s[S_SPIRIT_ACTIVE] == 0 or s[S_SPIRIT_LEFT] <= 0:
         return ERR_ILLEGAL
-    n = spirit_targets(s, x, X_NB)
-    ok = False
-    for k in range(n):
-        if x[X_NB + k] == to:
-            ok = True
-    if not ok:
+    if not spirit_can_reach(s, x, to):
         return ERR_ILLEGAL
     frm = s[S_SPIRIT]
     s[S_SPIRIT] = to
@@ -1094,12 +1099,7 @@ def do_sink_step(s, r, tr, seat, to, x):
     movement", "Use 1 Neptune Movement Point per space"); the piece it leaves sinks."""
     if not can_sink_step_now(s, r, seat, x):
         return ERR_ILLEGAL
-    n = spirit_targets(s, x, X_NB)
-    ok = False
-    for k in range(n):
-        if x[X_NB + k] == to:
-            ok = True
-    if not ok:
+    if not spirit_can_reach(s, x, to):
         return ERR_ILLEGAL
     frm = s[S_SPIRIT]
     s[S_SPIRIT] = to

@@ -396,6 +396,14 @@ def _pos(p: Any) -> str:
     return f"{p['piece']} at " + "+".join(f"r{a}c{b}" for a, b in p["squares"])
 
 
+def _sent_home_text(sent: list[dict]) -> str:
+    return "".join(
+        f" [seat {SEAT_LETTERS[h['seat']]} sent home, loses {h['lost'] or 'nothing'}"
+        + (", gets a chip]" if h["chip"] else "]")
+        for h in sent
+    )
+
+
 def describe_action(a: dict) -> str:
     t = a["type"]
     if t == "card":
@@ -431,11 +439,7 @@ def describe_action(a: dict) -> str:
         steps = []
         for s in a["path"]:
             d = f"{_pos(s['to'])} ({s['sunk']['piece']} sinks)"
-            for h in s["sent_home"]:
-                d += (
-                    f" [seat {SEAT_LETTERS[h['seat']]} sent home, loses {h['lost'] or 'nothing'}"
-                    + (", gets a chip]" if h["chip"] else "]")
-                )
+            d += _sent_home_text(s["sent_home"])
             steps.append(d)
         return f"moves the spirit ({how}) from {_pos(a['start'])}: " + (
             " -> ".join(steps) if steps else "no step"
@@ -446,17 +450,14 @@ def describe_action(a: dict) -> str:
             d = _pos(s["to"])
             if s["sunk"]:
                 d += f" ({s['sunk']['piece']} sinks)"
-            for h in s["sent_home"]:
-                d += f" [seat {SEAT_LETTERS[h['seat']]} sent home, loses {h['lost'] or 'nothing'}]"
+            d += _sent_home_text(s["sent_home"])
             steps.append(d)
         return f"moves the spirit (sinking phase) from {_pos(a['start'])}: " + " -> ".join(steps)
     if t == "banish":
         d = f"banishes the spirit to grotto space {a['grotto']}"
         if a["sunk"]:
             d += f" ({a['sunk']['piece']} sinks)"
-        for h in a["sent_home"]:
-            d += f" [seat {SEAT_LETTERS[h['seat']]} sent home, loses {h['lost'] or 'nothing'}]"
-        return d
+        return d + _sent_home_text(a["sent_home"])
     if t == "phase":
         where = (
             f"grotto space {a['spirit']['grotto']}"
