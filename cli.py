@@ -232,12 +232,19 @@ def simulate(
     except Interrupted as stop:
         # the partial summary, clearly marked; no output file is written
         res = stop.result
-        t = summarize(res)
         sys.stderr.write(
             f"PARTIAL RESULT: interrupted after {res.games:,} of {n:,} games"
             + (f"; continue with --checkpoint {checkpoint} --resume" if checkpoint else "")
             + "\n"
         )
+        if res.games == 0:  # stopped before the first chunk finished: nothing to summarise
+            if json_out:
+                js = {"game": spec.name, "players": players, "games": 0, "partial": True}
+                typer.echo(json.dumps({**js, "games_requested": n, "seed": seed}, indent=2))
+            else:
+                typer.echo(f"PARTIAL: 0 of {n:,} games")
+            raise typer.Exit(130) from None
+        t = summarize(res)
         if json_out:
             typer.echo(json.dumps(result_json(res, package_version()), indent=2))
         else:
