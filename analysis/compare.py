@@ -315,10 +315,11 @@ def play_arms_chunk(
 class ArmsJob:
     """Every arm of a comparison on games 0 .. games-1 of one seed, in chunks of game indices;
     a chunk is played under every arm by one task (play_arms_chunk), and the chunks' summaries
-    and moments are merged in plan order."""
+    and moments are merged in plan order. A simcore.runner.Job (by its methods: this module
+    imports simcore only when it runs)."""
 
     def __init__(self, spec, players, arms, arm_rules, seats, seed, games, *, rotate, chunk):
-        from simcore.runner import SimJob, chunk_plan
+        from simcore.runner import SimJob
 
         self.spec, self.game, self.players = spec, spec.name, players
         self.arms, self.arm_rules, self.seats = list(arms), arm_rules, seats
@@ -332,26 +333,19 @@ class ArmsJob:
         self.total_games = games * len(arms)
         self.done_games = 0
         self.elapsed_s = 0.0
-        self._plan = chunk_plan(0, games, chunk or DEFAULT_CHUNK)
 
     def tasks(self, backend: str) -> list:
         from simcore.runner import Task, chunk_plan
 
-        if self.chunk is None and backend == "dask":  # smaller tasks spread over the workers
-            self._plan = chunk_plan(0, self.games, DASK_CHUNK)
+        # on Dask smaller tasks (unless a chunk size is given), to spread over the workers
+        chunk = self.chunk or (DASK_CHUNK if backend == "dask" else DEFAULT_CHUNK)
         for job in self.per_arm:
             job.backend = backend
         args = (self.game, self.players, self.arm_rules, self.seats, self.seed)
+        games = len(self.arms)  # games per game index
         return [
-            (
-                i,
-                Task(
-                    play_arms_chunk,
-                    (*args, first, n, self.rotate, self.metrics),
-                    n * len(self.arms),
-                ),
-            )
-            for i, (first, n) in enumerate(self._plan)
+            (i, Task(play_arms_chunk, (*args, first, n, self.rotate, self.metrics), n * games))
+            for i, (first, n) in enumerate(chunk_plan(0, self.games, chunk))
         ]
 
     def warm(self) -> None:
