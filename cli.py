@@ -9,6 +9,7 @@ import json
 import os
 import sys
 import tempfile
+from contextlib import contextmanager
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _pkg_version
 from pathlib import Path
@@ -85,6 +86,17 @@ def write_atomic(path: Path, write) -> None:
         raise
 
 
+@contextmanager
+def interrupt_exits():
+    """Ctrl-C (or SIGTERM) while a command plays its games: one line on stderr, status 130,
+    and no output file (the files are written only after the games)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        sys.stderr.write("\nerror: interrupted; no output file was written\n")
+        raise typer.Exit(130) from None
+
+
 GameArg = Annotated[str, typer.Argument(help="game name (see `balance games`)")]
 PlayersOpt = Annotated[int, typer.Option("--players", "-n", help="number of players")]
 VariantOpt = Annotated[
@@ -103,6 +115,15 @@ PolicyOpt = Annotated[
     typer.Option("--policy", help="policy per seat: random,random or name:weight=value,..."),
 ]
 SeedOpt = Annotated[int, typer.Option("--seed", help="random seed (0 or more)")]
+BackendOpt = Annotated[
+    str, typer.Option("--backend", help="local (numba threads) or dask (see docs/cluster.md)")
+]
+SchedulerOpt = Annotated[
+    str | None, typer.Option("--scheduler", help="address of a running Dask scheduler")
+]
+WorkersOpt = Annotated[
+    int | None, typer.Option("--workers", help="start a local Dask cluster of N workers")
+]
 
 
 def _common(game: str, players: int, variant, set_, rules_file, policy):
@@ -177,13 +198,9 @@ def simulate(
         str | None, typer.Option("--out", help="write per-game rows (.csv/.parquet)")
     ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
-    backend: Annotated[str, typer.Option("--backend", help="local or dask")] = "local",
-    scheduler: Annotated[
-        str | None, typer.Option("--scheduler", help="address of a running Dask scheduler")
-    ] = None,
-    workers: Annotated[
-        int | None, typer.Option("--workers", help="start a local Dask cluster of N workers")
-    ] = None,
+    backend: BackendOpt = "local",
+    scheduler: SchedulerOpt = None,
+    workers: WorkersOpt = None,
     checkpoint: Annotated[
         str | None, typer.Option("--checkpoint", help="save progress to FILE as the run goes")
     ] = None,
@@ -234,12 +251,19 @@ def simulate(
     except Interrupted as stop:
         # the partial summary, clearly marked; no output file is written
         res = stop.result
-        t = summarize(res)
         sys.stderr.write(
             f"PARTIAL RESULT: interrupted after {res.games:,} of {n:,} games"
             + (f"; continue with --checkpoint {checkpoint} --resume" if checkpoint else "")
             + "\n"
         )
+        if res.games == 0:  # stopped before the first chunk finished: nothing to summarise
+            if json_out:
+                js = {"game": spec.name, "players": players, "games": 0, "partial": True}
+                typer.echo(json.dumps({**js, "games_requested": n, "seed": seed}, indent=2))
+            else:
+                typer.echo(f"PARTIAL: 0 of {n:,} games")
+            raise typer.Exit(130) from None
+        t = summarize(res)
         if json_out:
             typer.echo(json.dumps(result_json(res, package_version()), indent=2))
         else:
@@ -464,6 +488,9 @@ def compare(
     seed: SeedOpt = 1,
     threads: ThreadsOpt = None,
     json_out: JsonOpt = False,
+    backend: BackendOpt = "local",
+    scheduler: SchedulerOpt = None,
+    workers: WorkersOpt = None,
 ) -> None:
     """Compare arms (variants, --set-arm settings) on the same games: paired differences."""
     from analysis.compare import compare as run_compare
@@ -485,20 +512,24 @@ def compare(
         arms.insert(0, variant_arm("base"))  # --set-arm alone: compared with the rulebook
     if len(arms) < 2:
         raise UserError("compare needs at least two arms: give --variant twice or a --set-arm")
-    res = run_compare(
-        spec,
-        players,
-        arms,
-        n,
-        seed=seed,
-        policies=policy,
-        rotate_seats=rotate_seats,
-        rules_file=rules_file,
-        overrides=parse_set_options(set_ or []),
-        threads=threads,
-        progress=sys.stderr.isatty() and not json_out,
-        version=package_version(),
-    )
+    with interrupt_exits():
+        res = run_compare(
+            spec,
+            players,
+            arms,
+            n,
+            seed=seed,
+            policies=policy,
+            rotate_seats=rotate_seats,
+            rules_file=rules_file,
+            overrides=parse_set_options(set_ or []),
+            threads=threads,
+            progress=sys.stderr.isatty() and not json_out,
+            version=package_version(),
+            backend=backend,
+            scheduler=scheduler,
+            workers=workers,
+        )
     if json_out:
         typer.echo(json.dumps(res.to_json(), indent=2, default=str))
         return
@@ -529,6 +560,9 @@ def dice(
     seed: SeedOpt = 1,
     threads: ThreadsOpt = None,
     json_out: JsonOpt = False,
+    backend: BackendOpt = "local",
+    scheduler: SchedulerOpt = None,
+    workers: WorkersOpt = None,
 ) -> None:
     """Every die of the box (and any given) for every player count: seat fairness, length."""
     from analysis.compare import dice_analysis, records
@@ -547,18 +581,22 @@ def dice(
     overrides = parse_set_options(set_ or [])
     if "die" in overrides:
         raise UserError("--set die=... is what --die is for")
-    res = dice_analysis(
-        spec,
-        counts,
-        n,
-        dice=die,
-        seed=seed,
-        policies=policy,
-        overrides=overrides,
-        threads=threads,
-        progress=sys.stderr.isatty() and not json_out,
-        version=package_version(),
-    )
+    with interrupt_exits():
+        res = dice_analysis(
+            spec,
+            counts,
+            n,
+            dice=die,
+            seed=seed,
+            policies=policy,
+            overrides=overrides,
+            threads=threads,
+            progress=sys.stderr.isatty() and not json_out,
+            version=package_version(),
+            backend=backend,
+            scheduler=scheduler,
+            workers=workers,
+        )
     t = res["table"]
     if json_out:
         js = {
@@ -623,6 +661,9 @@ def sweep(
     out: Annotated[
         str | None, typer.Option("--out", help="write the plot (.png/.svg/.pdf)")
     ] = None,
+    backend: BackendOpt = "local",
+    scheduler: SchedulerOpt = None,
+    workers: WorkersOpt = None,
 ) -> None:
     """Metrics per parameter value on the same games; a line plot or a heatmap with --out."""
     from analysis.compare import records, sweep_wide
@@ -640,20 +681,24 @@ def sweep(
     spec.check_players(players)
     if n < 2:
         raise UserError("--games must be at least 2")
-    res = run_sweep(
-        spec,
-        players,
-        param,
-        n,
-        seed=seed,
-        variants=variant,
-        policies=policy,
-        rules_file=rules_file,
-        overrides=parse_set_options(set_ or []),
-        threads=threads,
-        progress=sys.stderr.isatty() and not json_out,
-        version=package_version(),
-    )
+    with interrupt_exits():
+        res = run_sweep(
+            spec,
+            players,
+            param,
+            n,
+            seed=seed,
+            variants=variant,
+            policies=policy,
+            rules_file=rules_file,
+            overrides=parse_set_options(set_ or []),
+            threads=threads,
+            progress=sys.stderr.isatty() and not json_out,
+            version=package_version(),
+            backend=backend,
+            scheduler=scheduler,
+            workers=workers,
+        )
     t, keys = res["table"], res["params"]
     known = list(dict.fromkeys(t["metric"]))
     metrics = metric or [m for m in ("largest_gap", "fpa", "rounds") if m in known]
@@ -718,6 +763,10 @@ def report(
     ] = "30000",
     seed: SeedOpt = 1,
     policy: PolicyOpt = None,
+    threads: ThreadsOpt = None,
+    backend: BackendOpt = "local",
+    scheduler: SchedulerOpt = None,
+    workers: WorkersOpt = None,
 ) -> None:
     """Write an HTML + Markdown balance report (plots, variants, dice, ladder, provenance)."""
     from analysis.report import write_report
@@ -734,16 +783,22 @@ def report(
     folder = Path(out or f"reports/{spec.name}")
     if folder.exists() and not folder.is_dir():
         raise UserError(f"--out '{out}' is a file; give a folder")
-    paths = write_report(
-        spec,
-        folder,
-        n,
-        seed,
-        policy,
-        version=package_version(),
-        command="balance " + " ".join(sys.argv[1:]),
-        echo=typer.echo,
-    )
+    with interrupt_exits():
+        paths = write_report(
+            spec,
+            folder,
+            n,
+            seed,
+            policy,
+            version=package_version(),
+            command="balance " + " ".join(sys.argv[1:]),
+            echo=typer.echo,
+            backend=backend,
+            scheduler=scheduler,
+            workers=workers,
+            threads=threads,
+            progress=sys.stderr.isatty(),
+        )
     typer.echo(f"report written to {paths['html']} and {paths['markdown']} (data: {paths['json']})")
 
 

@@ -21,7 +21,6 @@ import dataclasses
 import itertools
 import math
 import re
-import time
 import typing
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,7 +34,8 @@ from statsmodels.stats.proportion import proportion_effectsize
 from analysis.stats import seat_balance, wilson
 
 ALPHA = 0.05
-DEFAULT_CHUNK = 16_384
+DEFAULT_CHUNK = 16_384  # games per arm in one task of the local backend
+DASK_CHUNK = 4_096  # ... of the Dask backend: more, smaller tasks to spread over the workers
 
 
 # --------------------------------------------------------------------------------- arms
@@ -156,42 +156,67 @@ def game_metrics(rows: pd.DataFrame, metrics: list[Metric], players: int) -> np.
     return out
 
 
+def metric_scale(metrics: list[Metric], players: int) -> np.ndarray:
+    """Per-metric multipliers that make every per-game value a whole number: the first-player
+    advantage is a multiple of 1/players, every other metric already is whole."""
+    return np.array([float(players) if m.name == "fpa" else 1.0 for m in metrics])
+
+
 class ArmMoments:
     """Running sums of per-game metric vectors of A arms (K metrics each), enough for every
     paired interval against arm 0 and every linear combination within an arm.
 
     sums: float64[A, K]; within: float64[A, K, K] (sum of x_a x_a^T); cross: float64[A, K, K]
-    (sum of x_a x_0^T over the same games)."""
+    (sum of x_a x_0^T over the same games), all of the scaled values x * scale.
 
-    def __init__(self, arms: int, metrics: int):
+    scale (float64[K], from metric_scale): when given, the scaled values are whole numbers and
+    every sum is exact (whole numbers below 2**53 are exact in float64, whatever the order of
+    the additions), so chunks merge to the same bits in any chunking and any order."""
+
+    def __init__(self, arms: int, metrics: int, scale: np.ndarray | None = None):
         self.n = 0
+        self.exact = scale is not None
+        self.scale = np.ones(metrics) if scale is None else np.asarray(scale, dtype=np.float64)
         self.sums = np.zeros((arms, metrics))
         self.within = np.zeros((arms, metrics, metrics))
         self.cross = np.zeros((arms, metrics, metrics))
 
     def add(self, x: np.ndarray) -> None:
         """x: float64[A, n, K], the same n games in every arm."""
+        if self.exact:
+            x = np.rint(x * self.scale)
         self.n += x.shape[1]
         self.sums += x.sum(axis=1)
         self.within += np.einsum("ank,anl->akl", x, x)
         self.cross += np.einsum("ank,nl->akl", x, x[0])
 
+    def merge(self, other: ArmMoments) -> None:
+        """Add the sums of other games (the same arms and metrics) to these."""
+        self.n += other.n
+        self.sums += other.sums
+        self.within += other.within
+        self.cross += other.cross
+
+    def count(self, a: int, j: int) -> float:
+        """The sum of metric j over arm a's games (a count, for rates)."""
+        return float(self.sums[a, j] / self.scale[j])
+
     def mean(self, a: int) -> np.ndarray:
-        return self.sums[a] / self.n
+        return self.sums[a] / self.n / self.scale
 
     def cov(self, a: int, b: int | None = None) -> np.ndarray:
         """Sample covariance within arm a (b None) or between arm a and arm 0 (b == 0)."""
         n = self.n
-        ma = self.mean(a)
+        ma = self.sums[a] / n
         if b is None or b == a:
             s = self.within[a]
             mb = ma
         elif b == 0:
             s = self.cross[a]
-            mb = self.mean(0)
+            mb = self.sums[0] / n
         else:
             raise ValueError("cross moments are kept only against arm 0")
-        return (s - n * np.outer(ma, mb)) / max(n - 1, 1)
+        return (s - n * np.outer(ma, mb)) / max(n - 1, 1) / np.outer(self.scale, self.scale)
 
     def linear(self, a: int, c: np.ndarray) -> tuple[float, float]:
         """Mean and standard error of c . x within arm a."""
@@ -255,7 +280,107 @@ def resolve_arms(spec: Any, players: int, arms: list[Arm], rules_file: str | Non
     return out
 
 
-def run_arms(
+def play_arms_chunk(
+    game: str,
+    players: int,
+    arm_rules: list[Any],
+    seats: list,
+    seed: int,
+    first: int,
+    n: int,
+    rotate: bool,
+    metrics: list[Metric],
+    threads: int | None = None,
+) -> tuple[list[Any], ArmMoments]:
+    """Games first .. first + n - 1 under every arm's rules (the same random streams in every
+    arm): (one Summary per arm, the ArmMoments of these games). The unit of work of a
+    comparison on every backend; the rows are dropped here."""
+    from simcore.games import get_game
+    from simcore.runner import play_chunk, rows_frame
+
+    spec = get_game(game)
+    block = np.zeros((len(arm_rules), n, len(metrics)))
+    summaries = []
+    for a, rules in enumerate(arm_rules):
+        arm_seats = spec.resolve_seats(seats, rules)  # the weights in effect under the arm
+        _, summary, rows = play_chunk(
+            game, players, rules, arm_seats, seed, first, n, rotate, False, True, threads
+        )
+        block[a] = game_metrics(rows_frame(spec, rows, players), metrics, players)
+        summaries.append(summary)
+    moments = ArmMoments(len(arm_rules), len(metrics), metric_scale(metrics, players))
+    moments.add(block)
+    return summaries, moments
+
+
+class ArmsJob:
+    """Every arm of a comparison on games 0 .. games-1 of one seed, in chunks of game indices;
+    a chunk is played under every arm by one task (play_arms_chunk), and the chunks' summaries
+    and moments are merged in plan order. A simcore.runner.Job (by its methods: this module
+    imports simcore only when it runs)."""
+
+    def __init__(self, spec, players, arms, arm_rules, seats, seed, games, *, rotate, chunk):
+        from simcore.runner import SimJob
+
+        self.spec, self.game, self.players = spec, spec.name, players
+        self.arms, self.arm_rules, self.seats = list(arms), arm_rules, seats
+        self.seed, self.games, self.rotate, self.chunk = int(seed), games, rotate, chunk
+        self.metrics = metric_list(spec, players)
+        self.moments = ArmMoments(len(arms), len(self.metrics), metric_scale(self.metrics, players))
+        # one SimJob per arm keeps the arm's merged summary and makes its SimResult
+        self.per_arm = [
+            SimJob(spec, players, games, r, spec.resolve_seats(seats, r), seed, rotate_seats=rotate)
+            for r in arm_rules
+        ]
+        self.total_games = games * len(arms)
+        self.done_games = 0
+        self.elapsed_s = 0.0
+
+    def tasks(self, backend: str) -> list:
+        from simcore.runner import Task, chunk_plan
+
+        # on Dask smaller tasks (unless a chunk size is given), to spread over the workers
+        chunk = self.chunk or (DASK_CHUNK if backend == "dask" else DEFAULT_CHUNK)
+        for job in self.per_arm:
+            job.backend = backend
+        args = (self.game, self.players, self.arm_rules, self.seats, self.seed)
+        games = len(self.arms)  # games per game index
+        return [
+            (i, Task(play_arms_chunk, (*args, first, n, self.rotate, self.metrics), n * games))
+            for i, (first, n) in enumerate(chunk_plan(0, self.games, chunk))
+        ]
+
+    def warm(self) -> None:
+        self.per_arm[0].warm()
+
+    def fold(self, i: int, result) -> bool:
+        summaries, moments = result
+        for job, summary in zip(self.per_arm, summaries):
+            job.add(i, summary)
+        self.moments.merge(moments)
+        return False
+
+    def result(self) -> ArmRun:
+        results = []
+        for job in self.per_arm:
+            job.elapsed_s = self.elapsed_s
+            results.append(job.result())
+        return ArmRun(
+            spec=self.spec,
+            players=self.players,
+            arms=self.arms,
+            metrics=self.metrics,
+            results=results,
+            moments=self.moments,
+            seed=self.seed,
+            games=self.games,
+            elapsed_s=self.elapsed_s,
+            policies=[p.label for p in self.seats],
+            rotate_seats=self.rotate,
+        )
+
+
+def arms_job(
     game: str | Any,
     players: int,
     arms: list[Arm],
@@ -266,17 +391,12 @@ def run_arms(
     rotate_seats: bool = False,
     rules_file: str | None = None,
     overrides: dict[str, Any] | None = None,
-    threads: int | None = None,
     chunk_size: int | None = None,
-    progress: bool = False,
     version: str = "",
-) -> ArmRun:
-    """Play every arm on games 0 .. games-1 of `seed` (common random numbers), chunk by chunk.
-
-    overrides: rules fields set in every arm (under each arm's own overrides)."""
+) -> ArmsJob:
+    """Validate and resolve the arms (bad arms fail at once) into a job, without playing it."""
     from simcore.games import get_game
     from simcore.rulesbase import RulesError
-    from simcore.runner import Progress, simulate
 
     spec = get_game(game) if isinstance(game, str) else game
     spec.check_players(players)
@@ -284,62 +404,38 @@ def run_arms(
         raise RulesError("a comparison needs at least one arm")
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 2:
         raise RulesError(f"a comparison needs at least 2 games per arm, not {games}")
-    resolve_arms(spec, players, arms, rules_file, overrides)
+    if not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise RulesError(f"--seed must be a whole number of 0 or more, not {seed}")
+    if chunk_size is not None and chunk_size < 1:
+        raise RulesError("chunk size must be at least 1")
+    arm_rules = resolve_arms(spec, players, arms, rules_file, overrides)
     seats = policies if isinstance(policies, list) else spec.parse_policies(policies, players)
-    metrics = metric_list(spec, players)
-    moments = ArmMoments(len(arms), len(metrics))
-    chunk = chunk_size or DEFAULT_CHUNK
-    results: list[Any] = [None] * len(arms)
-    bar = Progress(games * len(arms), progress)
-    t0 = time.perf_counter()
-    done = 0
-    while done < games:
-        n = min(chunk, games - done)
-        block = np.zeros((len(arms), n, len(metrics)))
-        for a, arm in enumerate(arms):
-            res = simulate(
-                spec,
-                players,
-                n,
-                variants=list(arm.variants),
-                overrides={**(overrides or {}), **arm.override_dict},
-                rules_file=rules_file,
-                policies=seats,
-                seed=seed,
-                threads=threads,
-                rotate_seats=rotate_seats,
-                keep_rows=True,
-                chunk_size=n,
-                start=done,
-                version=version,
-            )
-            block[a] = game_metrics(res.rows, metrics, players)
-            res.rows = None
-            if results[a] is None:
-                results[a] = res
-            else:
-                prev = results[a]
-                prev.summary = prev.summary.merge(res.summary)
-                prev.games += res.games
-                prev.games_requested += res.games_requested
-                prev.elapsed_s += res.elapsed_s
-            bar.update(done * len(arms) + (a + 1) * n)
-        moments.add(block)
-        done += n
-    bar.close()
-    return ArmRun(
-        spec=spec,
-        players=players,
-        arms=list(arms),
-        metrics=metrics,
-        results=results,
-        moments=moments,
-        seed=int(seed),
-        games=games,
-        elapsed_s=time.perf_counter() - t0,
-        policies=[p.label for p in seats],
-        rotate_seats=rotate_seats,
+    return ArmsJob(
+        spec,
+        players,
+        arms,
+        arm_rules,
+        seats,
+        seed,
+        int(games),
+        rotate=rotate_seats,
+        chunk=chunk_size,
     )
+
+
+def run_arms(game: str | Any, players: int, arms: list[Arm], games: int, **kw: Any) -> ArmRun:
+    """Play every arm on games 0 .. games-1 of `seed` (common random numbers), chunk by chunk.
+
+    kw: seed, policies, rotate_seats, rules_file, overrides (rules fields set in every arm,
+    under each arm's own overrides), chunk_size, version (as arms_job), and the run options
+    backend, scheduler, workers, threads, progress (as simcore.runner.run_jobs). The result
+    is the same for every backend, number of workers and chunk size."""
+    from simcore.runner import run_jobs, split_run_options
+
+    run_options, kw = split_run_options(kw)
+    job = arms_job(game, players, arms, games, **kw)
+    run_jobs([job], **run_options)
+    return job.result()
 
 
 # --------------------------------------------------------------------------------- tables
@@ -374,7 +470,7 @@ def arm_values(run: ArmRun, alpha: float = ALPHA) -> pd.DataFrame:
                 v = bal["first_player_advantage"]
                 lo, hi = bal["first_player_advantage_ci"]
             elif m.kind == "rate":
-                cnt = run.moments.sums[a, j]
+                cnt = run.moments.count(a, j)
                 v = cnt / n
                 lo, hi = (float(x) for x in wilson(cnt, n, alpha))
             else:
@@ -406,7 +502,7 @@ def _metric_defs(run: ArmRun) -> list[Metric]:
 
 def _constant(run: ArmRun, j: int) -> bool:
     mo = run.moments
-    means = mo.sums[:, j] / mo.n
+    means = np.array([mo.mean(a)[j] for a in range(len(run.arms))])
     var = np.array([mo.cov(a)[j, j] for a in range(len(run.arms))])
     return bool(np.all(var <= 1e-12) and np.ptp(means) == 0)
 
@@ -619,6 +715,32 @@ def records(df: pd.DataFrame) -> list[dict]:
     return out
 
 
+def compare_plan(
+    game: str | Any,
+    players: int,
+    arms: list[Arm],
+    games: int,
+    *,
+    seed: int = 1,
+    alpha: float = ALPHA,
+    **kw: Any,
+):
+    """The comparison as a plan (simcore.runner.Plan) to run with others; kw as arms_job."""
+    from simcore.rulesbase import RulesError
+    from simcore.runner import Plan
+
+    if len(arms) < 2:
+        raise RulesError("a comparison needs at least two arms (the first is the baseline)")
+    job = arms_job(game, players, unique_labels(arms), games, seed=seed, **kw)
+
+    def finish() -> Comparison:
+        run = job.result()
+        table = comparison_table(run, alpha)
+        return Comparison(run, table, headlines(table, alpha), alpha)
+
+    return Plan([job], finish)
+
+
 def compare(
     game: str | Any,
     players: int,
@@ -631,15 +753,15 @@ def compare(
 ) -> Comparison:
     """Play every arm on the same games and compare each with the first (see module doc).
 
-    kw: policies, rotate_seats, rules_file, overrides, threads, chunk_size, progress, version
-    (as in run_arms)."""
-    from simcore.rulesbase import RulesError
+    kw: policies, rotate_seats, rules_file, overrides, chunk_size, version (as arms_job) and
+    backend, scheduler, workers, threads, progress (as simcore.runner.run_jobs)."""
+    from simcore.runner import run_plans, split_run_options
 
-    if len(arms) < 2:
-        raise RulesError("a comparison needs at least two arms (the first is the baseline)")
-    run = run_arms(game, players, unique_labels(arms), games, seed=seed, **kw)
-    table = comparison_table(run, alpha)
-    return Comparison(run, table, headlines(table, alpha), alpha)
+    run_options, kw = split_run_options(kw)
+    (comp,) = run_plans(
+        [compare_plan(game, players, arms, games, seed=seed, alpha=alpha, **kw)], **run_options
+    )
+    return comp
 
 
 # --------------------------------------------------------------------------------- dice
@@ -677,6 +799,43 @@ def rulebook_die(spec: Any, players: int) -> tuple[int, ...]:
     return tuple(spec.resolved(spec.rules_cls(), players)["die"])
 
 
+def dice_plan(
+    game: str | Any,
+    player_counts: list[int],
+    games: int,
+    *,
+    dice: list[str] | None = None,
+    seed: int = 1,
+    alpha: float = ALPHA,
+    **kw: Any,
+):
+    """The dice analysis as a plan (simcore.runner.Plan): one job per player count, to run
+    together with others; kw as arms_job."""
+    from simcore.games import get_game
+    from simcore.rulesbase import RulesError
+    from simcore.runner import Plan
+
+    spec = get_game(game) if isinstance(game, str) else game
+    all_dice = parse_dice(spec, dice)
+    if not player_counts:
+        raise RulesError("--players: give at least one player count")
+    for p in player_counts:
+        spec.check_players(p)
+    settings = {}
+    for p in player_counts:
+        book = rulebook_die(spec, p)
+        # the rulebook's die first: every paired difference is against it
+        order = sorted(all_dice, key=lambda d: d[1] != book)
+        if order[0][1] != book:
+            order.insert(0, (_die_label(book, spec.named_values["die"]), book))
+        arms = [Arm(name, (), (("die", ",".join(map(str, f))),)) for name, f in order]
+        settings[p] = (order, arms, arms_job(spec, p, arms, games, seed=seed, **kw))
+    return Plan(
+        [job for _, _, job in settings.values()],
+        lambda: _dice_tables(settings, alpha),
+    )
+
+
 def dice_analysis(
     game: str | Any,
     player_counts: list[int],
@@ -687,31 +846,29 @@ def dice_analysis(
     alpha: float = ALPHA,
     **kw: Any,
 ) -> dict[str, Any]:
-    """Every die for every player count, each player count's dice on the same games.
+    """Every die for every player count, each player count's dice on the same games (all
+    player counts run together: on a cluster, every chunk of every die at once).
 
     Returns {'table': one row per (players, die): seat fairness chi-square p, largest gap and
     first-player advantage with intervals, length, spirit moves and adventurers sent home, the
     fairest die (smallest largest gap) and the rulebook's die marked; 'verdicts': one line per
     player count on whether the fairest die is significantly fairer than the rulebook's (paired
-    gap difference, Holm-corrected over the player counts); 'runs'}."""
-    from simcore.games import get_game
-    from simcore.rulesbase import RulesError
+    gap difference, Holm-corrected over the player counts); 'runs'}.
 
-    spec = get_game(game) if isinstance(game, str) else game
-    all_dice = parse_dice(spec, dice)
-    if not player_counts:
-        raise RulesError("--players: give at least one player count")
-    for p in player_counts:
-        spec.check_players(p)
+    kw: as compare."""
+    from simcore.runner import run_plans, split_run_options
+
+    run_options, kw = split_run_options(kw)
+    plan = dice_plan(game, player_counts, games, dice=dice, seed=seed, alpha=alpha, **kw)
+    (res,) = run_plans([plan], **run_options)
+    return res
+
+
+def _dice_tables(settings: dict[int, tuple], alpha: float) -> dict[str, Any]:
+    """The dice table and verdicts from the played jobs: {players: (dice, arms, job)}."""
     rows, tests, runs = [], [], {}
-    for p in player_counts:
-        book = rulebook_die(spec, p)
-        # the rulebook's die first: every paired difference is against it
-        order = sorted(all_dice, key=lambda d: d[1] != book)
-        if order[0][1] != book:
-            order.insert(0, (_die_label(book, spec.named_values["die"]), book))
-        arms = [Arm(name, (), (("die", ",".join(map(str, f))),)) for name, f in order]
-        run = run_arms(spec, p, arms, games, seed=seed, **kw)
+    for p, (order, arms, job) in settings.items():
+        run = job.result()
         runs[p] = run
         vals = arm_values(run, alpha)
         k = len(run.metrics)
@@ -825,7 +982,7 @@ def parse_param(spec: Any, text: str) -> tuple[str, list[str]]:
 MAX_SWEEP_SETTINGS = 64
 
 
-def sweep(
+def sweep_plan(
     game: str | Any,
     players: int,
     params: list[str],
@@ -835,14 +992,11 @@ def sweep(
     alpha: float = ALPHA,
     variants: list[str] | None = None,
     **kw: Any,
-) -> dict[str, Any]:
-    """Every combination of the parameter values, played on the same games.
-
-    Returns {'params': [keys], 'table': tidy frame (one row per setting and metric: the param
-    values, metric, value, ci_low, ci_high, diff to the first setting with its paired interval
-    and Holm p), 'comparison': the Comparison}."""
+):
+    """The sweep as a plan (simcore.runner.Plan) to run with others; kw as arms_job."""
     from simcore.games import get_game
     from simcore.rulesbase import RulesError
+    from simcore.runner import Plan
 
     spec = get_game(game) if isinstance(game, str) else game
     if not params:
@@ -867,16 +1021,49 @@ def sweep(
         for c in combos
     ]
     if len(arms) == 1:
-        run = run_arms(spec, players, arms, games, seed=seed, **kw)
-        table = comparison_table(run, alpha)
-        comp = Comparison(run, table, [], alpha)
+        job = arms_job(spec, players, arms, games, seed=seed, **kw)
+
+        def comparison() -> Comparison:
+            run = job.result()
+            return Comparison(run, comparison_table(run, alpha), [], alpha)
+
+        inner = Plan([job], comparison)
     else:
-        comp = compare(spec, players, arms, games, seed=seed, alpha=alpha, **kw)
-    t = comp.table.copy()
-    lookup = {a.label: dict(a.overrides) for a in comp.run.arms}
-    for k in keys:
-        t.insert(0, k, [lookup[a][k] for a in t["arm"]])
-    return {"params": keys, "table": t, "comparison": comp}
+        inner = compare_plan(spec, players, arms, games, seed=seed, alpha=alpha, **kw)
+
+    def finish() -> dict[str, Any]:
+        comp = inner.finish()
+        t = comp.table.copy()
+        lookup = {a.label: dict(a.overrides) for a in comp.run.arms}
+        for k in keys:
+            t.insert(0, k, [lookup[a][k] for a in t["arm"]])
+        return {"params": keys, "table": t, "comparison": comp}
+
+    return Plan(inner.jobs, finish)
+
+
+def sweep(
+    game: str | Any,
+    players: int,
+    params: list[str],
+    games: int,
+    *,
+    seed: int = 1,
+    alpha: float = ALPHA,
+    variants: list[str] | None = None,
+    **kw: Any,
+) -> dict[str, Any]:
+    """Every combination of the parameter values, played on the same games.
+
+    Returns {'params': [keys], 'table': tidy frame (one row per setting and metric: the param
+    values, metric, value, ci_low, ci_high, diff to the first setting with its paired interval
+    and Holm p), 'comparison': the Comparison}. kw: as compare."""
+    from simcore.runner import run_plans, split_run_options
+
+    run_options, kw = split_run_options(kw)
+    plan = sweep_plan(game, players, params, games, seed=seed, alpha=alpha, variants=variants, **kw)
+    (res,) = run_plans([plan], **run_options)
+    return res
 
 
 def sweep_wide(table: pd.DataFrame, params: list[str], metrics: list[str]) -> pd.DataFrame:

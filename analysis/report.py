@@ -30,13 +30,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from analysis import plots  # noqa: E402
-from analysis.compare import (  # noqa: E402
-    compare,
-    dice_analysis,
-    fmt_p,
-    records,
-    variant_arm,
-)
+from analysis.compare import fmt_p, records, variant_arm  # noqa: E402
 from analysis.html import Document  # noqa: E402
 from analysis.summary import result_json, summarize  # noqa: E402
 
@@ -64,10 +58,7 @@ def _pts(v: float, lo: float, hi: float) -> str:
 
 
 # ------------------------------------------------------------------------------ seat balance
-def _seat_section(doc: Document, spec, players: int, games: int, seed: int, policy, version):
-    from simcore.runner import simulate
-
-    res = simulate(spec, players, games, policies=policy, seed=seed, version=version)
+def _seat_section(doc: Document, players: int, res, version: str):
     t = summarize(res)
     js = result_json(res, version)
     b = js["balance"]
@@ -132,9 +123,7 @@ def _seat_section(doc: Document, spec, players: int, games: int, seed: int, poli
 KEY_METRICS = ("largest_gap", "fpa", "shared", "rounds")
 
 
-def _variant_section(doc: Document, spec, players: int, games: int, seed: int, policy, version):
-    arms = [variant_arm(v) for v in spec.report_variants]
-    comp = compare(spec, players, arms, games, seed=seed, policies=policy, version=version)
+def _variant_section(doc: Document, players: int, comp):
     t = comp.table
     doc.heading(f"{players} players", 3)
     doc.items(comp.headlines)
@@ -180,9 +169,7 @@ def _variant_section(doc: Document, spec, players: int, games: int, seed: int, p
 
 
 # ------------------------------------------------------------------------------ dice
-def _dice_section(doc: Document, spec, games: int, seed: int, policy, version):
-    counts = list(range(spec.min_players, spec.max_players + 1))
-    d = dice_analysis(spec, counts, games, seed=seed, policies=policy, version=version)
+def _dice_section(doc: Document, d: dict):
     t = d["table"]
     doc.items(d["verdicts"])
     rows = []
@@ -215,28 +202,39 @@ def _clamp_players(spec, p: int) -> int:
     return min(max(p, spec.min_players), spec.max_players)
 
 
-def _ladder_section(doc: Document, spec, games: int, seed: int, version):
-    from analysis.stats import wilson
-    from simcore.runner import simulate
+def _ladder_plans(spec, games: int, seed: int) -> dict[tuple, Any]:
+    """The ladder's simulations: each preset against random players, and head to head."""
+    from simcore.runner import simulation_plan
 
     presets = [p for p in spec.policies if p != "random"]
-    n3 = _clamp_players(spec, 3)
-    rows = []
+    n3, n2 = _clamp_players(spec, 3), _clamp_players(spec, 2)
+    plans = {}
     for p in presets:
-        res = simulate(
-            spec,
-            n3,
-            games,
-            policies=",".join([p] + ["random"] * (n3 - 1)),
-            rotate_seats=True,
-            seed=seed,
-            version=version,
+        policies = ",".join([p] + ["random"] * (n3 - 1))
+        plans[("vs_random", p)] = simulation_plan(
+            spec, n3, games, policies=policies, rotate_seats=True, seed=seed
         )
+    for a, b in itertools.combinations(presets, 2):
+        policies = ",".join([a, b] + ["random"] * (n2 - 2))
+        plans[("h2h", a, b)] = simulation_plan(
+            spec, n2, games, policies=policies, rotate_seats=True, seed=seed
+        )
+    return plans
+
+
+def _ladder_section(doc: Document, spec, games: int, results: dict[tuple, Any]):
+    from analysis.stats import wilson
+
+    n3, n2 = _clamp_players(spec, 3), _clamp_players(spec, 2)
+    rows = []
+    for key, res in results.items():
+        if key[0] != "vs_random":
+            continue
         s = res.summary
         lo, hi = wilson(s.policy_wins[0], s.games)
         rows.append(
             {
-                "policy": p,
+                "policy": key[1],
                 "games": s.games,
                 "win_rate": s.policy_wins[0] / s.games,
                 "ci_low": float(lo),
@@ -263,18 +261,11 @@ def _ladder_section(doc: Document, spec, games: int, seed: int, version):
     fig, ax = plt.subplots(figsize=(5, 3.2))
     plots.ladder(vs_random, ax=ax, title=f"Each preset against {n3 - 1} random players")
     doc.figure(fig, "ladder-random.png", "Each preset against random players")
-    n2 = _clamp_players(spec, 2)
     pairs = []
-    for a, b in itertools.combinations(presets, 2):
-        res = simulate(
-            spec,
-            n2,
-            games,
-            policies=",".join([a, b] + ["random"] * (n2 - 2)),
-            rotate_seats=True,
-            seed=seed,
-            version=version,
-        )
+    for key, res in results.items():
+        if key[0] != "h2h":
+            continue
+        a, b = key[1:]
         s = res.summary
         for i, (row, col) in enumerate(((a, b), (b, a))):
             lo, hi = wilson(s.policy_wins[i], s.games)
@@ -314,6 +305,31 @@ def _ladder_section(doc: Document, spec, games: int, seed: int, version):
 
 
 # ------------------------------------------------------------------------------ report
+def report_plans(spec: Any, games: int, seed: int, policy: str | None) -> dict[tuple, Any]:
+    """Every simulation of the report as plans (simcore.runner.Plan), keyed by section:
+    ('seats', players), ('variants', players), ('dice',), ('vs_random', preset) and
+    ('h2h', preset, preset). They are played together: on a cluster, all at once."""
+    from analysis.compare import compare_plan, dice_plan
+    from simcore.runner import simulation_plan
+
+    n = section_games(games)
+    counts = list(range(spec.min_players, spec.max_players + 1))
+    plans: dict[tuple, Any] = {}
+    for p in counts:
+        plans[("seats", p)] = simulation_plan(spec, p, n["seats"], policies=policy, seed=seed)
+    variants = list(spec.report_variants)
+    if len(variants) > 1:
+        arms = [variant_arm(v) for v in variants]
+        for p in counts:
+            plans[("variants", p)] = compare_plan(
+                spec, p, arms, n["variants"], seed=seed, policies=policy
+            )
+    if "die" in spec.named_values:
+        plans[("dice",)] = dice_plan(spec, counts, n["dice"], seed=seed, policies=policy)
+    plans.update(_ladder_plans(spec, n["ladder"], seed))
+    return plans
+
+
 def write_report(
     spec: Any,
     out: Path,
@@ -324,13 +340,46 @@ def write_report(
     version: str,
     command: str,
     echo: Callable[[str], None] = print,
+    backend: str = "local",
+    scheduler: str | None = None,
+    workers: int | None = None,
+    threads: int | None = None,
+    progress: bool = False,
 ) -> dict[str, Path]:
     """Run the report's simulations and write report.html, report.md (+ PNGs) and report.json
-    into `out`; returns their paths."""
-    out.mkdir(parents=True, exist_ok=True)
+    into `out`; returns their paths.
+
+    Every simulation is played first (backend, scheduler, workers, threads, progress as
+    simcore.runner.run_jobs: on a cluster, all sections at once), then the files are written
+    into a temporary folder and moved into `out`: an interrupted run leaves no report."""
+    from simcore.runner import check_backend, run_plans
+
+    check_backend(backend, scheduler, workers)
     t0 = time.time()
     n = section_games(games)
     counts = list(range(spec.min_players, spec.max_players + 1))
+    plans = report_plans(spec, games, seed, policy)
+    total = sum(job.total_games for p in plans.values() for job in p.jobs)
+    jobs = sum(len(p.jobs) for p in plans.values())
+    where = "local"
+    if backend == "dask":
+        where = (
+            f"Dask, scheduler {scheduler}" if scheduler else f"Dask, {workers or 2} local workers"
+        )
+    echo(f"  playing {total:,} games in {jobs} settings (backend: {where})")
+    results = dict(
+        zip(
+            plans,
+            run_plans(
+                list(plans.values()),
+                backend=backend,
+                scheduler=scheduler,
+                workers=workers,
+                threads=threads,
+                progress=progress,
+            ),
+        )
+    )
     body = Document(f"Balance report: {spec.title}")
     data: dict[str, Any] = {}
 
@@ -341,7 +390,7 @@ def write_report(
     )
     data["seats"] = []
     for p in counts:
-        data["seats"].append(_seat_section(body, spec, p, n["seats"], seed, policy, version))
+        data["seats"].append(_seat_section(body, p, results[("seats", p)], version))
         echo(f"  seat balance, {p} players: done")
 
     variants = list(spec.report_variants)
@@ -356,12 +405,10 @@ def write_report(
         )
         data["variants"] = []
         for p in counts:
-            data["variants"].append(
-                _variant_section(body, spec, p, n["variants"], seed, policy, version)
-            )
+            data["variants"].append(_variant_section(body, p, results[("variants", p)]))
             echo(f"  variant comparison, {p} players: done")
 
-    if "die" in spec.named_values:
+    if ("dice",) in results:
         body.heading("Dice", 2)
         body.text(
             f"Every die of the box for every player count, {n['dice']:,} games per die on the "
@@ -369,11 +416,12 @@ def write_report(
             "fairer' compares its gap with the rulebook's die per game (paired, Holm over the "
             "player counts)."
         )
-        data["dice"] = _dice_section(body, spec, n["dice"], seed, policy, version)
+        data["dice"] = _dice_section(body, results[("dice",)])
         echo("  dice: done")
 
     body.heading("Player ladder", 2)
-    data["ladder"] = _ladder_section(body, spec, n["ladder"], seed, version)
+    ladder = {k: v for k, v in results.items() if k[0] in ("vs_random", "h2h")}
+    data["ladder"] = _ladder_section(body, spec, n["ladder"], ladder)
     echo("  player ladder: done")
 
     wall = time.time() - t0
@@ -391,6 +439,7 @@ def write_report(
         f"variant, {n['dice']:,} per die, {n['ladder']:,} per ladder match",
         f"players: `{policy or spec.default_policy}`",
         f"wall time: {wall:.1f} s",
+        f"backend: {where}",
         f"machine: {os.cpu_count()} cores, {numba.get_num_threads()} threads, "
         f"{platform.platform()}, Python {platform.python_version()}",
     ]
@@ -398,24 +447,36 @@ def write_report(
     doc.heading("Provenance", 2)
     doc.items(prov)
     doc.blocks += body.blocks
-    md = out / "report.md"
-    html_path = out / "report.html"
-    md.write_text(doc.markdown(out))
-    html_path.write_text(doc.html())
-    (out / "report.json").write_text(
-        json.dumps(
-            {
-                "version": version,
-                "command": command,
-                "seed": seed,
-                "games": n,
-                "wall_s": wall,
-                "cores": os.cpu_count(),
-                "rules_hash": hashes,
-                **data,
-            },
-            indent=1,
-            default=str,
-        )
-    )
-    return {"html": html_path, "markdown": md, "json": out / "report.json"}
+    summary = {
+        "version": version,
+        "command": command,
+        "seed": seed,
+        "games": n,
+        "wall_s": wall,
+        "backend": backend,
+        "cores": os.cpu_count(),
+        "rules_hash": hashes,
+        **data,
+    }
+    return _write_files(out, doc, summary)
+
+
+def _write_files(out: Path, doc: Document, summary: dict) -> dict[str, Path]:
+    """report.md (+ PNGs), report.html and report.json written into a temporary folder next
+    to `out`, then moved in (report.json last): never a half-written report."""
+    import shutil
+    import tempfile
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}."))
+    try:
+        (tmp / "report.md").write_text(doc.markdown(tmp))
+        (tmp / "report.html").write_text(doc.html())
+        (tmp / "report.json").write_text(json.dumps(summary, indent=1, default=str))
+        out.mkdir(exist_ok=True)
+        names = sorted(f.name for f in tmp.iterdir() if f.name != "report.json")
+        for name in [*names, "report.json"]:
+            os.replace(tmp / name, out / name)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return {"html": out / "report.html", "markdown": out / "report.md", "json": out / "report.json"}

@@ -1,5 +1,7 @@
 """The Dask backend (optional extra `distributed`): chunks of game indices run as tasks on a
-cluster; workers return mergeable summaries (and rows only when asked).
+cluster; workers return mergeable summaries (and rows only when asked). Every chunk of every
+job of a command (all arms of a comparison, all player counts of the dice, all sections of a
+report) is submitted at once to one cluster.
 
 Results are identical to the local backend: a chunk's games depend only on (seed, index), and
 the client merges the chunks in plan order (so a --precision run stops at the same chunk). A
@@ -11,12 +13,16 @@ by the workers of one machine).
 
 from __future__ import annotations
 
+import logging
+import uuid
 from collections.abc import Callable
+from typing import Any
 
 from simcore.rulesbase import RulesError
 
 
 def _client(scheduler: str | None, workers: int | None):
+    """(Client, LocalCluster or None): a running scheduler, or a local cluster started here."""
     try:
         from distributed import Client, LocalCluster
     except ImportError:
@@ -27,10 +33,14 @@ def _client(scheduler: str | None, workers: int | None):
     if scheduler:
         try:
             return Client(scheduler, timeout="20s"), None
-        except OSError as e:
+        except (OSError, ValueError, TypeError) as e:
             raise RulesError(f"cannot reach the Dask scheduler at '{scheduler}': {e}") from None
     cluster = LocalCluster(
-        n_workers=workers or 2, threads_per_worker=1, processes=True, dashboard_address=None
+        n_workers=workers or 2,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        silence_logs=logging.ERROR,  # not the workers' warnings about tasks cancelled at Ctrl-C
     )
     return Client(cluster), cluster
 
@@ -38,87 +48,73 @@ def _client(scheduler: str | None, workers: int | None):
 def warm_worker(game: str, players: int) -> bool:
     """Compile or load the game's kernels on this worker (one numba thread per worker)."""
     import numba
-    import numpy as np
 
     from simcore.games import get_game
+    from simcore.runner import warm_kernels
 
     numba.set_num_threads(1)
     spec = get_game(game)
     seats = spec.parse_policies(None, players)
-    spec.play_batch(
-        spec.pack(spec.rules_cls(), players),
-        *spec.policy_arrays(seats),
-        np.uint64(0),
-        np.int64(0),
-        False,
-        False,
-        np.zeros((0, len(spec.columns)), dtype=np.int64),
-    )
+    warm_kernels(spec, players, spec.rules_cls(), seats, False, False)
     return True
 
 
 def run_dask(
-    game: str,
-    players: int,
-    rules,
-    seats,
-    seed: int,
-    todo,
-    rotate: bool,
-    checked: bool,
-    keep_rows: bool,
-    fold: Callable,
+    jobs: list,
+    todo: list[list],
+    fold: Callable[[int, int, Any], bool],
+    task_done: Callable[[int], None],
     *,
     scheduler: str | None = None,
     workers: int | None = None,
     threads_per_worker: int = 1,
+    on_start: Callable[[], None] | None = None,
 ) -> None:
-    """Submit every chunk of `todo` [(plan index, (first, n))] and fold the results in plan
-    order; stop early (cancelling the rest) when fold says so."""
+    """Submit every task of every job at once (todo[j]: [(plan index, Task)] of job j) and
+    fold each job's results in its plan order: fold(j, i, result); when it returns True the
+    rest of job j is cancelled. One cluster serves all the jobs; the kernels of each (game,
+    players) are loaded on every worker before the first task; then on_start() is called."""
     from distributed import as_completed
-
-    from simcore.runner import play_chunk
 
     client, cluster = _client(scheduler, workers)
     try:
-        client.run(warm_worker, game, players)
-        futures = {}
-        for i, (first, n) in todo:
-            fut = client.submit(
-                play_chunk,
-                game,
-                players,
-                rules,
-                seats,
-                seed,
-                first,
-                n,
-                rotate,
-                checked,
-                keep_rows,
-                threads_per_worker,
-                pure=False,
-                key=f"balance-chunk-{game}-{seed}-{first}-{n}-{i}",
-            )
-            futures[fut.key] = (i, fut)
-        index_of = {f.key: i for i, f in futures.values()}
-        waiting: dict[int, tuple] = {}
-        nxt = todo[0][0] if todo else 0
-        for fut in as_completed([f for _, f in futures.values()]):
-            i = index_of[fut.key]
-            _, summary, rows = fut.result()
-            waiting[i] = (summary, rows)
+        for game, players in dict.fromkeys((job.game, job.players) for job in jobs):
+            client.run(warm_worker, game, players)
+        if on_start is not None:
+            on_start()
+        token = uuid.uuid4().hex[:8]  # keys unique to this command on a shared scheduler
+        where: dict[str, tuple[int, int, int]] = {}  # key -> (job, plan index, games)
+        by_job: list[list] = [[] for _ in jobs]
+        for j, tasks in enumerate(todo):
+            for i, task in tasks:
+                fut = client.submit(
+                    task.fn,
+                    *task.args,
+                    threads=threads_per_worker,
+                    pure=False,
+                    key=f"balance-chunk-{token}-{j}-{i}",
+                )
+                where[fut.key] = (j, i, task.games)
+                by_job[j].append(fut)
+        waiting: list[dict[int, Any]] = [{} for _ in jobs]
+        nxt = [tasks[0][0] if tasks else 0 for tasks in todo]
+        stopped: set[int] = set()
+        for fut in as_completed([f for futs in by_job for f in futs]):
+            j, i, games = where[fut.key]
+            if j in stopped:
+                continue
+            waiting[j][i] = fut.result()
             fut.release()
-            while nxt in waiting:
-                s, rw = waiting.pop(nxt)
-                if fold(nxt, s, rw):
-                    for _, f in futures.values():
+            task_done(games)
+            while nxt[j] in waiting[j]:
+                if fold(j, nxt[j], waiting[j].pop(nxt[j])):
+                    stopped.add(j)
+                    waiting[j].clear()
+                    for f in by_job[j]:
                         f.cancel()
-                    return
-                nxt += 1
+                    break
+                nxt[j] += 1
     finally:
-        import logging
-
         logging.getLogger("distributed").setLevel(logging.CRITICAL)  # quiet shutdown
         client.close()
         if cluster is not None:

@@ -7,10 +7,14 @@ chunking.
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 import time
+from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
@@ -226,11 +230,13 @@ def _check_threads(threads: int | None) -> int:
 
 
 class Progress:
-    """A one-line progress bar on stderr (games/s, ETA); silent unless enabled."""
+    """A one-line progress bar on stderr (games/s, ETA); silent unless enabled. `start`: games
+    already done before the clock started (a resumed run): counted in the bar, not the rate."""
 
-    def __init__(self, total: int, enabled: bool):
+    def __init__(self, total: int, enabled: bool, start: int = 0):
         self.total = total
         self.enabled = enabled
+        self.start = start
         self.t0 = time.perf_counter()
         self.last = 0.0
 
@@ -242,7 +248,7 @@ class Progress:
             return
         self.last = now
         dt = max(now - self.t0, 1e-9)
-        rate = done / dt
+        rate = (done - self.start) / dt
         eta = (self.total - done) / rate if rate > 0 else float("inf")
         frac = done / self.total if self.total else 1.0
         bar = "#" * int(frac * 30)
@@ -251,6 +257,11 @@ class Progress:
             f"{rate:,.0f} games/s ETA {eta:,.0f}s "
         )
         sys.stderr.flush()
+
+    def restart(self, done: int) -> None:
+        """Start the clock again (work begins now, e.g. once a cluster is up)."""
+        self.t0 = time.perf_counter()
+        self.start = done
 
     def close(self) -> None:
         if self.enabled:
@@ -306,6 +317,372 @@ def play_chunk(
     return first, summary, (rows if keep_rows else None)
 
 
+def warm_kernels(spec: GameSpec, players: int, rules: Any, seats, rotate: bool, checked: bool):
+    """Compile (or load from the cache) the game's batch kernel: an empty batch."""
+    spec.play_batch(
+        spec.pack(rules, players),
+        *spec.policy_arrays(seats),
+        np.uint64(0),
+        np.int64(0),
+        rotate,
+        checked,
+        np.zeros((0, len(spec.columns)), dtype=np.int64),
+    )
+
+
+# ------------------------------------------------------------------------ jobs and backends
+BACKENDS = ("local", "dask")
+# the options of run_jobs / run_plans (the rest of a call's keywords describe the work)
+RUN_OPTIONS = ("backend", "scheduler", "workers", "threads", "progress")
+
+
+def check_backend(backend: str, scheduler: str | None, workers: int | None) -> None:
+    """Reject a bad --backend / --scheduler / --workers combination before any work."""
+    if backend not in BACKENDS:
+        raise RulesError(f"--backend must be local or dask, not '{backend}'")
+    if backend == "local" and (scheduler or workers is not None):
+        raise RulesError("--scheduler and --workers go with --backend dask")
+    if workers is not None and (
+        isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers < 1
+    ):
+        raise RulesError(f"--workers must be at least 1, not {workers}")
+    if scheduler and workers is not None:
+        raise RulesError(
+            "give --scheduler (a running cluster) or --workers (a local one), not both"
+        )
+    if backend == "dask":
+        import importlib.util
+
+        if importlib.util.find_spec("distributed") is None:
+            raise RulesError(
+                "--backend dask needs the 'distributed' extra: "
+                "pip install 'balance-analyser[distributed]'"
+            )
+
+
+def split_run_options(kw: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Keywords -> (the run options of run_plans, the rest)."""
+    run = {k: v for k, v in kw.items() if k in RUN_OPTIONS}
+    return run, {k: v for k, v in kw.items() if k not in RUN_OPTIONS}
+
+
+class Task(NamedTuple):
+    """One unit of work: fn(*args, threads=T) on some worker; `games` it plays (progress)."""
+
+    fn: Callable[..., Any]
+    args: tuple
+    games: int
+
+
+class Job:
+    """One setting played in chunks of game indices. A backend runs `tasks()` (anywhere, in
+    any order) and hands each result to `fold` in plan order; fold returns True to stop."""
+
+    game: str
+    players: int
+    total_games: int = 0  # games the job plays when it runs to the end (the progress bar)
+    done_games: int = 0  # of those, already played before the run (a resumed checkpoint)
+    elapsed_s: float = 0.0  # set by the backend
+
+    def tasks(self, backend: str) -> list[tuple[int, Task]]:
+        """(plan index, task) of every chunk still to play, in plan order."""
+        raise NotImplementedError
+
+    def warm(self) -> None:
+        """Compile or load the kernels in this process (the local backend, before the clock)."""
+
+    def fold(self, i: int, result: Any) -> bool:
+        raise NotImplementedError
+
+
+@dataclass
+class Plan:
+    """The jobs of one analysis and how to turn them, once played, into its result."""
+
+    jobs: list[Job]
+    finish: Callable[[], Any]
+
+
+@contextmanager
+def _sigterm_as_interrupt():
+    """SIGTERM stops a run like Ctrl-C (KeyboardInterrupt), where signals can be caught."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def _term(signum, frame):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGTERM, _term)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+def run_jobs(
+    jobs: list[Job],
+    *,
+    backend: str = "local",
+    scheduler: str | None = None,
+    workers: int | None = None,
+    threads: int | None = None,
+    progress: bool = False,
+) -> None:
+    """Play every chunk of every job and fold each job's chunks in its plan order.
+
+    backend 'local': the jobs one after the other, chunk by chunk, on `threads` numba threads.
+    backend 'dask': every chunk of every job submitted at once to one cluster (a running one
+    at `scheduler`, or a local one of `workers` processes started and stopped here); each
+    job's results are folded in plan order as they arrive, so the results are the local ones.
+    One progress bar counts the games of all jobs. Ctrl-C or SIGTERM raise KeyboardInterrupt
+    (the jobs keep what was folded so far)."""
+    check_backend(backend, scheduler, workers)
+    nthreads = _check_threads(threads)
+    todo = [job.tasks(backend) for job in jobs]
+    done = sum(job.done_games for job in jobs)
+    bar = Progress(sum(job.total_games for job in jobs), progress, start=done)
+    bar.update(done, force=True)
+    t0 = time.perf_counter()
+
+    def task_done(games: int) -> None:
+        nonlocal done
+        done += games
+        bar.update(done)
+
+    with _sigterm_as_interrupt():
+        try:
+            if backend == "local":
+                _run_local(jobs, todo, nthreads, task_done)
+            else:
+                from simcore.distributed import run_dask
+
+                def fold(j: int, i: int, result: Any) -> bool:
+                    stop = jobs[j].fold(i, result)
+                    jobs[j].elapsed_s = time.perf_counter() - t0
+                    return stop
+
+                run_dask(
+                    jobs,
+                    todo,
+                    fold,
+                    task_done,
+                    scheduler=scheduler,
+                    workers=workers,
+                    on_start=lambda: bar.restart(done),
+                )
+            bar.update(done, force=True)
+        finally:
+            bar.close()
+
+
+def _run_local(jobs: list[Job], todo, nthreads: int, task_done: Callable[[int], None]) -> None:
+    """The local backend: the jobs in order, chunk by chunk, on this process's numba threads.
+    A job's elapsed_s is the time spent on its chunks (compiling excluded)."""
+    prev = numba.get_num_threads()
+    numba.set_num_threads(nthreads)
+    try:
+        for job in jobs:
+            job.warm()
+        for job, tasks in zip(jobs, todo):
+            for i, task in tasks:
+                t = time.perf_counter()
+                stop = job.fold(i, task.fn(*task.args))
+                job.elapsed_s += time.perf_counter() - t
+                task_done(task.games)
+                if stop:
+                    break
+    finally:
+        numba.set_num_threads(prev)
+
+
+def run_plans(plans: list[Plan], **run_options: Any) -> list[Any]:
+    """Run the jobs of every plan together (one cluster, one progress bar), then finish each
+    plan; run_options as run_jobs."""
+    run_jobs([job for p in plans for job in p.jobs], **run_options)
+    return [p.finish() for p in plans]
+
+
+# ------------------------------------------------------------------------ simulate
+class SimJob(Job):
+    """One setting of `simulate`: its chunks' summaries merged in plan order (rows kept when
+    asked), the merged summary saved to the checkpoint after every chunk when one is given."""
+
+    def __init__(
+        self,
+        spec: GameSpec,
+        players: int,
+        games: int,
+        rules: Any,
+        seats: list[SeatPolicy],
+        seed: int,
+        *,
+        rotate_seats: bool = False,
+        checked: bool = False,
+        keep_rows: bool = False,
+        chunk: int = DEFAULT_CHUNK,
+        start: int = 0,
+        precision: float | None = None,
+        threads: int = 1,
+        checkpoint: str | None = None,
+        resume: bool = False,
+    ):
+        self.spec, self.game, self.players = spec, spec.name, players
+        self.games, self.rules, self.seats, self.seed = games, rules, seats, int(seed)
+        self.rotate, self.checked, self.keep_rows = rotate_seats, checked, keep_rows
+        self.precision, self.threads, self.checkpoint = precision, threads, checkpoint
+        self.resolved = spec.resolved(rules, players)
+        self.plan = chunk_plan(start, games, chunk)
+        self.fingerprint = {
+            "game": spec.name,
+            "players": players,
+            "games": int(games),
+            "seed": int(seed),
+            "start": int(start),
+            "chunk": int(chunk),
+            "rules_hash": rules_hash(self.resolved),
+            "policies": [[p.label, list(p.weights)] for p in seats],
+            "rotate": bool(rotate_seats),
+            "checked": bool(checked),
+            "precision": precision,
+        }
+        self.summary = new_summary(spec, players, len(seats))
+        self.done_chunks = 0
+        if checkpoint:
+            from simcore.checkpoint import load_checkpoint
+
+            self.done_chunks, loaded = load_checkpoint(
+                checkpoint, self.fingerprint, resume, self.summary
+            )
+            if loaded is not None:
+                self.summary = loaded
+        self.kept: dict[int, np.ndarray] = {}
+        self.total_games = games
+        self.done_games = self.summary.games
+        self.backend = "local"
+
+    def tasks(self, backend: str) -> list[tuple[int, Task]]:
+        self.backend = backend
+        args = (self.game, self.players, self.rules, self.seats, self.seed)
+        flags = (self.rotate, self.checked, self.keep_rows)
+        return [
+            (i, Task(play_chunk, (*args, first, n, *flags), n))
+            for i, (first, n) in enumerate(self.plan)
+        ][self.done_chunks :]
+
+    def warm(self) -> None:
+        warm_kernels(self.spec, self.players, self.rules, self.seats, self.rotate, self.checked)
+
+    def fold(self, i: int, result: Any) -> bool:
+        _, chunk_summary, rows = result
+        return self.add(i, chunk_summary, rows)
+
+    def add(self, i: int, chunk_summary: Summary, rows: np.ndarray | None = None) -> bool:
+        """Merge chunk i (in plan order); save the checkpoint; True when the run may stop."""
+        self.summary = self.summary.merge(chunk_summary)
+        if rows is not None:
+            self.kept[i] = rows
+        if self.checkpoint:
+            from simcore.checkpoint import save_checkpoint
+
+            save_checkpoint(self.checkpoint, self.fingerprint, i + 1, self.summary)
+        return self.precision is not None and max_half_width(self.summary) <= self.precision
+
+    def result(self, partial: bool = False) -> SimResult:
+        df = None
+        if self.keep_rows and self.kept:
+            rows = np.concatenate([self.kept[k] for k in sorted(self.kept)])
+            df = rows_frame(self.spec, rows, self.players)
+        return SimResult(
+            game=self.spec.name,
+            players=self.players,
+            games=self.summary.games,
+            games_requested=self.games,
+            precision=self.precision,
+            seed=self.seed,
+            rules=self.rules,
+            resolved_rules=self.resolved,
+            rules_hash=rules_hash(self.resolved),
+            policies=[p.label for p in self.seats],
+            rotate_seats=self.rotate,
+            summary=self.summary,
+            rows=df,
+            elapsed_s=self.elapsed_s,
+            threads=self.threads,
+            end_reasons=self.spec.end_reasons,
+            checked=self.checked,
+            partial=partial,
+            backend=self.backend,
+        )
+
+
+def prepare_simulation(
+    game: str | GameSpec,
+    players: int,
+    games: int,
+    *,
+    variants: list[str] | tuple[str, ...] = (),
+    overrides: dict[str, Any] | None = None,
+    rules_file: str | None = None,
+    policies: str | list[SeatPolicy] | None = None,
+    seed: int = 0,
+    threads: int | None = None,
+    rotate_seats: bool = False,
+    checked: bool = False,
+    keep_rows: bool = False,
+    chunk_size: int | None = None,
+    start: int = 0,
+    version: str = "",
+    precision: float | None = None,
+    checkpoint: str | None = None,
+    resume: bool = False,
+) -> SimJob:
+    """Validate and resolve a simulation (the arguments of `simulate`) into a SimJob, without
+    playing it: `run_jobs` plays it, `job.result()` gives the SimResult."""
+    spec = get_game(game) if isinstance(game, str) else game
+    spec.check_players(players)
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
+        raise RulesError(f"the number of games must be a whole number of at least 1, not {games}")
+    if not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise RulesError(f"--seed must be a whole number of 0 or more, not {seed}")
+    if precision is not None and not (0 < precision < 0.5):
+        raise RulesError(f"--precision must lie between 0 and 0.5, not {precision}")
+    if resume and not checkpoint:
+        raise RulesError("--resume needs --checkpoint FILE")
+    if checkpoint and keep_rows:
+        raise RulesError("--checkpoint keeps summaries only; it cannot be combined with --out")
+    nthreads = _check_threads(threads)
+    rules = spec.resolve_rules(variants, overrides, rules_file, players)
+    seats = policies if isinstance(policies, list) else spec.parse_policies(policies, players)
+    seats = spec.resolve_seats(seats, rules)
+    chunk = chunk_size or min(DEFAULT_CHUNK, max(games, 1))
+    if chunk < 1:
+        raise RulesError("chunk size must be at least 1")
+    return SimJob(
+        spec,
+        players,
+        int(games),
+        rules,
+        seats,
+        int(seed),
+        rotate_seats=rotate_seats,
+        checked=checked,
+        keep_rows=keep_rows,
+        chunk=chunk,
+        start=start,
+        precision=precision,
+        threads=nthreads,
+        checkpoint=checkpoint,
+        resume=resume,
+    )
+
+
+def simulation_plan(game: str | GameSpec, players: int, games: int, **kw: Any) -> Plan:
+    """A simulation to run together with others (run_plans); kw as prepare_simulation."""
+    job = prepare_simulation(game, players, games, **kw)
+    return Plan([job], job.result)
+
+
 def simulate(
     game: str | GameSpec,
     players: int,
@@ -343,185 +720,38 @@ def simulate(
     run goes; resume=True continues from it. Ctrl-C or SIGTERM raise Interrupted, carrying
     the partial result.
     """
-    spec = get_game(game) if isinstance(game, str) else game
-    spec.check_players(players)
-    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
-        raise RulesError(f"the number of games must be a whole number of at least 1, not {games}")
-    if not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise RulesError(f"--seed must be a whole number of 0 or more, not {seed}")
-    if precision is not None and not (0 < precision < 0.5):
-        raise RulesError(f"--precision must lie between 0 and 0.5, not {precision}")
-    if backend not in ("local", "dask"):
-        raise RulesError(f"--backend must be local or dask, not '{backend}'")
-    if backend == "local" and (scheduler or workers):
-        raise RulesError("--scheduler and --workers go with --backend dask")
-    if workers is not None and workers < 1:
-        raise RulesError(f"--workers must be at least 1, not {workers}")
-    if resume and not checkpoint:
-        raise RulesError("--resume needs --checkpoint FILE")
-    if checkpoint and keep_rows:
-        raise RulesError("--checkpoint keeps summaries only; it cannot be combined with --out")
-    nthreads = _check_threads(threads)
-    rules = spec.resolve_rules(variants, overrides, rules_file, players)
-    seats = policies if isinstance(policies, list) else spec.parse_policies(policies, players)
-    seats = spec.resolve_seats(seats, rules)
-    chunk = chunk_size or min(DEFAULT_CHUNK, max(games, 1))
-    if chunk < 1:
-        raise RulesError("chunk size must be at least 1")
-    resolved = spec.resolved(rules, players)
-    plan = chunk_plan(start, games, chunk)
-    fingerprint = {
-        "game": spec.name,
-        "players": players,
-        "games": int(games),
-        "seed": int(seed),
-        "start": int(start),
-        "chunk": int(chunk),
-        "rules_hash": rules_hash(resolved),
-        "policies": [[p.label, list(p.weights)] for p in seats],
-        "rotate": bool(rotate_seats),
-        "checked": bool(checked),
-        "precision": precision,
-    }
-    summary = new_summary(spec, players, len(seats))
-    done_chunks = 0
-    if checkpoint:
-        from simcore.checkpoint import load_checkpoint
-
-        done_chunks, loaded = load_checkpoint(checkpoint, fingerprint, resume, summary)
-        if loaded is not None:
-            summary = loaded
-    kept: dict[int, np.ndarray] = {}
-    bar = Progress(games, progress)
-    bar.update(summary.games, force=True)
-
-    def result(partial: bool, elapsed: float) -> SimResult:
-        df = None
-        if keep_rows and kept:
-            df = rows_frame(spec, np.concatenate([kept[k] for k in sorted(kept)]), players)
-        return SimResult(
-            game=spec.name,
-            players=players,
-            games=summary.games,
-            games_requested=games,
-            precision=precision,
-            seed=int(seed),
-            rules=rules,
-            resolved_rules=resolved,
-            rules_hash=rules_hash(resolved),
-            policies=[p.label for p in seats],
-            rotate_seats=rotate_seats,
-            summary=summary,
-            rows=df,
-            elapsed_s=elapsed,
-            threads=nthreads,
-            end_reasons=spec.end_reasons,
-            checked=checked,
-            partial=partial,
+    check_backend(backend, scheduler, workers)
+    job = prepare_simulation(
+        game,
+        players,
+        games,
+        variants=variants,
+        overrides=overrides,
+        rules_file=rules_file,
+        policies=policies,
+        seed=seed,
+        threads=threads,
+        rotate_seats=rotate_seats,
+        checked=checked,
+        keep_rows=keep_rows,
+        chunk_size=chunk_size,
+        start=start,
+        precision=precision,
+        checkpoint=checkpoint,
+        resume=resume,
+    )
+    try:
+        run_jobs(
+            [job],
             backend=backend,
+            scheduler=scheduler,
+            workers=workers,
+            threads=threads,
+            progress=progress,
         )
-
-    todo = list(enumerate(plan))[done_chunks:]
-    state = {"next": done_chunks, "stop": False}
-
-    def fold(i: int, chunk_summary: Summary, rows: np.ndarray | None) -> bool:
-        """Merge chunk i (in plan order); save the checkpoint; True when the run may stop."""
-        nonlocal summary
-        summary = summary.merge(chunk_summary)
-        if rows is not None:
-            kept[i] = rows
-        state["next"] = i + 1
-        if checkpoint:
-            from simcore.checkpoint import save_checkpoint
-
-            save_checkpoint(checkpoint, fingerprint, i + 1, summary)
-        bar.update(summary.games)
-        return precision is not None and max_half_width(summary) <= precision
-
-    import signal
-    import threading
-
-    old_term = None
-    if threading.current_thread() is threading.main_thread():
-
-        def _term(signum, frame):
-            raise KeyboardInterrupt
-
-        old_term = signal.signal(signal.SIGTERM, _term)
-    if backend == "local":
-        # compile (or load from the cache) before the clock starts: an empty batch
-        prev = numba.get_num_threads()
-        numba.set_num_threads(nthreads)
-        spec.play_batch(
-            spec.pack(rules, players),
-            *spec.policy_arrays(seats),
-            np.uint64(seed),
-            np.int64(0),
-            rotate_seats,
-            checked,
-            np.zeros((0, len(spec.columns)), dtype=np.int64),
-        )
-        numba.set_num_threads(prev)
-    t0 = time.perf_counter()
-    try:
-        if backend == "local":
-            _run_local(
-                spec,
-                players,
-                rules,
-                seats,
-                seed,
-                todo,
-                rotate_seats,
-                checked,
-                keep_rows,
-                nthreads,
-                fold,
-            )
-        else:
-            from simcore.distributed import run_dask
-
-            run_dask(
-                spec.name,
-                players,
-                rules,
-                seats,
-                int(seed),
-                todo,
-                rotate_seats,
-                checked,
-                keep_rows,
-                fold,
-                scheduler=scheduler,
-                workers=workers,
-            )
     except KeyboardInterrupt:
-        bar.close()
-        raise Interrupted(result(True, time.perf_counter() - t0)) from None
-    finally:
-        if old_term is not None:
-            signal.signal(signal.SIGTERM, old_term)
-    elapsed = time.perf_counter() - t0
-    bar.update(summary.games, force=True)
-    bar.close()
-    return result(False, elapsed)
-
-
-def _run_local(
-    spec, players, rules, seats, seed, todo, rotate, checked, keep_rows, nthreads, fold
-) -> None:
-    """The local backend: chunks in order on this process's numba threads."""
-    prev = numba.get_num_threads()
-    numba.set_num_threads(nthreads)
-    try:
-        for i, (first, n) in todo:
-            _, chunk_summary, rows = play_chunk(
-                spec.name, players, rules, seats, seed, first, n, rotate, checked, keep_rows
-            )
-            if fold(i, chunk_summary, rows):
-                return
-    finally:
-        numba.set_num_threads(prev)
+        raise Interrupted(job.result(partial=True)) from None
+    return job.result()
 
 
 def rows_frame(spec: GameSpec, rows: np.ndarray, players: int) -> pd.DataFrame:

@@ -3,6 +3,7 @@ interrupted (SIGKILL, SIGINT) resume from their checkpoint to the uninterrupted 
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import signal
@@ -13,8 +14,10 @@ import time
 
 import pytest
 
-from simcore import simulate
+from analysis.compare import compare, dice_analysis, records, set_arm, sweep, variant_arm
+from simcore import get_game, simulate
 from simcore.runner import Interrupted
+from tests.test_cli import run_main
 
 distributed = pytest.importorskip("distributed")
 
@@ -34,51 +37,81 @@ def test_dask_cluster_gives_the_local_result():
     assert dask.summary.equals(local.summary)
 
 
-def test_lost_worker_chunks_are_recomputed():
+def _kill_a_worker_once_busy(cluster, pid: int, killed: dict) -> threading.Thread:
+    """A thread that SIGKILLs worker process `pid` once chunks are being processed."""
+
+    def kill_one():
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            busy = [
+                t
+                for k, t in list(cluster.scheduler.tasks.items())
+                if "balance-chunk" in str(k) and t.state == "processing"
+            ]
+            if busy:
+                time.sleep(0.3)
+                os.kill(pid, signal.SIGKILL)
+                killed["at"] = time.time()
+                return
+            time.sleep(0.005)
+
+    thread = threading.Thread(target=kill_one)
+    thread.start()
+    return thread
+
+
+def _comparison_json(comp) -> str:
+    return json.dumps(_no_timing(comp.to_json()), sort_keys=True)
+
+
+@pytest.mark.parametrize("what", ["simulate", "compare"])
+def test_lost_worker_chunks_are_recomputed(what):
     from distributed import Client, LocalCluster
 
     cluster = LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
     )
     client = Client(cluster)
+    arms = [variant_arm("base"), variant_arm("no-chips")]
     try:
-        expected = simulate("sunken-city", 3, 6000, seed=8, chunk_size=200)
+        if what == "simulate":
+            expected = simulate("sunken-city", 3, 6000, seed=8, chunk_size=200)
+        else:
+            expected = compare("sunken-city", 3, arms, 3000, seed=8, policies="random")
         pids = list(client.run(os.getpid).values())
-        killed = {}
-
-        def kill_one():
-            # once chunks are being processed, SIGKILL one worker process
-            deadline = time.time() + 120
-            while time.time() < deadline:
-                busy = [
-                    t
-                    for k, t in list(cluster.scheduler.tasks.items())
-                    if "balance-chunk" in str(k) and t.state == "processing"
-                ]
-                if busy:
-                    time.sleep(0.3)
-                    os.kill(pids[0], signal.SIGKILL)
-                    killed["at"] = time.time()
-                    return
-                time.sleep(0.005)
-
-        killer = threading.Thread(target=kill_one)
-        killer.start()
-        got = simulate(
-            "sunken-city",
-            3,
-            6000,
-            seed=8,
-            chunk_size=200,
-            backend="dask",
-            scheduler=cluster.scheduler_address,
-        )
+        killed: dict = {}
+        killer = _kill_a_worker_once_busy(cluster, pids[0], killed)
+        if what == "simulate":
+            got = simulate(
+                "sunken-city",
+                3,
+                6000,
+                seed=8,
+                chunk_size=200,
+                backend="dask",
+                scheduler=cluster.scheduler_address,
+            )
+        else:
+            got = compare(
+                "sunken-city",
+                3,
+                arms,
+                3000,
+                seed=8,
+                policies="random",
+                chunk_size=100,
+                backend="dask",
+                scheduler=cluster.scheduler_address,
+            )
         finished = time.time()
         killer.join()
         assert "at" in killed and killed["at"] < finished  # it died while the run went on
         with pytest.raises(ProcessLookupError):
             os.kill(pids[0], 0)
-        assert got.summary.equals(expected.summary)
+        if what == "simulate":
+            assert got.summary.equals(expected.summary)
+        else:
+            assert _comparison_json(got) == _comparison_json(expected)
     finally:
         client.close()
         cluster.close()
@@ -212,3 +245,186 @@ def test_cli_sigint_prints_a_marked_partial_summary(tmp_path):
     assert "PARTIAL" in stderr and "PARTIAL" in stdout
     assert "Traceback" not in stderr
     assert not out.exists()  # no output file claiming to be complete
+
+
+# ------------------------------------------------------------------ compare, dice, sweep, report
+SC = "sunken-city"
+TIMING_KEYS = {"elapsed_s", "games_per_s", "threads", "wall_s", "backend", "command"}
+
+
+def _no_timing(obj):
+    """A JSON value without its timing and provenance fields (at any depth)."""
+    if isinstance(obj, dict):
+        return {k: _no_timing(v) for k, v in obj.items() if k not in TIMING_KEYS}
+    if isinstance(obj, list):
+        return [_no_timing(v) for v in obj]
+    return obj
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    """The address of a local cluster of 2 worker processes, shared by the tests below."""
+    from distributed import LocalCluster
+
+    cluster = LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    )
+    yield cluster.scheduler_address
+    cluster.close()
+
+
+def test_compare_on_a_cluster_gives_the_local_json(scheduler):
+    """Every arm's chunks spread over 2 workers, in chunks of another size: the same JSON."""
+    arms = [variant_arm("base"), variant_arm("no-chips"), set_arm("die=black")]
+    local = compare(SC, 3, arms, 2000, seed=2, policies="random")
+    dask = compare(
+        SC,
+        3,
+        arms,
+        2000,
+        seed=2,
+        policies="random",
+        chunk_size=700,
+        scheduler=scheduler,
+        backend="dask",
+    )
+    assert _comparison_json(dask) == _comparison_json(local)
+
+
+def test_dice_on_a_cluster_gives_the_local_table(scheduler):
+    kw = dict(dice=["1,1,2,2,3,3"], seed=4, policies="random")
+    local = dice_analysis(SC, [2, 3], 2000, **kw)
+    dask = dice_analysis(
+        SC, [2, 3], 2000, **kw, chunk_size=300, backend="dask", scheduler=scheduler
+    )
+    assert json.dumps(records(dask["table"])) == json.dumps(records(local["table"]))
+    assert dask["verdicts"] == local["verdicts"]
+
+
+def test_sweep_on_a_cluster_gives_the_local_table(scheduler):
+    params = ["chips=true,false", "die=beige,black"]
+    local = sweep(SC, 3, params, 1500, seed=6, policies="random")
+    dask = sweep(
+        SC, 3, params, 1500, seed=6, policies="random", backend="dask", scheduler=scheduler
+    )
+    assert json.dumps(records(dask["table"])) == json.dumps(records(local["table"]))
+
+
+def test_report_on_a_cluster_gives_the_local_report(scheduler, small_report, tmp_path):
+    """The same numbers (report.json), the same Markdown apart from the provenance's command,
+    wall time and backend, the same plots (PNG bytes) as the local report of the fixture."""
+    from analysis.report import write_report
+    from cli import package_version
+
+    local, _ = small_report
+    dask = tmp_path / "dask"
+    write_report(
+        get_game(SC),
+        dask,
+        120,
+        1,
+        "random",
+        version=package_version(),
+        command="balance report",
+        echo=lambda _: None,
+        backend="dask",
+        scheduler=scheduler,
+    )
+    js = [json.loads((d / "report.json").read_text()) for d in (local, dask)]
+    assert _no_timing(js[1]) == _no_timing(js[0])
+
+    def numbers(d):
+        lines = (d / "report.md").read_text().splitlines()
+        return [x for x in lines if not x.startswith(("- command", "- wall time", "- backend"))]
+
+    assert numbers(dask) == numbers(local)
+    pngs = sorted(p.name for p in local.glob("*.png"))
+    assert pngs and pngs == sorted(p.name for p in dask.glob("*.png"))
+    assert all((local / p).read_bytes() == (dask / p).read_bytes() for p in pngs)
+    assert [p.name for p in tmp_path.iterdir()] == ["dask"]  # no temporary folder left
+
+
+def test_cli_compare_on_a_local_cluster_gives_the_local_json():
+    """`--backend dask --workers 2`: the command starts (and stops) its own cluster."""
+    from typer.testing import CliRunner
+
+    import cli
+
+    base = ["compare", SC, "--variant", "base", "--set-arm", "die=black", "--games", "600"]
+    base += ["--policy", "random", "--seed", "3", "--json"]
+    local = CliRunner().invoke(cli.app, base)
+    assert local.exit_code == 0, local.output
+    expected = {k: v for k, v in json.loads(local.output).items() if k not in TIMING}
+    assert _cli_json(*base, "--backend", "dask", "--workers", "2") == expected
+
+
+DASK_BAD = [
+    (
+        ["compare", SC, "--set-arm", "die=black", "--backend", "dask", "--workers", "0"],
+        "at least 1",
+    ),
+    (["dice", SC, "--workers", "2"], "go with --backend dask"),
+    (
+        ["sweep", SC, "--param", "chips=true,false", "--backend", "dask", "--scheduler", "nowhere"],
+        "cannot reach the Dask scheduler at 'nowhere'",
+    ),
+    (["report", SC, "--backend", "dask", "--scheduler", "tcp://h:1", "--workers", "2"], "not both"),
+    (["simulate", SC, "--backend", "spark"], "local or dask"),
+]
+
+
+@pytest.mark.parametrize("args,needle", DASK_BAD)
+def test_bad_backend_input_is_one_error_line(args, needle, monkeypatch, capsys):
+    code, out, err = run_main([*args, "--games", "20"], monkeypatch, capsys)
+    assert code == 2, (out, err)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], err
+
+
+def test_backend_dask_without_dask_installed(monkeypatch, capsys):
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a, **k: None if name == "distributed" else real(name, *a, **k),
+    )
+    code, _, err = run_main(
+        ["compare", SC, "--set-arm", "die=black", "--backend", "dask", "--workers", "2"],
+        monkeypatch,
+        capsys,
+    )
+    assert code == 2
+    assert err.strip() == (
+        "error: --backend dask needs the 'distributed' extra: "
+        "pip install 'balance-analyser[distributed]'"
+    )
+
+
+def test_cli_sigint_during_a_report_leaves_no_report(tmp_path):
+    """Ctrl-C while the report's games are played: one error line, status 130, no folder."""
+    out = tmp_path / "rep"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from cli import main; main()",
+            "report",
+            SC,
+            "--out",
+            str(out),
+            "--policy",
+            "random",
+            "--games",
+            "3e5",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert "playing" in proc.stdout.readline()  # the games have started
+    time.sleep(2.0)
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 130
+    assert stderr.strip() == "error: interrupted; no output file was written"
+    assert not out.exists() and list(tmp_path.iterdir()) == []

@@ -19,17 +19,6 @@ runner = CliRunner()
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
-@pytest.fixture(scope="module")
-def small_report(tmp_path_factory):
-    out = tmp_path_factory.mktemp("rep") / "sc"
-    res = runner.invoke(
-        cli.app,
-        ["report", "sunken-city", "--out", str(out), "--games", "120", "--policy", "random"],
-    )
-    assert res.exit_code == 0, res.output
-    return out, res.output
-
-
 def test_report_has_every_section(small_report):
     out, output = small_report
     assert f"report written to {out / 'report.html'}" in output
