@@ -105,7 +105,7 @@ from simcore.sumeria.state import (
     STATE_SIZE,
     X_DEST,
     X_ESEEN,
-    X_LSEEN,
+    X_MREAD,
     X_STACK,
     X_STAMP,
 )
@@ -444,37 +444,52 @@ def move_targets(s, r, frm, x, o):
     Ruling (GAME-DATA.md): over an occupied location the trader goes on along the routes
     leaving it other than the one it came by (one route at a town or village of the default
     map: straight on; any of the others at a city). A path that comes back to the start
-    ends there and is no move. Depth-first over directed routes, each followed once."""
+    ends there and is no move. Depth-first over directed routes, each followed once.
+    x[X_MREAD] gets the bitmask of the locations whose occupancy was read: the list depends on
+    nothing else (the players' move-target cache)."""
     x[X_STAMP] += 1
     stamp = x[X_STAMP]
     n = 0
     top = 0
+    read = 0
     for j in range(degree(r, frm)):
         x[X_STACK + 2 * top] = frm
         x[X_STACK + 2 * top + 1] = j
         top += 1
+    found = 0  # bitmask of the locations listed
     while top > 0:
         top -= 1
         a = x[X_STACK + 2 * top]
         j = x[X_STACK + 2 * top + 1]
-        e = a * MAX_DEG + j
-        if x[X_ESEEN + e] == stamp:
-            continue
-        x[X_ESEEN + e] = stamp
-        b = nb(r, a, j)
-        if b == frm:
-            continue
-        if s[O_LOC + b] == EMPTY:
-            if x[X_LSEEN + b] != stamp:
-                x[X_LSEEN + b] = stamp
-                x[o + n] = b
-                n += 1
-        else:
-            for k in range(degree(r, b)):
+        while True:
+            e = a * MAX_DEG + j
+            if x[X_ESEEN + e] == stamp:
+                break
+            x[X_ESEEN + e] = stamp
+            b = nb(r, a, j)
+            if b == frm:
+                break
+            bit = 1 << b
+            read |= bit
+            if s[O_LOC + b] == EMPTY:
+                if found & bit == 0:
+                    found |= bit
+                    x[o + n] = b
+                    n += 1
+                break
+            d = degree(r, b)
+            if d == 2:
+                # the one route on (pushing it and popping it at once, without the stack)
+                j = 1 if nb(r, b, 0) == a else 0
+                a = b
+                continue
+            for k in range(d):
                 if nb(r, b, k) != a:
                     x[X_STACK + 2 * top] = b
                     x[X_STACK + 2 * top + 1] = k
                     top += 1
+            break
+    x[X_MREAD] = read
     return n
 
 
