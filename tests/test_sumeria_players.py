@@ -16,7 +16,7 @@ from simcore import get_game
 from simcore.rng import new_stream, rand_float
 from simcore.sumeria import engine as E
 from simcore.sumeria import policies as P
-from simcore.sumeria.board import LOCS_PER_STATE, MAX_DEG, N_LOCS, N_STATES
+from simcore.sumeria.board import LOCS_PER_STATE, MAX_DEG, N_LOCS, N_STATES, loc_name
 from simcore.sumeria.play import N_COLS, play_game
 from simcore.sumeria.rules import R_ADJ, R_DEG, SumeriaRules, pack
 from simcore.sumeria.state import (
@@ -63,8 +63,34 @@ def reference_targets(s: np.ndarray, r: np.ndarray, frm: int) -> list[int]:
     return out
 
 
-@pytest.mark.parametrize("map_name", MAPS)
-def test_move_search_matches_the_reference_in_order(map_name):
+def write_map(path, kind: str, seed: int = 0) -> str:
+    """A map file: 'ring' one loop through all 56 locations (every location has 2 routes, so
+    the search's straight runs are cut at board.RUN_MAX), 'random' random routes (at most
+    MAX_DEG at a location)."""
+    rng = np.random.default_rng(seed)
+    routes: set[tuple[int, int]] = set()
+    if kind == "ring":
+        perm = rng.permutation(N_LOCS)
+        routes = {(int(perm[i]), int(perm[(i + 1) % N_LOCS])) for i in range(N_LOCS)}
+    else:
+        deg = np.zeros(N_LOCS, dtype=int)
+        while len(routes) < 90:
+            a, b = (int(v) for v in rng.integers(0, N_LOCS, 2))
+            if a == b or (a, b) in routes or (b, a) in routes:
+                continue
+            if max(deg[a], deg[b]) >= MAX_DEG:
+                continue
+            deg[a] += 1
+            deg[b] += 1
+            routes.add((a, b))
+    path.write_text("".join(f"{loc_name(a)} {loc_name(b)}\n" for a, b in sorted(routes)))
+    return str(path)
+
+
+@pytest.mark.parametrize("map_name", [*MAPS, "file:ring", "file:random"])
+def test_move_search_matches_the_reference_in_order(map_name, tmp_path):
+    if map_name.startswith("file:"):
+        map_name = write_map(tmp_path / "map.txt", map_name[5:])
     r = pack(SumeriaRules(map=map_name), 3)
     rng = np.random.default_rng(7)
     x = new_scratch()

@@ -52,6 +52,7 @@ from simcore.sumeria.engine import (
     held,
     lift_trader,
     move_targets,
+    move_targets_in,
     put_trader,
     ranking,
 )
@@ -68,7 +69,6 @@ from simcore.sumeria.state import (
     EMPTY,
     MC_CAP,
     MC_W,
-    O_DISPLAY,
     O_LOC,
     O_ORDER,
     O_POS,
@@ -336,9 +336,16 @@ def prepare(s, r, me, w, x, xf):
     progress = (s[S_TURN] * players + s[S_IN_TURN]) / (turns * players)
     now = w[W_NOW] * (1.0 + w[W_LATE] * progress)
     opp = w[W_DENY] / (players - 1)
+    # my value of a tile of each type (N_TYPES = 4 values in locals)
+    tv0 = tile_value(s, r, me, 0, w)
+    tv1 = tile_value(s, r, me, 1, w)
+    tv2 = tile_value(s, r, me, 2, w)
+    tv3 = tile_value(s, r, me, 3, w)
     mean_val = 0.0
-    for t in range(N_TYPES):
-        mean_val += tile_value(s, r, me, t, w)
+    mean_val += tv0
+    mean_val += tv1
+    mean_val += tv2
+    mean_val += tv3
     mean_val /= N_TYPES
     for p in range(N_STATES):
         vf = 0.0
@@ -346,34 +353,47 @@ def prepare(s, r, me, w, x, xf):
         nf = 0.0
         ns = 0.0
         if p < k:
-            total = 0
-            for t in range(N_TYPES):
-                total += display(s, p, t)
+            d0 = display(s, p, 0)
+            d1 = display(s, p, 1)
+            d2 = display(s, p, 2)
+            d3 = display(s, p, 3)
+            total = d0 + d1 + d2 + d3
             kp = r[R_TILES + p]
             picks = kp - 1 if kp >= 2 else kp
             if picks > total:
                 picks = total
-            # my best `picks` tiles when I control (taken out of the display for the
-            # count, then put back), the rest when I am second
             allv = 0.0
-            for t in range(N_TYPES):
-                allv += display(s, p, t) * tile_value(s, r, me, t, w)
+            allv += d0 * tv0
+            allv += d1 * tv1
+            allv += d2 * tv2
+            allv += d3 * tv3
+            # my best `picks` tiles when I control (the first best type each time), the rest
+            # when I am second
             taken = 0.0
-            undo = 0  # tiles taken out, 8 bits per type
             for _ in range(picks):
                 bt = -1
                 bv = -1.0
-                for t in range(N_TYPES):
-                    if display(s, p, t) > 0:
-                        v = tile_value(s, r, me, t, w)
-                        if v > bv:
-                            bv = v
-                            bt = t
+                if d0 > 0 and tv0 > bv:
+                    bv = tv0
+                    bt = 0
+                if d1 > 0 and tv1 > bv:
+                    bv = tv1
+                    bt = 1
+                if d2 > 0 and tv2 > bv:
+                    bv = tv2
+                    bt = 2
+                if d3 > 0 and tv3 > bv:
+                    bv = tv3
+                    bt = 3
                 taken += bv
-                s[O_DISPLAY + p * N_TYPES + bt] -= 1
-                undo += 1 << (8 * bt)
-            for t in range(N_TYPES):
-                s[O_DISPLAY + p * N_TYPES + t] += (undo >> (8 * t)) & 255
+                if bt == 0:
+                    d0 -= 1
+                elif bt == 1:
+                    d1 -= 1
+                elif bt == 2:
+                    d2 -= 1
+                elif bt == 3:
+                    d3 -= 1
             vf = now * taken
             vs = now * (allv - taken) if total > picks else 0.0
             nf = -opp * now * picks
@@ -601,7 +621,7 @@ def cached_targets(s, r, frm, x):
     occ = ~x[X_EMPTY]
     if x[c] == 1 and (occ & x[c + 1]) == x[c + 2]:
         return c + 4, x[c + 3]
-    m = move_targets(s, r, frm, x, X_DEST)
+    m = move_targets_in(r, frm, x[X_EMPTY], x, X_DEST)
     if m <= MC_CAP:
         read = x[X_MREAD]
         x[c] = 1

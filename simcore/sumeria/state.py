@@ -178,7 +178,7 @@ X_STAMP = 0  # search generation counter (marks below equal to it are 'seen')
 X_OPTS = 8  # [64] option lists
 X_DEST = X_OPTS + 64  # [56] move destinations
 X_ESEEN = X_DEST + N_LOCS  # [56 x MAX_DEG] directed-route marks of the move search
-X_STACK = X_ESEEN + N_LOCS * MAX_DEG  # [2 x 4096] (location, route index) pairs to follow
+X_STACK = X_ESEEN + N_LOCS * MAX_DEG  # [8192] directed routes to follow (q * MAX_DEG + j)
 X_MOVES = X_STACK + 2 * 4096  # [2 x 1024] (from, to) pairs of a seat's moves
 X_MREAD = X_MOVES + 2 * 1024  # bitmask of the locations whose occupancy the last move search read
 # Heuristic players (policies.py): per-decision keys and masks, recomputed by `prepare`.
