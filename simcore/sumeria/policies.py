@@ -120,6 +120,8 @@ NEG = -1.0e18
 KIND_STEP = np.zeros(3, dtype=np.int64)
 KIND_STEP[CITY], KIND_STEP[TOWN], KIND_STEP[VILLAGE] = 64 + 32, 64 + 8, 64
 KEY_STEP = KIND_STEP[LOC_KIND]
+# Where the arrival term (XF_ARRIVE) of a trader arriving on each location is.
+ARRIVE_AT = (XF_ARRIVE + 3 * LOC_STATE + LOC_KIND).astype(np.int64)
 # Lowest and highest set bit of a 7-bit mask (the locations of one city-state), -1 for none.
 LOW7 = np.array([-1] + [(m & -m).bit_length() - 1 for m in range(1, 128)], dtype=np.int64)
 HIGH7 = np.array([-1] + [m.bit_length() - 1 for m in range(1, 128)], dtype=np.int64)
@@ -252,14 +254,11 @@ def prepare_keys(s, r, me, x):
         o1 = -1
         o2 = -1
         for seat in range(players):
-            if seat == me or cnt(s, st, seat) == 0:
-                continue
             k = control_key(s, r, st, seat)
-            if k > o1:
-                o2 = o1
-                o1 = k
-            elif k > o2:
-                o2 = k
+            k = -1 if seat == me or cnt(s, st, seat) == 0 else k
+            # the best two keys so far (distinct keys, -1 none): min and max, no branches
+            o2 = max(o2, min(o1, k))
+            o1 = max(o1, k)
         x[X_OK1 + st] = o1
         x[X_OK2 + st] = o2
         x[X_MYB + st] = control_key(s, r, st, me)
@@ -585,7 +584,7 @@ def fast_add(s, x, xf, w, q, shift):
     st = LOC_STATE[q]
     v = 0.0
     if shift:
-        v += xf[XF_ARRIVE + 3 * st + LOC_KIND[q]]
+        v += xf[ARRIVE_AT[q]]
         v += xf[XF_PUSHED + st]
     else:
         v += term(x, xf, st, s[O_POS + st], x[X_MYB + st] + KEY_STEP[q])
@@ -612,7 +611,7 @@ def fast_remove(s, x, xf, w, q):
     return v + w[W_RESERVE]
 
 
-@kernel
+@kernel(inline="always")
 def cached_targets(s, r, frm, x):
     """move_targets of the trader on frm through the cache: returns (offset in x, count). A
     cached list is reused while every location its search read keeps its occupancy (the
@@ -727,10 +726,10 @@ def heuristic_decision(s, r, tr, me, w, rng, x, xf):
                         pd = s[O_POS + dst]
                         if pd > 0 and s[O_ORDER + pd - 1] == src:  # the source is pushed right
                             v += term(x, xf, src, pd, ks)
-                            v += xf[XF_ARRIVE + 3 * dst + LOC_KIND[to]]
+                            v += xf[ARRIVE_AT[to]]
                         else:
                             v += t_src
-                            v += xf[XF_ARRIVE + 3 * dst + LOC_KIND[to]]
+                            v += xf[ARRIVE_AT[to]]
                             v += xf[XF_PUSHED + dst]
                     if LOC_KIND[to] == CITY:
                         v += city
