@@ -122,3 +122,46 @@ def adjacency(routes) -> tuple[np.ndarray, np.ndarray]:
         adj[b, deg[b]] = a
         deg[b] += 1
     return adj, deg
+
+
+# Straight runs for the move search (engine.move_targets). Over an occupied location a trader
+# goes on along every route but the one it came by: at a location with 2 routes straight on.
+# A run is what follows one directed route: the locations met while each has exactly 2 routes,
+# ending at the first with another number of routes (or after RUN_MAX locations); the search
+# stops at the first empty location of a run, or goes on along the routes leaving its last.
+RUN_MAX = 8  # locations per run (longer stretches continue in the next run)
+N_DIRECTED = N_LOCS * MAX_DEG  # directed route (q, j): q * MAX_DEG + j
+
+
+def straight_runs(adj: np.ndarray, deg: np.ndarray):
+    """Per directed route e = q * MAX_DEG + j (j < deg[q]): run length int64[N_DIRECTED], run
+    locations int64[N_DIRECTED] (6 bits each, the first in the low bits), read masks
+    int64[N_DIRECTED, RUN_MAX] (bits of the run's locations up to each one), the number of
+    routes leaving the last location int64[N_DIRECTED] and those routes
+    int64[N_DIRECTED, MAX_DEG] (directed route ids, in route order; all but the one the run
+    came by)."""
+    length = np.zeros(N_DIRECTED, dtype=np.int64)
+    nodes = np.zeros(N_DIRECTED, dtype=np.int64)
+    pre = np.zeros((N_DIRECTED, RUN_MAX), dtype=np.int64)
+    nsucc = np.zeros(N_DIRECTED, dtype=np.int64)
+    succ = np.full((N_DIRECTED, MAX_DEG), -1, dtype=np.int64)
+    for q in range(N_LOCS):
+        for j in range(int(deg[q])):
+            e = q * MAX_DEG + j
+            prev, cur = q, int(adj[q, j])
+            mask = 0
+            run: list[int] = []
+            while True:
+                run.append(cur)
+                mask |= 1 << cur
+                pre[e, len(run) - 1] = mask
+                if len(run) == RUN_MAX or deg[cur] != 2:
+                    break
+                nxt = int(adj[cur, 0]) if adj[cur, 0] != prev else int(adj[cur, 1])
+                prev, cur = cur, nxt
+            length[e] = len(run)
+            nodes[e] = sum(v << (6 * i) for i, v in enumerate(run))
+            out = [cur * MAX_DEG + k for k in range(int(deg[cur])) if adj[cur, k] != prev]
+            nsucc[e] = len(out)
+            succ[e, : len(out)] = out
+    return length, nodes, pre, nsucc, succ

@@ -22,6 +22,7 @@ from simcore.sumeria.board import (
     N_LOCS,
     N_STATES,
     N_TYPES,
+    RUN_MAX,
     TOWN,
 )
 from simcore.sumeria.rules import (
@@ -41,6 +42,11 @@ from simcore.sumeria.rules import (
     P_TURNS,
     R_ADJ,
     R_DEG,
+    R_RUN_LEN,
+    R_RUN_LOCS,
+    R_RUN_NOUT,
+    R_RUN_OUT,
+    R_RUN_READ,
     R_TILES,
 )
 from simcore.sumeria.state import (
@@ -105,7 +111,7 @@ from simcore.sumeria.state import (
     STATE_SIZE,
     X_DEST,
     X_ESEEN,
-    X_LSEEN,
+    X_MREAD,
     X_STACK,
     X_STAMP,
 )
@@ -444,37 +450,62 @@ def move_targets(s, r, frm, x, o):
     Ruling (GAME-DATA.md): over an occupied location the trader goes on along the routes
     leaving it other than the one it came by (one route at a town or village of the default
     map: straight on; any of the others at a city). A path that comes back to the start
-    ends there and is no move. Depth-first over directed routes, each followed once."""
+    ends there and is no move. Depth-first over directed routes, each followed once.
+    x[X_MREAD] gets the bitmask of the locations whose occupancy was read: the list depends on
+    nothing else (the players' move-target cache)."""
+    empty = 0
+    for q in range(N_LOCS):
+        empty |= ((s[O_LOC + q] >> 63) & 1) << q  # EMPTY is -1
+    return move_targets_in(r, frm, empty, x, o)
+
+
+@kernel
+def move_targets_in(r, frm, empty, x, o):
+    """move_targets with the empty locations given as a bitmask.
+
+    The depth-first search over directed routes, run by run (board.straight_runs): a route
+    into a location with 2 routes can only be reached from the route before it, so only the
+    first route of a run needs a mark; within a run the search stops at the first empty
+    location (a destination) or at the start (no move), else it goes on along the routes
+    leaving the run's last location, pushed in route order (the last pushed followed first).
+    The same destinations in the same order as a route-by-route search."""
     x[X_STAMP] += 1
     stamp = x[X_STAMP]
+    stop = empty | (1 << frm)
     n = 0
     top = 0
+    read = 0
+    found = 0  # bitmask of the locations listed
     for j in range(degree(r, frm)):
-        x[X_STACK + 2 * top] = frm
-        x[X_STACK + 2 * top + 1] = j
+        x[X_STACK + top] = frm * MAX_DEG + j
         top += 1
     while top > 0:
         top -= 1
-        a = x[X_STACK + 2 * top]
-        j = x[X_STACK + 2 * top + 1]
-        e = a * MAX_DEG + j
+        e = x[X_STACK + top]
         if x[X_ESEEN + e] == stamp:
             continue
         x[X_ESEEN + e] = stamp
-        b = nb(r, a, j)
-        if b == frm:
+        length = r[R_RUN_LEN + e]
+        whole = r[R_RUN_READ + e * RUN_MAX + length - 1]  # all the run's locations
+        if stop & whole == 0:  # over them all: on along the routes leaving the last
+            read |= whole
+            for k in range(r[R_RUN_NOUT + e]):
+                x[X_STACK + top] = r[R_RUN_OUT + e * MAX_DEG + k]
+                top += 1
             continue
-        if s[O_LOC + b] == EMPTY:
-            if x[X_LSEEN + b] != stamp:
-                x[X_LSEEN + b] = stamp
-                x[o + n] = b
-                n += 1
-        else:
-            for k in range(degree(r, b)):
-                if nb(r, b, k) != a:
-                    x[X_STACK + 2 * top] = b
-                    x[X_STACK + 2 * top + 1] = k
-                    top += 1
+        locs = r[R_RUN_LOCS + e]
+        i = 0  # the first location of the run that stops the search
+        b = locs & 63
+        while (stop >> b) & 1 == 0:
+            i += 1
+            b = (locs >> (6 * i)) & 63
+        read |= r[R_RUN_READ + e * RUN_MAX + i]
+        bit = 1 << b
+        if b != frm and found & bit == 0:
+            found |= bit
+            x[o + n] = b
+            n += 1
+    x[X_MREAD] = read
     return n
 
 

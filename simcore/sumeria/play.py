@@ -65,6 +65,7 @@ from simcore.sumeria.state import (
     T_NS,
     T_ON,
     X_SIZE,
+    X_ZEROED,
     XF_SIZE,
 )
 
@@ -117,7 +118,8 @@ _SEAT_SRC = np.array(
 def play_from(s, r, pols, weights, rng, checked, tr):
     """Play the game in s to its end. pols: int64[4] policy id per seat; weights:
     float64[4, W]. Returns 0 or the first error code (also left in s[S_ERROR])."""
-    x = np.zeros(X_SIZE, dtype=np.int64)
+    x = np.empty(X_SIZE, dtype=np.int64)
+    x[:X_ZEROED] = 0
     xf = np.zeros(XF_SIZE, dtype=np.float64)
     err = check_invariants(s, r) if checked else 0
     while err == 0 and s[S_OVER] == 0:

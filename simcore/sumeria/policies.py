@@ -24,6 +24,8 @@ value to the second-place player (who gets what is left).
 
 from __future__ import annotations
 
+import numpy as np
+
 from simcore.jit import kernel
 from simcore.rng import rand_below, rand_float
 from simcore.sumeria.board import (
@@ -34,9 +36,13 @@ from simcore.sumeria.board import (
     N_LOCS,
     N_STATES,
     N_TYPES,
+    TOWN,
+    VILLAGE,
 )
 from simcore.sumeria.engine import (
     ERR_ILLEGAL,
+    cnt,
+    control_key,
     display,
     do_add,
     do_choose,
@@ -46,6 +52,7 @@ from simcore.sumeria.engine import (
     held,
     lift_trader,
     move_targets,
+    move_targets_in,
     put_trader,
     ranking,
 )
@@ -60,7 +67,8 @@ from simcore.sumeria.rules import (
 )
 from simcore.sumeria.state import (
     EMPTY,
-    O_DISPLAY,
+    MC_CAP,
+    MC_W,
     O_LOC,
     O_ORDER,
     O_POS,
@@ -74,7 +82,15 @@ from simcore.sumeria.state import (
     S_SECOND,
     S_TURN,
     X_DEST,
+    X_EMPTY,
+    X_MC,
+    X_MINE,
     X_MOVES,
+    X_MREAD,
+    X_MYB,
+    X_MYC,
+    X_OK1,
+    X_OK2,
     X_OPTS,
 )
 
@@ -92,8 +108,23 @@ XF_VS = 8  # [8] my value of second place
 XF_OF = 16  # [8] value (<= 0) of an opponent's first place
 XF_OS = 24  # [8] value (<= 0) of an opponent's second place
 XF_CONTRIB = 32  # [8] current contribution of each city-state (by state)
+XF_TBL = 40  # [8 x 16] value of a city-state at position p in each ranking case (rank_case)
+XF_ARRIVE = XF_TBL + N_STATES * 16  # [8 x 3] change of a city-state a trader of mine arrives in
+XF_PUSHED = XF_ARRIVE + N_STATES * 3  # [8] change of the city-state its tile swaps with
+XF_USED = XF_PUSHED + N_STATES  # <= XF_SIZE (state.py)
 
 NEG = -1.0e18
+
+# How a trader changes its owner's control key (engine.control_key): 64 per trader, 8 more
+# on a town, 32 more on the city; by location kind (CITY, TOWN, VILLAGE) and by location.
+KIND_STEP = np.zeros(3, dtype=np.int64)
+KIND_STEP[CITY], KIND_STEP[TOWN], KIND_STEP[VILLAGE] = 64 + 32, 64 + 8, 64
+KEY_STEP = KIND_STEP[LOC_KIND]
+# Where the arrival term (XF_ARRIVE) of a trader arriving on each location is.
+ARRIVE_AT = (XF_ARRIVE + 3 * LOC_STATE + LOC_KIND).astype(np.int64)
+# Lowest and highest set bit of a 7-bit mask (the locations of one city-state), -1 for none.
+LOW7 = np.array([-1] + [(m & -m).bit_length() - 1 for m in range(1, 128)], dtype=np.int64)
+HIGH7 = np.array([-1] + [m.bit_length() - 1 for m in range(1, 128)], dtype=np.int64)
 
 
 # ---------------------------------------------------------------------------------------
@@ -212,18 +243,108 @@ def tile_value(s, r, seat, t, w):
 
 
 @kernel
-def prepare(s, r, me, w, xf):
-    """Fill the per-position values (XF_VF .. XF_OS) and the current contribution of every
-    city-state (XF_CONTRIB) for player `me`."""
+def prepare_keys(s, r, me, x):
+    """The control keys (engine.control_key) of this decision: per city-state the best two of
+    the opponents (X_OK1, X_OK2; -1 none) and my own (X_MYB) with my traders there (X_MYC);
+    the bitmasks of my locations (X_MINE) and of the empty ones (X_EMPTY). My trial actions
+    change only my own key, so the ranking after one is a comparison of three numbers (keys
+    are distinct: the turn order is part of them)."""
+    players = r[P_PLAYERS]
+    for st in range(N_STATES):
+        o1 = -1
+        o2 = -1
+        for seat in range(players):
+            k = control_key(s, r, st, seat)
+            k = -1 if seat == me or cnt(s, st, seat) == 0 else k
+            # the best two keys so far (distinct keys, -1 none): min and max, no branches
+            o2 = max(o2, min(o1, k))
+            o1 = max(o1, k)
+        x[X_OK1 + st] = o1
+        x[X_OK2 + st] = o2
+        x[X_MYB + st] = control_key(s, r, st, me)
+        x[X_MYC + st] = cnt(s, st, me)
+    mine = 0
+    empty = 0
+    for q in range(N_LOCS):
+        v = s[O_LOC + q]
+        mine |= (1 if v == me else 0) << q
+        empty |= ((v >> 63) & 1) << q  # EMPTY is -1
+    x[X_MINE] = mine
+    x[X_EMPTY] = empty
+
+
+@kernel(inline="always")
+def my_key(x, st):
+    """My present control key in city-state st, -1 without traders there."""
+    return x[X_MYB + st] if x[X_MYC + st] > 0 else -1
+
+
+@kernel(inline="always")
+def case_value(xf, p, case):
+    """The value of a city-state at position p in ranking case `case` (see `rank_case`):
+    exactly the sums of `contrib`, in its order."""
+    vf = xf[XF_VF + p]
+    vs = xf[XF_VS + p]
+    of = xf[XF_OF + p]
+    os = xf[XF_OS + p]
+    v = 0.0
+    if case & 8:  # I am first
+        v += vf
+        if case & 4:  # an opponent second
+            v += os
+    elif case & 4:  # an opponent first
+        v += of
+        if case & 2:  # I am second
+            v += vs
+        elif case & 1:  # another opponent second
+            v += os
+    return v
+
+
+@kernel(inline="always")
+def rank_case(x, st, km):
+    """Ranking case of city-state st when my key there is km (-1: no trader): bit 8 I beat the
+    best opponent, 4 an opponent is there, 2 I beat the second opponent, 1 a second opponent
+    is there."""
+    o1 = x[X_OK1 + st]
+    o2 = x[X_OK2 + st]
+    return (
+        (8 if km > o1 else 0)
+        + (4 if o1 >= 0 else 0)
+        + (2 if km > o2 else 0)
+        + (1 if o2 >= 0 else 0)
+    )
+
+
+@kernel(inline="always")
+def term(x, xf, st, p, km):
+    """Change of the contribution of city-state st when it is at position p and my key there is
+    km: `contrib` after the trial minus before, from the case table (identical floats)."""
+    return xf[XF_TBL + p * 16 + rank_case(x, st, km)] - xf[XF_CONTRIB + st]
+
+
+@kernel
+def prepare(s, r, me, w, x, xf):
+    """Fill the control keys (prepare_keys), the per-position values (XF_VF .. XF_OS), their
+    case table (XF_TBL) and the current contribution of every city-state (XF_CONTRIB) for
+    player `me`."""
+    prepare_keys(s, r, me, x)
     players = r[P_PLAYERS]
     k = r[P_N_SCORED]
     turns = r[P_TURNS]
     progress = (s[S_TURN] * players + s[S_IN_TURN]) / (turns * players)
     now = w[W_NOW] * (1.0 + w[W_LATE] * progress)
     opp = w[W_DENY] / (players - 1)
+    # my value of a tile of each type (N_TYPES = 4 values in locals)
+    tv0 = tile_value(s, r, me, 0, w)
+    tv1 = tile_value(s, r, me, 1, w)
+    tv2 = tile_value(s, r, me, 2, w)
+    tv3 = tile_value(s, r, me, 3, w)
     mean_val = 0.0
-    for t in range(N_TYPES):
-        mean_val += tile_value(s, r, me, t, w)
+    mean_val += tv0
+    mean_val += tv1
+    mean_val += tv2
+    mean_val += tv3
     mean_val /= N_TYPES
     for p in range(N_STATES):
         vf = 0.0
@@ -231,34 +352,47 @@ def prepare(s, r, me, w, xf):
         nf = 0.0
         ns = 0.0
         if p < k:
-            total = 0
-            for t in range(N_TYPES):
-                total += display(s, p, t)
+            d0 = display(s, p, 0)
+            d1 = display(s, p, 1)
+            d2 = display(s, p, 2)
+            d3 = display(s, p, 3)
+            total = d0 + d1 + d2 + d3
             kp = r[R_TILES + p]
             picks = kp - 1 if kp >= 2 else kp
             if picks > total:
                 picks = total
-            # my best `picks` tiles when I control (taken out of the display for the
-            # count, then put back), the rest when I am second
             allv = 0.0
-            for t in range(N_TYPES):
-                allv += display(s, p, t) * tile_value(s, r, me, t, w)
+            allv += d0 * tv0
+            allv += d1 * tv1
+            allv += d2 * tv2
+            allv += d3 * tv3
+            # my best `picks` tiles when I control (the first best type each time), the rest
+            # when I am second
             taken = 0.0
-            undo = 0  # tiles taken out, 8 bits per type
             for _ in range(picks):
                 bt = -1
                 bv = -1.0
-                for t in range(N_TYPES):
-                    if display(s, p, t) > 0:
-                        v = tile_value(s, r, me, t, w)
-                        if v > bv:
-                            bv = v
-                            bt = t
+                if d0 > 0 and tv0 > bv:
+                    bv = tv0
+                    bt = 0
+                if d1 > 0 and tv1 > bv:
+                    bv = tv1
+                    bt = 1
+                if d2 > 0 and tv2 > bv:
+                    bv = tv2
+                    bt = 2
+                if d3 > 0 and tv3 > bv:
+                    bv = tv3
+                    bt = 3
                 taken += bv
-                s[O_DISPLAY + p * N_TYPES + bt] -= 1
-                undo += 1 << (8 * bt)
-            for t in range(N_TYPES):
-                s[O_DISPLAY + p * N_TYPES + t] += (undo >> (8 * t)) & 255
+                if bt == 0:
+                    d0 -= 1
+                elif bt == 1:
+                    d1 -= 1
+                elif bt == 2:
+                    d2 -= 1
+                elif bt == 3:
+                    d3 -= 1
             vf = now * taken
             vs = now * (allv - taken) if total > picks else 0.0
             nf = -opp * now * picks
@@ -274,8 +408,39 @@ def prepare(s, r, me, w, xf):
         xf[XF_VS + p] = vs
         xf[XF_OF + p] = nf
         xf[XF_OS + p] = ns
+    for p in range(N_STATES):
+        for case in range(16):
+            # beyond the 2k positions a city-state is worth nothing (`contrib` returns 0.0)
+            xf[XF_TBL + p * 16 + case] = case_value(xf, p, case) if p < 2 * k else 0.0
     for st in range(N_STATES):
-        xf[XF_CONTRIB + st] = contrib(s, r, me, st, xf)
+        p = s[O_POS + st]
+        xf[XF_CONTRIB + st] = xf[XF_TBL + p * 16 + rank_case(x, st, my_key(x, st))]
+
+
+@kernel
+def prepare_arrivals(s, x, xf):
+    """XF_ARRIVE: the change of each city-state when a trader of mine arrives there on a city,
+    town or village and its tile swaps left (an Add; a move from another city-state);
+    XF_PUSHED: the change of the city-state its tile swaps with (0.0 at the leftmost place,
+    where nothing swaps; no term here is -0.0, so adding 0.0 changes no sum)."""
+    for st in range(N_STATES):
+        p = s[O_POS + st]
+        pa = p - 1 if p > 0 else p
+        base = x[X_MYB + st]
+        for kind in range(3):
+            xf[XF_ARRIVE + 3 * st + kind] = term(x, xf, st, pa, base + KIND_STEP[kind])
+        if p > 0:
+            other = s[O_ORDER + p - 1]
+            xf[XF_PUSHED + st] = term(x, xf, other, p, my_key(x, other))
+        else:
+            xf[XF_PUSHED + st] = 0.0
+
+
+# ---------------------------------------------------------------------------------------
+# The reference evaluation: each trial made on the state and undone. The fast evaluation in
+# heuristic_decision gives the same floats (tests/test_sumeria_misc.py compares them); the
+# reference is used for the moves when a source city-state loses influence
+# (move_shifts_source), where two swaps can meet.
 
 
 @kernel(inline="always")
@@ -395,24 +560,78 @@ def eval_move(s, r, me, frm, to, w, xf):
     return v
 
 
-@kernel
-def best_empty_in(s, st):
+# ---------------------------------------------------------------------------------------
+# The fast evaluation: the same terms, in the same order, from the keys and the tables.
+
+
+@kernel(inline="always")
+def first_empty_in(x, st):
     """The most important empty location of city-state st (city, town, village), -1 none."""
-    for k in range(LOCS_PER_STATE):
-        q = st * LOCS_PER_STATE + k
-        if s[O_LOC + q] == EMPTY:
-            return q
-    return -1
+    k = LOW7[(x[X_EMPTY] >> (LOCS_PER_STATE * st)) & 127]
+    return -1 if k < 0 else st * LOCS_PER_STATE + k
 
 
-@kernel
-def least_own_in(s, st, me):
-    """The least important location of st holding a trader of `me`, -1 none."""
-    for k in range(LOCS_PER_STATE - 1, -1, -1):
-        q = st * LOCS_PER_STATE + k
-        if s[O_LOC + q] == me:
-            return q
-    return -1
+@kernel(inline="always")
+def last_own_in(x, st):
+    """The least important location of st holding one of my traders, -1 none."""
+    k = HIGH7[(x[X_MINE] >> (LOCS_PER_STATE * st)) & 127]
+    return -1 if k < 0 else st * LOCS_PER_STATE + k
+
+
+@kernel(inline="always")
+def fast_add(s, x, xf, w, q, shift):
+    """eval_add: with the swap (shift) from prepare_arrivals, else one term."""
+    st = LOC_STATE[q]
+    v = 0.0
+    if shift:
+        v += xf[ARRIVE_AT[q]]
+        v += xf[XF_PUSHED + st]
+    else:
+        v += term(x, xf, st, s[O_POS + st], x[X_MYB + st] + KEY_STEP[q])
+    if LOC_KIND[q] == CITY:
+        v += w[W_CITY]
+    return v - w[W_RESERVE]
+
+
+@kernel(inline="always")
+def fast_remove(s, x, xf, w, q):
+    """eval_remove."""
+    st = LOC_STATE[q]
+    p = s[O_POS + st]
+    km = x[X_MYB + st] - KEY_STEP[q] if x[X_MYC + st] > 1 else -1
+    v = 0.0
+    if p < N_STATES - 1:
+        other = s[O_ORDER + p + 1]
+        v += term(x, xf, st, p + 1, km)
+        v += term(x, xf, other, p, my_key(x, other))
+    else:
+        v += term(x, xf, st, p, km)
+    if LOC_KIND[q] == CITY:
+        v -= w[W_CITY]
+    return v + w[W_RESERVE]
+
+
+@kernel(inline="always")
+def cached_targets(s, r, frm, x):
+    """move_targets of the trader on frm through the cache: returns (offset in x, count). A
+    cached list is reused while every location its search read keeps its occupancy (the
+    search reads nothing else, so the list, in its order, is the one it would build)."""
+    c = X_MC + frm * MC_W
+    occ = ~x[X_EMPTY]
+    if x[c] == 1 and (occ & x[c + 1]) == x[c + 2]:
+        return c + 4, x[c + 3]
+    m = move_targets_in(r, frm, x[X_EMPTY], x, X_DEST)
+    if m <= MC_CAP:
+        read = x[X_MREAD]
+        x[c] = 1
+        x[c + 1] = read
+        x[c + 2] = occ & read
+        x[c + 3] = m
+        for i in range(m):
+            x[c + 4 + i] = x[X_DEST + i]
+        return c + 4, m
+    x[c] = 0
+    return X_DEST, m
 
 
 @kernel
@@ -436,57 +655,92 @@ def heuristic_decision(s, r, tr, me, w, rng, x, xf):
                 bv = v
                 bt = t
         return do_choose(s, r, tr, me, bt)
-    prepare(s, r, me, w, xf)
+    prepare(s, r, me, w, x, xf)
     if ph == PH_SETUP:
         bq = -1
         bv = NEG
         shift = r[P_SETUP_SHIFTS] == 1
+        if shift:
+            prepare_arrivals(s, x, xf)
         for st in range(N_STATES):
-            q = best_empty_in(s, st)
+            q = first_empty_in(x, st)
             if q < 0:
                 continue
-            v = eval_add(s, r, me, q, shift, w, xf) + noise * rand_float(rng)
+            v = fast_add(s, x, xf, w, q, shift) + noise * rand_float(rng)
             if v > bv:
                 bv = v
                 bq = q
         return do_place(s, r, tr, me, bq)
     if ph != PH_TURN:
         return ERR_ILLEGAL
+    prepare_arrivals(s, x, xf)
     kind = -1
     ba = -1
     bb = -1
     bv = NEG
     if s[O_RESERVE + me] > 0:
         for st in range(N_STATES):
-            q = best_empty_in(s, st)
+            q = first_empty_in(x, st)
             if q < 0:
                 continue
-            v = eval_add(s, r, me, q, True, w, xf) + noise * rand_float(rng)
+            v = fast_add(s, x, xf, w, q, True) + noise * rand_float(rng)
             if v > bv:
                 bv = v
                 kind = 0
                 ba = q
     for st in range(N_STATES):
-        q = least_own_in(s, st, me)
+        q = last_own_in(x, st)
         if q < 0:
             continue
-        v = eval_remove(s, r, me, q, w, xf) + noise * rand_float(rng)
+        v = fast_remove(s, x, xf, w, q) + noise * rand_float(rng)
         if v > bv:
             bv = v
             kind = 2
             ba = q
-    for q in range(N_LOCS):
-        if s[O_LOC + q] != me:
-            continue
-        m = move_targets(s, r, q, x, X_DEST)
-        for i in range(m):
-            to = x[X_DEST + i]
-            v = eval_move(s, r, me, q, to, w, xf) + noise * rand_float(rng)
-            if v > bv:
-                bv = v
-                kind = 1
-                ba = q
-                bb = to
+    generic = r[P_MOVE_SHIFTS_SOURCE] == 1
+    city = w[W_CITY]
+    mine = x[X_MINE]
+    for st in range(N_STATES):
+        left = (mine >> (LOCS_PER_STATE * st)) & 127  # my locations in st, ascending
+        while left != 0:
+            q = LOCS_PER_STATE * st + LOW7[left]
+            left &= left - 1
+            src = st
+            ps = s[O_POS + src]
+            base = x[X_MYB + src] - KEY_STEP[q]
+            ks = base if x[X_MYC + src] > 1 else -1
+            t_src = term(x, xf, src, ps, ks)  # the source's change when its tile stays
+            from_city = LOC_KIND[q] == CITY
+            o, m = cached_targets(s, r, q, x)
+            for i in range(m):
+                to = x[o + i]
+                if generic:
+                    v = eval_move(s, r, me, q, to, w, xf)
+                else:
+                    # eval_move: changed_value(src, dst, -1, o2) term by term
+                    dst = LOC_STATE[to]
+                    v = 0.0
+                    if dst == src:
+                        v += term(x, xf, src, ps, base + KEY_STEP[to])
+                    else:
+                        pd = s[O_POS + dst]
+                        if pd > 0 and s[O_ORDER + pd - 1] == src:  # the source is pushed right
+                            v += term(x, xf, src, pd, ks)
+                            v += xf[ARRIVE_AT[to]]
+                        else:
+                            v += t_src
+                            v += xf[ARRIVE_AT[to]]
+                            v += xf[XF_PUSHED + dst]
+                    if LOC_KIND[to] == CITY:
+                        v += city
+                    if from_city:
+                        v -= city
+                v += noise * rand_float(rng)
+                if v > bv:
+                    bv = v
+                    kind = 1
+                    ba = q
+                    bb = to
     if kind == 0:
         return do_add(s, r, tr, me, ba)
     if kind == 2:

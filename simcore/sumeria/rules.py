@@ -8,6 +8,7 @@ here with the chosen ruling as its default; docs/rules-sumeria.md lists them.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -15,11 +16,14 @@ import numpy as np
 from simcore.rulesbase import RulesError, variant_registry
 from simcore.sumeria.board import (
     MAX_DEG,
+    N_DIRECTED,
     N_LOCS,
     N_STATES,
+    RUN_MAX,
     adjacency,
     load_map,
     map_names,
+    straight_runs,
 )
 
 MAX_PLAYERS = 4
@@ -177,7 +181,19 @@ N_PARAMS = 16
 R_TILES = N_PARAMS  # [4] tiles above each scored position (first P_N_SCORED used)
 R_DEG = R_TILES + MAX_SCORED  # [56] routes at each location
 R_ADJ = R_DEG + N_LOCS  # [56 x MAX_DEG] neighbours, -1 padding
-RULES_SIZE = R_ADJ + N_LOCS * MAX_DEG
+# The straight runs of the move search (board.straight_runs), per directed route.
+R_RUN_LEN = R_ADJ + N_LOCS * MAX_DEG  # [N_DIRECTED] locations in the run
+R_RUN_LOCS = R_RUN_LEN + N_DIRECTED  # [N_DIRECTED] the locations, 6 bits each
+R_RUN_READ = R_RUN_LOCS + N_DIRECTED  # [N_DIRECTED x RUN_MAX] read mask up to each location
+R_RUN_NOUT = R_RUN_READ + N_DIRECTED * RUN_MAX  # [N_DIRECTED] routes on from the last location
+R_RUN_OUT = R_RUN_NOUT + N_DIRECTED  # [N_DIRECTED x MAX_DEG] those routes (directed ids)
+RULES_SIZE = R_RUN_OUT + N_DIRECTED * MAX_DEG
+
+
+@functools.cache
+def _map_tables(routes):
+    adj, deg = adjacency(routes)
+    return adj, deg, straight_runs(adj, deg)
 
 
 def pack(rules: SumeriaRules, players: int) -> np.ndarray:
@@ -199,9 +215,14 @@ def pack(rules: SumeriaRules, players: int) -> np.ndarray:
     r[R_TILES : R_TILES + len(rules.tiles_per_state)] = rules.tiles_per_state
     routes = load_map(rules.map)
     r[P_N_ROUTES] = len(routes)
-    adj, deg = adjacency(routes)
+    adj, deg, (length, locs, read, nout, out) = _map_tables(routes)
     r[R_DEG : R_DEG + N_LOCS] = deg
     r[R_ADJ : R_ADJ + N_LOCS * MAX_DEG] = adj.ravel()
+    r[R_RUN_LEN : R_RUN_LEN + N_DIRECTED] = length
+    r[R_RUN_LOCS : R_RUN_LOCS + N_DIRECTED] = locs
+    r[R_RUN_READ : R_RUN_READ + N_DIRECTED * RUN_MAX] = read.ravel()
+    r[R_RUN_NOUT : R_RUN_NOUT + N_DIRECTED] = nout
+    r[R_RUN_OUT : R_RUN_OUT + N_DIRECTED * MAX_DEG] = out.ravel()
     return r
 
 

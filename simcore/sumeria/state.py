@@ -173,17 +173,31 @@ def trace_overflowed(tr: np.ndarray) -> bool:
 
 
 # ---------------------------------------------------------------------------------------
-# Scratch space of one game (allocated once per game, never copied).
+# Scratch space of one game (allocated once per game, never copied). The fields before
+# X_ZEROED start at 0 (play.play_from clears them); the others are written before being read.
 X_STAMP = 0  # search generation counter (marks below equal to it are 'seen')
-X_OPTS = 8  # [64] option lists
+X_MREAD = 1  # bitmask of the locations whose occupancy the last move search read
+# Heuristic players (policies.py): per-decision keys and masks, recomputed by `prepare`.
+X_MINE = 2  # bitmask of the locations of the player's traders
+X_EMPTY = 3  # bitmask of the empty locations
+X_OK1 = 8  # [8] best control key of an opponent in each city-state, -1 none
+X_OK2 = X_OK1 + N_STATES  # [8] second best control key of an opponent, -1 none
+X_MYB = X_OK2 + N_STATES  # [8] the player's own control key there (valid when it has traders)
+X_MYC = X_MYB + N_STATES  # [8] the player's traders there
+X_ESEEN = X_MYC + N_STATES  # [56 x MAX_DEG] directed-route marks of the move search
+# Move-target cache of the heuristic players: per location, the destinations of a trader on
+# it and the occupancy they depend on (valid while the read locations keep their occupancy).
+MC_CAP = 16  # destinations kept per location (longer lists are not cached)
+MC_W = 4 + MC_CAP  # valid flag, read mask, occupancy of the read set, count, destinations
+X_MC = X_ESEEN + N_LOCS * MAX_DEG  # [56 x MC_W]
+X_ZEROED = X_MC + N_LOCS * MC_W
+X_OPTS = X_ZEROED  # [64] option lists
 X_DEST = X_OPTS + 64  # [56] move destinations
-X_LSEEN = X_DEST + N_LOCS  # [56] location marks of the move search
-X_ESEEN = X_LSEEN + N_LOCS  # [56 x MAX_DEG] directed-route marks of the move search
-X_STACK = X_ESEEN + N_LOCS * MAX_DEG  # [2 x 4096] (location, route index) pairs to follow
-X_MOVES = X_STACK + 2 * 4096  # [2 x 1024] (from, to) pairs of a seat's moves
+X_STACK = X_DEST + N_LOCS  # [8192] directed routes to follow (q * MAX_DEG + j)
+X_MOVES = X_STACK + 8192  # [2 x 1024] (from, to) pairs of a seat's moves
 X_SIZE = X_MOVES + 2 * 1024
 # Float scratch of the heuristic players (policies.py).
-XF_SIZE = 128
+XF_SIZE = 256
 
 
 def new_scratch() -> np.ndarray:
