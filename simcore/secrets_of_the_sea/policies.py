@@ -243,7 +243,7 @@ def kind_value(s, r, seat, g, kind, nd):
     return monster_value(s, r, seat, g, nd, False)
 
 
-@kernel
+@kernel(inline="always")
 def lit_value(s, r, seat, nd):
     """Expected points of taking the lit tile under the lamp (its kind and, for a monster
     that stayed, its front are known)."""
@@ -287,7 +287,7 @@ def fill_kind_values(s, r, seat, xf):
                 xf[XF_KV + (g * 9 + k) * 2 + nd - 1] = kind_value(s, r, seat, g, k, nd)
 
 
-@kernel(inline="always")
+@kernel
 def kv(xf, g, k, nd):
     return xf[XF_KV + (g * 9 + k) * 2 + nd - 1]
 
@@ -390,7 +390,7 @@ def column_values(s, r, seat, col, xf):
 # Shared decisions
 
 
-@kernel
+@kernel(inline="always")
 def act_forced(s, r, tr, rng):
     """The decisions that are none: the first roll and the fight."""
     if s[S_PHASE] == PH_FIGHT:
@@ -416,7 +416,7 @@ def take_wreck(s, r, tr, seat):
     return do_wreck(s, r, tr, t)
 
 
-@kernel
+@kernel(inline="always")
 def landing_score(s, r, col, q):
     """A quick score of the lamp landing at row q of col: deeper is better, an empty space or
     a known monster much worse, the wreck best."""
@@ -434,7 +434,7 @@ def landing_score(s, r, col, q):
     return v
 
 
-@kernel
+@kernel(inline="always")
 def choose_landing(s, r, tr, rng):
     """Choose the die and (first move) the buoy with the best landing_score; ties go to the
     first found, after a random starting column (so seats do not all favour buoy 0)."""
@@ -519,9 +519,9 @@ def random_step(s, r, tr, seat, rng):
     return ERR_ILLEGAL
 
 
-@kernel
+@kernel(inline="always")
 def threshold_step(s, r, tr, seat, rng, pol, w):
-    """balanced, stop-at-value, stop-at-depth: one decision."""
+    """balanced, stop-at-value, stop-at-depth: one decision (weights w[seat])."""
     ph = s[S_PHASE]
     if ph == PH_ROLL or ph == PH_FIGHT:
         return act_forced(s, r, tr, rng)
@@ -533,14 +533,14 @@ def threshold_step(s, r, tr, seat, rng, pol, w):
         return do_roll(s, r, tr, rng)
     nd = dice_available(s)
     if pol == POL_DEPTH:
-        take = s[S_POS] >= w[0]
+        take = s[S_POS] >= w[seat, 0]
     else:
         v = lit_value(s, r, seat, nd)
         if pol == POL_VALUE:
-            take = v >= w[0]
+            take = v >= w[seat, 0]
         else:
             # balanced: target w0 with two dice free, w1 with one; w2 per row below the first
-            target = (w[0] if nd == 2 else w[1]) - w[2] * (s[S_POS] - 1)
+            target = (w[seat, 0] if nd == 2 else w[seat, 1]) - w[seat, 2] * (s[S_POS] - 1)
             take = v >= target
     if take:
         return take_or_exchange(s, r, tr, seat)
@@ -594,7 +594,8 @@ def ev_step(s, r, tr, seat, rng, xf):
 
 @kernel
 def play_turn(s, r, tr, seat, pol, w, rng, checked, xf):
-    """Let policy `pol` (weights w: float64[W]) play the seat's whole turn. xf: float64
+    """Let policy `pol` play the seat's whole turn with the weights w[seat] (w: float64[4, W],
+    the whole matrix rather than a row view: no reference counting per turn). xf: float64
     scratch of XF_SIZE. Returns 0 or an error code."""
     turn = s[S_TURN]
     if pol == POL_EV:
