@@ -20,6 +20,8 @@ Players (docs/policies-secrets-of-the-sea.md):
 
 from __future__ import annotations
 
+import numpy as np
+
 from simcore.jit import kernel
 from simcore.rng import rand_below
 from simcore.secrets_of_the_sea.board import SPACE_REGION
@@ -62,6 +64,7 @@ from simcore.secrets_of_the_sea.rules import (
     P_WRECK_BONUS,
     R_BONUS_THR,
     R_DIE,
+    R_LAMP,
     ROWS,
     SEAGRASS,
     WRECK_BASE,
@@ -418,43 +421,54 @@ def take_wreck(s, r, tr, seat):
 
 @kernel(inline="always")
 def landing_score(s, r, col, q):
-    """A quick score of the lamp landing at row q of col: deeper is better, an empty space or
-    a known monster much worse, the wreck best."""
+    """A quick score of the lamp landing at row q of col: deeper is better, an empty space
+    (-3) or a known monster (-8) much worse, the wreck best (100). Whole numbers, computed
+    without branches (the tile under the lamp is as good as random: a branch on it is
+    mispredicted half the time)."""
     if q >= WRECK_ROW:
-        return 100.0
+        return 100
     sp = space_at(col, q)
     t = s[O_SPACE + sp]
-    v = float(q)
-    if t == EMPTY:
-        return v - 3.0
-    if s[O_KNOWN + sp] != UNLIT and lamp_kind(r, t) == MONSTER:
-        return v - 8.0
-    if s[O_KNOWN + sp] == FRONT:
-        return v - 8.0
-    return v
+    k = s[O_KNOWN + sp]
+    lamp = r[R_LAMP + t]  # t = EMPTY (-1) reads the entry before the table: masked below
+    empty = np.int64(t == EMPTY)
+    bad = np.int64(k == FRONT) | (np.int64(k != UNLIT) & np.int64(lamp == MONSTER))
+    return q - 3 * empty - 8 * (bad & (1 - empty))
 
 
 @kernel(inline="always")
 def choose_landing(s, r, tr, rng):
     """Choose the die and (first move) the buoy with the best landing_score; ties go to the
-    first found, after a random starting column (so seats do not all favour buoy 0)."""
-    best = -1.0e9
+    first found (columns in order from a random starting column, so seats do not all favour
+    buoy 0; die 0 before die 1)."""
+    best = -(10**9)
     bd = -1
     bc = -1
     fixed = s[S_COL]
-    c0 = rand_below(rng, COLS) if fixed < 0 else 0
-    for k in range(COLS):
-        col = fixed if fixed >= 0 else (c0 + k) % COLS
-        for i in range(N_DICE):
-            if not usable_die(s, r, i):
-                continue
-            v = landing_score(s, r, col, move_target(s, r, i))
+    if fixed < 0:
+        c0 = rand_below(rng, COLS)
+        n = COLS
+    else:
+        c0 = fixed
+        n = 1
+    q0 = move_target(s, r, 0) if usable_die(s, r, 0) else -1
+    q1 = move_target(s, r, 1) if usable_die(s, r, 1) else -1
+    for k in range(n):
+        col = c0 + k
+        if col >= COLS:
+            col -= COLS
+        if q0 >= 0:
+            v = landing_score(s, r, col, q0)
             if v > best:
                 best = v
-                bd = i
+                bd = 0
                 bc = col
-        if fixed >= 0:
-            break
+        if q1 >= 0:
+            v = landing_score(s, r, col, q1)
+            if v > best:
+                best = v
+                bd = 1
+                bc = col
     return do_move(s, r, tr, bd, bc)
 
 
