@@ -606,7 +606,7 @@ def ev_step(s, r, tr, seat, rng, xf):
     return do_roll(s, r, tr, rng)
 
 
-@kernel
+@kernel(inline="always")
 def play_turn(s, r, tr, seat, pol, w, rng, checked, xf):
     """Let policy `pol` play the seat's whole turn with the weights w[seat] (w: float64[4, W],
     the whole matrix rather than a row view: no reference counting per turn). xf: float64

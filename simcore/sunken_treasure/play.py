@@ -140,7 +140,7 @@ _SEAT_SRC = np.array(
 )
 
 
-@kernel
+@kernel(inline="always")
 def play_turn(s, r, tr, seat, pol, w, rng, checked, x):
     """Let policy `pol` play the seat's turn (w: float64[4, W], the weights of every seat; a
     kernel, and the whole matrix rather than a row view, so no reference counting per turn)."""
