@@ -7,6 +7,11 @@ from ../shared/GAME-DATA.md (docs/rules-secrets-of-the-sea.md).
 
 Arguments: s = flat state (int64, layout in state.py), r = packed rules (int64, rules.py),
 tr = trace buffer (int32, state.py), rng = uint64[1].
+
+The kernels on the path of every dive step (the roll, the move, the end check) are compiled
+with inline="always": a call between kernels passes each array argument as seven words on the
+stack, and those calls were about a third of a turn (docs/performance.md). Functions called
+once a turn or less stay calls (compile time).
 """
 
 from __future__ import annotations
@@ -150,34 +155,34 @@ ERR_NAMES = (
 # Small accessors (inlined)
 
 
-@kernel(inline="always")
+@kernel
 def lamp_kind(r, t):
     """What the lamp shows of tile t (SHELL..CAVE, WRECK for wreck tiles)."""
     return r[R_LAMP + t]
 
 
-@kernel(inline="always")
+@kernel
 def front_kind(r, t):
     return r[R_FRONT + t]
 
 
-@kernel(inline="always")
+@kernel
 def tile_value(r, t):
     return r[R_VALUE + t]
 
 
-@kernel(inline="always")
+@kernel
 def space_at(col, pos):
     """The space under the lamp in column col at row pos (1..10)."""
     return col * ROWS + pos - 1
 
 
-@kernel(inline="always")
+@kernel
 def count(s, seat, c):
     s[O_CNT + seat * N_CNT + c] += 1
 
 
-@kernel(inline="always")
+@kernel
 def hidden_category(r, t):
     """The hidden-tile category (O_HID_*) of board tile t."""
     f = r[R_FRONT + t]
@@ -186,7 +191,7 @@ def hidden_category(r, t):
     return f
 
 
-@kernel(inline="always")
+@kernel
 def bonus_category(r, t):
     """The bonus tile that tile t counts for (-1 none): its treasure type, monsters, seagrass.
     Wreck tiles count for their type when wreck_counts_for_bonus (ruling)."""
@@ -202,14 +207,14 @@ def bonus_category(r, t):
     return -1
 
 
-@kernel(inline="always")
+@kernel
 def dice_available(s):
     """Number of dice not set aside in this dive."""
     b = s[S_BLOCKED]
     return N_DICE - (b & 1) - ((b >> 1) & 1)
 
 
-@kernel(inline="always")
+@kernel
 def die_roll(s, i):
     return s[S_DIE0 + i]
 
@@ -245,7 +250,7 @@ def snapshot(tr, s):
 # Setup (seed 003, "Setup")
 
 
-@kernel
+@kernel(inline="always")
 def reset_dive(s):
     """The lamp back on the boat, both dice free: "Return the lamp to the boat"."""
     s[S_PHASE] = PH_ROLL
@@ -321,7 +326,7 @@ def recount(s, r):
 # The dice (seed 003, "Playing the Game", "Dive deeper")
 
 
-@kernel
+@kernel(inline="always")
 def usable_die(s, r, i):
     """Die i may be chosen: it is free, shows a number, and the full number can be moved
     ("the full number shown must be moved"; with overshoot_to_wreck=False the wreck must be
@@ -336,7 +341,7 @@ def usable_die(s, r, i):
     return True
 
 
-@kernel
+@kernel(inline="always")
 def apply_roll(s, r, tr, d0, d1):
     """Use the faces d0, d1 for a roll of the free dice (a die set aside keeps -1). "If you
     roll an X, set that die aside. You cannot dive with this die." "If both dice show an X,
@@ -373,13 +378,13 @@ def apply_roll(s, r, tr, d0, d1):
     return 0
 
 
-@kernel(inline="always")
+@kernel
 def roll_face(r, rng):
     """A face of one die (uniform over the rules' faces)."""
     return r[R_DIE + rand_below(rng, r[P_DIE_N])]
 
 
-@kernel
+@kernel(inline="always")
 def do_roll(s, r, tr, rng):
     """Roll the free dice: the turn's first roll, or "Dive deeper: ... roll both dice again"
     (only the free ones; a die set aside is not rolled)."""
@@ -395,14 +400,14 @@ def do_roll(s, r, tr, rng):
     return apply_roll(s, r, tr, d0, d1)
 
 
-@kernel
+@kernel(inline="always")
 def move_target(s, r, i):
     """The row the lamp reaches with die i (WRECK_ROW for the wreck)."""
     p = s[S_POS] + s[S_DIE0 + i]
     return WRECK_ROW if p > WRECK_ROW else p
 
 
-@kernel
+@kernel(inline="always")
 def do_move(s, r, tr, die, col):
     """Choose die `die` and (on the first move of the dive) the buoy `col`; move the lamp
     straight down the full number, empty spaces counting ("empty spaces ... also count").
@@ -424,7 +429,7 @@ def do_move(s, r, tr, die, col):
     return 0
 
 
-@kernel
+@kernel(inline="always")
 def arrive(s, r, tr, die, frm):
     """What the lamp finds: the wreck, an empty space, a monster (to be fought at once: "When
     a sea monster appears in the light of the lamp, you must turn the tile ... over"), or a
@@ -453,7 +458,7 @@ def arrive(s, r, tr, die, frm):
     s[S_PHASE] = PH_FIGHT if lamp == MONSTER else PH_LIT
 
 
-@kernel
+@kernel(inline="always")
 def any_wreck_tile(s, r):
     for t in range(WRECK_BASE, r[P_N_TILES]):
         if s[O_OWNER + t] == ON_BOARD:
@@ -497,7 +502,7 @@ def claim_bonuses(s, r, tr, seat):
             record(tr, s, A_BONUS, b, seat)
 
 
-@kernel
+@kernel(inline="always")
 def region_empty(s, g):
     for k in range(PER_REGION):
         if s[O_SPACE + REGION_SPACES[g, k]] != EMPTY:
@@ -505,7 +510,7 @@ def region_empty(s, g):
     return True
 
 
-@kernel
+@kernel(inline="always")
 def all_bonus_taken(s):
     for b in range(N_BONUS):
         if s[O_BONUS + b] < 0:
@@ -513,7 +518,7 @@ def all_bonus_taken(s):
     return True
 
 
-@kernel
+@kernel(inline="always")
 def end_condition(s, r):
     """The first end condition that holds, -1 none: "The game ends immediately when the last
     tile of one tile type (bonus tiles, light blue treasure tiles, dark blue treasure tiles,

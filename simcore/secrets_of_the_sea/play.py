@@ -139,17 +139,18 @@ _SEAT_SRC = np.array(
 )
 
 
-@driver
+@kernel
 def play_from(s, r, pols, weights, rng, checked, tr, xf):
     """Play the game in s to its end. pols: int64[4] policy id per seat; weights:
-    float64[4, W]; xf: float64[XF_SIZE] scratch. A driver, not a kernel: weights[seat] is an
-    array view. Returns 0 or the first error code (also left
-    in s[S_ERROR])."""
+    float64[4, W] (the whole matrix: a row view would cost reference counting per turn);
+    xf: float64[XF_SIZE] scratch. Returns 0 or the first error code (also left in
+    s[S_ERROR])."""
     err = check_invariants(s, r) if checked else 0
     while err == 0 and s[S_OVER] == 0:
         seat = s[S_SEAT]
-        snapshot(tr, s)
-        err = play_turn(s, r, tr, seat, pols[seat], weights[seat], rng, checked, xf)
+        if tr[T_ON] == 1:
+            snapshot(tr, s)
+        err = play_turn(s, r, tr, seat, pols[seat], weights, rng, checked, xf)
         if tr[T_ON] == 1 and (tr[T_NA] > tr[T_CAPA] or tr[T_NS] > tr[T_CAPS]):
             err = ERR_TRACE
     if err != 0:
@@ -160,36 +161,37 @@ def play_from(s, r, pols, weights, rng, checked, tr, xf):
 
 
 @kernel
-def fill_row(s, r, index, policy_idx, score, tb, row):
-    """Write the result row of a finished game (row: int64[N_COLS]; score, tb: int64[4])."""
+def fill_row(s, r, index, policy_idx, score, tb, rows, i):
+    """Write the result row rows[i] of a finished game (rows: int64[n, N_COLS]; score, tb:
+    int64[4])."""
     players = r[P_PLAYERS]
-    for k in range(row.shape[0]):
-        row[k] = 0
-    row[R_GAME] = index
-    row[R_PLAYERS] = players
+    for k in range(rows.shape[1]):
+        rows[i, k] = 0
+    rows[i, R_GAME] = index
+    rows[i, R_PLAYERS] = players
     scores(s, r, score, tb)
     w, mask = _winners(r, score, tb)
     if s[S_ERROR] != 0:
         w, mask = -1, 0
-    row[R_WINNER] = w
-    row[R_WIN_MASK] = mask
-    row[R_ROUNDS] = (s[S_TURN] + players - 1) // players
-    row[R_TURNS] = s[S_TURN]
-    row[R_END] = s[S_END]
+    rows[i, R_WINNER] = w
+    rows[i, R_WIN_MASK] = mask
+    rows[i, R_ROUNDS] = (s[S_TURN] + players - 1) // players
+    rows[i, R_TURNS] = s[S_TURN]
+    rows[i, R_END] = s[S_END]
     for seat in range(MAX_PLAYERS):
-        row[R_SCORE + seat] = score[seat]
-        row[R_TIEBREAK + seat] = tb[seat]
-        row[R_POLICY + seat] = policy_idx[seat] if seat < players else -1
+        rows[i, R_SCORE + seat] = score[seat]
+        rows[i, R_TIEBREAK + seat] = tb[seat]
+        rows[i, R_POLICY + seat] = policy_idx[seat] if seat < players else -1
     g = R_GAME_CNT
-    row[g] = s[S_DIVES]
-    row[g + 1] = s[S_BUSTS]
-    row[g + 2] = s[S_MOVES]
-    row[g + 3] = s[S_FIGHTS]
-    row[g + 4] = s[S_FIGHTS_WON]
-    row[g + 5] = s[S_EXCHANGES]
-    row[g + 6] = s[S_CAVES]
-    row[g + 7] = s[S_EMPTY_STOPS]
-    row[g + 8] = s[S_WRECK_TAKEN]
+    rows[i, g] = s[S_DIVES]
+    rows[i, g + 1] = s[S_BUSTS]
+    rows[i, g + 2] = s[S_MOVES]
+    rows[i, g + 3] = s[S_FIGHTS]
+    rows[i, g + 4] = s[S_FIGHTS_WON]
+    rows[i, g + 5] = s[S_EXCHANGES]
+    rows[i, g + 6] = s[S_CAVES]
+    rows[i, g + 7] = s[S_EMPTY_STOPS]
+    rows[i, g + 8] = s[S_WRECK_TAKEN]
     light = 0
     dark = 0
     for q in range(N_SPACES):
@@ -199,18 +201,18 @@ def fill_row(s, r, index, policy_idx, score, tb, row):
                 light += 1
             else:
                 dark += 1
-    row[g + 9] = light
-    row[g + 10] = dark
+    rows[i, g + 9] = light
+    rows[i, g + 10] = dark
     wl = 0
     for t in range(WRECK_BASE, r[P_N_TILES]):
         if s[O_OWNER + t] == ON_BOARD:
             wl += 1
-    row[g + 11] = wl
+    rows[i, g + 11] = wl
     bl = 0
     for b in range(N_BONUS):
         if s[O_BONUS + b] < 0:
             bl += 1
-    row[g + 12] = bl
+    rows[i, g + 12] = bl
     for seat in range(players):
         n = 0
         pts = 0
@@ -223,12 +225,50 @@ def fill_row(s, r, index, policy_idx, score, tb, row):
         for b in range(N_BONUS):
             if s[O_BONUS + b] == seat:
                 nb += 1
-        row[R_SEAT_CNT + seat] = n
-        row[R_SEAT_CNT + MAX_PLAYERS + seat] = pts
-        row[R_SEAT_CNT + 2 * MAX_PLAYERS + seat] = nb
+        rows[i, R_SEAT_CNT + seat] = n
+        rows[i, R_SEAT_CNT + MAX_PLAYERS + seat] = pts
+        rows[i, R_SEAT_CNT + 2 * MAX_PLAYERS + seat] = nb
         for j in range(3, _SEAT_SRC.shape[0]):
-            row[R_SEAT_CNT + j * MAX_PLAYERS + seat] = s[O_CNT + seat * N_CNT + _SEAT_SRC[j]]
-    row[R_ERROR] = s[S_ERROR]
+            rows[i, R_SEAT_CNT + j * MAX_PLAYERS + seat] = s[O_CNT + seat * N_CNT + _SEAT_SRC[j]]
+    rows[i, R_ERROR] = s[S_ERROR]
+
+
+@kernel
+def run_game(r, pol_ids, weights, seed, index, rotate, checked, tr, rows, i, g):
+    """Play game `index` under `seed` and write its result row rows[i], in the scratch of
+    one game g = (s, xf, rng, pols, wts, policy_idx, score, tb), reused from game to game
+    (everything read is first written here). pol_ids: int64[players] and weights:
+    float64[players, W] are the policy list before seat rotation."""
+    s, xf, rng, pols, wts, policy_idx, score, tb = g
+    players = r[P_PLAYERS]
+    stream_for(np.uint64(seed), np.uint64(index), rng)
+    for k in range(MAX_PLAYERS):
+        pols[k] = 0
+        policy_idx[k] = -1
+        for j in range(wts.shape[1]):
+            wts[k, j] = 0.0
+    seat_policies(players, index, rotate, pol_ids, weights, pols, wts, policy_idx)
+    for k in range(XF_SIZE):
+        xf[k] = 0.0
+    setup(s, r, tr, rng)
+    play_from(s, r, pols, wts, rng, checked, tr, xf)
+    fill_row(s, r, index, policy_idx, score, tb, rows, i)
+    record(tr, s, A_GAME_END, s[S_END], rows[i, R_WINNER], rows[i, R_WIN_MASK], s[S_ERROR])
+
+
+@driver
+def new_scratch(w):
+    """The scratch of one game (see run_game); w: weights per seat."""
+    return (
+        np.zeros(STATE_SIZE, dtype=np.int64),
+        np.zeros(XF_SIZE, dtype=np.float64),
+        np.zeros(1, dtype=np.uint64),
+        np.zeros(MAX_PLAYERS, dtype=np.int64),
+        np.zeros((MAX_PLAYERS, w), dtype=np.float64),
+        np.full(MAX_PLAYERS, -1, dtype=np.int64),
+        np.zeros(MAX_PLAYERS, dtype=np.int64),
+        np.zeros(MAX_PLAYERS, dtype=np.int64),
+    )
 
 
 @driver
@@ -236,28 +276,23 @@ def play_game(r, pol_ids, weights, seed, index, rotate, checked, tr, row):
     """Play game `index` under `seed` and write its result row. pol_ids: int64[players] and
     weights: float64[players, W] are the policy list before seat rotation. tr: trace buffer
     (state.new_trace). Returns the final state (int64[STATE_SIZE])."""
-    players = r[P_PLAYERS]
-    rng = np.zeros(1, dtype=np.uint64)
-    stream_for(np.uint64(seed), np.uint64(index), rng)
-    pols = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    wts = np.zeros((MAX_PLAYERS, weights.shape[1]), dtype=np.float64)
-    policy_idx = np.full(MAX_PLAYERS, -1, dtype=np.int64)
-    seat_policies(players, index, rotate, pol_ids, weights, pols, wts, policy_idx)
-    s = np.zeros(STATE_SIZE, dtype=np.int64)
-    xf = np.zeros(XF_SIZE, dtype=np.float64)
-    score = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    tb = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    setup(s, r, tr, rng)
-    play_from(s, r, pols, wts, rng, checked, tr, xf)
-    fill_row(s, r, index, policy_idx, score, tb, row)
-    record(tr, s, A_GAME_END, s[S_END], row[R_WINNER], row[R_WIN_MASK], s[S_ERROR])
-    return s
+    g = new_scratch(weights.shape[1])
+    rows = row.reshape((1, row.shape[0]))
+    run_game(r, pol_ids, weights, seed, index, rotate, checked, tr, rows, 0, g)
+    return g[0]
+
+
+BLOCK = 64  # games per block of play_batch: one scratch per block, not per game
 
 
 @driver(parallel=True)
 def play_batch(r, pol_ids, weights, seed, start, rotate, checked, rows):
-    """Play games start .. start + n - 1 in parallel; rows: int64[n, N_COLS]."""
+    """Play games start .. start + n - 1 in parallel; rows: int64[n, N_COLS]. The games are
+    split in blocks of BLOCK; each block allocates its scratch once."""
     n = rows.shape[0]
-    for i in prange(n):
+    nb = (n + BLOCK - 1) // BLOCK
+    for b in prange(nb):
         tr = np.zeros(T_HEADER, dtype=np.int32)
-        play_game(r, pol_ids, weights, seed, start + i, rotate, checked, tr, rows[i])
+        g = new_scratch(weights.shape[1])
+        for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+            run_game(r, pol_ids, weights, seed, start + i, rotate, checked, tr, rows, i, g)

@@ -20,6 +20,8 @@ Players (docs/policies-secrets-of-the-sea.md):
 
 from __future__ import annotations
 
+import numpy as np
+
 from simcore.jit import kernel
 from simcore.rng import rand_below
 from simcore.secrets_of_the_sea.board import SPACE_REGION
@@ -62,6 +64,7 @@ from simcore.secrets_of_the_sea.rules import (
     P_WRECK_BONUS,
     R_BONUS_THR,
     R_DIE,
+    R_LAMP,
     ROWS,
     SEAGRASS,
     WRECK_BASE,
@@ -243,7 +246,7 @@ def kind_value(s, r, seat, g, kind, nd):
     return monster_value(s, r, seat, g, nd, False)
 
 
-@kernel
+@kernel(inline="always")
 def lit_value(s, r, seat, nd):
     """Expected points of taking the lit tile under the lamp (its kind and, for a monster
     that stayed, its front are known)."""
@@ -287,7 +290,7 @@ def fill_kind_values(s, r, seat, xf):
                 xf[XF_KV + (g * 9 + k) * 2 + nd - 1] = kind_value(s, r, seat, g, k, nd)
 
 
-@kernel(inline="always")
+@kernel
 def kv(xf, g, k, nd):
     return xf[XF_KV + (g * 9 + k) * 2 + nd - 1]
 
@@ -390,7 +393,7 @@ def column_values(s, r, seat, col, xf):
 # Shared decisions
 
 
-@kernel
+@kernel(inline="always")
 def act_forced(s, r, tr, rng):
     """The decisions that are none: the first roll and the fight."""
     if s[S_PHASE] == PH_FIGHT:
@@ -416,45 +419,56 @@ def take_wreck(s, r, tr, seat):
     return do_wreck(s, r, tr, t)
 
 
-@kernel
+@kernel(inline="always")
 def landing_score(s, r, col, q):
-    """A quick score of the lamp landing at row q of col: deeper is better, an empty space or
-    a known monster much worse, the wreck best."""
+    """A quick score of the lamp landing at row q of col: deeper is better, an empty space
+    (-3) or a known monster (-8) much worse, the wreck best (100). Whole numbers, computed
+    without branches (the tile under the lamp is as good as random: a branch on it is
+    mispredicted half the time)."""
     if q >= WRECK_ROW:
-        return 100.0
+        return 100
     sp = space_at(col, q)
     t = s[O_SPACE + sp]
-    v = float(q)
-    if t == EMPTY:
-        return v - 3.0
-    if s[O_KNOWN + sp] != UNLIT and lamp_kind(r, t) == MONSTER:
-        return v - 8.0
-    if s[O_KNOWN + sp] == FRONT:
-        return v - 8.0
-    return v
+    k = s[O_KNOWN + sp]
+    lamp = r[R_LAMP + t]  # t = EMPTY (-1) reads the entry before the table: masked below
+    empty = np.int64(t == EMPTY)
+    bad = np.int64(k == FRONT) | (np.int64(k != UNLIT) & np.int64(lamp == MONSTER))
+    return q - 3 * empty - 8 * (bad & (1 - empty))
 
 
-@kernel
+@kernel(inline="always")
 def choose_landing(s, r, tr, rng):
     """Choose the die and (first move) the buoy with the best landing_score; ties go to the
-    first found, after a random starting column (so seats do not all favour buoy 0)."""
-    best = -1.0e9
+    first found (columns in order from a random starting column, so seats do not all favour
+    buoy 0; die 0 before die 1)."""
+    best = -(10**9)
     bd = -1
     bc = -1
     fixed = s[S_COL]
-    c0 = rand_below(rng, COLS) if fixed < 0 else 0
-    for k in range(COLS):
-        col = fixed if fixed >= 0 else (c0 + k) % COLS
-        for i in range(N_DICE):
-            if not usable_die(s, r, i):
-                continue
-            v = landing_score(s, r, col, move_target(s, r, i))
+    if fixed < 0:
+        c0 = rand_below(rng, COLS)
+        n = COLS
+    else:
+        c0 = fixed
+        n = 1
+    q0 = move_target(s, r, 0) if usable_die(s, r, 0) else -1
+    q1 = move_target(s, r, 1) if usable_die(s, r, 1) else -1
+    for k in range(n):
+        col = c0 + k
+        if col >= COLS:
+            col -= COLS
+        if q0 >= 0:
+            v = landing_score(s, r, col, q0)
             if v > best:
                 best = v
-                bd = i
+                bd = 0
                 bc = col
-        if fixed >= 0:
-            break
+        if q1 >= 0:
+            v = landing_score(s, r, col, q1)
+            if v > best:
+                best = v
+                bd = 1
+                bc = col
     return do_move(s, r, tr, bd, bc)
 
 
@@ -519,9 +533,9 @@ def random_step(s, r, tr, seat, rng):
     return ERR_ILLEGAL
 
 
-@kernel
+@kernel(inline="always")
 def threshold_step(s, r, tr, seat, rng, pol, w):
-    """balanced, stop-at-value, stop-at-depth: one decision."""
+    """balanced, stop-at-value, stop-at-depth: one decision (weights w[seat])."""
     ph = s[S_PHASE]
     if ph == PH_ROLL or ph == PH_FIGHT:
         return act_forced(s, r, tr, rng)
@@ -533,14 +547,14 @@ def threshold_step(s, r, tr, seat, rng, pol, w):
         return do_roll(s, r, tr, rng)
     nd = dice_available(s)
     if pol == POL_DEPTH:
-        take = s[S_POS] >= w[0]
+        take = s[S_POS] >= w[seat, 0]
     else:
         v = lit_value(s, r, seat, nd)
         if pol == POL_VALUE:
-            take = v >= w[0]
+            take = v >= w[seat, 0]
         else:
             # balanced: target w0 with two dice free, w1 with one; w2 per row below the first
-            target = (w[0] if nd == 2 else w[1]) - w[2] * (s[S_POS] - 1)
+            target = (w[seat, 0] if nd == 2 else w[seat, 1]) - w[seat, 2] * (s[S_POS] - 1)
             take = v >= target
     if take:
         return take_or_exchange(s, r, tr, seat)
@@ -592,9 +606,10 @@ def ev_step(s, r, tr, seat, rng, xf):
     return do_roll(s, r, tr, rng)
 
 
-@kernel
+@kernel(inline="always")
 def play_turn(s, r, tr, seat, pol, w, rng, checked, xf):
-    """Let policy `pol` (weights w: float64[W]) play the seat's whole turn. xf: float64
+    """Let policy `pol` play the seat's whole turn with the weights w[seat] (w: float64[4, W],
+    the whole matrix rather than a row view: no reference counting per turn). xf: float64
     scratch of XF_SIZE. Returns 0 or an error code."""
     turn = s[S_TURN]
     if pol == POL_EV:

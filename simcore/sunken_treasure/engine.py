@@ -10,6 +10,10 @@ trapped lock or theft) is free. Quotes are from seed 004; rulings are named rule
 
 Arguments: s = flat state (int64, layout in state.py), r = packed rules (int64, rules.py),
 tr = trace buffer (int32, state.py), x = scratch (int64, state.py), rng = uint64[1].
+
+The legality queries, the draws and the actions most turns take (search, surface, dive, bank)
+are compiled with inline="always": a call between kernels passes each array argument as seven
+words on the stack, about a quarter of a turn before (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -302,7 +306,7 @@ def shuffle(s, off, n, rng):
         s[off + j] = t
 
 
-@kernel
+@kernel(inline="always")
 def draw(s, tr, rng, deck, disc, n_idx, dn_idx, deck_id):
     """The top card of a deck, or -1 when deck and discard are both empty. An empty deck
     first takes its discard pile, shuffled ("When the Attempt Cards pile is depleted, the
@@ -331,17 +335,17 @@ def discard(s, disc, dn_idx, card, n=1):
         s[dn_idx] += 1
 
 
-@kernel
+@kernel(inline="always")
 def draw_item(s, tr, rng):
     return draw(s, tr, rng, O_ITEM_DECK, O_ITEM_DISC, S_ITEM_N, S_ITEM_DN, ITEM_DECK)
 
 
-@kernel
+@kernel(inline="always")
 def draw_attempt(s, tr, rng):
     return draw(s, tr, rng, O_ATT_DECK, O_ATT_DISC, S_ATT_N, S_ATT_DN, ATTEMPT_DECK)
 
 
-@kernel
+@kernel(inline="always")
 def draw_treasure(s, tr, rng):
     return draw(s, tr, rng, O_TRE_DECK, O_TRE_DISC, S_TRE_N, S_TRE_DN, TREASURE_DECK)
 
@@ -560,7 +564,7 @@ def shark_attack(s, r, tr):
 # Turn order and the end
 
 
-@kernel
+@kernel(inline="always")
 def end_turn(s, r, tr):
     """The seat's turn is over; the next seat plays. One player: the turn limit (ruling).
     The round cap is a safety net the rulebook does not have."""
@@ -604,7 +608,7 @@ def can_search(s, seat):
     return on_turn(s, seat) and not is_up(s, seat) and items_left(s) > 0
 
 
-@kernel
+@kernel(inline="always")
 def can_claim(s, seat, kind):
     """An unlocked container held: 'you can claim the treasure by taking ... Treasure Cards'."""
     if kind != UNLOCKED_BOX and kind != UNLOCKED_CHEST:
@@ -612,7 +616,7 @@ def can_claim(s, seat, kind):
     return diver_may_act(s, seat) and hand(s, seat, kind) > 0
 
 
-@kernel
+@kernel(inline="always")
 def can_attempt(s, seat, kind):
     """One attempt card per turn on a locked container; 'You can only attempt to unlock one
     box at a time': with a lock under attempt, only that one."""
@@ -626,7 +630,7 @@ def can_attempt(s, seat, kind):
     return hand(s, seat, kind) > 0
 
 
-@kernel
+@kernel(inline="always")
 def can_safety(s, seat):
     """'play one Safety Card from your hand and eliminate one Shark Card' (a diver; ruling:
     'While surfaced, you can only dive again, bank treasure, or attempt to steal')."""
@@ -643,13 +647,13 @@ def can_dive(s, seat):
     return on_turn(s, seat) and is_up(s, seat)
 
 
-@kernel
+@kernel(inline="always")
 def can_bank(s, r, seat):
     """'Once on the boat, you can bank any captured treasure.'"""
     return on_turn(s, seat) and is_up(s, seat) and n_carried(s, r, seat) > 0
 
 
-@kernel
+@kernel(inline="always")
 def can_steal(s, r, seat, target):
     """'If you are on the surface and another player is still below, you can attempt to break
     into their safe'; once per surfacing; a theft under way goes on against its target only.
@@ -666,7 +670,7 @@ def can_steal(s, r, seat, target):
     return s[fld(seat, F_STEAL_USED)] == 0 and n_banked(s, r, target) > 0
 
 
-@kernel
+@kernel(inline="always")
 def can_abandon(s, r, seat):
     """Trapped: 'You can discard the treasure or make another attempt on another turn'
     (abandon_needs_trap=False: any lock or theft under attempt may be given up)."""
@@ -681,7 +685,7 @@ def can_abandon(s, r, seat):
 # Actions (each completes the turn, except do_abandon)
 
 
-@kernel
+@kernel(inline="always")
 def do_search(s, r, tr, rng, seat):
     """'Take an Item Card from deck. If it is a Treasure card or Safety card, keep it. If it
     is Junk, discard it. If it is a Shark card, place it on the board.'"""
@@ -782,7 +786,7 @@ def do_safety(s, r, tr, seat):
     return 0
 
 
-@kernel
+@kernel(inline="always")
 def do_surface(s, r, tr, seat):
     """'You can surface to your boat by flipping over the Diver Down card on your turn ...
     Once the card is flipped, your turn is over.'"""
@@ -795,7 +799,7 @@ def do_surface(s, r, tr, seat):
     return 0
 
 
-@kernel
+@kernel(inline="always")
 def do_dive(s, r, tr, seat):
     """'To dive again, turn over your Diver Up card.' A theft under way ends (ruling: the
     thief has left the surface)."""
@@ -811,7 +815,7 @@ def do_dive(s, r, tr, seat):
     return 0
 
 
-@kernel
+@kernel(inline="always")
 def do_bank(s, r, tr, seat):
     """'bank any captured treasure by turning your Treasure Cards face down ... Banking
     Treasure completes a turn.'"""

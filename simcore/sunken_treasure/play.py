@@ -140,7 +140,7 @@ _SEAT_SRC = np.array(
 )
 
 
-@kernel
+@kernel(inline="always")
 def play_turn(s, r, tr, seat, pol, w, rng, checked, x):
     """Let policy `pol` play the seat's turn (w: float64[4, W], the weights of every seat; a
     kernel, and the whole matrix rather than a row view, so no reference counting per turn)."""
@@ -151,15 +151,16 @@ def play_turn(s, r, tr, seat, pol, w, rng, checked, x):
     return ERR_ILLEGAL
 
 
-@driver
-def play_from(s, r, pols, weights, rng, checked, tr):
+@kernel
+def play_from(s, r, pols, weights, rng, checked, tr, x):
     """Play the game in s to its end. pols: int64[4] policy id per seat; weights:
-    float64[4, W]. Returns 0 or the first error code (also left in s[S_ERROR])."""
-    x = np.zeros(X_SIZE, dtype=np.int64)
+    float64[4, W]; x: int64[X_SIZE] scratch. Returns 0 or the first error code (also left in
+    s[S_ERROR])."""
     err = check_invariants(s, r) if checked else 0
     while err == 0 and s[S_OVER] == 0:
         seat = s[S_SEAT]
-        snapshot(tr, s)
+        if tr[T_ON] == 1:
+            snapshot(tr, s)
         turn = s[S_TURN]
         err = play_turn(s, r, tr, seat, pols[seat], weights, rng, checked, x)
         if err == 0 and s[S_TURN] != turn + 1:
@@ -173,47 +174,88 @@ def play_from(s, r, pols, weights, rng, checked, tr):
     return err
 
 
-@driver
-def fill_row(s, r, index, policy_idx, row):
-    """Write the result row of a finished game (row: int64[N_COLS])."""
+@kernel
+def fill_row(s, r, index, policy_idx, score, tb, rows, i):
+    """Write the result row rows[i] of a finished game (rows: int64[n, N_COLS]; score, tb:
+    int64[4] scratch)."""
     players = r[P_PLAYERS]
-    row[:] = 0
-    row[R_GAME] = index
-    row[R_PLAYERS] = players
-    score = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    tb = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    for k in range(rows.shape[1]):
+        rows[i, k] = 0
+    rows[i, R_GAME] = index
+    rows[i, R_PLAYERS] = players
+    for k in range(MAX_PLAYERS):
+        score[k] = 0
+        tb[k] = 0
     scores(s, r, score, tb)
     w, mask = winners(s, r)
     if s[S_ERROR] != 0:
         w, mask = -1, 0
-    row[R_WINNER] = w
-    row[R_WIN_MASK] = mask
+    rows[i, R_WINNER] = w
+    rows[i, R_WIN_MASK] = mask
     # rounds begun (the game ends mid-round when the target is banked)
-    row[R_ROUNDS] = (s[S_TURN] + players - 1) // players
-    row[R_TURNS] = s[S_TURN]
-    row[R_END] = s[S_END]
+    rows[i, R_ROUNDS] = (s[S_TURN] + players - 1) // players
+    rows[i, R_TURNS] = s[S_TURN]
+    rows[i, R_END] = s[S_END]
     for seat in range(MAX_PLAYERS):
-        row[R_SCORE + seat] = score[seat]
-        row[R_TIEBREAK + seat] = tb[seat]
-        row[R_POLICY + seat] = policy_idx[seat] if seat < players else -1
+        rows[i, R_SCORE + seat] = score[seat]
+        rows[i, R_TIEBREAK + seat] = tb[seat]
+        rows[i, R_POLICY + seat] = policy_idx[seat] if seat < players else -1
     g = R_GAME_CNT
-    row[g] = s[S_ATTACKS]
-    row[g + 1] = s[S_SHARKS_DRAWN]
-    row[g + 2] = s[S_SHARKS_CLEARED]
-    row[g + 3] = s[S_SAFETY_PLAYED]
-    row[g + 4] = s[S_RESHUFFLES]
-    row[g + 5] = s[S_RESHUFFLES + 1]
-    row[g + 6] = s[S_RESHUFFLES + 2]
-    row[g + 7] = s[S_SHORT]
-    row[g + 8] = s[S_TRE_N] + s[S_TRE_DN]
+    rows[i, g] = s[S_ATTACKS]
+    rows[i, g + 1] = s[S_SHARKS_DRAWN]
+    rows[i, g + 2] = s[S_SHARKS_CLEARED]
+    rows[i, g + 3] = s[S_SAFETY_PLAYED]
+    rows[i, g + 4] = s[S_RESHUFFLES]
+    rows[i, g + 5] = s[S_RESHUFFLES + 1]
+    rows[i, g + 6] = s[S_RESHUFFLES + 2]
+    rows[i, g + 7] = s[S_SHORT]
+    rows[i, g + 8] = s[S_TRE_N] + s[S_TRE_DN]
     for j in range(_SEAT_SRC.shape[0]):
         for seat in range(players):
             if _SEAT_SRC[j] >= 0:
                 v = s[O_SEATS + seat * SEAT_W + F_CNT + _SEAT_SRC[j]]
             else:
                 v = n_banked(s, r, seat)
-            row[R_SEAT_CNT + j * MAX_PLAYERS + seat] = v
-    row[R_ERROR] = s[S_ERROR]
+            rows[i, R_SEAT_CNT + j * MAX_PLAYERS + seat] = v
+    rows[i, R_ERROR] = s[S_ERROR]
+
+
+@kernel
+def run_game(r, pol_ids, weights, seed, index, rotate, checked, tr, rows, i, g):
+    """Play game `index` under `seed` and write its result row rows[i], in the scratch of
+    one game g = (s, x, rng, pols, wts, policy_idx, score, tb), reused from game to game
+    (everything read is first written here). pol_ids: int64[players] and weights:
+    float64[players, W] are the policy list before seat rotation."""
+    s, x, rng, pols, wts, policy_idx, score, tb = g
+    players = r[P_PLAYERS]
+    stream_for(np.uint64(seed), np.uint64(index), rng)
+    for k in range(MAX_PLAYERS):
+        pols[k] = 0
+        policy_idx[k] = -1
+        for j in range(wts.shape[1]):
+            wts[k, j] = 0.0
+    seat_policies(players, index, rotate, pol_ids, weights, pols, wts, policy_idx)
+    for k in range(X_SIZE):
+        x[k] = 0
+    setup(s, r, tr, rng)
+    play_from(s, r, pols, wts, rng, checked, tr, x)
+    fill_row(s, r, index, policy_idx, score, tb, rows, i)
+    record(tr, s, A_GAME_END, s[S_END], rows[i, R_WINNER], rows[i, R_WIN_MASK], s[S_ERROR])
+
+
+@driver
+def new_scratch(w):
+    """The scratch of one game (see run_game); w: weights per seat."""
+    return (
+        np.zeros(STATE_SIZE, dtype=np.int64),
+        np.zeros(X_SIZE, dtype=np.int64),
+        np.zeros(1, dtype=np.uint64),
+        np.zeros(MAX_PLAYERS, dtype=np.int64),
+        np.zeros((MAX_PLAYERS, w), dtype=np.float64),
+        np.full(MAX_PLAYERS, -1, dtype=np.int64),
+        np.zeros(MAX_PLAYERS, dtype=np.int64),
+        np.zeros(MAX_PLAYERS, dtype=np.int64),
+    )
 
 
 @driver
@@ -221,25 +263,23 @@ def play_game(r, pol_ids, weights, seed, index, rotate, checked, tr, row):
     """Play game `index` under `seed` and write its result row. pol_ids: int64[players] and
     weights: float64[players, W] are the policy list before seat rotation. tr: trace buffer
     (state.new_trace). Returns the final state (int64[STATE_SIZE])."""
-    players = r[P_PLAYERS]
-    rng = np.zeros(1, dtype=np.uint64)
-    stream_for(np.uint64(seed), np.uint64(index), rng)
-    pols = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    wts = np.zeros((MAX_PLAYERS, weights.shape[1]), dtype=np.float64)
-    policy_idx = np.full(MAX_PLAYERS, -1, dtype=np.int64)
-    seat_policies(players, index, rotate, pol_ids, weights, pols, wts, policy_idx)
-    s = np.zeros(STATE_SIZE, dtype=np.int64)
-    setup(s, r, tr, rng)
-    play_from(s, r, pols, wts, rng, checked, tr)
-    fill_row(s, r, index, policy_idx, row)
-    record(tr, s, A_GAME_END, s[S_END], row[R_WINNER], row[R_WIN_MASK], s[S_ERROR])
-    return s
+    g = new_scratch(weights.shape[1])
+    rows = row.reshape((1, row.shape[0]))
+    run_game(r, pol_ids, weights, seed, index, rotate, checked, tr, rows, 0, g)
+    return g[0]
+
+
+BLOCK = 64  # games per block of play_batch: one scratch per block, not per game
 
 
 @driver(parallel=True)
 def play_batch(r, pol_ids, weights, seed, start, rotate, checked, rows):
-    """Play games start .. start + n - 1 in parallel; rows: int64[n, N_COLS]."""
+    """Play games start .. start + n - 1 in parallel; rows: int64[n, N_COLS]. The games are
+    split in blocks of BLOCK; each block allocates its scratch once."""
     n = rows.shape[0]
-    for i in prange(n):
+    nb = (n + BLOCK - 1) // BLOCK
+    for b in prange(nb):
         tr = np.zeros(T_HEADER, dtype=np.int32)
-        play_game(r, pol_ids, weights, seed, start + i, rotate, checked, tr, rows[i])
+        g = new_scratch(weights.shape[1])
+        for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+            run_game(r, pol_ids, weights, seed, start + i, rotate, checked, tr, rows, i, g)

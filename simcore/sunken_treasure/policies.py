@@ -81,7 +81,7 @@ W_HUNT = 6  # > 0: a diver carrying nothing surfaces to rob a diver worth robbin
 W_RISK = 7  # weight of the carried treasure a second Trapped would cost, in a lock's value
 
 
-@kernel
+@kernel(inline="always")
 def after(s, r, checked, err):
     """After an action: the engine's verdict, then (checked mode) the invariants."""
     if err != 0:
@@ -153,7 +153,7 @@ def mean_treasure(r):
     return v / n if n > 0 else 0.0
 
 
-@kernel
+@kernel(inline="always")
 def lock_value(s, r, seat, kind, cracked, trapped, w):
     """Expected dollars of working on a locked container: P(open) x bags x mean card, less
     P(second Trapped) x risk x the treasure carried (lost when forced up)."""
@@ -162,7 +162,7 @@ def lock_value(s, r, seat, kind, cracked, trapped, w):
     return gain - p_trap * w[seat, W_RISK] * carried_value(s, r, seat)
 
 
-@kernel
+@kernel(inline="always")
 def best_victim(s, r, seat, w):
     """The diver with the most banked treasure, if it is at least steal_at, that the seat may
     rob now; -1 none."""
@@ -184,7 +184,7 @@ def best_victim(s, r, seat, w):
 # The heuristic player
 
 
-@kernel
+@kernel(inline="always")
 def heuristic_diver(s, r, tr, seat, w, rng, checked):
     """A diver's turn: bank a winning load, flee (or fight) sharks, bank at the threshold,
     claim, work on the best lock, hunt, else search."""
@@ -236,7 +236,7 @@ def heuristic_diver(s, r, tr, seat, w, rng, checked):
     return do_surface(s, r, tr, seat)
 
 
-@kernel
+@kernel(inline="always")
 def heuristic_surfaced(s, r, tr, seat, w, rng):
     """A surfaced turn: bank, else go on with (or begin) a theft worth it, else dive."""
     if can_bank(s, r, seat):
@@ -252,7 +252,7 @@ def heuristic_surfaced(s, r, tr, seat, w, rng):
     return do_dive(s, r, tr, seat)
 
 
-@kernel
+@kernel(inline="always")
 def heuristic_turn(s, r, tr, seat, w, rng, checked):
     """One whole turn of a heuristic player; its weights are w[seat] (w: float64[4, W], W_*
     layout)."""
