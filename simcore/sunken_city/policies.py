@@ -112,6 +112,8 @@ from simcore.sunken_city.state import (
     S_SUPPLY,
     VILLAGE,
     WATER,
+    X_ADJ,
+    X_ADJN,
     X_BEST,
     X_BEST2,
     X_DA,
@@ -287,75 +289,74 @@ def tv(t):
 
 
 @kernel
-def bfs(s, r, seat, src, x, od, op):
+def piece_graph(s, x):
+    """X_ADJ / X_ADJN: the pieces connected to each piece, in the order piece_neighbours lists
+    them, which is the order a search over the squares meets them in (so the searches below
+    give the same distances and parents as one over the squares). Rebuilt only when the lake
+    changed: one table serves every search of a turn until a piece appears or sinks."""
+    key = board_signature(s) + 1  # > 0: the memo starts at 0
+    if x[X_MEMO + 5] == key:
+        return
+    for p in range(N_SLOTS):
+        if s[O_PSQ + 2 * p] >= 0:
+            x[X_ADJN + p] = piece_neighbours(s, p, x, X_ADJ + 8 * p)
+        else:
+            x[X_ADJN + p] = 0
+    x[X_MEMO + 5] = key
+
+
+@kernel
+def bfs(s, r, seat, src, x, od, op, goal):
     """Movement-point distances from src (a piece slot, or VILLAGE: the seat's village) to
     every piece slot, into x[od + slot] (INF unreachable), BFS parents into x[op + slot]
-    (-1 = entered from the village, -2 = none). Returns the number of pieces reached."""
+    (-1 = entered from the village, -2 = none; not written when op < 0). With goal >= 0 the
+    search stops once the goal is reached (its distance and path are final then; the other
+    entries may be incomplete). Returns the number of pieces reached."""
+    piece_graph(s, x)
     for k in range(N_SLOTS):
         x[od + k] = INF
-        x[op + k] = -2
+    if op >= 0:
+        for k in range(N_SLOTS):
+            x[op + k] = -2
     tail = 0
     if src == VILLAGE:
         q = s[O_SQ + r[R_VILLAGE + seat]]
         if q == WATER:
             return 0
         x[od + q] = 1
-        x[op + q] = -1
+        if op >= 0:
+            x[op + q] = -1
         x[X_Q] = q
         tail = 1
     else:
         x[od + src] = 0
         x[X_Q] = src
         tail = 1
+    if x[X_Q] == goal:
+        return tail
     head = 0
     while head < tail:
         p = x[X_Q + head]
         head += 1
         nd = x[od + p] + 1
-        for k in range(2):
-            q = s[O_PSQ + 2 * p + k]
-            if q < 0:
-                continue
-            for j in range(4):
-                nq = ORTH[q, j]
-                if nq < 0:
-                    continue
-                nb = s[O_SQ + nq]
-                if nb != WATER and x[od + nb] == INF:
-                    x[od + nb] = nd
+        a = X_ADJ + 8 * p
+        for i in range(x[X_ADJN + p]):
+            nb = x[a + i]
+            if x[od + nb] == INF:
+                x[od + nb] = nd
+                if op >= 0:
                     x[op + nb] = p
-                    x[X_Q + tail] = nb
-                    tail += 1
+                x[X_Q + tail] = nb
+                tail += 1
+                if nb == goal:
+                    return tail
     return tail
 
 
 @kernel
-def spirit_field(s, x):
+def spirit_field(s, r, x):
     """Spirit distances: x[X_DS + slot] = steps for the spirit to reach each piece."""
-    for k in range(N_SLOTS):
-        x[X_DS + k] = INF
-    sp = s[S_SPIRIT]
-    x[X_DS + sp] = 0
-    x[X_Q] = sp
-    head = 0
-    tail = 1
-    while head < tail:
-        p = x[X_Q + head]
-        head += 1
-        nd = x[X_DS + p] + 1
-        for k in range(2):
-            q = s[O_PSQ + 2 * p + k]
-            if q < 0:
-                continue
-            for j in range(4):
-                nq = ORTH[q, j]
-                if nq < 0:
-                    continue
-                nb = s[O_SQ + nq]
-                if nb != WATER and x[X_DS + nb] == INF:
-                    x[X_DS + nb] = nd
-                    x[X_Q + tail] = nb
-                    tail += 1
+    bfs(s, r, 0, s[S_SPIRIT], x, X_DS, -1, -1)
 
 
 @kernel
@@ -480,13 +481,48 @@ def key_houses(s, r, seat, x, xf):
             xf[F_KVAL + j] = xf[F_KVAL + j - 1]
             xf[F_KVAL + j - 1] = tf
             j -= 1
-    for i in range(k):
-        bfs(s, r, seat, x[X_KEY + i], x, X_DT, X_PT)
-        for j in range(k):
-            x[X_KD + 12 * i + j] = x[X_DT + x[X_KEY + j]]
+    key_distances(s, r, k, x)
     x[X_MEMO + 3] = memo
     x[X_MEMO + 4] = k
     return k
+
+
+@kernel
+def key_distances(s, r, k, x):
+    """X_KD[i, j]: movement points between key houses i and j. The pieces' connections go
+    both ways, so one search from key i gives row i and column i; it stops once the keys
+    after i are all reached."""
+    piece_graph(s, x)
+    for i in range(k):
+        x[X_KD + 13 * i] = 0
+    for i in range(k - 1):
+        for p in range(N_SLOTS):
+            x[X_DT + p] = INF
+        src = x[X_KEY + i]
+        x[X_DT + src] = 0
+        x[X_Q] = src
+        tail = 1
+        head = 0
+        left = k - 1 - i
+        while head < tail and left > 0:
+            p = x[X_Q + head]
+            head += 1
+            nd = x[X_DT + p] + 1
+            a = X_ADJ + 8 * p
+            for m in range(x[X_ADJN + p]):
+                nb = x[a + m]
+                if x[X_DT + nb] == INF:
+                    x[X_DT + nb] = nd
+                    x[X_Q + tail] = nb
+                    tail += 1
+                    if nb >= HOUSE_BASE:
+                        for j in range(i + 1, k):
+                            if x[X_KEY + j] == nb:
+                                left -= 1
+        for j in range(i + 1, k):
+            d = x[X_DT + x[X_KEY + j]]
+            x[X_KD + 12 * i + j] = d
+            x[X_KD + 12 * j + i] = d
 
 
 @kernel
@@ -609,13 +645,19 @@ def walk_to(s, r, tr, seat, target, x):
     adv = s[O_ADV + seat]
     if target == adv:
         return 0
-    bfs(s, r, seat, adv, x, X_DT, X_PT)
     goal = target
     if target == VILLAGE:
         goal = s[O_SQ + r[R_VILLAGE + seat]]
         if goal == WATER:
             return 0
-    if x[X_DT + goal] >= INF:
+    if x[X_MEMO] == adventurer_key(s, seat):
+        od = X_DA  # the search from where the adventurer stands is current: the same paths
+        op = X_PA
+    else:
+        od = X_DT
+        op = X_PT
+        bfs(s, r, seat, adv, x, od, op, goal)
+    if x[od + goal] >= INF:
         return 0
     # path back from the goal (reusing the route-stack region: 64 entries)
     n = 0
@@ -623,7 +665,7 @@ def walk_to(s, r, tr, seat, target, x):
     while p != adv and p >= 0 and n < 64:
         x[X_RN + n] = p
         n += 1
-        p = x[X_PT + p]
+        p = x[op + p]
     for j in range(n - 1, -1, -1):
         if s[S_MOVE] <= 0:
             return 0
@@ -641,13 +683,19 @@ def board_signature(s):
     return s[S_STREETS_PLACED] + 1000 * s[S_HOUSES_PLACED] + 1000000 * s[S_PIECES_SUNK]
 
 
+@kernel(inline="always")
+def adventurer_key(s, seat):
+    """Memo key of X_DA / X_PA: the lake, the seat and where its adventurer stands (> 0)."""
+    return (board_signature(s) * 8 + seat) * 128 + s[O_ADV + seat] + 2
+
+
 @kernel
 def adventurer_field(s, r, seat, x):
     """X_DA / X_PA from the seat's adventurer, recomputed only when the lake, the seat or its
     position changed."""
-    key = (board_signature(s) * 8 + seat) * 128 + s[O_ADV + seat] + 2  # > 0: memo starts 0
+    key = adventurer_key(s, seat)
     if x[X_MEMO] != key:
-        bfs(s, r, seat, s[O_ADV + seat], x, X_DA, X_PA)
+        bfs(s, r, seat, s[O_ADV + seat], x, X_DA, X_PA, -1)
         x[X_MEMO] = key
 
 
@@ -656,16 +704,16 @@ def village_field(s, r, seat, x):
     """X_DV from the seat's village, recomputed only when the lake or the seat changed."""
     key = board_signature(s) * 8 + seat + 1
     if x[X_MEMO + 1] != key:
-        bfs(s, r, seat, VILLAGE, x, X_DV, X_PT)
+        bfs(s, r, seat, VILLAGE, x, X_DV, -1, -1)
         x[X_MEMO + 1] = key
 
 
 @kernel
-def spirit_field_memo(s, x):
+def spirit_field_memo(s, r, x):
     """X_DS, recomputed only when the lake or the spirit's piece changed."""
     key = board_signature(s) * 128 + s[S_SPIRIT] + 1
     if x[X_MEMO + 2] != key:
-        spirit_field(s, x)
+        spirit_field(s, r, x)
         x[X_MEMO + 2] = key
 
 
@@ -673,7 +721,7 @@ def spirit_field_memo(s, x):
 def distance_fields(s, r, seat, x):
     adventurer_field(s, r, seat, x)
     village_field(s, r, seat, x)
-    spirit_field_memo(s, x)
+    spirit_field_memo(s, r, x)
 
 
 @kernel
@@ -974,7 +1022,7 @@ def heuristic_spirit(s, r, tr, seat, w, rng, checked, x, xf):
     if not can_spirit_now(s, r, seat, x):
         return 0
     adventurer_field(s, r, seat, x)
-    spirit_field_memo(s, x)
+    spirit_field_memo(s, r, x)
     for o in range(r[P_PLAYERS]):
         xf[F_CARRY + o] = carried_value(s, o)
     owner = piece_owner(s, r, s[S_SPIRIT])
