@@ -26,6 +26,7 @@ from simcore.sunken_city.engine import (
     can_place_now,
     can_spirit_now,
     check_invariants,
+    covers,
     do_card,
     do_chip,
     do_end_turn,
@@ -650,7 +651,7 @@ def walk_to(s, r, tr, seat, target, x):
         goal = s[O_SQ + r[R_VILLAGE + seat]]
         if goal == WATER:
             return 0
-    if x[X_MEMO] == adventurer_key(s, seat):
+    if x[X_MEMO + 6] == adventurer_key(board_signature(s), seat, adv):
         od = X_DA  # the search from where the adventurer stands is current: the same paths
         op = X_PA
     else:
@@ -684,25 +685,39 @@ def board_signature(s):
 
 
 @kernel(inline="always")
-def adventurer_key(s, seat):
-    """Memo key of X_DA / X_PA: the lake, the seat and where its adventurer stands (> 0)."""
-    return (board_signature(s) * 8 + seat) * 128 + s[O_ADV + seat] + 2
+def adventurer_key(sig, seat, adv):
+    """Memo key of X_DA: the lake's signature, the seat and where its adventurer stands (> 0)."""
+    return (sig * 8 + seat) * 128 + adv + 2
+
+
+@kernel(inline="always")
+def village_key(sig, seat):
+    """Memo key of X_DV: the lake's signature and the seat (> 0)."""
+    return sig * 8 + seat + 1
+
+
+@kernel(inline="always")
+def spirit_key(sig, spirit):
+    """Memo key of X_DS: the lake's signature and the spirit's piece (> 0)."""
+    return sig * 128 + spirit + 1
 
 
 @kernel
 def adventurer_field(s, r, seat, x):
     """X_DA / X_PA from the seat's adventurer, recomputed only when the lake, the seat or its
-    position changed."""
-    key = adventurer_key(s, seat)
+    position changed. X_MEMO + 6 says whether X_PA holds this search's parents (a field grown
+    after a piece was raised has exact distances but no parents)."""
+    key = adventurer_key(board_signature(s), seat, s[O_ADV + seat])
     if x[X_MEMO] != key:
         bfs(s, r, seat, s[O_ADV + seat], x, X_DA, X_PA, -1)
         x[X_MEMO] = key
+        x[X_MEMO + 6] = key
 
 
 @kernel
 def village_field(s, r, seat, x):
     """X_DV from the seat's village, recomputed only when the lake or the seat changed."""
-    key = board_signature(s) * 8 + seat + 1
+    key = village_key(board_signature(s), seat)
     if x[X_MEMO + 1] != key:
         bfs(s, r, seat, VILLAGE, x, X_DV, -1, -1)
         x[X_MEMO + 1] = key
@@ -711,10 +726,68 @@ def village_field(s, r, seat, x):
 @kernel
 def spirit_field_memo(s, r, x):
     """X_DS, recomputed only when the lake or the spirit's piece changed."""
-    key = board_signature(s) * 128 + s[S_SPIRIT] + 1
+    key = spirit_key(board_signature(s), s[S_SPIRIT])
     if x[X_MEMO + 2] != key:
         spirit_field(s, r, x)
         x[X_MEMO + 2] = key
+
+
+@kernel
+def grow_field(s, r, seat, x, od, src, p):
+    """Bring the distance field x[od:] from src (a slot, or VILLAGE) up to date after piece p
+    appeared (X_ADJ current): distances only fall, from p outward; the result is the field a
+    new search would give."""
+    d = INF
+    if src == VILLAGE and covers(s, p, r[R_VILLAGE + seat]):
+        d = 1
+    a = X_ADJ + 8 * p
+    for i in range(x[X_ADJN + p]):
+        nd = x[od + x[a + i]] + 1
+        if nd < d:
+            d = nd
+    x[od + p] = d
+    if d >= INF:
+        return
+    x[X_Q] = p
+    head = 0
+    tail = 1
+    while head < tail:
+        u = x[X_Q + head]
+        head += 1
+        nd = x[od + u] + 1
+        a = X_ADJ + 8 * u
+        for i in range(x[X_ADJN + u]):
+            v = x[a + i]
+            if nd < x[od + v]:
+                x[od + v] = nd
+                x[X_Q + tail] = v
+                tail += 1
+
+
+@kernel
+def raised(s, r, seat, x, p, sig0):
+    """After we raised piece p on the lake of signature sig0: the connections, X_DA, X_DV and
+    X_DS that were current just before are updated in place instead of searched again."""
+    if x[X_MEMO + 5] != sig0 + 1:
+        return
+    a = X_ADJ + 8 * p
+    x[X_ADJN + p] = piece_neighbours(s, p, x, a)
+    for i in range(x[X_ADJN + p]):
+        n = x[a + i]
+        x[X_ADJN + n] = piece_neighbours(s, n, x, X_ADJ + 8 * n)
+    sig = board_signature(s)
+    x[X_MEMO + 5] = sig + 1
+    adv = s[O_ADV + seat]
+    if x[X_MEMO] == adventurer_key(sig0, seat, adv):
+        grow_field(s, r, seat, x, X_DA, adv, p)
+        x[X_MEMO] = adventurer_key(sig, seat, adv)
+    if x[X_MEMO + 1] == village_key(sig0, seat):
+        grow_field(s, r, seat, x, X_DV, VILLAGE, p)
+        x[X_MEMO + 1] = village_key(sig, seat)
+    sp = s[S_SPIRIT]
+    if x[X_MEMO + 2] == spirit_key(sig0, sp):
+        grow_field(s, r, seat, x, X_DS, sp, p)
+        x[X_MEMO + 2] = spirit_key(sig, sp)
 
 
 @kernel
@@ -815,8 +888,12 @@ def place_best_house(s, r, tr, seat, w, x, xf, rng):
                 bq = q
     if bh < 0:
         return 0
+    sig0 = board_signature(s)
     err = do_house(s, r, tr, bh, bq)
-    return -err if err != 0 else 1
+    if err != 0:
+        return -err
+    raised(s, r, seat, x, HOUSE_BASE + bh - 1, sig0)
+    return 1
 
 
 @kernel
@@ -874,8 +951,13 @@ def place_best_street(s, r, tr, seat, w, x, xf, rng):
             bk = k
     if bk < 0:
         return 0
-    err = do_street(s, r, tr, r[R_SPOTS + 2 * bk], r[R_SPOTS + 2 * bk + 1])
-    return -err if err != 0 else 1
+    sig0 = board_signature(s)
+    a = r[R_SPOTS + 2 * bk]
+    err = do_street(s, r, tr, a, r[R_SPOTS + 2 * bk + 1])
+    if err != 0:
+        return -err
+    raised(s, r, seat, x, s[O_SQ + a], sig0)
+    return 1
 
 
 @kernel
