@@ -81,6 +81,8 @@ from simcore.sunken_city.state import (
     F_CARRY,
     F_CLOSE,
     F_CLOSE_O,
+    F_KH,
+    F_KR,
     F_KVAL,
     F_RV,
     F_SINK,
@@ -130,7 +132,6 @@ from simcore.sunken_city.state import (
     X_NB,
     X_OPTS,
     X_PA,
-    X_PNB,
     X_PT,
     X_Q,
     X_RB,
@@ -141,7 +142,6 @@ from simcore.sunken_city.state import (
     X_SPB,
     X_SPC,
     X_SPI,
-    X_SPN,
     X_SPOTS,
     X_SPP,
 )
@@ -556,9 +556,8 @@ def plan_route(s, r, seat, w, budget, x, xf, ob, k):
     """Search the orders of key houses (and whether to end in the village) reachable with
     `budget` movement points; the best route goes to X_BEST (key indices, -2 village, -1
     end). xf[ob + c] receives the best value of a route using at most c points (c <= budget
-    <= 40). Returns the best value. X_DA, X_DV, X_DS and the k key houses (key_houses) must
-    be current."""
-    threat_table(s, r, seat, xf)
+    <= 40). Returns the best value. X_DA, X_DV, X_DS, the threat table (threat_table) and
+    the k key houses (key_houses) must be current."""
     carried0 = carried_value(s, seat)
     adv = s[O_ADV + seat]
     for c in range(budget + 1):
@@ -579,6 +578,24 @@ def plan_route(s, r, seat, w, budget, x, xf, ob, k):
             best = v
             x[X_BEST] = -2
             x[X_BEST + 1] = -1
+    # route_leaf's terms that do not depend on the route, computed once with the same
+    # operations in the same order (the values are bit for bit those of route_leaf)
+    urg = xf[F_URG]
+    p_end = xf[F_URG + 1]
+    g = w[W_GREED]
+    caution = w[W_CAUTION]
+    bank_w = w[W_BANK] + 1.5 * urg
+    home_w = 0.02 * w[W_BANK] + 0.03 * g * urg
+    late_w = 0.16 * g * urg
+    stay_w = 1.0 - p_end
+    lost_w = p_end * 0.4 * g
+    for i in range(k):
+        slot = x[X_KEY + i]
+        d_home = x[X_DV + slot]
+        if d_home >= INF:
+            d_home = 20
+        xf[F_KH + i] = d_home
+        xf[F_KR + i] = threat(slot, x, xf)
     # depth-first search over orders of key houses
     depth = 0
     x[X_RN] = -1
@@ -603,9 +620,15 @@ def plan_route(s, r, seat, w, budget, x, xf, ob, k):
         expansions += 1
         val = xf[F_RV + depth] + xf[F_KVAL + i]
         used = budget - left
-        slot = x[X_KEY + i]
-        # stop at this house
-        v = route_leaf(s, r, seat, w, x, xf, val, slot, False, carried0)
+        total = carried0 + val
+        # stop at this house (route_leaf, not banked)
+        out_there = (
+            g * val
+            - caution * total * xf[F_KR + i]
+            - home_w * total * xf[F_KH + i]
+            - late_w * total
+        )
+        v = stay_w * out_there - lost_w * total
         if v > xf[ob + used]:
             xf[ob + used] = v
         if v > best:
@@ -614,10 +637,10 @@ def plan_route(s, r, seat, w, budget, x, xf, ob, k):
                 x[X_BEST + j] = x[X_RN + j + 1]
             x[X_BEST + depth] = i
             x[X_BEST + depth + 1] = -1
-        # or go home from here
+        # or go home from here (route_leaf, banked)
         dv = x[X_KV + i]
         if dv < INF and dv <= left:
-            v = route_leaf(s, r, seat, w, x, xf, val, VILLAGE, True, carried0)
+            v = g * val + bank_w * total
             if v > xf[ob + used + dv]:
                 xf[ob + used + dv] = v
             if v > best:
@@ -1043,9 +1066,10 @@ def best_spirit_path(s, r, seat, w, limit, x, xf):
     if lim <= 0:
         return 0.0
     sink_values(s, r, seat, w, lim, x, xf)
+    piece_graph(s, x)  # the neighbours of the piece at each depth: X_ADJ of X_SPP[depth]
     x[X_SPP] = s[S_SPIRIT]
     xf[F_SPV] = 0.0
-    x[X_SPC] = piece_neighbours(s, s[S_SPIRIT], x, X_SPN)
+    x[X_SPC] = x[X_ADJN + s[S_SPIRIT]]
     x[X_SPI] = 0
     depth = 0
     my_pos = s[O_ADV + seat]
@@ -1056,7 +1080,7 @@ def best_spirit_path(s, r, seat, w, limit, x, xf):
             depth -= 1
             continue
         x[X_SPI + depth] = i + 1
-        nxt = x[X_SPN + 8 * depth + i]
+        nxt = x[X_ADJ + 8 * x[X_SPP + depth] + i]
         # a simple path: never back onto a piece already left (it has sunk)
         seen = False
         for j in range(depth + 1):
@@ -1083,13 +1107,7 @@ def best_spirit_path(s, r, seat, w, limit, x, xf):
             depth += 1
             x[X_SPP + depth] = nxt
             xf[F_SPV + depth] = v
-            n = piece_neighbours(s, nxt, x, X_PNB)
-            m = 0
-            for j in range(n):
-                if m < 8:
-                    x[X_SPN + 8 * depth + m] = x[X_PNB + j]
-                    m += 1
-            x[X_SPC + depth] = m
+            x[X_SPC + depth] = x[X_ADJN + nxt]
             x[X_SPI + depth] = 0
     for d in range(1, 8):
         if xf[F_SPBEST + d - 1] > xf[F_SPBEST + d]:
@@ -1276,6 +1294,7 @@ def heuristic_turn(s, r, tr, seat, w, rng, checked, x, xf):
     """One whole turn of a heuristic player: card, raising, move, spirit, end."""
     xf[F_URG] = urgency(s, r)
     xf[F_URG + 1] = last_turn_chance(s, r, seat)
+    threat_table(s, r, seat, xf)  # the spirit stays where it is until our own spirit move
     c = choose_card(s, r, seat, w, x, xf)
     err = after(s, r, checked, do_card(s, r, tr, seat, c))
     if err != 0:

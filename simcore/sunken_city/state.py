@@ -368,7 +368,9 @@ F_CLOSE_O = F_CLOSE + N_SQUARES  # [4 x 81] closeness of each opponent to each s
 F_SINK = F_CLOSE_O + 4 * N_SQUARES  # [70] value for us of the spirit sinking each piece
 F_URG = F_SINK + N_SLOTS  # [2] end-game urgency 0..1; chance this is our last turn
 F_THR = F_URG + 2  # [8] spirit threat to a piece at spirit distance d (0..7)
-F_SIZE = F_THR + 8
+F_KR = F_THR + 8  # [12] route search: the threat to each key house
+F_KH = F_KR + 12  # [12] route search: each key house's distance home (20 when cut off)
+F_SIZE = F_KH + 12
 
 
 def new_scratch() -> np.ndarray:
