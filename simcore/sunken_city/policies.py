@@ -9,6 +9,8 @@ move the spirit and each spirit step; when to end the turn).
 
 from __future__ import annotations
 
+import numpy as np
+
 from simcore.jit import kernel
 from simcore.rng import rand_below
 from simcore.sunken_city.board import ORTH
@@ -73,6 +75,7 @@ from simcore.sunken_city.rules import (
     R_HOUSE_SQ,
     R_SPOTS,
     R_VILLAGE,
+    SIZE,
 )
 from simcore.sunken_city.state import (
     CARRIED,
@@ -420,9 +423,16 @@ def position_square(s, r, seat):
     return psq(s, a, 0)
 
 
+# Row and column of each square, and 1 / (1 + d) for the Manhattan distances d of the lake
+# (numpy's division is the same IEEE operation as the kernels': the same values).
+ROW = np.arange(N_SQUARES, dtype=np.int64) // SIZE
+COL = np.arange(N_SQUARES, dtype=np.int64) % SIZE
+INV1 = 1.0 / (1.0 + np.arange(2 * SIZE, dtype=np.float64))
+
+
 @kernel(inline="always")
 def manhattan(a, b):
-    return abs(a // 9 - b // 9) + abs(a % 9 - b % 9)
+    return abs(ROW[a] - ROW[b]) + abs(COL[a] - COL[b])
 
 
 @kernel
@@ -823,22 +833,28 @@ def distance_fields(s, r, seat, x):
 @kernel
 def reach_costs(s, r, seat, x):
     """X_REACH[q]: movement points for the own adventurer to stand on a piece raised on free
-    square q (via a neighbouring piece, or via the village for its corner); INF otherwise."""
+    square q (via a neighbouring piece, or via the village for its corner); INF otherwise.
+    Each piece we can reach offers its distance + 1 to the free squares beside it."""
+    for q in range(N_SQUARES):
+        x[X_REACH + q] = INF
+    for p in range(N_SLOTS):
+        d = x[X_DA + p]
+        if d >= INF or s[O_PSQ + 2 * p] < 0:
+            continue
+        c = d + 1
+        for k in range(2):
+            q = s[O_PSQ + 2 * p + k]
+            if q < 0:
+                continue
+            for j in range(4):
+                nq = ORTH[q, j]
+                if nq >= 0 and s[O_SQ + nq] == WATER and c < x[X_REACH + nq]:
+                    x[X_REACH + nq] = c
     adv = s[O_ADV + seat]
     home = 0 if adv == VILLAGE else x[X_DV + adv]
     corner = r[R_VILLAGE + seat]
-    for q in range(N_SQUARES):
-        c = INF
-        if s[O_SQ + q] == WATER:
-            for j in range(4):
-                nq = ORTH[q, j]
-                if nq >= 0:
-                    p = s[O_SQ + nq]
-                    if p != WATER and x[X_DA + p] + 1 < c:
-                        c = x[X_DA + p] + 1
-            if q == corner and home < INF and home + 1 < c:
-                c = home + 1
-        x[X_REACH + q] = c
+    if s[O_SQ + corner] == WATER and home < INF and home + 1 < x[X_REACH + corner]:
+        x[X_REACH + corner] = home + 1
 
 
 @kernel
@@ -851,7 +867,7 @@ def closeness_fields(s, r, seat, xf):
         xf[F_CARRY + o] = carried_value(s, o)
         pos = position_square(s, r, o)
         for q in range(N_SQUARES):
-            c = 0.0 if o == seat else 1.0 / (1.0 + manhattan(q, pos))
+            c = 0.0 if o == seat else INV1[manhattan(q, pos)]
             xf[F_CLOSE_O + N_SQUARES * o + q] = c
             xf[F_CLOSE + q] += c
 
@@ -882,9 +898,20 @@ def place_best_house(s, r, tr, seat, w, x, xf, rng):
     bq = -1
     here = position_square(s, r, seat)
     off = rand_below(rng, 1024)  # one draw: equal squares, no side of the lake preferred
+    # the houses worth something: those we need (on any square), and on the centre while
+    # we need the chest, every house in the grotto (others are worth 0 and never chosen)
+    grotto = 0
+    needed = 0
+    for h in range(1, 11):
+        if house_in_grotto(s, r, h):
+            grotto |= 1 << h
+            if treasure(s, seat, h - 1) == HOUSE_SIDE:
+                needed |= 1 << h
+    chest = treasure(s, seat, CHEST) == HOUSE_SIDE
     for k in range(r[P_N_HOUSE_SQ]):
         q = r[R_HOUSE_SQ + k]
-        if not house_spot_ok(s, r, q):
+        cands = grotto if (q == centre and chest) else needed
+        if cands == 0 or not house_spot_ok(s, r, q):
             continue
         cost = x[X_REACH + q]
         if cost >= INF:
@@ -892,7 +919,7 @@ def place_best_house(s, r, tr, seat, w, x, xf, rng):
         near = 1.0 / (1.0 + cost)
         jitter = 1e-6 * ((q * 40503 + off) % 1024)
         for h in range(1, 11):
-            if not house_in_grotto(s, r, h):
+            if not cands & (1 << h):
                 continue
             slot = HOUSE_BASE + h - 1
             v = house_value(s, r, seat, slot, q == centre)
@@ -951,24 +978,28 @@ def place_best_street(s, r, tr, seat, w, x, xf, rng):
     off = rand_below(rng, 1024)  # one draw per decision for the tie-break
     best = -1e18
     bk = -1
+    build = -w[W_BUILD]
+    block = w[W_BLOCK] * 3.0
     for k in range(r[P_N_SPOTS]):
-        if not spot_free(s, r, k):
-            continue
         a = r[R_SPOTS + 2 * k]
         b = r[R_SPOTS + 2 * k + 1]
+        if s[O_SQ + a] != WATER or (b >= 0 and s[O_SQ + b] != WATER):
+            continue  # not free (spot_free)
         ca = x[X_REACH + a]
         cb = x[X_REACH + b] if b >= 0 else INF
         c = ca if ca < cb else cb
         dist = manhattan(a, target)
-        if b >= 0 and manhattan(b, target) < dist:
-            dist = manhattan(b, target)
-        score = -w[W_BUILD] * dist
+        if b >= 0:
+            db = manhattan(b, target)
+            if db < dist:
+                dist = db
+        score = build * dist
         if c >= INF:
             score -= 30.0  # not connected to anything we can reach
         else:
             score -= 0.2 * c
-        score -= w[W_BLOCK] * 3.0 * xf[F_CLOSE + a]
-        score += 1e-6 * ((a * 40503 + off) % 1024)  # equal spots: no side preferred
+        score -= block * xf[F_CLOSE + a]
+        score += 1e-6 * ((a * 40503 + off) & 1023)  # equal spots: no side preferred
         if score > best:
             best = score
             bk = k
