@@ -10,6 +10,7 @@ move the spirit and each spirit step; when to end the turn).
 from __future__ import annotations
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simcore.jit import kernel
 from simcore.rng import rand_below
@@ -119,6 +120,7 @@ from simcore.sunken_city.state import (
     VILLAGE,
     WATER,
     X_ADJ,
+    X_ADJM,
     X_ADJN,
     X_BEST,
     X_BEST2,
@@ -134,7 +136,6 @@ from simcore.sunken_city.state import (
     X_MEMO,
     X_NB,
     X_OPTS,
-    X_PA,
     X_PT,
     X_Q,
     X_RB,
@@ -292,21 +293,106 @@ def tv(t):
     return 10.0 + treasure_value(t)
 
 
+@kernel(inline="always")
+def slot_bit(p):
+    """The bit of piece slot p in its word of a set of slots (word p >> 6)."""
+    return 1 << (p & 63)
+
+
+@kernel
+def set_neighbours(s, x, p):
+    """X_ADJ, X_ADJN and X_ADJM of piece p from the lake."""
+    n = piece_neighbours(s, p, x, X_ADJ + 8 * p)
+    x[X_ADJN + p] = n
+    lo = 0
+    hi = 0
+    for i in range(n):
+        nb = x[X_ADJ + 8 * p + i]
+        if nb < 64:
+            lo |= slot_bit(nb)
+        else:
+            hi |= slot_bit(nb)
+    x[X_ADJM + 2 * p] = lo
+    x[X_ADJM + 2 * p + 1] = hi
+
+
 @kernel
 def piece_graph(s, x):
     """X_ADJ / X_ADJN: the pieces connected to each piece, in the order piece_neighbours lists
     them, which is the order a search over the squares meets them in (so the searches below
-    give the same distances and parents as one over the squares). Rebuilt only when the lake
-    changed: one table serves every search of a turn until a piece appears or sinks."""
+    give the same distances and parents as one over the squares); X_ADJM: the same as bit
+    sets. Rebuilt only when the lake changed: one table serves every search of a turn until
+    a piece appears or sinks."""
     key = board_signature(s) + 1  # > 0: the memo starts at 0
     if x[X_MEMO + 5] == key:
         return
     for p in range(N_SLOTS):
         if s[O_PSQ + 2 * p] >= 0:
-            x[X_ADJN + p] = piece_neighbours(s, p, x, X_ADJ + 8 * p)
+            set_neighbours(s, x, p)
         else:
             x[X_ADJN + p] = 0
+            x[X_ADJM + 2 * p] = 0
+            x[X_ADJM + 2 * p + 1] = 0
     x[X_MEMO + 5] = key
+
+
+@kernel
+def field(s, r, seat, src, x, od, want_lo, want_hi):
+    """Movement-point distances from src (a piece slot, or VILLAGE: the seat's village) to
+    every piece slot into x[od + slot] (INF unreachable): a breadth-first search over bit
+    sets of slots, one level at a time (the distances of bfs, without parents). With a
+    wanted set of slots (want_lo, want_hi: slots 0..63, 64..69) the search stops once all
+    of them are reached; the other entries may then be incomplete."""
+    piece_graph(s, x)
+    for k in range(N_SLOTS):
+        x[od + k] = INF
+    level = 0
+    if src == VILLAGE:
+        src = s[O_SQ + r[R_VILLAGE + seat]]
+        if src == WATER:
+            return
+        level = 1
+    x[od + src] = level
+    vlo = 0
+    vhi = 0
+    if src < 64:
+        vlo = slot_bit(src)
+    else:
+        vhi = slot_bit(src)
+    flo = vlo
+    fhi = vhi
+    while flo != 0 or fhi != 0:
+        if (vlo & want_lo) == want_lo and (vhi & want_hi) == want_hi and (want_lo | want_hi):
+            return
+        level += 1
+        nlo = 0
+        nhi = 0
+        m = flo
+        while m != 0:
+            p = trailing_zeros(m)
+            m &= m - 1
+            nlo |= x[X_ADJM + 2 * p]
+            nhi |= x[X_ADJM + 2 * p + 1]
+        m = fhi
+        while m != 0:
+            p = trailing_zeros(m) + 64
+            m &= m - 1
+            nlo |= x[X_ADJM + 2 * p]
+            nhi |= x[X_ADJM + 2 * p + 1]
+        nlo &= ~vlo
+        nhi &= ~vhi
+        vlo |= nlo
+        vhi |= nhi
+        m = nlo
+        while m != 0:
+            x[od + trailing_zeros(m)] = level
+            m &= m - 1
+        m = nhi
+        while m != 0:
+            x[od + 64 + trailing_zeros(m)] = level
+            m &= m - 1
+        flo = nlo
+        fhi = nhi
 
 
 @kernel
@@ -360,7 +446,7 @@ def bfs(s, r, seat, src, x, od, op, goal):
 @kernel
 def spirit_field(s, r, x):
     """Spirit distances: x[X_DS + slot] = steps for the spirit to reach each piece."""
-    bfs(s, r, 0, s[S_SPIRIT], x, X_DS, -1, -1)
+    field(s, r, 0, s[S_SPIRIT], x, X_DS, 0, 0)
 
 
 @kernel
@@ -503,33 +589,18 @@ def key_distances(s, r, k, x):
     """X_KD[i, j]: movement points between key houses i and j. The pieces' connections go
     both ways, so one search from key i gives row i and column i; it stops once the keys
     after i are all reached."""
-    piece_graph(s, x)
     for i in range(k):
         x[X_KD + 13 * i] = 0
     for i in range(k - 1):
-        for p in range(N_SLOTS):
-            x[X_DT + p] = INF
-        src = x[X_KEY + i]
-        x[X_DT + src] = 0
-        x[X_Q] = src
-        tail = 1
-        head = 0
-        left = k - 1 - i
-        while head < tail and left > 0:
-            p = x[X_Q + head]
-            head += 1
-            nd = x[X_DT + p] + 1
-            a = X_ADJ + 8 * p
-            for m in range(x[X_ADJN + p]):
-                nb = x[a + m]
-                if x[X_DT + nb] == INF:
-                    x[X_DT + nb] = nd
-                    x[X_Q + tail] = nb
-                    tail += 1
-                    if nb >= HOUSE_BASE:
-                        for j in range(i + 1, k):
-                            if x[X_KEY + j] == nb:
-                                left -= 1
+        want_lo = 0
+        want_hi = 0
+        for j in range(i + 1, k):
+            p = x[X_KEY + j]
+            if p < 64:
+                want_lo |= slot_bit(p)
+            else:
+                want_hi |= slot_bit(p)
+        field(s, r, 0, x[X_KEY + i], x, X_DT, want_lo, want_hi)
         for j in range(i + 1, k):
             d = x[X_DT + x[X_KEY + j]]
             x[X_KD + 12 * i + j] = d
@@ -684,13 +755,9 @@ def walk_to(s, r, tr, seat, target, x):
         goal = s[O_SQ + r[R_VILLAGE + seat]]
         if goal == WATER:
             return 0
-    if x[X_MEMO + 6] == adventurer_key(board_signature(s), seat, adv):
-        od = X_DA  # the search from where the adventurer stands is current: the same paths
-        op = X_PA
-    else:
-        od = X_DT
-        op = X_PT
-        bfs(s, r, seat, adv, x, od, op, goal)
+    od = X_DT
+    op = X_PT
+    bfs(s, r, seat, adv, x, od, op, goal)
     if x[od + goal] >= INF:
         return 0
     # path back from the goal (reusing the route-stack region: 64 entries)
@@ -737,14 +804,12 @@ def spirit_key(sig, spirit):
 
 @kernel
 def adventurer_field(s, r, seat, x):
-    """X_DA / X_PA from the seat's adventurer, recomputed only when the lake, the seat or its
-    position changed. X_MEMO + 6 says whether X_PA holds this search's parents (a field grown
-    after a piece was raised has exact distances but no parents)."""
+    """X_DA from the seat's adventurer, recomputed only when the lake, the seat or its
+    position changed."""
     key = adventurer_key(board_signature(s), seat, s[O_ADV + seat])
     if x[X_MEMO] != key:
-        bfs(s, r, seat, s[O_ADV + seat], x, X_DA, X_PA, -1)
+        field(s, r, seat, s[O_ADV + seat], x, X_DA, 0, 0)
         x[X_MEMO] = key
-        x[X_MEMO + 6] = key
 
 
 @kernel
@@ -752,7 +817,7 @@ def village_field(s, r, seat, x):
     """X_DV from the seat's village, recomputed only when the lake or the seat changed."""
     key = village_key(board_signature(s), seat)
     if x[X_MEMO + 1] != key:
-        bfs(s, r, seat, VILLAGE, x, X_DV, -1, -1)
+        field(s, r, seat, VILLAGE, x, X_DV, 0, 0)
         x[X_MEMO + 1] = key
 
 
@@ -803,11 +868,9 @@ def raised(s, r, seat, x, p, sig0):
     X_DS that were current just before are updated in place instead of searched again."""
     if x[X_MEMO + 5] != sig0 + 1:
         return
-    a = X_ADJ + 8 * p
-    x[X_ADJN + p] = piece_neighbours(s, p, x, a)
+    set_neighbours(s, x, p)
     for i in range(x[X_ADJN + p]):
-        n = x[a + i]
-        x[X_ADJN + n] = piece_neighbours(s, n, x, X_ADJ + 8 * n)
+        set_neighbours(s, x, x[X_ADJ + 8 * p + i])
     sig = board_signature(s)
     x[X_MEMO + 5] = sig + 1
     adv = s[O_ADV + seat]
