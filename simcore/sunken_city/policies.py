@@ -632,6 +632,19 @@ def route_leaf(s, r, seat, w, x, xf, collected, final_slot, banked, carried0):
     return (1.0 - p_end) * out_there - p_end * 0.4 * g * total
 
 
+@kernel(inline="always")
+def route_candidates(x, k, node, left, mask):
+    """Bit set of the key houses the route search may go to next from key `node` (-1: from
+    where the adventurer stands): not visited yet (mask) and reachable with `left` points."""
+    cand = 0
+    for i in range(k):
+        if not mask & (1 << i):
+            d = x[X_KA + i] if node < 0 else x[X_KD + 12 * node + i]
+            if d < INF and d <= left:
+                cand |= 1 << i
+    return cand
+
+
 @kernel
 def plan_route(s, r, seat, w, budget, x, xf, ob, k):
     """Search the orders of key houses (and whether to end in the village) reachable with
@@ -677,27 +690,25 @@ def plan_route(s, r, seat, w, budget, x, xf, ob, k):
             d_home = 20
         xf[F_KH + i] = d_home
         xf[F_KR + i] = threat(slot, x, xf)
-    # depth-first search over orders of key houses
+    # depth-first search over orders of key houses; X_RI[depth] holds the keys still to try
+    # from the node at that depth (not visited, within the budget left), tried in key order
     depth = 0
     x[X_RN] = -1
-    x[X_RI] = 0
+    x[X_RI] = route_candidates(x, k, -1, budget, 0)
     x[X_RB] = budget
     x[X_RM] = 0
     xf[F_RV] = 0.0
     expansions = 0
     while depth >= 0 and expansions < MAX_ROUTE_NODES:
-        node = x[X_RN + depth]
-        i = x[X_RI + depth]
-        if i >= k:
+        cand = x[X_RI + depth]
+        if cand == 0:
             depth -= 1
             continue
-        x[X_RI + depth] = i + 1
-        if x[X_RM + depth] & (1 << i):
-            continue
+        i = trailing_zeros(cand)
+        x[X_RI + depth] = cand & (cand - 1)
+        node = x[X_RN + depth]
         d = x[X_KA + i] if node < 0 else x[X_KD + 12 * node + i]
         left = x[X_RB + depth] - d
-        if d >= INF or left < 0:
-            continue
         expansions += 1
         val = xf[F_RV + depth] + xf[F_KVAL + i]
         used = budget - left
@@ -733,10 +744,11 @@ def plan_route(s, r, seat, w, budget, x, xf, ob, k):
                 x[X_BEST + depth + 2] = -1
         if depth + 1 < 12:
             depth += 1
+            mask = x[X_RM + depth - 1] | (1 << i)
             x[X_RN + depth] = i
-            x[X_RI + depth] = 0
+            x[X_RI + depth] = route_candidates(x, k, i, left, mask)
             x[X_RB + depth] = left
-            x[X_RM + depth] = x[X_RM + depth - 1] | (1 << i)
+            x[X_RM + depth] = mask
             xf[F_RV + depth] = val
     for c in range(1, budget + 1):
         if xf[ob + c - 1] > xf[ob + c]:
