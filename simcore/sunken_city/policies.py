@@ -46,7 +46,6 @@ from simcore.sunken_city.engine import (
     is_house,
     list_house_squares,
     list_street_spots,
-    piece_neighbours,
     piece_owner,
     psq,
     raising_owed,
@@ -136,6 +135,7 @@ from simcore.sunken_city.state import (
     X_MEMO,
     X_NB,
     X_OPTS,
+    X_PAD,
     X_PT,
     X_Q,
     X_RB,
@@ -148,6 +148,7 @@ from simcore.sunken_city.state import (
     X_SPI,
     X_SPOTS,
     X_SPP,
+    X_SQ0,
 )
 
 # Policy ids (the registry in simcore/sunken_city/__init__.py maps names to these).
@@ -301,17 +302,35 @@ def slot_bit(p):
 
 @kernel
 def set_neighbours(s, x, p):
-    """X_ADJ, X_ADJN and X_ADJM of piece p from the lake."""
-    n = piece_neighbours(s, p, x, X_ADJ + 8 * p)
-    x[X_ADJN + p] = n
+    """X_ADJ, X_ADJN and X_ADJM of piece p (on the lake or not) from the lake: the pieces
+    connected to it in the order piece_neighbours lists them."""
+    n = 0
     lo = 0
     hi = 0
-    for i in range(n):
-        nb = x[X_ADJ + 8 * p + i]
-        if nb < 64:
-            lo |= slot_bit(nb)
-        else:
-            hi |= slot_bit(nb)
+    a = X_ADJ + 8 * p
+    for k in range(2):
+        q = s[O_PSQ + 2 * p + k]
+        if q < 0:
+            continue
+        for j in range(4):
+            nq = ORTH[q, j]
+            if nq < 0:
+                continue
+            o = s[O_SQ + nq]
+            if o == WATER or o == p:
+                continue
+            b = slot_bit(o)
+            if o < 64:
+                if lo & b:
+                    continue
+                lo |= b
+            else:
+                if hi & b:
+                    continue
+                hi |= b
+            x[a + n] = o
+            n += 1
+    x[X_ADJN + p] = n
     x[X_ADJM + 2 * p] = lo
     x[X_ADJM + 2 * p + 1] = hi
 
@@ -321,18 +340,52 @@ def piece_graph(s, x):
     """X_ADJ / X_ADJN: the pieces connected to each piece, in the order piece_neighbours lists
     them, which is the order a search over the squares meets them in (so the searches below
     give the same distances and parents as one over the squares); X_ADJM: the same as bit
-    sets. Rebuilt only when the lake changed: one table serves every search of a turn until
-    a piece appears or sinks."""
+    sets. Brought up to date only when the lake changed, and then only for the pieces on or
+    beside the squares that changed since (X_SQ0 holds the lake the tables describe): a
+    piece's connections depend on nothing else."""
     key = board_signature(s) + 1  # > 0: the memo starts at 0
     if x[X_MEMO + 5] == key:
         return
+    if x[X_MEMO + 5] != 0:
+        lo = 0
+        hi = 0
+        changed = 0
+        for q in range(N_SQUARES):
+            new = s[O_SQ + q]
+            old = x[X_SQ0 + q]
+            if new == old:
+                continue
+            changed += 1
+            x[X_SQ0 + q] = new
+            for o in (old, new):
+                if o >= 0:
+                    if o < 64:
+                        lo |= slot_bit(o)
+                    else:
+                        hi |= slot_bit(o)
+            for j in range(4):
+                nq = ORTH[q, j]
+                if nq >= 0:
+                    o = s[O_SQ + nq]
+                    if o >= 0:
+                        if o < 64:
+                            lo |= slot_bit(o)
+                        else:
+                            hi |= slot_bit(o)
+        m = lo
+        while m != 0:
+            set_neighbours(s, x, trailing_zeros(m))
+            m &= m - 1
+        m = hi
+        while m != 0:
+            set_neighbours(s, x, 64 + trailing_zeros(m))
+            m &= m - 1
+        x[X_MEMO + 5] = key
+        return
+    for q in range(N_SQUARES):
+        x[X_SQ0 + q] = s[O_SQ + q]
     for p in range(N_SLOTS):
-        if s[O_PSQ + 2 * p] >= 0:
-            set_neighbours(s, x, p)
-        else:
-            x[X_ADJN + p] = 0
-            x[X_ADJM + 2 * p] = 0
-            x[X_ADJM + 2 * p + 1] = 0
+        set_neighbours(s, x, p)
     x[X_MEMO + 5] = key
 
 
@@ -514,6 +567,7 @@ def position_square(s, r, seat):
 ROW = np.arange(N_SQUARES, dtype=np.int64) // SIZE
 COL = np.arange(N_SQUARES, dtype=np.int64) % SIZE
 INV1 = 1.0 / (1.0 + np.arange(2 * SIZE, dtype=np.float64))
+PAD = (ROW + 1) * (SIZE + 2) + COL + 1  # each square's place in a grid with a border
 
 
 @kernel(inline="always")
@@ -876,15 +930,10 @@ def grow_field(s, r, seat, x, od, src, p):
 
 @kernel
 def raised(s, r, seat, x, p, sig0):
-    """After we raised piece p on the lake of signature sig0: the connections, X_DA, X_DV and
-    X_DS that were current just before are updated in place instead of searched again."""
-    if x[X_MEMO + 5] != sig0 + 1:
-        return
-    set_neighbours(s, x, p)
-    for i in range(x[X_ADJN + p]):
-        set_neighbours(s, x, x[X_ADJ + 8 * p + i])
+    """After we raised piece p on the lake of signature sig0: X_DA, X_DV and X_DS that were
+    current just before are updated in place instead of searched again."""
+    piece_graph(s, x)  # p and the pieces beside it
     sig = board_signature(s)
-    x[X_MEMO + 5] = sig + 1
     adv = s[O_ADV + seat]
     if x[X_MEMO] == adventurer_key(sig0, seat, adv):
         grow_field(s, r, seat, x, X_DA, adv, p)
@@ -909,22 +958,18 @@ def distance_fields(s, r, seat, x):
 def reach_costs(s, r, seat, x):
     """X_REACH[q]: movement points for the own adventurer to stand on a piece raised on free
     square q (via a neighbouring piece, or via the village for its corner); INF otherwise.
-    Each piece we can reach offers its distance + 1 to the free squares beside it."""
+    X_PAD holds each square's X_DA (INF on water and on the border around the lake), so a
+    free square's cost is 1 + the least of its four neighbours, capped at INF."""
+    for i in range((SIZE + 2) * (SIZE + 2)):
+        x[X_PAD + i] = INF
     for q in range(N_SQUARES):
-        x[X_REACH + q] = INF
-    for p in range(N_SLOTS):
-        d = x[X_DA + p]
-        if d >= INF or s[O_PSQ + 2 * p] < 0:
-            continue
-        c = d + 1
-        for k in range(2):
-            q = s[O_PSQ + 2 * p + k]
-            if q < 0:
-                continue
-            for j in range(4):
-                nq = ORTH[q, j]
-                if nq >= 0 and s[O_SQ + nq] == WATER and c < x[X_REACH + nq]:
-                    x[X_REACH + nq] = c
+        o = s[O_SQ + q]
+        d = x[X_DA + (o if o >= 0 else 0)]
+        x[X_PAD + PAD[q]] = d if o >= 0 else INF
+    for q in range(N_SQUARES):
+        i = X_PAD + PAD[q]
+        c = min(min(x[i - 1], x[i + 1]), min(x[i - SIZE - 2], x[i + SIZE + 2])) + 1
+        x[X_REACH + q] = c if (c < INF and s[O_SQ + q] == WATER) else INF
     adv = s[O_ADV + seat]
     home = 0 if adv == VILLAGE else x[X_DV + adv]
     corner = r[R_VILLAGE + seat]
