@@ -993,20 +993,6 @@ def closeness_fields(s, r, seat, xf):
 
 
 @kernel
-def opponent_closeness(s, r, seat, q, need_slot, xf):
-    """How close the opponents that still need house `need_slot` (any opponent when -1) are
-    to square q (from closeness_fields)."""
-    if need_slot < 0:
-        return xf[F_CLOSE + q]
-    h = need_slot - HOUSE_BASE
-    c = 0.0
-    for o in range(r[P_PLAYERS]):
-        if o != seat and treasure(s, o, h) == HOUSE_SIDE:
-            c += xf[F_CLOSE_O + N_SQUARES * o + q]
-    return c
-
-
-@kernel
 def place_best_house(s, r, tr, seat, w, x, xf, rng):
     """Raise the house worth most to us near our reach and away from opponents who need it;
     returns 1 when a house was raised, 0 when none is worth it, or an error code < 0."""
@@ -1028,9 +1014,17 @@ def place_best_house(s, r, tr, seat, w, x, xf, rng):
             if treasure(s, seat, h - 1) == HOUSE_SIDE:
                 needed |= 1 << h
     chest = treasure(s, seat, CHEST) == HOUSE_SIDE
+    # the opponents who still need each house (4 bits per house)
+    players = r[P_PLAYERS]
+    others = 0
+    for h in range(1, 11):
+        for o in range(players):
+            if o != seat and treasure(s, o, h - 1) == HOUSE_SIDE:
+                others |= 1 << (4 * h + o)
     for k in range(r[P_N_HOUSE_SQ]):
         q = r[R_HOUSE_SQ + k]
-        cands = grotto if (q == centre and chest) else needed
+        on_centre = q == centre
+        cands = grotto if (on_centre and chest) else needed
         if cands == 0 or not house_spot_ok(s, r, q):
             continue
         cost = x[X_REACH + q]
@@ -1041,17 +1035,21 @@ def place_best_house(s, r, tr, seat, w, x, xf, rng):
         for h in range(1, 11):
             if not cands & (1 << h):
                 continue
-            slot = HOUSE_BASE + h - 1
-            v = house_value(s, r, seat, slot, q == centre)
-            if q == centre and treasure(s, seat, CHEST) == HOUSE_SIDE:
+            # house_value, then the centre's bonus, in the same order of operations
+            v = 0.0
+            if needed & (1 << h):
+                v += tv(h - 1)
+            if on_centre and chest:
+                v += tv(CHEST)
                 v += w[W_CENTRE] * tv(CHEST)
             if v <= 0.0:
                 continue
-            score = (
-                w[W_GREED] * v * near
-                - w[W_BLOCK] * v * opponent_closeness(s, r, seat, q, slot, xf)
-                + jitter
-            )
+            opp = 0.0  # how close those opponents are to q (closeness_fields)
+            m = others >> (4 * h)
+            for o in range(players):
+                if m & (1 << o):
+                    opp += xf[F_CLOSE_O + N_SQUARES * o + q]
+            score = w[W_GREED] * v * near - w[W_BLOCK] * v * opp + jitter
             if score > best:
                 best = score
                 bh = h
@@ -1103,21 +1101,17 @@ def place_best_street(s, r, tr, seat, w, x, xf, rng):
     for k in range(r[P_N_SPOTS]):
         a = r[R_SPOTS + 2 * k]
         b = r[R_SPOTS + 2 * k + 1]
-        if s[O_SQ + a] != WATER or (b >= 0 and s[O_SQ + b] != WATER):
+        bb = b if b >= 0 else a  # a 1-square spot (b = -1) looks at square a twice
+        if s[O_SQ + a] != WATER or s[O_SQ + bb] != WATER:
             continue  # not free (spot_free)
         ca = x[X_REACH + a]
-        cb = x[X_REACH + b] if b >= 0 else INF
+        cb = x[X_REACH + bb]
         c = ca if ca < cb else cb
-        dist = manhattan(a, target)
-        if b >= 0:
-            db = manhattan(b, target)
-            if db < dist:
-                dist = db
+        da = manhattan(a, target)
+        db = manhattan(bb, target)
+        dist = da if da < db else db
         score = build * dist
-        if c >= INF:
-            score -= 30.0  # not connected to anything we can reach
-        else:
-            score -= 0.2 * c
+        score -= 30.0 if c >= INF else 0.2 * c  # 30: not connected to anything we reach
         score -= block * xf[F_CLOSE + a]
         score += 1e-6 * ((a * 40503 + off) & 1023)  # equal spots: no side preferred
         if score > best:
