@@ -335,6 +335,44 @@ def set_neighbours(s, x, p):
     x[X_ADJM + 2 * p + 1] = hi
 
 
+@kernel(inline="always")
+def with_slot(lo, hi, o):
+    """The set of slots (lo: 0..63, hi: 64..69) with slot o added (o < 0: unchanged)."""
+    if o >= 64:
+        hi |= slot_bit(o)
+    elif o >= 0:
+        lo |= slot_bit(o)
+    return lo, hi
+
+
+@kernel
+def square_changed(s, x, q, lo, hi):
+    """Square q of the lake changed: X_SQ0[q] takes its new content, and the pieces on it
+    (before and now) and beside it join the set (lo, hi) of pieces to relink."""
+    lo, hi = with_slot(lo, hi, x[X_SQ0 + q])
+    o = s[O_SQ + q]
+    x[X_SQ0 + q] = o
+    lo, hi = with_slot(lo, hi, o)
+    for j in range(4):
+        nq = ORTH[q, j]
+        if nq >= 0:
+            lo, hi = with_slot(lo, hi, s[O_SQ + nq])
+    return lo, hi
+
+
+@kernel
+def relink(s, x, lo, hi):
+    """set_neighbours for every piece slot in the set (lo, hi)."""
+    m = lo
+    while m != 0:
+        set_neighbours(s, x, trailing_zeros(m))
+        m &= m - 1
+    m = hi
+    while m != 0:
+        set_neighbours(s, x, 64 + trailing_zeros(m))
+        m &= m - 1
+
+
 @kernel
 def piece_graph(s, x):
     """X_ADJ / X_ADJN: the pieces connected to each piece, in the order piece_neighbours lists
@@ -349,37 +387,10 @@ def piece_graph(s, x):
     if x[X_MEMO + 5] != 0:
         lo = 0
         hi = 0
-        changed = 0
         for q in range(N_SQUARES):
-            new = s[O_SQ + q]
-            old = x[X_SQ0 + q]
-            if new == old:
-                continue
-            changed += 1
-            x[X_SQ0 + q] = new
-            for o in (old, new):
-                if o >= 0:
-                    if o < 64:
-                        lo |= slot_bit(o)
-                    else:
-                        hi |= slot_bit(o)
-            for j in range(4):
-                nq = ORTH[q, j]
-                if nq >= 0:
-                    o = s[O_SQ + nq]
-                    if o >= 0:
-                        if o < 64:
-                            lo |= slot_bit(o)
-                        else:
-                            hi |= slot_bit(o)
-        m = lo
-        while m != 0:
-            set_neighbours(s, x, trailing_zeros(m))
-            m &= m - 1
-        m = hi
-        while m != 0:
-            set_neighbours(s, x, 64 + trailing_zeros(m))
-            m &= m - 1
+            if s[O_SQ + q] != x[X_SQ0 + q]:
+                lo, hi = square_changed(s, x, q, lo, hi)
+        relink(s, x, lo, hi)
         x[X_MEMO + 5] = key
         return
     for q in range(N_SQUARES):
@@ -900,7 +911,7 @@ def spirit_field_memo(s, r, x):
 def grow_field(s, r, seat, x, od, src, p):
     """Bring the distance field x[od:] from src (a slot, or VILLAGE) up to date after piece p
     appeared (X_ADJ current): distances only fall, from p outward; the result is the field a
-    new search would give."""
+    new search would give. Returns how many pieces got nearer; they are X_Q[0..n)."""
     d = INF
     if src == VILLAGE and covers(s, p, r[R_VILLAGE + seat]):
         d = 1
@@ -911,7 +922,7 @@ def grow_field(s, r, seat, x, od, src, p):
             d = nd
     x[od + p] = d
     if d >= INF:
-        return
+        return 0
     x[X_Q] = p
     head = 0
     tail = 1
@@ -926,21 +937,61 @@ def grow_field(s, r, seat, x, od, src, p):
                 x[od + v] = nd
                 x[X_Q + tail] = v
                 tail += 1
+    return tail
 
 
 @kernel
 def raised(s, r, seat, x, p, sig0):
-    """After we raised piece p on the lake of signature sig0: X_DA, X_DV and X_DS that were
-    current just before are updated in place instead of searched again."""
-    piece_graph(s, x)  # p and the pieces beside it
+    """After we raised piece p on the lake of signature sig0: the connection tables, X_DA,
+    X_DV, X_DS and X_REACH that were current just before are updated in place instead of
+    computed again."""
+    if x[X_MEMO + 5] == sig0 + 1:
+        lo = 0
+        hi = 0
+        for k in range(2):
+            q = s[O_PSQ + 2 * p + k]
+            if q >= 0:
+                lo, hi = square_changed(s, x, q, lo, hi)
+        relink(s, x, lo, hi)
+        x[X_MEMO + 5] = board_signature(s) + 1
+    else:
+        piece_graph(s, x)
     sig = board_signature(s)
     adv = s[O_ADV + seat]
-    if x[X_MEMO] == adventurer_key(sig0, seat, adv):
-        grow_field(s, r, seat, x, X_DA, adv, p)
+    old_da = x[X_MEMO] == adventurer_key(sig0, seat, adv)
+    old_dv = x[X_MEMO + 1] == village_key(sig0, seat)
+    reach = old_da and old_dv and x[X_MEMO + 6] == adventurer_key(sig0, seat, adv)
+    if reach:
+        # p's squares are taken; every piece that got nearer (p among them) offers its new
+        # distance + 1 to the free squares beside it: the costs only fall
+        for k in range(2):
+            q = s[O_PSQ + 2 * p + k]
+            if q >= 0:
+                x[X_REACH + q] = INF
+    if old_da:
+        n = grow_field(s, r, seat, x, X_DA, adv, p)
         x[X_MEMO] = adventurer_key(sig, seat, adv)
-    if x[X_MEMO + 1] == village_key(sig0, seat):
+        if reach:
+            for i in range(n):
+                u = x[X_Q + i]
+                c = x[X_DA + u] + 1
+                for k in range(2):
+                    q = s[O_PSQ + 2 * u + k]
+                    if q < 0:
+                        continue
+                    for j in range(4):
+                        nq = ORTH[q, j]
+                        if nq >= 0 and s[O_SQ + nq] == WATER and c < x[X_REACH + nq]:
+                            x[X_REACH + nq] = c
+    if old_dv:
         grow_field(s, r, seat, x, X_DV, VILLAGE, p)
         x[X_MEMO + 1] = village_key(sig, seat)
+    if reach:
+        home = 0 if adv == VILLAGE else x[X_DV + adv]
+        corner = r[R_VILLAGE + seat]
+        if s[O_SQ + corner] == WATER and home < INF and home + 1 < x[X_REACH + corner]:
+            x[X_REACH + corner] = home + 1
+        x[X_MEMO + 6] = adventurer_key(sig, seat, adv)
     sp = s[S_SPIRIT]
     if x[X_MEMO + 2] == spirit_key(sig0, sp):
         grow_field(s, r, seat, x, X_DS, sp, p)
@@ -975,6 +1026,16 @@ def reach_costs(s, r, seat, x):
     corner = r[R_VILLAGE + seat]
     if s[O_SQ + corner] == WATER and home < INF and home + 1 < x[X_REACH + corner]:
         x[X_REACH + corner] = home + 1
+
+
+@kernel
+def reach_costs_memo(s, r, seat, x):
+    """X_REACH, recomputed only when the lake, the seat or its adventurer's place changed
+    (X_DA and X_DV must be current; raised() keeps it current after our own pieces)."""
+    key = adventurer_key(board_signature(s), seat, s[O_ADV + seat])
+    if x[X_MEMO + 6] != key:
+        reach_costs(s, r, seat, x)
+        x[X_MEMO + 6] = key
 
 
 @kernel
@@ -1135,7 +1196,7 @@ def heuristic_build(s, r, tr, seat, w, x, xf, rng):
     while s[S_BUILD] > 0 and can_build_any(s, r):
         adventurer_field(s, r, seat, x)
         village_field(s, r, seat, x)
-        reach_costs(s, r, seat, x)
+        reach_costs_memo(s, r, seat, x)
         res = place_best_house(s, r, tr, seat, w, x, xf, rng)
         if res == 0:
             res = place_best_street(s, r, tr, seat, w, x, xf, rng)

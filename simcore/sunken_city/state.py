@@ -351,8 +351,8 @@ X_SPP = X_SPI + 8  # [8] spirit search: current path
 X_SPB = X_SPP + 8  # [8] spirit search: best path
 X_REACH = X_SPB + 8  # [81] cost for the own adventurer to reach each square
 X_BEST2 = X_REACH + N_SQUARES  # [16] a saved best route
-X_MEMO = X_BEST2 + 16  # [8] keys of the distance fields held: 0 X_DA, 1 X_DV, 2 X_DS, 3 keys,
-#                         5 X_ADJ
+X_MEMO = X_BEST2 + 16  # [8] keys of the memoised tables: 0 X_DA, 1 X_DV, 2 X_DS, 3 keys,
+#                         5 X_ADJ, 6 X_REACH
 X_ADJ = X_MEMO + 8 + 16  # [70 x 8] the pieces connected to each piece (piece_neighbours order)
 X_ADJN = X_ADJ + 8 * N_SLOTS  # [70] their number (0 for a piece off the lake)
 X_ADJM = X_ADJN + N_SLOTS  # [70 x 2] the same as bit sets: slots 0..63, slots 64..69
