@@ -70,6 +70,7 @@ from simcore.sunken_city.rules import (
     P_NEEDS_ICON,
     P_OWNER_LIMIT,
     P_PLAYERS,
+    P_STREET_SQUARES,
     R_CARDS,
     R_DIE,
     R_HOUSE_SQ,
@@ -143,6 +144,7 @@ from simcore.sunken_city.state import (
     X_RI,
     X_RM,
     X_RN,
+    X_ROWS,
     X_SPB,
     X_SPC,
     X_SPI,
@@ -1147,42 +1149,115 @@ def street_target(s, r, seat, x):
     return tq
 
 
+@kernel(inline="always")
+def street_score(x, xf, a, b, target, off, build, block):
+    """A street spot's score (place_best_street): toward the target, connected to what we
+    reach, away from opponents, and a side-free tie-break. b = a for a 1-square spot."""
+    ca = x[X_REACH + a]
+    cb = x[X_REACH + b]
+    c = ca if ca < cb else cb
+    da = manhattan(a, target)
+    db = manhattan(b, target)
+    dist = da if da < db else db
+    score = build * dist
+    score -= 30.0 if c >= INF else 0.2 * c  # 30: not connected to anything we reach
+    score -= block * xf[F_CLOSE + a]
+    score += 1e-6 * ((a * 40503 + off) & 1023)  # equal spots: no side preferred
+    return score
+
+
 @kernel
 def place_best_street(s, r, tr, seat, w, x, xf, rng):
     """Raise a street that extends our reach toward the target, away from opponents; returns
-    1 when one was raised, 0 when none could be, or an error code < 0."""
+    1 when one was raised, 0 when none could be, or an error code < 0. The best score wins,
+    among equal ones the first spot of the board's list (R_SPOTS)."""
     if not street_available(s):
         return 0
     target = street_target(s, r, seat, x)
     off = rand_below(rng, 1024)  # one draw per decision for the tie-break
     best = -1e18
-    bk = -1
     build = -w[W_BUILD]
     block = w[W_BLOCK] * 3.0
-    for k in range(r[P_N_SPOTS]):
-        a = r[R_SPOTS + 2 * k]
-        b = r[R_SPOTS + 2 * k + 1]
-        bb = b if b >= 0 else a  # a 1-square spot (b = -1) looks at square a twice
-        if s[O_SQ + a] != WATER or s[O_SQ + bb] != WATER:
-            continue  # not free (spot_free)
-        ca = x[X_REACH + a]
-        cb = x[X_REACH + bb]
-        c = ca if ca < cb else cb
-        da = manhattan(a, target)
-        db = manhattan(bb, target)
-        dist = da if da < db else db
-        score = build * dist
-        score -= 30.0 if c >= INF else 0.2 * c  # 30: not connected to anything we reach
-        score -= block * xf[F_CLOSE + a]
-        score += 1e-6 * ((a * 40503 + off) & 1023)  # equal spots: no side preferred
-        if score > best:
-            best = score
-            bk = k
-    if bk < 0:
-        return 0
+    # With the build and block weights >= 0, a spot not connected to anything we reach
+    # scores at most -30 + 0.0011 (its distance and block terms are <= 0, its tie-break
+    # < 0.0011): once a connected spot scores more, such spots cannot win.
+    cutoff = -29.99 if (build <= 0.0 and block >= 0.0) else 1e300
+    if r[P_STREET_SQUARES] == 1:
+        bk = -1
+        for k in range(r[P_N_SPOTS]):
+            a = r[R_SPOTS + 2 * k]
+            if s[O_SQ + a] != WATER:
+                continue  # not free (spot_free)
+            score = street_score(x, xf, a, a, target, off, build, block)
+            if score > best:
+                best = score
+                bk = k
+        if bk < 0:
+            return 0
+        a = r[R_SPOTS + 2 * bk]
+        b = -1
+    else:
+        # 2-square spots are the pairs of edge-adjacent squares without the centre, listed
+        # by their first square, the one to the right before the one below: spot code
+        # 2 * a + (0 right, 1 below) follows that order. Per row, bit sets of the free
+        # squares (X_ROWS) and of those next to what we reach (X_ROWS + 10) give the free
+        # spots; the connected ones are scored first, the others only when they could win.
+        centre = r[P_CENTRE]
+        for row in range(SIZE):
+            fr = 0
+            cr = 0
+            for col in range(SIZE):
+                q = row * SIZE + col
+                if s[O_SQ + q] == WATER and q != centre:
+                    fr |= 1 << col
+                if x[X_REACH + q] < INF:
+                    cr |= 1 << col
+            x[X_ROWS + row] = fr
+            x[X_ROWS + SIZE + 1 + row] = cr
+        x[X_ROWS + SIZE] = 0
+        x[X_ROWS + 2 * SIZE + 1] = 0
+        bcode = -1
+        for rnd in range(2):
+            if rnd == 1 and best > cutoff:
+                break
+            for row in range(SIZE):
+                fr = x[X_ROWS + row]
+                cr = x[X_ROWS + SIZE + 1 + row]
+                right = fr & (fr >> 1)  # bit c: c and c + 1 free
+                below = fr & x[X_ROWS + row + 1]
+                near_r = right & (cr | (cr >> 1))
+                near_b = below & (cr | x[X_ROWS + SIZE + 2 + row])
+                if rnd == 0:
+                    right = near_r
+                    below = near_b
+                else:
+                    right &= ~near_r
+                    below &= ~near_b
+                m = right | below
+                while m != 0:
+                    col = trailing_zeros(m)
+                    m &= m - 1
+                    a = row * SIZE + col
+                    for d in range(2):
+                        if d == 0:
+                            if not (right >> col) & 1:
+                                continue
+                            b = a + 1
+                        else:
+                            if not (below >> col) & 1:
+                                continue
+                            b = a + SIZE
+                        score = street_score(x, xf, a, b, target, off, build, block)
+                        code = 2 * a + d
+                        if score > best or (score == best and code < bcode):
+                            best = score
+                            bcode = code
+        if bcode < 0:
+            return 0
+        a = bcode >> 1
+        b = a + 1 if bcode & 1 == 0 else a + SIZE
     sig0 = board_signature(s)
-    a = r[R_SPOTS + 2 * bk]
-    err = do_street(s, r, tr, a, r[R_SPOTS + 2 * bk + 1])
+    err = do_street(s, r, tr, a, b)
     if err != 0:
         return -err
     raised(s, r, seat, x, s[O_SQ + a], sig0)

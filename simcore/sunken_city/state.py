@@ -358,7 +358,8 @@ X_ADJN = X_ADJ + 8 * N_SLOTS  # [70] their number (0 for a piece off the lake)
 X_ADJM = X_ADJN + N_SLOTS  # [70 x 2] the same as bit sets: slots 0..63, slots 64..69
 X_SQ0 = X_ADJM + 2 * N_SLOTS  # [81] the lake (O_SQ) those tables describe
 X_PAD = X_SQ0 + N_SQUARES  # [11 x 11] a distance per square with a border (reach costs)
-X_SIZE = X_PAD + (SIZE + 2) * (SIZE + 2)
+X_ROWS = X_PAD + (SIZE + 2) * (SIZE + 2)  # [2 x 10] per row, bit sets of squares (streets)
+X_SIZE = X_ROWS + 2 * (SIZE + 1)
 # float scratch (heuristic players)
 F_RV = 0  # [16] route search stack: value so far
 F_SPV = 16  # [8] spirit search: value so far per depth
