@@ -9,6 +9,9 @@ move the spirit and each spirit step; when to end the turn).
 
 from __future__ import annotations
 
+import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
+
 from simcore.jit import kernel
 from simcore.rng import rand_below, rand_float
 from simcore.sunken_city.board import ORTH
@@ -31,6 +34,7 @@ from simcore.sunken_city.engine import (
     can_place_now,
     can_spirit_now,
     check_invariants,
+    covers,
     do_banish,
     do_card,
     do_chip,
@@ -77,11 +81,13 @@ from simcore.sunken_city.rules import (
     P_NEEDS_ICON,
     P_OWNER_LIMIT,
     P_PLAYERS,
+    P_STREET_SQUARES,
     R_CARDS,
     R_DIE,
     R_HOUSE_SQ,
     R_SPOTS,
     R_VILLAGE,
+    SIZE,
 )
 from simcore.sunken_city.state import (
     CARRIED,
@@ -92,6 +98,8 @@ from simcore.sunken_city.state import (
     F_CLOSE_O,
     F_DP,
     F_DP2,
+    F_KH,
+    F_KR,
     F_KVAL,
     F_RV,
     F_SINK,
@@ -128,6 +136,9 @@ from simcore.sunken_city.state import (
     S_SUPPLY,
     VILLAGE,
     WATER,
+    X_ADJ,
+    X_ADJM,
+    X_ADJN,
     X_BEST,
     X_BEST2,
     X_DA,
@@ -142,7 +153,7 @@ from simcore.sunken_city.state import (
     X_MEMO,
     X_NB,
     X_OPTS,
-    X_PA,
+    X_PAD,
     X_PNB,
     X_PT,
     X_Q,
@@ -151,12 +162,14 @@ from simcore.sunken_city.state import (
     X_RI,
     X_RM,
     X_RN,
+    X_ROWS,
     X_SPB,
     X_SPC,
     X_SPI,
     X_SPN,
     X_SPOTS,
     X_SPP,
+    X_SQ0,
 )
 
 # Policy ids (the registry in simcore/sunken_city/__init__.py maps names to these).
@@ -335,46 +348,216 @@ def tv(t):
     return 10.0 + treasure_value(t)
 
 
+@kernel(inline="always")
+def slot_bit(p):
+    """The bit of piece slot p in its word of a set of slots (word p >> 6)."""
+    return 1 << (p & 63)
+
+
 @kernel
-def bfs(s, r, seat, src, x, od, op):
+def set_neighbours(s, x, p):
+    """X_ADJ, X_ADJN and X_ADJM of piece p (on the lake or not) from the lake: the pieces
+    connected to it in the order piece_neighbours lists them."""
+    n = 0
+    lo = 0
+    hi = 0
+    a = X_ADJ + 8 * p
+    for k in range(2):
+        q = s[O_PSQ + 2 * p + k]
+        if q < 0:
+            continue
+        for j in range(4):
+            nq = ORTH[q, j]
+            if nq < 0:
+                continue
+            o = s[O_SQ + nq]
+            if o == WATER or o == p:
+                continue
+            b = slot_bit(o)
+            if o < 64:
+                if lo & b:
+                    continue
+                lo |= b
+            else:
+                if hi & b:
+                    continue
+                hi |= b
+            x[a + n] = o
+            n += 1
+    x[X_ADJN + p] = n
+    x[X_ADJM + 2 * p] = lo
+    x[X_ADJM + 2 * p + 1] = hi
+
+
+@kernel(inline="always")
+def with_slot(lo, hi, o):
+    """The set of slots (lo: 0..63, hi: 64..69) with slot o added (o < 0: unchanged)."""
+    if o >= 64:
+        hi |= slot_bit(o)
+    elif o >= 0:
+        lo |= slot_bit(o)
+    return lo, hi
+
+
+@kernel
+def square_changed(s, x, q, lo, hi):
+    """Square q of the lake changed: X_SQ0[q] takes its new content, and the pieces on it
+    (before and now) and beside it join the set (lo, hi) of pieces to relink."""
+    lo, hi = with_slot(lo, hi, x[X_SQ0 + q])
+    o = s[O_SQ + q]
+    x[X_SQ0 + q] = o
+    lo, hi = with_slot(lo, hi, o)
+    for j in range(4):
+        nq = ORTH[q, j]
+        if nq >= 0:
+            lo, hi = with_slot(lo, hi, s[O_SQ + nq])
+    return lo, hi
+
+
+@kernel
+def relink(s, x, lo, hi):
+    """set_neighbours for every piece slot in the set (lo, hi)."""
+    m = lo
+    while m != 0:
+        set_neighbours(s, x, trailing_zeros(m))
+        m &= m - 1
+    m = hi
+    while m != 0:
+        set_neighbours(s, x, 64 + trailing_zeros(m))
+        m &= m - 1
+
+
+@kernel
+def piece_graph(s, x):
+    """X_ADJ / X_ADJN: the pieces connected to each piece, in the order piece_neighbours lists
+    them, which is the order a search over the squares meets them in (so the searches below
+    give the same distances and parents as one over the squares); X_ADJM: the same as bit
+    sets. Brought up to date only when the lake changed, and then only for the pieces on or
+    beside the squares that changed since (X_SQ0 holds the lake the tables describe): a
+    piece's connections depend on nothing else."""
+    key = board_signature(s) + 1  # > 0: the memo starts at 0
+    if x[X_MEMO + 5] == key:
+        return
+    if x[X_MEMO + 5] != 0:
+        lo = 0
+        hi = 0
+        for q in range(N_SQUARES):
+            if s[O_SQ + q] != x[X_SQ0 + q]:
+                lo, hi = square_changed(s, x, q, lo, hi)
+        relink(s, x, lo, hi)
+        x[X_MEMO + 5] = key
+        return
+    for q in range(N_SQUARES):
+        x[X_SQ0 + q] = s[O_SQ + q]
+    for p in range(N_SLOTS):
+        set_neighbours(s, x, p)
+    x[X_MEMO + 5] = key
+
+
+@kernel
+def field(s, r, seat, src, x, od, want_lo, want_hi):
     """Movement-point distances from src (a piece slot, or VILLAGE: the seat's village) to
-    every piece slot, into x[od + slot] (INF unreachable), BFS parents into x[op + slot]
-    (-1 = entered from the village, -2 = none). Returns the number of pieces reached."""
+    every piece slot into x[od + slot] (INF unreachable): a breadth-first search over bit
+    sets of slots, one level at a time (the distances of bfs, without parents). With a
+    wanted set of slots (want_lo, want_hi: slots 0..63, 64..69) the search stops once all
+    of them are reached; the other entries may then be incomplete."""
+    piece_graph(s, x)
     for k in range(N_SLOTS):
         x[od + k] = INF
-        x[op + k] = -2
+    level = 0
+    if src == VILLAGE:
+        src = s[O_SQ + r[R_VILLAGE + seat]]
+        if src == WATER:
+            return
+        level = 1
+    x[od + src] = level
+    vlo = 0
+    vhi = 0
+    if src < 64:
+        vlo = slot_bit(src)
+    else:
+        vhi = slot_bit(src)
+    flo = vlo
+    fhi = vhi
+    while flo != 0 or fhi != 0:
+        if (vlo & want_lo) == want_lo and (vhi & want_hi) == want_hi and (want_lo | want_hi):
+            return
+        level += 1
+        nlo = 0
+        nhi = 0
+        m = flo
+        while m != 0:
+            p = trailing_zeros(m)
+            m &= m - 1
+            nlo |= x[X_ADJM + 2 * p]
+            nhi |= x[X_ADJM + 2 * p + 1]
+        m = fhi
+        while m != 0:
+            p = trailing_zeros(m) + 64
+            m &= m - 1
+            nlo |= x[X_ADJM + 2 * p]
+            nhi |= x[X_ADJM + 2 * p + 1]
+        nlo &= ~vlo
+        nhi &= ~vhi
+        vlo |= nlo
+        vhi |= nhi
+        m = nlo
+        while m != 0:
+            x[od + trailing_zeros(m)] = level
+            m &= m - 1
+        m = nhi
+        while m != 0:
+            x[od + 64 + trailing_zeros(m)] = level
+            m &= m - 1
+        flo = nlo
+        fhi = nhi
+
+
+@kernel
+def bfs(s, r, seat, src, x, od, op, goal):
+    """Movement-point distances from src (a piece slot, or VILLAGE: the seat's village) to
+    every piece slot, into x[od + slot] (INF unreachable), BFS parents into x[op + slot]
+    (-1 = entered from the village, -2 = none; not written when op < 0). With goal >= 0 the
+    search stops once the goal is reached (its distance and path are final then; the other
+    entries may be incomplete). Returns the number of pieces reached."""
+    piece_graph(s, x)
+    for k in range(N_SLOTS):
+        x[od + k] = INF
+    if op >= 0:
+        for k in range(N_SLOTS):
+            x[op + k] = -2
     tail = 0
     if src == VILLAGE:
         q = s[O_SQ + r[R_VILLAGE + seat]]
         if q == WATER:
             return 0
         x[od + q] = 1
-        x[op + q] = -1
+        if op >= 0:
+            x[op + q] = -1
         x[X_Q] = q
         tail = 1
     else:
         x[od + src] = 0
         x[X_Q] = src
         tail = 1
+    if x[X_Q] == goal:
+        return tail
     head = 0
     while head < tail:
         p = x[X_Q + head]
         head += 1
         nd = x[od + p] + 1
-        for k in range(2):
-            q = s[O_PSQ + 2 * p + k]
-            if q < 0:
-                continue
-            for j in range(4):
-                nq = ORTH[q, j]
-                if nq < 0:
-                    continue
-                nb = s[O_SQ + nq]
-                if nb != WATER and x[od + nb] == INF:
-                    x[od + nb] = nd
+        a = X_ADJ + 8 * p
+        for i in range(x[X_ADJN + p]):
+            nb = x[a + i]
+            if x[od + nb] == INF:
+                x[od + nb] = nd
+                if op >= 0:
                     x[op + nb] = p
-                    x[X_Q + tail] = nb
-                    tail += 1
+                x[X_Q + tail] = nb
+                tail += 1
+                if nb == goal:
+                    return tail
     return tail
 
 
@@ -396,34 +579,15 @@ def spirit_origin(s):
 
 
 @kernel
-def spirit_field(s, x):
-    """Spirit distances: x[X_DS + slot] = steps for the spirit to reach each piece."""
-    for k in range(N_SLOTS):
-        x[X_DS + k] = INF
+def spirit_field(s, r, x):
+    """Spirit distances: x[X_DS + slot] = steps for the spirit to reach each piece (from
+    spirit_origin; all INF when it has none)."""
     sp = spirit_origin(s)
     if sp < 0:
-        return  # advanced game: no house for the spirit to appear at
-    x[X_DS + sp] = 0
-    x[X_Q] = sp
-    head = 0
-    tail = 1
-    while head < tail:
-        p = x[X_Q + head]
-        head += 1
-        nd = x[X_DS + p] + 1
-        for k in range(2):
-            q = s[O_PSQ + 2 * p + k]
-            if q < 0:
-                continue
-            for j in range(4):
-                nq = ORTH[q, j]
-                if nq < 0:
-                    continue
-                nb = s[O_SQ + nq]
-                if nb != WATER and x[X_DS + nb] == INF:
-                    x[X_DS + nb] = nd
-                    x[X_Q + tail] = nb
-                    tail += 1
+        for k in range(N_SLOTS):
+            x[X_DS + k] = INF
+        return
+    field(s, r, 0, sp, x, X_DS, 0, 0)
 
 
 @kernel
@@ -548,9 +712,17 @@ def position_square(s, r, seat):
     return psq(s, a, 0)
 
 
+# Row and column of each square, and 1 / (1 + d) for the Manhattan distances d of the lake
+# (numpy's division is the same IEEE operation as the kernels': the same values).
+ROW = np.arange(N_SQUARES, dtype=np.int64) // SIZE
+COL = np.arange(N_SQUARES, dtype=np.int64) % SIZE
+INV1 = 1.0 / (1.0 + np.arange(2 * SIZE, dtype=np.float64))
+PAD = (ROW + 1) * (SIZE + 2) + COL + 1  # each square's place in a grid with a border
+
+
 @kernel(inline="always")
 def manhattan(a, b):
-    return abs(a // 9 - b // 9) + abs(a % 9 - b % 9)
+    return abs(ROW[a] - ROW[b]) + abs(COL[a] - COL[b])
 
 
 @kernel
@@ -610,13 +782,33 @@ def key_houses(s, r, seat, x, xf):
             xf[F_KVAL + j] = xf[F_KVAL + j - 1]
             xf[F_KVAL + j - 1] = tf
             j -= 1
-    for i in range(k):
-        bfs(s, r, seat, x[X_KEY + i], x, X_DT, X_PT)
-        for j in range(k):
-            x[X_KD + 12 * i + j] = x[X_DT + x[X_KEY + j]]
+    key_distances(s, r, k, x)
     x[X_MEMO + 3] = memo
     x[X_MEMO + 4] = k
     return k
+
+
+@kernel
+def key_distances(s, r, k, x):
+    """X_KD[i, j]: movement points between key houses i and j. The pieces' connections go
+    both ways, so one search from key i gives row i and column i; it stops once the keys
+    after i are all reached."""
+    for i in range(k):
+        x[X_KD + 13 * i] = 0
+    for i in range(k - 1):
+        want_lo = 0
+        want_hi = 0
+        for j in range(i + 1, k):
+            p = x[X_KEY + j]
+            if p < 64:
+                want_lo |= slot_bit(p)
+            else:
+                want_hi |= slot_bit(p)
+        field(s, r, 0, x[X_KEY + i], x, X_DT, want_lo, want_hi)
+        for j in range(i + 1, k):
+            d = x[X_DT + x[X_KEY + j]]
+            x[X_KD + 12 * i + j] = d
+            x[X_KD + 12 * j + i] = d
 
 
 @kernel
@@ -644,14 +836,26 @@ def route_leaf(s, r, seat, w, x, xf, collected, final_slot, banked, carried0):
     return (1.0 - p_end) * out_there - p_end * 0.4 * g * total
 
 
+@kernel(inline="always")
+def route_candidates(x, k, node, left, mask):
+    """Bit set of the key houses the route search may go to next from key `node` (-1: from
+    where the adventurer stands): not visited yet (mask) and reachable with `left` points."""
+    cand = 0
+    for i in range(k):
+        if not mask & (1 << i):
+            d = x[X_KA + i] if node < 0 else x[X_KD + 12 * node + i]
+            if d < INF and d <= left:
+                cand |= 1 << i
+    return cand
+
+
 @kernel
 def plan_route(s, r, seat, w, budget, x, xf, ob, k):
     """Search the orders of key houses (and whether to end in the village) reachable with
     `budget` movement points; the best route goes to X_BEST (key indices, -2 village, -1
     end). xf[ob + c] receives the best value of a route using at most c points (c <= budget
-    <= 40). Returns the best value. X_DA, X_DV, X_DS and the k key houses (key_houses) must
-    be current."""
-    threat_table(s, r, seat, xf)
+    <= 40). Returns the best value. X_DA, X_DV, X_DS, the threat table (threat_table) and
+    the k key houses (key_houses) must be current."""
     carried0 = carried_value(s, seat)
     adv = s[O_ADV + seat]
     for c in range(budget + 1):
@@ -672,33 +876,55 @@ def plan_route(s, r, seat, w, budget, x, xf, ob, k):
             best = v
             x[X_BEST] = -2
             x[X_BEST + 1] = -1
-    # depth-first search over orders of key houses
+    # route_leaf's terms that do not depend on the route, computed once with the same
+    # operations in the same order (the values are bit for bit those of route_leaf)
+    urg = xf[F_URG]
+    p_end = xf[F_URG + 1]
+    g = w[W_GREED]
+    caution = w[W_CAUTION]
+    bank_w = w[W_BANK] + 1.5 * urg
+    home_w = 0.02 * w[W_BANK] + 0.03 * g * urg
+    late_w = 0.16 * g * urg
+    stay_w = 1.0 - p_end
+    lost_w = p_end * 0.4 * g
+    for i in range(k):
+        slot = x[X_KEY + i]
+        d_home = x[X_DV + slot]
+        if d_home >= INF:
+            d_home = 20
+        xf[F_KH + i] = d_home
+        xf[F_KR + i] = threat(slot, x, xf)
+    # depth-first search over orders of key houses; X_RI[depth] holds the keys still to try
+    # from the node at that depth (not visited, within the budget left), tried in key order
     depth = 0
     x[X_RN] = -1
-    x[X_RI] = 0
+    x[X_RI] = route_candidates(x, k, -1, budget, 0)
     x[X_RB] = budget
     x[X_RM] = 0
     xf[F_RV] = 0.0
     expansions = 0
     while depth >= 0 and expansions < MAX_ROUTE_NODES:
-        node = x[X_RN + depth]
-        i = x[X_RI + depth]
-        if i >= k:
+        cand = x[X_RI + depth]
+        if cand == 0:
             depth -= 1
             continue
-        x[X_RI + depth] = i + 1
-        if x[X_RM + depth] & (1 << i):
-            continue
+        i = trailing_zeros(cand)
+        x[X_RI + depth] = cand & (cand - 1)
+        node = x[X_RN + depth]
         d = x[X_KA + i] if node < 0 else x[X_KD + 12 * node + i]
         left = x[X_RB + depth] - d
-        if d >= INF or left < 0:
-            continue
         expansions += 1
         val = xf[F_RV + depth] + xf[F_KVAL + i]
         used = budget - left
-        slot = x[X_KEY + i]
-        # stop at this house
-        v = route_leaf(s, r, seat, w, x, xf, val, slot, False, carried0)
+        total = carried0 + val
+        # stop at this house (route_leaf, not banked)
+        out_there = (
+            g * val
+            - caution * total * xf[F_KR + i]
+            - home_w * total * xf[F_KH + i]
+            - late_w * total
+        )
+        v = stay_w * out_there - lost_w * total
         if v > xf[ob + used]:
             xf[ob + used] = v
         if v > best:
@@ -707,10 +933,10 @@ def plan_route(s, r, seat, w, budget, x, xf, ob, k):
                 x[X_BEST + j] = x[X_RN + j + 1]
             x[X_BEST + depth] = i
             x[X_BEST + depth + 1] = -1
-        # or go home from here
+        # or go home from here (route_leaf, banked)
         dv = x[X_KV + i]
         if dv < INF and dv <= left:
-            v = route_leaf(s, r, seat, w, x, xf, val, VILLAGE, True, carried0)
+            v = g * val + bank_w * total
             if v > xf[ob + used + dv]:
                 xf[ob + used + dv] = v
             if v > best:
@@ -722,10 +948,11 @@ def plan_route(s, r, seat, w, budget, x, xf, ob, k):
                 x[X_BEST + depth + 2] = -1
         if depth + 1 < 12:
             depth += 1
+            mask = x[X_RM + depth - 1] | (1 << i)
             x[X_RN + depth] = i
-            x[X_RI + depth] = 0
+            x[X_RI + depth] = route_candidates(x, k, i, left, mask)
             x[X_RB + depth] = left
-            x[X_RM + depth] = x[X_RM + depth - 1] | (1 << i)
+            x[X_RM + depth] = mask
             xf[F_RV + depth] = val
     for c in range(1, budget + 1):
         if xf[ob + c - 1] > xf[ob + c]:
@@ -739,13 +966,15 @@ def walk_to(s, r, tr, seat, target, x):
     adv = s[O_ADV + seat]
     if target == adv:
         return 0
-    bfs(s, r, seat, adv, x, X_DT, X_PT)
     goal = target
     if target == VILLAGE:
         goal = s[O_SQ + r[R_VILLAGE + seat]]
         if goal == WATER:
             return 0
-    if x[X_DT + goal] >= INF:
+    od = X_DT
+    op = X_PT
+    bfs(s, r, seat, adv, x, od, op, goal)
+    if x[od + goal] >= INF:
         return 0
     # path back from the goal (reusing the route-stack region: 64 entries)
     n = 0
@@ -753,7 +982,7 @@ def walk_to(s, r, tr, seat, target, x):
     while p != adv and p >= 0 and n < 64:
         x[X_RN + n] = p
         n += 1
-        p = x[X_PT + p]
+        p = x[op + p]
     for j in range(n - 1, -1, -1):
         if s[S_MOVE] <= 0:
             return 0
@@ -771,60 +1000,183 @@ def board_signature(s):
     return s[S_STREETS_PLACED] + 1000 * s[S_HOUSES_PLACED] + 1000000 * s[S_PIECES_SUNK]
 
 
+@kernel(inline="always")
+def adventurer_key(sig, seat, adv):
+    """Memo key of X_DA: the lake's signature, the seat and where its adventurer stands (> 0)."""
+    return (sig * 8 + seat) * 128 + adv + 2
+
+
+@kernel(inline="always")
+def village_key(sig, seat):
+    """Memo key of X_DV: the lake's signature and the seat (> 0)."""
+    return sig * 8 + seat + 1
+
+
+@kernel(inline="always")
+def spirit_key(sig, spirit):
+    """Memo key of X_DS: the lake's signature and the spirit's piece (> 0; the advanced
+    game's spirit origin may be -1)."""
+    return sig * 128 + spirit + 2
+
+
 @kernel
 def adventurer_field(s, r, seat, x):
-    """X_DA / X_PA from the seat's adventurer, recomputed only when the lake, the seat or its
+    """X_DA from the seat's adventurer, recomputed only when the lake, the seat or its
     position changed."""
-    key = (board_signature(s) * 8 + seat) * 128 + s[O_ADV + seat] + 2  # > 0: memo starts 0
+    key = adventurer_key(board_signature(s), seat, s[O_ADV + seat])
     if x[X_MEMO] != key:
-        bfs(s, r, seat, s[O_ADV + seat], x, X_DA, X_PA)
+        field(s, r, seat, s[O_ADV + seat], x, X_DA, 0, 0)
         x[X_MEMO] = key
 
 
 @kernel
 def village_field(s, r, seat, x):
     """X_DV from the seat's village, recomputed only when the lake or the seat changed."""
-    key = board_signature(s) * 8 + seat + 1
+    key = village_key(board_signature(s), seat)
     if x[X_MEMO + 1] != key:
-        bfs(s, r, seat, VILLAGE, x, X_DV, X_PT)
+        field(s, r, seat, VILLAGE, x, X_DV, 0, 0)
         x[X_MEMO + 1] = key
 
 
 @kernel
-def spirit_field_memo(s, x):
+def spirit_field_memo(s, r, x):
     """X_DS, recomputed only when the lake or the spirit's piece changed."""
-    key = board_signature(s) * 128 + spirit_origin(s) + 2  # > 0 (origin may be -1)
+    key = spirit_key(board_signature(s), spirit_origin(s))
     if x[X_MEMO + 2] != key:
-        spirit_field(s, x)
+        spirit_field(s, r, x)
         x[X_MEMO + 2] = key
+
+
+@kernel
+def grow_field(s, r, seat, x, od, src, p):
+    """Bring the distance field x[od:] from src (a slot, or VILLAGE) up to date after piece p
+    appeared (X_ADJ current): distances only fall, from p outward; the result is the field a
+    new search would give. Returns how many pieces got nearer; they are X_Q[0..n)."""
+    d = INF
+    if src == VILLAGE and covers(s, p, r[R_VILLAGE + seat]):
+        d = 1
+    a = X_ADJ + 8 * p
+    for i in range(x[X_ADJN + p]):
+        nd = x[od + x[a + i]] + 1
+        if nd < d:
+            d = nd
+    x[od + p] = d
+    if d >= INF:
+        return 0
+    x[X_Q] = p
+    head = 0
+    tail = 1
+    while head < tail:
+        u = x[X_Q + head]
+        head += 1
+        nd = x[od + u] + 1
+        a = X_ADJ + 8 * u
+        for i in range(x[X_ADJN + u]):
+            v = x[a + i]
+            if nd < x[od + v]:
+                x[od + v] = nd
+                x[X_Q + tail] = v
+                tail += 1
+    return tail
+
+
+@kernel
+def raised(s, r, seat, x, p, sig0):
+    """After we raised piece p on the lake of signature sig0: the connection tables, X_DA,
+    X_DV, X_DS and X_REACH that were current just before are updated in place instead of
+    computed again."""
+    if x[X_MEMO + 5] == sig0 + 1:
+        lo = 0
+        hi = 0
+        for k in range(2):
+            q = s[O_PSQ + 2 * p + k]
+            if q >= 0:
+                lo, hi = square_changed(s, x, q, lo, hi)
+        relink(s, x, lo, hi)
+        x[X_MEMO + 5] = board_signature(s) + 1
+    else:
+        piece_graph(s, x)
+    sig = board_signature(s)
+    adv = s[O_ADV + seat]
+    old_da = x[X_MEMO] == adventurer_key(sig0, seat, adv)
+    old_dv = x[X_MEMO + 1] == village_key(sig0, seat)
+    reach = old_da and old_dv and x[X_MEMO + 6] == adventurer_key(sig0, seat, adv)
+    if reach:
+        # p's squares are taken; every piece that got nearer (p among them) offers its new
+        # distance + 1 to the free squares beside it: the costs only fall
+        for k in range(2):
+            q = s[O_PSQ + 2 * p + k]
+            if q >= 0:
+                x[X_REACH + q] = INF
+    if old_da:
+        n = grow_field(s, r, seat, x, X_DA, adv, p)
+        x[X_MEMO] = adventurer_key(sig, seat, adv)
+        if reach:
+            for i in range(n):
+                u = x[X_Q + i]
+                c = x[X_DA + u] + 1
+                for k in range(2):
+                    q = s[O_PSQ + 2 * u + k]
+                    if q < 0:
+                        continue
+                    for j in range(4):
+                        nq = ORTH[q, j]
+                        if nq >= 0 and s[O_SQ + nq] == WATER and c < x[X_REACH + nq]:
+                            x[X_REACH + nq] = c
+    if old_dv:
+        grow_field(s, r, seat, x, X_DV, VILLAGE, p)
+        x[X_MEMO + 1] = village_key(sig, seat)
+    if reach:
+        home = 0 if adv == VILLAGE else x[X_DV + adv]
+        corner = r[R_VILLAGE + seat]
+        if s[O_SQ + corner] == WATER and home < INF and home + 1 < x[X_REACH + corner]:
+            x[X_REACH + corner] = home + 1
+        x[X_MEMO + 6] = adventurer_key(sig, seat, adv)
+    sp = spirit_origin(s)  # (the advanced game's origin may move when a house appears:
+    #                          then the keys differ and the field is searched anew)
+    if sp >= 0 and x[X_MEMO + 2] == spirit_key(sig0, sp):
+        grow_field(s, r, seat, x, X_DS, sp, p)
+        x[X_MEMO + 2] = spirit_key(sig, sp)
 
 
 @kernel
 def distance_fields(s, r, seat, x):
     adventurer_field(s, r, seat, x)
     village_field(s, r, seat, x)
-    spirit_field_memo(s, x)
+    spirit_field_memo(s, r, x)
 
 
 @kernel
 def reach_costs(s, r, seat, x):
     """X_REACH[q]: movement points for the own adventurer to stand on a piece raised on free
-    square q (via a neighbouring piece, or via the village for its corner); INF otherwise."""
+    square q (via a neighbouring piece, or via the village for its corner); INF otherwise.
+    X_PAD holds each square's X_DA (INF on water and on the border around the lake), so a
+    free square's cost is 1 + the least of its four neighbours, capped at INF."""
+    for i in range((SIZE + 2) * (SIZE + 2)):
+        x[X_PAD + i] = INF
+    for q in range(N_SQUARES):
+        o = s[O_SQ + q]
+        d = x[X_DA + (o if o >= 0 else 0)]
+        x[X_PAD + PAD[q]] = d if o >= 0 else INF
+    for q in range(N_SQUARES):
+        i = X_PAD + PAD[q]
+        c = min(min(x[i - 1], x[i + 1]), min(x[i - SIZE - 2], x[i + SIZE + 2])) + 1
+        x[X_REACH + q] = c if (c < INF and s[O_SQ + q] == WATER) else INF
     adv = s[O_ADV + seat]
     home = 0 if adv == VILLAGE else x[X_DV + adv]
     corner = r[R_VILLAGE + seat]
-    for q in range(N_SQUARES):
-        c = INF
-        if s[O_SQ + q] == WATER:
-            for j in range(4):
-                nq = ORTH[q, j]
-                if nq >= 0:
-                    p = s[O_SQ + nq]
-                    if p != WATER and x[X_DA + p] + 1 < c:
-                        c = x[X_DA + p] + 1
-            if q == corner and home < INF and home + 1 < c:
-                c = home + 1
-        x[X_REACH + q] = c
+    if s[O_SQ + corner] == WATER and home < INF and home + 1 < x[X_REACH + corner]:
+        x[X_REACH + corner] = home + 1
+
+
+@kernel
+def reach_costs_memo(s, r, seat, x):
+    """X_REACH, recomputed only when the lake, the seat or its adventurer's place changed
+    (X_DA and X_DV must be current; raised() keeps it current after our own pieces)."""
+    key = adventurer_key(board_signature(s), seat, s[O_ADV + seat])
+    if x[X_MEMO + 6] != key:
+        reach_costs(s, r, seat, x)
+        x[X_MEMO + 6] = key
 
 
 @kernel
@@ -837,23 +1189,9 @@ def closeness_fields(s, r, seat, xf):
         xf[F_CARRY + o] = carried_value(s, o)
         pos = position_square(s, r, o)
         for q in range(N_SQUARES):
-            c = 0.0 if o == seat else 1.0 / (1.0 + manhattan(q, pos))
+            c = 0.0 if o == seat else INV1[manhattan(q, pos)]
             xf[F_CLOSE_O + N_SQUARES * o + q] = c
             xf[F_CLOSE + q] += c
-
-
-@kernel
-def opponent_closeness(s, r, seat, q, need_slot, xf):
-    """How close the opponents that still need house `need_slot` (any opponent when -1) are
-    to square q (from closeness_fields)."""
-    if need_slot < 0:
-        return xf[F_CLOSE + q]
-    h = need_slot - HOUSE_BASE
-    c = 0.0
-    for o in range(r[P_PLAYERS]):
-        if o != seat and treasure(s, o, h) == HOUSE_SIDE:
-            c += xf[F_CLOSE_O + N_SQUARES * o + q]
-    return c
 
 
 @kernel
@@ -868,9 +1206,28 @@ def place_best_house(s, r, tr, seat, w, x, xf, rng):
     bq = -1
     here = position_square(s, r, seat)
     off = rand_below(rng, 1024)  # one draw: equal squares, no side of the lake preferred
+    # the houses worth something: those we need (on any square), and on the centre while
+    # we need the chest, every house in the grotto (others are worth 0 and never chosen)
+    grotto = 0
+    needed = 0
+    for h in range(1, 11):
+        if house_raisable(s, r, h):  # (advanced game: only the grotto space's house)
+            grotto |= 1 << h
+            if treasure(s, seat, h - 1) == HOUSE_SIDE:
+                needed |= 1 << h
+    chest = treasure(s, seat, CHEST) == HOUSE_SIDE
+    # the opponents who still need each house (4 bits per house)
+    players = r[P_PLAYERS]
+    others = 0
+    for h in range(1, 11):
+        for o in range(players):
+            if o != seat and treasure(s, o, h - 1) == HOUSE_SIDE:
+                others |= 1 << (4 * h + o)
     for k in range(r[P_N_HOUSE_SQ]):
         q = r[R_HOUSE_SQ + k]
-        if not house_spot_ok(s, r, q):
+        on_centre = q == centre
+        cands = grotto if (on_centre and chest) else needed
+        if cands == 0 or not house_spot_ok(s, r, q):
             continue
         cost = x[X_REACH + q]
         if cost >= INF:
@@ -878,27 +1235,35 @@ def place_best_house(s, r, tr, seat, w, x, xf, rng):
         near = 1.0 / (1.0 + cost)
         jitter = 1e-6 * ((q * 40503 + off) % 1024)
         for h in range(1, 11):
-            if not house_raisable(s, r, h):
+            if not cands & (1 << h):
                 continue
-            slot = HOUSE_BASE + h - 1
-            v = house_value(s, r, seat, slot, q == centre)
-            if q == centre and treasure(s, seat, CHEST) == HOUSE_SIDE:
+            # house_value, then the centre's bonus, in the same order of operations
+            v = 0.0
+            if needed & (1 << h):
+                v += tv(h - 1)
+            if on_centre and chest:
+                v += tv(CHEST)
                 v += w[W_CENTRE] * tv(CHEST)
             if v <= 0.0:
                 continue
-            score = (
-                w[W_GREED] * v * near
-                - w[W_BLOCK] * v * opponent_closeness(s, r, seat, q, slot, xf)
-                + jitter
-            )
+            opp = 0.0  # how close those opponents are to q (closeness_fields)
+            m = others >> (4 * h)
+            for o in range(players):
+                if m & (1 << o):
+                    opp += xf[F_CLOSE_O + N_SQUARES * o + q]
+            score = w[W_GREED] * v * near - w[W_BLOCK] * v * opp + jitter
             if score > best:
                 best = score
                 bh = h
                 bq = q
     if bh < 0:
         return 0
+    sig0 = board_signature(s)
     err = do_house(s, r, tr, bh, bq)
-    return -err if err != 0 else 1
+    if err != 0:
+        return -err
+    raised(s, r, seat, x, HOUSE_BASE + bh - 1, sig0)
+    return 1
 
 
 @kernel
@@ -923,41 +1288,119 @@ def street_target(s, r, seat, x):
     return tq
 
 
+@kernel(inline="always")
+def street_score(x, xf, a, b, target, off, build, block):
+    """A street spot's score (place_best_street): toward the target, connected to what we
+    reach, away from opponents, and a side-free tie-break. b = a for a 1-square spot."""
+    ca = x[X_REACH + a]
+    cb = x[X_REACH + b]
+    c = ca if ca < cb else cb
+    da = manhattan(a, target)
+    db = manhattan(b, target)
+    dist = da if da < db else db
+    score = build * dist
+    score -= 30.0 if c >= INF else 0.2 * c  # 30: not connected to anything we reach
+    score -= block * xf[F_CLOSE + a]
+    score += 1e-6 * ((a * 40503 + off) & 1023)  # equal spots: no side preferred
+    return score
+
+
 @kernel
 def place_best_street(s, r, tr, seat, w, x, xf, rng):
     """Raise a street that extends our reach toward the target, away from opponents; returns
-    1 when one was raised, 0 when none could be, or an error code < 0."""
+    1 when one was raised, 0 when none could be, or an error code < 0. The best score wins,
+    among equal ones the first spot of the board's list (R_SPOTS)."""
     if not street_available(s):
         return 0
     target = street_target(s, r, seat, x)
     off = rand_below(rng, 1024)  # one draw per decision for the tie-break
     best = -1e18
-    bk = -1
-    for k in range(r[P_N_SPOTS]):
-        if not spot_free(s, r, k):
-            continue
-        a = r[R_SPOTS + 2 * k]
-        b = r[R_SPOTS + 2 * k + 1]
-        ca = x[X_REACH + a]
-        cb = x[X_REACH + b] if b >= 0 else INF
-        c = ca if ca < cb else cb
-        dist = manhattan(a, target)
-        if b >= 0 and manhattan(b, target) < dist:
-            dist = manhattan(b, target)
-        score = -w[W_BUILD] * dist
-        if c >= INF:
-            score -= 30.0  # not connected to anything we can reach
-        else:
-            score -= 0.2 * c
-        score -= w[W_BLOCK] * 3.0 * xf[F_CLOSE + a]
-        score += 1e-6 * ((a * 40503 + off) % 1024)  # equal spots: no side preferred
-        if score > best:
-            best = score
-            bk = k
-    if bk < 0:
-        return 0
-    err = do_street(s, r, tr, r[R_SPOTS + 2 * bk], r[R_SPOTS + 2 * bk + 1])
-    return -err if err != 0 else 1
+    build = -w[W_BUILD]
+    block = w[W_BLOCK] * 3.0
+    # With the build and block weights >= 0, a spot not connected to anything we reach
+    # scores at most -30 + 0.0011 (its distance and block terms are <= 0, its tie-break
+    # < 0.0011): once a connected spot scores more, such spots cannot win.
+    cutoff = -29.99 if (build <= 0.0 and block >= 0.0) else 1e300
+    if r[P_STREET_SQUARES] == 1:
+        bk = -1
+        for k in range(r[P_N_SPOTS]):
+            a = r[R_SPOTS + 2 * k]
+            if s[O_SQ + a] != WATER:
+                continue  # not free (spot_free)
+            score = street_score(x, xf, a, a, target, off, build, block)
+            if score > best:
+                best = score
+                bk = k
+        if bk < 0:
+            return 0
+        a = r[R_SPOTS + 2 * bk]
+        b = -1
+    else:
+        # 2-square spots are the pairs of edge-adjacent squares without the centre, listed
+        # by their first square, the one to the right before the one below: spot code
+        # 2 * a + (0 right, 1 below) follows that order. Per row, bit sets of the free
+        # squares (X_ROWS) and of those next to what we reach (X_ROWS + 10) give the free
+        # spots; the connected ones are scored first, the others only when they could win.
+        centre = r[P_CENTRE]
+        for row in range(SIZE):
+            fr = 0
+            cr = 0
+            for col in range(SIZE):
+                q = row * SIZE + col
+                if s[O_SQ + q] == WATER and q != centre:
+                    fr |= 1 << col
+                if x[X_REACH + q] < INF:
+                    cr |= 1 << col
+            x[X_ROWS + row] = fr
+            x[X_ROWS + SIZE + 1 + row] = cr
+        x[X_ROWS + SIZE] = 0
+        x[X_ROWS + 2 * SIZE + 1] = 0
+        bcode = -1
+        for rnd in range(2):
+            if rnd == 1 and best > cutoff:
+                break
+            for row in range(SIZE):
+                fr = x[X_ROWS + row]
+                cr = x[X_ROWS + SIZE + 1 + row]
+                right = fr & (fr >> 1)  # bit c: c and c + 1 free
+                below = fr & x[X_ROWS + row + 1]
+                near_r = right & (cr | (cr >> 1))
+                near_b = below & (cr | x[X_ROWS + SIZE + 2 + row])
+                if rnd == 0:
+                    right = near_r
+                    below = near_b
+                else:
+                    right &= ~near_r
+                    below &= ~near_b
+                m = right | below
+                while m != 0:
+                    col = trailing_zeros(m)
+                    m &= m - 1
+                    a = row * SIZE + col
+                    for d in range(2):
+                        if d == 0:
+                            if not (right >> col) & 1:
+                                continue
+                            b = a + 1
+                        else:
+                            if not (below >> col) & 1:
+                                continue
+                            b = a + SIZE
+                        score = street_score(x, xf, a, b, target, off, build, block)
+                        code = 2 * a + d
+                        if score > best or (score == best and code < bcode):
+                            best = score
+                            bcode = code
+        if bcode < 0:
+            return 0
+        a = bcode >> 1
+        b = a + 1 if bcode & 1 == 0 else a + SIZE
+    sig0 = board_signature(s)
+    err = do_street(s, r, tr, a, b)
+    if err != 0:
+        return -err
+    raised(s, r, seat, x, s[O_SQ + a], sig0)
+    return 1
 
 
 @kernel
@@ -967,7 +1410,7 @@ def heuristic_build(s, r, tr, seat, w, x, xf, rng):
     while s[S_BUILD] > 0 and can_build_any(s, r):
         adventurer_field(s, r, seat, x)
         village_field(s, r, seat, x)
-        reach_costs(s, r, seat, x)
+        reach_costs_memo(s, r, seat, x)
         res = place_best_house(s, r, tr, seat, w, x, xf, rng)
         if res == 0:
             res = place_best_street(s, r, tr, seat, w, x, xf, rng)
@@ -1043,9 +1486,10 @@ def best_spirit_path(s, r, seat, w, limit, x, xf):
     if lim <= 0:
         return 0.0
     sink_values(s, r, seat, w, lim, x, xf)
+    piece_graph(s, x)  # the neighbours of the piece at each depth: X_ADJ of X_SPP[depth]
     x[X_SPP] = s[S_SPIRIT]
     xf[F_SPV] = 0.0
-    x[X_SPC] = piece_neighbours(s, s[S_SPIRIT], x, X_SPN)
+    x[X_SPC] = x[X_ADJN + s[S_SPIRIT]]
     x[X_SPI] = 0
     depth = 0
     my_pos = s[O_ADV + seat]
@@ -1056,7 +1500,7 @@ def best_spirit_path(s, r, seat, w, limit, x, xf):
             depth -= 1
             continue
         x[X_SPI + depth] = i + 1
-        nxt = x[X_SPN + 8 * depth + i]
+        nxt = x[X_ADJ + 8 * x[X_SPP + depth] + i]
         # a simple path: never back onto a piece already left (it has sunk)
         seen = False
         for j in range(depth + 1):
@@ -1083,13 +1527,7 @@ def best_spirit_path(s, r, seat, w, limit, x, xf):
             depth += 1
             x[X_SPP + depth] = nxt
             xf[F_SPV + depth] = v
-            n = piece_neighbours(s, nxt, x, X_PNB)
-            m = 0
-            for j in range(n):
-                if m < 8:
-                    x[X_SPN + 8 * depth + m] = x[X_PNB + j]
-                    m += 1
-            x[X_SPC + depth] = m
+            x[X_SPC + depth] = x[X_ADJN + nxt]
             x[X_SPI + depth] = 0
     for d in range(1, 8):
         if xf[F_SPBEST + d - 1] > xf[F_SPBEST + d]:
@@ -1104,7 +1542,7 @@ def heuristic_spirit(s, r, tr, seat, w, rng, checked, x, xf):
     if not can_spirit_now(s, r, seat, x):
         return 0
     adventurer_field(s, r, seat, x)
-    spirit_field_memo(s, x)
+    spirit_field_memo(s, r, x)
     for o in range(r[P_PLAYERS]):
         xf[F_CARRY + o] = carried_value(s, o)
     owner = piece_owner(s, r, s[S_SPIRIT])
@@ -1261,6 +1699,10 @@ def heuristic_move(s, r, tr, seat, w, x, xf):
     least the chip weight), then walk it."""
     if s[S_MOVE] <= 0:
         return 0
+    if r[P_ADVANCED] == 1:
+        # the advanced game's threat depends on the stacks and the phase, which raising
+        # may have changed since the card was chosen
+        threat_table(s, r, seat, xf)
     distance_fields(s, r, seat, x)
     k = key_houses(s, r, seat, x, xf)
     budget = s[S_MOVE]
@@ -1296,6 +1738,7 @@ def heuristic_turn(s, r, tr, seat, w, rng, checked, x, xf):
     """One whole turn of a heuristic player: card, raising, move, spirit, end."""
     xf[F_URG] = urgency(s, r)
     xf[F_URG + 1] = last_turn_chance(s, r, seat)
+    threat_table(s, r, seat, xf)  # the spirit stays where it is until our own spirit move
     c = choose_card(s, r, seat, w, x, xf, rng)
     err = after(s, r, checked, do_card(s, r, tr, seat, c))
     if err != 0:
@@ -1420,7 +1863,7 @@ def forced_value(s, r, seat, w, pts, x, xf):
     if pts <= 0:
         return 0.0
     adventurer_field(s, r, seat, x)
-    spirit_field_memo(s, x)
+    spirit_field_memo(s, r, x)
     for o in range(r[P_PLAYERS]):
         xf[F_CARRY + o] = carried_value(s, o)
     return forced_spirit_path(s, r, seat, w, pts, x, xf)
@@ -1473,7 +1916,7 @@ def advanced_spirit(s, r, tr, seat, w, checked, x, xf):
         if not (s[S_PHASE] == PHASE_SINKING and s[S_SPIRIT_LEFT] > 0):
             return 0
         adventurer_field(s, r, seat, x)
-        spirit_field_memo(s, x)
+        spirit_field_memo(s, r, x)
         for o in range(r[P_PLAYERS]):
             xf[F_CARRY + o] = carried_value(s, o)
         if spirit_targets(s, x, X_NB) == 0:

@@ -394,8 +394,15 @@ X_SPP = X_SPI + 8  # [8] spirit search: current path
 X_SPB = X_SPP + 8  # [8] spirit search: best path
 X_REACH = X_SPB + 8  # [81] cost for the own adventurer to reach each square
 X_BEST2 = X_REACH + N_SQUARES  # [16] a saved best route
-X_MEMO = X_BEST2 + 16  # [8] keys of the distance fields held: 0 X_DA, 1 X_DV, 2 X_DS, 3 keys
-X_SIZE = X_MEMO + 8 + 16
+X_MEMO = X_BEST2 + 16  # [8] keys of the memoised tables: 0 X_DA, 1 X_DV, 2 X_DS, 3 keys,
+#                         5 X_ADJ, 6 X_REACH
+X_ADJ = X_MEMO + 8 + 16  # [70 x 8] the pieces connected to each piece (piece_neighbours order)
+X_ADJN = X_ADJ + 8 * N_SLOTS  # [70] their number (0 for a piece off the lake)
+X_ADJM = X_ADJN + N_SLOTS  # [70 x 2] the same as bit sets: slots 0..63, slots 64..69
+X_SQ0 = X_ADJM + 2 * N_SLOTS  # [81] the lake (O_SQ) those tables describe
+X_PAD = X_SQ0 + N_SQUARES  # [11 x 11] a distance per square with a border (reach costs)
+X_ROWS = X_PAD + (SIZE + 2) * (SIZE + 2)  # [2 x 10] per row, bit sets of squares (streets)
+X_SIZE = X_ROWS + 2 * (SIZE + 1)
 # float scratch (heuristic players)
 F_RV = 0  # [16] route search stack: value so far
 F_SPV = 16  # [8] spirit search: value so far per depth
@@ -408,7 +415,9 @@ F_CLOSE_O = F_CLOSE + N_SQUARES  # [4 x 81] closeness of each opponent to each s
 F_SINK = F_CLOSE_O + 4 * N_SQUARES  # [70] value for us of the spirit sinking each piece
 F_URG = F_SINK + N_SLOTS  # [2] end-game urgency 0..1; chance this is our last turn
 F_THR = F_URG + 2  # [8] spirit threat to a piece at spirit distance d (0..7)
-F_DP = F_THR + 8  # [32] advanced game: distribution of the spirit's reach (threat table)
+F_KR = F_THR + 8  # [12] route search: the threat to each key house
+F_KH = F_KR + 12  # [12] route search: each key house's distance home (20 when cut off)
+F_DP = F_KH + 12  # [32] advanced game: distribution of the spirit's reach (threat table)
 F_DP2 = F_DP + 32  # [32] its next step
 F_SIZE = F_DP2 + 32
 
