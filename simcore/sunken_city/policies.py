@@ -1056,11 +1056,10 @@ def reach_costs_memo(s, r, seat, x):
 @kernel
 def closeness_fields(s, r, seat, xf):
     """F_CLOSE_O[o, q] = 1 / (1 + Manhattan distance from opponent o's adventurer to q) and
-    F_CLOSE[q] their sum over the opponents; F_CARRY[o] = what each seat carries."""
+    F_CLOSE[q] their sum over the opponents."""
     for q in range(N_SQUARES):
         xf[F_CLOSE + q] = 0.0
     for o in range(r[P_PLAYERS]):
-        xf[F_CARRY + o] = carried_value(s, o)
         pos = position_square(s, r, o)
         for q in range(N_SQUARES):
             c = 0.0 if o == seat else INV1[manhattan(q, pos)]
@@ -1593,7 +1592,10 @@ def heuristic_turn(s, r, tr, seat, w, rng, checked, x, xf):
     err = after(s, r, checked, do_card(s, r, tr, seat, c))
     if err != 0:
         return err
-    closeness_fields(s, r, seat, xf)
+    if w[W_BLOCK] != 0.0:
+        # only the block terms read the closeness fields; with a block weight of 0 they add
+        # 0.0 whatever the (finite) fields hold
+        closeness_fields(s, r, seat, xf)
     err = heuristic_build(s, r, tr, seat, w, x, xf, rng)
     if err == 0 and checked:
         err = check_invariants(s, r)
