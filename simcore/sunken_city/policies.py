@@ -1502,7 +1502,12 @@ def last_turn_chance(s, r, seat):
 @kernel
 def choose_card(s, r, seat, w, x, xf):
     """The card whose movement points buy the best route now (with a chip when one would
-    be spent), plus the value of its pieces and of its spirit icon."""
+    be spent), plus the value of its pieces and of its spirit icon. With one card left in
+    the hand there is nothing to choose (and nothing computed here is needed later: the
+    other phases compute what they read)."""
+    hand = s[O_HAND + seat]
+    if hand & (hand - 1) == 0:
+        return trailing_zeros(hand)
     distance_fields(s, r, seat, x)
     maxb = 0
     for c in range(r[P_N_CARDS]):
