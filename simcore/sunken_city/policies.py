@@ -1195,11 +1195,10 @@ def reach_costs_memo(s, r, seat, x):
 @kernel
 def closeness_fields(s, r, seat, xf):
     """F_CLOSE_O[o, q] = 1 / (1 + Manhattan distance from opponent o's adventurer to q) and
-    F_CLOSE[q] their sum over the opponents; F_CARRY[o] = what each seat carries."""
+    F_CLOSE[q] their sum over the opponents."""
     for q in range(N_SQUARES):
         xf[F_CLOSE + q] = 0.0
     for o in range(r[P_PLAYERS]):
-        xf[F_CARRY + o] = carried_value(s, o)
         pos = position_square(s, r, o)
         for q in range(N_SQUARES):
             c = 0.0 if o == seat else INV1[manhattan(q, pos)]
@@ -1650,7 +1649,12 @@ def noise_level(r, w):
 def choose_card(s, r, seat, w, x, xf, rng):
     """The card whose movement points buy the best route now (with a chip when one would
     be spent), plus the value of its pieces and of its spirit icon; with a noise weight, a
-    random spread on each card's value (no draw at all when the noise is 0)."""
+    random spread on each card's value (no draw at all when the noise is 0). With one card
+    left in the hand there is nothing to choose (basic game: nothing computed here is needed
+    later, the other phases compute what they read)."""
+    hand = s[O_HAND + seat]
+    if r[P_ADVANCED] == 0 and hand & (hand - 1) == 0:
+        return trailing_zeros(hand)
     nz = noise_level(r, w)
     distance_fields(s, r, seat, x)
     maxb = 0
@@ -1756,7 +1760,10 @@ def heuristic_turn(s, r, tr, seat, w, rng, checked, x, xf):
     err = after(s, r, checked, do_card(s, r, tr, seat, c))
     if err != 0:
         return err
-    closeness_fields(s, r, seat, xf)
+    if w[W_BLOCK] != 0.0:
+        # only the block terms read the closeness fields; with a block weight of 0 they add
+        # 0.0 whatever the (finite) fields hold
+        closeness_fields(s, r, seat, xf)
     err = heuristic_build(s, r, tr, seat, w, x, xf, rng)
     if err == 0 and checked:
         err = check_invariants(s, r)

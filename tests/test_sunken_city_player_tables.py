@@ -1,0 +1,162 @@
+"""Sunken City heuristic players: the speed-ups keep every decision.
+
+The players keep tables between their searches (piece connections, distance fields, reach
+costs) and update them in place when a piece is raised or the lake changed since; they are
+checked here against tables computed from scratch. And fixed games must give the result
+rows recorded before the speed-ups (docs/performance.md): a change to these digests means
+the players decide differently, which needs the ladder of docs/policies-sunken-city.md
+measured again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+import pytest
+
+from simcore import get_game
+from simcore.runner import play_chunk
+from simcore.sunken_city import engine as E
+from simcore.sunken_city import play
+from simcore.sunken_city import policies as P
+from simcore.sunken_city import state as S
+from simcore.sunken_city.rules import N_SQUARES, R_CARDS, SunkenCityRules, pack
+from simcore.sunken_city.state import N_SLOTS
+
+# Rows digests recorded with commit 0ba4f00 (before the heuristic players' speed-ups), checked
+# mode on: (players, variants, overrides, lineup, seed, rotate seats, games) -> sha256 prefix.
+ROW_DIGESTS = [
+    ((3, [], {}, "balanced", 1, False, 300), "7bbdbf89319dcc57"),
+    ((3, [], {}, "greedy,cautious,aggressive", 2, True, 300), "40b6af88a15ed7ce"),
+    ((2, [], {}, "balanced,aggressive", 3, True, 300), "137a56380a0f5182"),
+    (
+        (4, ["short+no-chips"], {}, "aggressive,balanced,cautious,greedy", 4, True, 200),
+        "e693997101b44eb8",
+    ),
+    (
+        (3, [], {"interleave": "false"}, "balanced,random,cautious", 5, True, 200),
+        "1e7292425131b7c8",
+    ),
+    ((2, ["single-square-streets"], {}, "greedy,balanced", 6, False, 200), "bda6f584a35a2e03"),
+]
+
+
+@pytest.mark.parametrize("case,digest", ROW_DIGESTS, ids=lambda c: str(c))
+def test_heuristic_games_give_the_rows_recorded_before_the_speed_ups(case, digest):
+    players, variants, overrides, lineup, seed, rotate, games = case
+    spec = get_game("sunken-city")
+    rules = spec.resolve_rules(variants, overrides, None, players)
+    seats = spec.parse_policies(lineup, players)
+    _, _, rows = play_chunk(
+        "sunken-city", players, rules, seats, seed, 0, games, rotate, checked=True, keep_rows=True
+    )
+    assert (rows[:, spec.columns.index("error")] == 0).all()
+    got = hashlib.sha256(np.ascontiguousarray(rows, dtype="<i8").tobytes()).hexdigest()[:16]
+    assert got == digest
+
+
+def _game_positions(players=3, lineup="balanced", games=4, variant=None):
+    """The positions before every turn of a few heuristic games."""
+    spec = get_game("sunken-city")
+    rules = SunkenCityRules() if variant is None else variant
+    r = pack(rules, players)
+    ids, w = spec.policy_arrays(spec.parse_policies(lineup, players))
+    row = np.zeros(len(spec.columns), np.int64)
+    out = []
+    for g in range(games):
+        tr = S.new_trace(400, True)
+        play.play_game(r, ids, w, np.uint64(11), np.uint64(g), False, True, tr, row)
+        out.append([snap.astype(np.int64) for snap in S.trace_snapshots(tr)])
+    return r, out
+
+
+def _fresh(s, r, seat):
+    x = S.new_scratch()
+    P.distance_fields(s, r, seat, x)
+    P.reach_costs(s, r, seat, x)
+    return x
+
+
+def _adjacency(s, x):
+    """{slot: (ordered neighbours, bit set)} of the pieces on the lake, from the tables."""
+    out = {}
+    for p in range(N_SLOTS):
+        if s[S.O_PSQ + 2 * p] >= 0:
+            n = int(x[S.X_ADJN + p])
+            lst = tuple(int(v) for v in x[S.X_ADJ + 8 * p : S.X_ADJ + 8 * p + n])
+            bits = (int(x[S.X_ADJM + 2 * p]), int(x[S.X_ADJM + 2 * p + 1]))
+            out[p] = (lst, bits)
+    return out
+
+
+def test_connection_tables_follow_the_lake_between_turns():
+    """One scratch through a whole game: the connections brought up to date from the squares
+    that changed equal tables built from scratch, and the ordered lists are piece_neighbours'."""
+    r, games = _game_positions()
+    for positions in games:
+        x = S.new_scratch()
+        for s in positions:
+            P.piece_graph(s, x)
+            fresh = S.new_scratch()
+            P.piece_graph(s, fresh)
+            assert _adjacency(s, x) == _adjacency(s, fresh)
+            nb = S.new_scratch()
+            for p in range(N_SLOTS):
+                if s[S.O_PSQ + 2 * p] >= 0:
+                    n = E.piece_neighbours(s, p, nb, 0)
+                    assert tuple(nb[:n]) == _adjacency(s, x)[p][0]
+
+
+@pytest.mark.parametrize("street_squares", [2, 1])
+def test_fields_updated_after_a_raised_piece_equal_new_searches(street_squares):
+    """Raise a street (every free spot in turn) or a house and update the tables in place
+    (raised): X_DA, X_DV, X_DS, X_REACH and the connections equal a computation from scratch."""
+    variant = SunkenCityRules(street_squares=street_squares)
+    r, games = _game_positions(games=2, variant=variant)
+    tr = S.new_trace()
+    checked = 0
+    for positions in games:
+        for s0 in positions[::3]:
+            seat = int(s0[S.S_SEAT])
+            cards = [c for c in range(6) if s0[S.O_HAND + seat] >> c & 1 and r[R_CARDS + 3 * c]]
+            if not cards:
+                continue
+            spots = np.zeros(4 * N_SQUARES, np.int64)
+            base = s0.copy()
+            E.do_card(base, r, tr, seat, cards[0])
+            n = E.list_street_spots(base, r, spots, 0)
+            houses = np.zeros(N_SQUARES, np.int64)
+            nh = E.list_house_squares(base, r, houses, 0)
+            moves = [("street", spots[2 * i], spots[2 * i + 1]) for i in range(0, n, 5)]
+            moves += [("house", houses[i], -1) for i in range(0, nh, 7)]
+            for kind, a, b in moves:
+                s = base.copy()
+                x = _fresh(s, r, seat)
+                P.piece_graph(s, x)
+                x[S.X_MEMO + 6] = P.adventurer_key(P.board_signature(s), seat, s[S.O_ADV + seat])
+                sig0 = P.board_signature(s)
+                if kind == "street":
+                    if not E.street_available(s):
+                        continue
+                    assert E.do_street(s, r, tr, a, b) == 0
+                    slot = s[S.O_SQ + a]
+                else:
+                    h = next((h for h in range(1, 11) if E.house_in_grotto(s, r, h)), None)
+                    if h is None:
+                        continue
+                    assert E.do_house(s, r, tr, h, a) == 0
+                    slot = S.HOUSE_BASE + h - 1
+                P.raised(s, r, seat, x, slot, sig0)
+                fresh = _fresh(s, r, seat)
+                P.piece_graph(s, fresh)
+                for region, size in (
+                    (S.X_DA, N_SLOTS),
+                    (S.X_DV, N_SLOTS),
+                    (S.X_DS, N_SLOTS),
+                    (S.X_REACH, N_SQUARES),
+                ):
+                    assert np.array_equal(x[region : region + size], fresh[region : region + size])
+                assert _adjacency(s, x) == _adjacency(s, fresh)
+                checked += 1
+    assert checked > 50
