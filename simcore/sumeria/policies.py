@@ -711,6 +711,7 @@ def heuristic_decision(s, r, tr, me, w, rng, x, xf):
             ks = base if x[X_MYC + src] > 1 else -1
             t_src = term(x, xf, src, ps, ks)  # the source's change when its tile stays
             from_city = LOC_KIND[q] == CITY
+            right = s[O_ORDER + ps + 1] if ps < N_STATES - 1 else -1
             o, m = cached_targets(s, r, q, x)
             for i in range(m):
                 to = x[o + i]
@@ -723,9 +724,8 @@ def heuristic_decision(s, r, tr, me, w, rng, x, xf):
                     if dst == src:
                         v += term(x, xf, src, ps, base + KEY_STEP[to])
                     else:
-                        pd = s[O_POS + dst]
-                        if pd > 0 and s[O_ORDER + pd - 1] == src:  # the source is pushed right
-                            v += term(x, xf, src, pd, ks)
+                        if dst == right:  # dst swaps with the source, just left of it
+                            v += term(x, xf, src, ps + 1, ks)
                             v += xf[ARRIVE_AT[to]]
                         else:
                             v += t_src
