@@ -51,7 +51,6 @@ from simcore.sumeria.engine import (
     do_remove,
     held,
     lift_trader,
-    move_targets,
     move_targets_in,
     put_trader,
     ranking,
@@ -149,11 +148,14 @@ def random_empty(s, rng, x):
 @kernel
 def list_moves(s, r, seat, x):
     """All (from, to) moves of `seat` into x[X_MOVES:]; returns how many."""
+    empty = 0
+    for q in range(N_LOCS):
+        empty |= ((s[O_LOC + q] >> 63) & 1) << q  # EMPTY is -1
     n = 0
     for q in range(N_LOCS):
         if s[O_LOC + q] != seat:
             continue
-        m = move_targets(s, r, q, x, X_DEST)
+        m = move_targets_in(r, q, empty, x, X_DEST)
         for i in range(m):
             x[X_MOVES + 2 * n] = q
             x[X_MOVES + 2 * n + 1] = x[X_DEST + i]
