@@ -22,7 +22,6 @@ from simcore.sumeria.board import (
     N_LOCS,
     N_STATES,
     N_TYPES,
-    RUN_MAX,
     TOWN,
 )
 from simcore.sumeria.rules import (
@@ -42,12 +41,14 @@ from simcore.sumeria.rules import (
     P_TURNS,
     R_ADJ,
     R_DEG,
-    R_RUN_LEN,
-    R_RUN_LOCS,
-    R_RUN_NOUT,
-    R_RUN_OUT,
-    R_RUN_READ,
+    R_RUNS,
     R_TILES,
+    RUN_ALL,
+    RUN_LOCS,
+    RUN_NOUT,
+    RUN_OUT,
+    RUN_READ,
+    RUN_W,
 )
 from simcore.sumeria.state import (
     A_ADD,
@@ -485,21 +486,21 @@ def move_targets_in(r, frm, empty, x, o):
         if x[X_ESEEN + e] == stamp:
             continue
         x[X_ESEEN + e] = stamp
-        length = r[R_RUN_LEN + e]
-        whole = r[R_RUN_READ + e * RUN_MAX + length - 1]  # all the run's locations
+        run = R_RUNS + e * RUN_W
+        whole = r[run + RUN_ALL]
         if stop & whole == 0:  # over them all: on along the routes leaving the last
             read |= whole
-            for k in range(r[R_RUN_NOUT + e]):
-                x[X_STACK + top] = r[R_RUN_OUT + e * MAX_DEG + k]
+            for k in range(r[run + RUN_NOUT]):
+                x[X_STACK + top] = r[run + RUN_OUT + k]
                 top += 1
             continue
-        locs = r[R_RUN_LOCS + e]
+        locs = r[run + RUN_LOCS]
         i = 0  # the first location of the run that stops the search
         b = locs & 63
         while (stop >> b) & 1 == 0:
             i += 1
             b = (locs >> (6 * i)) & 63
-        read |= r[R_RUN_READ + e * RUN_MAX + i]
+        read |= r[run + RUN_READ + i]
         bit = 1 << b
         if b != frm and found & bit == 0:
             found |= bit

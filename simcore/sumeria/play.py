@@ -121,11 +121,15 @@ def play_from(s, r, pols, weights, rng, checked, tr):
     x = np.empty(X_SIZE, dtype=np.int64)
     x[:X_ZEROED] = 0
     xf = np.zeros(XF_SIZE, dtype=np.float64)
+    # the deciding seat's weights, copied (a row view would cost reference counting per decision)
+    w = np.empty(weights.shape[1], dtype=np.float64)
     err = check_invariants(s, r) if checked else 0
     while err == 0 and s[S_OVER] == 0:
         seat = s[S_SEAT]
         snapshot(tr, s)
-        err = decide(s, r, tr, seat, pols[seat], weights[seat], rng, x, xf)
+        for k in range(w.shape[0]):
+            w[k] = weights[seat, k]
+        err = decide(s, r, tr, seat, pols[seat], w, rng, x, xf)
         if err == 0 and checked:
             err = check_invariants(s, r)
         # the automatic end-of-round steps belong to the decision that set them off

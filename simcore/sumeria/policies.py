@@ -51,7 +51,6 @@ from simcore.sumeria.engine import (
     do_remove,
     held,
     lift_trader,
-    move_targets,
     move_targets_in,
     put_trader,
     ranking,
@@ -149,11 +148,14 @@ def random_empty(s, rng, x):
 @kernel
 def list_moves(s, r, seat, x):
     """All (from, to) moves of `seat` into x[X_MOVES:]; returns how many."""
+    empty = 0
+    for q in range(N_LOCS):
+        empty |= ((s[O_LOC + q] >> 63) & 1) << q  # EMPTY is -1
     n = 0
     for q in range(N_LOCS):
         if s[O_LOC + q] != seat:
             continue
-        m = move_targets(s, r, q, x, X_DEST)
+        m = move_targets_in(r, q, empty, x, X_DEST)
         for i in range(m):
             x[X_MOVES + 2 * n] = q
             x[X_MOVES + 2 * n + 1] = x[X_DEST + i]
@@ -711,6 +713,7 @@ def heuristic_decision(s, r, tr, me, w, rng, x, xf):
             ks = base if x[X_MYC + src] > 1 else -1
             t_src = term(x, xf, src, ps, ks)  # the source's change when its tile stays
             from_city = LOC_KIND[q] == CITY
+            right = s[O_ORDER + ps + 1] if ps < N_STATES - 1 else -1
             o, m = cached_targets(s, r, q, x)
             for i in range(m):
                 to = x[o + i]
@@ -723,9 +726,8 @@ def heuristic_decision(s, r, tr, me, w, rng, x, xf):
                     if dst == src:
                         v += term(x, xf, src, ps, base + KEY_STEP[to])
                     else:
-                        pd = s[O_POS + dst]
-                        if pd > 0 and s[O_ORDER + pd - 1] == src:  # the source is pushed right
-                            v += term(x, xf, src, pd, ks)
+                        if dst == right:  # dst swaps with the source, just left of it
+                            v += term(x, xf, src, ps + 1, ks)
                             v += xf[ARRIVE_AT[to]]
                         else:
                             v += t_src

@@ -181,13 +181,16 @@ N_PARAMS = 16
 R_TILES = N_PARAMS  # [4] tiles above each scored position (first P_N_SCORED used)
 R_DEG = R_TILES + MAX_SCORED  # [56] routes at each location
 R_ADJ = R_DEG + N_LOCS  # [56 x MAX_DEG] neighbours, -1 padding
-# The straight runs of the move search (board.straight_runs), per directed route.
-R_RUN_LEN = R_ADJ + N_LOCS * MAX_DEG  # [N_DIRECTED] locations in the run
-R_RUN_LOCS = R_RUN_LEN + N_DIRECTED  # [N_DIRECTED] the locations, 6 bits each
-R_RUN_READ = R_RUN_LOCS + N_DIRECTED  # [N_DIRECTED x RUN_MAX] read mask up to each location
-R_RUN_NOUT = R_RUN_READ + N_DIRECTED * RUN_MAX  # [N_DIRECTED] routes on from the last location
-R_RUN_OUT = R_RUN_NOUT + N_DIRECTED  # [N_DIRECTED x MAX_DEG] those routes (directed ids)
-RULES_SIZE = R_RUN_OUT + N_DIRECTED * MAX_DEG
+# The straight runs of the move search (board.straight_runs): one record of RUN_W values per
+# directed route e = q * MAX_DEG + j at R_RUNS + e * RUN_W.
+RUN_ALL = 0  # bitmask of the run's locations
+RUN_LOCS = 1  # the locations in order, 6 bits each (the first in the low bits)
+RUN_NOUT = 2  # routes on from the last location
+RUN_OUT = 3  # [MAX_DEG] those routes (directed ids, in route order)
+RUN_READ = RUN_OUT + MAX_DEG  # [RUN_MAX] bitmask of the run's locations up to each one
+RUN_W = RUN_READ + RUN_MAX
+R_RUNS = R_ADJ + N_LOCS * MAX_DEG  # [N_DIRECTED x RUN_W]
+RULES_SIZE = R_RUNS + N_DIRECTED * RUN_W
 
 
 @functools.cache
@@ -218,11 +221,12 @@ def pack(rules: SumeriaRules, players: int) -> np.ndarray:
     adj, deg, (length, locs, read, nout, out) = _map_tables(routes)
     r[R_DEG : R_DEG + N_LOCS] = deg
     r[R_ADJ : R_ADJ + N_LOCS * MAX_DEG] = adj.ravel()
-    r[R_RUN_LEN : R_RUN_LEN + N_DIRECTED] = length
-    r[R_RUN_LOCS : R_RUN_LOCS + N_DIRECTED] = locs
-    r[R_RUN_READ : R_RUN_READ + N_DIRECTED * RUN_MAX] = read.ravel()
-    r[R_RUN_NOUT : R_RUN_NOUT + N_DIRECTED] = nout
-    r[R_RUN_OUT : R_RUN_OUT + N_DIRECTED * MAX_DEG] = out.ravel()
+    runs = r[R_RUNS : R_RUNS + N_DIRECTED * RUN_W].reshape(N_DIRECTED, RUN_W)
+    runs[:, RUN_ALL] = read[np.arange(N_DIRECTED), np.maximum(length - 1, 0)]
+    runs[:, RUN_LOCS] = locs
+    runs[:, RUN_NOUT] = nout
+    runs[:, RUN_OUT : RUN_OUT + MAX_DEG] = out
+    runs[:, RUN_READ : RUN_READ + RUN_MAX] = read
     return r
 
 
