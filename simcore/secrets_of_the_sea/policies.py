@@ -376,12 +376,13 @@ def dive_value(s, r, pos, nd, xf):
 
 
 @kernel
-def column_values(s, r, seat, col, xf):
-    """Fill xf[XF_W], xf[XF_D] for column col, from the wreck up to the boat."""
+def column_values(s, r, seat, col, xf, top=0):
+    """Fill xf[XF_W], xf[XF_D] for column col, from the wreck up to row `top` (0: the boat).
+    Each row needs only the rows below it, so a decision at row p computes rows p.. only."""
     for nd in range(1, N_DICE + 1):
         xf[XF_D + WRECK_ROW * 2 + nd - 1] = 0.0
         xf[XF_W + WRECK_ROW * 2 + nd - 1] = arrival_value(s, r, seat, col, WRECK_ROW, nd, xf)
-    for q in range(ROWS, -1, -1):
+    for q in range(ROWS, top - 1, -1):
         for nd in range(1, N_DICE + 1):
             xf[XF_D + q * 2 + nd - 1] = dive_value(s, r, q, nd, xf)
         if q >= 1:
@@ -572,7 +573,7 @@ def ev_choose(s, r, tr, seat, xf):
     for col in range(COLS):
         if fixed >= 0 and col != fixed:
             continue
-        column_values(s, r, seat, col, xf)
+        column_values(s, r, seat, col, xf, s[S_POS] + 1)  # the landing rows lie below
         for i in range(N_DICE):
             if not usable_die(s, r, i):
                 continue
@@ -595,7 +596,7 @@ def ev_step(s, r, tr, seat, rng, xf):
     nd = dice_available(s)
     if ph == PH_CHOOSE:
         return ev_choose(s, r, tr, seat, xf)
-    column_values(s, r, seat, s[S_COL], xf)
+    column_values(s, r, seat, s[S_COL], xf, s[S_POS])
     dive = xf[XF_D + s[S_POS] * 2 + nd - 1]
     if ph == PH_EMPTY:
         if dive <= 0.0 and can_stop(s, r):
