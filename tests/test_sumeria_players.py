@@ -9,6 +9,10 @@ reference kernels of policies.py (eval_add, eval_remove, eval_move).
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -224,3 +228,27 @@ def test_fast_evaluation_makes_the_reference_decisions(case):
             assert rng[0] == rng_ref[0]
             checked += 1
     assert checked > 100
+
+
+PLAIN = """
+import sys, numpy as np
+from simcore import get_game
+spec = get_game("sumeria")
+rules = spec.resolve_rules([sys.argv[1]] if sys.argv[1] else [], {}, None, 4)
+ids, w = spec.policy_arrays(spec.parse_policies("balanced,shifter,chaser,random", 4))
+rows = np.zeros((1, len(spec.columns)), np.int64)
+spec.play_batch(spec.pack(rules, 4), ids, w, np.uint64(3), np.int64(0), True, True, rows)
+np.save(sys.argv[2], rows)
+"""
+
+
+@pytest.mark.parametrize("variant", ["", "source-loses"])
+def test_plain_python_plays_the_same_game(variant, tmp_path):
+    """The players run without numba too (NUMBA_DISABLE_JIT=1: bench --full, debugging): no
+    compiled-only intrinsics, the same game."""
+    out = tmp_path / "rows.npy"
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    cmd = [sys.executable, "-W", "ignore", "-c", PLAIN, variant, str(out)]
+    subprocess.run(cmd, check=True, env=env, timeout=300)
+    subprocess.run(cmd[:-1] + [str(tmp_path / "jit.npy")], check=True, timeout=300)
+    assert np.array_equal(np.load(out), np.load(tmp_path / "jit.npy"))

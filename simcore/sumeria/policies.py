@@ -20,6 +20,15 @@ controller's share and the second place's share of the tiles above the position,
 valued 1 + sets * (tiles of its type I already hold), the marginal value of the triangular
 table when sets = 1. Tile choice: the type with the highest value to me plus deny times its
 value to the second-place player (who gets what is left).
+
+How the values are computed (docs/performance.md, Sumeria): a trial action changes only my
+own control key in at most three city-states and their positions, so `prepare` computes once
+per decision the opponents' two best keys per city-state, my keys, and a table of each
+position's value in each ranking case; a candidate's value is then a few table lookups summed
+in the order of the reference evaluation (eval_add, eval_remove, eval_move: the trial made on
+the state and undone), which gives the same floats. Move destinations come from the engine's
+search through a per-location cache valid while the locations the search read keep their
+occupancy. tests/test_sumeria_players.py checks the decisions against the reference.
 """
 
 from __future__ import annotations
@@ -91,6 +100,7 @@ from simcore.sumeria.state import (
     X_OK1,
     X_OK2,
     X_OPTS,
+    XF_SIZE,
 )
 
 # Policy ids (the registry in simcore/sumeria/__init__.py maps names to these).
@@ -110,7 +120,8 @@ XF_CONTRIB = 32  # [8] current contribution of each city-state (by state)
 XF_TBL = 40  # [8 x 16] value of a city-state at position p in each ranking case (rank_case)
 XF_ARRIVE = XF_TBL + N_STATES * 16  # [8 x 3] change of a city-state a trader of mine arrives in
 XF_PUSHED = XF_ARRIVE + N_STATES * 3  # [8] change of the city-state its tile swaps with
-XF_USED = XF_PUSHED + N_STATES  # <= XF_SIZE (state.py)
+XF_USED = XF_PUSHED + N_STATES
+assert XF_USED <= XF_SIZE
 
 NEG = -1.0e18
 
