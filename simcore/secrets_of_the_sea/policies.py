@@ -394,14 +394,6 @@ def column_values(s, r, seat, col, xf, top=0):
 # Shared decisions
 
 
-@kernel(inline="always")
-def act_forced(s, r, tr, rng):
-    """The decisions that are none: the first roll and the fight."""
-    if s[S_PHASE] == PH_FIGHT:
-        return do_fight(s, r, tr, rng)
-    return do_roll(s, r, tr, rng)
-
-
 @kernel
 def take_or_exchange(s, r, tr, seat):
     """Take the lit tile; an exchange tile is given away when a steal is worth more than the
@@ -481,8 +473,8 @@ def choose_landing(s, r, tr, rng):
 def random_step(s, r, tr, seat, rng):
     """One uniformly random legal decision."""
     ph = s[S_PHASE]
-    if ph == PH_ROLL or ph == PH_FIGHT:
-        return act_forced(s, r, tr, rng)
+    if ph == PH_FIGHT:
+        return do_fight(s, r, tr, rng)
     if ph == PH_CHOOSE:
         n = 0
         for i in range(N_DICE):
@@ -511,54 +503,58 @@ def random_step(s, r, tr, seat, rng):
     if ph == PH_EMPTY:
         if can_stop(s, r) and rand_below(rng, 2) == 0:
             return do_stop(s, r, tr)
-        return do_roll(s, r, tr, rng)
-    # PH_LIT: take, dive, or (exchange tile) give it for one of the legal tiles
-    n_ex = 0
-    if lamp_kind(r, s[S_TILE]) == EXCHANGE:
-        for t in range(r[P_N_TILES]):
-            o = s[O_OWNER + t]
-            if o >= 0 and exchange_ok(s, r, o, t):
-                n_ex += 1
-    k = rand_below(rng, 2 + (1 if n_ex > 0 else 0))
-    if k == 0:
-        return do_take(s, r, tr)
-    if k == 1:
-        return do_roll(s, r, tr, rng)
-    j = rand_below(rng, n_ex)
-    for t in range(r[P_N_TILES]):
-        o = s[O_OWNER + t]
-        if o >= 0 and exchange_ok(s, r, o, t):
-            if j == 0:
-                return do_exchange(s, r, tr, o, t)
-            j -= 1
-    return ERR_ILLEGAL
+    elif ph != PH_ROLL:
+        # PH_LIT: take, dive, or (exchange tile) give it for one of the legal tiles
+        n_ex = 0
+        if lamp_kind(r, s[S_TILE]) == EXCHANGE:
+            for t in range(r[P_N_TILES]):
+                o = s[O_OWNER + t]
+                if o >= 0 and exchange_ok(s, r, o, t):
+                    n_ex += 1
+        k = rand_below(rng, 2 + (1 if n_ex > 0 else 0))
+        if k == 0:
+            return do_take(s, r, tr)
+        if k == 2:
+            j = rand_below(rng, n_ex)
+            for t in range(r[P_N_TILES]):
+                o = s[O_OWNER + t]
+                if o >= 0 and exchange_ok(s, r, o, t):
+                    if j == 0:
+                        return do_exchange(s, r, tr, o, t)
+                    j -= 1
+            return ERR_ILLEGAL
+    # the first roll, diving on over an empty space or a lit tile: one call site of the roll
+    # (compiled inline)
+    return do_roll(s, r, tr, rng)
 
 
 @kernel(inline="always")
 def threshold_step(s, r, tr, seat, rng, pol, w):
     """balanced, stop-at-value, stop-at-depth: one decision (weights w[seat])."""
     ph = s[S_PHASE]
-    if ph == PH_ROLL or ph == PH_FIGHT:
-        return act_forced(s, r, tr, rng)
+    if ph == PH_FIGHT:
+        return do_fight(s, r, tr, rng)
     if ph == PH_CHOOSE:
         return choose_landing(s, r, tr, rng)
     if ph == PH_WRECK:
         return take_wreck(s, r, tr, seat)
-    if ph == PH_EMPTY:
-        return do_roll(s, r, tr, rng)
-    nd = dice_available(s)
-    if pol == POL_DEPTH:
-        take = s[S_POS] >= w[seat, 0]
-    else:
-        v = lit_value(s, r, seat, nd)
-        if pol == POL_VALUE:
-            take = v >= w[seat, 0]
+    if ph != PH_ROLL and ph != PH_EMPTY:
+        # PH_LIT: take, or dive on
+        nd = dice_available(s)
+        if pol == POL_DEPTH:
+            take = s[S_POS] >= w[seat, 0]
         else:
-            # balanced: target w0 with two dice free, w1 with one; w2 per row below the first
-            target = (w[seat, 0] if nd == 2 else w[seat, 1]) - w[seat, 2] * (s[S_POS] - 1)
-            take = v >= target
-    if take:
-        return take_or_exchange(s, r, tr, seat)
+            v = lit_value(s, r, seat, nd)
+            if pol == POL_VALUE:
+                take = v >= w[seat, 0]
+            else:
+                # balanced: target w0 with two dice free, w1 with one; w2 per row below row 1
+                target = (w[seat, 0] if nd == 2 else w[seat, 1]) - w[seat, 2] * (s[S_POS] - 1)
+                take = v >= target
+        if take:
+            return take_or_exchange(s, r, tr, seat)
+    # the first roll, always diving on over an empty space, or not taking: one call site of
+    # the roll (compiled inline)
     return do_roll(s, r, tr, rng)
 
 
@@ -589,21 +585,22 @@ def ev_choose(s, r, tr, seat, xf):
 def ev_step(s, r, tr, seat, rng, xf):
     """The risk-neutral player: one decision."""
     ph = s[S_PHASE]
-    if ph == PH_ROLL or ph == PH_FIGHT:
-        return act_forced(s, r, tr, rng)
+    if ph == PH_FIGHT:
+        return do_fight(s, r, tr, rng)
     if ph == PH_WRECK:
         return take_wreck(s, r, tr, seat)
-    nd = dice_available(s)
     if ph == PH_CHOOSE:
         return ev_choose(s, r, tr, seat, xf)
-    column_values(s, r, seat, s[S_COL], xf, s[S_POS])
-    dive = xf[XF_D + s[S_POS] * 2 + nd - 1]
-    if ph == PH_EMPTY:
-        if dive <= 0.0 and can_stop(s, r):
-            return do_stop(s, r, tr)
-        return do_roll(s, r, tr, rng)
-    if lit_value(s, r, seat, nd) >= dive:
-        return take_or_exchange(s, r, tr, seat)
+    if ph != PH_ROLL:
+        nd = dice_available(s)
+        column_values(s, r, seat, s[S_COL], xf, s[S_POS])
+        dive = xf[XF_D + s[S_POS] * 2 + nd - 1]
+        if ph == PH_EMPTY:
+            if dive <= 0.0 and can_stop(s, r):
+                return do_stop(s, r, tr)
+        elif lit_value(s, r, seat, nd) >= dive:
+            return take_or_exchange(s, r, tr, seat)
+    # the first roll, or diving on: one call site of the roll (compiled inline)
     return do_roll(s, r, tr, rng)
 
 

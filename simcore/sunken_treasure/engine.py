@@ -13,7 +13,8 @@ tr = trace buffer (int32, state.py), x = scratch (int64, state.py), rng = uint64
 
 The legality queries, the draws and the actions most turns take (search, surface, dive, bank)
 are compiled with inline="always": a call between kernels passes each array argument as seven
-words on the stack, about a quarter of a turn before (docs/performance.md).
+words on the stack, about a quarter of a turn before (docs/performance.md). The heuristic
+player calls each action from one place only, so each is compiled inline once there.
 """
 
 from __future__ import annotations
@@ -564,7 +565,7 @@ def shark_attack(s, r, tr):
 # Turn order and the end
 
 
-@kernel(inline="always")
+@kernel
 def end_turn(s, r, tr):
     """The seat's turn is over; the next seat plays. One player: the turn limit (ruling).
     The round cap is a safety net the rulebook does not have."""

@@ -25,6 +25,14 @@ from simcore.sunken_treasure.board import (
 )
 from simcore.sunken_treasure.engine import (
     ERR_ILLEGAL,
+    K_ATTEMPT,
+    K_BANK,
+    K_CLAIM,
+    K_DIVE,
+    K_SAFETY,
+    K_SEARCH,
+    K_STEAL,
+    K_SURFACE,
     banked_value,
     can_abandon,
     can_attempt,
@@ -185,40 +193,41 @@ def best_victim(s, r, seat, w):
 
 
 @kernel(inline="always")
-def heuristic_diver(s, r, tr, seat, w, rng, checked):
+def heuristic_diver(s, r, tr, seat, w, checked):
     """A diver's turn: bank a winning load, flee (or fight) sharks, bank at the threshold,
-    claim, work on the best lock, hunt, else search."""
+    claim, work on the best lock, hunt, else search. Returns (the option code of the turn's
+    action, 0), or (-1, the error of giving up a trapped lock, which is free and done here)."""
     if s[fld(seat, F_PLAYED)] == 0:
-        return do_search(s, r, tr, rng, seat)  # "On your first play, search for an Item"
+        return K_SEARCH * 8, 0  # "On your first play, search for an Item"
     carried = carried_value(s, r, seat)
     banked = banked_value(s, r, seat)
     margin = w[seat, W_MARGIN]
     danger = margin > 0 and s[S_SHARKS] >= r[P_SHARKS] - margin
     if carried > 0 and banked + carried >= r[P_TARGET]:
-        return do_surface(s, r, tr, seat)
+        return K_SURFACE * 8, 0
     if danger and carried > 0:
         if w[seat, W_SAFETY] > 0 and can_safety(s, seat):
-            return do_safety(s, r, tr, seat)
-        return do_surface(s, r, tr, seat)
+            return K_SAFETY * 8, 0
+        return K_SURFACE * 8, 0
     if carried >= w[seat, W_BANK_AT] * 1000.0:
-        return do_surface(s, r, tr, seat)
+        return K_SURFACE * 8, 0
     lock = s[fld(seat, F_LOCK)]
     if lock >= 0 and w[seat, W_TRAP_QUIT] > 0 and stack(s, seat, TRAPPED) > 0:
         v = lock_value(s, r, seat, lock, stack(s, seat, CRACKED), 1, w)
         if v < 0 and can_abandon(s, r, seat):
             err = after(s, r, checked, do_abandon(s, r, tr, seat))
             if err != 0:
-                return err
+                return -1, err
             lock = -1
     if can_claim(s, seat, UNLOCKED_CHEST):
-        return do_claim(s, r, tr, rng, seat, UNLOCKED_CHEST)
+        return K_CLAIM * 8 + UNLOCKED_CHEST, 0
     if can_claim(s, seat, UNLOCKED_BOX):
-        return do_claim(s, r, tr, rng, seat, UNLOCKED_BOX)
+        return K_CLAIM * 8 + UNLOCKED_BOX, 0
     need = w[seat, W_LOCK_MIN] * 1000.0
     if lock >= 0:
         v = lock_value(s, r, seat, lock, stack(s, seat, CRACKED), stack(s, seat, TRAPPED), w)
         if v >= need and can_attempt(s, seat, lock):
-            return do_attempt(s, r, tr, rng, seat, lock)
+            return K_ATTEMPT * 8 + lock, 0
     else:
         best = -1
         for kind in range(LOCKED_SAFE, LOCKED_BOX - 1, -1):
@@ -228,36 +237,60 @@ def heuristic_diver(s, r, tr, seat, w, rng, checked):
                     best = kind
                     need = v
         if best >= 0 and can_attempt(s, seat, best):
-            return do_attempt(s, r, tr, rng, seat, best)
+            return K_ATTEMPT * 8 + best, 0
     if w[seat, W_HUNT] > 0 and carried == 0 and best_victim(s, r, seat, w) >= 0:
-        return do_surface(s, r, tr, seat)
+        return K_SURFACE * 8, 0
     if can_search(s, seat):
-        return do_search(s, r, tr, rng, seat)
-    return do_surface(s, r, tr, seat)
+        return K_SEARCH * 8, 0
+    return K_SURFACE * 8, 0
 
 
 @kernel(inline="always")
-def heuristic_surfaced(s, r, tr, seat, w, rng):
-    """A surfaced turn: bank, else go on with (or begin) a theft worth it, else dive."""
+def heuristic_surfaced(s, r, seat, w):
+    """A surfaced turn: bank, else go on with (or begin) a theft worth it, else dive. Returns
+    the option code of the action."""
     if can_bank(s, r, seat):
-        return do_bank(s, r, tr, seat)
+        return K_BANK * 8
     theft = s[fld(seat, F_STEAL)]
     if theft >= 0:
         if can_steal(s, r, seat, theft):
-            return do_steal(s, r, tr, rng, seat, theft)
+            return K_STEAL * 8 + theft
     else:
         v = best_victim(s, r, seat, w)
         if v >= 0 and can_steal(s, r, seat, v):
-            return do_steal(s, r, tr, rng, seat, v)
-    return do_dive(s, r, tr, seat)
+            return K_STEAL * 8 + v
+    return K_DIVE * 8
 
 
 @kernel(inline="always")
 def heuristic_turn(s, r, tr, seat, w, rng, checked):
     """One whole turn of a heuristic player; its weights are w[seat] (w: float64[4, W], W_*
-    layout)."""
+    layout). The player chooses an option code, played here: one call site per action (the
+    common actions are compiled inline, once)."""
     if is_up(s, seat):
-        err = heuristic_surfaced(s, r, tr, seat, w, rng)
+        code = heuristic_surfaced(s, r, seat, w)
     else:
-        err = heuristic_diver(s, r, tr, seat, w, rng, checked)
+        code, err = heuristic_diver(s, r, tr, seat, w, checked)
+        if err != 0:
+            return err
+    k = code // 8
+    a = code % 8
+    if k == K_SEARCH:
+        err = do_search(s, r, tr, rng, seat)
+    elif k == K_SURFACE:
+        err = do_surface(s, r, tr, seat)
+    elif k == K_BANK:
+        err = do_bank(s, r, tr, seat)
+    elif k == K_DIVE:
+        err = do_dive(s, r, tr, seat)
+    elif k == K_ATTEMPT:
+        err = do_attempt(s, r, tr, rng, seat, a)
+    elif k == K_STEAL:
+        err = do_steal(s, r, tr, rng, seat, a)
+    elif k == K_CLAIM:
+        err = do_claim(s, r, tr, rng, seat, a)
+    elif k == K_SAFETY:
+        err = do_safety(s, r, tr, seat)
+    else:
+        err = ERR_ILLEGAL
     return after(s, r, checked, err)
