@@ -92,6 +92,7 @@ from simcore.sunken_city.state import (
     F_RV,
     F_SINK,
     F_SPBEST,
+    F_SPL,
     F_SPV,
     F_THR,
     F_URG,
@@ -151,6 +152,8 @@ from simcore.sunken_city.state import (
     X_SPI,
     X_SPOTS,
     X_SPP,
+    X_SPQ,
+    X_SPR,
     X_SQ0,
 )
 
@@ -1350,7 +1353,8 @@ def sink_values(s, r, seat, w, lim, x, xf):
 def best_spirit_path(s, r, seat, w, limit, x, xf):
     """Depth-first search over the spirit's simple paths of at most `limit` steps. Returns
     the best value (0 = not moving), leaves the best path in X_SPB (its length in X_SPB + 7)
-    and xf[F_SPBEST + d] = the best value of a path of at most d steps."""
+    and xf[F_SPBEST + d] = the best value of a path of at most d steps. Per length it also
+    keeps the first best path (F_SPL, X_SPR, X_SPQ) for spirit_path_for_limit."""
     lim = limit if limit < 7 else 7
     for d in range(8):
         xf[F_SPBEST + d] = 0.0
@@ -1367,6 +1371,7 @@ def best_spirit_path(s, r, seat, w, limit, x, xf):
     depth = 0
     my_pos = s[O_ADV + seat]
     mine = xf[F_CARRY + seat]
+    seq = 0
     while depth >= 0:
         i = x[X_SPI + depth]
         if i >= x[X_SPC + depth]:
@@ -1390,6 +1395,11 @@ def best_spirit_path(s, r, seat, w, limit, x, xf):
         steps = depth + 1
         if end > xf[F_SPBEST + steps]:
             xf[F_SPBEST + steps] = end
+            for j in range(depth):
+                x[X_SPR + 8 * steps + j] = x[X_SPP + j + 1]
+            x[X_SPR + 8 * steps + depth] = nxt
+            x[X_SPQ + steps] = seq
+        seq += 1
         if end > best:
             best = end
             for j in range(depth):
@@ -1402,10 +1412,31 @@ def best_spirit_path(s, r, seat, w, limit, x, xf):
             xf[F_SPV + depth] = v
             x[X_SPC + depth] = x[X_ADJN + nxt]
             x[X_SPI + depth] = 0
+    for d in range(8):
+        xf[F_SPL + d] = xf[F_SPBEST + d]
     for d in range(1, 8):
         if xf[F_SPBEST + d - 1] > xf[F_SPBEST + d]:
             xf[F_SPBEST + d] = xf[F_SPBEST + d - 1]
     return best
+
+
+@kernel
+def spirit_path_for_limit(x, xf, limit):
+    """best_spirit_path's path for a smaller limit, from the last search's first best path
+    per length (the lake, the spirit and the values unchanged since): every path of at most
+    `limit` steps was met in that search in the same order, and the best is the first of
+    the highest value above 0 (not moving)."""
+    lim = limit if limit < 7 else 7
+    best = 0.0
+    bd = 0
+    for d in range(1, lim + 1):
+        v = xf[F_SPL + d]
+        if v > best or (v == best and bd > 0 and x[X_SPQ + d] < x[X_SPQ + bd]):
+            best = v
+            bd = d
+    for j in range(bd):
+        x[X_SPB + j] = x[X_SPR + 8 * bd + j]
+    x[X_SPB + 7] = bd
 
 
 @kernel
@@ -1420,7 +1451,8 @@ def heuristic_spirit(s, r, tr, seat, w, rng, checked, x, xf):
         xf[F_CARRY + o] = carried_value(s, o)
     owner = piece_owner(s, r, s[S_SPIRIT])
     if owner == seat:
-        ev = best_spirit_path(s, r, seat, w, r[P_OWNER_LIMIT], x, xf)
+        top = r[P_OWNER_LIMIT]
+        ev = best_spirit_path(s, r, seat, w, top, x, xf)
     else:
         # one search up to the largest face; the expected value over the faces
         top = 0
@@ -1439,7 +1471,11 @@ def heuristic_spirit(s, r, tr, seat, w, rng, checked, x, xf):
     err = after(s, r, checked, do_spirit_begin(s, r, tr, seat, rng, x))
     if err != 0 or s[S_SPIRIT_ACTIVE] == 0:
         return err
-    best_spirit_path(s, r, seat, w, s[S_SPIRIT_LEFT], x, xf)
+    if s[S_SPIRIT_LEFT] <= top:
+        # nothing moved since the search above, which covered this limit
+        spirit_path_for_limit(x, xf, s[S_SPIRIT_LEFT])
+    else:
+        best_spirit_path(s, r, seat, w, s[S_SPIRIT_LEFT], x, xf)
     steps = x[X_SPB + 7]
     for j in range(steps):
         if s[S_SPIRIT_ACTIVE] == 0:

@@ -359,7 +359,9 @@ X_ADJM = X_ADJN + N_SLOTS  # [70 x 2] the same as bit sets: slots 0..63, slots 6
 X_SQ0 = X_ADJM + 2 * N_SLOTS  # [81] the lake (O_SQ) those tables describe
 X_PAD = X_SQ0 + N_SQUARES  # [11 x 11] a distance per square with a border (reach costs)
 X_ROWS = X_PAD + (SIZE + 2) * (SIZE + 2)  # [2 x 10] per row, bit sets of squares (streets)
-X_SIZE = X_ROWS + 2 * (SIZE + 1)
+X_SPR = X_ROWS + 2 * (SIZE + 1)  # [8 x 8] spirit search: per length, its first best path
+X_SPQ = X_SPR + 64  # [8] ... and that path's order number in the search
+X_SIZE = X_SPQ + 8
 # float scratch (heuristic players)
 F_RV = 0  # [16] route search stack: value so far
 F_SPV = 16  # [8] spirit search: value so far per depth
@@ -374,7 +376,8 @@ F_URG = F_SINK + N_SLOTS  # [2] end-game urgency 0..1; chance this is our last t
 F_THR = F_URG + 2  # [8] spirit threat to a piece at spirit distance d (0..7)
 F_KR = F_THR + 8  # [12] route search: the threat to each key house
 F_KH = F_KR + 12  # [12] route search: each key house's distance home (20 when cut off)
-F_SIZE = F_KH + 12
+F_SPL = F_KH + 12  # [8] spirit search: per length, the best value of a path of that length
+F_SIZE = F_SPL + 8
 
 
 def new_scratch() -> np.ndarray:
