@@ -597,6 +597,7 @@ ROW = np.arange(N_SQUARES, dtype=np.int64) // SIZE
 COL = np.arange(N_SQUARES, dtype=np.int64) % SIZE
 INV1 = 1.0 / (1.0 + np.arange(2 * SIZE, dtype=np.float64))
 PAD = (ROW + 1) * (SIZE + 2) + COL + 1  # each square's place in a grid with a border
+INV_COST = 1.0 / (1.0 + np.arange(1000, dtype=np.float64))  # 1 / (1 + c), c < 1000
 
 
 @kernel(inline="always")
@@ -1099,6 +1100,19 @@ def place_best_house(s, r, tr, seat, w, x, xf, rng):
         for o in range(players):
             if o != seat and treasure(s, o, h - 1) == HOUSE_SIDE:
                 others |= 1 << (4 * h + o)
+    # With the greed and block weights >= 0 a house off the centre scores at most
+    # greed * (value of the best house we need) * near + jitter (the block term takes away
+    # >= 0; float products and sums are monotone): a square whose bound does not beat the
+    # best so far is not scored.
+    bounded = w[W_GREED] >= 0.0 and w[W_BLOCK] >= 0.0
+    top_v = 0.0
+    if needed != 0:
+        h = 0
+        m = needed
+        while m != 0:
+            h = trailing_zeros(m)
+            m &= m - 1
+        top_v = w[W_GREED] * tv(h - 1)  # the highest house needed is worth the most
     for k in range(r[P_N_HOUSE_SQ]):
         q = r[R_HOUSE_SQ + k]
         on_centre = q == centre
@@ -1108,11 +1122,14 @@ def place_best_house(s, r, tr, seat, w, x, xf, rng):
         cost = x[X_REACH + q]
         if cost >= INF:
             cost = 12 + manhattan(q, here)
-        near = 1.0 / (1.0 + cost)
+        near = INV_COST[cost]  # 1.0 / (1.0 + cost)
         jitter = 1e-6 * ((q * 40503 + off) % 1024)
-        for h in range(1, 11):
-            if not cands & (1 << h):
-                continue
+        if bounded and not on_centre and top_v * near + jitter <= best:
+            continue
+        hs = cands
+        while hs != 0:
+            h = trailing_zeros(hs)
+            hs &= hs - 1
             # house_value, then the centre's bonus, in the same order of operations
             v = 0.0
             if needed & (1 << h):
