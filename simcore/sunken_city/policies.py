@@ -126,6 +126,7 @@ from simcore.sunken_city.state import (
     X_ADJN,
     X_BEST,
     X_BEST2,
+    X_CAND,
     X_DA,
     X_DS,
     X_DT,
@@ -719,7 +720,10 @@ def route_leaf(s, r, seat, w, x, xf, collected, final_slot, banked, carried0):
 @kernel(inline="always")
 def route_candidates(x, k, node, left, mask):
     """Bit set of the key houses the route search may go to next from key `node` (-1: from
-    where the adventurer stands): not visited yet (mask) and reachable with `left` points."""
+    where the adventurer stands): not visited yet (mask) and reachable with `left` points.
+    With MAX_KEYS keys (the long searches) from X_CAND (route_candidate_table)."""
+    if k == MAX_KEYS:
+        return x[X_CAND + 41 * (node + 1) + left] & ~mask
     cand = 0
     for i in range(k):
         if not mask & (1 << i):
@@ -727,6 +731,22 @@ def route_candidates(x, k, node, left, mask):
             if d < INF and d <= left:
                 cand |= 1 << i
     return cand
+
+
+@kernel
+def route_candidate_table(x, k, budget):
+    """X_CAND[node + 1, L]: the bit set of keys within L movement points (L <= budget) of key
+    `node` (-1: of where the adventurer stands)."""
+    for node in range(-1, k):
+        row = X_CAND + 41 * (node + 1)
+        for left in range(budget + 1):
+            x[row + left] = 0
+        for i in range(k):
+            d = x[X_KA + i] if node < 0 else x[X_KD + 12 * node + i]
+            if d <= budget:
+                x[row + d] |= 1 << i
+        for left in range(1, budget + 1):
+            x[row + left] |= x[row + left - 1]
 
 
 @kernel
@@ -778,6 +798,8 @@ def plan_route(s, r, seat, w, budget, x, xf, ob, k):
     # from the node at that depth (not visited, within the budget left), tried in key order
     depth = 0
     x[X_RN] = -1
+    if k == MAX_KEYS:
+        route_candidate_table(x, k, budget)
     x[X_RI] = route_candidates(x, k, -1, budget, 0)
     x[X_RB] = budget
     x[X_RM] = 0

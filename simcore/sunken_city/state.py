@@ -361,7 +361,8 @@ X_PAD = X_SQ0 + N_SQUARES  # [11 x 11] a distance per square with a border (reac
 X_ROWS = X_PAD + (SIZE + 2) * (SIZE + 2)  # [2 x 10] per row, bit sets of squares (streets)
 X_SPR = X_ROWS + 2 * (SIZE + 1)  # [8 x 8] spirit search: per length, its first best path
 X_SPQ = X_SPR + 64  # [8] ... and that path's order number in the search
-X_SIZE = X_SPQ + 8
+X_CAND = X_SPQ + 8  # [7 x 41] route search: the keys within L points of a node (6 keys)
+X_SIZE = X_CAND + 7 * 41
 # float scratch (heuristic players)
 F_RV = 0  # [16] route search stack: value so far
 F_SPV = 16  # [8] spirit search: value so far per depth
