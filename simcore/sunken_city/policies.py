@@ -105,6 +105,7 @@ from simcore.sunken_city.state import (
     F_RV,
     F_SINK,
     F_SPBEST,
+    F_SPL,
     F_SPV,
     F_THR,
     F_URG,
@@ -142,6 +143,7 @@ from simcore.sunken_city.state import (
     X_ADJN,
     X_BEST,
     X_BEST2,
+    X_CAND,
     X_DA,
     X_DS,
     X_DT,
@@ -170,6 +172,8 @@ from simcore.sunken_city.state import (
     X_SPN,
     X_SPOTS,
     X_SPP,
+    X_SPQ,
+    X_SPR,
     X_SQ0,
 )
 
@@ -731,6 +735,7 @@ ROW = np.arange(N_SQUARES, dtype=np.int64) // SIZE
 COL = np.arange(N_SQUARES, dtype=np.int64) % SIZE
 INV1 = 1.0 / (1.0 + np.arange(2 * SIZE, dtype=np.float64))
 PAD = (ROW + 1) * (SIZE + 2) + COL + 1  # each square's place in a grid with a border
+INV_COST = 1.0 / (1.0 + np.arange(1000, dtype=np.float64))  # 1 / (1 + c), c < 1000
 
 
 @kernel(inline="always")
@@ -852,7 +857,10 @@ def route_leaf(s, r, seat, w, x, xf, collected, final_slot, banked, carried0):
 @kernel(inline="always")
 def route_candidates(x, k, node, left, mask):
     """Bit set of the key houses the route search may go to next from key `node` (-1: from
-    where the adventurer stands): not visited yet (mask) and reachable with `left` points."""
+    where the adventurer stands): not visited yet (mask) and reachable with `left` points.
+    With MAX_KEYS keys (the long searches) from X_CAND (route_candidate_table)."""
+    if k == MAX_KEYS:
+        return x[X_CAND + 41 * (node + 1) + left] & ~mask
     cand = 0
     for i in range(k):
         if not mask & (1 << i):
@@ -860,6 +868,22 @@ def route_candidates(x, k, node, left, mask):
             if d < INF and d <= left:
                 cand |= 1 << i
     return cand
+
+
+@kernel
+def route_candidate_table(x, k, budget):
+    """X_CAND[node + 1, L]: the bit set of keys within L movement points (L <= budget) of key
+    `node` (-1: of where the adventurer stands)."""
+    for node in range(-1, k):
+        row = X_CAND + 41 * (node + 1)
+        for left in range(budget + 1):
+            x[row + left] = 0
+        for i in range(k):
+            d = x[X_KA + i] if node < 0 else x[X_KD + 12 * node + i]
+            if d <= budget:
+                x[row + d] |= 1 << i
+        for left in range(1, budget + 1):
+            x[row + left] |= x[row + left - 1]
 
 
 @kernel
@@ -911,6 +935,8 @@ def plan_route(s, r, seat, w, budget, x, xf, ob, k):
     # from the node at that depth (not visited, within the budget left), tried in key order
     depth = 0
     x[X_RN] = -1
+    if k == MAX_KEYS:
+        route_candidate_table(x, k, budget)
     x[X_RI] = route_candidates(x, k, -1, budget, 0)
     x[X_RB] = budget
     x[X_RM] = 0
@@ -1235,6 +1261,19 @@ def place_best_house(s, r, tr, seat, w, x, xf, rng):
         for o in range(players):
             if o != seat and treasure(s, o, h - 1) == HOUSE_SIDE:
                 others |= 1 << (4 * h + o)
+    # With the greed and block weights >= 0 a house off the centre scores at most
+    # greed * (value of the best house we need) * near + jitter (the block term takes away
+    # >= 0; float products and sums are monotone): a square whose bound does not beat the
+    # best so far is not scored.
+    bounded = w[W_GREED] >= 0.0 and w[W_BLOCK] >= 0.0
+    top_v = 0.0
+    if needed != 0:
+        h = 0
+        m = needed
+        while m != 0:
+            h = trailing_zeros(m)
+            m &= m - 1
+        top_v = w[W_GREED] * tv(h - 1)  # the highest house needed is worth the most
     for k in range(r[P_N_HOUSE_SQ]):
         q = r[R_HOUSE_SQ + k]
         on_centre = q == centre
@@ -1244,11 +1283,14 @@ def place_best_house(s, r, tr, seat, w, x, xf, rng):
         cost = x[X_REACH + q]
         if cost >= INF:
             cost = 12 + manhattan(q, here)
-        near = 1.0 / (1.0 + cost)
+        near = INV_COST[cost]  # 1.0 / (1.0 + cost)
         jitter = 1e-6 * ((q * 40503 + off) % 1024)
-        for h in range(1, 11):
-            if not cands & (1 << h):
-                continue
+        if bounded and not on_centre and top_v * near + jitter <= best:
+            continue
+        hs = cands
+        while hs != 0:
+            h = trailing_zeros(hs)
+            hs &= hs - 1
             # house_value, then the centre's bonus, in the same order of operations
             v = 0.0
             if needed & (1 << h):
@@ -1489,7 +1531,8 @@ def sink_values(s, r, seat, w, lim, x, xf):
 def best_spirit_path(s, r, seat, w, limit, x, xf):
     """Depth-first search over the spirit's simple paths of at most `limit` steps. Returns
     the best value (0 = not moving), leaves the best path in X_SPB (its length in X_SPB + 7)
-    and xf[F_SPBEST + d] = the best value of a path of at most d steps."""
+    and xf[F_SPBEST + d] = the best value of a path of at most d steps. Per length it also
+    keeps the first best path (F_SPL, X_SPR, X_SPQ) for spirit_path_for_limit."""
     lim = limit if limit < 7 else 7
     for d in range(8):
         xf[F_SPBEST + d] = 0.0
@@ -1506,6 +1549,7 @@ def best_spirit_path(s, r, seat, w, limit, x, xf):
     depth = 0
     my_pos = s[O_ADV + seat]
     mine = xf[F_CARRY + seat]
+    seq = 0
     while depth >= 0:
         i = x[X_SPI + depth]
         if i >= x[X_SPC + depth]:
@@ -1529,6 +1573,11 @@ def best_spirit_path(s, r, seat, w, limit, x, xf):
         steps = depth + 1
         if end > xf[F_SPBEST + steps]:
             xf[F_SPBEST + steps] = end
+            for j in range(depth):
+                x[X_SPR + 8 * steps + j] = x[X_SPP + j + 1]
+            x[X_SPR + 8 * steps + depth] = nxt
+            x[X_SPQ + steps] = seq
+        seq += 1
         if end > best:
             best = end
             for j in range(depth):
@@ -1541,10 +1590,31 @@ def best_spirit_path(s, r, seat, w, limit, x, xf):
             xf[F_SPV + depth] = v
             x[X_SPC + depth] = x[X_ADJN + nxt]
             x[X_SPI + depth] = 0
+    for d in range(8):
+        xf[F_SPL + d] = xf[F_SPBEST + d]
     for d in range(1, 8):
         if xf[F_SPBEST + d - 1] > xf[F_SPBEST + d]:
             xf[F_SPBEST + d] = xf[F_SPBEST + d - 1]
     return best
+
+
+@kernel
+def spirit_path_for_limit(x, xf, limit):
+    """best_spirit_path's path for a smaller limit, from the last search's first best path
+    per length (the lake, the spirit and the values unchanged since): every path of at most
+    `limit` steps was met in that search in the same order, and the best is the first of
+    the highest value above 0 (not moving)."""
+    lim = limit if limit < 7 else 7
+    best = 0.0
+    bd = 0
+    for d in range(1, lim + 1):
+        v = xf[F_SPL + d]
+        if v > best or (v == best and bd > 0 and x[X_SPQ + d] < x[X_SPQ + bd]):
+            best = v
+            bd = d
+    for j in range(bd):
+        x[X_SPB + j] = x[X_SPR + 8 * bd + j]
+    x[X_SPB + 7] = bd
 
 
 @kernel
@@ -1559,7 +1629,8 @@ def heuristic_spirit(s, r, tr, seat, w, rng, checked, x, xf):
         xf[F_CARRY + o] = carried_value(s, o)
     owner = piece_owner(s, r, s[S_SPIRIT])
     if owner == seat:
-        ev = best_spirit_path(s, r, seat, w, r[P_OWNER_LIMIT], x, xf)
+        top = r[P_OWNER_LIMIT]
+        ev = best_spirit_path(s, r, seat, w, top, x, xf)
     else:
         # one search up to the largest face; the expected value over the faces
         top = 0
@@ -1578,7 +1649,11 @@ def heuristic_spirit(s, r, tr, seat, w, rng, checked, x, xf):
     err = after(s, r, checked, do_spirit_begin(s, r, tr, seat, rng, x))
     if err != 0 or s[S_SPIRIT_ACTIVE] == 0:
         return err
-    best_spirit_path(s, r, seat, w, s[S_SPIRIT_LEFT], x, xf)
+    if s[S_SPIRIT_LEFT] <= top:
+        # nothing moved since the search above, which covered this limit
+        spirit_path_for_limit(x, xf, s[S_SPIRIT_LEFT])
+    else:
+        best_spirit_path(s, r, seat, w, s[S_SPIRIT_LEFT], x, xf)
     steps = x[X_SPB + 7]
     for j in range(steps):
         if s[S_SPIRIT_ACTIVE] == 0:

@@ -402,7 +402,10 @@ X_ADJM = X_ADJN + N_SLOTS  # [70 x 2] the same as bit sets: slots 0..63, slots 6
 X_SQ0 = X_ADJM + 2 * N_SLOTS  # [81] the lake (O_SQ) those tables describe
 X_PAD = X_SQ0 + N_SQUARES  # [11 x 11] a distance per square with a border (reach costs)
 X_ROWS = X_PAD + (SIZE + 2) * (SIZE + 2)  # [2 x 10] per row, bit sets of squares (streets)
-X_SIZE = X_ROWS + 2 * (SIZE + 1)
+X_SPR = X_ROWS + 2 * (SIZE + 1)  # [8 x 8] spirit search: per length, its first best path
+X_SPQ = X_SPR + 64  # [8] ... and that path's order number in the search
+X_CAND = X_SPQ + 8  # [7 x 41] route search: the keys within L points of a node (6 keys)
+X_SIZE = X_CAND + 7 * 41
 # float scratch (heuristic players)
 F_RV = 0  # [16] route search stack: value so far
 F_SPV = 16  # [8] spirit search: value so far per depth
@@ -419,7 +422,8 @@ F_KR = F_THR + 8  # [12] route search: the threat to each key house
 F_KH = F_KR + 12  # [12] route search: each key house's distance home (20 when cut off)
 F_DP = F_KH + 12  # [32] advanced game: distribution of the spirit's reach (threat table)
 F_DP2 = F_DP + 32  # [32] its next step
-F_SIZE = F_DP2 + 32
+F_SPL = F_DP2 + 32  # [8] spirit search: per length, the best value of a path of that length
+F_SIZE = F_SPL + 8
 
 
 def new_scratch() -> np.ndarray:
