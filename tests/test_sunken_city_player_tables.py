@@ -165,3 +165,25 @@ def test_fields_updated_after_a_raised_piece_equal_new_searches(street_squares):
                 assert _adjacency(s, x) == _adjacency(s, fresh)
                 checked += 1
     assert checked > 50
+
+
+@pytest.mark.parametrize("street_squares", [2, 1])
+def test_step_check_is_membership_in_the_step_targets(street_squares):
+    """do_step's legality test (can_step_to) says yes exactly for the slots step_targets
+    lists, for every seat and every slot, from the village and from the lake."""
+    r, games = _game_positions(
+        players=4,
+        lineup="balanced,random,greedy,random",
+        variant=SunkenCityRules(street_squares=street_squares),
+    )
+    x = S.new_scratch()
+    seen = 0
+    for positions in games:
+        for s in positions[::2]:
+            for seat in range(4):
+                n = E.step_targets(s, r, seat, x, S.X_NB)
+                legal = {int(v) for v in x[S.X_NB : S.X_NB + n]}
+                for to in range(-1, N_SLOTS):
+                    assert E.can_step_to(s, r, seat, to) == (to in legal), (seat, to)
+                seen += n
+    assert seen > 100

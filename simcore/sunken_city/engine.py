@@ -754,6 +754,30 @@ def bank(s, seat):
     return mask
 
 
+@kernel(inline="always")
+def can_step_to(s, r, seat, to):
+    """Whether `to` is one of step_targets (a connected piece, or the village from the piece
+    covering its corner; from the village, the piece on that corner), tested directly."""
+    v = r[R_VILLAGE + seat]
+    pos = s[O_ADV + seat]
+    if pos == VILLAGE:
+        q = s[O_SQ + v]
+        return q != WATER and to == q
+    if to == VILLAGE:
+        return covers(s, pos, v)
+    if to < 0 or to == pos:
+        return False
+    for k in range(2):
+        q = psq(s, pos, k)
+        if q < 0:
+            continue
+        for j in range(4):
+            nq = ORTH[q, j]
+            if nq >= 0 and s[O_SQ + nq] == to:
+                return True
+    return False
+
+
 @kernel
 def do_step(s, r, tr, seat, to, x):
     """Move the adventurer one movement point onto slot `to` (VILLAGE: its village). "Within
@@ -767,12 +791,7 @@ def do_step(s, r, tr, seat, to, x):
         and block_ok(s, r, BLOCK_MOVE)
     ):
         return ERR_ILLEGAL
-    n = step_targets(s, r, seat, x, X_NB)
-    ok = False
-    for k in range(n):
-        if x[X_NB + k] == to:
-            ok = True
-    if not ok:
+    if not can_step_to(s, r, seat, to):
         return ERR_ILLEGAL
     enter_block(s, BLOCK_MOVE)
     frm = s[O_ADV + seat]
