@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from simcore.jit import kernel
-from simcore.rng import rand_below
+from simcore.rng import next_u64, rand_below
 from simcore.secrets_of_the_sea.board import REGION_SPACES, SPACE_REGION
 from simcore.secrets_of_the_sea.rules import (
     BONUS_MONSTER,
@@ -35,7 +35,6 @@ from simcore.secrets_of_the_sea.rules import (
     N_TYPES,
     P_BONUS_POINTS,
     P_CAVE_FIGHT,
-    P_DIE_N,
     P_EMPTY_STOP,
     P_MAX_TURNS,
     P_N_TILES,
@@ -45,6 +44,7 @@ from simcore.secrets_of_the_sea.rules import (
     PER_REGION,
     R_BONUS_THR,
     R_DIE,
+    R_DIE_T,
     R_FRONT,
     R_LAMP,
     R_VALUE,
@@ -400,10 +400,24 @@ def apply_roll(s, r, tr, d0, d1):
     return 0
 
 
+@kernel(inline="always")
+def draw_index(r, base, rng):
+    """rand_below(rng, n) for the n of the draw thresholds r[base : base + N_THRESH]
+    (rules.draw_thresholds): the same draw of the stream, the same number, counted with
+    whole-number compares (no conversion to float and back, a shorter wait for the
+    branches that depend on the roll)."""
+    x = np.int64(next_u64(rng) >> np.uint64(11))
+    a = np.int64(x >= r[base]) + np.int64(x >= r[base + 1]) + np.int64(x >= r[base + 2])
+    b = np.int64(x >= r[base + 3]) + np.int64(x >= r[base + 4]) + np.int64(x >= r[base + 5])
+    c = np.int64(x >= r[base + 6]) + np.int64(x >= r[base + 7]) + np.int64(x >= r[base + 8])
+    d = np.int64(x >= r[base + 9]) + np.int64(x >= r[base + 10]) + np.int64(x >= r[base + 11])
+    return (a + b) + (c + d)
+
+
 @kernel
 def roll_face(r, rng):
-    """A face of one die (uniform over the rules' faces)."""
-    return r[R_DIE + rand_below(rng, r[P_DIE_N])]
+    """A face of one die (uniform over the rules' faces): rand_below(rng, r[P_DIE_N])."""
+    return r[R_DIE + draw_index(r, R_DIE_T, rng)]
 
 
 @kernel(inline="always")

@@ -38,6 +38,7 @@ from simcore.secrets_of_the_sea.engine import (
     do_stop,
     do_take,
     do_wreck,
+    draw_index,
     exchange_ok,
     front_kind,
     lamp_kind,
@@ -64,6 +65,7 @@ from simcore.secrets_of_the_sea.rules import (
     P_OVERSHOOT,
     P_WRECK_BONUS,
     R_BONUS_THR,
+    R_COL_T,
     R_DIE,
     R_LAMP,
     ROWS,
@@ -444,7 +446,7 @@ def choose_landing(s, r, tr, rng):
     bc = -1
     fixed = s[S_COL]
     if fixed < 0:
-        c0 = rand_below(rng, COLS)
+        c0 = draw_index(r, R_COL_T, rng)  # rand_below(rng, COLS)
         n = COLS
     else:
         c0 = fixed
