@@ -16,8 +16,10 @@ once a turn or less stay calls (compile time).
 
 from __future__ import annotations
 
+import numpy as np
+
 from simcore.jit import kernel
-from simcore.rng import rand_below
+from simcore.rng import next_u64, rand_below
 from simcore.secrets_of_the_sea.board import REGION_SPACES, SPACE_REGION
 from simcore.secrets_of_the_sea.rules import (
     BONUS_MONSTER,
@@ -33,7 +35,6 @@ from simcore.secrets_of_the_sea.rules import (
     N_TYPES,
     P_BONUS_POINTS,
     P_CAVE_FIGHT,
-    P_DIE_N,
     P_EMPTY_STOP,
     P_MAX_TURNS,
     P_N_TILES,
@@ -43,6 +44,7 @@ from simcore.secrets_of_the_sea.rules import (
     PER_REGION,
     R_BONUS_THR,
     R_DIE,
+    R_DIE_T,
     R_FRONT,
     R_LAMP,
     R_VALUE,
@@ -102,9 +104,11 @@ from simcore.secrets_of_the_sea.state import (
     PH_ROLL,
     PH_WRECK,
     S_BLOCKED,
+    S_BONUS_LEFT,
     S_BUSTS,
     S_CAVES,
     S_COL,
+    S_DARK_LEFT,
     S_DIE0,
     S_DIVES,
     S_EMPTY_STOPS,
@@ -112,6 +116,8 @@ from simcore.secrets_of_the_sea.state import (
     S_EXCHANGES,
     S_FIGHTS,
     S_FIGHTS_WON,
+    S_HELD_TREASURES,
+    S_LIGHT_LEFT,
     S_MOVES,
     S_OVER,
     S_PHASE,
@@ -120,6 +126,7 @@ from simcore.secrets_of_the_sea.state import (
     S_SEAT,
     S_TILE,
     S_TURN,
+    S_WRECK_LEFT,
     S_WRECK_TAKEN,
     STATE_SIZE,
     UNLIT,
@@ -298,7 +305,16 @@ def setup(s, r, tr, rng):
 
 @kernel
 def recount(s, r):
-    """Recompute the held counts and the hidden-tile tables from where the tiles are."""
+    """Recompute the held counts, the hidden-tile tables and the tiles-left counts from where
+    the tiles are."""
+    s[S_LIGHT_LEFT] = 0
+    s[S_DARK_LEFT] = 0
+    s[S_WRECK_LEFT] = 0
+    s[S_BONUS_LEFT] = 0
+    s[S_HELD_TREASURES] = 0
+    for b in range(N_BONUS):
+        if s[O_BONUS + b] < 0:
+            s[S_BONUS_LEFT] += 1
     for k in range(MAX_PLAYERS * N_BONUS):
         s[O_HELD + k] = 0
     for k in range(2 * N_HC):
@@ -311,8 +327,14 @@ def recount(s, r):
             b = bonus_category(r, t)
             if b >= 0:
                 s[O_HELD + o * N_BONUS + b] += 1
+            if front_kind(r, t) < N_TYPES:
+                s[S_HELD_TREASURES] |= np.int64(1) << t
+        elif o == ON_BOARD and t >= WRECK_BASE:
+            s[S_WRECK_LEFT] += 1
     for q in range(N_SPACES):
         t = s[O_SPACE + q]
+        if t != EMPTY:
+            s[S_LIGHT_LEFT + SPACE_REGION[q]] += 1
         if t == EMPTY or s[O_KNOWN + q] == FRONT:
             continue
         k = SPACE_REGION[q] * N_HC + hidden_category(r, t)
@@ -378,10 +400,24 @@ def apply_roll(s, r, tr, d0, d1):
     return 0
 
 
+@kernel(inline="always")
+def draw_index(r, base, rng):
+    """rand_below(rng, n) for the n of the draw thresholds r[base : base + N_THRESH]
+    (rules.draw_thresholds): the same draw of the stream, the same number, counted with
+    whole-number compares (no conversion to float and back, a shorter wait for the
+    branches that depend on the roll)."""
+    x = np.int64(next_u64(rng) >> np.uint64(11))
+    a = np.int64(x >= r[base]) + np.int64(x >= r[base + 1]) + np.int64(x >= r[base + 2])
+    b = np.int64(x >= r[base + 3]) + np.int64(x >= r[base + 4]) + np.int64(x >= r[base + 5])
+    c = np.int64(x >= r[base + 6]) + np.int64(x >= r[base + 7]) + np.int64(x >= r[base + 8])
+    d = np.int64(x >= r[base + 9]) + np.int64(x >= r[base + 10]) + np.int64(x >= r[base + 11])
+    return (a + b) + (c + d)
+
+
 @kernel
 def roll_face(r, rng):
-    """A face of one die (uniform over the rules' faces)."""
-    return r[R_DIE + rand_below(rng, r[P_DIE_N])]
+    """A face of one die (uniform over the rules' faces): rand_below(rng, r[P_DIE_N])."""
+    return r[R_DIE + draw_index(r, R_DIE_T, rng)]
 
 
 @kernel(inline="always")
@@ -439,7 +475,7 @@ def arrive(s, r, tr, die, frm):
     if pos == WRECK_ROW:
         s[S_PHASE] = PH_WRECK
         record(tr, s, A_MOVE, die, col, frm, pos, -2, WRECK)
-        if not any_wreck_tile(s, r):
+        if s[S_WRECK_LEFT] == 0:
             end_turn(s, r, tr)  # (test positions only: the game ends with the last one)
         return
     q = space_at(col, pos)
@@ -456,14 +492,6 @@ def arrive(s, r, tr, die, frm):
     lamp = lamp_kind(r, t)
     record(tr, s, A_MOVE, die, col, frm, pos, t, lamp)
     s[S_PHASE] = PH_FIGHT if lamp == MONSTER else PH_LIT
-
-
-@kernel(inline="always")
-def any_wreck_tile(s, r):
-    for t in range(WRECK_BASE, r[P_N_TILES]):
-        if s[O_OWNER + t] == ON_BOARD:
-            return True
-    return False
 
 
 # ---------------------------------------------------------------------------------------
@@ -499,37 +527,23 @@ def claim_bonuses(s, r, tr, seat):
     for b in range(N_BONUS):
         if s[O_BONUS + b] < 0 and s[O_HELD + seat * N_BONUS + b] >= r[R_BONUS_THR + b]:
             s[O_BONUS + b] = seat
+            s[S_BONUS_LEFT] -= 1
             record(tr, s, A_BONUS, b, seat)
-
-
-@kernel(inline="always")
-def region_empty(s, g):
-    for k in range(PER_REGION):
-        if s[O_SPACE + REGION_SPACES[g, k]] != EMPTY:
-            return False
-    return True
-
-
-@kernel(inline="always")
-def all_bonus_taken(s):
-    for b in range(N_BONUS):
-        if s[O_BONUS + b] < 0:
-            return False
-    return True
 
 
 @kernel(inline="always")
 def end_condition(s, r):
     """The first end condition that holds, -1 none: "The game ends immediately when the last
     tile of one tile type (bonus tiles, light blue treasure tiles, dark blue treasure tiles,
-    wreck tiles) has been taken"."""
-    if all_bonus_taken(s):
+    wreck tiles) has been taken". From the counts of tiles left (check_invariants compares
+    them with a recount)."""
+    if s[S_BONUS_LEFT] == 0:
         return END_BONUS
-    if region_empty(s, 0):
+    if s[S_LIGHT_LEFT] == 0:
         return END_LIGHT
-    if region_empty(s, 1):
+    if s[S_DARK_LEFT] == 0:
         return END_DARK
-    if not any_wreck_tile(s, r):
+    if s[S_WRECK_LEFT] == 0:
         return END_WRECK
     return -1
 
@@ -543,7 +557,10 @@ def take_from_space(s, r, tr, seat):
     forget_hidden(s, r, q, t)
     s[O_SPACE + q] = EMPTY
     s[O_KNOWN + q] = UNLIT
+    s[S_LIGHT_LEFT + SPACE_REGION[q]] -= 1
     s[O_OWNER + t] = seat
+    if front_kind(r, t) < N_TYPES:
+        s[S_HELD_TREASURES] |= np.int64(1) << t
     give_tile(s, r, t, seat, 1)
     record(tr, s, A_TAKE, t, front_kind(r, t), tile_value(r, t), s[S_COL], s[S_POS])
     claim_bonuses(s, r, tr, seat)
@@ -599,6 +616,7 @@ def do_exchange(s, r, tr, target, tile):
     forget_hidden(s, r, q, ex)
     s[O_SPACE + q] = EMPTY
     s[O_KNOWN + q] = UNLIT
+    s[S_LIGHT_LEFT + SPACE_REGION[q]] -= 1
     s[O_OWNER + ex] = target
     give_tile(s, r, ex, target, 1)
     s[O_OWNER + tile] = seat
@@ -698,6 +716,9 @@ def do_wreck(s, r, tr, tile):
         return ERR_ILLEGAL
     seat = s[S_SEAT]
     s[O_OWNER + tile] = seat
+    s[S_WRECK_LEFT] -= 1
+    if front_kind(r, tile) < N_TYPES:
+        s[S_HELD_TREASURES] |= np.int64(1) << tile
     give_tile(s, r, tile, seat, 1)
     s[S_WRECK_TAKEN] += 1
     count(s, seat, C_WRECK)
@@ -834,6 +855,30 @@ def check_invariants(s, r):
         o = s[O_BONUS + b]
         if o < -1 or o >= players:
             return ERR_BONUS
+    # the counts of tiles left and the held treasures
+    n_light = 0
+    n_dark = 0
+    for q in range(N_SPACES):
+        if s[O_SPACE + q] != EMPTY:
+            if SPACE_REGION[q] == 0:
+                n_light += 1
+            else:
+                n_dark += 1
+    n_wreck = 0
+    held = np.int64(0)
+    for t in range(n_tiles):
+        if t >= WRECK_BASE and s[O_OWNER + t] == ON_BOARD:
+            n_wreck += 1
+        if s[O_OWNER + t] >= 0 and front_kind(r, t) < N_TYPES:
+            held |= np.int64(1) << t
+    n_bonus = 0
+    for b in range(N_BONUS):
+        if s[O_BONUS + b] < 0:
+            n_bonus += 1
+    if s[S_LIGHT_LEFT] != n_light or s[S_DARK_LEFT] != n_dark or s[S_WRECK_LEFT] != n_wreck:
+        return ERR_TABLES
+    if s[S_BONUS_LEFT] != n_bonus or s[S_HELD_TREASURES] != held:
+        return ERR_TABLES
     # the dive
     ph = s[S_PHASE]
     if ph < PH_ROLL or ph > PH_WRECK or s[S_BLOCKED] < 0 or s[S_BLOCKED] > 3:

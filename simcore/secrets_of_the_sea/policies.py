@@ -21,6 +21,7 @@ Players (docs/policies-secrets-of-the-sea.md):
 from __future__ import annotations
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simcore.jit import kernel
 from simcore.rng import rand_below
@@ -37,6 +38,7 @@ from simcore.secrets_of_the_sea.engine import (
     do_stop,
     do_take,
     do_wreck,
+    draw_index,
     exchange_ok,
     front_kind,
     lamp_kind,
@@ -63,6 +65,7 @@ from simcore.secrets_of_the_sea.rules import (
     P_OVERSHOOT,
     P_WRECK_BONUS,
     R_BONUS_THR,
+    R_COL_T,
     R_DIE,
     R_LAMP,
     ROWS,
@@ -92,6 +95,7 @@ from simcore.secrets_of_the_sea.state import (
     PH_ROLL,
     PH_WRECK,
     S_COL,
+    S_HELD_TREASURES,
     S_OVER,
     S_PHASE,
     S_POS,
@@ -203,9 +207,12 @@ def best_steal(s, r, seat):
     best = -1.0
     bt = -1
     bo = -1
-    for t in range(r[P_N_TILES]):
+    m = s[S_HELD_TREASURES]  # the treasure tiles in front of the players, ascending ids
+    while m != 0:
+        t = trailing_zeros(m)
+        m &= m - 1
         o = s[O_OWNER + t]
-        if o < 0 or o == seat or front_kind(r, t) >= N_TYPES:
+        if o == seat:
             continue
         v = tile_value(r, t) + bonus_gain(s, r, seat, front_kind(r, t))
         if v > best:
@@ -439,7 +446,7 @@ def choose_landing(s, r, tr, rng):
     bc = -1
     fixed = s[S_COL]
     if fixed < 0:
-        c0 = rand_below(rng, COLS)
+        c0 = draw_index(r, R_COL_T, rng)  # rand_below(rng, COLS)
         n = COLS
     else:
         c0 = fixed

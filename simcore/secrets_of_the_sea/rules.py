@@ -229,10 +229,43 @@ R_BONUS_THR = R_DIE + MAX_FACES  # [7] tiles needed per bonus (BONUS_NAMES order
 R_LAMP = R_BONUS_THR + N_BONUS  # [62] per tile: what the lamp shows (SHELL..CAVE, WRECK)
 R_FRONT = R_LAMP + N_TILES_MAX  # [62] per tile: its front kind (a cave's hidden content)
 R_VALUE = R_FRONT + N_TILES_MAX  # [62] per tile: points (treasures, pips; seagrass 0)
-RULES_SIZE = R_VALUE + N_TILES_MAX
+N_THRESH = MAX_FACES  # thresholds of a draw table (draw_thresholds)
+R_DIE_T = R_VALUE + N_TILES_MAX  # [12] draw thresholds of a die face (P_DIE_N faces)
+R_COL_T = R_DIE_T + N_THRESH  # [12] draw thresholds of a buoy (COLS buoys)
+RULES_SIZE = R_COL_T + N_THRESH
 # Tile ids: 0..24 light tiles, 25..49 dark tiles (in the order of the rules text), then the
 # wreck tiles from WRECK_BASE.
 WRECK_BASE = N_SPACES
+
+
+_INV53 = 1.0 / 9007199254740992.0  # 2**-53, as in simcore.rng
+NEVER = 1 << 62  # a threshold no 53-bit draw reaches
+
+
+def draw_thresholds(n: int) -> np.ndarray:
+    """int64[N_THRESH]: T[j-1] = the least 53-bit draw x for which simcore.rng.rand_below(.., n)
+    = int(float(x) * 2**-53 * n) is at least j (NEVER when no draw is), j = 1..N_THRESH.
+
+    The result of rand_below grows with x (a product by a power of two is exact, a rounded
+    product by n > 0 and the truncation never decrease), so rand_below(.., n) = the number of
+    thresholds T[j] <= x: whole-number compares in place of the float conversion, the two
+    multiplications and the truncation, the same numbers for the same draws. Found by
+    bisection with the same float operations (Python floats are IEEE doubles, as in numba
+    without fastmath)."""
+    out = np.full(N_THRESH, NEVER, dtype=np.int64)
+    top = (1 << 53) - 1
+    for j in range(1, N_THRESH + 1):
+        if int(float(top) * _INV53 * n) < j:
+            break
+        lo, hi = 0, top
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if int(float(mid) * _INV53 * n) >= j:
+                hi = mid
+            else:
+                lo = mid + 1
+        out[j - 1] = lo
+    return out
 
 
 def pack(rules: SecretsRules, players: int) -> np.ndarray:
@@ -249,6 +282,8 @@ def pack(rules: SecretsRules, players: int) -> np.ndarray:
     r[P_MAX_TURNS] = rules.max_turns
     r[P_DIE_N] = len(rules.die)
     r[R_DIE : R_DIE + len(rules.die)] = rules.die
+    r[R_DIE_T : R_DIE_T + N_THRESH] = draw_thresholds(len(rules.die))
+    r[R_COL_T : R_COL_T + N_THRESH] = draw_thresholds(COLS)
     r[R_BONUS_THR : R_BONUS_THR + N_BONUS] = rules.bonus_thresholds
     r[P_N_WRECK] = len(wreck)
     r[P_N_TILES] = WRECK_BASE + len(wreck)

@@ -78,7 +78,16 @@ S_WRECK_TAKEN = 18  # counter: wreck tiles taken
 S_EMPTY_STOPS = 19  # counter: dives stopped on an empty space
 S_CAVES = 20  # counter: caves opened (taken and turned over)
 S_MOVES = 21  # counter: lamp moves
-N_SCAL = 24
+# Kept up to date by the engine (recount() recomputes them), so that the end check and the
+# exchange's best steal need no scan: tiles left on each region's spaces, wreck tiles left,
+# bonus tiles not yet taken, and a bitmask of the treasure tiles (board or wreck) in front
+# of the players (bit t = tile id t; tiles never go back to the board).
+S_LIGHT_LEFT = 22
+S_DARK_LEFT = 23
+S_WRECK_LEFT = 24
+S_BONUS_LEFT = 25
+S_HELD_TREASURES = 26
+N_SCAL = 28
 
 # Fields (offsets into the flat state array).
 O_SPACE = N_SCAL  # [50] space -> tile id on it, EMPTY (-1) once taken
