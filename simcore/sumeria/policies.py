@@ -50,8 +50,6 @@ from simcore.sumeria.board import (
 )
 from simcore.sumeria.engine import (
     ERR_ILLEGAL,
-    cnt,
-    control_key,
     display,
     do_add,
     do_choose,
@@ -65,6 +63,7 @@ from simcore.sumeria.engine import (
     ranking,
 )
 from simcore.sumeria.rules import (
+    MAX_PLAYERS,
     P_MOVE_SHIFTS_SOURCE,
     P_N_SCORED,
     P_PLAYERS,
@@ -77,14 +76,17 @@ from simcore.sumeria.state import (
     EMPTY,
     MC_CAP,
     MC_W,
+    O_CNT,
     O_LOC,
     O_ORDER,
     O_POS,
     O_RESERVE,
+    O_TOWNS,
     PH_CHOOSE,
     PH_SETUP,
     PH_TURN,
     S_CHOOSE_POS,
+    S_FIRST,
     S_IN_TURN,
     S_PHASE,
     S_SECOND,
@@ -263,25 +265,39 @@ def prepare_keys(s, r, me, x):
     change only my own key, so the ranking after one is a comparison of three numbers (keys
     are distinct: the turn order is part of them)."""
     players = r[P_PLAYERS]
+    first = s[S_FIRST]
+    mine = 0
+    empty = 0
     for st in range(N_STATES):
+        holder = s[O_LOC + st * LOCS_PER_STATE]
         o1 = -1
         o2 = -1
-        for seat in range(players):
-            k = control_key(s, r, st, seat)
-            k = -1 if seat == me or cnt(s, st, seat) == 0 else k
+        mk = -1
+        mc = 0
+        # every seat: the seats beyond the players have no traders (a fixed count unrolls)
+        for seat in range(MAX_PLAYERS):
+            c = s[O_CNT + st * MAX_PLAYERS + seat]
+            d = seat - first
+            ti = d + players if d < 0 else d
+            k = c * 64 + s[O_TOWNS + st * MAX_PLAYERS + seat] * 8 + (players - 1 - ti)
+            k += 32 if holder == seat else 0
+            if seat == me:
+                mk = k
+                mc = c
+                k = -1
+            k = -1 if c == 0 else k
             # the best two keys so far (distinct keys, -1 none): min and max, no branches
             o2 = max(o2, min(o1, k))
             o1 = max(o1, k)
         x[X_OK1 + st] = o1
         x[X_OK2 + st] = o2
-        x[X_MYB + st] = control_key(s, r, st, me)
-        x[X_MYC + st] = cnt(s, st, me)
-    mine = 0
-    empty = 0
-    for q in range(N_LOCS):
-        v = s[O_LOC + q]
-        mine |= (1 if v == me else 0) << q
-        empty |= ((v >> 63) & 1) << q  # EMPTY is -1
+        x[X_MYB + st] = mk
+        x[X_MYC + st] = mc
+        for j in range(LOCS_PER_STATE):
+            q = st * LOCS_PER_STATE + j
+            v = s[O_LOC + q]
+            mine |= (1 if v == me else 0) << q
+            empty |= ((v >> 63) & 1) << q  # EMPTY is -1
     x[X_MINE] = mine
     x[X_EMPTY] = empty
 
@@ -295,7 +311,7 @@ def my_key(x, st):
 @kernel(inline="always")
 def case_value(xf, p, case):
     """The value of a city-state at position p in ranking case `case` (see `rank_case`):
-    exactly the sums of `contrib`, in its order."""
+    exactly the sums of `contrib`, in its order (the reference of `fill_cases`)."""
     vf = xf[XF_VF + p]
     vs = xf[XF_VS + p]
     of = xf[XF_OF + p]
@@ -312,6 +328,40 @@ def case_value(xf, p, case):
         elif case & 1:  # another opponent second
             v += os
     return v
+
+
+@kernel(inline="always")
+def fill_cases(xf, o, vf, vs, of, os, scored):
+    """xf[o : o + 16]: case_value of a position with values vf, vs, of, os in each of the 16
+    ranking cases, the same sums in the same order (0.0 everywhere when not scored: beyond
+    the 2k positions a city-state is worth nothing, `contrib` returns 0.0)."""
+    z = 0.0
+    a = z + vf  # I am first, nobody second
+    b = a + os  # I am first, an opponent second
+    c = z + of  # an opponent first, nobody second
+    d = c + vs  # an opponent first, I am second
+    e = c + os  # an opponent first, another second
+    if not scored:
+        a = b = c = d = e = z
+    # by case: 0-3 no opponent there and me not first; 4 an opponent first alone, 5 and
+    # another second, 6-7 and me second; 8-11 me first alone, 12-15 me first and an
+    # opponent second
+    xf[o + 0] = z
+    xf[o + 1] = z
+    xf[o + 2] = z
+    xf[o + 3] = z
+    xf[o + 4] = c
+    xf[o + 5] = e
+    xf[o + 6] = d
+    xf[o + 7] = d
+    xf[o + 8] = a
+    xf[o + 9] = a
+    xf[o + 10] = a
+    xf[o + 11] = a
+    xf[o + 12] = b
+    xf[o + 13] = b
+    xf[o + 14] = b
+    xf[o + 15] = b
 
 
 @kernel(inline="always")
@@ -421,10 +471,7 @@ def prepare(s, r, me, w, x, xf):
         xf[XF_VS + p] = vs
         xf[XF_OF + p] = nf
         xf[XF_OS + p] = ns
-    for p in range(N_STATES):
-        for case in range(16):
-            # beyond the 2k positions a city-state is worth nothing (`contrib` returns 0.0)
-            xf[XF_TBL + p * 16 + case] = case_value(xf, p, case) if p < 2 * k else 0.0
+        fill_cases(xf, XF_TBL + p * 16, vf, vs, nf, ns, p < 2 * k)
     for st in range(N_STATES):
         p = s[O_POS + st]
         xf[XF_CONTRIB + st] = xf[XF_TBL + p * 16 + rank_case(x, st, my_key(x, st))]
@@ -440,8 +487,16 @@ def prepare_arrivals(s, x, xf):
         p = s[O_POS + st]
         pa = p - 1 if p > 0 else p
         base = x[X_MYB + st]
+        o1 = x[X_OK1 + st]
+        o2 = x[X_OK2 + st]
+        # rank_case with the opponents' keys in locals
+        fixed = (4 if o1 >= 0 else 0) + (1 if o2 >= 0 else 0)
+        row = XF_TBL + pa * 16
+        now = xf[XF_CONTRIB + st]
         for kind in range(3):
-            xf[XF_ARRIVE + 3 * st + kind] = term(x, xf, st, pa, base + KIND_STEP[kind])
+            km = base + KIND_STEP[kind]
+            case = fixed + (8 if km > o1 else 0) + (2 if km > o2 else 0)
+            xf[XF_ARRIVE + 3 * st + kind] = xf[row + case] - now
         if p > 0:
             other = s[O_ORDER + p - 1]
             xf[XF_PUSHED + st] = term(x, xf, other, p, my_key(x, other))
