@@ -103,6 +103,7 @@ def test_move_search_matches_the_reference_in_order(map_name, tmp_path):
         fill = rng.uniform(0.2, 0.95)
         occupied = rng.random(N_LOCS) < fill
         s[O_LOC : O_LOC + N_LOCS] = np.where(occupied, rng.integers(0, 3, N_LOCS), EMPTY)
+        E.recount(s)  # the seats' masks (the search reads the empty locations from them)
         for frm in np.flatnonzero(occupied):
             n = E.move_targets(s, r, int(frm), x, X_DEST)
             got = [int(v) for v in x[X_DEST : X_DEST + n]]
@@ -116,9 +117,11 @@ def test_move_search_matches_the_reference_in_order(map_name, tmp_path):
                 q = int(rng.choice(outside))
                 keep = s[O_LOC + q]
                 s[O_LOC + q] = EMPTY if keep != EMPTY else 0
+                E.recount(s)
                 n2 = E.move_targets(s, r, int(frm), x, X_DEST)
                 assert [int(v) for v in x[X_DEST : X_DEST + n2]] == got
                 s[O_LOC + q] = keep
+                E.recount(s)
 
 
 def reference_decision(s, r, me, w, rng, x, xf):

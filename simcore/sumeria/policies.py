@@ -56,6 +56,7 @@ from simcore.sumeria.engine import (
     do_move,
     do_place,
     do_remove,
+    empty_mask,
     held,
     lift_trader,
     move_targets_in,
@@ -76,12 +77,11 @@ from simcore.sumeria.state import (
     EMPTY,
     MC_CAP,
     MC_W,
-    O_CNT,
     O_LOC,
+    O_MASK,
     O_ORDER,
     O_POS,
     O_RESERVE,
-    O_TOWNS,
     PH_CHOOSE,
     PH_SETUP,
     PH_TURN,
@@ -134,6 +134,14 @@ KIND_STEP[CITY], KIND_STEP[TOWN], KIND_STEP[VILLAGE] = 64 + 32, 64 + 8, 64
 KEY_STEP = KIND_STEP[LOC_KIND]
 # Where the arrival term (XF_ARRIVE) of a trader arriving on each location is.
 ARRIVE_AT = (XF_ARRIVE + 3 * LOC_STATE + LOC_KIND).astype(np.int64)
+# The part of a control key made by a seat's traders in one city-state, by their 7 bits (bit
+# 0 the city, 1-3 the towns, 4-6 the villages): 64 each, 8 more each on a town, 32 on the
+# city; and their number.
+COUNT7 = np.array([bin(m).count("1") for m in range(128)], dtype=np.int64)
+KEY7 = np.array(
+    [64 * bin(m).count("1") + 8 * bin(m & 14).count("1") + 32 * (m & 1) for m in range(128)],
+    dtype=np.int64,
+)
 # Lowest and highest set bit of a 7-bit mask (the locations of one city-state), -1 for none.
 LOW7 = np.array([-1] + [(m & -m).bit_length() - 1 for m in range(1, 128)], dtype=np.int64)
 HIGH7 = np.array([-1] + [m.bit_length() - 1 for m in range(1, 128)], dtype=np.int64)
@@ -263,43 +271,33 @@ def prepare_keys(s, r, me, x):
     the opponents (X_OK1, X_OK2; -1 none) and my own (X_MYB) with my traders there (X_MYC);
     the bitmasks of my locations (X_MINE) and of the empty ones (X_EMPTY). My trial actions
     change only my own key, so the ranking after one is a comparison of three numbers (keys
-    are distinct: the turn order is part of them)."""
+    are distinct: the turn order is part of them). A seat's traders in a city-state are 7
+    bits of its mask (O_MASK): KEY7 gives their part of the key, COUNT7 their number."""
     players = r[P_PLAYERS]
     first = s[S_FIRST]
-    mine = 0
-    empty = 0
+    mine = s[O_MASK + me]
     for st in range(N_STATES):
-        holder = s[O_LOC + st * LOCS_PER_STATE]
         o1 = -1
         o2 = -1
-        mk = -1
-        mc = 0
+        sh = LOCS_PER_STATE * st
         # every seat: the seats beyond the players have no traders (a fixed count unrolls)
         for seat in range(MAX_PLAYERS):
-            c = s[O_CNT + st * MAX_PLAYERS + seat]
+            part = KEY7[(s[O_MASK + seat] >> sh) & 127]
             d = seat - first
             ti = d + players if d < 0 else d
-            k = c * 64 + s[O_TOWNS + st * MAX_PLAYERS + seat] * 8 + (players - 1 - ti)
-            k += 32 if holder == seat else 0
+            k = part + (players - 1 - ti)
             if seat == me:
-                mk = k
-                mc = c
+                x[X_MYB + st] = k
                 k = -1
-            k = -1 if c == 0 else k
+            k = -1 if part == 0 else k
             # the best two keys so far (distinct keys, -1 none): min and max, no branches
             o2 = max(o2, min(o1, k))
             o1 = max(o1, k)
         x[X_OK1 + st] = o1
         x[X_OK2 + st] = o2
-        x[X_MYB + st] = mk
-        x[X_MYC + st] = mc
-        for j in range(LOCS_PER_STATE):
-            q = st * LOCS_PER_STATE + j
-            v = s[O_LOC + q]
-            mine |= (1 if v == me else 0) << q
-            empty |= ((v >> 63) & 1) << q  # EMPTY is -1
+        x[X_MYC + st] = COUNT7[(mine >> sh) & 127]
     x[X_MINE] = mine
-    x[X_EMPTY] = empty
+    x[X_EMPTY] = empty_mask(s)
 
 
 @kernel(inline="always")
