@@ -47,7 +47,6 @@ from simcore.sumeria.rules import (
     RUN_LOCS,
     RUN_NOUT,
     RUN_OUT,
-    RUN_READ,
     RUN_W,
 )
 from simcore.sumeria.state import (
@@ -509,12 +508,12 @@ def move_targets_in(r, frm, empty, x, o):
                 top += 1
             continue
         locs = r[run + RUN_LOCS]
-        i = 0  # the first location of the run that stops the search
-        b = locs & 63
+        b = locs & 63  # on to the first location of the run that stops the search
+        read |= 1 << b
         while (stop >> b) & 1 == 0:
-            i += 1
-            b = (locs >> (6 * i)) & 63
-        read |= r[run + RUN_READ + i]
+            locs >>= 6
+            b = locs & 63
+            read |= 1 << b
         bit = 1 << b
         if b != frm and found & bit == 0:
             found |= bit
