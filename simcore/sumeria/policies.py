@@ -122,7 +122,9 @@ XF_CONTRIB = 32  # [8] current contribution of each city-state (by state)
 XF_TBL = 40  # [8 x 16] value of a city-state at position p in each ranking case (rank_case)
 XF_ARRIVE = XF_TBL + N_STATES * 16  # [8 x 3] change of a city-state a trader of mine arrives in
 XF_PUSHED = XF_ARRIVE + N_STATES * 3  # [8] change of the city-state its tile swaps with
-XF_USED = XF_PUSHED + N_STATES
+XF_LEFT = XF_PUSHED + N_STATES  # [8] change of a city-state moved one place left (keys kept)
+XF_RIGHT = XF_LEFT + N_STATES  # [8] the same one place right
+XF_USED = XF_RIGHT + N_STATES
 assert XF_USED <= XF_SIZE
 
 NEG = -1.0e18
@@ -385,10 +387,11 @@ def term(x, xf, st, p, km):
 
 
 @kernel
-def prepare(s, r, me, w, x, xf):
+def prepare(s, r, me, w, x, xf, arrivals):
     """Fill the control keys (prepare_keys), the per-position values (XF_VF .. XF_OS), their
-    case table (XF_TBL) and the current contribution of every city-state (XF_CONTRIB) for
-    player `me`."""
+    case table (XF_TBL), the current contribution of every city-state (XF_CONTRIB) and its
+    change when its tile moves one place left or right (XF_LEFT, XF_RIGHT) for player `me`;
+    with `arrivals` also XF_ARRIVE and XF_PUSHED (prepare_arrivals)."""
     prepare_keys(s, r, me, x)
     players = r[P_PLAYERS]
     k = r[P_N_SCORED]
@@ -472,7 +475,29 @@ def prepare(s, r, me, w, x, xf):
         fill_cases(xf, XF_TBL + p * 16, vf, vs, nf, ns, p < 2 * k)
     for st in range(N_STATES):
         p = s[O_POS + st]
-        xf[XF_CONTRIB + st] = xf[XF_TBL + p * 16 + rank_case(x, st, my_key(x, st))]
+        o1 = x[X_OK1 + st]
+        o2 = x[X_OK2 + st]
+        base = x[X_MYB + st]
+        km = base if x[X_MYC + st] > 0 else -1
+        # rank_case with the keys in locals: the opponents' part, then mine
+        fixed = (4 if o1 >= 0 else 0) + (1 if o2 >= 0 else 0)
+        case = fixed + (8 if km > o1 else 0) + (2 if km > o2 else 0)
+        cur = xf[XF_TBL + p * 16 + case]
+        xf[XF_CONTRIB + st] = cur
+        # the same case one place left / right: `term` with my key unchanged
+        xf[XF_LEFT + st] = xf[XF_TBL + (p - 1) * 16 + case] - cur if p > 0 else 0.0
+        xf[XF_RIGHT + st] = xf[XF_TBL + (p + 1) * 16 + case] - cur if p < N_STATES - 1 else 0.0
+        if arrivals:
+            row = XF_TBL + (p - 1 if p > 0 else p) * 16
+            for kind in range(3):
+                km = base + KIND_STEP[kind]
+                case = fixed + (8 if km > o1 else 0) + (2 if km > o2 else 0)
+                xf[XF_ARRIVE + 3 * st + kind] = xf[row + case] - cur
+    if arrivals:
+        # the city-state at p - 1 moves right when the one at p gains influence
+        xf[XF_PUSHED + s[O_ORDER]] = 0.0
+        for p in range(1, N_STATES):
+            xf[XF_PUSHED + s[O_ORDER + p]] = xf[XF_RIGHT + s[O_ORDER + p - 1]]
 
 
 @kernel
@@ -480,21 +505,14 @@ def prepare_arrivals(s, x, xf):
     """XF_ARRIVE: the change of each city-state when a trader of mine arrives there on a city,
     town or village and its tile swaps left (an Add; a move from another city-state);
     XF_PUSHED: the change of the city-state its tile swaps with (0.0 at the leftmost place,
-    where nothing swaps; no term here is -0.0, so adding 0.0 changes no sum)."""
+    where nothing swaps; no term here is -0.0, so adding 0.0 changes no sum). The reference
+    of what prepare(..., arrivals=True) fills (tests)."""
     for st in range(N_STATES):
         p = s[O_POS + st]
         pa = p - 1 if p > 0 else p
         base = x[X_MYB + st]
-        o1 = x[X_OK1 + st]
-        o2 = x[X_OK2 + st]
-        # rank_case with the opponents' keys in locals
-        fixed = (4 if o1 >= 0 else 0) + (1 if o2 >= 0 else 0)
-        row = XF_TBL + pa * 16
-        now = xf[XF_CONTRIB + st]
         for kind in range(3):
-            km = base + KIND_STEP[kind]
-            case = fixed + (8 if km > o1 else 0) + (2 if km > o2 else 0)
-            xf[XF_ARRIVE + 3 * st + kind] = xf[row + case] - now
+            xf[XF_ARRIVE + 3 * st + kind] = term(x, xf, st, pa, base + KIND_STEP[kind])
         if p > 0:
             other = s[O_ORDER + p - 1]
             xf[XF_PUSHED + st] = term(x, xf, other, p, my_key(x, other))
@@ -667,9 +685,8 @@ def fast_remove(s, x, xf, w, q):
     km = x[X_MYB + st] - KEY_STEP[q] if x[X_MYC + st] > 1 else -1
     v = 0.0
     if p < N_STATES - 1:
-        other = s[O_ORDER + p + 1]
         v += term(x, xf, st, p + 1, km)
-        v += term(x, xf, other, p, my_key(x, other))
+        v += xf[XF_LEFT + s[O_ORDER + p + 1]]  # the city-state on the right moves left
     else:
         v += term(x, xf, st, p, km)
     if LOC_KIND[q] == CITY:
@@ -721,13 +738,11 @@ def heuristic_decision(s, r, tr, me, w, rng, x, xf):
                 bv = v
                 bt = t
         return do_choose(s, r, tr, me, bt)
-    prepare(s, r, me, w, x, xf)
+    shift = ph == PH_TURN or r[P_SETUP_SHIFTS] == 1
+    prepare(s, r, me, w, x, xf, shift)
     if ph == PH_SETUP:
         bq = -1
         bv = NEG
-        shift = r[P_SETUP_SHIFTS] == 1
-        if shift:
-            prepare_arrivals(s, x, xf)
         for st in range(N_STATES):
             q = first_empty_in(x, st)
             if q < 0:
@@ -739,7 +754,6 @@ def heuristic_decision(s, r, tr, me, w, rng, x, xf):
         return do_place(s, r, tr, me, bq)
     if ph != PH_TURN:
         return ERR_ILLEGAL
-    prepare_arrivals(s, x, xf)
     kind = -1
     ba = -1
     bb = -1
