@@ -547,6 +547,17 @@ def do_move(s, r, tr, seat, frm, to, x):
             ok = True
     if not ok:
         return ERR_ILLEGAL
+    return do_listed_move(s, r, tr, seat, frm, to)
+
+
+@kernel
+def do_listed_move(s, r, tr, seat, frm, to):
+    """do_move for a destination the caller took from move_targets on this very position (a
+    player's own search): the same checks but the search."""
+    if not on_turn(s, seat) or frm < 0 or frm >= N_LOCS or to < 0 or to >= N_LOCS:
+        return ERR_ILLEGAL
+    if s[O_LOC + frm] != seat or s[O_LOC + to] != EMPTY:
+        return ERR_ILLEGAL
     lift_trader(s, frm)
     put_trader(s, to, seat)
     jumped = 0 if adjacent(r, frm, to) else 1

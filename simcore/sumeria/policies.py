@@ -53,7 +53,7 @@ from simcore.sumeria.engine import (
     display,
     do_add,
     do_choose,
-    do_move,
+    do_listed_move,
     do_place,
     do_remove,
     empty_mask,
@@ -249,7 +249,7 @@ def random_decision(s, r, tr, seat, rng, x):
         m = list_moves(s, r, seat, x)
         if m > 0:
             i = rand_below(rng, m)
-            return do_move(s, r, tr, seat, x[X_MOVES + 2 * i], x[X_MOVES + 2 * i + 1], x)
+            return do_listed_move(s, r, tr, seat, x[X_MOVES + 2 * i], x[X_MOVES + 2 * i + 1])
         mask &= ~2
     return ERR_ILLEGAL
 
@@ -825,8 +825,8 @@ def heuristic_decision(s, r, tr, me, w, rng, x, xf):
         return do_add(s, r, tr, me, ba)
     if kind == 2:
         return do_remove(s, r, tr, me, ba)
-    if kind == 1:
-        return do_move(s, r, tr, me, ba, bb, x)
+    if kind == 1:  # a destination of the search (cached_targets) on this position
+        return do_listed_move(s, r, tr, me, ba, bb)
     return ERR_ILLEGAL
 
 
