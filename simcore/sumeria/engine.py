@@ -475,7 +475,13 @@ def move_targets(s, r, frm, x, o):
 
 @kernel
 def move_targets_in(r, frm, empty, x, o):
-    """move_targets with the empty locations given as a bitmask.
+    """move_targets with the empty locations given as a bitmask (search_in, called)."""
+    return search_in(r, frm, empty, x, o)
+
+
+@kernel(inline="always")
+def search_in(r, frm, empty, x, o):
+    """move_targets_in, inlined into its caller (the players' cached search).
 
     The depth-first search over directed routes, run by run (board.straight_runs): a route
     into a location with 2 routes can only be reached from the route before it, so only the
