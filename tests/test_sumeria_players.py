@@ -235,8 +235,9 @@ def test_fast_evaluation_makes_the_reference_decisions(case):
 
 
 def test_prepared_terms_match_their_reference():
-    """prepare's per-state terms (arrivals, the city-state pushed aside, a tile moved one place
-    left or right) are the floats of `term`, the reference lookups."""
+    """prepare's case table holds the sums of `case_value`, and its per-state terms (arrivals,
+    the city-state pushed aside, a tile moved one place left or right) are the floats of
+    `term`, the reference lookups (3 city-states scored a round: 6 positions have a value)."""
     spec = get_game("sumeria")
     r = pack(SumeriaRules(), 4)
     ids, w = spec.policy_arrays(spec.parse_policies("balanced,shifter,chaser,balanced", 4))
@@ -252,6 +253,10 @@ def test_prepared_terms_match_their_reference():
         ref[:] = xf
         P.prepare_arrivals(snap, x, ref)
         assert np.array_equal(xf, ref)
+        for p in range(N_STATES):  # the case table: the sums of case_value (0.0 unscored)
+            for case in range(16):
+                ref_v = P.case_value(xf, p, case) if p < 6 else 0.0
+                assert xf[P.XF_TBL + 16 * p + case] == ref_v
         pos = snap[O_POS : O_POS + N_STATES]
         for st in range(N_STATES):
             p, key = int(pos[st]), P.my_key(x, st)
