@@ -26,6 +26,7 @@ from simcore.sumeria.rules import R_ADJ, R_DEG, SumeriaRules, pack
 from simcore.sumeria.state import (
     EMPTY,
     O_LOC,
+    O_POS,
     O_RESERVE,
     PH_SETUP,
     PH_TURN,
@@ -103,6 +104,7 @@ def test_move_search_matches_the_reference_in_order(map_name, tmp_path):
         fill = rng.uniform(0.2, 0.95)
         occupied = rng.random(N_LOCS) < fill
         s[O_LOC : O_LOC + N_LOCS] = np.where(occupied, rng.integers(0, 3, N_LOCS), EMPTY)
+        E.recount(s)  # the seats' masks (the search reads the empty locations from them)
         for frm in np.flatnonzero(occupied):
             n = E.move_targets(s, r, int(frm), x, X_DEST)
             got = [int(v) for v in x[X_DEST : X_DEST + n]]
@@ -116,15 +118,17 @@ def test_move_search_matches_the_reference_in_order(map_name, tmp_path):
                 q = int(rng.choice(outside))
                 keep = s[O_LOC + q]
                 s[O_LOC + q] = EMPTY if keep != EMPTY else 0
+                E.recount(s)
                 n2 = E.move_targets(s, r, int(frm), x, X_DEST)
                 assert [int(v) for v in x[X_DEST : X_DEST + n2]] == got
                 s[O_LOC + q] = keep
+                E.recount(s)
 
 
 def reference_decision(s, r, me, w, rng, x, xf):
     """(kind, a, b) of the reference algorithm: 0 add / placement at a, 1 move a -> b,
     2 remove a. Draws one number per candidate from rng, as the player does."""
-    P.prepare(s, r, me, w, x, xf)
+    P.prepare(s, r, me, w, x, xf, False)
     noise = w[P.W_NOISE]
     best = (-1, -1, -1)
     bv = P.NEG
@@ -228,6 +232,40 @@ def test_fast_evaluation_makes_the_reference_decisions(case):
             assert rng[0] == rng_ref[0]
             checked += 1
     assert checked > 100
+
+
+def test_prepared_terms_match_their_reference():
+    """prepare's case table holds the sums of `case_value`, and its per-state terms (arrivals,
+    the city-state pushed aside, a tile moved one place left or right) are the floats of
+    `term`, the reference lookups (3 city-states scored a round: 6 positions have a value)."""
+    spec = get_game("sumeria")
+    r = pack(SumeriaRules(), 4)
+    ids, w = spec.policy_arrays(spec.parse_policies("balanced,shifter,chaser,balanced", 4))
+    tr = new_trace(600, enabled=True)
+    play_game(r, ids, w, np.uint64(8), np.uint64(0), False, True, tr, np.zeros(N_COLS, np.int64))
+    x, xf, ref = new_scratch(), np.zeros(XF_SIZE), np.zeros(XF_SIZE)
+    checked = 0
+    for snap in trace_snapshots(tr):
+        if snap[S_PHASE] != PH_TURN:
+            continue
+        me = int(snap[S_SEAT])
+        P.prepare(snap, r, me, np.ascontiguousarray(w[me]), x, xf, True)
+        ref[:] = xf
+        P.prepare_arrivals(snap, x, ref)
+        assert np.array_equal(xf, ref)
+        for p in range(N_STATES):  # the case table: the sums of case_value (0.0 unscored)
+            for case in range(16):
+                ref_v = P.case_value(xf, p, case) if p < 6 else 0.0
+                assert xf[P.XF_TBL + 16 * p + case] == ref_v
+        pos = snap[O_POS : O_POS + N_STATES]
+        for st in range(N_STATES):
+            p, key = int(pos[st]), P.my_key(x, st)
+            if p > 0:
+                assert xf[P.XF_LEFT + st] == P.term(x, xf, st, p - 1, key)
+            if p < N_STATES - 1:
+                assert xf[P.XF_RIGHT + st] == P.term(x, xf, st, p + 1, key)
+        checked += 1
+    assert checked > 50
 
 
 PLAIN = """

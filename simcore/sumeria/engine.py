@@ -47,7 +47,6 @@ from simcore.sumeria.rules import (
     RUN_LOCS,
     RUN_NOUT,
     RUN_OUT,
-    RUN_READ,
     RUN_W,
 )
 from simcore.sumeria.state import (
@@ -78,6 +77,7 @@ from simcore.sumeria.state import (
     O_DISPLAY,
     O_HELD,
     O_LOC,
+    O_MASK,
     O_ORDER,
     O_POS,
     O_RESERVE,
@@ -109,6 +109,7 @@ from simcore.sumeria.state import (
     S_SOLE_SCORED,
     S_SWAPS,
     S_TURN,
+    SNAP_SIZE,
     STATE_SIZE,
     X_DEST,
     X_ESEEN,
@@ -117,6 +118,8 @@ from simcore.sumeria.state import (
     X_STAMP,
 )
 from simcore.tracebuf import reserve_record, write_snapshot
+
+ALL_LOCS = (1 << N_LOCS) - 1  # bitmask of every location
 
 # Error codes: 0 = fine. ERR_ILLEGAL is returned by do_* for an illegal decision; the others
 # come from check_invariants (checked mode).
@@ -216,8 +219,9 @@ def record(tr, s, kind, a=0, b=0, c=0, d=0, e=0, f=0):
 
 @kernel
 def snapshot(tr, s):
-    """Append the whole state (before a decision) to the trace when tracing is on."""
-    write_snapshot(tr, s, ACTION_WIDTH, STATE_SIZE)
+    """Append the state (before a decision) to the trace when tracing is on: up to SNAP_SIZE,
+    the masks are rebuilt by state.trace_snapshots."""
+    write_snapshot(tr, s, ACTION_WIDTH, SNAP_SIZE)
 
 
 # ---------------------------------------------------------------------------------------
@@ -227,6 +231,7 @@ def snapshot(tr, s):
 @kernel
 def put_trader(s, q, seat):
     s[O_LOC + q] = seat
+    s[O_MASK + seat] |= 1 << q
     st = LOC_STATE[q]
     s[O_CNT + st * MAX_PLAYERS + seat] += 1
     if LOC_KIND[q] == TOWN:
@@ -237,18 +242,29 @@ def put_trader(s, q, seat):
 def lift_trader(s, q):
     seat = s[O_LOC + q]
     s[O_LOC + q] = EMPTY
+    s[O_MASK + seat] &= ~(1 << q)
     st = LOC_STATE[q]
     s[O_CNT + st * MAX_PLAYERS + seat] -= 1
     if LOC_KIND[q] == TOWN:
         s[O_TOWNS + st * MAX_PLAYERS + seat] -= 1
 
 
+@kernel(inline="always")
+def empty_mask(s):
+    """Bitmask of the empty locations (from the seats' masks)."""
+    occ = s[O_MASK] | s[O_MASK + 1] | s[O_MASK + 2] | s[O_MASK + 3]
+    return ALL_LOCS & ~occ
+
+
 @kernel
 def recount(s):
-    """Recompute the per-state counts from the locations (position builders)."""
+    """Recompute the per-state counts and the seats' masks from the locations (position
+    builders)."""
     for k in range(N_STATES * MAX_PLAYERS):
         s[O_CNT + k] = 0
         s[O_TOWNS + k] = 0
+    for seat in range(MAX_PLAYERS):
+        s[O_MASK + seat] = 0
     for q in range(N_LOCS):
         seat = s[O_LOC + q]
         if seat != EMPTY:
@@ -454,15 +470,18 @@ def move_targets(s, r, frm, x, o):
     ends there and is no move. Depth-first over directed routes, each followed once.
     x[X_MREAD] gets the bitmask of the locations whose occupancy was read: the list depends on
     nothing else (the players' move-target cache)."""
-    empty = 0
-    for q in range(N_LOCS):
-        empty |= ((s[O_LOC + q] >> 63) & 1) << q  # EMPTY is -1
-    return move_targets_in(r, frm, empty, x, o)
+    return move_targets_in(r, frm, empty_mask(s), x, o)
 
 
 @kernel
 def move_targets_in(r, frm, empty, x, o):
-    """move_targets with the empty locations given as a bitmask.
+    """move_targets with the empty locations given as a bitmask (search_in, called)."""
+    return search_in(r, frm, empty, x, o)
+
+
+@kernel(inline="always")
+def search_in(r, frm, empty, x, o):
+    """move_targets_in, inlined into its caller (the players' cached search).
 
     The depth-first search over directed routes, run by run (board.straight_runs): a route
     into a location with 2 routes can only be reached from the route before it, so only the
@@ -495,12 +514,12 @@ def move_targets_in(r, frm, empty, x, o):
                 top += 1
             continue
         locs = r[run + RUN_LOCS]
-        i = 0  # the first location of the run that stops the search
-        b = locs & 63
+        b = locs & 63  # on to the first location of the run that stops the search
+        read |= 1 << b
         while (stop >> b) & 1 == 0:
-            i += 1
-            b = (locs >> (6 * i)) & 63
-        read |= r[run + RUN_READ + i]
+            locs >>= 6
+            b = locs & 63
+            read |= 1 << b
         bit = 1 << b
         if b != frm and found & bit == 0:
             found |= bit
@@ -533,6 +552,17 @@ def do_move(s, r, tr, seat, frm, to, x):
         if x[X_DEST + i] == to:
             ok = True
     if not ok:
+        return ERR_ILLEGAL
+    return do_listed_move(s, r, tr, seat, frm, to)
+
+
+@kernel
+def do_listed_move(s, r, tr, seat, frm, to):
+    """do_move for a destination the caller took from move_targets on this very position (a
+    player's own search): the same checks but the search."""
+    if not on_turn(s, seat) or frm < 0 or frm >= N_LOCS or to < 0 or to >= N_LOCS:
+        return ERR_ILLEGAL
+    if s[O_LOC + frm] != seat or s[O_LOC + to] != EMPTY:
         return ERR_ILLEGAL
     lift_trader(s, frm)
     put_trader(s, to, seat)
@@ -880,6 +910,13 @@ def check_invariants(s, r):
                         tw += 1
             if c != cnt(s, st, seat) or tw != towns(s, st, seat):
                 return ERR_BOARD
+    for seat in range(MAX_PLAYERS):
+        m = 0
+        for q in range(N_LOCS):
+            if s[O_LOC + q] == seat:
+                m |= 1 << q
+        if m != s[O_MASK + seat]:
+            return ERR_BOARD
     on_board = 0
     for q in range(N_LOCS):
         v = s[O_LOC + q]

@@ -50,21 +50,22 @@ from simcore.sumeria.board import (
 )
 from simcore.sumeria.engine import (
     ERR_ILLEGAL,
-    cnt,
-    control_key,
     display,
     do_add,
     do_choose,
-    do_move,
+    do_listed_move,
     do_place,
     do_remove,
+    empty_mask,
     held,
     lift_trader,
     move_targets_in,
     put_trader,
     ranking,
+    search_in,
 )
 from simcore.sumeria.rules import (
+    MAX_PLAYERS,
     P_MOVE_SHIFTS_SOURCE,
     P_N_SCORED,
     P_PLAYERS,
@@ -78,6 +79,7 @@ from simcore.sumeria.state import (
     MC_CAP,
     MC_W,
     O_LOC,
+    O_MASK,
     O_ORDER,
     O_POS,
     O_RESERVE,
@@ -85,6 +87,7 @@ from simcore.sumeria.state import (
     PH_SETUP,
     PH_TURN,
     S_CHOOSE_POS,
+    S_FIRST,
     S_IN_TURN,
     S_PHASE,
     S_SECOND,
@@ -120,7 +123,9 @@ XF_CONTRIB = 32  # [8] current contribution of each city-state (by state)
 XF_TBL = 40  # [8 x 16] value of a city-state at position p in each ranking case (rank_case)
 XF_ARRIVE = XF_TBL + N_STATES * 16  # [8 x 3] change of a city-state a trader of mine arrives in
 XF_PUSHED = XF_ARRIVE + N_STATES * 3  # [8] change of the city-state its tile swaps with
-XF_USED = XF_PUSHED + N_STATES
+XF_LEFT = XF_PUSHED + N_STATES  # [8] change of a city-state moved one place left (keys kept)
+XF_RIGHT = XF_LEFT + N_STATES  # [8] the same one place right
+XF_USED = XF_RIGHT + N_STATES
 assert XF_USED <= XF_SIZE
 
 NEG = -1.0e18
@@ -132,6 +137,14 @@ KIND_STEP[CITY], KIND_STEP[TOWN], KIND_STEP[VILLAGE] = 64 + 32, 64 + 8, 64
 KEY_STEP = KIND_STEP[LOC_KIND]
 # Where the arrival term (XF_ARRIVE) of a trader arriving on each location is.
 ARRIVE_AT = (XF_ARRIVE + 3 * LOC_STATE + LOC_KIND).astype(np.int64)
+# The part of a control key made by a seat's traders in one city-state, by their 7 bits (bit
+# 0 the city, 1-3 the towns, 4-6 the villages): 64 each, 8 more each on a town, 32 on the
+# city; and their number.
+COUNT7 = np.array([bin(m).count("1") for m in range(128)], dtype=np.int64)
+KEY7 = np.array(
+    [64 * bin(m).count("1") + 8 * bin(m & 14).count("1") + 32 * (m & 1) for m in range(128)],
+    dtype=np.int64,
+)
 # Lowest and highest set bit of a 7-bit mask (the locations of one city-state), -1 for none.
 LOW7 = np.array([-1] + [(m & -m).bit_length() - 1 for m in range(1, 128)], dtype=np.int64)
 HIGH7 = np.array([-1] + [m.bit_length() - 1 for m in range(1, 128)], dtype=np.int64)
@@ -237,7 +250,7 @@ def random_decision(s, r, tr, seat, rng, x):
         m = list_moves(s, r, seat, x)
         if m > 0:
             i = rand_below(rng, m)
-            return do_move(s, r, tr, seat, x[X_MOVES + 2 * i], x[X_MOVES + 2 * i + 1], x)
+            return do_listed_move(s, r, tr, seat, x[X_MOVES + 2 * i], x[X_MOVES + 2 * i + 1])
         mask &= ~2
     return ERR_ILLEGAL
 
@@ -261,29 +274,33 @@ def prepare_keys(s, r, me, x):
     the opponents (X_OK1, X_OK2; -1 none) and my own (X_MYB) with my traders there (X_MYC);
     the bitmasks of my locations (X_MINE) and of the empty ones (X_EMPTY). My trial actions
     change only my own key, so the ranking after one is a comparison of three numbers (keys
-    are distinct: the turn order is part of them)."""
+    are distinct: the turn order is part of them). A seat's traders in a city-state are 7
+    bits of its mask (O_MASK): KEY7 gives their part of the key, COUNT7 their number."""
     players = r[P_PLAYERS]
+    first = s[S_FIRST]
+    mine = s[O_MASK + me]
     for st in range(N_STATES):
         o1 = -1
         o2 = -1
-        for seat in range(players):
-            k = control_key(s, r, st, seat)
-            k = -1 if seat == me or cnt(s, st, seat) == 0 else k
+        sh = LOCS_PER_STATE * st
+        # every seat: the seats beyond the players have no traders (a fixed count unrolls)
+        for seat in range(MAX_PLAYERS):
+            part = KEY7[(s[O_MASK + seat] >> sh) & 127]
+            d = seat - first
+            ti = d + players if d < 0 else d
+            k = part + (players - 1 - ti)
+            if seat == me:
+                x[X_MYB + st] = k
+                k = -1
+            k = -1 if part == 0 else k
             # the best two keys so far (distinct keys, -1 none): min and max, no branches
             o2 = max(o2, min(o1, k))
             o1 = max(o1, k)
         x[X_OK1 + st] = o1
         x[X_OK2 + st] = o2
-        x[X_MYB + st] = control_key(s, r, st, me)
-        x[X_MYC + st] = cnt(s, st, me)
-    mine = 0
-    empty = 0
-    for q in range(N_LOCS):
-        v = s[O_LOC + q]
-        mine |= (1 if v == me else 0) << q
-        empty |= ((v >> 63) & 1) << q  # EMPTY is -1
+        x[X_MYC + st] = COUNT7[(mine >> sh) & 127]
     x[X_MINE] = mine
-    x[X_EMPTY] = empty
+    x[X_EMPTY] = empty_mask(s)
 
 
 @kernel(inline="always")
@@ -295,7 +312,7 @@ def my_key(x, st):
 @kernel(inline="always")
 def case_value(xf, p, case):
     """The value of a city-state at position p in ranking case `case` (see `rank_case`):
-    exactly the sums of `contrib`, in its order."""
+    exactly the sums of `contrib`, in its order (the reference of `fill_cases`)."""
     vf = xf[XF_VF + p]
     vs = xf[XF_VS + p]
     of = xf[XF_OF + p]
@@ -312,6 +329,40 @@ def case_value(xf, p, case):
         elif case & 1:  # another opponent second
             v += os
     return v
+
+
+@kernel(inline="always")
+def fill_cases(xf, o, vf, vs, of, os, scored):
+    """xf[o : o + 16]: case_value of a position with values vf, vs, of, os in each of the 16
+    ranking cases, the same sums in the same order (0.0 everywhere when not scored: beyond
+    the 2k positions a city-state is worth nothing, `contrib` returns 0.0)."""
+    z = 0.0
+    a = z + vf  # I am first, nobody second
+    b = a + os  # I am first, an opponent second
+    c = z + of  # an opponent first, nobody second
+    d = c + vs  # an opponent first, I am second
+    e = c + os  # an opponent first, another second
+    if not scored:
+        a = b = c = d = e = z
+    # by case: 0-3 no opponent there and me not first; 4 an opponent first alone, 5 and
+    # another second, 6-7 and me second; 8-11 me first alone, 12-15 me first and an
+    # opponent second
+    xf[o + 0] = z
+    xf[o + 1] = z
+    xf[o + 2] = z
+    xf[o + 3] = z
+    xf[o + 4] = c
+    xf[o + 5] = e
+    xf[o + 6] = d
+    xf[o + 7] = d
+    xf[o + 8] = a
+    xf[o + 9] = a
+    xf[o + 10] = a
+    xf[o + 11] = a
+    xf[o + 12] = b
+    xf[o + 13] = b
+    xf[o + 14] = b
+    xf[o + 15] = b
 
 
 @kernel(inline="always")
@@ -337,10 +388,11 @@ def term(x, xf, st, p, km):
 
 
 @kernel
-def prepare(s, r, me, w, x, xf):
+def prepare(s, r, me, w, x, xf, arrivals):
     """Fill the control keys (prepare_keys), the per-position values (XF_VF .. XF_OS), their
-    case table (XF_TBL) and the current contribution of every city-state (XF_CONTRIB) for
-    player `me`."""
+    case table (XF_TBL), the current contribution of every city-state (XF_CONTRIB) and its
+    change when its tile moves one place left or right (XF_LEFT, XF_RIGHT) for player `me`;
+    with `arrivals` also XF_ARRIVE and XF_PUSHED (prepare_arrivals)."""
     prepare_keys(s, r, me, x)
     players = r[P_PLAYERS]
     k = r[P_N_SCORED]
@@ -421,13 +473,32 @@ def prepare(s, r, me, w, x, xf):
         xf[XF_VS + p] = vs
         xf[XF_OF + p] = nf
         xf[XF_OS + p] = ns
-    for p in range(N_STATES):
-        for case in range(16):
-            # beyond the 2k positions a city-state is worth nothing (`contrib` returns 0.0)
-            xf[XF_TBL + p * 16 + case] = case_value(xf, p, case) if p < 2 * k else 0.0
+        fill_cases(xf, XF_TBL + p * 16, vf, vs, nf, ns, p < 2 * k)
     for st in range(N_STATES):
         p = s[O_POS + st]
-        xf[XF_CONTRIB + st] = xf[XF_TBL + p * 16 + rank_case(x, st, my_key(x, st))]
+        o1 = x[X_OK1 + st]
+        o2 = x[X_OK2 + st]
+        base = x[X_MYB + st]
+        km = base if x[X_MYC + st] > 0 else -1
+        # rank_case with the keys in locals: the opponents' part, then mine
+        fixed = (4 if o1 >= 0 else 0) + (1 if o2 >= 0 else 0)
+        case = fixed + (8 if km > o1 else 0) + (2 if km > o2 else 0)
+        cur = xf[XF_TBL + p * 16 + case]
+        xf[XF_CONTRIB + st] = cur
+        # the same case one place left / right: `term` with my key unchanged
+        xf[XF_LEFT + st] = xf[XF_TBL + (p - 1) * 16 + case] - cur if p > 0 else 0.0
+        xf[XF_RIGHT + st] = xf[XF_TBL + (p + 1) * 16 + case] - cur if p < N_STATES - 1 else 0.0
+        if arrivals:
+            row = XF_TBL + (p - 1 if p > 0 else p) * 16
+            for kind in range(3):
+                km = base + KIND_STEP[kind]
+                case = fixed + (8 if km > o1 else 0) + (2 if km > o2 else 0)
+                xf[XF_ARRIVE + 3 * st + kind] = xf[row + case] - cur
+    if arrivals:
+        # the city-state at p - 1 moves right when the one at p gains influence
+        xf[XF_PUSHED + s[O_ORDER]] = 0.0
+        for p in range(1, N_STATES):
+            xf[XF_PUSHED + s[O_ORDER + p]] = xf[XF_RIGHT + s[O_ORDER + p - 1]]
 
 
 @kernel
@@ -435,7 +506,8 @@ def prepare_arrivals(s, x, xf):
     """XF_ARRIVE: the change of each city-state when a trader of mine arrives there on a city,
     town or village and its tile swaps left (an Add; a move from another city-state);
     XF_PUSHED: the change of the city-state its tile swaps with (0.0 at the leftmost place,
-    where nothing swaps; no term here is -0.0, so adding 0.0 changes no sum)."""
+    where nothing swaps; no term here is -0.0, so adding 0.0 changes no sum). The reference
+    of what prepare(..., arrivals=True) fills (tests)."""
     for st in range(N_STATES):
         p = s[O_POS + st]
         pa = p - 1 if p > 0 else p
@@ -614,9 +686,8 @@ def fast_remove(s, x, xf, w, q):
     km = x[X_MYB + st] - KEY_STEP[q] if x[X_MYC + st] > 1 else -1
     v = 0.0
     if p < N_STATES - 1:
-        other = s[O_ORDER + p + 1]
         v += term(x, xf, st, p + 1, km)
-        v += term(x, xf, other, p, my_key(x, other))
+        v += xf[XF_LEFT + s[O_ORDER + p + 1]]  # the city-state on the right moves left
     else:
         v += term(x, xf, st, p, km)
     if LOC_KIND[q] == CITY:
@@ -633,7 +704,7 @@ def cached_targets(s, r, frm, x):
     occ = ~x[X_EMPTY]
     if x[c] == 1 and (occ & x[c + 1]) == x[c + 2]:
         return c + 4, x[c + 3]
-    m = move_targets_in(r, frm, x[X_EMPTY], x, X_DEST)
+    m = search_in(r, frm, x[X_EMPTY], x, X_DEST)  # inlined: called for ~6 traders a turn
     if m <= MC_CAP:
         read = x[X_MREAD]
         x[c] = 1
@@ -668,13 +739,11 @@ def heuristic_decision(s, r, tr, me, w, rng, x, xf):
                 bv = v
                 bt = t
         return do_choose(s, r, tr, me, bt)
-    prepare(s, r, me, w, x, xf)
+    shift = ph == PH_TURN or r[P_SETUP_SHIFTS] == 1
+    prepare(s, r, me, w, x, xf, shift)
     if ph == PH_SETUP:
         bq = -1
         bv = NEG
-        shift = r[P_SETUP_SHIFTS] == 1
-        if shift:
-            prepare_arrivals(s, x, xf)
         for st in range(N_STATES):
             q = first_empty_in(x, st)
             if q < 0:
@@ -686,7 +755,6 @@ def heuristic_decision(s, r, tr, me, w, rng, x, xf):
         return do_place(s, r, tr, me, bq)
     if ph != PH_TURN:
         return ERR_ILLEGAL
-    prepare_arrivals(s, x, xf)
     kind = -1
     ba = -1
     bb = -1
@@ -758,8 +826,8 @@ def heuristic_decision(s, r, tr, me, w, rng, x, xf):
         return do_add(s, r, tr, me, ba)
     if kind == 2:
         return do_remove(s, r, tr, me, ba)
-    if kind == 1:
-        return do_move(s, r, tr, me, ba, bb, x)
+    if kind == 1:  # a destination of the search (cached_targets) on this position
+        return do_listed_move(s, r, tr, me, ba, bb)
     return ERR_ILLEGAL
 
 

@@ -19,7 +19,6 @@ from simcore.sumeria.board import (
     N_DIRECTED,
     N_LOCS,
     N_STATES,
-    RUN_MAX,
     adjacency,
     load_map,
     map_names,
@@ -186,9 +185,8 @@ R_ADJ = R_DEG + N_LOCS  # [56 x MAX_DEG] neighbours, -1 padding
 RUN_ALL = 0  # bitmask of the run's locations
 RUN_LOCS = 1  # the locations in order, 6 bits each (the first in the low bits)
 RUN_NOUT = 2  # routes on from the last location
-RUN_OUT = 3  # [MAX_DEG] those routes (directed ids, in route order)
-RUN_READ = RUN_OUT + MAX_DEG  # [RUN_MAX] bitmask of the run's locations up to each one
-RUN_W = RUN_READ + RUN_MAX
+RUN_OUT = 3  # [MAX_DEG - 1] those routes (directed ids, in route order)
+RUN_W = RUN_OUT + MAX_DEG - 1  # 8 values: a record is 64 bytes
 R_RUNS = R_ADJ + N_LOCS * MAX_DEG  # [N_DIRECTED x RUN_W]
 RULES_SIZE = R_RUNS + N_DIRECTED * RUN_W
 
@@ -225,8 +223,7 @@ def pack(rules: SumeriaRules, players: int) -> np.ndarray:
     runs[:, RUN_ALL] = read[np.arange(N_DIRECTED), np.maximum(length - 1, 0)]
     runs[:, RUN_LOCS] = locs
     runs[:, RUN_NOUT] = nout
-    runs[:, RUN_OUT : RUN_OUT + MAX_DEG] = out
-    runs[:, RUN_READ : RUN_READ + RUN_MAX] = read
+    runs[:, RUN_OUT:RUN_W] = out[:, : MAX_DEG - 1]  # every route but the one it came by
     return r
 
 

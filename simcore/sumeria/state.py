@@ -73,7 +73,13 @@ C_SECONDS = 4  # scored city-states in second place
 C_FIRST_ROUNDS = 5  # rounds begun as first player
 C_JUMPS = 6  # moves with at least one jump
 N_CNT = 8
-STATE_SIZE = O_SCNT + MAX_PLAYERS * N_CNT
+# [4] bitmask of the locations of each seat's traders (bit q: location q), kept with O_LOC by
+# engine.put_trader / lift_trader: the players' keys and masks without a pass over the board
+O_MASK = O_SCNT + MAX_PLAYERS * N_CNT
+STATE_SIZE = O_MASK + MAX_PLAYERS
+# A trace snapshot keeps the state up to the masks (56 bits do not fit the int32 trace);
+# trace_snapshots rebuilds them from the locations.
+SNAP_SIZE = O_MASK
 
 # End reasons.
 END_ROUNDS = 0
@@ -156,7 +162,7 @@ ACTION_WIDTH = 9
 def new_trace(max_decisions: int = 0, enabled: bool = False) -> np.ndarray:
     """A trace buffer for up to max_decisions decisions (enabled=False: the header only)."""
     return tracebuf.make_trace(
-        max_decisions * 8 + 64, max_decisions + 2, ACTION_WIDTH, STATE_SIZE, enabled
+        max_decisions * 8 + 64, max_decisions + 2, ACTION_WIDTH, SNAP_SIZE, enabled
     )
 
 
@@ -165,7 +171,16 @@ def trace_actions(tr: np.ndarray) -> np.ndarray:
 
 
 def trace_snapshots(tr: np.ndarray) -> np.ndarray:
-    return tracebuf.read_snapshots(tr, ACTION_WIDTH, STATE_SIZE)
+    """The recorded states, int64[n, STATE_SIZE], the seats' masks rebuilt from the
+    locations (whole states the kernels can play on)."""
+    snaps = tracebuf.read_snapshots(tr, ACTION_WIDTH, SNAP_SIZE)
+    out = np.zeros((snaps.shape[0], STATE_SIZE), dtype=np.int64)
+    out[:, :SNAP_SIZE] = snaps
+    loc = snaps[:, O_LOC : O_LOC + N_LOCS]
+    bits = np.left_shift(np.int64(1), np.arange(N_LOCS, dtype=np.int64))
+    for seat in range(MAX_PLAYERS):
+        out[:, O_MASK + seat] = np.where(loc == seat, bits, 0).sum(axis=1)
+    return out
 
 
 def trace_overflowed(tr: np.ndarray) -> bool:
