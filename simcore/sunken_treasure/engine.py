@@ -102,10 +102,14 @@ from simcore.sunken_treasure.state import (
     END_SOLO_LIMIT,
     END_TARGET,
     F_BANKED,
+    F_BVAL,
     F_CARRIED,
     F_CNT,
+    F_CVAL,
     F_HAND,
     F_LOCK,
+    F_NBANK,
+    F_NCAR,
     F_PLAYED,
     F_STACK,
     F_STEAL,
@@ -228,38 +232,63 @@ def stack(s, seat, kind):
 
 @kernel(inline="always")
 def carried_value(s, r, seat):
-    """Dollars of the seat's face-up (unbanked) treasure cards."""
-    v = 0
-    b = O_SEATS + seat * SEAT_W + F_CARRIED
-    for k in range(r[P_N_TKINDS]):
-        v += s[b + k] * r[R_TVALUE + k]
-    return v
+    """Dollars of the seat's face-up (unbanked) treasure cards (kept up to date)."""
+    return s[O_SEATS + seat * SEAT_W + F_CVAL]
 
 
 @kernel(inline="always")
 def banked_value(s, r, seat):
-    """Dollars of the seat's face-down (banked) treasure cards."""
-    v = 0
-    b = O_SEATS + seat * SEAT_W + F_BANKED
-    for k in range(r[P_N_TKINDS]):
-        v += s[b + k] * r[R_TVALUE + k]
-    return v
+    """Dollars of the seat's face-down (banked) treasure cards (kept up to date)."""
+    return s[O_SEATS + seat * SEAT_W + F_BVAL]
 
 
 @kernel(inline="always")
 def n_carried(s, r, seat):
-    n = 0
-    for k in range(r[P_N_TKINDS]):
-        n += s[fld(seat, F_CARRIED + k)]
-    return n
+    return s[O_SEATS + seat * SEAT_W + F_NCAR]
 
 
 @kernel(inline="always")
 def n_banked(s, r, seat):
-    n = 0
+    return s[O_SEATS + seat * SEAT_W + F_NBANK]
+
+
+@kernel
+def recount_totals(s, r, seat):
+    """(carried dollars, banked dollars, carried cards, banked cards) of the seat, counted
+    from its treasure cards."""
+    cv = 0
+    bv = 0
+    nc = 0
+    nb = 0
+    b = O_SEATS + seat * SEAT_W
     for k in range(r[P_N_TKINDS]):
-        n += s[fld(seat, F_BANKED + k)]
-    return n
+        cv += s[b + F_CARRIED + k] * r[R_TVALUE + k]
+        bv += s[b + F_BANKED + k] * r[R_TVALUE + k]
+        nc += s[b + F_CARRIED + k]
+        nb += s[b + F_BANKED + k]
+    return cv, bv, nc, nb
+
+
+@kernel
+def recount(s, r, seat):
+    """Set the seat's kept totals (F_CVAL, F_BVAL, F_NCAR, F_NBANK) from its treasure cards
+    (for a state edited by hand, as the rules tests do)."""
+    cv, bv, nc, nb = recount_totals(s, r, seat)
+    b = O_SEATS + seat * SEAT_W
+    s[b + F_CVAL] = cv
+    s[b + F_BVAL] = bv
+    s[b + F_NCAR] = nc
+    s[b + F_NBANK] = nb
+
+
+@kernel
+def recount_ok(s, r, seat):
+    """True when the seat's kept totals equal a recount of its treasure cards."""
+    cv, bv, nc, nb = recount_totals(s, r, seat)
+    b = O_SEATS + seat * SEAT_W
+    if cv != s[b + F_CVAL] or bv != s[b + F_BVAL]:
+        return False
+    return nc == s[b + F_NCAR] and nb == s[b + F_NBANK]
 
 
 # ---------------------------------------------------------------------------------------
@@ -413,6 +442,8 @@ def take_treasure(s, r, tr, rng, seat, n):
             s[S_SHORT] += 1
             continue
         s[fld(seat, F_CARRIED + t)] += 1
+        s[fld(seat, F_CVAL)] += r[R_TVALUE + t]
+        s[fld(seat, F_NCAR)] += 1
         count(s, seat, C_CARDS_TAKEN)
         record(tr, s, A_TREASURE, t, r[R_TVALUE + t], seat)
 
@@ -467,6 +498,8 @@ def lose_unbanked(s, r, seat):
         lost += s[i] * r[R_TVALUE + k]
         discard(s, O_TRE_DISC, S_TRE_DN, k, s[i])
         s[i] = 0
+    s[fld(seat, F_CVAL)] = 0
+    s[fld(seat, F_NCAR)] = 0
     count(s, seat, C_VALUE_LOST, lost)
     return lost
 
@@ -518,6 +551,10 @@ def bank(s, r, seat):
         v += s[i] * r[R_TVALUE + k]
         s[fld(seat, F_BANKED + k)] += s[i]
         s[i] = 0
+    s[fld(seat, F_BVAL)] += v
+    s[fld(seat, F_NBANK)] += s[fld(seat, F_NCAR)]
+    s[fld(seat, F_CVAL)] = 0
+    s[fld(seat, F_NCAR)] = 0
     check_target(s, r, seat)
     return v
 
@@ -843,6 +880,10 @@ def steal_card(s, r, rng, seat, target):
         if k < c:
             s[fld(target, F_BANKED + t)] -= 1
             s[fld(seat, F_BANKED + t)] += 1
+            s[fld(target, F_BVAL)] -= r[R_TVALUE + t]
+            s[fld(seat, F_BVAL)] += r[R_TVALUE + t]
+            s[fld(target, F_NBANK)] -= 1
+            s[fld(seat, F_NBANK)] += 1
             count(s, target, C_ROBBED)
             return t
         k -= c
@@ -1074,6 +1115,9 @@ def check_invariants(s, r):
             c += a + b
         want = r[R_TCOUNT + t] if t < nt else 0
         if c != want:
+            return ERR_TREASURES
+    for seat in range(MAX_PLAYERS):
+        if not recount_ok(s, r, seat):
             return ERR_TREASURES
     if s[S_TRE_N] + s[S_TRE_DN] > r[P_N_TREASURES]:
         return ERR_TREASURES
