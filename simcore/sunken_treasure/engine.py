@@ -604,6 +604,12 @@ def shark_attack(s, r, tr):
 
 @kernel
 def end_turn(s, r, tr):
+    """The seat's turn is over (end_turn_in, called)."""
+    end_turn_in(s, r, tr)
+
+
+@kernel(inline="always")
+def end_turn_in(s, r, tr):
     """The seat's turn is over; the next seat plays. One player: the turn limit (ruling).
     The round cap is a safety net the rulebook does not have."""
     record(tr, s, A_END_TURN)
@@ -724,7 +730,7 @@ def can_abandon(s, r, seat):
 
 
 @kernel(inline="always")
-def do_search(s, r, tr, rng, seat):
+def act_search(s, r, tr, rng, seat):
     """'Take an Item Card from deck. If it is a Treasure card or Safety card, keep it. If it
     is Junk, discard it. If it is a Shark card, place it on the board.'"""
     if not can_search(s, seat):
@@ -740,12 +746,20 @@ def do_search(s, r, tr, rng, seat):
     record(tr, s, A_SEARCH, card, s[S_SHARKS])
     if card == SHARK and s[S_SHARKS] >= r[P_SHARKS]:
         shark_attack(s, r, tr)
-    end_turn(s, r, tr)
     return 0
 
 
+@kernel(inline="always")
+def do_search(s, r, tr, rng, seat):
+    """act_search, then the end of the turn (every action but abandon completes the turn)."""
+    err = act_search(s, r, tr, rng, seat)
+    if err == 0:
+        end_turn(s, r, tr)
+    return err
+
+
 @kernel
-def do_claim(s, r, tr, rng, seat, kind):
+def act_claim(s, r, tr, rng, seat, kind):
     """Claim an unlocked box or chest: its bags of Treasure cards; the item is discarded."""
     if not can_claim(s, seat, kind):
         return ERR_ILLEGAL
@@ -754,8 +768,16 @@ def do_claim(s, r, tr, rng, seat, kind):
     record(tr, s, A_CLAIM, kind, r[R_BAGS + kind])
     take_treasure(s, r, tr, rng, seat, r[R_BAGS + kind])
     count(s, seat, C_OPENED)
-    end_turn(s, r, tr)
     return 0
+
+
+@kernel(inline="always")
+def do_claim(s, r, tr, rng, seat, kind):
+    """act_claim, then the end of the turn (every action but abandon completes the turn)."""
+    err = act_claim(s, r, tr, rng, seat, kind)
+    if err == 0:
+        end_turn(s, r, tr)
+    return err
 
 
 @kernel
@@ -769,7 +791,7 @@ def open_lock(s, r, tr, rng, seat, n):
 
 
 @kernel
-def do_attempt(s, r, tr, rng, seat, kind):
+def act_attempt(s, r, tr, rng, seat, kind):
     """'take one card per turn from the Attempt Cards deck and place it over the item you are
     attempting to unlock': Open, Cracked (a second opens), Fail (discard the item), Trapped (a
     second forces surfacing as a Shark Attack), No Effect."""
@@ -803,12 +825,20 @@ def do_attempt(s, r, tr, rng, seat, kind):
         count(s, seat, C_TRAP_SURFACED)
         go_up(s, r, tr, seat, UP_TRAP)
         clear_sharks_if_all_up(s, r, tr)
-    end_turn(s, r, tr)
     return 0
 
 
+@kernel(inline="always")
+def do_attempt(s, r, tr, rng, seat, kind):
+    """act_attempt, then the end of the turn (every action but abandon completes the turn)."""
+    err = act_attempt(s, r, tr, rng, seat, kind)
+    if err == 0:
+        end_turn(s, r, tr)
+    return err
+
+
 @kernel
-def do_safety(s, r, tr, seat):
+def act_safety(s, r, tr, seat):
     """'play one Safety Card from your hand and eliminate one Shark Card. Both cards are
     discarded. Only one Safety Card can be played per turn and completes the turn.'"""
     if not can_safety(s, seat):
@@ -820,12 +850,20 @@ def do_safety(s, r, tr, seat):
     s[S_SAFETY_PLAYED] += 1
     count(s, seat, C_SAFETY)
     record(tr, s, A_SAFETY, s[S_SHARKS])
-    end_turn(s, r, tr)
     return 0
 
 
 @kernel(inline="always")
-def do_surface(s, r, tr, seat):
+def do_safety(s, r, tr, seat):
+    """act_safety, then the end of the turn (every action but abandon completes the turn)."""
+    err = act_safety(s, r, tr, seat)
+    if err == 0:
+        end_turn(s, r, tr)
+    return err
+
+
+@kernel(inline="always")
+def act_surface(s, r, tr, seat):
     """'You can surface to your boat by flipping over the Diver Down card on your turn ...
     Once the card is flipped, your turn is over.'"""
     if not can_surface(s, seat):
@@ -833,12 +871,20 @@ def do_surface(s, r, tr, seat):
     count(s, seat, C_SURFACED)
     go_up(s, r, tr, seat, UP_CHOICE)
     clear_sharks_if_all_up(s, r, tr)
-    end_turn(s, r, tr)
     return 0
 
 
 @kernel(inline="always")
-def do_dive(s, r, tr, seat):
+def do_surface(s, r, tr, seat):
+    """act_surface, then the end of the turn (every action but abandon completes the turn)."""
+    err = act_surface(s, r, tr, seat)
+    if err == 0:
+        end_turn(s, r, tr)
+    return err
+
+
+@kernel(inline="always")
+def act_dive(s, r, tr, seat):
     """'To dive again, turn over your Diver Up card.' A theft under way ends (ruling: the
     thief has left the surface)."""
     if not can_dive(s, seat):
@@ -849,12 +895,20 @@ def do_dive(s, r, tr, seat):
         record(tr, s, A_THEFT_ENDED, seat, target)
     s[fld(seat, F_UP)] = 0
     record(tr, s, A_DIVE)
-    end_turn(s, r, tr)
     return 0
 
 
 @kernel(inline="always")
-def do_bank(s, r, tr, seat):
+def do_dive(s, r, tr, seat):
+    """act_dive, then the end of the turn (every action but abandon completes the turn)."""
+    err = act_dive(s, r, tr, seat)
+    if err == 0:
+        end_turn(s, r, tr)
+    return err
+
+
+@kernel(inline="always")
+def act_bank(s, r, tr, seat):
     """'bank any captured treasure by turning your Treasure Cards face down ... Banking
     Treasure completes a turn.'"""
     if not can_bank(s, r, seat):
@@ -862,8 +916,16 @@ def do_bank(s, r, tr, seat):
     v = bank(s, r, seat)
     count(s, seat, C_BANKS)
     record(tr, s, A_BANK, v, banked_value(s, r, seat))
-    end_turn(s, r, tr)
     return 0
+
+
+@kernel(inline="always")
+def do_bank(s, r, tr, seat):
+    """act_bank, then the end of the turn (every action but abandon completes the turn)."""
+    err = act_bank(s, r, tr, seat)
+    if err == 0:
+        end_turn(s, r, tr)
+    return err
 
 
 @kernel
@@ -891,7 +953,7 @@ def steal_card(s, r, rng, seat, target):
 
 
 @kernel
-def do_steal(s, r, tr, rng, seat, target):
+def act_steal(s, r, tr, rng, seat, target):
     """'using the same process as Breaking A Lock. Take an Attempt Card and turn it over. If
     successful, you can randomly collect one of their face down banked treasure cards.'"""
     if not can_steal(s, r, seat, target):
@@ -926,8 +988,16 @@ def do_steal(s, r, tr, rng, seat, target):
             record(tr, s, A_SURFACE, seat, UP_TRAP, lost)
     if outcome == O_OPENED:
         check_target(s, r, seat)
-    end_turn(s, r, tr)
     return 0
+
+
+@kernel(inline="always")
+def do_steal(s, r, tr, rng, seat, target):
+    """act_steal, then the end of the turn (every action but abandon completes the turn)."""
+    err = act_steal(s, r, tr, rng, seat, target)
+    if err == 0:
+        end_turn(s, r, tr)
+    return err
 
 
 @kernel
