@@ -19,6 +19,8 @@ player calls each action from one place only, so each is compiled inline once th
 
 from __future__ import annotations
 
+import numpy as np
+
 from simcore.jit import kernel
 from simcore.rng import rand_below
 from simcore.sunken_treasure.board import (
@@ -736,15 +738,20 @@ def act_search(s, r, tr, rng, seat):
     if not can_search(s, seat):
         return ERR_ILLEGAL
     card = draw_item(s, tr, rng)
-    if card == JUNK:
-        discard(s, O_ITEM_DISC, S_ITEM_DN, JUNK)
-    elif card == SHARK:
-        s[S_SHARKS] += 1
-        s[S_SHARKS_DRAWN] += 1
-    else:
-        s[fld(seat, F_HAND + card)] += 1
+    # Without branches on the card drawn (a branch on a random card is mispredicted often):
+    # Junk goes on the discard pile (the card is written there in any case, one place past
+    # the pile when it is not Junk, where nothing is read), a Shark on the board, the rest
+    # in the hand (adding 0 to the hand's Junk or Shark count otherwise).
+    junk = np.int64(card == JUNK)
+    shark = np.int64(card == SHARK)
+    dn = s[S_ITEM_DN]
+    s[O_ITEM_DISC + dn] = card
+    s[S_ITEM_DN] = dn + junk
+    s[S_SHARKS] += shark
+    s[S_SHARKS_DRAWN] += shark
+    s[fld(seat, F_HAND + card)] += 1 - junk - shark
     record(tr, s, A_SEARCH, card, s[S_SHARKS])
-    if card == SHARK and s[S_SHARKS] >= r[P_SHARKS]:
+    if (card == SHARK) & (s[S_SHARKS] >= r[P_SHARKS]):
         shark_attack(s, r, tr)
     return 0
 
