@@ -111,6 +111,7 @@ class Game:
             self._take("treasure", VALUE_KIND[val])
             st = self.v.seats[seat]
             (st.banked if banked else st.carried)[VALUE_KIND[val]] += 1
+        E.recount(self.s, self.r, seat)  # the kept totals of the seat
         return self
 
     def up(self, seat: int) -> Game:

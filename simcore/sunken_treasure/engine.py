@@ -19,6 +19,8 @@ player calls each action from one place only, so each is compiled inline once th
 
 from __future__ import annotations
 
+import numpy as np
+
 from simcore.jit import kernel
 from simcore.rng import rand_below
 from simcore.sunken_treasure.board import (
@@ -102,10 +104,14 @@ from simcore.sunken_treasure.state import (
     END_SOLO_LIMIT,
     END_TARGET,
     F_BANKED,
+    F_BVAL,
     F_CARRIED,
     F_CNT,
+    F_CVAL,
     F_HAND,
     F_LOCK,
+    F_NBANK,
+    F_NCAR,
     F_PLAYED,
     F_STACK,
     F_STEAL,
@@ -228,38 +234,63 @@ def stack(s, seat, kind):
 
 @kernel(inline="always")
 def carried_value(s, r, seat):
-    """Dollars of the seat's face-up (unbanked) treasure cards."""
-    v = 0
-    b = O_SEATS + seat * SEAT_W + F_CARRIED
-    for k in range(r[P_N_TKINDS]):
-        v += s[b + k] * r[R_TVALUE + k]
-    return v
+    """Dollars of the seat's face-up (unbanked) treasure cards (kept up to date)."""
+    return s[O_SEATS + seat * SEAT_W + F_CVAL]
 
 
 @kernel(inline="always")
 def banked_value(s, r, seat):
-    """Dollars of the seat's face-down (banked) treasure cards."""
-    v = 0
-    b = O_SEATS + seat * SEAT_W + F_BANKED
-    for k in range(r[P_N_TKINDS]):
-        v += s[b + k] * r[R_TVALUE + k]
-    return v
+    """Dollars of the seat's face-down (banked) treasure cards (kept up to date)."""
+    return s[O_SEATS + seat * SEAT_W + F_BVAL]
 
 
 @kernel(inline="always")
 def n_carried(s, r, seat):
-    n = 0
-    for k in range(r[P_N_TKINDS]):
-        n += s[fld(seat, F_CARRIED + k)]
-    return n
+    return s[O_SEATS + seat * SEAT_W + F_NCAR]
 
 
 @kernel(inline="always")
 def n_banked(s, r, seat):
-    n = 0
+    return s[O_SEATS + seat * SEAT_W + F_NBANK]
+
+
+@kernel
+def recount_totals(s, r, seat):
+    """(carried dollars, banked dollars, carried cards, banked cards) of the seat, counted
+    from its treasure cards."""
+    cv = 0
+    bv = 0
+    nc = 0
+    nb = 0
+    b = O_SEATS + seat * SEAT_W
     for k in range(r[P_N_TKINDS]):
-        n += s[fld(seat, F_BANKED + k)]
-    return n
+        cv += s[b + F_CARRIED + k] * r[R_TVALUE + k]
+        bv += s[b + F_BANKED + k] * r[R_TVALUE + k]
+        nc += s[b + F_CARRIED + k]
+        nb += s[b + F_BANKED + k]
+    return cv, bv, nc, nb
+
+
+@kernel
+def recount(s, r, seat):
+    """Set the seat's kept totals (F_CVAL, F_BVAL, F_NCAR, F_NBANK) from its treasure cards
+    (for a state edited by hand, as the rules tests do)."""
+    cv, bv, nc, nb = recount_totals(s, r, seat)
+    b = O_SEATS + seat * SEAT_W
+    s[b + F_CVAL] = cv
+    s[b + F_BVAL] = bv
+    s[b + F_NCAR] = nc
+    s[b + F_NBANK] = nb
+
+
+@kernel
+def recount_ok(s, r, seat):
+    """True when the seat's kept totals equal a recount of its treasure cards."""
+    cv, bv, nc, nb = recount_totals(s, r, seat)
+    b = O_SEATS + seat * SEAT_W
+    if cv != s[b + F_CVAL] or bv != s[b + F_BVAL]:
+        return False
+    return nc == s[b + F_NCAR] and nb == s[b + F_NBANK]
 
 
 # ---------------------------------------------------------------------------------------
@@ -413,6 +444,8 @@ def take_treasure(s, r, tr, rng, seat, n):
             s[S_SHORT] += 1
             continue
         s[fld(seat, F_CARRIED + t)] += 1
+        s[fld(seat, F_CVAL)] += r[R_TVALUE + t]
+        s[fld(seat, F_NCAR)] += 1
         count(s, seat, C_CARDS_TAKEN)
         record(tr, s, A_TREASURE, t, r[R_TVALUE + t], seat)
 
@@ -467,6 +500,8 @@ def lose_unbanked(s, r, seat):
         lost += s[i] * r[R_TVALUE + k]
         discard(s, O_TRE_DISC, S_TRE_DN, k, s[i])
         s[i] = 0
+    s[fld(seat, F_CVAL)] = 0
+    s[fld(seat, F_NCAR)] = 0
     count(s, seat, C_VALUE_LOST, lost)
     return lost
 
@@ -518,6 +553,10 @@ def bank(s, r, seat):
         v += s[i] * r[R_TVALUE + k]
         s[fld(seat, F_BANKED + k)] += s[i]
         s[i] = 0
+    s[fld(seat, F_BVAL)] += v
+    s[fld(seat, F_NBANK)] += s[fld(seat, F_NCAR)]
+    s[fld(seat, F_CVAL)] = 0
+    s[fld(seat, F_NCAR)] = 0
     check_target(s, r, seat)
     return v
 
@@ -567,6 +606,12 @@ def shark_attack(s, r, tr):
 
 @kernel
 def end_turn(s, r, tr):
+    """The seat's turn is over (end_turn_in, called)."""
+    end_turn_in(s, r, tr)
+
+
+@kernel(inline="always")
+def end_turn_in(s, r, tr):
     """The seat's turn is over; the next seat plays. One player: the turn limit (ruling).
     The round cap is a safety net the rulebook does not have."""
     record(tr, s, A_END_TURN)
@@ -687,28 +732,41 @@ def can_abandon(s, r, seat):
 
 
 @kernel(inline="always")
-def do_search(s, r, tr, rng, seat):
+def act_search(s, r, tr, rng, seat):
     """'Take an Item Card from deck. If it is a Treasure card or Safety card, keep it. If it
     is Junk, discard it. If it is a Shark card, place it on the board.'"""
     if not can_search(s, seat):
         return ERR_ILLEGAL
     card = draw_item(s, tr, rng)
-    if card == JUNK:
-        discard(s, O_ITEM_DISC, S_ITEM_DN, JUNK)
-    elif card == SHARK:
-        s[S_SHARKS] += 1
-        s[S_SHARKS_DRAWN] += 1
-    else:
-        s[fld(seat, F_HAND + card)] += 1
+    # Without branches on the card drawn (a branch on a random card is mispredicted often):
+    # Junk goes on the discard pile (the card is written there in any case, one place past
+    # the pile when it is not Junk, where nothing is read), a Shark on the board, the rest
+    # in the hand (adding 0 to the hand's Junk or Shark count otherwise).
+    junk = np.int64(card == JUNK)
+    shark = np.int64(card == SHARK)
+    dn = s[S_ITEM_DN]
+    s[O_ITEM_DISC + dn] = card
+    s[S_ITEM_DN] = dn + junk
+    s[S_SHARKS] += shark
+    s[S_SHARKS_DRAWN] += shark
+    s[fld(seat, F_HAND + card)] += 1 - junk - shark
     record(tr, s, A_SEARCH, card, s[S_SHARKS])
-    if card == SHARK and s[S_SHARKS] >= r[P_SHARKS]:
+    if (card == SHARK) & (s[S_SHARKS] >= r[P_SHARKS]):
         shark_attack(s, r, tr)
-    end_turn(s, r, tr)
     return 0
 
 
+@kernel(inline="always")
+def do_search(s, r, tr, rng, seat):
+    """act_search, then the end of the turn (every action but abandon completes the turn)."""
+    err = act_search(s, r, tr, rng, seat)
+    if err == 0:
+        end_turn(s, r, tr)
+    return err
+
+
 @kernel
-def do_claim(s, r, tr, rng, seat, kind):
+def act_claim(s, r, tr, rng, seat, kind):
     """Claim an unlocked box or chest: its bags of Treasure cards; the item is discarded."""
     if not can_claim(s, seat, kind):
         return ERR_ILLEGAL
@@ -717,8 +775,16 @@ def do_claim(s, r, tr, rng, seat, kind):
     record(tr, s, A_CLAIM, kind, r[R_BAGS + kind])
     take_treasure(s, r, tr, rng, seat, r[R_BAGS + kind])
     count(s, seat, C_OPENED)
-    end_turn(s, r, tr)
     return 0
+
+
+@kernel(inline="always")
+def do_claim(s, r, tr, rng, seat, kind):
+    """act_claim, then the end of the turn (every action but abandon completes the turn)."""
+    err = act_claim(s, r, tr, rng, seat, kind)
+    if err == 0:
+        end_turn(s, r, tr)
+    return err
 
 
 @kernel
@@ -732,7 +798,7 @@ def open_lock(s, r, tr, rng, seat, n):
 
 
 @kernel
-def do_attempt(s, r, tr, rng, seat, kind):
+def act_attempt(s, r, tr, rng, seat, kind):
     """'take one card per turn from the Attempt Cards deck and place it over the item you are
     attempting to unlock': Open, Cracked (a second opens), Fail (discard the item), Trapped (a
     second forces surfacing as a Shark Attack), No Effect."""
@@ -766,12 +832,20 @@ def do_attempt(s, r, tr, rng, seat, kind):
         count(s, seat, C_TRAP_SURFACED)
         go_up(s, r, tr, seat, UP_TRAP)
         clear_sharks_if_all_up(s, r, tr)
-    end_turn(s, r, tr)
     return 0
 
 
+@kernel(inline="always")
+def do_attempt(s, r, tr, rng, seat, kind):
+    """act_attempt, then the end of the turn (every action but abandon completes the turn)."""
+    err = act_attempt(s, r, tr, rng, seat, kind)
+    if err == 0:
+        end_turn(s, r, tr)
+    return err
+
+
 @kernel
-def do_safety(s, r, tr, seat):
+def act_safety(s, r, tr, seat):
     """'play one Safety Card from your hand and eliminate one Shark Card. Both cards are
     discarded. Only one Safety Card can be played per turn and completes the turn.'"""
     if not can_safety(s, seat):
@@ -783,12 +857,20 @@ def do_safety(s, r, tr, seat):
     s[S_SAFETY_PLAYED] += 1
     count(s, seat, C_SAFETY)
     record(tr, s, A_SAFETY, s[S_SHARKS])
-    end_turn(s, r, tr)
     return 0
 
 
 @kernel(inline="always")
-def do_surface(s, r, tr, seat):
+def do_safety(s, r, tr, seat):
+    """act_safety, then the end of the turn (every action but abandon completes the turn)."""
+    err = act_safety(s, r, tr, seat)
+    if err == 0:
+        end_turn(s, r, tr)
+    return err
+
+
+@kernel(inline="always")
+def act_surface(s, r, tr, seat):
     """'You can surface to your boat by flipping over the Diver Down card on your turn ...
     Once the card is flipped, your turn is over.'"""
     if not can_surface(s, seat):
@@ -796,12 +878,20 @@ def do_surface(s, r, tr, seat):
     count(s, seat, C_SURFACED)
     go_up(s, r, tr, seat, UP_CHOICE)
     clear_sharks_if_all_up(s, r, tr)
-    end_turn(s, r, tr)
     return 0
 
 
 @kernel(inline="always")
-def do_dive(s, r, tr, seat):
+def do_surface(s, r, tr, seat):
+    """act_surface, then the end of the turn (every action but abandon completes the turn)."""
+    err = act_surface(s, r, tr, seat)
+    if err == 0:
+        end_turn(s, r, tr)
+    return err
+
+
+@kernel(inline="always")
+def act_dive(s, r, tr, seat):
     """'To dive again, turn over your Diver Up card.' A theft under way ends (ruling: the
     thief has left the surface)."""
     if not can_dive(s, seat):
@@ -812,12 +902,20 @@ def do_dive(s, r, tr, seat):
         record(tr, s, A_THEFT_ENDED, seat, target)
     s[fld(seat, F_UP)] = 0
     record(tr, s, A_DIVE)
-    end_turn(s, r, tr)
     return 0
 
 
 @kernel(inline="always")
-def do_bank(s, r, tr, seat):
+def do_dive(s, r, tr, seat):
+    """act_dive, then the end of the turn (every action but abandon completes the turn)."""
+    err = act_dive(s, r, tr, seat)
+    if err == 0:
+        end_turn(s, r, tr)
+    return err
+
+
+@kernel(inline="always")
+def act_bank(s, r, tr, seat):
     """'bank any captured treasure by turning your Treasure Cards face down ... Banking
     Treasure completes a turn.'"""
     if not can_bank(s, r, seat):
@@ -825,8 +923,16 @@ def do_bank(s, r, tr, seat):
     v = bank(s, r, seat)
     count(s, seat, C_BANKS)
     record(tr, s, A_BANK, v, banked_value(s, r, seat))
-    end_turn(s, r, tr)
     return 0
+
+
+@kernel(inline="always")
+def do_bank(s, r, tr, seat):
+    """act_bank, then the end of the turn (every action but abandon completes the turn)."""
+    err = act_bank(s, r, tr, seat)
+    if err == 0:
+        end_turn(s, r, tr)
+    return err
 
 
 @kernel
@@ -843,6 +949,10 @@ def steal_card(s, r, rng, seat, target):
         if k < c:
             s[fld(target, F_BANKED + t)] -= 1
             s[fld(seat, F_BANKED + t)] += 1
+            s[fld(target, F_BVAL)] -= r[R_TVALUE + t]
+            s[fld(seat, F_BVAL)] += r[R_TVALUE + t]
+            s[fld(target, F_NBANK)] -= 1
+            s[fld(seat, F_NBANK)] += 1
             count(s, target, C_ROBBED)
             return t
         k -= c
@@ -850,7 +960,7 @@ def steal_card(s, r, rng, seat, target):
 
 
 @kernel
-def do_steal(s, r, tr, rng, seat, target):
+def act_steal(s, r, tr, rng, seat, target):
     """'using the same process as Breaking A Lock. Take an Attempt Card and turn it over. If
     successful, you can randomly collect one of their face down banked treasure cards.'"""
     if not can_steal(s, r, seat, target):
@@ -885,8 +995,16 @@ def do_steal(s, r, tr, rng, seat, target):
             record(tr, s, A_SURFACE, seat, UP_TRAP, lost)
     if outcome == O_OPENED:
         check_target(s, r, seat)
-    end_turn(s, r, tr)
     return 0
+
+
+@kernel(inline="always")
+def do_steal(s, r, tr, rng, seat, target):
+    """act_steal, then the end of the turn (every action but abandon completes the turn)."""
+    err = act_steal(s, r, tr, rng, seat, target)
+    if err == 0:
+        end_turn(s, r, tr)
+    return err
 
 
 @kernel
@@ -1074,6 +1192,9 @@ def check_invariants(s, r):
             c += a + b
         want = r[R_TCOUNT + t] if t < nt else 0
         if c != want:
+            return ERR_TREASURES
+    for seat in range(MAX_PLAYERS):
+        if not recount_ok(s, r, seat):
             return ERR_TREASURES
     if s[S_TRE_N] + s[S_TRE_DN] > r[P_N_TREASURES]:
         return ERR_TREASURES

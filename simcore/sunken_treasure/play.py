@@ -29,7 +29,13 @@ from simcore.sunken_treasure.engine import (
     snapshot,
     winners,
 )
-from simcore.sunken_treasure.policies import POL_RANDOM, heuristic_turn, random_turn
+from simcore.sunken_treasure.policies import (
+    LT_SIZE,
+    POL_RANDOM,
+    heuristic_turn,
+    lock_table,
+    random_turn,
+)
 from simcore.sunken_treasure.rules import P_PLAYERS
 from simcore.sunken_treasure.state import (
     A_GAME_END,
@@ -141,28 +147,28 @@ _SEAT_SRC = np.array(
 
 
 @kernel(inline="always")
-def play_turn(s, r, tr, seat, pol, w, rng, checked, x):
+def play_turn(s, r, tr, seat, pol, w, rng, checked, x, lt):
     """Let policy `pol` play the seat's turn (w: float64[4, W], the weights of every seat; a
     kernel, and the whole matrix rather than a row view, so no reference counting per turn)."""
     if pol == POL_RANDOM:
         return random_turn(s, r, tr, seat, rng, checked, x)
     if pol > POL_RANDOM:
-        return heuristic_turn(s, r, tr, seat, w, rng, checked)
+        return heuristic_turn(s, r, tr, seat, w, rng, checked, lt)
     return ERR_ILLEGAL
 
 
 @kernel
-def play_from(s, r, pols, weights, rng, checked, tr, x):
+def play_from(s, r, pols, weights, rng, checked, tr, x, lt):
     """Play the game in s to its end. pols: int64[4] policy id per seat; weights:
-    float64[4, W]; x: int64[X_SIZE] scratch. Returns 0 or the first error code (also left in
-    s[S_ERROR])."""
+    float64[4, W]; x: int64[X_SIZE] scratch; lt: the lock table (policies.lock_table).
+    Returns 0 or the first error code (also left in s[S_ERROR])."""
     err = check_invariants(s, r) if checked else 0
     while err == 0 and s[S_OVER] == 0:
         seat = s[S_SEAT]
         if tr[T_ON] == 1:
             snapshot(tr, s)
         turn = s[S_TURN]
-        err = play_turn(s, r, tr, seat, pols[seat], weights, rng, checked, x)
+        err = play_turn(s, r, tr, seat, pols[seat], weights, rng, checked, x, lt)
         if err == 0 and s[S_TURN] != turn + 1:
             err = ERR_ILLEGAL  # a player returned without completing its turn
         if tr[T_ON] == 1 and (tr[T_NA] > tr[T_CAPA] or tr[T_NS] > tr[T_CAPS]):
@@ -223,10 +229,10 @@ def fill_row(s, r, index, policy_idx, score, tb, rows, i):
 @kernel
 def run_game(r, pol_ids, weights, seed, index, rotate, checked, tr, rows, i, g):
     """Play game `index` under `seed` and write its result row rows[i], in the scratch of
-    one game g = (s, x, rng, pols, wts, policy_idx, score, tb), reused from game to game
+    one game g = (s, x, rng, pols, wts, policy_idx, score, tb, lt), reused from game to game
     (everything read is first written here). pol_ids: int64[players] and weights:
     float64[players, W] are the policy list before seat rotation."""
-    s, x, rng, pols, wts, policy_idx, score, tb = g
+    s, x, rng, pols, wts, policy_idx, score, tb, lt = g
     players = r[P_PLAYERS]
     stream_for(np.uint64(seed), np.uint64(index), rng)
     for k in range(MAX_PLAYERS):
@@ -238,14 +244,17 @@ def run_game(r, pol_ids, weights, seed, index, rotate, checked, tr, rows, i, g):
     for k in range(X_SIZE):
         x[k] = 0
     setup(s, r, tr, rng)
-    play_from(s, r, pols, wts, rng, checked, tr, x)
+    play_from(s, r, pols, wts, rng, checked, tr, x, lt)
     fill_row(s, r, index, policy_idx, score, tb, rows, i)
     record(tr, s, A_GAME_END, s[S_END], rows[i, R_WINNER], rows[i, R_WIN_MASK], s[S_ERROR])
 
 
 @driver
-def new_scratch(w):
-    """The scratch of one game (see run_game); w: weights per seat."""
+def new_scratch(r, w):
+    """The scratch of one game (see run_game); w: weights per seat. Its lock table is filled
+    here, once per block of games (it depends on the rules only)."""
+    lt = np.zeros(LT_SIZE, dtype=np.float64)
+    lock_table(r, lt)
     return (
         np.zeros(STATE_SIZE, dtype=np.int64),
         np.zeros(X_SIZE, dtype=np.int64),
@@ -255,6 +264,7 @@ def new_scratch(w):
         np.full(MAX_PLAYERS, -1, dtype=np.int64),
         np.zeros(MAX_PLAYERS, dtype=np.int64),
         np.zeros(MAX_PLAYERS, dtype=np.int64),
+        lt,
     )
 
 
@@ -263,7 +273,7 @@ def play_game(r, pol_ids, weights, seed, index, rotate, checked, tr, row):
     """Play game `index` under `seed` and write its result row. pol_ids: int64[players] and
     weights: float64[players, W] are the policy list before seat rotation. tr: trace buffer
     (state.new_trace). Returns the final state (int64[STATE_SIZE])."""
-    g = new_scratch(weights.shape[1])
+    g = new_scratch(r, weights.shape[1])
     rows = row.reshape((1, row.shape[0]))
     run_game(r, pol_ids, weights, seed, index, rotate, checked, tr, rows, 0, g)
     return g[0]
@@ -280,6 +290,6 @@ def play_batch(r, pol_ids, weights, seed, start, rotate, checked, rows):
     nb = (n + BLOCK - 1) // BLOCK
     for b in prange(nb):
         tr = np.zeros(T_HEADER, dtype=np.int32)
-        g = new_scratch(weights.shape[1])
+        g = new_scratch(r, weights.shape[1])
         for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
             run_game(r, pol_ids, weights, seed, start + i, rotate, checked, tr, rows, i, g)

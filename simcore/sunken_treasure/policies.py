@@ -33,6 +33,14 @@ from simcore.sunken_treasure.engine import (
     K_SEARCH,
     K_STEAL,
     K_SURFACE,
+    act_attempt,
+    act_bank,
+    act_claim,
+    act_dive,
+    act_safety,
+    act_search,
+    act_steal,
+    act_surface,
     banked_value,
     can_abandon,
     can_attempt,
@@ -44,15 +52,8 @@ from simcore.sunken_treasure.engine import (
     carried_value,
     check_invariants,
     do_abandon,
-    do_attempt,
-    do_bank,
-    do_claim,
-    do_dive,
     do_option,
-    do_safety,
-    do_search,
-    do_steal,
-    do_surface,
+    end_turn_in,
     fld,
     hand,
     is_up,
@@ -161,13 +162,33 @@ def mean_treasure(r):
     return v / n if n > 0 else 0.0
 
 
+LT_SIZE = 9  # lock table: (P(open), P(second Trapped)) by (cracked >= 1, trapped >= 1), mean card
+
+
+@kernel
+def lock_table(r, lt):
+    """Fill lt (float64[LT_SIZE]) once per rules pack: lt[2 * i], lt[2 * i + 1] = lock_odds
+    with i = 2 * (cracked >= 1) + (trapped >= 1); lt[8] = mean_treasure (the same values the
+    heuristic computed on every decision before)."""
+    for c in range(2):
+        for t in range(2):
+            p_open, p_trap = lock_odds(r, c, t)
+            lt[2 * (2 * c + t)] = p_open
+            lt[2 * (2 * c + t) + 1] = p_trap
+    lt[8] = mean_treasure(r)
+
+
 @kernel(inline="always")
-def lock_value(s, r, seat, kind, cracked, trapped, w):
+def lock_value(s, r, seat, kind, cracked, trapped, w, lt):
     """Expected dollars of working on a locked container: P(open) x bags x mean card, less
-    P(second Trapped) x risk x the treasure carried (lost when forced up)."""
-    p_open, p_trap = lock_odds(r, cracked, trapped)
-    gain = p_open * r[R_BAGS + kind] * mean_treasure(r)
-    return gain - p_trap * w[seat, W_RISK] * carried_value(s, r, seat)
+    P(second Trapped) x risk x the treasure carried (lost when forced up); lt: lock_table."""
+    i = 0
+    if cracked >= 1:
+        i = 4
+    if trapped >= 1:
+        i += 2
+    gain = lt[i] * r[R_BAGS + kind] * lt[8]
+    return gain - lt[i + 1] * w[seat, W_RISK] * carried_value(s, r, seat)
 
 
 @kernel(inline="always")
@@ -193,7 +214,7 @@ def best_victim(s, r, seat, w):
 
 
 @kernel(inline="always")
-def heuristic_diver(s, r, tr, seat, w, checked):
+def heuristic_diver(s, r, tr, seat, w, checked, lt):
     """A diver's turn: bank a winning load, flee (or fight) sharks, bank at the threshold,
     claim, work on the best lock, hunt, else search. Returns (the option code of the turn's
     action, 0), or (-1, the error of giving up a trapped lock, which is free and done here)."""
@@ -213,7 +234,7 @@ def heuristic_diver(s, r, tr, seat, w, checked):
         return K_SURFACE * 8, 0
     lock = s[fld(seat, F_LOCK)]
     if lock >= 0 and w[seat, W_TRAP_QUIT] > 0 and stack(s, seat, TRAPPED) > 0:
-        v = lock_value(s, r, seat, lock, stack(s, seat, CRACKED), 1, w)
+        v = lock_value(s, r, seat, lock, stack(s, seat, CRACKED), 1, w, lt)
         if v < 0 and can_abandon(s, r, seat):
             err = after(s, r, checked, do_abandon(s, r, tr, seat))
             if err != 0:
@@ -225,14 +246,14 @@ def heuristic_diver(s, r, tr, seat, w, checked):
         return K_CLAIM * 8 + UNLOCKED_BOX, 0
     need = w[seat, W_LOCK_MIN] * 1000.0
     if lock >= 0:
-        v = lock_value(s, r, seat, lock, stack(s, seat, CRACKED), stack(s, seat, TRAPPED), w)
+        v = lock_value(s, r, seat, lock, stack(s, seat, CRACKED), stack(s, seat, TRAPPED), w, lt)
         if v >= need and can_attempt(s, seat, lock):
             return K_ATTEMPT * 8 + lock, 0
     else:
         best = -1
         for kind in range(LOCKED_SAFE, LOCKED_BOX - 1, -1):
             if hand(s, seat, kind) > 0:
-                v = lock_value(s, r, seat, kind, 0, 0, w)
+                v = lock_value(s, r, seat, kind, 0, 0, w, lt)
                 if v >= need:
                     best = kind
                     need = v
@@ -263,34 +284,36 @@ def heuristic_surfaced(s, r, seat, w):
 
 
 @kernel(inline="always")
-def heuristic_turn(s, r, tr, seat, w, rng, checked):
+def heuristic_turn(s, r, tr, seat, w, rng, checked, lt):
     """One whole turn of a heuristic player; its weights are w[seat] (w: float64[4, W], W_*
-    layout). The player chooses an option code, played here: one call site per action (the
-    common actions are compiled inline, once)."""
+    layout; lt: lock_table). The player chooses an option code, played here: one call site
+    per action (the common actions are compiled inline, once)."""
     if is_up(s, seat):
         code = heuristic_surfaced(s, r, seat, w)
     else:
-        code, err = heuristic_diver(s, r, tr, seat, w, checked)
+        code, err = heuristic_diver(s, r, tr, seat, w, checked, lt)
         if err != 0:
             return err
     k = code // 8
     a = code % 8
     if k == K_SEARCH:
-        err = do_search(s, r, tr, rng, seat)
+        err = act_search(s, r, tr, rng, seat)
     elif k == K_SURFACE:
-        err = do_surface(s, r, tr, seat)
+        err = act_surface(s, r, tr, seat)
     elif k == K_BANK:
-        err = do_bank(s, r, tr, seat)
+        err = act_bank(s, r, tr, seat)
     elif k == K_DIVE:
-        err = do_dive(s, r, tr, seat)
+        err = act_dive(s, r, tr, seat)
     elif k == K_ATTEMPT:
-        err = do_attempt(s, r, tr, rng, seat, a)
+        err = act_attempt(s, r, tr, rng, seat, a)
     elif k == K_STEAL:
-        err = do_steal(s, r, tr, rng, seat, a)
+        err = act_steal(s, r, tr, rng, seat, a)
     elif k == K_CLAIM:
-        err = do_claim(s, r, tr, rng, seat, a)
+        err = act_claim(s, r, tr, rng, seat, a)
     elif k == K_SAFETY:
-        err = do_safety(s, r, tr, seat)
+        err = act_safety(s, r, tr, seat)
     else:
         err = ERR_ILLEGAL
+    if err == 0:
+        end_turn_in(s, r, tr)  # the actions' end of turn, compiled inline here once
     return after(s, r, checked, err)

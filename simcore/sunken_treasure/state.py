@@ -71,7 +71,13 @@ F_STEAL_USED = F_STEAL + 1  # 1 once a theft was begun during this surfacing
 F_STACK = F_STEAL_USED + 1  # [5] attempt cards lying on the lock or theft, by kind
 F_CARRIED = F_STACK + N_ATTEMPT_KINDS  # [10] treasure cards face up (not banked), by kind
 F_BANKED = F_CARRIED + MAX_TREASURE_KINDS  # [10] treasure cards face down (banked), by kind
-F_CNT = F_BANKED + MAX_TREASURE_KINDS  # [N_CNT] counters, C_* indices
+# Totals kept up to date with the carried and banked cards (the heuristic and the legality
+# queries read them every turn; check_invariants compares them with a recount).
+F_CVAL = F_BANKED + MAX_TREASURE_KINDS  # dollars of the carried (face-up) treasure cards
+F_BVAL = F_CVAL + 1  # dollars of the banked (face-down) treasure cards
+F_NCAR = F_BVAL + 1  # carried treasure cards
+F_NBANK = F_NCAR + 1  # banked treasure cards
+F_CNT = F_NBANK + 1  # [N_CNT] counters, C_* indices
 # Per-seat counters.
 C_OPENED = 0  # containers that paid out (unlocked claimed, or lock opened)
 C_CARDS_TAKEN = 1  # treasure cards taken from containers
