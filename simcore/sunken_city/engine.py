@@ -1100,16 +1100,21 @@ def end_sinking(s, r, tr):
     record(tr, s, A_PHASE, PHASE_RAISING, pts, s[S_SPIRIT], s[S_GROTTO])
 
 
-@kernel
-def can_sink_step_now(s, r, seat, x):
+@kernel(inline="always")
+def sinking_points_owed(s, r, seat):
+    """The seat's turn in a sinking phase, with spirit points still to spend."""
     return (
         r[P_ADVANCED] == 1
         and seat == s[S_SEAT]
         and s[S_CARD] >= 0
         and s[S_PHASE] == PHASE_SINKING
         and s[S_SPIRIT_LEFT] > 0
-        and spirit_targets(s, x, X_NB) > 0
     )
+
+
+@kernel
+def can_sink_step_now(s, r, seat, x):
+    return sinking_points_owed(s, r, seat) and spirit_targets(s, x, X_NB) > 0
 
 
 @kernel
@@ -1143,14 +1148,7 @@ def grotto_ok(r, g):
 
 @kernel
 def can_banish_now(s, r, seat, x):
-    return (
-        r[P_ADVANCED] == 1
-        and seat == s[S_SEAT]
-        and s[S_CARD] >= 0
-        and s[S_PHASE] == PHASE_SINKING
-        and s[S_SPIRIT_LEFT] > 0
-        and spirit_targets(s, x, X_NB) == 0
-    )
+    return sinking_points_owed(s, r, seat) and spirit_targets(s, x, X_NB) == 0
 
 
 @kernel

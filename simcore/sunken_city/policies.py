@@ -1527,6 +1527,15 @@ def sink_values(s, r, seat, w, lim, x, xf):
             xf[F_SINK + p] = sink_value(s, r, seat, w, x, xf, p)
 
 
+@kernel(inline="always")
+def on_spirit_path(x, depth, p):
+    """Whether piece p is on the spirit search's path so far (X_SPP[0..depth])."""
+    for j in range(depth + 1):
+        if x[X_SPP + j] == p:
+            return True
+    return False
+
+
 @kernel
 def best_spirit_path(s, r, seat, w, limit, x, xf):
     """Depth-first search over the spirit's simple paths of at most `limit` steps. Returns
@@ -1557,13 +1566,8 @@ def best_spirit_path(s, r, seat, w, limit, x, xf):
             continue
         x[X_SPI + depth] = i + 1
         nxt = x[X_ADJ + 8 * x[X_SPP + depth] + i]
-        # a simple path: never back onto a piece already left (it has sunk)
-        seen = False
-        for j in range(depth + 1):
-            if x[X_SPP + j] == nxt:
-                seen = True
-        if seen:
-            continue
+        if on_spirit_path(x, depth, nxt):
+            continue  # a simple path: never back onto a piece already left (it has sunk)
         cur = x[X_SPP + depth]
         v = xf[F_SPV + depth] + xf[F_SINK + cur]
         end = v
@@ -1904,11 +1908,7 @@ def forced_spirit_path(s, r, seat, w, pts, x, xf):
             continue
         x[X_SPI + depth] = i + 1
         nxt = x[X_SPN + 8 * depth + i]
-        seen = False
-        for j in range(depth + 1):
-            if x[X_SPP + j] == nxt:
-                seen = True
-        if seen:
+        if on_spirit_path(x, depth, nxt):
             continue
         cur = x[X_SPP + depth]
         v = xf[F_SPV + depth] + xf[F_SINK + cur]

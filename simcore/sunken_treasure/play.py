@@ -235,11 +235,6 @@ def run_game(r, pol_ids, weights, seed, index, rotate, checked, tr, rows, i, g):
     s, x, rng, pols, wts, policy_idx, score, tb, lt = g
     players = r[P_PLAYERS]
     stream_for(np.uint64(seed), np.uint64(index), rng)
-    for k in range(MAX_PLAYERS):
-        pols[k] = 0
-        policy_idx[k] = -1
-        for j in range(wts.shape[1]):
-            wts[k, j] = 0.0
     seat_policies(players, index, rotate, pol_ids, weights, pols, wts, policy_idx)
     for k in range(X_SIZE):
         x[k] = 0
