@@ -395,9 +395,13 @@ def bench(
         raise UserError("--runs must be at least 1")
     res = run_bench(game, n, runs, echo=typer.echo, policy=policy)
     if full:
-        from simcore.bench import run_full
+        from simcore.bench import BenchError, run_full
 
-        res["full"] = run_full(game, echo=typer.echo, policy=policy)
+        try:
+            res["full"] = run_full(game, echo=typer.echo, policy=policy, bench=res)
+        except BenchError as e:
+            typer.echo(f"error: {e}", err=True)
+            raise typer.Exit(1) from None
     if json_out:
         Path("bench.json").write_text(json.dumps(res, indent=2))
         typer.echo("wrote bench.json")

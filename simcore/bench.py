@@ -13,6 +13,10 @@ import numpy as np
 from simcore.games import all_games, get_game
 
 
+class BenchError(RuntimeError):
+    """A measurement subprocess of `balance bench --full` failed (reported in one line)."""
+
+
 def _time_batch(
     spec, players: int, games: int, threads: int, seed: int = 12345, policy: str | None = None
 ):
@@ -42,8 +46,9 @@ def run_bench(
     specs = [get_game(game)] if game else list(all_games().values())
     maxt = numba.config.NUMBA_NUM_THREADS
     results = []
+    gw = max(len(spec.name) for spec in specs) + 2
     echo(
-        f"{'game':<14}{'players':>8}{'policy':>10}{'1 thread g/s':>15}"
+        f"{'game':<{gw}}{'players':>8}{'policy':>10}{'1 thread g/s':>15}"
         f"{f'{maxt} threads g/s':>16}{'speed-up':>10}{'ns/turn':>10}"
     )
     for spec in specs:
@@ -59,9 +64,9 @@ def run_bench(
                 for _ in range(runs):
                     dt, turns = _time_batch(spec, players, games, t, policy=pol)
                     times.append(dt)
-                    if t == 1:
-                        nspt = dt / max(turns, 1) * 1e9
                 rates[t] = games / statistics.median(times)
+                if t == 1:  # the same seed every run: the same games, the same turns
+                    nspt = statistics.median(times) / max(turns, 1) * 1e9
             row = {
                 "game": spec.name,
                 "players": players,
@@ -76,7 +81,7 @@ def run_bench(
             }
             results.append(row)
             echo(
-                f"{spec.name:<14}{players:>8}{pol:>10}{rates[1]:>15,.0f}"
+                f"{spec.name:<{gw}}{players:>8}{pol:>10}{rates[1]:>15,.0f}"
                 f"{rates[maxt]:>16,.0f}{rates[maxt] / rates[1]:>10.2f}{nspt:>10,.0f}"
             )
     return {"machine_threads": maxt, "results": results}
@@ -112,17 +117,19 @@ def _run(code: str, *args: str, env: dict | None = None) -> tuple[str, float]:
     import sys
 
     t0 = time.perf_counter()
-    out = (
-        subprocess.run(
-            [sys.executable, "-W", "ignore", "-c", code, *args],
-            check=True,
-            capture_output=True,
-            text=True,
-            env={**os.environ, **(env or {})},
-        )
-        .stdout.strip()
-        .splitlines()
+    proc = subprocess.run(
+        [sys.executable, "-W", "ignore", "-c", code, *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
     )
+    if proc.returncode != 0:
+        lines = proc.stderr.strip().splitlines()
+        raise BenchError(
+            f"the measurement subprocess for {' '.join(args)} failed (exit {proc.returncode}): "
+            + (lines[-1] if lines else "no message")
+        )
+    out = proc.stdout.strip().splitlines()
     return (out[-1] if out else ""), time.perf_counter() - t0
 
 
@@ -160,36 +167,71 @@ def peak_memory(game: str, players: int, policy: str, games: list[int]) -> dict:
     return out
 
 
+def _rate_1(spec, players: int, pol: str, bench: dict | None) -> float:
+    """Games per second on one thread: from the table just measured, else measured here."""
+    for row in (bench or {}).get("results", []):
+        if (row["game"], row["players"], row["policy"]) == (spec.name, players, pol):
+            return row["games_per_s_1"]
+    _time_batch(spec, players, 500, 1, policy=pol)
+    dt, _ = _time_batch(spec, players, 5000, 1, policy=pol)
+    return 5000 / dt
+
+
 def run_full(
     game: str | None,
     echo: Callable[[str], None] = print,
     policy: str | None = None,
     memory_games: tuple[int, ...] = (100_000, 10_000_000),
+    bench: dict | None = None,
+    plain_games: int = 5,
 ) -> dict:
-    """The slow figures per game (3 players, or the game's smallest count above 1)."""
+    """The slow figures: for each player count the ratio to the plain-Python engine (the same
+    players, `plain_games` games); for each game (the compiled code is the same for every
+    player count; 3 players, or the nearest count) the cold and warm start of a 1,000-game
+    simulate and the peak memory of simulates of `memory_games` games. Memory does not depend
+    on the players (no rows are kept), so it is measured with whichever of the game's default
+    and random players runs faster, to keep the 1e7-game run short. `bench`: the result of
+    run_bench, whose one-thread rates are reused."""
     specs = [get_game(game)] if game else list(all_games().values())
     res = {}
+    gw = max(len(spec.name) for spec in specs) + 2
+    echo("")
+    echo(f"{'game':<{gw}}{'players':>8}{'policy':>10}{'plain ms/game':>15}{'compiled x':>12}")
     for spec in specs:
-        players = max(spec.min_players, min(3, spec.max_players))
         pol = policy or spec.default_policy
-        _time_batch(spec, players, 500, 1, policy=pol)
-        dt, _ = _time_batch(spec, players, 5000, 1, policy=pol)
-        rate = 5000 / dt
-        plain = plain_python_ratio(spec.name, players, pol, 5, rate)
+        if policy and policy not in spec.policies:
+            continue
+        ratios = {}
+        for players in range(spec.min_players, spec.max_players + 1):
+            rate = _rate_1(spec, players, pol, bench)
+            plain = plain_python_ratio(spec.name, players, pol, plain_games, rate)
+            ratios[str(players)] = {"games_per_s_1": rate, **plain}
+            echo(
+                f"{spec.name:<{gw}}{players:>8}{pol:>10}"
+                f"{plain['plain_python_s_per_game'] * 1e3:>15,.1f}{plain['ratio']:>12,.0f}"
+            )
+        res[spec.name] = {"policy": pol, "plain_python": ratios}
+    echo("")
+    for spec in specs:
+        if spec.name not in res:
+            continue
+        pol = res[spec.name]["policy"]
+        players = max(spec.min_players, min(3, spec.max_players))
         starts = start_times(spec.name, players, pol)
-        mem = peak_memory(spec.name, players, "random", list(memory_games))
-        res[spec.name] = {
-            "players": players,
-            "policy": pol,
-            "games_per_s_1": rate,
-            **plain,
-            **starts,
-            "peak_rss_kb_random": mem,
-        }
+        fast = pol
+        if pol != "random" and "random" in spec.policies:
+            if _rate_1(spec, players, "random", None) > _rate_1(spec, players, pol, bench):
+                fast = "random"
+        mem = peak_memory(spec.name, players, fast, list(memory_games))
+        res[spec.name].update(
+            {"players": players, **starts, "memory_policy": fast, "peak_rss_kb": mem}
+        )
+        ratio = mem[str(max(memory_games))] / mem[str(min(memory_games))]
         echo(
-            f"{spec.name}: {players} players, {pol}: plain Python {plain['ratio']:,.0f}x slower "
-            f"({plain['plain_python_s_per_game'] * 1e3:.1f} ms/game); cold start "
-            f"{starts['cold_start_s']:.1f} s, warm start {starts['warm_start_s']:.1f} s; peak "
-            "memory " + ", ".join(f"{k} games {v / 1024:.0f} MB" for k, v in mem.items())
+            f"{spec.name}: {players} players, {pol}: cold start {starts['cold_start_s']:.1f} s "
+            f"(empty numba cache), warm start {starts['warm_start_s']:.1f} s (1,000-game "
+            f"simulate); peak memory ({fast} players) "
+            + ", ".join(f"{int(k):,} games {v / 1024:,.0f} MB" for k, v in mem.items())
+            + f" (ratio {ratio:.2f})"
         )
     return res

@@ -34,14 +34,15 @@ _USER_DIR = bool(os.environ.get("NUMBA_CACHE_DIR"))
 @functools.cache
 def _hash_files(folder: str, recursive: bool) -> str:
     """Hash of the Python sources in a folder. At the top level of simcore only the modules
-    with compiled code count (rng.py, jit.py, ...): editing the runner or the CLI helpers does
-    not throw away every game's compiled code."""
+    with compiled code count (rng.py, jit.py, bits.py, ...): editing the runner or the CLI
+    helpers does not throw away every game's compiled code."""
     h = hashlib.sha256()
     base = Path(folder)
     files = base.rglob("*.py") if recursive else base.glob("*.py")
     for p in sorted(files):
         data = p.read_bytes()
-        if not recursive and not any(k in data for k in (b"@kernel", b"@driver", b"njit(")):
+        marks = (b"@kernel", b"@driver", b"njit(", b"@overload(")
+        if not recursive and not any(k in data for k in marks):
             continue
         h.update(str(p.relative_to(base)).encode())
         h.update(data)

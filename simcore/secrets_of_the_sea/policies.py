@@ -21,8 +21,8 @@ Players (docs/policies-secrets-of-the-sea.md):
 from __future__ import annotations
 
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
 
+from simcore.bits import trailing_zeros
 from simcore.jit import kernel
 from simcore.rng import rand_below
 from simcore.secrets_of_the_sea.board import SPACE_REGION

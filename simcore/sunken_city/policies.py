@@ -10,9 +10,8 @@ move the spirit and each spirit step; when to end the turn).
 from __future__ import annotations
 
 import numpy as np
-from numba.core.extending import overload
-from numba.cpython.unsafe.numbers import trailing_zeros as _cttz
 
+from simcore.bits import trailing_zeros
 from simcore.jit import kernel
 from simcore.rng import rand_below, rand_float
 from simcore.sunken_city.board import ORTH
@@ -351,18 +350,6 @@ MAX_KEYS = 6  # key houses in a route search: the most promising by value per di
 def tv(t):
     """What a treasure is worth to a player: count first (10), then its face value."""
     return 10.0 + treasure_value(t)
-
-
-def trailing_zeros(m):
-    """Index of the lowest set bit of m (m != 0, its 64 bits read as two's complement). Plain
-    Python here (NUMBA_DISABLE_JIT); compiled, one instruction (the overload below)."""
-    m = int(m)
-    return (m & -m).bit_length() - 1
-
-
-@overload(trailing_zeros)
-def _trailing_zeros_compiled(m):
-    return lambda m: _cttz(m)
 
 
 @kernel(inline="always")

@@ -1,0 +1,38 @@
+"""`balance bench`: the table, the reuse of its rates by --full, the plain-Python timing and a
+failed measurement reported as one line (no traceback)."""
+
+from __future__ import annotations
+
+import pytest
+
+from simcore import bench
+
+
+def test_run_bench_table_and_rates():
+    lines = []
+    res = bench.run_bench("sunken-treasure", 300, 1, echo=lines.append)
+    rows = res["results"]
+    assert [r["players"] for r in rows] == [1, 2, 3, 4]
+    for r in rows:
+        assert r["policy"] == "balanced"
+        assert r["games_per_s_1"] > 0 and r["ns_per_turn"] > 0
+    # one header and one line per player count, columns aligned to the longest game name
+    assert len(lines) == 5
+    assert lines[1].startswith("sunken-treasure  ")
+    assert len({len(line) for line in lines}) == 1
+    # --full reuses the rates just measured
+    assert bench._rate_1(bench.get_game("sunken-treasure"), 2, "balanced", res) == (
+        rows[1]["games_per_s_1"]
+    )
+
+
+def test_plain_python_ratio_runs_the_plain_engine():
+    out = bench.plain_python_ratio("secrets-of-the-sea", 4, "balanced", 3, 1000.0)
+    assert out["sample_games"] == 3
+    assert out["plain_python_s_per_game"] > 0
+    assert out["ratio"] == pytest.approx(1000.0 * out["plain_python_s_per_game"])
+
+
+def test_failed_measurement_is_one_line():
+    with pytest.raises(bench.BenchError, match="failed .exit 1.: ValueError: boom"):
+        bench._run("raise ValueError('boom')", "x")
