@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup test test-slow report bench lint clean
+.PHONY: setup test test-slow report bench bench-quick lint clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -23,7 +23,12 @@ test-slow: $(STAMP)
 report: $(STAMP)
 	$(BIN)/balance report sunken-city --out reports/sunken-city --games 30000
 
+# every figure of docs/performance.md (about 13 minutes: cold compiles, 1e7-game memory runs)
 bench: $(STAMP)
+	$(BIN)/balance bench --games 20000 --runs 5 --full
+
+# the games-per-second table only (about 2 minutes)
+bench-quick: $(STAMP)
 	$(BIN)/balance bench --games 20000 --runs 5
 
 lint: $(STAMP)

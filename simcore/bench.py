@@ -103,11 +103,23 @@ spec.play_batch(r, ids, w, np.uint64(7), np.int64(0), False, False, rows)
 print(time.perf_counter() - t)
 """
 
+# Peak memory of this process: VmHWM (the high-water mark of the process's own memory, new at
+# exec). ru_maxrss is only the fallback where /proc is missing: on Linux it keeps the parent's
+# peak across fork and exec, so a child of a `balance bench` that compiled several games
+# reported the parent's 1 GB.
 _MEMORY = """
 import resource, sys
 from simcore import simulate
 simulate(sys.argv[1], int(sys.argv[2]), int(float(sys.argv[4])), policies=sys.argv[3], seed=1)
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+kb = None
+try:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                kb = int(line.split()[1])
+except OSError:
+    pass
+print(kb if kb is not None else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
 
 

@@ -21,8 +21,9 @@ def test_run_bench_table_and_rates():
     assert lines[1].startswith("sunken-treasure  ")
     assert len({len(line) for line in lines}) == 1
     # --full reuses the rates just measured
-    assert bench._rate_1(bench.get_game("sunken-treasure"), 2, "balanced", res) == (
-        rows[1]["games_per_s_1"]
+    assert (
+        bench._rate_1(bench.get_game("sunken-treasure"), 2, "balanced", res)
+        == (rows[1]["games_per_s_1"])
     )
 
 
@@ -36,3 +37,14 @@ def test_plain_python_ratio_runs_the_plain_engine():
 def test_failed_measurement_is_one_line():
     with pytest.raises(bench.BenchError, match="failed .exit 1.: ValueError: boom"):
         bench._run("raise ValueError('boom')", "x")
+
+
+def test_peak_memory_is_the_child_process_own():
+    """The memory figure is the measured simulate's own peak, not its parent's (ru_maxrss
+    on Linux keeps the parent's peak across fork and exec)."""
+    import numpy as np
+
+    ballast = np.ones(60_000_000)  # 480 MB held by this process while the child runs
+    kb = bench.peak_memory("sunken-treasure", 2, "balanced", [20_000])["20000"]
+    assert ballast.sum() == 60_000_000
+    assert 20_000 < kb < 400_000
