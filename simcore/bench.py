@@ -44,6 +44,17 @@ def run_bench(
     policy: str | None = None,
 ):
     specs = [get_game(game)] if game else list(all_games().values())
+    if policy is not None:
+        # an unknown policy is an input error (RulesError: one line, exit status 2); with
+        # every game, the games that do not have the policy are left out
+        if game:
+            specs[0].parse_policies(policy, specs[0].min_players)
+        elif not any(policy in spec.policies for spec in specs):
+            from simcore.rulesbase import RulesError
+
+            known = sorted({p for spec in specs for p in spec.policies})
+            raise RulesError(f"no game has a policy '{policy}' (known: {', '.join(known)})")
+        specs = [spec for spec in specs if policy in spec.policies]
     maxt = numba.config.NUMBA_NUM_THREADS
     results = []
     gw = max(len(spec.name) for spec in specs) + 2
@@ -53,8 +64,6 @@ def run_bench(
     )
     for spec in specs:
         for players in range(spec.min_players, spec.max_players + 1):
-            if policy and policy not in spec.policies:
-                continue
             pol = policy or spec.default_policy
             _time_batch(spec, players, min(games, 2000), 1, policy=pol)  # warm-up
             rates = {}

@@ -48,3 +48,19 @@ def test_peak_memory_is_the_child_process_own():
     kb = bench.peak_memory("sunken-treasure", 2, "balanced", [20_000])["20000"]
     assert ballast.sum() == 60_000_000
     assert 20_000 < kb < 400_000
+
+
+def test_unknown_policy_is_an_input_error():
+    from simcore.rulesbase import RulesError
+
+    with pytest.raises(RulesError, match="unknown policy 'nosuch' for sumeria"):
+        bench.run_bench("sumeria", 10, 1, echo=lambda line: None, policy="nosuch")
+    with pytest.raises(RulesError, match="no game has a policy 'nosuch'"):
+        bench.run_bench(None, 10, 1, echo=lambda line: None, policy="nosuch")
+
+
+def test_policy_of_some_games_benches_those_games():
+    lines = []
+    res = bench.run_bench(None, 50, 1, echo=lines.append, policy="ev")
+    assert {r["game"] for r in res["results"]} == {"secrets-of-the-sea"}
+    assert len(lines) == 1 + 3
