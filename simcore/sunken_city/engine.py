@@ -1101,15 +1101,15 @@ def end_sinking(s, r, tr):
 
 
 @kernel(inline="always")
+def own_turn_in_phase(s, r, seat, phase):
+    """Advanced game: the seat's turn, its card played, in phase `phase`."""
+    return r[P_ADVANCED] == 1 and seat == s[S_SEAT] and s[S_CARD] >= 0 and s[S_PHASE] == phase
+
+
+@kernel(inline="always")
 def sinking_points_owed(s, r, seat):
     """The seat's turn in a sinking phase, with spirit points still to spend."""
-    return (
-        r[P_ADVANCED] == 1
-        and seat == s[S_SEAT]
-        and s[S_CARD] >= 0
-        and s[S_PHASE] == PHASE_SINKING
-        and s[S_SPIRIT_LEFT] > 0
-    )
+    return own_turn_in_phase(s, r, seat, PHASE_SINKING) and s[S_SPIRIT_LEFT] > 0
 
 
 @kernel
@@ -1173,13 +1173,7 @@ def do_banish(s, r, tr, seat, g, x):
 
 @kernel
 def can_grotto_now(s, r, seat):
-    return (
-        r[P_ADVANCED] == 1
-        and seat == s[S_SEAT]
-        and s[S_CARD] >= 0
-        and s[S_PHASE] == PHASE_RAISING
-        and s[S_GROTTO_RIGHT] == 1
-    )
+    return own_turn_in_phase(s, r, seat, PHASE_RAISING) and s[S_GROTTO_RIGHT] == 1
 
 
 @kernel

@@ -816,6 +816,15 @@ def key_distances(s, r, k, x):
             x[X_KD + 12 * j + i] = d
 
 
+@kernel(inline="always")
+def keep_path(x, dst, stack, depth, last):
+    """x[dst : dst + depth + 1] = the path on a search stack (the nodes x[stack + 1 .. stack +
+    depth] below the current depth) followed by `last`."""
+    for j in range(depth):
+        x[dst + j] = x[stack + j + 1]
+    x[dst + depth] = last
+
+
 @kernel
 def route_leaf(s, r, seat, w, x, xf, collected, final_slot, banked, carried0):
     """Value of ending a move: treasure recovered, treasure banked, and the risk to what is
@@ -955,9 +964,7 @@ def plan_route(s, r, seat, w, budget, x, xf, ob, k):
             xf[ob + used] = v
         if v > best:
             best = v
-            for j in range(depth):
-                x[X_BEST + j] = x[X_RN + j + 1]
-            x[X_BEST + depth] = i
+            keep_path(x, X_BEST, X_RN, depth, i)
             x[X_BEST + depth + 1] = -1
         # or go home from here (route_leaf, banked)
         dv = x[X_KV + i]
@@ -967,9 +974,7 @@ def plan_route(s, r, seat, w, budget, x, xf, ob, k):
                 xf[ob + used + dv] = v
             if v > best:
                 best = v
-                for j in range(depth):
-                    x[X_BEST + j] = x[X_RN + j + 1]
-                x[X_BEST + depth] = i
+                keep_path(x, X_BEST, X_RN, depth, i)
                 x[X_BEST + depth + 1] = -2
                 x[X_BEST + depth + 2] = -1
         if depth + 1 < 12:
@@ -1564,16 +1569,12 @@ def best_spirit_path(s, r, seat, w, limit, x, xf):
         steps = depth + 1
         if end > xf[F_SPBEST + steps]:
             xf[F_SPBEST + steps] = end
-            for j in range(depth):
-                x[X_SPR + 8 * steps + j] = x[X_SPP + j + 1]
-            x[X_SPR + 8 * steps + depth] = nxt
+            keep_path(x, X_SPR + 8 * steps, X_SPP, depth, nxt)
             x[X_SPQ + steps] = seq
         seq += 1
         if end > best:
             best = end
-            for j in range(depth):
-                x[X_SPB + j] = x[X_SPP + j + 1]
-            x[X_SPB + depth] = nxt
+            keep_path(x, X_SPB, X_SPP, depth, nxt)
             x[X_SPB + 7] = steps
         if steps < lim:
             depth += 1
@@ -1925,9 +1926,7 @@ def forced_spirit_path(s, r, seat, w, pts, x, xf):
             end += 1e-4 * (nxt % 7)
             if end > best:
                 best = end
-                for j in range(depth):
-                    x[X_SPB + j] = x[X_SPP + j + 1]
-                x[X_SPB + depth] = nxt
+                keep_path(x, X_SPB, X_SPP, depth, nxt)
                 x[X_SPB + 7] = steps
                 x[X_SPB + 6] = banish
         else:
