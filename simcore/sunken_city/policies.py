@@ -960,8 +960,8 @@ def plan_route(s, r, seat, w, budget, x, xf, ob, k):
             - late_w * total
         )
         v = stay_w * out_there - lost_w * total
-        if v > xf[ob + used]:
-            xf[ob + used] = v
+        c = xf[ob + used]
+        xf[ob + used] = v if v > c else c  # (a select, not a branch the CPU must guess)
         if v > best:
             best = v
             keep_path(x, X_BEST, X_RN, depth, i)
@@ -970,8 +970,8 @@ def plan_route(s, r, seat, w, budget, x, xf, ob, k):
         dv = x[X_KV + i]
         if dv < INF and dv <= left:
             v = g * val + bank_w * total
-            if v > xf[ob + used + dv]:
-                xf[ob + used + dv] = v
+            c = xf[ob + used + dv]
+            xf[ob + used + dv] = v if v > c else c
             if v > best:
                 best = v
                 keep_path(x, X_BEST, X_RN, depth, i)
@@ -1298,10 +1298,10 @@ def place_best_house(s, r, tr, seat, w, x, xf, rng):
                 if m & (1 << o):
                     opp += xf[F_CLOSE_O + N_SQUARES * o + q]
             score = w[W_GREED] * v * near - w[W_BLOCK] * v * opp + jitter
-            if score > best:
-                best = score
-                bh = h
-                bq = q
+            better = score > best
+            best = score if better else best
+            bh = h if better else bh
+            bq = q if better else bq
     if bh < 0:
         return 0
     sig0 = board_signature(s)
@@ -1434,9 +1434,10 @@ def place_best_street(s, r, tr, seat, w, x, xf, rng):
                             b = a + SIZE
                         score = street_score(x, xf, a, b, target, off, build, block)
                         code = 2 * a + d
-                        if score > best or (score == best and code < bcode):
-                            best = score
-                            bcode = code
+                        # selects rather than branches (the outcome is hard to guess)
+                        better = (score > best) | ((score == best) & (code < bcode))
+                        best = score if better else best
+                        bcode = code if better else bcode
         if bcode < 0:
             return 0
         a = bcode >> 1
