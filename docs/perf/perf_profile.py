@@ -26,15 +26,6 @@ import sys
 import tempfile
 import time
 
-_CACHE = tempfile.mkdtemp(prefix="perf-profile-")
-os.environ.pop("NUMBA_CACHE_DIR", None)
-os.environ["XDG_CACHE_HOME"] = _CACHE  # before simcore is imported: a fresh compile
-os.environ["NUMBA_NUM_THREADS"] = "1"
-
-from numba.core.registry import CPUDispatcher  # noqa: E402
-
-from simcore.runner import simulate  # noqa: E402
-
 
 def short_name(symbol: str) -> str:
     """simcore.sunken_city.policies.plan_route from numba's mangled symbol (prefixes such as
@@ -55,6 +46,8 @@ def short_name(symbol: str) -> str:
 
 def write_perf_map() -> int:
     """/tmp/perf-<pid>.map: start, size and name of every function numba compiled so far."""
+    from numba.core.registry import CPUDispatcher
+
     syms = set()
     seen = set()
     for mod in list(sys.modules.values()):
@@ -97,11 +90,20 @@ def main() -> int:
     if shutil.which("perf") is None:
         print("perf is not installed")
         return 2
+    if "simcore" in sys.modules:
+        print("run this as a script: simcore must be compiled afresh, in a temporary cache")
+        return 2
+    cache = tempfile.mkdtemp(prefix="perf-profile-")
+    os.environ.pop("NUMBA_CACHE_DIR", None)
+    os.environ["XDG_CACHE_HOME"] = cache  # before simcore is imported: a fresh compile
+    os.environ["NUMBA_NUM_THREADS"] = "1"
+    from simcore.runner import simulate
+
     kw = {"policies": policy} if policy else {}
     t = time.time()
     simulate(game, players, 100, seed=1, threads=1, **kw)  # compiles
     print(f"compiled in {time.time() - t:.0f} s; {write_perf_map()} functions mapped")
-    data = os.path.join(_CACHE, "perf.data")
+    data = os.path.join(cache, "perf.data")
     rec = subprocess.Popen(
         ["perf", "record", "-q", "-e", "cpu-clock", "-p", str(os.getpid()), "-o", data],
         stdout=subprocess.DEVNULL,
@@ -137,7 +139,7 @@ def main() -> int:
     for name, shares in ranked[:40]:
         versions = f"  ({len(shares)} versions)" if len(shares) > 1 else ""
         print(f"{100 * sum(shares) / max(jit, 1e-9):5.1f}%  {name}{versions}")
-    shutil.rmtree(_CACHE, ignore_errors=True)
+    shutil.rmtree(cache, ignore_errors=True)
     return 0
 
 

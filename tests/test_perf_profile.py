@@ -1,0 +1,36 @@
+"""docs/perf/perf_profile.py (a sampling profile with Linux perf): how it names numba's compiled
+functions, and that importing it changes nothing (only running it as a script does)."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+
+PATH = Path(__file__).parents[1] / "docs" / "perf" / "perf_profile.py"
+
+
+def load():
+    spec = importlib.util.spec_from_file_location("perf_profile", PATH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_short_names_of_numba_symbols():
+    short_name = load().short_name
+    sym = (
+        "_ZN7simcore11sunken_city8policies10plan_routeB4v360B40c8tJTIeFIjxB2IKSgI4CrvSCKg1"
+        "MMVC_2fAwA_3dE5ArrayIxLi1E1C7mutable7alignedE"
+    )
+    name = "simcore.sunken_city.policies.plan_route"
+    assert short_name(sym) == name
+    assert short_name("cpython." + sym) == "cpython." + name
+    assert short_name("memset") == "memset"
+
+
+def test_importing_it_leaves_the_environment_alone():
+    before = dict(os.environ)
+    module = load()
+    assert dict(os.environ) == before
+    assert callable(module.main)
