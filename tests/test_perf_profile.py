@@ -31,6 +31,5 @@ def test_short_names_of_numba_symbols():
 
 def test_importing_it_leaves_the_environment_alone():
     before = dict(os.environ)
-    module = load()
+    load()
     assert dict(os.environ) == before
-    assert callable(module.main)

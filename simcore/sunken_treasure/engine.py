@@ -732,6 +732,15 @@ def can_abandon(s, r, seat):
 
 
 @kernel(inline="always")
+def turn_done(s, r, tr, err):
+    """What the do_* actions return: act_*'s result err, after the end of the turn when it
+    succeeded (every action but abandon completes the turn)."""
+    if err == 0:
+        end_turn(s, r, tr)
+    return err
+
+
+@kernel(inline="always")
 def act_search(s, r, tr, rng, seat):
     """'Take an Item Card from deck. If it is a Treasure card or Safety card, keep it. If it
     is Junk, discard it. If it is a Shark card, place it on the board.'"""
@@ -758,11 +767,8 @@ def act_search(s, r, tr, rng, seat):
 
 @kernel(inline="always")
 def do_search(s, r, tr, rng, seat):
-    """act_search, then the end of the turn (every action but abandon completes the turn)."""
-    err = act_search(s, r, tr, rng, seat)
-    if err == 0:
-        end_turn(s, r, tr)
-    return err
+    """act_search, then the end of the turn."""
+    return turn_done(s, r, tr, act_search(s, r, tr, rng, seat))
 
 
 @kernel
@@ -780,11 +786,8 @@ def act_claim(s, r, tr, rng, seat, kind):
 
 @kernel(inline="always")
 def do_claim(s, r, tr, rng, seat, kind):
-    """act_claim, then the end of the turn (every action but abandon completes the turn)."""
-    err = act_claim(s, r, tr, rng, seat, kind)
-    if err == 0:
-        end_turn(s, r, tr)
-    return err
+    """act_claim, then the end of the turn."""
+    return turn_done(s, r, tr, act_claim(s, r, tr, rng, seat, kind))
 
 
 @kernel
@@ -837,11 +840,8 @@ def act_attempt(s, r, tr, rng, seat, kind):
 
 @kernel(inline="always")
 def do_attempt(s, r, tr, rng, seat, kind):
-    """act_attempt, then the end of the turn (every action but abandon completes the turn)."""
-    err = act_attempt(s, r, tr, rng, seat, kind)
-    if err == 0:
-        end_turn(s, r, tr)
-    return err
+    """act_attempt, then the end of the turn."""
+    return turn_done(s, r, tr, act_attempt(s, r, tr, rng, seat, kind))
 
 
 @kernel
@@ -862,11 +862,8 @@ def act_safety(s, r, tr, seat):
 
 @kernel(inline="always")
 def do_safety(s, r, tr, seat):
-    """act_safety, then the end of the turn (every action but abandon completes the turn)."""
-    err = act_safety(s, r, tr, seat)
-    if err == 0:
-        end_turn(s, r, tr)
-    return err
+    """act_safety, then the end of the turn."""
+    return turn_done(s, r, tr, act_safety(s, r, tr, seat))
 
 
 @kernel(inline="always")
@@ -883,11 +880,8 @@ def act_surface(s, r, tr, seat):
 
 @kernel(inline="always")
 def do_surface(s, r, tr, seat):
-    """act_surface, then the end of the turn (every action but abandon completes the turn)."""
-    err = act_surface(s, r, tr, seat)
-    if err == 0:
-        end_turn(s, r, tr)
-    return err
+    """act_surface, then the end of the turn."""
+    return turn_done(s, r, tr, act_surface(s, r, tr, seat))
 
 
 @kernel(inline="always")
@@ -907,11 +901,8 @@ def act_dive(s, r, tr, seat):
 
 @kernel(inline="always")
 def do_dive(s, r, tr, seat):
-    """act_dive, then the end of the turn (every action but abandon completes the turn)."""
-    err = act_dive(s, r, tr, seat)
-    if err == 0:
-        end_turn(s, r, tr)
-    return err
+    """act_dive, then the end of the turn."""
+    return turn_done(s, r, tr, act_dive(s, r, tr, seat))
 
 
 @kernel(inline="always")
@@ -928,11 +919,8 @@ def act_bank(s, r, tr, seat):
 
 @kernel(inline="always")
 def do_bank(s, r, tr, seat):
-    """act_bank, then the end of the turn (every action but abandon completes the turn)."""
-    err = act_bank(s, r, tr, seat)
-    if err == 0:
-        end_turn(s, r, tr)
-    return err
+    """act_bank, then the end of the turn."""
+    return turn_done(s, r, tr, act_bank(s, r, tr, seat))
 
 
 @kernel
@@ -1000,11 +988,8 @@ def act_steal(s, r, tr, rng, seat, target):
 
 @kernel(inline="always")
 def do_steal(s, r, tr, rng, seat, target):
-    """act_steal, then the end of the turn (every action but abandon completes the turn)."""
-    err = act_steal(s, r, tr, rng, seat, target)
-    if err == 0:
-        end_turn(s, r, tr)
-    return err
+    """act_steal, then the end of the turn."""
+    return turn_done(s, r, tr, act_steal(s, r, tr, rng, seat, target))
 
 
 @kernel
@@ -1070,30 +1055,37 @@ def list_options(s, r, seat, x, o, with_abandon):
     return n
 
 
-@kernel
-def do_option(s, r, tr, rng, seat, code):
-    """Apply one option code; 0 or ERR_ILLEGAL."""
+@kernel(inline="always")
+def act_option(s, r, tr, rng, seat, code):
+    """The turn action of an option code (act_*: without the end of the turn); 0 or
+    ERR_ILLEGAL. The most frequent actions are tested first."""
     k = code // 8
     a = code % 8
     if k == K_SEARCH:
-        return do_search(s, r, tr, rng, seat)
-    if k == K_CLAIM:
-        return do_claim(s, r, tr, rng, seat, a)
-    if k == K_ATTEMPT:
-        return do_attempt(s, r, tr, rng, seat, a)
-    if k == K_SAFETY:
-        return do_safety(s, r, tr, seat)
+        return act_search(s, r, tr, rng, seat)
     if k == K_SURFACE:
-        return do_surface(s, r, tr, seat)
-    if k == K_DIVE:
-        return do_dive(s, r, tr, seat)
+        return act_surface(s, r, tr, seat)
     if k == K_BANK:
-        return do_bank(s, r, tr, seat)
+        return act_bank(s, r, tr, seat)
+    if k == K_DIVE:
+        return act_dive(s, r, tr, seat)
+    if k == K_ATTEMPT:
+        return act_attempt(s, r, tr, rng, seat, a)
     if k == K_STEAL:
-        return do_steal(s, r, tr, rng, seat, a)
-    if k == K_ABANDON:
-        return do_abandon(s, r, tr, seat)
+        return act_steal(s, r, tr, rng, seat, a)
+    if k == K_CLAIM:
+        return act_claim(s, r, tr, rng, seat, a)
+    if k == K_SAFETY:
+        return act_safety(s, r, tr, seat)
     return ERR_ILLEGAL
+
+
+@kernel
+def do_option(s, r, tr, rng, seat, code):
+    """Apply one option code; 0 or ERR_ILLEGAL. Every action but abandon ends the turn."""
+    if code // 8 == K_ABANDON:
+        return do_abandon(s, r, tr, seat)
+    return turn_done(s, r, tr, act_option(s, r, tr, rng, seat, code))
 
 
 # ---------------------------------------------------------------------------------------

@@ -33,14 +33,7 @@ from simcore.sunken_treasure.engine import (
     K_SEARCH,
     K_STEAL,
     K_SURFACE,
-    act_attempt,
-    act_bank,
-    act_claim,
-    act_dive,
-    act_safety,
-    act_search,
-    act_steal,
-    act_surface,
+    act_option,
     banked_value,
     can_abandon,
     can_attempt,
@@ -294,26 +287,7 @@ def heuristic_turn(s, r, tr, seat, w, rng, checked, lt):
         code, err = heuristic_diver(s, r, tr, seat, w, checked, lt)
         if err != 0:
             return err
-    k = code // 8
-    a = code % 8
-    if k == K_SEARCH:
-        err = act_search(s, r, tr, rng, seat)
-    elif k == K_SURFACE:
-        err = act_surface(s, r, tr, seat)
-    elif k == K_BANK:
-        err = act_bank(s, r, tr, seat)
-    elif k == K_DIVE:
-        err = act_dive(s, r, tr, seat)
-    elif k == K_ATTEMPT:
-        err = act_attempt(s, r, tr, rng, seat, a)
-    elif k == K_STEAL:
-        err = act_steal(s, r, tr, rng, seat, a)
-    elif k == K_CLAIM:
-        err = act_claim(s, r, tr, rng, seat, a)
-    elif k == K_SAFETY:
-        err = act_safety(s, r, tr, seat)
-    else:
-        err = ERR_ILLEGAL
+    err = act_option(s, r, tr, rng, seat, code)
     if err == 0:
         end_turn_in(s, r, tr)  # the actions' end of turn, compiled inline here once
     return after(s, r, checked, err)
