@@ -1,0 +1,83 @@
+"""docs/perf/cycle_profile.py (cycles per call by the CPU's cycle counter): how it rewrites a
+function into a counted wrapper, that the functions docs/performance.md profiles still exist
+in a form it can wrap, and that importing it changes nothing."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+
+import pytest
+
+PATH = Path(__file__).parents[1] / "docs" / "perf" / "cycle_profile.py"
+
+# the phases of a Sunken City turn that docs/performance.md ("Cycles per call") profiles
+SUNKEN_CITY = (
+    "heuristic_turn,choose_card,heuristic_build,heuristic_move,heuristic_spirit,"
+    "place_best_street,place_best_house,raised,key_houses,plan_route,walk_to,best_spirit_path"
+).split(",")
+
+SOURCE = '''@kernel
+def f(s, r,
+      seat):
+    """doc"""
+    return s[0] + seat
+
+
+@kernel(inline="always")
+def g(x):
+    return x
+'''
+
+
+def load():
+    spec = importlib.util.spec_from_file_location("cycle_profile", PATH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_call_args():
+    call_args = load().call_args
+    assert call_args("s, r,\n      seat") == "s, r, seat"
+    assert call_args("a, b=1, c: int = 2") == "a, b, c"
+    assert call_args("") == ""
+
+
+def test_wrap_renames_and_counts_into_the_given_slots():
+    wrap = load().wrap
+    out = wrap(SOURCE, "f", 3, 123456)
+    assert "def _f_raw(s, r,\n      seat):" in out
+    assert out.count("def f(") == 1  # only the wrapper keeps the name
+    wrapper = out[out.index("def f(") :]
+    assert "_f_raw(s, r, seat)" in wrapper
+    assert "_cp_add(6, " in wrapper and "_cp_add(7, 1)" in wrapper
+    assert "inttoptr(_cp_ir.Constant(i64, 123456)" in out
+    # a second function in the same module: the counters are defined once
+    out2 = wrap(out + "\n\n@kernel\ndef h(x):\n    return x\n", "h", 4, 123456)
+    assert out2.count("def _cp_cycles(") == 1
+    assert "_cp_add(8, " in out2
+    compile(out2, "<patched>", "exec")  # still Python
+
+
+def test_wrap_leaves_what_it_cannot_wrap():
+    wrap = load().wrap
+    assert wrap(SOURCE, "g", 0, 1) is None  # inline="always": would no longer be inlined
+    assert wrap(SOURCE, "nothing", 0, 1) is None
+
+
+def test_the_profiled_phases_still_exist(tmp_path):
+    mod = load()
+    mod.patch_tree(mod.ROOT, tmp_path, "sunken_city", SUNKEN_CITY, 4096)
+    text = (tmp_path / "simcore" / "sunken_city" / "policies.py").read_text()
+    for f in SUNKEN_CITY:
+        assert f"def _{f}_raw(" in text
+    with pytest.raises(SystemExit, match="no_such_function"):
+        mod.patch_tree(mod.ROOT, tmp_path / "b", "sunken_city", ["no_such_function"], 1)
+
+
+def test_importing_it_leaves_the_environment_alone():
+    before = dict(os.environ)
+    load()
+    assert dict(os.environ) == before
