@@ -97,3 +97,23 @@ def test_weights_from_the_command_line_change_the_player():
         b.rows[[f"sent_others_home_{s}" for s in range(3)]].to_numpy().sum()
         < a.rows[[f"sent_others_home_{s}" for s in range(3)]].to_numpy().sum()
     )
+
+
+def test_search_weight_is_the_route_search_effort():
+    """`search`: orders of key houses a route search may try (default 500). Past 1,956 (every
+    order of 6 keys) a search is complete, so any larger effort plays the same games; a small
+    effort plays others, and with none the players still play whole, legal games."""
+    spec = get_game("sunken-city")
+    assert spec.parse_policies("balanced", 3)[0].weights[9] == 500.0
+
+    def rows(policy, checked=False):
+        res = simulate(
+            "sunken-city", 3, 200, seed=5, policies=policy, keep_rows=True, checked=checked
+        )
+        return res.rows.to_numpy()
+
+    assert np.array_equal(rows("balanced:search=1956"), rows("balanced:search=100000"))
+    base = rows("balanced")
+    assert not np.array_equal(rows("balanced:search=20"), base)
+    none = simulate("sunken-city", 3, 100, seed=5, policies="balanced:search=0", checked=True)
+    assert none.summary.errors == 0

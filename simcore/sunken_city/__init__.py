@@ -9,9 +9,12 @@ from simcore.sunken_city.policies import POL_HEURISTIC, POL_RANDOM, WEIGHT_NAMES
 from simcore.sunken_city.rules import DICE, VARIANTS, SunkenCityRules, pack
 from simcore.sunken_city.state import END_REASONS
 
+# the route search's effort (weight `search`): orders of key houses tried per search
+SEARCH = 500.0
+
 
 def _weights(greed, bank, caution, aggression, build, block, chip, centre, noise=0.0):
-    vals = (greed, bank, caution, aggression, build, block, chip, centre, noise)
+    vals = (greed, bank, caution, aggression, build, block, chip, centre, noise, SEARCH)
     return dict(zip(WEIGHT_NAMES, vals, strict=True))
 
 

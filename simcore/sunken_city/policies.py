@@ -329,6 +329,7 @@ W_BLOCK = 5  # reluctance to put needed houses or streets within opponents' reac
 W_CHIP = 6  # extra value a chip must bring before it is spent
 W_CENTRE = 7  # preference for raising the centre house when the chest is still needed
 W_NOISE = 8  # random spread of the card choice, in treasures (0: deterministic, no draw)
+W_SEARCH = 9  # orders of key houses a route search may try (its effort; below 1: none)
 WEIGHT_NAMES = (
     "greed",
     "bank",
@@ -339,10 +340,13 @@ WEIGHT_NAMES = (
     "chip",
     "centre",
     "noise",
+    "search",
 )
 
 INF = 999
-MAX_ROUTE_NODES = 500  # route search expansions per call (keys are tried best first)
+# a route search's most expansions whatever its weight `search`: more than the 1,956 orders
+# of 6 key houses, so a search up to it is complete
+MAX_ROUTE_NODES = 2000
 MAX_KEYS = 6  # key houses in a route search: the most promising by value per distance
 
 
@@ -938,7 +942,12 @@ def plan_route(s, r, seat, w, budget, x, xf, ob, k):
     x[X_RM] = 0
     xf[F_RV] = 0.0
     expansions = 0
-    while depth >= 0 and expansions < MAX_ROUTE_NODES:
+    cap = 0  # the player's effort (keys are tried best first: good routes come early)
+    if w[W_SEARCH] >= 1.0:
+        cap = int(min(w[W_SEARCH], 1e9))
+    while depth >= 0 and expansions < MAX_ROUTE_NODES:  # (a constant bound: faster code)
+        if expansions >= cap:
+            break
         cand = x[X_RI + depth]
         if cand == 0:
             depth -= 1
