@@ -61,6 +61,15 @@ def test_wrap_renames_and_counts_into_the_given_slots():
     compile(out2, "<patched>", "exec")  # still Python
 
 
+def test_the_counters_come_with_the_first_wrapper_of_a_module():
+    """The counted call of nothing and the counter reader (EXTRA) name _cp_cycles before any
+    wrapper defined it: wrapping _cp_empty must still add the counters' definitions."""
+    mod = load()
+    out = mod.wrap(mod.EXTRA, "_cp_empty", 0, 1)
+    assert out.count("def _cp_cycles(") == 1 and out.count("def _cp_add(") == 1
+    compile(out, "<patched>", "exec")
+
+
 def test_wrap_leaves_what_it_cannot_wrap():
     wrap = load().wrap
     assert wrap(SOURCE, "g", 0, 1) is None  # inline="always": would no longer be inlined
@@ -73,7 +82,7 @@ def test_the_profiled_phases_still_exist(tmp_path):
     text = (tmp_path / "simcore" / "sunken_city" / "policies.py").read_text()
     for f in SUNKEN_CITY:
         assert f"def _{f}_raw(" in text
-    with pytest.raises(SystemExit, match="no_such_function"):
+    with pytest.raises(SystemExit, match="no_such_function.*inline"):
         mod.patch_tree(mod.ROOT, tmp_path / "b", "sunken_city", ["no_such_function"], 1)
 
 

@@ -108,7 +108,7 @@ def wrap(source: str, name: str, index: int, address: int) -> str | None:
         return None
     params = m.group(1)
     out = source[: m.start()] + f"@kernel\ndef _{name}_raw({params}):" + source[m.end() :]
-    if "_cp_cycles" not in out:
+    if "def _cp_cycles(" not in out:
         out += RUNTIME.replace("{address}", str(address))
     args = call_args(params)
     return out + WRAPPER.format(
@@ -132,7 +132,10 @@ def patch_tree(src: Path, dst: Path, package: str, funcs: list[str], address: in
         if changed:
             path.write_text(text)
     if missing:
-        raise SystemExit(f"no @kernel function named {', '.join(sorted(missing))} in {package}")
+        raise SystemExit(
+            f"no @kernel function named {', '.join(sorted(missing))} in simcore/{package} "
+            '(one compiled with inline="always" cannot be wrapped: it would not be inlined)'
+        )
 
 
 def main() -> int:
