@@ -4,13 +4,11 @@ in a form it can wrap, and that importing it changes nothing."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
-from pathlib import Path
 
 import pytest
 
-PATH = Path(__file__).parents[1] / "docs" / "perf" / "cycle_profile.py"
+from tests.perf_scripts import load_script
 
 # the phases of a Sunken City turn that docs/performance.md ("Cycles per call") profiles
 SUNKEN_CITY = (
@@ -32,10 +30,7 @@ def g(x):
 
 
 def load():
-    spec = importlib.util.spec_from_file_location("cycle_profile", PATH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("cycle_profile")
 
 
 def test_call_args():

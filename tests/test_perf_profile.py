@@ -3,18 +3,13 @@ functions, and that importing it changes nothing (only running it as a script do
 
 from __future__ import annotations
 
-import importlib.util
 import os
-from pathlib import Path
 
-PATH = Path(__file__).parents[1] / "docs" / "perf" / "perf_profile.py"
+from tests.perf_scripts import load_script
 
 
 def load():
-    spec = importlib.util.spec_from_file_location("perf_profile", PATH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("perf_profile")
 
 
 def test_short_names_of_numba_symbols():
