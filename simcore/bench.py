@@ -11,6 +11,7 @@ import numba
 import numpy as np
 
 from simcore.games import all_games, get_game
+from simcore.rulesbase import RulesError
 
 
 class BenchError(RuntimeError):
@@ -36,6 +37,15 @@ def _time_batch(
     return dt, int(turns)
 
 
+def _policy_fits(spec, policy: str) -> bool:
+    """Whether `policy` (as --policy gives it, with weights) is one of the game's players."""
+    try:
+        spec.parse_policies(policy, spec.min_players)
+    except RulesError:
+        return False
+    return True
+
+
 def run_bench(
     game: str | None,
     games: int,
@@ -45,21 +55,23 @@ def run_bench(
 ):
     specs = [get_game(game)] if game else list(all_games().values())
     if policy is not None:
-        # an unknown policy is an input error (RulesError: one line, exit status 2); with
-        # every game, the games that do not have the policy are left out
+        # an unknown policy or weight is an input error (RulesError: one line, exit status
+        # 2); with every game, the games the policy (name and weights) does not fit are left
+        # out
         if game:
             specs[0].parse_policies(policy, specs[0].min_players)
-        elif not any(policy in spec.policies for spec in specs):
-            from simcore.rulesbase import RulesError
-
-            known = sorted({p for spec in specs for p in spec.policies})
-            raise RulesError(f"no game has a policy '{policy}' (known: {', '.join(known)})")
-        specs = [spec for spec in specs if policy in spec.policies]
+        else:
+            fit = [spec for spec in specs if _policy_fits(spec, policy)]
+            if not fit:
+                known = sorted({p for spec in specs for p in spec.policies})
+                raise RulesError(f"no game has a policy '{policy}' (known: {', '.join(known)})")
+            specs = fit
     maxt = numba.config.NUMBA_NUM_THREADS
     results = []
     gw = max(len(spec.name) for spec in specs) + 2
+    pw = max(10, len(policy or "") + 2)  # a policy with weights is longer than a name
     echo(
-        f"{'game':<{gw}}{'players':>8}{'policy':>10}{'1 thread g/s':>15}"
+        f"{'game':<{gw}}{'players':>8}{'policy':>{pw}}{'1 thread g/s':>15}"
         f"{f'{maxt} threads g/s':>16}{'speed-up':>10}{'ns/turn':>10}"
     )
     for spec in specs:
@@ -90,7 +102,7 @@ def run_bench(
             }
             results.append(row)
             echo(
-                f"{spec.name:<{gw}}{players:>8}{pol:>10}{rates[1]:>15,.0f}"
+                f"{spec.name:<{gw}}{players:>8}{pol:>{pw}}{rates[1]:>15,.0f}"
                 f"{rates[maxt]:>16,.0f}{rates[maxt] / rates[1]:>10.2f}{nspt:>10,.0f}"
             )
     return {"machine_threads": maxt, "results": results}

@@ -64,3 +64,14 @@ def test_policy_of_some_games_benches_those_games():
     res = bench.run_bench(None, 50, 1, echo=lines.append, policy="ev")
     assert {r["game"] for r in res["results"]} == {"secrets-of-the-sea"}
     assert len(lines) == 1 + 3
+
+
+def test_policy_with_weights_benches_the_games_it_fits():
+    """A preset with a weight: the game itself, or with every game those the weight fits
+    (Sunken Treasure's balanced has `hunt`, the others' do not)."""
+    res = bench.run_bench(
+        "sunken-treasure", 50, 1, echo=lambda line: None, policy="balanced:hunt=2"
+    )
+    assert {r["policy"] for r in res["results"]} == {"balanced:hunt=2"}
+    res = bench.run_bench(None, 50, 1, echo=lambda line: None, policy="balanced:hunt=2")
+    assert {r["game"] for r in res["results"]} == {"sunken-treasure"}
