@@ -1140,7 +1140,12 @@ def raised(s, r, seat, x, p, sig0):
     adv = s[O_ADV + seat]
     old_da = x[X_MEMO] == adventurer_key(sig0, seat, adv)
     old_dv = x[X_MEMO + 1] == village_key(sig0, seat)
-    reach = old_da and old_dv and x[X_MEMO + 6] == adventurer_key(sig0, seat, adv)
+    # X_REACH is read only to choose the next piece: with no building point left it is not
+    # kept (its memo key no longer matches the lake, so reach_costs_memo computes it afresh
+    # should this turn raise again, e.g. after a banishment)
+    reach = (
+        old_da and old_dv and s[S_BUILD] > 0 and x[X_MEMO + 6] == adventurer_key(sig0, seat, adv)
+    )
     if reach:
         # p's squares are taken; every piece that got nearer (p among them) offers its new
         # distance + 1 to the free squares beside it: the costs only fall
@@ -1522,11 +1527,50 @@ def sink_value(s, r, seat, w, x, xf, slot):
 
 @kernel
 def sink_values(s, r, seat, w, lim, x, xf):
-    """F_SINK[slot] = sink_value for every piece the spirit can reach within lim steps."""
+    """F_SINK[slot] = sink_value for every piece the spirit can reach in fewer than lim steps.
+    A street without an adventurer gets only sink_value's last two terms (its own way, and
+    cutting an opponent's way home), computed here with the same operations in the same
+    order (the values are bit for bit sink_value's) and what does not depend on the piece
+    worked out once: which opponents carry treasure out on the lake, and where they stand."""
+    players = r[P_PLAYERS]
+    adv_lo = 0  # the pieces holding an adventurer (slots 0..63, 64..69)
+    adv_hi = 0
+    for o in range(players):
+        adv_lo, adv_hi = with_slot(adv_lo, adv_hi, s[O_ADV + o])
+    build2 = w[W_BUILD] * 2.0
+    aggr = w[W_AGGRESSION] * 0.1
+    n = 0  # the opponents whose way home a sinking may cut, in seat order (at most 3)
+    q0 = q1 = q2 = -1
+    c0 = c1 = c2 = 0.0
+    for o in range(players):
+        if o != seat and s[O_ADV + o] != VILLAGE and xf[F_CARRY + o] > 0.0:
+            if n == 0:
+                q0 = position_square(s, r, o)
+                c0 = xf[F_CARRY + o]
+            elif n == 1:
+                q1 = position_square(s, r, o)
+                c1 = xf[F_CARRY + o]
+            else:
+                q2 = position_square(s, r, o)
+                c2 = xf[F_CARRY + o]
+            n += 1
     for p in range(N_SLOTS):
-        d = x[X_DS + p]
-        if d < lim:
+        if x[X_DS + p] >= lim:
+            continue
+        if is_house(p) or (p < 64 and adv_lo & slot_bit(p)) or (p >= 64 and adv_hi & slot_bit(p)):
             xf[F_SINK + p] = sink_value(s, r, seat, w, x, xf, p)
+            continue
+        v = 0.0
+        if x[X_DA + p] < INF and x[X_DA + p] <= 3:
+            v -= build2
+        q = psq(s, p, 0)
+        if n > 0 and manhattan(q, q0) <= 2:
+            v += aggr * c0
+        if n > 1 and manhattan(q, q1) <= 2:
+            v += aggr * c1
+        if n > 2 and manhattan(q, q2) <= 2:
+            v += aggr * c2
+        xf[F_SINK + p] = v
 
 
 @kernel(inline="always")
@@ -1880,9 +1924,7 @@ def forced_spirit_path(s, r, seat, w, pts, x, xf):
     if pts <= 0:
         return 0.0
     lim = pts if pts < 6 else 6
-    for p in range(N_SLOTS):
-        if x[X_DS + p] <= lim:
-            xf[F_SINK + p] = sink_value(s, r, seat, w, x, xf, p)
+    sink_values(s, r, seat, w, lim + 1, x, xf)
     sp = s[S_SPIRIT]
     if sp < 0:
         x[X_SPB + 6] = 1
