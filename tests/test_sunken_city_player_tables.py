@@ -115,12 +115,13 @@ def test_connection_tables_follow_the_lake_between_turns():
 
 @pytest.mark.parametrize("street_squares", [2, 1])
 def test_fields_updated_after_a_raised_piece_equal_new_searches(street_squares):
-    """Raise a street (every free spot in turn) or a house and update the tables in place
-    (raised): X_DA, X_DV, X_DS, X_REACH and the connections equal a computation from scratch."""
+    """Raise a street (every fifth free spot in turn) or a house and update the tables in place
+    (raised): X_DA, X_DV, X_DS, X_REACH (while building points are left) and the connections
+    equal a computation from scratch."""
     variant = SunkenCityRules(street_squares=street_squares)
     r, games = _game_positions(games=2, variant=variant)
     tr = S.new_trace()
-    checked = 0
+    checked = kept = stale_seen = 0
     for positions in games:
         for s0 in positions[::3]:
             seat = int(s0[S.S_SEAT])
@@ -155,16 +156,30 @@ def test_fields_updated_after_a_raised_piece_equal_new_searches(street_squares):
                 P.raised(s, r, seat, x, slot, sig0)
                 fresh = _fresh(s, r, seat)
                 P.piece_graph(s, fresh)
-                for region, size in (
-                    (S.X_DA, N_SLOTS),
-                    (S.X_DV, N_SLOTS),
-                    (S.X_DS, N_SLOTS),
-                    (S.X_REACH, N_SQUARES),
-                ):
+                regions = [(S.X_DA, N_SLOTS), (S.X_DV, N_SLOTS), (S.X_DS, N_SLOTS)]
+                key = P.adventurer_key(P.board_signature(s), seat, s[S.O_ADV + seat])
+                if s[S.S_BUILD] > 0:
+                    # kept for the next piece
+                    assert x[S.X_MEMO + 6] == key
+                    regions.append((S.X_REACH, N_SQUARES))
+                    kept += 1
+                else:
+                    # the last piece: not kept, and its memo key says so
+                    assert x[S.X_MEMO + 6] != key
+                for region, size in regions:
                     assert np.array_equal(x[region : region + size], fresh[region : region + size])
+                # the bit sets are exact at once; the ordered lists of the pieces beside the
+                # new one are stale until a search reads them (adjacent)
+                stale = int(x[S.X_STALE]) | int(x[S.X_STALE + 1])
+                stale_seen += stale != 0
+                bits = {p: v[1] for p, v in _adjacency(s, x).items()}
+                assert bits == {p: v[1] for p, v in _adjacency(s, fresh).items()}
+                for p in range(N_SLOTS):
+                    P.adjacent(s, x, p)
+                assert x[S.X_STALE] == 0 and x[S.X_STALE + 1] == 0
                 assert _adjacency(s, x) == _adjacency(s, fresh)
                 checked += 1
-    assert checked > 50
+    assert checked > 50 and kept > 10 and stale_seen > 10
 
 
 @pytest.mark.parametrize("street_squares", [2, 1])

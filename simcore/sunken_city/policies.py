@@ -174,6 +174,7 @@ from simcore.sunken_city.state import (
     X_SPQ,
     X_SPR,
     X_SQ0,
+    X_STALE,
 )
 
 # Policy ids (the registry in simcore/sunken_city/__init__.py maps names to these).
@@ -395,6 +396,44 @@ def set_neighbours(s, x, p):
     x[X_ADJN + p] = n
     x[X_ADJM + 2 * p] = lo
     x[X_ADJM + 2 * p + 1] = hi
+    x[X_STALE + (p >> 6)] &= ~slot_bit(p)
+
+
+@kernel(inline="always")
+def adjacent(s, x, p):
+    """The number of pieces connected to piece p, its list X_ADJ brought up to date first
+    when it is stale (appeared leaves the lists of the pieces beside a new one stale)."""
+    if x[X_STALE + (p >> 6)] & slot_bit(p):
+        set_neighbours(s, x, p)
+    return x[X_ADJN + p]
+
+
+@kernel
+def appeared(s, x, p):
+    """Piece p appeared on free squares of the lake the tables describe: its own tables from
+    the lake, and p added to the bit sets (X_ADJM) of the pieces beside it. Their ordered
+    lists (X_ADJ) are marked stale instead of listed again: the searches that read them
+    (adjacent) list a stale one when they reach it. The tables are then those relink would
+    give for the squares that changed."""
+    for k in range(2):
+        q = s[O_PSQ + 2 * p + k]
+        if q >= 0:
+            x[X_SQ0 + q] = s[O_SQ + q]
+    set_neighbours(s, x, p)
+    w = p >> 6
+    b = slot_bit(p)
+    m = x[X_ADJM + 2 * p]
+    while m != 0:
+        o = trailing_zeros(m)
+        m &= m - 1
+        x[X_ADJM + 2 * o + w] |= b
+        x[X_STALE] |= slot_bit(o)
+    m = x[X_ADJM + 2 * p + 1]
+    while m != 0:
+        o = 64 + trailing_zeros(m)
+        m &= m - 1
+        x[X_ADJM + 2 * o + w] |= b
+        x[X_STALE + 1] |= slot_bit(o)
 
 
 @kernel(inline="always")
@@ -442,7 +481,8 @@ def piece_graph(s, x):
     give the same distances and parents as one over the squares); X_ADJM: the same as bit
     sets. Brought up to date only when the lake changed, and then only for the pieces on or
     beside the squares that changed since (X_SQ0 holds the lake the tables describe): a
-    piece's connections depend on nothing else."""
+    piece's connections depend on nothing else. After our own pieces (raised, appeared) the
+    lists of the pieces beside a new one may be stale (X_STALE); read them through adjacent."""
     key = board_signature(s) + 1  # > 0: the memo starts at 0
     if x[X_MEMO + 5] == key:
         return
@@ -556,7 +596,7 @@ def bfs(s, r, seat, src, x, od, op, goal):
         head += 1
         nd = x[od + p] + 1
         a = X_ADJ + 8 * p
-        for i in range(x[X_ADJN + p]):
+        for i in range(adjacent(s, x, p)):
             nb = x[a + i]
             if x[od + nb] == INF:
                 x[od + nb] = nd
@@ -1090,16 +1130,19 @@ def spirit_field_memo(s, r, x):
 @kernel
 def grow_field(s, r, seat, x, od, src, p):
     """Bring the distance field x[od:] from src (a slot, or VILLAGE) up to date after piece p
-    appeared (X_ADJ current): distances only fall, from p outward; the result is the field a
-    new search would give. Returns how many pieces got nearer; they are X_Q[0..n)."""
+    appeared (X_ADJM current): distances only fall, from p outward; the result is the field a
+    new search would give. Returns how many pieces got nearer; they are X_Q[0..n) (a piece
+    that gets nearer is reached first by its shortest way from p, so each is there once; the
+    order of the neighbours does not change which)."""
     d = INF
     if src == VILLAGE and covers(s, p, r[R_VILLAGE + seat]):
         d = 1
-    a = X_ADJ + 8 * p
-    for i in range(x[X_ADJN + p]):
-        nd = x[od + x[a + i]] + 1
-        if nd < d:
-            d = nd
+    for w in range(2):
+        m = x[X_ADJM + 2 * p + w]
+        while m != 0:
+            nd = x[od + 64 * w + trailing_zeros(m)] + 1
+            m &= m - 1
+            d = nd if nd < d else d
     x[od + p] = d
     if d >= INF:
         return 0
@@ -1110,13 +1153,15 @@ def grow_field(s, r, seat, x, od, src, p):
         u = x[X_Q + head]
         head += 1
         nd = x[od + u] + 1
-        a = X_ADJ + 8 * u
-        for i in range(x[X_ADJN + u]):
-            v = x[a + i]
-            if nd < x[od + v]:
-                x[od + v] = nd
-                x[X_Q + tail] = v
-                tail += 1
+        for w in range(2):
+            m = x[X_ADJM + 2 * u + w]
+            while m != 0:
+                v = 64 * w + trailing_zeros(m)
+                m &= m - 1
+                if nd < x[od + v]:
+                    x[od + v] = nd
+                    x[X_Q + tail] = v
+                    tail += 1
     return tail
 
 
@@ -1126,13 +1171,7 @@ def raised(s, r, seat, x, p, sig0):
     X_DV, X_DS and X_REACH that were current just before are updated in place instead of
     computed again."""
     if x[X_MEMO + 5] == sig0 + 1:
-        lo = 0
-        hi = 0
-        for k in range(2):
-            q = s[O_PSQ + 2 * p + k]
-            if q >= 0:
-                lo, hi = square_changed(s, x, q, lo, hi)
-        relink(s, x, lo, hi)
+        appeared(s, x, p)
         x[X_MEMO + 5] = board_signature(s) + 1
     else:
         piece_graph(s, x)
@@ -1599,7 +1638,7 @@ def best_spirit_path(s, r, seat, w, limit, x, xf):
     piece_graph(s, x)  # the neighbours of the piece at each depth: X_ADJ of X_SPP[depth]
     x[X_SPP] = s[S_SPIRIT]
     xf[F_SPV] = 0.0
-    x[X_SPC] = x[X_ADJN + s[S_SPIRIT]]
+    x[X_SPC] = adjacent(s, x, s[S_SPIRIT])
     x[X_SPI] = 0
     depth = 0
     my_pos = s[O_ADV + seat]
@@ -1634,7 +1673,7 @@ def best_spirit_path(s, r, seat, w, limit, x, xf):
             depth += 1
             x[X_SPP + depth] = nxt
             xf[F_SPV + depth] = v
-            x[X_SPC + depth] = x[X_ADJN + nxt]
+            x[X_SPC + depth] = adjacent(s, x, nxt)
             x[X_SPI + depth] = 0
     for d in range(8):
         xf[F_SPL + d] = xf[F_SPBEST + d]

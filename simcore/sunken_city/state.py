@@ -405,7 +405,8 @@ X_ROWS = X_PAD + (SIZE + 2) * (SIZE + 2)  # [2 x 10] per row, bit sets of square
 X_SPR = X_ROWS + 2 * (SIZE + 1)  # [8 x 8] spirit search: per length, its first best path
 X_SPQ = X_SPR + 64  # [8] ... and that path's order number in the search
 X_CAND = X_SPQ + 8  # [7 x 41] route search: the keys within L points of a node (6 keys)
-X_SIZE = X_CAND + 7 * 41
+X_STALE = X_CAND + 7 * 41  # [2] pieces whose X_ADJ list is stale (X_ADJM is not): bit sets
+X_SIZE = X_STALE + 2
 # float scratch (heuristic players)
 F_RV = 0  # [16] route search stack: value so far
 F_SPV = 16  # [8] spirit search: value so far per depth
