@@ -562,51 +562,42 @@ def field(s, r, seat, src, x, od, want_lo, want_hi):
 
 
 @kernel
-def bfs(s, r, seat, src, x, od, op, goal):
-    """Movement-point distances from src (a piece slot, or VILLAGE: the seat's village) to
-    every piece slot, into x[od + slot] (INF unreachable), BFS parents into x[op + slot]
-    (-1 = entered from the village, -2 = none; not written when op < 0). With goal >= 0 the
-    search stops once the goal is reached (its distance and path are final then; the other
-    entries may be incomplete). Returns the number of pieces reached."""
+def bfs(s, r, seat, src, x, op, goal):
+    """Breadth-first search over the pieces from src (a piece slot, or VILLAGE: the seat's
+    village) until it reaches piece `goal`, with the BFS parent of every piece it reaches in
+    x[op + slot] (-1 = entered from the village; the parents of pieces not reached, and src's
+    own, are not written). Returns 1 when the goal was reached, else 0. The pieces reached are
+    kept as two bit sets (slots 0..63, 64..69), so no table is cleared first."""
     piece_graph(s, x)
-    for k in range(N_SLOTS):
-        x[od + k] = INF
-    if op >= 0:
-        for k in range(N_SLOTS):
-            x[op + k] = -2
-    tail = 0
     if src == VILLAGE:
         q = s[O_SQ + r[R_VILLAGE + seat]]
         if q == WATER:
             return 0
-        x[od + q] = 1
-        if op >= 0:
-            x[op + q] = -1
-        x[X_Q] = q
-        tail = 1
-    else:
-        x[od + src] = 0
-        x[X_Q] = src
-        tail = 1
-    if x[X_Q] == goal:
-        return tail
+        x[op + q] = -1
+        src = q
+    if src == goal:
+        return 1
+    x[X_Q] = src
+    vlo = 0
+    vhi = 0
+    vlo, vhi = with_slot(vlo, vhi, src)
     head = 0
+    tail = 1
     while head < tail:
         p = x[X_Q + head]
         head += 1
-        nd = x[od + p] + 1
         a = X_ADJ + 8 * p
         for i in range(adjacent(s, x, p)):
             nb = x[a + i]
-            if x[od + nb] == INF:
-                x[od + nb] = nd
-                if op >= 0:
-                    x[op + nb] = p
+            seen = (vhi >> (nb - 64)) & 1 if nb >= 64 else (vlo >> nb) & 1
+            if seen == 0:
+                vlo, vhi = with_slot(vlo, vhi, nb)
+                x[op + nb] = p
                 x[X_Q + tail] = nb
                 tail += 1
                 if nb == goal:
-                    return tail
-    return tail
+                    return 1
+    return 0
 
 
 @kernel
@@ -1051,10 +1042,8 @@ def walk_to(s, r, tr, seat, target, x):
         goal = s[O_SQ + r[R_VILLAGE + seat]]
         if goal == WATER:
             return 0
-    od = X_DT
     op = X_PT
-    bfs(s, r, seat, adv, x, od, op, goal)
-    if x[od + goal] >= INF:
+    if bfs(s, r, seat, adv, x, op, goal) == 0:
         return 0
     # path back from the goal (reusing the route-stack region: 64 entries)
     n = 0
