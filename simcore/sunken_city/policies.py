@@ -359,8 +359,9 @@ def tv(t):
 
 @kernel(inline="always")
 def slot_bit(p):
-    """The bit of piece slot p in its word of a set of slots (word p >> 6)."""
-    return 1 << (p & 63)
+    """The bit of piece slot p in its word of a set of slots (word p >> 6), an int64 (bit 63
+    is then the sign bit, compiled or not: plain Python would make a larger int)."""
+    return np.int64(1) << (p & 63)
 
 
 @kernel
