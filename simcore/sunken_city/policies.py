@@ -1289,6 +1289,8 @@ def place_best_house(s, r, tr, seat, w, x, xf, rng):
             if treasure(s, seat, h - 1) == HOUSE_SIDE:
                 needed |= 1 << h
     chest = treasure(s, seat, CHEST) == HOUSE_SIDE
+    if needed == 0 and not (chest and grotto != 0):
+        return 0  # no square has a house worth something to us (the draw above is kept)
     # the opponents who still need each house (4 bits per house)
     players = r[P_PLAYERS]
     others = 0
