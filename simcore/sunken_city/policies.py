@@ -421,20 +421,14 @@ def appeared(s, x, p):
         if q >= 0:
             x[X_SQ0 + q] = s[O_SQ + q]
     set_neighbours(s, x, p)
-    w = p >> 6
     b = slot_bit(p)
-    m = x[X_ADJM + 2 * p]
-    while m != 0:
-        o = trailing_zeros(m)
-        m &= m - 1
-        x[X_ADJM + 2 * o + w] |= b
-        x[X_STALE] |= slot_bit(o)
-    m = x[X_ADJM + 2 * p + 1]
-    while m != 0:
-        o = 64 + trailing_zeros(m)
-        m &= m - 1
-        x[X_ADJM + 2 * o + w] |= b
-        x[X_STALE + 1] |= slot_bit(o)
+    for v in range(2):  # the words of p's bit set: slots 0..63, 64..69
+        m = x[X_ADJM + 2 * p + v]
+        while m != 0:
+            o = 64 * v + trailing_zeros(m)
+            m &= m - 1
+            x[X_ADJM + 2 * o + (p >> 6)] |= b
+            x[X_STALE + v] |= slot_bit(o)
 
 
 @kernel(inline="always")
@@ -445,6 +439,12 @@ def with_slot(lo, hi, o):
     elif o >= 0:
         lo |= slot_bit(o)
     return lo, hi
+
+
+@kernel(inline="always")
+def has_slot(lo, hi, o):
+    """Whether slot o (>= 0) is in the set of slots (lo: 0..63, hi: 64..69)."""
+    return ((hi if o >= 64 else lo) & slot_bit(o)) != 0
 
 
 @kernel
@@ -579,9 +579,7 @@ def bfs(s, r, seat, src, x, op, goal):
     if src == goal:
         return 1
     x[X_Q] = src
-    vlo = 0
-    vhi = 0
-    vlo, vhi = with_slot(vlo, vhi, src)
+    vlo, vhi = with_slot(0, 0, src)
     head = 0
     tail = 1
     while head < tail:
@@ -590,8 +588,7 @@ def bfs(s, r, seat, src, x, op, goal):
         a = X_ADJ + 8 * p
         for i in range(adjacent(s, x, p)):
             nb = x[a + i]
-            seen = (vhi >> (nb - 64)) & 1 if nb >= 64 else (vlo >> nb) & 1
-            if seen == 0:
+            if not has_slot(vlo, vhi, nb):
                 vlo, vhi = with_slot(vlo, vhi, nb)
                 x[op + nb] = p
                 x[X_Q + tail] = nb
@@ -1158,8 +1155,8 @@ def grow_field(s, r, seat, x, od, src, p):
 @kernel
 def raised(s, r, seat, x, p, sig0):
     """After we raised piece p on the lake of signature sig0: the connection tables, X_DA,
-    X_DV, X_DS and X_REACH that were current just before are updated in place instead of
-    computed again."""
+    X_DV, X_DS and (while building points are left) X_REACH that were current just before
+    are updated in place instead of computed again."""
     if x[X_MEMO + 5] == sig0 + 1:
         appeared(s, x, p)
         x[X_MEMO + 5] = board_signature(s) + 1
@@ -1562,7 +1559,7 @@ def sink_values(s, r, seat, w, lim, x, xf):
     A street without an adventurer gets only sink_value's last two terms (its own way, and
     cutting an opponent's way home), computed here with the same operations in the same
     order (the values are bit for bit sink_value's) and what does not depend on the piece
-    worked out once: which opponents carry treasure out on the lake, and where they stand."""
+    worked out once: which opponents carry treasure out on the lake."""
     players = r[P_PLAYERS]
     adv_lo = 0  # the pieces holding an adventurer (slots 0..63, 64..69)
     adv_hi = 0
@@ -1570,37 +1567,24 @@ def sink_values(s, r, seat, w, lim, x, xf):
         adv_lo, adv_hi = with_slot(adv_lo, adv_hi, s[O_ADV + o])
     build2 = w[W_BUILD] * 2.0
     aggr = w[W_AGGRESSION] * 0.1
-    n = 0  # the opponents whose way home a sinking may cut, in seat order (at most 3)
-    q0 = q1 = q2 = -1
-    c0 = c1 = c2 = 0.0
+    cut = 0  # the opponents whose way home a sinking may cut (bit per seat)
     for o in range(players):
         if o != seat and s[O_ADV + o] != VILLAGE and xf[F_CARRY + o] > 0.0:
-            if n == 0:
-                q0 = position_square(s, r, o)
-                c0 = xf[F_CARRY + o]
-            elif n == 1:
-                q1 = position_square(s, r, o)
-                c1 = xf[F_CARRY + o]
-            else:
-                q2 = position_square(s, r, o)
-                c2 = xf[F_CARRY + o]
-            n += 1
+            cut |= 1 << o
     for p in range(N_SLOTS):
         if x[X_DS + p] >= lim:
             continue
-        if is_house(p) or (p < 64 and adv_lo & slot_bit(p)) or (p >= 64 and adv_hi & slot_bit(p)):
+        if is_house(p) or has_slot(adv_lo, adv_hi, p):
             xf[F_SINK + p] = sink_value(s, r, seat, w, x, xf, p)
             continue
         v = 0.0
         if x[X_DA + p] < INF and x[X_DA + p] <= 3:
             v -= build2
-        q = psq(s, p, 0)
-        if n > 0 and manhattan(q, q0) <= 2:
-            v += aggr * c0
-        if n > 1 and manhattan(q, q1) <= 2:
-            v += aggr * c1
-        if n > 2 and manhattan(q, q2) <= 2:
-            v += aggr * c2
+        if cut != 0:
+            q = psq(s, p, 0)
+            for o in range(players):
+                if (cut >> o) & 1 and manhattan(q, position_square(s, r, o)) <= 2:
+                    v += aggr * xf[F_CARRY + o]
         xf[F_SINK + p] = v
 
 
