@@ -66,6 +66,8 @@ class GameSpec:
     # tuned separately for a rules mode, e.g. Sunken City's advanced game); None: no change
     rules_weights: Callable[[Any, str], dict[str, float]] | None = None
     policy_note: str = ""  # one line on rules-dependent weights, shown by `balance games`
+    # (weight name, value) -> what is wrong with that value, or None when it is allowed
+    check_weight: Callable[[str, float], str | None] | None = None
 
     # ------------------------------------------------------------------ rules
     def check_players(self, players: int) -> None:
@@ -167,6 +169,9 @@ class GameSpec:
                     vec[k] = float(v)
                 except ValueError:
                     raise RulesError(f"weight {name}:{k} must be a number, got '{v}'") from None
+                wrong = self.check_weight(k, vec[k]) if self.check_weight else None
+                if wrong:
+                    raise RulesError(f"weight {name}:{k} {wrong}, got '{v}'")
             label = name + (
                 ":" + ",".join(f"{k}={v}" for k, v in weights.items()) if weights else ""
             )

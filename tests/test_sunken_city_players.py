@@ -117,3 +117,37 @@ def test_search_weight_is_the_route_search_effort():
     assert not np.array_equal(rows("balanced:search=20"), base)
     none = simulate("sunken-city", 3, 100, seed=5, policies="balanced:search=0", checked=True)
     assert none.summary.errors == 0
+
+
+def test_keys_weight_is_the_route_search_breadth():
+    """`keys`: how many key houses a route search considers (default 6, the most). 6 plays the
+    default's games; fewer plays others and is weaker (docs/policies-sunken-city.md: 5 keys won
+    0.289 against two with 6 in 60,000 games); with none the player never plans a route but
+    still plays whole, legal games. A value that is not a whole number from 0 to 6 is refused."""
+    spec = get_game("sunken-city")
+    weights = spec.parse_policies("balanced", 3)[0].weights
+    assert len(weights) == 11 and weights[10] == 6.0
+
+    def rows(policy, games=200):
+        res = simulate("sunken-city", 3, games, seed=5, policies=policy, keep_rows=True)
+        return res.rows.to_numpy()
+
+    base = rows("balanced")
+    assert np.array_equal(rows("balanced:keys=6"), base)
+    assert not np.array_equal(rows("balanced:keys=5"), base)
+    none = simulate("sunken-city", 3, 100, seed=5, policies="balanced:keys=0", checked=True)
+    assert none.summary.errors == 0
+    assert none.summary.score_sum.sum() == 0  # nobody ever enters a house
+    weak = simulate(
+        "sunken-city",
+        3,
+        1200,
+        seed=7,
+        policies="balanced:keys=2,balanced,balanced",
+        rotate_seats=True,
+    )
+    # measured 0.198 against 0.367 and 0.374 in 60,000 games
+    assert weak.summary.policy_wins[0] < min(weak.summary.policy_wins[1:3])
+    for bad in ("7", "2.5", "-1", "inf"):
+        with pytest.raises(RulesError, match="keys"):
+            spec.parse_policies(f"balanced:keys={bad}", 3)

@@ -57,7 +57,7 @@ def capture(games: int):
                     top = max(top, int(r[R_CARDS + 3 * c + 1]))
             if r[P_CHIPS] == 1 and s[S.O_CHIPS + seat] > 0:
                 top += int(E.house_side_count(s, seat))
-            k = P.key_houses(s, r, seat, x, xf)
+            k = P.key_houses(s, r, seat, w[0], x, xf)
             for key, v in zip(out, (s, x, xf, min(top, 40), k, seat)):
                 out[key].append(v)
     return r, w[0], {key: np.array(v) for key, v in out.items()}

@@ -5,16 +5,18 @@ from __future__ import annotations
 
 from simcore.games import GameSpec, PolicySpec, register
 from simcore.sunken_city import play as _play
-from simcore.sunken_city.policies import POL_HEURISTIC, POL_RANDOM, WEIGHT_NAMES
+from simcore.sunken_city.policies import MAX_KEYS, POL_HEURISTIC, POL_RANDOM, WEIGHT_NAMES
 from simcore.sunken_city.rules import DICE, VARIANTS, SunkenCityRules, pack
 from simcore.sunken_city.state import END_REASONS
 
-# the route search's effort (weight `search`): orders of key houses tried per search
+# the route search's effort (weight `search`): orders of key houses tried per search; and
+# its breadth (weight `keys`): the key houses it considers, the most promising first
 SEARCH = 500.0
+KEYS = 6.0
 
 
 def _weights(greed, bank, caution, aggression, build, block, chip, centre, noise=0.0):
-    vals = (greed, bank, caution, aggression, build, block, chip, centre, noise, SEARCH)
+    vals = (greed, bank, caution, aggression, build, block, chip, centre, noise, SEARCH, KEYS)
     return dict(zip(WEIGHT_NAMES, vals, strict=True))
 
 
@@ -63,6 +65,14 @@ ADVANCED_WEIGHTS = {
 }
 
 
+def check_weight(name, value):
+    """`keys` is a whole number of key houses, 0 to MAX_KEYS (the other weights take any
+    number)."""
+    if name == "keys" and value not in range(MAX_KEYS + 1):
+        return f"must be a whole number from 0 to {MAX_KEYS}"
+    return None
+
+
 def rules_weights(rules, name):
     """Weights that replace a preset's under these rules (GameSpec.rules_weights)."""
     if not getattr(rules, "advanced", False):
@@ -106,6 +116,7 @@ SPEC = register(
         replay=_replay,
         max_weights=len(WEIGHT_NAMES),
         rules_weights=rules_weights,
+        check_weight=check_weight,
         policy_note="under --variant advanced every preset plays with noise=0.1 and balanced "
         "with block=1.2; weights you set yourself win",
         report_variants=(

@@ -331,6 +331,7 @@ W_CHIP = 6  # extra value a chip must bring before it is spent
 W_CENTRE = 7  # preference for raising the centre house when the chest is still needed
 W_NOISE = 8  # random spread of the card choice, in treasures (0: deterministic, no draw)
 W_SEARCH = 9  # orders of key houses a route search may try (its effort; below 1: none)
+W_KEYS = 10  # key houses a route search considers, the most promising first (0..MAX_KEYS)
 WEIGHT_NAMES = (
     "greed",
     "bank",
@@ -342,6 +343,7 @@ WEIGHT_NAMES = (
     "centre",
     "noise",
     "search",
+    "keys",
 )
 
 INF = 999
@@ -763,11 +765,22 @@ def manhattan(a, b):
     return abs(ROW[a] - ROW[b]) + abs(COL[a] - COL[b])
 
 
+@kernel(inline="always")
+def key_limit(w):
+    """The weight `keys` as a number of key houses, 0..MAX_KEYS (the parser rejects others;
+    a seat's weights do not change during a game, so the keys' memo holds per seat)."""
+    n = int(w[W_KEYS])
+    if n > MAX_KEYS:
+        return MAX_KEYS
+    return n if n > 0 else 0
+
+
 @kernel
-def key_houses(s, r, seat, x, xf):
-    """Collect the houses on the lake worth entering (reachable per X_DA), at most MAX_KEYS
-    of them, the most valuable per movement point first, into X_KEY with values F_KVAL; and
-    their distances (pairwise, to the village, from the adventurer). Returns their number."""
+def key_houses(s, r, seat, w, x, xf):
+    """Collect the houses on the lake worth entering (reachable per X_DA), at most `keys`
+    (weight, at most MAX_KEYS) of them, the most valuable per movement point first, into
+    X_KEY with values F_KVAL; and their distances (pairwise, to the village, from the
+    adventurer). Returns their number."""
     # the same lake, seat and position as the last call (the card choice, then the move
     # when nothing was raised): the keys and their distances still hold
     need = 0
@@ -778,6 +791,7 @@ def key_houses(s, r, seat, x, xf):
     if x[X_MEMO + 3] == memo:
         return x[X_MEMO + 4]
     k = 0
+    lim = key_limit(w)
     centre = r[P_CENTRE]
     for h in range(N_HOUSES):
         slot = HOUSE_BASE + h
@@ -788,7 +802,7 @@ def key_houses(s, r, seat, x, xf):
         if v <= 0.0:
             continue
         score = v / (1.0 + x[X_DA + slot])
-        if k < MAX_KEYS:
+        if k < lim:
             pos = k
             k += 1
         else:
@@ -1803,7 +1817,7 @@ def choose_card(s, r, seat, w, x, xf, rng):
     top = maxb + extra
     if top > 40:
         top = 40
-    plan_route(s, r, seat, w, top, x, xf, F_BV, key_houses(s, r, seat, x, xf))
+    plan_route(s, r, seat, w, top, x, xf, F_BV, key_houses(s, r, seat, w, x, xf))
     need = 0.3
     for h in range(1, 11):
         if treasure(s, seat, h - 1) == HOUSE_SIDE:
@@ -1857,7 +1871,7 @@ def heuristic_move(s, r, tr, seat, w, x, xf):
         # may have changed since the card was chosen
         threat_table(s, r, seat, xf)
     distance_fields(s, r, seat, x)
-    k = key_houses(s, r, seat, x, xf)
+    k = key_houses(s, r, seat, w, x, xf)
     budget = s[S_MOVE]
     v0 = plan_route(s, r, seat, w, budget, x, xf, F_BV, k)
     if can_chip_now(s, r, seat):
