@@ -78,16 +78,18 @@ def run_bench(
         for players in range(spec.min_players, spec.max_players + 1):
             pol = policy or spec.default_policy
             _time_batch(spec, players, min(games, 2000), 1, policy=pol)  # warm-up
-            rates = {}
-            nspt = 0.0
-            for t in sorted({1, maxt}):
-                times = []
-                for _ in range(runs):
+            # the thread counts take turns run by run, so that a slow spell of the machine
+            # (they last minutes here) falls on both and not on the speed-up
+            counts = sorted({1, maxt})
+            times = {t: [] for t in counts}
+            turns = 0
+            for _ in range(runs):
+                for t in counts:
                     dt, turns = _time_batch(spec, players, games, t, policy=pol)
-                    times.append(dt)
-                rates[t] = games / statistics.median(times)
-                if t == 1:  # the same seed every run: the same games, the same turns
-                    nspt = statistics.median(times) / max(turns, 1) * 1e9
+                    times[t].append(dt)
+            rates = {t: games / statistics.median(times[t]) for t in counts}
+            # the same seed every run: the same games, the same turns
+            nspt = statistics.median(times[1]) / max(turns, 1) * 1e9
             row = {
                 "game": spec.name,
                 "players": players,
@@ -99,6 +101,8 @@ def run_bench(
                 "speedup": rates[maxt] / rates[1],
                 "ns_per_turn": nspt,
                 "threads": maxt,
+                "seconds_1": times[1],
+                f"seconds_{maxt}": times[maxt],
             }
             results.append(row)
             echo(

@@ -27,6 +27,25 @@ def test_run_bench_table_and_rates():
     )
 
 
+def test_thread_counts_take_turns_run_by_run(monkeypatch):
+    """After the warm-up, each run times 1 thread and then all threads, so a slow spell of the
+    machine cannot fall on one thread count only; the rates are the medians of the runs."""
+    calls = []
+
+    def fake(spec, players, games, threads, seed=12345, policy=None):
+        calls.append(threads)
+        return (0.5 if threads == 1 else 0.25), 10 * games
+
+    monkeypatch.setattr(bench, "_time_batch", fake)
+    monkeypatch.setattr(bench.numba.config, "NUMBA_NUM_THREADS", 2)
+    res = bench.run_bench("sunken-treasure", 100, 3, echo=lambda line: None)
+    assert calls == [1, 1, 2, 1, 2, 1, 2] * 4  # warm-up, then 3 runs, for 1-4 players
+    row = res["results"][0]
+    assert row["seconds_1"] == [0.5] * 3 and row["seconds_2"] == [0.25] * 3
+    assert row["games_per_s_1"] == 200 and row["speedup"] == 2.0
+    assert row["ns_per_turn"] == pytest.approx(0.5 / 1000 * 1e9)
+
+
 def test_plain_python_ratio_runs_the_plain_engine():
     out = bench.plain_python_ratio("secrets-of-the-sea", 4, "balanced", 3, 1000.0)
     assert out["sample_games"] == 3
