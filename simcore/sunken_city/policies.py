@@ -769,10 +769,7 @@ def manhattan(a, b):
 def key_limit(w):
     """The weight `keys` as a number of key houses, 0..MAX_KEYS (the parser rejects others;
     a seat's weights do not change during a game, so the keys' memo holds per seat)."""
-    n = int(w[W_KEYS])
-    if n > MAX_KEYS:
-        return MAX_KEYS
-    return n if n > 0 else 0
+    return min(max(int(w[W_KEYS]), 0), MAX_KEYS)
 
 
 @kernel
@@ -1577,14 +1574,13 @@ def sink_values(s, r, seat, w, lim, x, xf):
     players = r[P_PLAYERS]
     adv_lo = 0  # the pieces holding an adventurer (slots 0..63, 64..69)
     adv_hi = 0
-    for o in range(players):
-        adv_lo, adv_hi = with_slot(adv_lo, adv_hi, s[O_ADV + o])
-    build2 = w[W_BUILD] * 2.0
-    aggr = w[W_AGGRESSION] * 0.1
     cut = 0  # the opponents whose way home a sinking may cut (bit per seat)
     for o in range(players):
+        adv_lo, adv_hi = with_slot(adv_lo, adv_hi, s[O_ADV + o])
         if o != seat and s[O_ADV + o] != VILLAGE and xf[F_CARRY + o] > 0.0:
             cut |= 1 << o
+    build2 = w[W_BUILD] * 2.0
+    aggr = w[W_AGGRESSION] * 0.1
     for p in range(N_SLOTS):
         if x[X_DS + p] >= lim:
             continue
