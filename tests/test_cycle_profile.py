@@ -1,4 +1,4 @@
-"""docs/perf/cycle_profile.py (cycles per call by the CPU's cycle counter): how it rewrites a
+"""tools/cycle_profile.py (cycles per call by the CPU's cycle counter): how it rewrites a
 function into a counted wrapper, that the functions docs/performance.md profiles still exist
 in a form it can wrap, and that importing it changes nothing."""
 

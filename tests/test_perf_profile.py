@@ -1,4 +1,4 @@
-"""docs/perf/perf_profile.py (a sampling profile with Linux perf): how it names numba's compiled
+"""tools/perf_profile.py (a sampling profile with Linux perf): how it names numba's compiled
 functions, and that importing it changes nothing (only running it as a script does)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""docs/perf/route_search.py (the Sunken City route search's cost by number of key houses):
+"""tools/route_search.py (the Sunken City route search's cost by number of key houses):
 its count of a complete search's nodes, and a short run."""
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """How many cycles a call of each named compiled function takes, callees included: an
 inclusive profile by the CPU's cycle counter (docs/performance.md, "Cycles per call").
 
-    .venv/bin/python docs/perf/cycle_profile.py GAME PLAYERS POLICY GAMES FUNC[,FUNC...]
-    .venv/bin/python docs/perf/cycle_profile.py sunken-city 3 balanced 3000 \\
+    .venv/bin/python tools/cycle_profile.py GAME PLAYERS POLICY GAMES FUNC[,FUNC...]
+    .venv/bin/python tools/cycle_profile.py sunken-city 3 balanced 3000 \\
         heuristic_turn,choose_card,heuristic_build,heuristic_move,heuristic_spirit
 
 perf_profile.py gives each function's own (self) time; this gives the time of a call with
@@ -31,7 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 
 RUNTIME = """
 

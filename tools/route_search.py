@@ -1,7 +1,7 @@
 """What the Sunken City route search costs, by the number of key houses it searches over
 (docs/performance.md, "What the profile showed", item 8).
 
-    .venv/bin/python docs/perf/route_search.py [GAMES] [REPS]
+    .venv/bin/python tools/route_search.py [GAMES] [REPS]
 
 It plays GAMES (default 60) games of three `balanced` players, and before every turn sets up
 what the card choice's route search reads (the distance fields, the threat table, the key

@@ -10,7 +10,7 @@ left out: bonus tiles, exchanges, caves' fronts, the legality checks, the phase 
 per-seat counters, the result row. The tile mix is the default reconstruction (25 light and 25
 dark tiles, 7 wreck tiles), the die 1-2-3-4-X-X, 4 players.
 
-    .venv/bin/python docs/perf/secrets_floor.py [games]
+    .venv/bin/python tools/secrets_floor.py [games]
 
 prints games per CPU-second of one thread and ns per turn for the dice drawn as the engine
 draws them (one draw per die) and with both dice from one 64-bit draw.

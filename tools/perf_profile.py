@@ -1,8 +1,8 @@
 """Where the compiled code of a game spends its time: a sampling profile per compiled function,
 taken with Linux `perf` (docs/performance.md, "A sampling profile").
 
-    .venv/bin/python docs/perf/perf_profile.py GAME [players] [policy] [games]
-    .venv/bin/python docs/perf/perf_profile.py sunken-city 3 balanced 20000
+    .venv/bin/python tools/perf_profile.py GAME [players] [policy] [games]
+    .venv/bin/python tools/perf_profile.py sunken-city 3 balanced 20000
 
 `perf` cannot name code that numba generates at run time, so this script compiles the game
 afresh in a temporary cache (numba's cached code carries no function addresses; this takes
