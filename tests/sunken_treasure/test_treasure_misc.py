@@ -3,7 +3,7 @@ statistical checks at a fixed seed.
 
 Golden traces: the files tests/golden/sunken-treasure(...).jsonl are one game's JSON-lines
 trace each (docs/trace-format-sunken-treasure.md). Regenerate them after an intended rules
-change with `.venv/bin/python -m tests.test_treasure_misc` and review the diff.
+change with `.venv/bin/python -m tests.sunken_treasure.test_treasure_misc` and review the diff.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 from simcore import get_game, simulate
 
 GAME = "sunken-treasure"
-GOLDEN = __import__("pathlib").Path(__file__).parent / "golden"
+GOLDEN = __import__("pathlib").Path(__file__).parent.parent / "golden"
 GOLDEN_CASES = [
     # (players, seed, game index, variants, overrides, policy)
     (3, 4, 2, [], {}, "balanced,thief,random"),
@@ -39,7 +39,7 @@ def golden_lines(players, seed, index, variants, overrides, policy) -> list[str]
 
 
 def regenerate() -> None:
-    """Write the golden trace files (python -m tests.test_treasure_misc)."""
+    """Write the golden trace files (python -m tests.sunken_treasure.test_treasure_misc)."""
     for case in GOLDEN_CASES:
         path = GOLDEN / golden_name(*case)
         path.write_text("\n".join(golden_lines(*case)) + "\n")
@@ -52,7 +52,7 @@ def test_golden_trace(case):
     got = golden_lines(*case)
     assert len(got) == len(expected)
     for i, (a, b) in enumerate(zip(got, expected)):
-        assert a == b, f"line {i + 1} differs (regenerate: python -m tests.test_treasure_misc)"
+        assert a == b, f"line {i + 1} differs (regenerate: python -m {__name__})"
 
 
 # ------------------------------------------------------------------------------ determinism

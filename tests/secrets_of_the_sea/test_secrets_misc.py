@@ -2,7 +2,8 @@
 statistical checks at a fixed seed.
 
 Golden traces: tests/golden/secrets-of-the-sea(...).jsonl, regenerated with
-`.venv/bin/python -m tests.test_secrets_misc` (review the diff after an intended rules change).
+`.venv/bin/python -m tests.secrets_of_the_sea.test_secrets_misc` (review the diff after an
+intended rules change).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import pytest
 from simcore import get_game, simulate
 
 GAME = "secrets-of-the-sea"
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).parent.parent / "golden"
 CASES = [
     # (players, seed, game index, variants, overrides, policy)
     (3, 4, 2, [], {}, "random,ev,balanced"),
@@ -53,7 +54,7 @@ def test_golden_trace(case):
     got = trace_lines(*case)
     assert len(got) == len(expected)
     for i, (a, b) in enumerate(zip(got, expected)):
-        assert a == b, f"line {i + 1} differs (regenerate: python -m tests.test_secrets_misc)"
+        assert a == b, f"line {i + 1} differs (regenerate: python -m {__name__})"
 
 
 @pytest.mark.parametrize("players", [2, 4])

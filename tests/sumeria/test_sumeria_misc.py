@@ -2,7 +2,7 @@
 checks at a fixed seed.
 
 Golden traces: tests/golden/sumeria(...).jsonl, one game each, regenerated with
-`.venv/bin/python -m tests.test_sumeria_misc` (review the diff after an intended change).
+`.venv/bin/python -m tests.sumeria.test_sumeria_misc` (review the diff after an intended change).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 
 from simcore import get_game, simulate
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).parent.parent / "golden"
 GOLDEN_CASES = [
     # (players, seed, game index, variants, overrides, policy)
     (3, 4, 1, [], {}, "random"),
@@ -52,7 +52,7 @@ def test_golden_trace(case):
     got = golden_lines(*case)
     assert len(got) == len(expected)
     for i, (a, b) in enumerate(zip(got, expected)):
-        assert a == b, f"line {i + 1} differs (regenerate: python -m tests.test_sumeria_misc)"
+        assert a == b, f"line {i + 1} differs (regenerate: python -m {__name__})"
 
 
 @pytest.mark.parametrize("players", [3, 4])
