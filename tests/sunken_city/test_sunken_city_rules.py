@@ -34,7 +34,7 @@ from simcore.sunken_city.state import (
     square,
     view,
 )
-from tests.sc_helpers import (
+from tests.sunken_city.sc_helpers import (
     CARD_0_7,
     CARD_1_6,
     CARD_2_4,

@@ -38,7 +38,7 @@ from simcore.sunken_city.state import (
     new_trace,
     view,
 )
-from tests.sc_helpers import CARD_0_7, CARD_1_6, CARD_2_5, CARD_3_4, CARD_4_3, Game
+from tests.sunken_city.sc_helpers import CARD_0_7, CARD_1_6, CARD_2_5, CARD_3_4, CARD_4_3, Game
 
 CARRIED, BANKED, HOUSE_SIDE, OUT = 1, 2, 0, 3
 

@@ -1,0 +1,1 @@
+"""Sunken City rules, players and tables tests."""
