@@ -10,7 +10,7 @@ import pytest
 
 from tests.perf_scripts import load_script
 
-# the phases of a Sunken City turn that docs/performance.md ("Cycles per call") profiles
+# the phases of a Sunken City turn that docs/performance.md profiles ("Reproduce")
 SUNKEN_CITY = (
     "heuristic_turn,choose_card,heuristic_build,heuristic_move,heuristic_spirit,"
     "place_best_street,place_best_house,raised,key_houses,plan_route,walk_to,best_spirit_path"

@@ -1,5 +1,5 @@
 """How many cycles a call of each named compiled function takes, callees included: an
-inclusive profile by the CPU's cycle counter (docs/performance.md, "Cycles per call").
+inclusive profile by the CPU's cycle counter (docs/performance.md, "Reproduce").
 
     .venv/bin/python tools/cycle_profile.py GAME PLAYERS POLICY GAMES FUNC[,FUNC...]
     .venv/bin/python tools/cycle_profile.py sunken-city 3 balanced 3000 \\

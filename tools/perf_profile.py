@@ -1,5 +1,5 @@
 """Where the compiled code of a game spends its time: a sampling profile per compiled function,
-taken with Linux `perf` (docs/performance.md, "A sampling profile").
+taken with Linux `perf` (docs/performance.md, "Reproduce").
 
     .venv/bin/python tools/perf_profile.py GAME [players] [policy] [games]
     .venv/bin/python tools/perf_profile.py sunken-city 3 balanced 20000

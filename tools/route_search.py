@@ -1,5 +1,5 @@
 """What the Sunken City route search costs, by the number of key houses it searches over
-(docs/performance.md, "What the profile showed", item 8).
+(docs/performance.md, "Why Sunken City stays below 20,000 games/s").
 
     .venv/bin/python tools/route_search.py [GAMES] [REPS]
 
