@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.sunken_city.rules import N_SQUARES, SIZE
+SIZE = 9  # the lake is SIZE x SIZE squares
+N_SQUARES = SIZE * SIZE
 
 
 def _make_orth() -> np.ndarray:
@@ -52,6 +53,11 @@ ORTH = _make_orth()
 RING = _make_ring()
 DOMINOES = _make_dominoes()
 N_DOMINOES = DOMINOES.shape[0]
+
+
+def square(r: int, c: int) -> int:
+    """Index of the square in row r, column c."""
+    return r * SIZE + c
 
 
 def square_name(s: int) -> str:

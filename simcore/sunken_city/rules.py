@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simcore.rulesbase import RulesError, variant_registry
+from simcore.sunken_city.board import N_SQUARES, SIZE
 
 # The three dice of the box (seed 000, "Components").
 DICE: dict[str, tuple[int, ...]] = {
@@ -51,8 +52,6 @@ DEFAULT_BOARD = "/".join(
     ]
 )
 
-SIZE = 9
-N_SQUARES = SIZE * SIZE
 MAX_PLAYERS = 4
 N_HOUSES = 10
 N_TREASURES = 11  # treasures 1..10 and the chest (12)

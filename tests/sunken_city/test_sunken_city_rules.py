@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from simcore.sunken_city import engine as E
+from simcore.sunken_city.board import square
 from simcore.sunken_city.rules import SunkenCityRules, pack
 from simcore.sunken_city.state import (
     END_ALL_BANKED,
@@ -31,7 +32,6 @@ from simcore.sunken_city.state import (
     VILLAGE,
     new_state,
     new_trace,
-    square,
     view,
 )
 from tests.sunken_city.sc_helpers import (
@@ -163,7 +163,7 @@ def test_fewer_pieces_only_when_no_legal_spot():
     ]
     # 39 streets on this board: more than the box holds, so use a bigger total
     r2 = pack(SunkenCityRules(total_streets=60), 3)
-    from simcore.sunken_city.state import from_diagram
+    from simcore.sunken_city.positions import from_diagram
 
     s = from_diagram(r2, "\n".join(rows), stacks=(10, 1, 1, 1, 1, 0))
     tr = new_trace()

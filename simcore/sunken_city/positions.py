@@ -1,0 +1,149 @@
+"""Sunken City positions built from text diagrams, for tests and docs (`from_diagram`).
+
+They live beside the engine rather than in state.py because a position is set up by the
+engine's own `setup` first (state.py imports nothing of its game but board and rules).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simcore.sunken_city.board import ORTH, SIZE, square
+from simcore.sunken_city.engine import recount_near, setup
+from simcore.sunken_city.rules import P_ADVANCED, P_PLAYERS, P_STREET_SQUARES, P_TOTAL_STREETS
+from simcore.sunken_city.state import (
+    CHEST,
+    HOUSE_BASE,
+    S_BOX,
+    S_DRAW,
+    S_GROTTO,
+    S_HOURGLASS,
+    S_PHASE,
+    S_ROUND,
+    S_SEAT,
+    S_SPIRIT,
+    S_SUPPLY,
+    S_TURN,
+    VILLAGE,
+    WATER,
+    new_state,
+    new_trace,
+    view,
+)
+
+
+def from_diagram(
+    r: np.ndarray,
+    diagram: str,
+    *,
+    adventurers: dict[int, tuple[int, int] | None] | None = None,
+    spirit: tuple[int, int] | None = None,
+    treasures: dict[int, dict[int, int]] | None = None,
+    chips: dict[int, int] | None = None,
+    stacks: tuple[int, ...] | None = None,
+    draw_space: int = 0,
+    supply: int | None = None,
+    seat: int = 0,
+    hourglass: bool = False,
+    round_: int = 0,
+    phase: int = 0,
+    grotto: int | None = None,
+) -> np.ndarray:
+    """Build a flat state from a 9-line diagram (rules packed in r).
+
+    '.' water; a letter = a street (the same letter on two orthogonally adjacent squares is one
+    2-square street; with 1-square streets each letter square is its own street); a digit =
+    house 1-9, '0' = house 10. Adventurers and the spirit are given by a square (row, col) of
+    the piece they stand on (None: in the village; default: village). ``treasures`` maps seat
+    -> {treasure value (12 = chest): status}; the others start house side up. ``stacks`` gives
+    the streets on spaces 1..6 (default: what is left, with one on each of spaces 2-5); the rest
+    are in the box. The spirit defaults to house 10 (basic game); in the advanced game to
+    grotto space ``grotto`` (default 10) while ``phase`` says in which phase the game is.
+    """
+    players = int(r[P_PLAYERS])
+    s = new_state()
+    setup(s, r, new_trace())
+    v = view(s)
+    v.sq_piece[:] = WATER
+    v.piece_sq[:] = -1
+    rows = [ln.strip() for ln in diagram.strip("\n").splitlines() if ln.strip()]
+    if len(rows) != SIZE or any(len(row) != SIZE for row in rows):
+        raise ValueError("diagram must be 9 lines of 9 characters")
+    letters: dict[str, list[int]] = {}
+    for rr, line in enumerate(rows):
+        for cc, ch in enumerate(line):
+            q = square(rr, cc)
+            if ch == ".":
+                continue
+            if ch.isdigit():
+                h = 10 if ch == "0" else int(ch)
+                slot = HOUSE_BASE + h - 1
+                if v.piece_sq[slot, 0] != -1:
+                    raise ValueError(f"house {h} drawn twice")
+                v.piece_sq[slot, 0] = q
+                v.sq_piece[q] = slot
+            elif ch.isalpha():
+                letters.setdefault(ch, []).append(q)
+            else:
+                raise ValueError(f"unknown diagram character {ch!r}")
+    slot = 0
+    two = int(r[P_STREET_SQUARES]) == 2
+    for ch, sqs in letters.items():
+        groups = [sqs] if two else [[q] for q in sqs]
+        for g in groups:
+            if two and (len(g) != 2 or int(g[1]) not in ORTH[g[0]]):
+                raise ValueError(f"street {ch!r} must cover two adjacent squares")
+            for k, q in enumerate(g):
+                v.piece_sq[slot, k] = q
+                v.sq_piece[q] = slot
+            slot += 1
+    on_board = slot
+    recount_near(s)
+    total = int(r[P_TOTAL_STREETS])
+    v.stacks[:] = 0
+    if stacks is None:
+        rest = total - on_board
+        v.stacks[1:5] = 1 if rest >= 4 else 0
+        v.stacks[0] = rest - int(v.stacks[1:5].sum())
+    else:
+        v.stacks[: len(stacks)] = stacks
+    box = total - on_board - int(v.stacks.sum())
+    if box < 0:
+        raise ValueError("more streets on the board and the stacks than exist")
+    v.scal[S_BOX] = box
+    v.scal[S_DRAW] = draw_space
+
+    def slot_at(rc):
+        q = square(*rc)
+        if v.sq_piece[q] == WATER:
+            raise ValueError(f"no piece at {rc}")
+        return v.sq_piece[q]
+
+    v.adv[:] = VILLAGE
+    for seat_, rc in (adventurers or {}).items():
+        v.adv[seat_] = VILLAGE if rc is None else slot_at(rc)
+    advanced = int(r[P_ADVANCED]) == 1
+    if spirit is not None:
+        v.scal[S_SPIRIT] = slot_at(spirit)
+        v.scal[S_GROTTO] = 0 if advanced else v.scal[S_GROTTO]
+    elif advanced:
+        v.scal[S_SPIRIT] = -1
+        v.scal[S_GROTTO] = 10 if grotto is None else grotto
+    else:
+        v.scal[S_SPIRIT] = HOUSE_BASE + 9
+    if advanced:
+        v.scal[S_PHASE] = phase
+    for seat_, tmap in (treasures or {}).items():
+        for value, status in tmap.items():
+            v.treasure[seat_, CHEST if value == 12 else value - 1] = status
+    for seat_, n in (chips or {}).items():
+        v.chips[seat_] = n
+    if supply is not None:
+        v.scal[S_SUPPLY] = supply
+    else:
+        v.scal[S_SUPPLY] = max(int(v.scal[S_SUPPLY]) - int(v.chips[:players].sum()), 0)
+    v.scal[S_SEAT] = seat
+    v.scal[S_HOURGLASS] = int(hourglass)
+    v.scal[S_ROUND] = round_
+    v.scal[S_TURN] = round_ * players + seat
+    return s
