@@ -76,12 +76,12 @@ from simcore.sunken_city.state import (
     C_CHIPS_GAINED,
     C_CHIPS_MISSED,
     C_CHIPS_USED,
-    C_LOST,
-    C_RECOVERED,
+    C_MOVE_POINTS_SPENT,
     C_SENT_HOME,
     C_SENT_OTHERS,
     C_SPIRIT_MOVES,
-    C_STEPS,
+    C_TREASURES_LOST,
+    C_TREASURES_RECOVERED,
     CARRIED,
     CHEST,
     END_ALL_BANKED,
@@ -90,61 +90,61 @@ from simcore.sunken_city.state import (
     HOUSE_BASE,
     HOUSE_SIDE,
     MAX_STREETS,
-    N_CNT,
+    N_COUNTERS,
     N_SLOTS,
-    O_ADV,
+    O_ADVENTURER_SLOT,
     O_CHIPS,
-    O_CNT,
+    O_COUNTERS,
     O_HAND,
-    O_NEAR,
-    O_PSQ,
-    O_SQ,
+    O_NEAR_HOUSES,
+    O_PIECE_SQUARES,
+    O_SQUARE_PIECE,
     O_STACKS,
-    O_TREAS,
+    O_TREASURE,
     OUT,
     PHASE_RAISING,
     PHASE_SINKING,
-    S_BANISHED,
-    S_BLOCK,
-    S_BLOCKS_DONE,
-    S_BOX,
-    S_BUILD,
+    S_ACTION_BLOCK,
+    S_BANISHMENTS,
+    S_BLOCKS_BEGUN,
     S_CARD,
-    S_CHIP_DONE,
-    S_DRAW,
-    S_END,
-    S_GROTTO,
+    S_CHIP_SUPPLY,
+    S_CHIP_USED,
+    S_DRAW_SPACE,
+    S_END_REASON,
+    S_GAME_OVER,
+    S_GROTTO_MOVE_ALLOWED,
     S_GROTTO_MOVES,
-    S_GROTTO_RIGHT,
+    S_GROTTO_SPACE,
     S_HOURGLASS,
-    S_HOUSE_DONE,
+    S_HOUSE_RAISED,
     S_HOUSES_PLACED,
-    S_MOVE,
-    S_NO_HOUSE,
-    S_OVER,
+    S_MOVE_LEFT,
     S_PHASE,
-    S_PHASES,
     S_PIECES_SUNK,
+    S_RAISE_LEFT,
+    S_RAISE_TO_SPIRIT_POINTS,
     S_ROUND,
     S_SEAT,
     S_SINK_STEPS,
-    S_SPIRIT,
+    S_SINKING_PHASES,
+    S_SINKING_WITHOUT_HOUSE,
     S_SPIRIT_ACTIVE,
-    S_SPIRIT_DONE,
-    S_SPIRIT_LEFT,
+    S_SPIRIT_BEGUN,
     S_SPIRIT_MOVES,
     S_SPIRIT_ROLL,
+    S_SPIRIT_SLOT,
+    S_SPIRIT_STEPS_LEFT,
+    S_SPIRIT_STEPS_TAKEN,
+    S_SPIRIT_TO_RAISE_POINTS,
     S_STARVED_TURNS,
-    S_STEPS,
+    S_STREETS_IN_BOX,
     S_STREETS_PLACED,
-    S_SUPPLY,
-    S_TO_BUILD,
-    S_TO_SPIRIT,
     S_TURN,
     STATE_SIZE,
     VILLAGE,
     WATER,
-    X_NB,
+    X_NEIGHBOURS,
 )
 from simcore.tracebuf import reserve_record, write_snapshot
 
@@ -187,27 +187,27 @@ ERR_NAMES = (
 
 @kernel(inline="always")
 def sq_piece(s, q):
-    return s[O_SQ + q]
+    return s[O_SQUARE_PIECE + q]
 
 
 @kernel(inline="always")
 def psq(s, slot, k):
-    return s[O_PSQ + 2 * slot + k]
+    return s[O_PIECE_SQUARES + 2 * slot + k]
 
 
 @kernel(inline="always")
 def treasure(s, seat, t):
-    return s[O_TREAS + seat * N_TREASURES + t]
+    return s[O_TREASURE + seat * N_TREASURES + t]
 
 
 @kernel(inline="always")
 def set_treasure(s, seat, t, v):
-    s[O_TREAS + seat * N_TREASURES + t] = v
+    s[O_TREASURE + seat * N_TREASURES + t] = v
 
 
 @kernel(inline="always")
 def count(s, seat, c, n=1):
-    s[O_CNT + seat * N_CNT + c] += n
+    s[O_COUNTERS + seat * N_COUNTERS + c] += n
 
 
 @kernel(inline="always")
@@ -258,18 +258,18 @@ def covers(s, slot, q):
 def mark_house(s, q, d):
     """A house appears (d = 1) or sinks (d = -1) on square q: update the nearby-house counts
     of q and the 8 squares around it."""
-    s[O_NEAR + q] += d
+    s[O_NEAR_HOUSES + q] += d
     for j in range(8):
         nq = RING[q, j]
         if nq >= 0:
-            s[O_NEAR + nq] += d
+            s[O_NEAR_HOUSES + nq] += d
 
 
 @kernel
 def recount_near(s):
     """Recompute every nearby-house count from the houses on the lake."""
     for q in range(N_SQUARES):
-        s[O_NEAR + q] = 0
+        s[O_NEAR_HOUSES + q] = 0
     for h in range(N_HOUSES):
         q = psq(s, HOUSE_BASE + h, 0)
         if q >= 0:
@@ -316,12 +316,12 @@ def setup(s, r, tr):
     players = r[P_PLAYERS]
     s[:] = 0
     for q in range(N_SQUARES):
-        s[O_SQ + q] = WATER
+        s[O_SQUARE_PIECE + q] = WATER
     for k in range(2 * N_SLOTS):
-        s[O_PSQ + k] = -1
+        s[O_PIECE_SQUARES + k] = -1
     full_hand = (1 << r[P_N_CARDS]) - 1
     for seat in range(MAX_PLAYERS):
-        s[O_ADV + seat] = VILLAGE  # "The adventurer is placed in their village."
+        s[O_ADVENTURER_SLOT + seat] = VILLAGE  # "The adventurer is placed in their village."
         for t in range(N_TREASURES):
             # "The treasures are placed on the adventurer board with the house side face up"
             set_treasure(s, seat, t, HOUSE_SIDE if seat < players else OUT)
@@ -334,25 +334,25 @@ def setup(s, r, tr):
     s[O_STACKS] = r[P_STREETS1]
     for k in range(1, 5):
         s[O_STACKS + k] = r[P_FACEDOWN]
-    s[S_BOX] = r[P_TOTAL_STREETS] - r[P_STREETS1] - 4 * r[P_FACEDOWN]
-    s[S_SUPPLY] = r[P_CHIP_SUPPLY]  # "The 8 water spirit chips are placed ready"
+    s[S_STREETS_IN_BOX] = r[P_TOTAL_STREETS] - r[P_STREETS1] - 4 * r[P_FACEDOWN]
+    s[S_CHIP_SUPPLY] = r[P_CHIP_SUPPLY]  # "The 8 water spirit chips are placed ready"
     if r[P_ADVANCED] == 1:
         # seed 001: "Place all 10 numbered buildings in their grotto spaces ... Place Neptune
         # next to building 10; he is also considered to be in grotto space 10"; "Game starts
         # in Raising Phase"
-        s[S_SPIRIT] = -1
-        s[S_GROTTO] = 10
+        s[S_SPIRIT_SLOT] = -1
+        s[S_GROTTO_SPACE] = 10
         s[S_PHASE] = PHASE_RAISING
     else:
         # "House 10 is placed on the space in the middle ... The water spirit is placed on
         # house 10."
         centre = r[P_CENTRE]
         slot = HOUSE_BASE + 9
-        s[O_PSQ + 2 * slot] = centre
-        s[O_SQ + centre] = slot
+        s[O_PIECE_SQUARES + 2 * slot] = centre
+        s[O_SQUARE_PIECE + centre] = slot
         mark_house(s, centre, 1)
-        s[S_SPIRIT] = slot
-    s[S_END] = -1
+        s[S_SPIRIT_SLOT] = slot
+    s[S_END_REASON] = -1
     s[S_CARD] = -1
     s[S_SPIRIT_ROLL] = -1
     settle_draw_space(s, r, tr)  # a setup with an empty space 1 turns the next one up
@@ -365,14 +365,14 @@ def setup(s, r, tr):
 @kernel(inline="always")
 def street_available(s):
     """A street can be drawn from the face-up stack."""
-    return s[O_STACKS + s[S_DRAW]] > 0
+    return s[O_STACKS + s[S_DRAW_SPACE]] > 0
 
 
 @kernel(inline="always")
 def discard_space(s):
     """Street space (0-based) sunk streets go onto: the one after the draw stack; after the
     hourglass space 6 serves both ("likewise place submerging streets on space 6")."""
-    d = s[S_DRAW]
+    d = s[S_DRAW_SPACE]
     return d + 1 if d < N_SPACES - 1 else N_SPACES - 1
 
 
@@ -382,18 +382,18 @@ def settle_draw_space(s, r, tr):
     face up ... even in the middle of a player's turn." When space 5 is used up the hourglass
     shows and space 6 serves the rest of the round; an empty space 6 means the streets have
     run out until some submerge."""
-    while s[O_STACKS + s[S_DRAW]] == 0:
-        d = s[S_DRAW]
+    while s[O_STACKS + s[S_DRAW_SPACE]] == 0:
+        d = s[S_DRAW_SPACE]
         if d == N_SPACES - 1:
             return
-        s[S_DRAW] = d + 1
+        s[S_DRAW_SPACE] = d + 1
         if d == N_SPACES - 2:
             if s[S_HOURGLASS] == 0:
                 s[S_HOURGLASS] = 1
                 # seed 001: "the last Sinking Phase begins; game ends when this Phase is
                 # over" (end_sinking sets the end there)
-                if s[S_END] < 0 and r[P_ADVANCED] == 0:
-                    s[S_END] = END_HOURGLASS
+                if s[S_END_REASON] < 0 and r[P_ADVANCED] == 0:
+                    s[S_END_REASON] = END_HOURGLASS
                 record(tr, s, A_HOURGLASS)
             record(tr, s, A_STACK_TURN, d + 1)
             return
@@ -417,7 +417,7 @@ def piece_neighbours(s, slot, x, o):
             nq = ORTH[q, j]
             if nq < 0:
                 continue
-            other = s[O_SQ + nq]
+            other = s[O_SQUARE_PIECE + nq]
             if other == WATER or other == slot:
                 continue
             dup = False
@@ -451,10 +451,10 @@ def block_ok(s, r, blk):
     """May an action of block `blk` be taken now?"""
     if r[P_INTERLEAVE] == 1:
         return True
-    cur = s[S_BLOCK]
+    cur = s[S_ACTION_BLOCK]
     if cur == blk:
         return True
-    if s[S_BLOCKS_DONE] & (1 << blk):
+    if s[S_BLOCKS_BEGUN] & (1 << blk):
         return False
     # the raising block may not be left while pieces must still be raised
     if cur == BLOCK_BUILD and raising_owed(s, r):
@@ -464,8 +464,8 @@ def block_ok(s, r, blk):
 
 @kernel(inline="always")
 def enter_block(s, blk):
-    s[S_BLOCK] = blk
-    s[S_BLOCKS_DONE] |= 1 << blk
+    s[S_ACTION_BLOCK] = blk
+    s[S_BLOCKS_BEGUN] |= 1 << blk
 
 
 # ---------------------------------------------------------------------------------------
@@ -476,7 +476,7 @@ def enter_block(s, blk):
 def street_square_ok(s, r, q):
     """Free, and not the centre: "They can appear on any free space of the lake, except the
     space in the middle"."""
-    return 0 <= q < N_SQUARES and s[O_SQ + q] == WATER and r[R_KIND + q] != CENTRE
+    return 0 <= q < N_SQUARES and s[O_SQUARE_PIECE + q] == WATER and r[R_KIND + q] != CENTRE
 
 
 @kernel
@@ -499,9 +499,9 @@ def street_spot_ok(s, r, a, b):
 def house_spot_ok(s, r, q):
     """ "Houses ... can only appear on the dark spaces of the lake. They may not touch each
     other, not even at the corners." (The centre takes houses only.)"""
-    if q < 0 or q >= N_SQUARES or s[O_SQ + q] != WATER or r[R_KIND + q] == LIGHT:
+    if q < 0 or q >= N_SQUARES or s[O_SQUARE_PIECE + q] != WATER or r[R_KIND + q] == LIGHT:
         return False
-    return s[O_NEAR + q] == 0
+    return s[O_NEAR_HOUSES + q] == 0
 
 
 @kernel(inline="always")
@@ -514,7 +514,7 @@ def spot_free(s, r, k):
     """Street spot k of the board (rules R_SPOTS) has all its squares free."""
     a = r[R_SPOTS + 2 * k]
     b = r[R_SPOTS + 2 * k + 1]
-    return s[O_SQ + a] == WATER and (b < 0 or s[O_SQ + b] == WATER)
+    return s[O_SQUARE_PIECE + a] == WATER and (b < 0 or s[O_SQUARE_PIECE + b] == WATER)
 
 
 @kernel
@@ -542,13 +542,13 @@ def house_raisable(s, r, h):
         return False
     if r[P_ADVANCED] == 0:
         return True
-    return s[S_PHASE] == PHASE_RAISING and h == s[S_GROTTO]
+    return s[S_PHASE] == PHASE_RAISING and h == s[S_GROTTO_SPACE]
 
 
 @kernel
 def grotto_has_house(s, r):
     if r[P_ADVANCED] == 1:
-        g = s[S_GROTTO]
+        g = s[S_GROTTO_SPACE]
         return 1 <= g <= 10 and house_raisable(s, r, g)
     for h in range(1, 11):
         if house_in_grotto(s, r, h):
@@ -563,7 +563,7 @@ def can_build_any(s, r):
     is left (GAME-DATA ruling; seed 000 "The Streets Run Out")."""
     if street_available(s) and any_street_spot(s, r):
         return True
-    return s[S_HOUSE_DONE] == 0 and grotto_has_house(s, r) and any_house_spot(s, r)
+    return s[S_HOUSE_RAISED] == 0 and grotto_has_house(s, r) and any_house_spot(s, r)
 
 
 @kernel
@@ -574,12 +574,12 @@ def raising_owed(s, r):
     left (GAME-DATA ruling)."""
     if (
         r[P_INTERLEAVE] == 0
-        and s[S_BLOCKS_DONE] & (1 << BLOCK_BUILD)
-        and (s[S_BLOCK] != BLOCK_BUILD)
+        and s[S_BLOCKS_BEGUN] & (1 << BLOCK_BUILD)
+        and (s[S_ACTION_BLOCK] != BLOCK_BUILD)
     ):
         # interleave=False: the raising action, once left (when nothing was owed), is over
         return False
-    return s[S_BUILD] > 0 and street_available(s) and can_build_any(s, r)
+    return s[S_RAISE_LEFT] > 0 and street_available(s) and can_build_any(s, r)
 
 
 @kernel
@@ -611,7 +611,7 @@ def can_place_now(s, r):
     return (
         s[S_CARD] >= 0
         and s[S_SPIRIT_ACTIVE] == 0
-        and s[S_BUILD] > 0
+        and s[S_RAISE_LEFT] > 0
         and block_ok(s, r, BLOCK_BUILD)
         and can_build_any(s, r)
     )
@@ -623,7 +623,7 @@ def do_street(s, r, tr, a, b):
     if not (
         s[S_CARD] >= 0
         and s[S_SPIRIT_ACTIVE] == 0
-        and s[S_BUILD] > 0
+        and s[S_RAISE_LEFT] > 0
         and block_ok(s, r, BLOCK_BUILD)
         and street_available(s)
         and street_spot_ok(s, r, a, b)
@@ -637,14 +637,14 @@ def do_street(s, r, tr, a, b):
     if slot < 0:
         return ERR_ILLEGAL
     enter_block(s, BLOCK_BUILD)
-    d = s[S_DRAW]
+    d = s[S_DRAW_SPACE]
     s[O_STACKS + d] -= 1
-    s[O_PSQ + 2 * slot] = a
-    s[O_SQ + a] = slot
+    s[O_PIECE_SQUARES + 2 * slot] = a
+    s[O_SQUARE_PIECE + a] = slot
     if b >= 0:
-        s[O_PSQ + 2 * slot + 1] = b
-        s[O_SQ + b] = slot
-    s[S_BUILD] -= 1
+        s[O_PIECE_SQUARES + 2 * slot + 1] = b
+        s[O_SQUARE_PIECE + b] = slot
+    s[S_RAISE_LEFT] -= 1
     s[S_STREETS_PLACED] += 1
     record(tr, s, A_STREET, a, b, d, slot)
     emptied = s[O_STACKS + d] == 0
@@ -663,8 +663,8 @@ def do_house(s, r, tr, h, q):
     if not (
         s[S_CARD] >= 0
         and s[S_SPIRIT_ACTIVE] == 0
-        and s[S_BUILD] > 0
-        and s[S_HOUSE_DONE] == 0
+        and s[S_RAISE_LEFT] > 0
+        and s[S_HOUSE_RAISED] == 0
         and 1 <= h <= 10
         and block_ok(s, r, BLOCK_BUILD)
         and house_raisable(s, r, h)
@@ -673,11 +673,11 @@ def do_house(s, r, tr, h, q):
         return ERR_ILLEGAL
     enter_block(s, BLOCK_BUILD)
     slot = HOUSE_BASE + h - 1
-    s[O_PSQ + 2 * slot] = q
-    s[O_SQ + q] = slot
+    s[O_PIECE_SQUARES + 2 * slot] = q
+    s[O_SQUARE_PIECE + q] = slot
     mark_house(s, q, 1)
-    s[S_BUILD] -= 1
-    s[S_HOUSE_DONE] = 1
+    s[S_RAISE_LEFT] -= 1
+    s[S_HOUSE_RAISED] = 1
     s[S_HOUSES_PLACED] += 1
     record(tr, s, A_HOUSE, h, q)
     return 0
@@ -693,9 +693,9 @@ def step_targets(s, r, seat, x, o):
     village from the piece covering the village's corner square ("reaches the lake only through
     its corner square"). Writes slots (VILLAGE for the village) into x[o:]; returns the count."""
     v = r[R_VILLAGE + seat]
-    pos = s[O_ADV + seat]
+    pos = s[O_ADVENTURER_SLOT + seat]
     if pos == VILLAGE:
-        q = s[O_SQ + v]
+        q = s[O_SQUARE_PIECE + v]
         if q == WATER:
             return 0
         x[o] = q
@@ -712,9 +712,9 @@ def can_step_now(s, r, seat, x):
     return (
         s[S_CARD] >= 0
         and s[S_SPIRIT_ACTIVE] == 0
-        and s[S_MOVE] > 0
+        and s[S_MOVE_LEFT] > 0
         and block_ok(s, r, BLOCK_MOVE)
-        and step_targets(s, r, seat, x, X_NB) > 0
+        and step_targets(s, r, seat, x, X_NEIGHBOURS) > 0
     )
 
 
@@ -759,9 +759,9 @@ def can_step_to(s, r, seat, to):
     """Whether `to` is one of step_targets (a connected piece, or the village from the piece
     covering its corner; from the village, the piece on that corner), tested directly."""
     v = r[R_VILLAGE + seat]
-    pos = s[O_ADV + seat]
+    pos = s[O_ADVENTURER_SLOT + seat]
     if pos == VILLAGE:
-        q = s[O_SQ + v]
+        q = s[O_SQUARE_PIECE + v]
         return q != WATER and to == q
     if to == VILLAGE:
         return covers(s, pos, v)
@@ -773,7 +773,7 @@ def can_step_to(s, r, seat, to):
             continue
         for j in range(4):
             nq = ORTH[q, j]
-            if nq >= 0 and s[O_SQ + nq] == to:
+            if nq >= 0 and s[O_SQUARE_PIECE + nq] == to:
                 return True
     return False
 
@@ -787,41 +787,43 @@ def do_step(s, r, tr, seat, to, x):
         seat == s[S_SEAT]
         and s[S_CARD] >= 0
         and s[S_SPIRIT_ACTIVE] == 0
-        and s[S_MOVE] > 0
+        and s[S_MOVE_LEFT] > 0
         and block_ok(s, r, BLOCK_MOVE)
     ):
         return ERR_ILLEGAL
     if not can_step_to(s, r, seat, to):
         return ERR_ILLEGAL
     enter_block(s, BLOCK_MOVE)
-    frm = s[O_ADV + seat]
-    s[O_ADV + seat] = to
-    s[S_MOVE] -= 1
-    count(s, seat, C_STEPS)
+    frm = s[O_ADVENTURER_SLOT + seat]
+    s[O_ADVENTURER_SLOT + seat] = to
+    s[S_MOVE_LEFT] -= 1
+    count(s, seat, C_MOVE_POINTS_SPENT)
     rec_mask = 0
     bank_mask = 0
     to_sq = -1
     if to == VILLAGE:
         bank_mask = bank(s, seat)
-        if all_banked(s, seat) and s[S_END] < 0:
-            s[S_END] = END_ALL_BANKED  # "A player has brought all the treasures ... to safety"
+        if all_banked(s, seat) and s[S_END_REASON] < 0:
+            s[S_END_REASON] = (
+                END_ALL_BANKED  # "A player has brought all the treasures ... to safety"
+            )
     else:
         to_sq = psq(s, to, 0)
         if is_house(to):
             rec_mask = recover_at(s, r, seat, to)
             for t in range(N_TREASURES):
                 if rec_mask & (1 << t):
-                    count(s, seat, C_RECOVERED)
+                    count(s, seat, C_TREASURES_RECOVERED)
             # seed 001: "In Raising Phase, when you move your pawn onto/over the building
             # whose grotto space Neptune is currently in, you may move Neptune to a different
             # grotto space" (ruling: the right lasts until used or the turn ends)
             if (
                 r[P_ADVANCED] == 1
                 and s[S_PHASE] == PHASE_RAISING
-                and house_number(to) == s[S_GROTTO]
+                and house_number(to) == s[S_GROTTO_SPACE]
             ):
-                s[S_GROTTO_RIGHT] = 1
-    record(tr, s, A_STEP, frm, to, to_sq, rec_mask, bank_mask, s[S_MOVE])
+                s[S_GROTTO_MOVE_ALLOWED] = 1
+    record(tr, s, A_STEP, frm, to, to_sq, rec_mask, bank_mask, s[S_MOVE_LEFT])
     return 0
 
 
@@ -847,7 +849,7 @@ def can_chip_now(s, r, seat):
         r[P_CHIPS] == 1
         and s[S_CARD] >= 0
         and s[S_SPIRIT_ACTIVE] == 0
-        and s[S_CHIP_DONE] == 0
+        and s[S_CHIP_USED] == 0
         and s[O_CHIPS + seat] > 0
         and block_ok(s, r, BLOCK_MOVE)
     )
@@ -863,9 +865,9 @@ def do_chip(s, r, tr, seat):
     enter_block(s, BLOCK_MOVE)
     extra = house_side_count(s, seat)
     s[O_CHIPS + seat] -= 1
-    s[S_SUPPLY] += 1
-    s[S_MOVE] += extra
-    s[S_CHIP_DONE] = 1
+    s[S_CHIP_SUPPLY] += 1
+    s[S_MOVE_LEFT] += extra
+    s[S_CHIP_USED] = 1
     count(s, seat, C_CHIPS_USED)
     record(tr, s, A_CHIP, extra)
     return 0
@@ -880,17 +882,17 @@ def do_chip(s, r, tr, seat):
 def spirit_targets(s, x, o):
     """Pieces the spirit can move onto next: connected pieces ("It may not move into the
     adventurers' villages": villages are no pieces). None while it is in the grotto."""
-    if s[S_SPIRIT] < 0:
+    if s[S_SPIRIT_SLOT] < 0:
         return 0
-    return piece_neighbours(s, s[S_SPIRIT], x, o)
+    return piece_neighbours(s, s[S_SPIRIT_SLOT], x, o)
 
 
 @kernel
 def spirit_can_reach(s, x, to):
     """`to` is a piece the spirit can move onto next."""
-    n = spirit_targets(s, x, X_NB)
+    n = spirit_targets(s, x, X_NEIGHBOURS)
     for k in range(n):
-        if x[X_NB + k] == to:
+        if x[X_NEIGHBOURS + k] == to:
             return True
     return False
 
@@ -898,7 +900,7 @@ def spirit_can_reach(s, x, to):
 @kernel
 def can_spirit_now(s, r, seat, x):
     c = s[S_CARD]
-    if c < 0 or s[S_SPIRIT_DONE] == 1 or s[S_SPIRIT_ACTIVE] == 1 or r[P_ADVANCED] == 1:
+    if c < 0 or s[S_SPIRIT_BEGUN] == 1 or s[S_SPIRIT_ACTIVE] == 1 or r[P_ADVANCED] == 1:
         return False  # (the advanced game moves the spirit only in its sinking phase)
     # ruling: the spirit moves only with a card showing its icon ("A card's water-spirit icon
     # shows the water spirit being moved"; seed 001: "if present, may move Neptune")
@@ -907,7 +909,7 @@ def can_spirit_now(s, r, seat, x):
     if not block_ok(s, r, BLOCK_SPIRIT):
         return False
     # "If the water spirit is standing on a piece that has no connection ... it cannot be moved."
-    return spirit_targets(s, x, X_NB) > 0
+    return spirit_targets(s, x, X_NEIGHBOURS) > 0
 
 
 @kernel
@@ -915,7 +917,7 @@ def spirit_limit(s, r, seat, rng):
     """(limit, die roll or -1, territory owner). "If the water spirit is within a player's
     territory, that player may move it up to 3 spaces (... 4 with 2 players)"; otherwise "the
     player rolls the die" and may move it "by the number rolled, or any lesser number"."""
-    owner = piece_owner(s, r, s[S_SPIRIT])
+    owner = piece_owner(s, r, s[S_SPIRIT_SLOT])
     if owner == seat:
         return r[P_OWNER_LIMIT], -1, owner
     roll = r[R_DIE + rand_below(rng, r[P_DIE_N])]
@@ -928,21 +930,21 @@ def send_home(s, r, tr, seat, mover):
     village"; its treasure-side treasures turn back to the house side; "as compensation, the
     player receives 1 water spirit chip" unless they moved the spirit themselves (no chip with
     chips off, or when the supply is empty: ruling)."""
-    s[O_ADV + seat] = VILLAGE
+    s[O_ADVENTURER_SLOT + seat] = VILLAGE
     lost = 0
     for t in range(N_TREASURES):
         if treasure(s, seat, t) == CARRIED:
             set_treasure(s, seat, t, HOUSE_SIDE)
             lost |= 1 << t
-            count(s, seat, C_LOST)
+            count(s, seat, C_TREASURES_LOST)
     count(s, seat, C_SENT_HOME)
     chip = 0
     if mover != seat:
         count(s, mover, C_SENT_OTHERS)
     if mover != seat or r[P_SELF_CHIP] == 1:
         if r[P_CHIPS] == 1:
-            if s[S_SUPPLY] > 0:
-                s[S_SUPPLY] -= 1
+            if s[S_CHIP_SUPPLY] > 0:
+                s[S_CHIP_SUPPLY] -= 1
                 s[O_CHIPS + seat] += 1
                 count(s, seat, C_CHIPS_GAINED)
                 chip = 1
@@ -957,11 +959,11 @@ def sink_piece(s, r, tr, slot, mover, to):
     its grotto, a street face down onto the discard space; adventurers on it go home."""
     a = psq(s, slot, 0)
     b = psq(s, slot, 1)
-    s[O_SQ + a] = WATER
+    s[O_SQUARE_PIECE + a] = WATER
     if b >= 0:
-        s[O_SQ + b] = WATER
-    s[O_PSQ + 2 * slot] = -1
-    s[O_PSQ + 2 * slot + 1] = -1
+        s[O_SQUARE_PIECE + b] = WATER
+    s[O_PIECE_SQUARES + 2 * slot] = -1
+    s[O_PIECE_SQUARES + 2 * slot + 1] = -1
     kind = 1 if is_house(slot) else 0
     space = -1
     if kind == 1:
@@ -972,7 +974,7 @@ def sink_piece(s, r, tr, slot, mover, to):
     s[S_PIECES_SUNK] += 1
     sent = 0
     for seat in range(r[P_PLAYERS]):
-        if s[O_ADV + seat] == slot:
+        if s[O_ADVENTURER_SLOT + seat] == slot:
             sent |= 1 << seat
     record(
         tr,
@@ -1003,12 +1005,12 @@ def do_spirit_begin(s, r, tr, seat, rng, x):
         return ERR_ILLEGAL
     enter_block(s, BLOCK_SPIRIT)
     limit, roll, owner = spirit_limit(s, r, seat, rng)
-    s[S_SPIRIT_DONE] = 1
+    s[S_SPIRIT_BEGUN] = 1
     s[S_SPIRIT_ACTIVE] = 1
-    s[S_SPIRIT_LEFT] = limit
+    s[S_SPIRIT_STEPS_LEFT] = limit
     s[S_SPIRIT_ROLL] = roll
-    s[S_STEPS] = 0
-    record(tr, s, A_SPIRIT_BEGIN, limit, roll, owner, s[S_SPIRIT])
+    s[S_SPIRIT_STEPS_TAKEN] = 0
+    record(tr, s, A_SPIRIT_BEGIN, limit, roll, owner, s[S_SPIRIT_SLOT])
     if limit == 0:
         do_spirit_stop(s, r, tr, seat)
     return 0
@@ -1018,16 +1020,16 @@ def do_spirit_begin(s, r, tr, seat, rng, x):
 def do_spirit_step(s, r, tr, seat, to, x):
     """Move the spirit one piece; the piece it leaves submerges at once, "this also includes
     the piece it started from". The move ends by itself at the limit or when cut off."""
-    if seat != s[S_SEAT] or s[S_SPIRIT_ACTIVE] == 0 or s[S_SPIRIT_LEFT] <= 0:
+    if seat != s[S_SEAT] or s[S_SPIRIT_ACTIVE] == 0 or s[S_SPIRIT_STEPS_LEFT] <= 0:
         return ERR_ILLEGAL
     if not spirit_can_reach(s, x, to):
         return ERR_ILLEGAL
-    frm = s[S_SPIRIT]
-    s[S_SPIRIT] = to
-    s[S_SPIRIT_LEFT] -= 1
-    s[S_STEPS] += 1
+    frm = s[S_SPIRIT_SLOT]
+    s[S_SPIRIT_SLOT] = to
+    s[S_SPIRIT_STEPS_LEFT] -= 1
+    s[S_SPIRIT_STEPS_TAKEN] += 1
     sink_piece(s, r, tr, frm, seat, to)
-    if s[S_SPIRIT_LEFT] == 0 or spirit_targets(s, x, X_NB) == 0:
+    if s[S_SPIRIT_STEPS_LEFT] == 0 or spirit_targets(s, x, X_NEIGHBOURS) == 0:
         do_spirit_stop(s, r, tr, seat)
     return 0
 
@@ -1040,12 +1042,12 @@ def do_spirit_stop(s, r, tr, seat):
     if s[S_SPIRIT_ACTIVE] == 0:
         return ERR_ILLEGAL
     s[S_SPIRIT_ACTIVE] = 0
-    steps = s[S_STEPS]
+    steps = s[S_SPIRIT_STEPS_TAKEN]
     if steps > 0:
         s[S_SPIRIT_MOVES] += 1
         count(s, seat, C_SPIRIT_MOVES)
     record(tr, s, A_SPIRIT_END, steps)
-    s[S_STEPS] = 0
+    s[S_SPIRIT_STEPS_TAKEN] = 0
     return 0
 
 
@@ -1060,14 +1062,14 @@ def begin_sinking(s, r, tr):
     Movement Points"; "Neptune immediately appears at the building of the grotto space he is
     located in; if that building has not been raised, he appears at the highest numbered
     raised building" (ruling: with no house on the lake he stays in the grotto, isolated)."""
-    pts = s[S_BUILD]
+    pts = s[S_RAISE_LEFT]
     s[S_PHASE] = PHASE_SINKING
-    s[S_SPIRIT_LEFT] = pts
-    s[S_BUILD] = 0
-    s[S_TO_SPIRIT] += pts
-    s[S_GROTTO_RIGHT] = 0
-    s[S_PHASES] += 1
-    g = s[S_GROTTO]
+    s[S_SPIRIT_STEPS_LEFT] = pts
+    s[S_RAISE_LEFT] = 0
+    s[S_RAISE_TO_SPIRIT_POINTS] += pts
+    s[S_GROTTO_MOVE_ALLOWED] = 0
+    s[S_SINKING_PHASES] += 1
+    g = s[S_GROTTO_SPACE]
     slot = -1
     if 1 <= g <= 10 and psq(s, HOUSE_BASE + g - 1, 0) >= 0:
         slot = HOUSE_BASE + g - 1
@@ -1077,11 +1079,11 @@ def begin_sinking(s, r, tr):
                 slot = HOUSE_BASE + h - 1
                 break
     if slot >= 0:
-        s[S_SPIRIT] = slot
-        s[S_GROTTO] = 0
+        s[S_SPIRIT_SLOT] = slot
+        s[S_GROTTO_SPACE] = 0
     else:
-        s[S_NO_HOUSE] += 1
-    record(tr, s, A_PHASE, PHASE_SINKING, pts, s[S_SPIRIT], s[S_GROTTO])
+        s[S_SINKING_WITHOUT_HOUSE] += 1
+    record(tr, s, A_PHASE, PHASE_SINKING, pts, s[S_SPIRIT_SLOT], s[S_GROTTO_SPACE])
 
 
 @kernel
@@ -1090,14 +1092,14 @@ def end_sinking(s, r, tr):
     Neptune Movement Points immediately become Building Points". After the last sinking
     phase (the hourglass shows) the end condition is met: "game ends when this Phase is
     over", at the end of the round."""
-    pts = s[S_SPIRIT_LEFT]
+    pts = s[S_SPIRIT_STEPS_LEFT]
     s[S_PHASE] = PHASE_RAISING
-    s[S_BUILD] = pts
-    s[S_SPIRIT_LEFT] = 0
-    s[S_TO_BUILD] += pts
-    if s[S_HOURGLASS] == 1 and s[S_END] < 0:
-        s[S_END] = END_HOURGLASS
-    record(tr, s, A_PHASE, PHASE_RAISING, pts, s[S_SPIRIT], s[S_GROTTO])
+    s[S_RAISE_LEFT] = pts
+    s[S_SPIRIT_STEPS_LEFT] = 0
+    s[S_SPIRIT_TO_RAISE_POINTS] += pts
+    if s[S_HOURGLASS] == 1 and s[S_END_REASON] < 0:
+        s[S_END_REASON] = END_HOURGLASS
+    record(tr, s, A_PHASE, PHASE_RAISING, pts, s[S_SPIRIT_SLOT], s[S_GROTTO_SPACE])
 
 
 @kernel(inline="always")
@@ -1109,12 +1111,12 @@ def own_turn_in_phase(s, r, seat, phase):
 @kernel(inline="always")
 def sinking_points_owed(s, r, seat):
     """The seat's turn in a sinking phase, with spirit points still to spend."""
-    return own_turn_in_phase(s, r, seat, PHASE_SINKING) and s[S_SPIRIT_LEFT] > 0
+    return own_turn_in_phase(s, r, seat, PHASE_SINKING) and s[S_SPIRIT_STEPS_LEFT] > 0
 
 
 @kernel
 def can_sink_step_now(s, r, seat, x):
-    return sinking_points_owed(s, r, seat) and spirit_targets(s, x, X_NB) > 0
+    return sinking_points_owed(s, r, seat) and spirit_targets(s, x, X_NEIGHBOURS) > 0
 
 
 @kernel
@@ -1125,16 +1127,16 @@ def do_sink_step(s, r, tr, seat, to, x):
         return ERR_ILLEGAL
     if not spirit_can_reach(s, x, to):
         return ERR_ILLEGAL
-    frm = s[S_SPIRIT]
-    s[S_SPIRIT] = to
-    s[S_SPIRIT_LEFT] -= 1
+    frm = s[S_SPIRIT_SLOT]
+    s[S_SPIRIT_SLOT] = to
+    s[S_SPIRIT_STEPS_LEFT] -= 1
     s[S_SINK_STEPS] += 1
-    if s[S_STEPS] == 0:
+    if s[S_SPIRIT_STEPS_TAKEN] == 0:
         # a turn's sinking steps count as one spirit move of the seat
         s[S_SPIRIT_MOVES] += 1
         count(s, seat, C_SPIRIT_MOVES)
-    s[S_STEPS] += 1
-    record(tr, s, A_SINK_STEP, frm, to, s[S_SPIRIT_LEFT])
+    s[S_SPIRIT_STEPS_TAKEN] += 1
+    record(tr, s, A_SINK_STEP, frm, to, s[S_SPIRIT_STEPS_LEFT])
     sink_piece(s, r, tr, frm, seat, to)
     return 0
 
@@ -1148,7 +1150,7 @@ def grotto_ok(r, g):
 
 @kernel
 def can_banish_now(s, r, seat, x):
-    return sinking_points_owed(s, r, seat) and spirit_targets(s, x, X_NB) == 0
+    return sinking_points_owed(s, r, seat) and spirit_targets(s, x, X_NEIGHBOURS) == 0
 
 
 @kernel
@@ -1159,12 +1161,12 @@ def do_banish(s, r, tr, seat, g, x):
     banished")."""
     if not can_banish_now(s, r, seat, x) or not grotto_ok(r, g):
         return ERR_ILLEGAL
-    frm = s[S_SPIRIT]
-    s[S_SPIRIT_LEFT] -= 1
-    s[S_BANISHED] += 1
-    record(tr, s, A_BANISH, frm, g, s[S_SPIRIT_LEFT])
-    s[S_SPIRIT] = -1
-    s[S_GROTTO] = g
+    frm = s[S_SPIRIT_SLOT]
+    s[S_SPIRIT_STEPS_LEFT] -= 1
+    s[S_BANISHMENTS] += 1
+    record(tr, s, A_BANISH, frm, g, s[S_SPIRIT_STEPS_LEFT])
+    s[S_SPIRIT_SLOT] = -1
+    s[S_GROTTO_SPACE] = g
     if frm >= 0:
         sink_piece(s, r, tr, frm, seat, -2)
     end_sinking(s, r, tr)
@@ -1173,18 +1175,18 @@ def do_banish(s, r, tr, seat, g, x):
 
 @kernel
 def can_grotto_now(s, r, seat):
-    return own_turn_in_phase(s, r, seat, PHASE_RAISING) and s[S_GROTTO_RIGHT] == 1
+    return own_turn_in_phase(s, r, seat, PHASE_RAISING) and s[S_GROTTO_MOVE_ALLOWED] == 1
 
 
 @kernel
 def do_grotto(s, r, tr, seat, g):
     """Raising phase, after entering the house of the spirit's grotto space: "you may move
     Neptune to a different grotto space"."""
-    if not can_grotto_now(s, r, seat) or not grotto_ok(r, g) or g == s[S_GROTTO]:
+    if not can_grotto_now(s, r, seat) or not grotto_ok(r, g) or g == s[S_GROTTO_SPACE]:
         return ERR_ILLEGAL
-    record(tr, s, A_GROTTO, s[S_GROTTO], g)
-    s[S_GROTTO] = g
-    s[S_GROTTO_RIGHT] = 0
+    record(tr, s, A_GROTTO, s[S_GROTTO_SPACE], g)
+    s[S_GROTTO_SPACE] = g
+    s[S_GROTTO_MOVE_ALLOWED] = 0
     s[S_GROTTO_MOVES] += 1
     return 0
 
@@ -1197,7 +1199,7 @@ def do_grotto(s, r, tr, seat, g):
 def do_card(s, r, tr, seat, card):
     """Play a card from the hand. "Played cards remain face up ... until they have no cards
     left in hand. Only then does the player take all the cards back"."""
-    if seat != s[S_SEAT] or s[S_CARD] >= 0 or s[S_OVER] == 1:
+    if seat != s[S_SEAT] or s[S_CARD] >= 0 or s[S_GAME_OVER] == 1:
         return ERR_ILLEGAL
     if card < 0 or card >= r[P_N_CARDS] or (s[O_HAND + seat] & (1 << card)) == 0:
         return ERR_ILLEGAL
@@ -1205,21 +1207,21 @@ def do_card(s, r, tr, seat, card):
     if s[O_HAND + seat] == 0:
         s[O_HAND + seat] = (1 << r[P_N_CARDS]) - 1
     s[S_CARD] = card
-    s[S_BUILD] = card_value(r, card, 0)
-    s[S_MOVE] = card_value(r, card, 1)
-    s[S_GROTTO_RIGHT] = 0
+    s[S_RAISE_LEFT] = card_value(r, card, 0)
+    s[S_MOVE_LEFT] = card_value(r, card, 1)
+    s[S_GROTTO_MOVE_ALLOWED] = 0
     if sinking(s, r):
         # seed 001: "Top Number ... in the Sinking Phase, Neptune Movement Points"
-        s[S_SPIRIT_LEFT] = s[S_BUILD]
-        s[S_BUILD] = 0
-    s[S_HOUSE_DONE] = 0
-    s[S_CHIP_DONE] = 0
-    s[S_SPIRIT_DONE] = 0
+        s[S_SPIRIT_STEPS_LEFT] = s[S_RAISE_LEFT]
+        s[S_RAISE_LEFT] = 0
+    s[S_HOUSE_RAISED] = 0
+    s[S_CHIP_USED] = 0
+    s[S_SPIRIT_BEGUN] = 0
     s[S_SPIRIT_ACTIVE] = 0
     s[S_SPIRIT_ROLL] = -1
-    s[S_BLOCK] = BLOCK_NONE
-    s[S_BLOCKS_DONE] = 0
-    s[S_STEPS] = 0
+    s[S_ACTION_BLOCK] = BLOCK_NONE
+    s[S_BLOCKS_BEGUN] = 0
+    s[S_SPIRIT_STEPS_TAKEN] = 0
     record(
         tr, s, A_CARD, card, card_value(r, card, 0), card_value(r, card, 1), card_value(r, card, 2)
     )
@@ -1231,7 +1233,7 @@ def can_end_now(s, r):
     """The turn may end once the mandatory raising is done, or cannot be done."""
     if s[S_CARD] < 0 or s[S_SPIRIT_ACTIVE] == 1:
         return False
-    if sinking(s, r) and s[S_SPIRIT_LEFT] > 0:
+    if sinking(s, r) and s[S_SPIRIT_STEPS_LEFT] > 0:
         return False  # seed 001: Neptune "must use all points on played Action Card"
     return not raising_owed(s, r)
 
@@ -1249,26 +1251,30 @@ def turn_options(s, r, seat, x):
     if s[S_CARD] < 0 or s[S_SPIRIT_ACTIVE] == 1:
         return 0
     m = 0
-    build_any = s[S_BUILD] > 0 and can_build_any(s, r)
+    build_any = s[S_RAISE_LEFT] > 0 and can_build_any(s, r)
     owed = build_any and street_available(s)
     if (
         r[P_INTERLEAVE] == 0
-        and s[S_BLOCKS_DONE] & (1 << BLOCK_BUILD)
-        and (s[S_BLOCK] != BLOCK_BUILD)
+        and s[S_BLOCKS_BEGUN] & (1 << BLOCK_BUILD)
+        and (s[S_ACTION_BLOCK] != BLOCK_BUILD)
     ):
         owed = False
     if build_any and block_ok(s, r, BLOCK_BUILD):
         m |= 1 << K_PLACE
-    if s[S_MOVE] > 0 and block_ok(s, r, BLOCK_MOVE) and step_targets(s, r, seat, x, X_NB) > 0:
+    if (
+        s[S_MOVE_LEFT] > 0
+        and block_ok(s, r, BLOCK_MOVE)
+        and step_targets(s, r, seat, x, X_NEIGHBOURS) > 0
+    ):
         m |= 1 << K_STEP
     if can_chip_now(s, r, seat):
         m |= 1 << K_CHIP
     if can_spirit_now(s, r, seat, x):
         m |= 1 << K_SPIRIT
     if r[P_ADVANCED] == 1:
-        if s[S_PHASE] == PHASE_SINKING and s[S_SPIRIT_LEFT] > 0:
+        if s[S_PHASE] == PHASE_SINKING and s[S_SPIRIT_STEPS_LEFT] > 0:
             owed = True
-            if spirit_targets(s, x, X_NB) > 0:
+            if spirit_targets(s, x, X_NEIGHBOURS) > 0:
                 m |= 1 << K_SINK
             else:
                 m |= 1 << K_BANISH
@@ -1286,23 +1292,23 @@ def do_end_turn(s, r, tr):
     progress is still played to the end")."""
     if not can_end_now(s, r):
         return ERR_ILLEGAL
-    if s[S_BUILD] > 0 and not street_available(s):
+    if s[S_RAISE_LEFT] > 0 and not street_available(s):
         s[S_STARVED_TURNS] += 1
-    record(tr, s, A_END_TURN, s[S_BUILD], s[S_MOVE])
+    record(tr, s, A_END_TURN, s[S_RAISE_LEFT], s[S_MOVE_LEFT])
     s[S_CARD] = -1
-    s[S_BUILD] = 0
-    s[S_MOVE] = 0
-    s[S_GROTTO_RIGHT] = 0
+    s[S_RAISE_LEFT] = 0
+    s[S_MOVE_LEFT] = 0
+    s[S_GROTTO_MOVE_ALLOWED] = 0
     seat = s[S_SEAT] + 1
     s[S_TURN] += 1
     if seat == r[P_PLAYERS]:
         seat = 0
         s[S_ROUND] += 1
-        if s[S_END] >= 0:
-            s[S_OVER] = 1
+        if s[S_END_REASON] >= 0:
+            s[S_GAME_OVER] = 1
         elif s[S_ROUND] >= r[P_MAX_ROUNDS]:
-            s[S_END] = END_ROUND_LIMIT
-            s[S_OVER] = 1
+            s[S_END_REASON] = END_ROUND_LIMIT
+            s[S_GAME_OVER] = 1
     s[S_SEAT] = seat
     return 0
 
@@ -1367,11 +1373,11 @@ def check_invariants(s, r):
         if s[O_STACKS + k] < 0:
             return ERR_STREETS
         stacked += s[O_STACKS + k]
-    if s[S_BOX] < 0 or on_board + stacked + s[S_BOX] != total:
+    if s[S_STREETS_IN_BOX] < 0 or on_board + stacked + s[S_STREETS_IN_BOX] != total:
         return ERR_STREETS
     # squares and pieces agree
     for q in range(N_SQUARES):
-        p = s[O_SQ + q]
+        p = s[O_SQUARE_PIECE + q]
         if p == WATER:
             continue
         if p < 0 or p >= N_SLOTS or not covers(s, p, q):
@@ -1383,7 +1389,7 @@ def check_invariants(s, r):
             if b >= 0:
                 return ERR_BOARD
             continue
-        if s[O_SQ + a] != p or (b >= 0 and s[O_SQ + b] != p):
+        if s[O_SQUARE_PIECE + a] != p or (b >= 0 and s[O_SQUARE_PIECE + b] != p):
             return ERR_BOARD
         if p < HOUSE_BASE:
             # streets never on the centre; two squares sharing an edge
@@ -1408,20 +1414,20 @@ def check_invariants(s, r):
                 return ERR_HOUSE
             for j in range(8):
                 nq = RING[a, j]
-                if nq >= 0 and s[O_SQ + nq] >= HOUSE_BASE:
+                if nq >= 0 and s[O_SQUARE_PIECE + nq] >= HOUSE_BASE:
                     return ERR_TOUCH
     # the nearby-house counts match the houses on the lake
     for q in range(N_SQUARES):
-        n = 1 if s[O_SQ + q] >= HOUSE_BASE else 0
+        n = 1 if s[O_SQUARE_PIECE + q] >= HOUSE_BASE else 0
         for j in range(8):
             nq = RING[q, j]
-            if nq >= 0 and s[O_SQ + nq] >= HOUSE_BASE:
+            if nq >= 0 and s[O_SQUARE_PIECE + nq] >= HOUSE_BASE:
                 n += 1
-        if s[O_NEAR + q] != n:
+        if s[O_NEAR_HOUSES + q] != n:
             return ERR_BOARD
     # adventurers only on pieces or in their villages
     for seat in range(players):
-        pos = s[O_ADV + seat]
+        pos = s[O_ADVENTURER_SLOT + seat]
         if pos != VILLAGE and (pos < 0 or pos >= N_SLOTS or psq(s, pos, 0) < 0):
             return ERR_ADV
     # each player's 11 treasures: one valid state each; OUT only when not in play; nothing
@@ -1434,7 +1440,7 @@ def check_invariants(s, r):
             should_be_out = t == 0 and r[P_USE_HOUSE_1] == 0
             if (v == OUT) != should_be_out:
                 return ERR_TREASURE
-            if v == CARRIED and s[O_ADV + seat] == VILLAGE:
+            if v == CARRIED and s[O_ADVENTURER_SLOT + seat] == VILLAGE:
                 return ERR_TREASURE
     # chips conserved
     held = 0
@@ -1442,39 +1448,39 @@ def check_invariants(s, r):
         if s[O_CHIPS + seat] < 0:
             return ERR_CHIPS
         held += s[O_CHIPS + seat]
-    if s[S_SUPPLY] < 0 or held + s[S_SUPPLY] != r[P_CHIP_SUPPLY]:
+    if s[S_CHIP_SUPPLY] < 0 or held + s[S_CHIP_SUPPLY] != r[P_CHIP_SUPPLY]:
         return ERR_CHIPS
     # the spirit stands on a piece (advanced game: or waits in a grotto space)
-    sp = s[S_SPIRIT]
+    sp = s[S_SPIRIT_SLOT]
     if r[P_ADVANCED] == 1:
         ph = s[S_PHASE]
         if ph != PHASE_RAISING and ph != PHASE_SINKING:
             return ERR_PHASE
         if sp < 0:
-            if sp != -1 or not grotto_ok(r, s[S_GROTTO]):
+            if sp != -1 or not grotto_ok(r, s[S_GROTTO_SPACE]):
                 return ERR_SPIRIT
-        elif s[S_GROTTO] != 0:
+        elif s[S_GROTTO_SPACE] != 0:
             return ERR_SPIRIT
         if ph == PHASE_RAISING:
             # raising: the spirit is in the grotto, no spirit points in play
-            if sp >= 0 or s[S_SPIRIT_LEFT] != 0:
+            if sp >= 0 or s[S_SPIRIT_STEPS_LEFT] != 0:
                 return ERR_PHASE
-        elif s[S_BUILD] != 0 or s[S_GROTTO_RIGHT] != 0:
+        elif s[S_RAISE_LEFT] != 0 or s[S_GROTTO_MOVE_ALLOWED] != 0:
             # sinking: nothing is raised
             return ERR_PHASE
         if s[S_SPIRIT_ACTIVE] != 0:
             return ERR_PHASE
-        if s[S_GROTTO_RIGHT] == 1 and s[S_CARD] < 0:
+        if s[S_GROTTO_MOVE_ALLOWED] == 1 and s[S_CARD] < 0:
             return ERR_PHASE
-    elif s[S_PHASE] != 0 or s[S_GROTTO] != 0 or s[S_GROTTO_RIGHT] != 0:
+    elif s[S_PHASE] != 0 or s[S_GROTTO_SPACE] != 0 or s[S_GROTTO_MOVE_ALLOWED] != 0:
         return ERR_PHASE
     if sp >= 0 and (sp >= N_SLOTS or psq(s, sp, 0) < 0):
         return ERR_SPIRIT
     if sp < 0 and r[P_ADVANCED] == 0:
         return ERR_SPIRIT
-    if s[S_DRAW] < 0 or s[S_DRAW] >= N_SPACES:
+    if s[S_DRAW_SPACE] < 0 or s[S_DRAW_SPACE] >= N_SPACES:
         return ERR_COUNTS
-    if s[S_BUILD] < 0 or s[S_MOVE] < 0 or s[S_SPIRIT_LEFT] < 0:
+    if s[S_RAISE_LEFT] < 0 or s[S_MOVE_LEFT] < 0 or s[S_SPIRIT_STEPS_LEFT] < 0:
         return ERR_COUNTS
     for seat in range(players):
         if s[O_HAND + seat] == 0:

@@ -25,6 +25,7 @@ from simcore.sunken_city.engine import (
     treasure,
     winners,
 )
+from simcore.sunken_city.players.scratch import F_SIZE, X_SIZE
 from simcore.sunken_city.policies import POL_HEURISTIC, POL_RANDOM, heuristic_turn, random_turn
 from simcore.sunken_city.rules import MAX_PLAYERS, N_SPACES, N_TREASURES, P_PLAYERS
 from simcore.sunken_city.state import (
@@ -33,25 +34,14 @@ from simcore.sunken_city.state import (
     C_CHIPS_GAINED,
     C_CHIPS_MISSED,
     C_CHIPS_USED,
-    C_LOST,
-    C_RECOVERED,
     C_SENT_HOME,
     C_SENT_OTHERS,
     C_SPIRIT_MOVES,
-    C_STEPS,
     END_ERROR,
-    F_SIZE,
-    N_CNT,
-    O_CNT,
     O_STACKS,
-    S_BANISHED,
-    S_DRAW,
-    S_END,
     S_ERROR,
     S_GROTTO_MOVES,
     S_HOUSES_PLACED,
-    S_OVER,
-    S_PHASES,
     S_PIECES_SUNK,
     S_ROUND,
     S_SEAT,
@@ -59,7 +49,6 @@ from simcore.sunken_city.state import (
     S_SPIRIT_MOVES,
     S_STARVED_TURNS,
     S_STREETS_PLACED,
-    S_SUPPLY,
     S_TURN,
     STATE_SIZE,
     T_CAPA,
@@ -68,8 +57,18 @@ from simcore.sunken_city.state import (
     T_NA,
     T_NS,
     T_ON,
-    X_SIZE,
 )
+from simcore.sunken_city.state import C_MOVE_POINTS_SPENT as C_STEPS
+from simcore.sunken_city.state import C_TREASURES_LOST as C_LOST
+from simcore.sunken_city.state import C_TREASURES_RECOVERED as C_RECOVERED
+from simcore.sunken_city.state import N_COUNTERS as N_CNT
+from simcore.sunken_city.state import O_COUNTERS as O_CNT
+from simcore.sunken_city.state import S_BANISHMENTS as S_BANISHED
+from simcore.sunken_city.state import S_CHIP_SUPPLY as S_SUPPLY
+from simcore.sunken_city.state import S_DRAW_SPACE as S_DRAW
+from simcore.sunken_city.state import S_END_REASON as S_END
+from simcore.sunken_city.state import S_GAME_OVER as S_OVER
+from simcore.sunken_city.state import S_SINKING_PHASES as S_PHASES
 
 # ---------------------------------------------------------------------------------------
 # The result row: common columns (simcore.results) then Sunken City's counters.

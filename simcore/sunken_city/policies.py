@@ -14,7 +14,11 @@ import numpy as np
 from simcore.bits import trailing_zeros
 from simcore.jit import kernel
 from simcore.rng import rand_below, rand_float
-from simcore.sunken_city.board import ORTH
+from simcore.sunken_city.board import (
+    N_SQUARES,
+    ORTH,
+    SIZE,
+)
 from simcore.sunken_city.engine import (
     ERR_ILLEGAL,
     K_BANISH,
@@ -67,9 +71,66 @@ from simcore.sunken_city.engine import (
     treasure_value,
     turn_options,
 )
+from simcore.sunken_city.players.scratch import (
+    F_BEST_VALUE_BY_POINTS,
+    F_CARRIED_VALUE,
+    F_CLOSENESS_BY_OPPONENT,
+    F_KEY_HOME_DIST,
+    F_KEY_THREAT,
+    F_KEY_VALUE,
+    F_OPPONENTS_CLOSENESS,
+    F_ROUTE_VALUE,
+    F_SINK_VALUE,
+    F_SPIRIT_BEST_BY_LENGTH,
+    F_SPIRIT_BEST_UP_TO,
+    F_SPIRIT_PATH_VALUE,
+    F_SPIRIT_REACH,
+    F_SPIRIT_REACH_NEXT,
+    F_THREAT_BY_DIST,
+    F_URGENCY,
+    X_ADJACENT,
+    X_ADJACENT_BITS,
+    X_ADJACENT_COUNT,
+    X_ADVENTURER_TO_KEY_DIST,
+    X_BEST_ROUTE,
+    X_BFS_QUEUE,
+    X_DIST_FROM_ADVENTURER,
+    X_DIST_FROM_SPIRIT,
+    X_DIST_FROM_VILLAGE,
+    X_DIST_SCRATCH,
+    X_KEY_HOUSES,
+    X_KEY_TO_KEY_DIST,
+    X_KEY_TO_VILLAGE_DIST,
+    X_MEMO_ADJACENT,
+    X_MEMO_ADVENTURER,
+    X_MEMO_KEY_COUNT,
+    X_MEMO_KEY_HOUSES,
+    X_MEMO_REACH,
+    X_MEMO_SPIRIT,
+    X_MEMO_VILLAGE,
+    X_PADDED_COST,
+    X_REACH_COST,
+    X_ROUTE_BUDGET_LEFT,
+    X_ROUTE_CANDIDATES,
+    X_ROUTE_NEXT_CANDIDATE,
+    X_ROUTE_NODE,
+    X_ROUTE_VISITED,
+    X_ROW_STREET_BITS,
+    X_SAVED_ROUTE,
+    X_SEARCH_NEIGHBOURS,
+    X_SPIRIT_BEST_PATH,
+    X_SPIRIT_FIRST_BEST_ORDER,
+    X_SPIRIT_FIRST_BEST_PATH,
+    X_SPIRIT_NEIGHBOUR_COUNT,
+    X_SPIRIT_NEIGHBOURS,
+    X_SPIRIT_NEXT_NEIGHBOUR,
+    X_SPIRIT_PATH,
+    X_STALE_ADJACENT,
+    X_TABLES_LAKE,
+    X_WALK_PARENT,
+)
 from simcore.sunken_city.rules import (
     N_HOUSES,
-    N_SQUARES,
     N_TREASURES,
     P_ADVANCED,
     P_CENTRE,
@@ -87,94 +148,43 @@ from simcore.sunken_city.rules import (
     R_HOUSE_SQ,
     R_SPOTS,
     R_VILLAGE,
-    SIZE,
 )
 from simcore.sunken_city.state import (
     CARRIED,
     CHEST,
-    F_BV,
-    F_CARRY,
-    F_CLOSE,
-    F_CLOSE_O,
-    F_DP,
-    F_DP2,
-    F_KH,
-    F_KR,
-    F_KVAL,
-    F_RV,
-    F_SINK,
-    F_SPBEST,
-    F_SPL,
-    F_SPV,
-    F_THR,
-    F_URG,
     HOUSE_BASE,
     HOUSE_SIDE,
     N_SLOTS,
-    O_ADV,
+    O_ADVENTURER_SLOT,
     O_CHIPS,
     O_HAND,
-    O_PSQ,
-    O_SQ,
+    O_PIECE_SQUARES,
+    O_SQUARE_PIECE,
     O_STACKS,
     PHASE_RAISING,
     PHASE_SINKING,
-    S_BUILD,
-    S_DRAW,
-    S_END,
-    S_GROTTO,
+    S_CHIP_SUPPLY,
+    S_DRAW_SPACE,
+    S_END_REASON,
+    S_GROTTO_SPACE,
     S_HOURGLASS,
-    S_HOUSE_DONE,
+    S_HOUSE_RAISED,
     S_HOUSES_PLACED,
-    S_MOVE,
+    S_MOVE_LEFT,
     S_PHASE,
     S_PIECES_SUNK,
+    S_RAISE_LEFT,
     S_ROUND,
-    S_SPIRIT,
     S_SPIRIT_ACTIVE,
-    S_SPIRIT_LEFT,
+    S_SPIRIT_SLOT,
+    S_SPIRIT_STEPS_LEFT,
     S_STREETS_PLACED,
-    S_SUPPLY,
     VILLAGE,
     WATER,
-    X_ADJ,
-    X_ADJM,
-    X_ADJN,
-    X_BEST,
-    X_BEST2,
-    X_CAND,
-    X_DA,
-    X_DS,
-    X_DT,
-    X_DV,
-    X_HSQ,
-    X_KA,
-    X_KD,
-    X_KEY,
-    X_KV,
-    X_MEMO,
-    X_NB,
-    X_OPTS,
-    X_PAD,
-    X_PNB,
-    X_PT,
-    X_Q,
-    X_RB,
-    X_REACH,
-    X_RI,
-    X_RM,
-    X_RN,
-    X_ROWS,
-    X_SPB,
-    X_SPC,
-    X_SPI,
-    X_SPN,
-    X_SPOTS,
-    X_SPP,
-    X_SPQ,
-    X_SPR,
-    X_SQ0,
-    X_STALE,
+    X_HOUSE_SQUARES,
+    X_NEIGHBOURS,
+    X_OPTIONS,
+    X_STREET_SPOTS,
 )
 
 # Policy ids (the registry in simcore/sunken_city/__init__.py maps names to these).
@@ -202,9 +212,9 @@ def random_street(s, r, tr, rng, x):
         k = rand_below(rng, n)
         if spot_free(s, r, k):
             return do_street(s, r, tr, r[R_SPOTS + 2 * k], r[R_SPOTS + 2 * k + 1])
-    ns = list_street_spots(s, r, x, X_SPOTS)
+    ns = list_street_spots(s, r, x, X_STREET_SPOTS)
     i = rand_below(rng, ns)
-    return do_street(s, r, tr, x[X_SPOTS + 2 * i], x[X_SPOTS + 2 * i + 1])
+    return do_street(s, r, tr, x[X_STREET_SPOTS + 2 * i], x[X_STREET_SPOTS + 2 * i + 1])
 
 
 @kernel
@@ -213,16 +223,16 @@ def random_house(s, r, tr, rng, x):
     n = 0
     for h in range(1, 11):
         if house_raisable(s, r, h):
-            x[X_OPTS + n] = h
+            x[X_OPTIONS + n] = h
             n += 1
-    h = x[X_OPTS + rand_below(rng, n)]
+    h = x[X_OPTIONS + rand_below(rng, n)]
     m = r[P_N_HOUSE_SQ]
     for _ in range(16):
         q = r[R_HOUSE_SQ + rand_below(rng, m)]
         if house_spot_ok(s, r, q):
             return do_house(s, r, tr, h, q)
-    nh = list_house_squares(s, r, x, X_HSQ)
-    return do_house(s, r, tr, h, x[X_HSQ + rand_below(rng, nh)])
+    nh = list_house_squares(s, r, x, X_HOUSE_SQUARES)
+    return do_house(s, r, tr, h, x[X_HOUSE_SQUARES + rand_below(rng, nh)])
 
 
 @kernel
@@ -232,7 +242,7 @@ def random_place(s, r, tr, rng, x):
     house_first = rand_below(rng, 2) == 1
     for attempt in range(2):
         if house_first == (attempt == 0):
-            if s[S_HOUSE_DONE] == 0 and grotto_has_house(s, r) and any_house_spot(s, r):
+            if s[S_HOUSE_RAISED] == 0 and grotto_has_house(s, r) and any_house_spot(s, r):
                 return random_house(s, r, tr, rng, x)
         elif street_available(s) and any_street_spot(s, r):
             return random_street(s, r, tr, rng, x)
@@ -245,12 +255,12 @@ def random_spirit(s, r, tr, seat, rng, checked, x):
     uniformly chosen neighbouring piece."""
     err = after(s, r, checked, do_spirit_begin(s, r, tr, seat, rng, x))
     while err == 0 and s[S_SPIRIT_ACTIVE] == 1:
-        m = spirit_targets(s, x, X_NB)
+        m = spirit_targets(s, x, X_NEIGHBOURS)
         k = rand_below(rng, m + 1)
         if k == m:
             err = do_spirit_stop(s, r, tr, seat)
         else:
-            err = do_spirit_step(s, r, tr, seat, x[X_NB + k], x)
+            err = do_spirit_step(s, r, tr, seat, x[X_NEIGHBOURS + k], x)
         err = after(s, r, checked, err)
     return err
 
@@ -262,9 +272,9 @@ def random_turn(s, r, tr, seat, rng, checked, x):
     n = 0
     for c in range(r[P_N_CARDS]):
         if s[O_HAND + seat] & (1 << c):
-            x[X_OPTS + n] = c
+            x[X_OPTIONS + n] = c
             n += 1
-    err = after(s, r, checked, do_card(s, r, tr, seat, x[X_OPTS + rand_below(rng, n)]))
+    err = after(s, r, checked, do_card(s, r, tr, seat, x[X_OPTIONS + rand_below(rng, n)]))
     for _ in range(MAX_ACTIONS_PER_TURN):
         if err != 0:
             return err
@@ -272,32 +282,32 @@ def random_turn(s, r, tr, seat, rng, checked, x):
         n = 0
         for k in range(N_KINDS):
             if m & (1 << k):
-                x[X_OPTS + n] = k
+                x[X_OPTIONS + n] = k
                 n += 1
         if n == 0:
             return ERR_ILLEGAL
-        k = x[X_OPTS + rand_below(rng, n)]
+        k = x[X_OPTIONS + rand_below(rng, n)]
         if k == K_END:
             return after(s, r, checked, do_end_turn(s, r, tr))
         if k == K_PLACE:
             err = random_place(s, r, tr, rng, x)
         elif k == K_STEP:
-            m = step_targets(s, r, seat, x, X_NB)
-            err = do_step(s, r, tr, seat, x[X_NB + rand_below(rng, m)], x)
+            m = step_targets(s, r, seat, x, X_NEIGHBOURS)
+            err = do_step(s, r, tr, seat, x[X_NEIGHBOURS + rand_below(rng, m)], x)
         elif k == K_CHIP:
             err = do_chip(s, r, tr, seat)
         elif k == K_SPIRIT:
             err = random_spirit(s, r, tr, seat, rng, checked, x)
         elif k == K_SINK:
-            m = spirit_targets(s, x, X_NB)
-            err = do_sink_step(s, r, tr, seat, x[X_NB + rand_below(rng, m)], x)
+            m = spirit_targets(s, x, X_NEIGHBOURS)
+            err = do_sink_step(s, r, tr, seat, x[X_NEIGHBOURS + rand_below(rng, m)], x)
         elif k == K_BANISH:
             err = do_banish(s, r, tr, seat, random_grotto(s, r, rng, 0, x), x)
         else:
             # moving the spirit to another grotto space is optional: half the time it stays
             # (for now; the right lasts the turn)
             if rand_below(rng, 2) == 0:
-                err = do_grotto(s, r, tr, seat, random_grotto(s, r, rng, s[S_GROTTO], x))
+                err = do_grotto(s, r, tr, seat, random_grotto(s, r, rng, s[S_GROTTO_SPACE], x))
         err = after(s, r, checked, err)
     return ERR_ILLEGAL
 
@@ -308,9 +318,9 @@ def random_grotto(s, r, rng, other_than, x):
     n = 0
     for g in range(1, N_HOUSES + 1):
         if grotto_ok(r, g) and g != other_than:
-            x[X_OPTS + n] = g
+            x[X_OPTIONS + n] = g
             n += 1
-    return x[X_OPTS + rand_below(rng, n)]
+    return x[X_OPTIONS + rand_below(rng, n)]
 
 
 # =======================================================================================
@@ -368,21 +378,21 @@ def slot_bit(p):
 
 @kernel
 def set_neighbours(s, x, p):
-    """X_ADJ, X_ADJN and X_ADJM of piece p (on the lake or not) from the lake: the pieces
-    connected to it in the order piece_neighbours lists them."""
+    """X_ADJACENT, X_ADJACENT_COUNT and X_ADJACENT_BITS of piece p (on the lake or not) from the
+    lake: the pieces connected to it in the order piece_neighbours lists them."""
     n = 0
     lo = 0
     hi = 0
-    a = X_ADJ + 8 * p
+    a = X_ADJACENT + 8 * p
     for k in range(2):
-        q = s[O_PSQ + 2 * p + k]
+        q = s[O_PIECE_SQUARES + 2 * p + k]
         if q < 0:
             continue
         for j in range(4):
             nq = ORTH[q, j]
             if nq < 0:
                 continue
-            o = s[O_SQ + nq]
+            o = s[O_SQUARE_PIECE + nq]
             if o == WATER or o == p:
                 continue
             b = slot_bit(o)
@@ -396,41 +406,41 @@ def set_neighbours(s, x, p):
                 hi |= b
             x[a + n] = o
             n += 1
-    x[X_ADJN + p] = n
-    x[X_ADJM + 2 * p] = lo
-    x[X_ADJM + 2 * p + 1] = hi
-    x[X_STALE + (p >> 6)] &= ~slot_bit(p)
+    x[X_ADJACENT_COUNT + p] = n
+    x[X_ADJACENT_BITS + 2 * p] = lo
+    x[X_ADJACENT_BITS + 2 * p + 1] = hi
+    x[X_STALE_ADJACENT + (p >> 6)] &= ~slot_bit(p)
 
 
 @kernel(inline="always")
 def adjacent(s, x, p):
-    """The number of pieces connected to piece p, its list X_ADJ brought up to date first
+    """The number of pieces connected to piece p, its list X_ADJACENT brought up to date first
     when it is stale (appeared leaves the lists of the pieces beside a new one stale)."""
-    if x[X_STALE + (p >> 6)] & slot_bit(p):
+    if x[X_STALE_ADJACENT + (p >> 6)] & slot_bit(p):
         set_neighbours(s, x, p)
-    return x[X_ADJN + p]
+    return x[X_ADJACENT_COUNT + p]
 
 
 @kernel
 def appeared(s, x, p):
     """Piece p appeared on free squares of the lake the tables describe: its own tables from
-    the lake, and p added to the bit sets (X_ADJM) of the pieces beside it. Their ordered
-    lists (X_ADJ) are marked stale instead of listed again: the searches that read them
+    the lake, and p added to the bit sets (X_ADJACENT_BITS) of the pieces beside it. Their ordered
+    lists (X_ADJACENT) are marked stale instead of listed again: the searches that read them
     (adjacent) list a stale one when they reach it. The tables are then those relink would
     give for the squares that changed."""
     for k in range(2):
-        q = s[O_PSQ + 2 * p + k]
+        q = s[O_PIECE_SQUARES + 2 * p + k]
         if q >= 0:
-            x[X_SQ0 + q] = s[O_SQ + q]
+            x[X_TABLES_LAKE + q] = s[O_SQUARE_PIECE + q]
     set_neighbours(s, x, p)
     b = slot_bit(p)
     for v in range(2):  # the words of p's bit set: slots 0..63, 64..69
-        m = x[X_ADJM + 2 * p + v]
+        m = x[X_ADJACENT_BITS + 2 * p + v]
         while m != 0:
             o = 64 * v + trailing_zeros(m)
             m &= m - 1
-            x[X_ADJM + 2 * o + (p >> 6)] |= b
-            x[X_STALE + v] |= slot_bit(o)
+            x[X_ADJACENT_BITS + 2 * o + (p >> 6)] |= b
+            x[X_STALE_ADJACENT + v] |= slot_bit(o)
 
 
 @kernel(inline="always")
@@ -451,16 +461,16 @@ def has_slot(lo, hi, o):
 
 @kernel
 def square_changed(s, x, q, lo, hi):
-    """Square q of the lake changed: X_SQ0[q] takes its new content, and the pieces on it
+    """Square q of the lake changed: X_TABLES_LAKE[q] takes its new content, and the pieces on it
     (before and now) and beside it join the set (lo, hi) of pieces to relink."""
-    lo, hi = with_slot(lo, hi, x[X_SQ0 + q])
-    o = s[O_SQ + q]
-    x[X_SQ0 + q] = o
+    lo, hi = with_slot(lo, hi, x[X_TABLES_LAKE + q])
+    o = s[O_SQUARE_PIECE + q]
+    x[X_TABLES_LAKE + q] = o
     lo, hi = with_slot(lo, hi, o)
     for j in range(4):
         nq = ORTH[q, j]
         if nq >= 0:
-            lo, hi = with_slot(lo, hi, s[O_SQ + nq])
+            lo, hi = with_slot(lo, hi, s[O_SQUARE_PIECE + nq])
     return lo, hi
 
 
@@ -479,30 +489,31 @@ def relink(s, x, lo, hi):
 
 @kernel
 def piece_graph(s, x):
-    """X_ADJ / X_ADJN: the pieces connected to each piece, in the order piece_neighbours lists
-    them, which is the order a search over the squares meets them in (so the searches below
-    give the same distances and parents as one over the squares); X_ADJM: the same as bit
-    sets. Brought up to date only when the lake changed, and then only for the pieces on or
-    beside the squares that changed since (X_SQ0 holds the lake the tables describe): a
-    piece's connections depend on nothing else. After our own pieces (raised, appeared) the
-    lists of the pieces beside a new one may be stale (X_STALE); read them through adjacent."""
+    """X_ADJACENT / X_ADJACENT_COUNT: the pieces connected to each piece, in the order
+    piece_neighbours lists them, which is the order a search over the squares meets them in (so the
+    searches below give the same distances and parents as one over the squares); X_ADJACENT_BITS:
+    the same as bit sets. Brought up to date only when the lake changed, and then only for the
+    pieces on or beside the squares that changed since (X_TABLES_LAKE holds the lake the tables
+    describe): a piece's connections depend on nothing else. After our own pieces (raised, appeared)
+    the lists of the pieces beside a new one may be stale (X_STALE_ADJACENT); read them through
+    adjacent."""
     key = board_signature(s) + 1  # > 0: the memo starts at 0
-    if x[X_MEMO + 5] == key:
+    if x[X_MEMO_ADJACENT] == key:
         return
-    if x[X_MEMO + 5] != 0:
+    if x[X_MEMO_ADJACENT] != 0:
         lo = 0
         hi = 0
         for q in range(N_SQUARES):
-            if s[O_SQ + q] != x[X_SQ0 + q]:
+            if s[O_SQUARE_PIECE + q] != x[X_TABLES_LAKE + q]:
                 lo, hi = square_changed(s, x, q, lo, hi)
         relink(s, x, lo, hi)
-        x[X_MEMO + 5] = key
+        x[X_MEMO_ADJACENT] = key
         return
     for q in range(N_SQUARES):
-        x[X_SQ0 + q] = s[O_SQ + q]
+        x[X_TABLES_LAKE + q] = s[O_SQUARE_PIECE + q]
     for p in range(N_SLOTS):
         set_neighbours(s, x, p)
-    x[X_MEMO + 5] = key
+    x[X_MEMO_ADJACENT] = key
 
 
 @kernel
@@ -517,7 +528,7 @@ def field(s, r, seat, src, x, od, want_lo, want_hi):
         x[od + k] = INF
     level = 0
     if src == VILLAGE:
-        src = s[O_SQ + r[R_VILLAGE + seat]]
+        src = s[O_SQUARE_PIECE + r[R_VILLAGE + seat]]
         if src == WATER:
             return
         level = 1
@@ -540,14 +551,14 @@ def field(s, r, seat, src, x, od, want_lo, want_hi):
         while m != 0:
             p = trailing_zeros(m)
             m &= m - 1
-            nlo |= x[X_ADJM + 2 * p]
-            nhi |= x[X_ADJM + 2 * p + 1]
+            nlo |= x[X_ADJACENT_BITS + 2 * p]
+            nhi |= x[X_ADJACENT_BITS + 2 * p + 1]
         m = fhi
         while m != 0:
             p = trailing_zeros(m) + 64
             m &= m - 1
-            nlo |= x[X_ADJM + 2 * p]
-            nhi |= x[X_ADJM + 2 * p + 1]
+            nlo |= x[X_ADJACENT_BITS + 2 * p]
+            nhi |= x[X_ADJACENT_BITS + 2 * p + 1]
         nlo &= ~vlo
         nhi &= ~vhi
         vlo |= nlo
@@ -573,27 +584,27 @@ def bfs(s, r, seat, src, x, op, goal):
     kept as two bit sets (slots 0..63, 64..69), so no table is cleared first."""
     piece_graph(s, x)
     if src == VILLAGE:
-        q = s[O_SQ + r[R_VILLAGE + seat]]
+        q = s[O_SQUARE_PIECE + r[R_VILLAGE + seat]]
         if q == WATER:
             return 0
         x[op + q] = -1
         src = q
     if src == goal:
         return 1
-    x[X_Q] = src
+    x[X_BFS_QUEUE] = src
     vlo, vhi = with_slot(0, 0, src)
     head = 0
     tail = 1
     while head < tail:
-        p = x[X_Q + head]
+        p = x[X_BFS_QUEUE + head]
         head += 1
-        a = X_ADJ + 8 * p
+        a = X_ADJACENT + 8 * p
         for i in range(adjacent(s, x, p)):
             nb = x[a + i]
             if not has_slot(vlo, vhi, nb):
                 vlo, vhi = with_slot(vlo, vhi, nb)
                 x[op + nb] = p
-                x[X_Q + tail] = nb
+                x[X_BFS_QUEUE + tail] = nb
                 tail += 1
                 if nb == goal:
                     return 1
@@ -605,40 +616,40 @@ def spirit_origin(s):
     """The piece the spirit stands on; in the advanced game, while it is in the grotto, the
     house it would appear at when a sinking phase begins (the house of its grotto space, else
     the highest-numbered house on the lake), -1 when there is none."""
-    sp = s[S_SPIRIT]
+    sp = s[S_SPIRIT_SLOT]
     if sp >= 0:
         return sp
-    g = s[S_GROTTO]
-    if 1 <= g <= N_HOUSES and s[O_PSQ + 2 * (HOUSE_BASE + g - 1)] >= 0:
+    g = s[S_GROTTO_SPACE]
+    if 1 <= g <= N_HOUSES and s[O_PIECE_SQUARES + 2 * (HOUSE_BASE + g - 1)] >= 0:
         return HOUSE_BASE + g - 1
     for h in range(N_HOUSES, 0, -1):
-        if s[O_PSQ + 2 * (HOUSE_BASE + h - 1)] >= 0:
+        if s[O_PIECE_SQUARES + 2 * (HOUSE_BASE + h - 1)] >= 0:
             return HOUSE_BASE + h - 1
     return -1
 
 
 @kernel
 def spirit_field(s, r, x):
-    """Spirit distances: x[X_DS + slot] = steps for the spirit to reach each piece (from
-    spirit_origin; all INF when it has none)."""
+    """Spirit distances: x[X_DIST_FROM_SPIRIT + slot] = steps for the spirit to reach each piece
+    (from spirit_origin; all INF when it has none)."""
     sp = spirit_origin(s)
     if sp < 0:
         for k in range(N_SLOTS):
-            x[X_DS + k] = INF
+            x[X_DIST_FROM_SPIRIT + k] = INF
         return
-    field(s, r, 0, sp, x, X_DS, 0, 0)
+    field(s, r, 0, sp, x, X_DIST_FROM_SPIRIT, 0, 0)
 
 
 @kernel
 def threat_table(s, r, seat, xf):
-    """F_THR[d]: chance that an opponent's spirit move sinks a piece at spirit distance d
+    """F_THREAT_BY_DIST[d]: chance that an opponent's spirit move sinks a piece at spirit distance d
     before our next turn: the spirit must reach it and leave it (die faces above d, or the
     owner's limit when the spirit stands in an opponent's territory)."""
     if r[P_ADVANCED] == 1:
         advanced_threat_table(s, r, seat, xf)
         return
     n = r[P_DIE_N]
-    owner = piece_owner(s, r, s[S_SPIRIT])
+    owner = piece_owner(s, r, s[S_SPIRIT_SLOT])
     for d in range(8):
         hit = 0
         for k in range(n):
@@ -647,29 +658,29 @@ def threat_table(s, r, seat, xf):
         t = hit / n
         if owner >= 0 and owner != seat and r[P_OWNER_LIMIT] > d:
             t = 1.0
-        xf[F_THR + d] = 0.7 * t
+        xf[F_THREAT_BY_DIST + d] = 0.7 * t
 
 
 @kernel
 def advanced_threat_table(s, r, seat, xf):
-    """F_THR[d] in the advanced game: the chance that the spirit, moved by the opponents'
+    """F_THREAT_BY_DIST[d] in the advanced game: the chance that the spirit, moved by the opponents'
     forced points before our next turn, passes a piece at distance d from where it stands
     (or, in the raising phase, from the house it will appear at when the draw stack runs
     out). Each opponent in turn plays a card of its hand (uniformly): its top number raises
-    streets until the stack is used up, then moves the spirit. F_DP[0..31] holds the
+    streets until the stack is used up, then moves the spirit. F_SPIRIT_REACH[0..31] holds the
     distribution: index k < 16 = raising with k streets used, 16 + j = sinking, j steps."""
     players = r[P_PLAYERS]
-    left = s[O_STACKS + s[S_DRAW]]
+    left = s[O_STACKS + s[S_DRAW_SPACE]]
     for k in range(32):
-        xf[F_DP + k] = 0.0
+        xf[F_SPIRIT_REACH + k] = 0.0
     if s[S_PHASE] == PHASE_SINKING:
-        xf[F_DP + 16] = 1.0
+        xf[F_SPIRIT_REACH + 16] = 1.0
     elif left >= 16:
         for d in range(8):
-            xf[F_THR + d] = 0.0
+            xf[F_THREAT_BY_DIST + d] = 0.0
         return
     else:
-        xf[F_DP + 0] = 1.0
+        xf[F_SPIRIT_REACH + 0] = 1.0
     for i in range(1, players):
         o = (seat + i) % players
         hand = s[O_HAND + o]
@@ -680,9 +691,9 @@ def advanced_threat_table(s, r, seat, xf):
         if n == 0:
             continue
         for k in range(32):
-            xf[F_DP2 + k] = 0.0
+            xf[F_SPIRIT_REACH_NEXT + k] = 0.0
         for k in range(32):
-            pk = xf[F_DP + k]
+            pk = xf[F_SPIRIT_REACH + k]
             if pk == 0.0:
                 continue
             for c in range(r[P_N_CARDS]):
@@ -699,14 +710,14 @@ def advanced_threat_table(s, r, seat, xf):
                 else:
                     j = k - 16 + top
                     nk = 16 + (j if j < 15 else 15)
-                xf[F_DP2 + nk] += pk / n
+                xf[F_SPIRIT_REACH_NEXT + nk] += pk / n
         for k in range(32):
-            xf[F_DP + k] = xf[F_DP2 + k]
+            xf[F_SPIRIT_REACH + k] = xf[F_SPIRIT_REACH_NEXT + k]
     for d in range(8):
         hit = 0.0
         for j in range(d + 1, 16):
-            hit += xf[F_DP + 16 + j]
-        xf[F_THR + d] = 0.7 * hit
+            hit += xf[F_SPIRIT_REACH + 16 + j]
+        xf[F_THREAT_BY_DIST + d] = 0.7 * hit
 
 
 @kernel(inline="always")
@@ -714,10 +725,10 @@ def threat(slot, x, xf):
     """Threat to the piece under `slot` (threat_table must be current)."""
     if slot == VILLAGE:
         return 0.0
-    d = x[X_DS + slot]
+    d = x[X_DIST_FROM_SPIRIT + slot]
     if d >= INF:
         return 0.0
-    return xf[F_THR + (d if d < 7 else 7)]
+    return xf[F_THREAT_BY_DIST + (d if d < 7 else 7)]
 
 
 @kernel
@@ -745,7 +756,7 @@ def house_value(s, r, seat, slot, on_centre):
 @kernel
 def position_square(s, r, seat):
     """A square for the seat's adventurer: its piece's square, or its village's corner."""
-    a = s[O_ADV + seat]
+    a = s[O_ADVENTURER_SLOT + seat]
     if a == VILLAGE:
         return r[R_VILLAGE + seat]
     return psq(s, a, 0)
@@ -774,9 +785,9 @@ def key_limit(w):
 
 @kernel
 def key_houses(s, r, seat, w, x, xf):
-    """Collect the houses on the lake worth entering (reachable per X_DA), at most `keys`
-    (weight, at most MAX_KEYS) of them, the most valuable per movement point first, into
-    X_KEY with values F_KVAL; and their distances (pairwise, to the village, from the
+    """Collect the houses on the lake worth entering (reachable per X_DIST_FROM_ADVENTURER), at most
+    `keys` (weight, at most MAX_KEYS) of them, the most valuable per movement point first, into
+    X_KEY_HOUSES with values F_KEY_VALUE; and their distances (pairwise, to the village, from the
     adventurer). Returns their number."""
     # the same lake, seat and position as the last call (the card choice, then the move
     # when nothing was raised): the keys and their distances still hold
@@ -784,21 +795,21 @@ def key_houses(s, r, seat, w, x, xf):
     for t in range(N_TREASURES):
         if treasure(s, seat, t) == HOUSE_SIDE:
             need |= 1 << t
-    memo = ((board_signature(s) * 8 + seat) * 128 + s[O_ADV + seat] + 2) * 2048 + need
-    if x[X_MEMO + 3] == memo:
-        return x[X_MEMO + 4]
+    memo = ((board_signature(s) * 8 + seat) * 128 + s[O_ADVENTURER_SLOT + seat] + 2) * 2048 + need
+    if x[X_MEMO_KEY_HOUSES] == memo:
+        return x[X_MEMO_KEY_COUNT]
     k = 0
     lim = key_limit(w)
     centre = r[P_CENTRE]
     for h in range(N_HOUSES):
         slot = HOUSE_BASE + h
         q = psq(s, slot, 0)
-        if q < 0 or x[X_DA + slot] >= INF:
+        if q < 0 or x[X_DIST_FROM_ADVENTURER + slot] >= INF:
             continue
         v = house_value(s, r, seat, slot, q == centre)
         if v <= 0.0:
             continue
-        score = v / (1.0 + x[X_DA + slot])
+        score = v / (1.0 + x[X_DIST_FROM_ADVENTURER + slot])
         if k < lim:
             pos = k
             k += 1
@@ -807,57 +818,57 @@ def key_houses(s, r, seat, w, x, xf):
             pos = -1
             worst = score
             for j in range(k):
-                sj = xf[F_KVAL + j] / (1.0 + x[X_KA + j])
+                sj = xf[F_KEY_VALUE + j] / (1.0 + x[X_ADVENTURER_TO_KEY_DIST + j])
                 if sj < worst:
                     worst = sj
                     pos = j
             if pos < 0:
                 continue
-        x[X_KEY + pos] = slot
-        xf[F_KVAL + pos] = v
-        x[X_KA + pos] = x[X_DA + slot]
-        x[X_KV + pos] = x[X_DV + slot]
+        x[X_KEY_HOUSES + pos] = slot
+        xf[F_KEY_VALUE + pos] = v
+        x[X_ADVENTURER_TO_KEY_DIST + pos] = x[X_DIST_FROM_ADVENTURER + slot]
+        x[X_KEY_TO_VILLAGE_DIST + pos] = x[X_DIST_FROM_VILLAGE + slot]
     # most promising first (value per movement point): the search meets good routes early
     for i in range(1, k):
         j = i
-        while j > 0 and xf[F_KVAL + j] / (1.0 + x[X_KA + j]) > xf[F_KVAL + j - 1] / (
-            1.0 + x[X_KA + j - 1]
-        ):
-            for base in (X_KEY, X_KA, X_KV):
+        while j > 0 and xf[F_KEY_VALUE + j] / (1.0 + x[X_ADVENTURER_TO_KEY_DIST + j]) > xf[
+            F_KEY_VALUE + j - 1
+        ] / (1.0 + x[X_ADVENTURER_TO_KEY_DIST + j - 1]):
+            for base in (X_KEY_HOUSES, X_ADVENTURER_TO_KEY_DIST, X_KEY_TO_VILLAGE_DIST):
                 t = x[base + j]
                 x[base + j] = x[base + j - 1]
                 x[base + j - 1] = t
-            tf = xf[F_KVAL + j]
-            xf[F_KVAL + j] = xf[F_KVAL + j - 1]
-            xf[F_KVAL + j - 1] = tf
+            tf = xf[F_KEY_VALUE + j]
+            xf[F_KEY_VALUE + j] = xf[F_KEY_VALUE + j - 1]
+            xf[F_KEY_VALUE + j - 1] = tf
             j -= 1
     key_distances(s, r, k, x)
-    x[X_MEMO + 3] = memo
-    x[X_MEMO + 4] = k
+    x[X_MEMO_KEY_HOUSES] = memo
+    x[X_MEMO_KEY_COUNT] = k
     return k
 
 
 @kernel
 def key_distances(s, r, k, x):
-    """X_KD[i, j]: movement points between key houses i and j. The pieces' connections go
-    both ways, so one search from key i gives row i and column i; it stops once the keys
+    """X_KEY_TO_KEY_DIST[i, j]: movement points between key houses i and j. The pieces' connections
+    go both ways, so one search from key i gives row i and column i; it stops once the keys
     after i are all reached."""
     for i in range(k):
-        x[X_KD + 13 * i] = 0
+        x[X_KEY_TO_KEY_DIST + 13 * i] = 0
     for i in range(k - 1):
         want_lo = 0
         want_hi = 0
         for j in range(i + 1, k):
-            p = x[X_KEY + j]
+            p = x[X_KEY_HOUSES + j]
             if p < 64:
                 want_lo |= slot_bit(p)
             else:
                 want_hi |= slot_bit(p)
-        field(s, r, 0, x[X_KEY + i], x, X_DT, want_lo, want_hi)
+        field(s, r, 0, x[X_KEY_HOUSES + i], x, X_DIST_SCRATCH, want_lo, want_hi)
         for j in range(i + 1, k):
-            d = x[X_DT + x[X_KEY + j]]
-            x[X_KD + 12 * i + j] = d
-            x[X_KD + 12 * j + i] = d
+            d = x[X_DIST_SCRATCH + x[X_KEY_HOUSES + j]]
+            x[X_KEY_TO_KEY_DIST + 12 * i + j] = d
+            x[X_KEY_TO_KEY_DIST + 12 * j + i] = d
 
 
 @kernel(inline="always")
@@ -874,11 +885,11 @@ def route_leaf(s, r, seat, w, x, xf, collected, final_slot, banked, carried0):
     """Value of ending a move: treasure recovered, treasure banked, and the risk to what is
     still carried where the adventurer stops."""
     total = carried0 + collected
-    urg = xf[F_URG]
-    p_end = xf[F_URG + 1]
+    urg = xf[F_URGENCY]
+    p_end = xf[F_URGENCY + 1]
     if banked:
         return w[W_GREED] * collected + (w[W_BANK] + 1.5 * urg) * total
-    d_home = x[X_DV + final_slot] if final_slot != VILLAGE else 0
+    d_home = x[X_DIST_FROM_VILLAGE + final_slot] if final_slot != VILLAGE else 0
     if d_home >= INF:
         d_home = 20
     risk = threat(final_slot, x, xf)
@@ -898,13 +909,17 @@ def route_leaf(s, r, seat, w, x, xf, collected, final_slot, banked, carried0):
 def route_candidates(x, k, node, left, mask):
     """Bit set of the key houses the route search may go to next from key `node` (-1: from
     where the adventurer stands): not visited yet (mask) and reachable with `left` points.
-    With MAX_KEYS keys (the long searches) from X_CAND (route_candidate_table)."""
+    With MAX_KEYS keys (the long searches) from X_ROUTE_CANDIDATES (route_candidate_table)."""
     if k == MAX_KEYS:
-        return x[X_CAND + 41 * (node + 1) + left] & ~mask
+        return x[X_ROUTE_CANDIDATES + 41 * (node + 1) + left] & ~mask
     cand = 0
     for i in range(k):
         if not mask & (1 << i):
-            d = x[X_KA + i] if node < 0 else x[X_KD + 12 * node + i]
+            d = (
+                x[X_ADVENTURER_TO_KEY_DIST + i]
+                if node < 0
+                else x[X_KEY_TO_KEY_DIST + 12 * node + i]
+            )
             if d < INF and d <= left:
                 cand |= 1 << i
     return cand
@@ -912,14 +927,18 @@ def route_candidates(x, k, node, left, mask):
 
 @kernel
 def route_candidate_table(x, k, budget):
-    """X_CAND[node + 1, L]: the bit set of keys within L movement points (L <= budget) of key
-    `node` (-1: of where the adventurer stands)."""
+    """X_ROUTE_CANDIDATES[node + 1, L]: the bit set of keys within L movement points (L <= budget)
+    of key `node` (-1: of where the adventurer stands)."""
     for node in range(-1, k):
-        row = X_CAND + 41 * (node + 1)
+        row = X_ROUTE_CANDIDATES + 41 * (node + 1)
         for left in range(budget + 1):
             x[row + left] = 0
         for i in range(k):
-            d = x[X_KA + i] if node < 0 else x[X_KD + 12 * node + i]
+            d = (
+                x[X_ADVENTURER_TO_KEY_DIST + i]
+                if node < 0
+                else x[X_KEY_TO_KEY_DIST + 12 * node + i]
+            )
             if d <= budget:
                 x[row + d] |= 1 << i
         for left in range(1, budget + 1):
@@ -929,12 +948,12 @@ def route_candidate_table(x, k, budget):
 @kernel
 def plan_route(s, r, seat, w, budget, x, xf, ob, k):
     """Search the orders of key houses (and whether to end in the village) reachable with
-    `budget` movement points; the best route goes to X_BEST (key indices, -2 village, -1
+    `budget` movement points; the best route goes to X_BEST_ROUTE (key indices, -2 village, -1
     end). xf[ob + c] receives the best value of a route using at most c points (c <= budget
-    <= 40). Returns the best value. X_DA, X_DV, X_DS, the threat table (threat_table) and
-    the k key houses (key_houses) must be current."""
+    <= 40). Returns the best value. X_DIST_FROM_ADVENTURER, X_DIST_FROM_VILLAGE, X_DIST_FROM_SPIRIT,
+    the threat table (threat_table) and the k key houses (key_houses) must be current."""
     carried0 = carried_value(s, seat)
-    adv = s[O_ADV + seat]
+    adv = s[O_ADVENTURER_SLOT + seat]
     for c in range(budget + 1):
         xf[ob + c] = -1e18
     stay = route_leaf(s, r, seat, w, x, xf, 0.0, adv, adv == VILLAGE and carried0 > 0, carried0)
@@ -942,8 +961,8 @@ def plan_route(s, r, seat, w, budget, x, xf, ob, k):
         stay = 0.0
     xf[ob + 0] = stay
     best = stay
-    x[X_BEST] = -1
-    d_home_start = 0 if adv == VILLAGE else x[X_DV + adv]
+    x[X_BEST_ROUTE] = -1
+    d_home_start = 0 if adv == VILLAGE else x[X_DIST_FROM_VILLAGE + adv]
     # going straight home
     if adv != VILLAGE and d_home_start <= budget:
         v = route_leaf(s, r, seat, w, x, xf, 0.0, VILLAGE, True, carried0)
@@ -951,12 +970,12 @@ def plan_route(s, r, seat, w, budget, x, xf, ob, k):
             xf[ob + d_home_start] = v
         if v > best:
             best = v
-            x[X_BEST] = -2
-            x[X_BEST + 1] = -1
+            x[X_BEST_ROUTE] = -2
+            x[X_BEST_ROUTE + 1] = -1
     # route_leaf's terms that do not depend on the route, computed once with the same
     # operations in the same order (the values are bit for bit those of route_leaf)
-    urg = xf[F_URG]
-    p_end = xf[F_URG + 1]
+    urg = xf[F_URGENCY]
+    p_end = xf[F_URGENCY + 1]
     g = w[W_GREED]
     caution = w[W_CAUTION]
     bank_w = w[W_BANK] + 1.5 * urg
@@ -965,22 +984,23 @@ def plan_route(s, r, seat, w, budget, x, xf, ob, k):
     stay_w = 1.0 - p_end
     lost_w = p_end * 0.4 * g
     for i in range(k):
-        slot = x[X_KEY + i]
-        d_home = x[X_DV + slot]
+        slot = x[X_KEY_HOUSES + i]
+        d_home = x[X_DIST_FROM_VILLAGE + slot]
         if d_home >= INF:
             d_home = 20
-        xf[F_KH + i] = d_home
-        xf[F_KR + i] = threat(slot, x, xf)
-    # depth-first search over orders of key houses; X_RI[depth] holds the keys still to try
-    # from the node at that depth (not visited, within the budget left), tried in key order
+        xf[F_KEY_HOME_DIST + i] = d_home
+        xf[F_KEY_THREAT + i] = threat(slot, x, xf)
+    # depth-first search over orders of key houses; X_ROUTE_NEXT_CANDIDATE[depth] holds the keys
+    # still to try from the node at that depth (not visited, within the budget left), tried in key
+    # order
     depth = 0
-    x[X_RN] = -1
+    x[X_ROUTE_NODE] = -1
     if k == MAX_KEYS:
         route_candidate_table(x, k, budget)
-    x[X_RI] = route_candidates(x, k, -1, budget, 0)
-    x[X_RB] = budget
-    x[X_RM] = 0
-    xf[F_RV] = 0.0
+    x[X_ROUTE_NEXT_CANDIDATE] = route_candidates(x, k, -1, budget, 0)
+    x[X_ROUTE_BUDGET_LEFT] = budget
+    x[X_ROUTE_VISITED] = 0
+    xf[F_ROUTE_VALUE] = 0.0
     expansions = 0
     cap = 0  # the player's effort (keys are tried best first: good routes come early)
     if w[W_SEARCH] >= 1.0:
@@ -988,24 +1008,24 @@ def plan_route(s, r, seat, w, budget, x, xf, ob, k):
     while depth >= 0 and expansions < MAX_ROUTE_NODES:  # (a constant bound: faster code)
         if expansions >= cap:
             break
-        cand = x[X_RI + depth]
+        cand = x[X_ROUTE_NEXT_CANDIDATE + depth]
         if cand == 0:
             depth -= 1
             continue
         i = trailing_zeros(cand)
-        x[X_RI + depth] = cand & (cand - 1)
-        node = x[X_RN + depth]
-        d = x[X_KA + i] if node < 0 else x[X_KD + 12 * node + i]
-        left = x[X_RB + depth] - d
+        x[X_ROUTE_NEXT_CANDIDATE + depth] = cand & (cand - 1)
+        node = x[X_ROUTE_NODE + depth]
+        d = x[X_ADVENTURER_TO_KEY_DIST + i] if node < 0 else x[X_KEY_TO_KEY_DIST + 12 * node + i]
+        left = x[X_ROUTE_BUDGET_LEFT + depth] - d
         expansions += 1
-        val = xf[F_RV + depth] + xf[F_KVAL + i]
+        val = xf[F_ROUTE_VALUE + depth] + xf[F_KEY_VALUE + i]
         used = budget - left
         total = carried0 + val
         # stop at this house (route_leaf, not banked)
         out_there = (
             g * val
-            - caution * total * xf[F_KR + i]
-            - home_w * total * xf[F_KH + i]
+            - caution * total * xf[F_KEY_THREAT + i]
+            - home_w * total * xf[F_KEY_HOME_DIST + i]
             - late_w * total
         )
         v = stay_w * out_there - lost_w * total
@@ -1013,27 +1033,27 @@ def plan_route(s, r, seat, w, budget, x, xf, ob, k):
         xf[ob + used] = v if v > c else c  # (a select, not a branch the CPU must guess)
         if v > best:
             best = v
-            keep_path(x, X_BEST, X_RN, depth, i)
-            x[X_BEST + depth + 1] = -1
+            keep_path(x, X_BEST_ROUTE, X_ROUTE_NODE, depth, i)
+            x[X_BEST_ROUTE + depth + 1] = -1
         # or go home from here (route_leaf, banked)
-        dv = x[X_KV + i]
+        dv = x[X_KEY_TO_VILLAGE_DIST + i]
         if dv < INF and dv <= left:
             v = g * val + bank_w * total
             c = xf[ob + used + dv]
             xf[ob + used + dv] = v if v > c else c
             if v > best:
                 best = v
-                keep_path(x, X_BEST, X_RN, depth, i)
-                x[X_BEST + depth + 1] = -2
-                x[X_BEST + depth + 2] = -1
+                keep_path(x, X_BEST_ROUTE, X_ROUTE_NODE, depth, i)
+                x[X_BEST_ROUTE + depth + 1] = -2
+                x[X_BEST_ROUTE + depth + 2] = -1
         if depth + 1 < 12:
             depth += 1
-            mask = x[X_RM + depth - 1] | (1 << i)
-            x[X_RN + depth] = i
-            x[X_RI + depth] = route_candidates(x, k, i, left, mask)
-            x[X_RB + depth] = left
-            x[X_RM + depth] = mask
-            xf[F_RV + depth] = val
+            mask = x[X_ROUTE_VISITED + depth - 1] | (1 << i)
+            x[X_ROUTE_NODE + depth] = i
+            x[X_ROUTE_NEXT_CANDIDATE + depth] = route_candidates(x, k, i, left, mask)
+            x[X_ROUTE_BUDGET_LEFT + depth] = left
+            x[X_ROUTE_VISITED + depth] = mask
+            xf[F_ROUTE_VALUE + depth] = val
     for c in range(1, budget + 1):
         if xf[ob + c - 1] > xf[ob + c]:
             xf[ob + c] = xf[ob + c - 1]
@@ -1043,31 +1063,31 @@ def plan_route(s, r, seat, w, budget, x, xf, ob, k):
 @kernel
 def walk_to(s, r, tr, seat, target, x):
     """Walk the adventurer along a shortest path to piece `target` (VILLAGE: home)."""
-    adv = s[O_ADV + seat]
+    adv = s[O_ADVENTURER_SLOT + seat]
     if target == adv:
         return 0
     goal = target
     if target == VILLAGE:
-        goal = s[O_SQ + r[R_VILLAGE + seat]]
+        goal = s[O_SQUARE_PIECE + r[R_VILLAGE + seat]]
         if goal == WATER:
             return 0
-    op = X_PT
+    op = X_WALK_PARENT
     if bfs(s, r, seat, adv, x, op, goal) == 0:
         return 0
     # path back from the goal (reusing the route-stack region: 64 entries)
     n = 0
     p = goal
     while p != adv and p >= 0 and n < 64:
-        x[X_RN + n] = p
+        x[X_ROUTE_NODE + n] = p
         n += 1
         p = x[op + p]
     for j in range(n - 1, -1, -1):
-        if s[S_MOVE] <= 0:
+        if s[S_MOVE_LEFT] <= 0:
             return 0
-        err = do_step(s, r, tr, seat, x[X_RN + j], x)
+        err = do_step(s, r, tr, seat, x[X_ROUTE_NODE + j], x)
         if err != 0:
             return err
-    if target == VILLAGE and s[S_MOVE] > 0:
+    if target == VILLAGE and s[S_MOVE_LEFT] > 0:
         return do_step(s, r, tr, seat, VILLAGE, x)
     return 0
 
@@ -1080,63 +1100,65 @@ def board_signature(s):
 
 @kernel(inline="always")
 def adventurer_key(sig, seat, adv):
-    """Memo key of X_DA: the lake's signature, the seat and where its adventurer stands (> 0)."""
+    """Memo key of X_DIST_FROM_ADVENTURER: the lake's signature, the seat and where its adventurer
+    stands (> 0)."""
     return (sig * 8 + seat) * 128 + adv + 2
 
 
 @kernel(inline="always")
 def village_key(sig, seat):
-    """Memo key of X_DV: the lake's signature and the seat (> 0)."""
+    """Memo key of X_DIST_FROM_VILLAGE: the lake's signature and the seat (> 0)."""
     return sig * 8 + seat + 1
 
 
 @kernel(inline="always")
 def spirit_key(sig, spirit):
-    """Memo key of X_DS: the lake's signature and the spirit's piece (> 0; the advanced
-    game's spirit origin may be -1)."""
+    """Memo key of X_DIST_FROM_SPIRIT: the lake's signature and the spirit's piece (> 0; the
+    advanced game's spirit origin may be -1)."""
     return sig * 128 + spirit + 2
 
 
 @kernel
 def adventurer_field(s, r, seat, x):
-    """X_DA from the seat's adventurer, recomputed only when the lake, the seat or its
-    position changed."""
-    key = adventurer_key(board_signature(s), seat, s[O_ADV + seat])
-    if x[X_MEMO] != key:
-        field(s, r, seat, s[O_ADV + seat], x, X_DA, 0, 0)
-        x[X_MEMO] = key
+    """X_DIST_FROM_ADVENTURER from the seat's adventurer, recomputed only when the lake, the seat or
+    its position changed."""
+    key = adventurer_key(board_signature(s), seat, s[O_ADVENTURER_SLOT + seat])
+    if x[X_MEMO_ADVENTURER] != key:
+        field(s, r, seat, s[O_ADVENTURER_SLOT + seat], x, X_DIST_FROM_ADVENTURER, 0, 0)
+        x[X_MEMO_ADVENTURER] = key
 
 
 @kernel
 def village_field(s, r, seat, x):
-    """X_DV from the seat's village, recomputed only when the lake or the seat changed."""
+    """X_DIST_FROM_VILLAGE from the seat's village, recomputed only when the lake or the seat
+    changed."""
     key = village_key(board_signature(s), seat)
-    if x[X_MEMO + 1] != key:
-        field(s, r, seat, VILLAGE, x, X_DV, 0, 0)
-        x[X_MEMO + 1] = key
+    if x[X_MEMO_VILLAGE] != key:
+        field(s, r, seat, VILLAGE, x, X_DIST_FROM_VILLAGE, 0, 0)
+        x[X_MEMO_VILLAGE] = key
 
 
 @kernel
 def spirit_field_memo(s, r, x):
-    """X_DS, recomputed only when the lake or the spirit's piece changed."""
+    """X_DIST_FROM_SPIRIT, recomputed only when the lake or the spirit's piece changed."""
     key = spirit_key(board_signature(s), spirit_origin(s))
-    if x[X_MEMO + 2] != key:
+    if x[X_MEMO_SPIRIT] != key:
         spirit_field(s, r, x)
-        x[X_MEMO + 2] = key
+        x[X_MEMO_SPIRIT] = key
 
 
 @kernel
 def grow_field(s, r, seat, x, od, src, p):
     """Bring the distance field x[od:] from src (a slot, or VILLAGE) up to date after piece p
-    appeared (X_ADJM current): distances only fall, from p outward; the result is the field a
-    new search would give. Returns how many pieces got nearer; they are X_Q[0..n) (a piece
+    appeared (X_ADJACENT_BITS current): distances only fall, from p outward; the result is the field
+    a new search would give. Returns how many pieces got nearer; they are X_BFS_QUEUE[0..n) (a piece
     that gets nearer is reached first by its shortest way from p, so each is there once; the
     order of the neighbours does not change which)."""
     d = INF
     if src == VILLAGE and covers(s, p, r[R_VILLAGE + seat]):
         d = 1
     for w in range(2):
-        m = x[X_ADJM + 2 * p + w]
+        m = x[X_ADJACENT_BITS + 2 * p + w]
         while m != 0:
             nd = x[od + 64 * w + trailing_zeros(m)] + 1
             m &= m - 1
@@ -1144,81 +1166,89 @@ def grow_field(s, r, seat, x, od, src, p):
     x[od + p] = d
     if d >= INF:
         return 0
-    x[X_Q] = p
+    x[X_BFS_QUEUE] = p
     head = 0
     tail = 1
     while head < tail:
-        u = x[X_Q + head]
+        u = x[X_BFS_QUEUE + head]
         head += 1
         nd = x[od + u] + 1
         for w in range(2):
-            m = x[X_ADJM + 2 * u + w]
+            m = x[X_ADJACENT_BITS + 2 * u + w]
             while m != 0:
                 v = 64 * w + trailing_zeros(m)
                 m &= m - 1
                 if nd < x[od + v]:
                     x[od + v] = nd
-                    x[X_Q + tail] = v
+                    x[X_BFS_QUEUE + tail] = v
                     tail += 1
     return tail
 
 
 @kernel
 def raised(s, r, seat, x, p, sig0):
-    """After we raised piece p on the lake of signature sig0: the connection tables, X_DA,
-    X_DV, X_DS and (while building points are left) X_REACH that were current just before
-    are updated in place instead of computed again."""
-    if x[X_MEMO + 5] == sig0 + 1:
+    """After we raised piece p on the lake of signature sig0: the connection tables,
+    X_DIST_FROM_ADVENTURER, X_DIST_FROM_VILLAGE, X_DIST_FROM_SPIRIT and (while building points are
+    left) X_REACH_COST that were current just before are updated in place instead of computed
+    again."""
+    if x[X_MEMO_ADJACENT] == sig0 + 1:
         appeared(s, x, p)
-        x[X_MEMO + 5] = board_signature(s) + 1
+        x[X_MEMO_ADJACENT] = board_signature(s) + 1
     else:
         piece_graph(s, x)
     sig = board_signature(s)
-    adv = s[O_ADV + seat]
-    old_da = x[X_MEMO] == adventurer_key(sig0, seat, adv)
-    old_dv = x[X_MEMO + 1] == village_key(sig0, seat)
-    # X_REACH is read only to choose the next piece: with no building point left it is not
+    adv = s[O_ADVENTURER_SLOT + seat]
+    old_da = x[X_MEMO_ADVENTURER] == adventurer_key(sig0, seat, adv)
+    old_dv = x[X_MEMO_VILLAGE] == village_key(sig0, seat)
+    # X_REACH_COST is read only to choose the next piece: with no building point left it is not
     # kept (its memo key no longer matches the lake, so reach_costs_memo computes it afresh
     # should this turn raise again, e.g. after a banishment)
     reach = (
-        old_da and old_dv and s[S_BUILD] > 0 and x[X_MEMO + 6] == adventurer_key(sig0, seat, adv)
+        old_da
+        and old_dv
+        and s[S_RAISE_LEFT] > 0
+        and x[X_MEMO_REACH] == adventurer_key(sig0, seat, adv)
     )
     if reach:
         # p's squares are taken; every piece that got nearer (p among them) offers its new
         # distance + 1 to the free squares beside it: the costs only fall
         for k in range(2):
-            q = s[O_PSQ + 2 * p + k]
+            q = s[O_PIECE_SQUARES + 2 * p + k]
             if q >= 0:
-                x[X_REACH + q] = INF
+                x[X_REACH_COST + q] = INF
     if old_da:
-        n = grow_field(s, r, seat, x, X_DA, adv, p)
-        x[X_MEMO] = adventurer_key(sig, seat, adv)
+        n = grow_field(s, r, seat, x, X_DIST_FROM_ADVENTURER, adv, p)
+        x[X_MEMO_ADVENTURER] = adventurer_key(sig, seat, adv)
         if reach:
             for i in range(n):
-                u = x[X_Q + i]
-                c = x[X_DA + u] + 1
+                u = x[X_BFS_QUEUE + i]
+                c = x[X_DIST_FROM_ADVENTURER + u] + 1
                 for k in range(2):
-                    q = s[O_PSQ + 2 * u + k]
+                    q = s[O_PIECE_SQUARES + 2 * u + k]
                     if q < 0:
                         continue
                     for j in range(4):
                         nq = ORTH[q, j]
-                        if nq >= 0 and s[O_SQ + nq] == WATER and c < x[X_REACH + nq]:
-                            x[X_REACH + nq] = c
+                        if nq >= 0 and s[O_SQUARE_PIECE + nq] == WATER and c < x[X_REACH_COST + nq]:
+                            x[X_REACH_COST + nq] = c
     if old_dv:
-        grow_field(s, r, seat, x, X_DV, VILLAGE, p)
-        x[X_MEMO + 1] = village_key(sig, seat)
+        grow_field(s, r, seat, x, X_DIST_FROM_VILLAGE, VILLAGE, p)
+        x[X_MEMO_VILLAGE] = village_key(sig, seat)
     if reach:
-        home = 0 if adv == VILLAGE else x[X_DV + adv]
+        home = 0 if adv == VILLAGE else x[X_DIST_FROM_VILLAGE + adv]
         corner = r[R_VILLAGE + seat]
-        if s[O_SQ + corner] == WATER and home < INF and home + 1 < x[X_REACH + corner]:
-            x[X_REACH + corner] = home + 1
-        x[X_MEMO + 6] = adventurer_key(sig, seat, adv)
+        if (
+            s[O_SQUARE_PIECE + corner] == WATER
+            and home < INF
+            and home + 1 < x[X_REACH_COST + corner]
+        ):
+            x[X_REACH_COST + corner] = home + 1
+        x[X_MEMO_REACH] = adventurer_key(sig, seat, adv)
     sp = spirit_origin(s)  # (the advanced game's origin may move when a house appears:
     #                          then the keys differ and the field is searched anew)
-    if sp >= 0 and x[X_MEMO + 2] == spirit_key(sig0, sp):
-        grow_field(s, r, seat, x, X_DS, sp, p)
-        x[X_MEMO + 2] = spirit_key(sig, sp)
+    if sp >= 0 and x[X_MEMO_SPIRIT] == spirit_key(sig0, sp):
+        grow_field(s, r, seat, x, X_DIST_FROM_SPIRIT, sp, p)
+        x[X_MEMO_SPIRIT] = spirit_key(sig, sp)
 
 
 @kernel
@@ -1230,56 +1260,57 @@ def distance_fields(s, r, seat, x):
 
 @kernel
 def reach_costs(s, r, seat, x):
-    """X_REACH[q]: movement points for the own adventurer to stand on a piece raised on free
+    """X_REACH_COST[q]: movement points for the own adventurer to stand on a piece raised on free
     square q (via a neighbouring piece, or via the village for its corner); INF otherwise.
-    X_PAD holds each square's X_DA (INF on water and on the border around the lake), so a
-    free square's cost is 1 + the least of its four neighbours, capped at INF."""
+    X_PADDED_COST holds each square's X_DIST_FROM_ADVENTURER (INF on water and on the border around
+    the lake), so a free square's cost is 1 + the least of its four neighbours, capped at INF."""
     for i in range((SIZE + 2) * (SIZE + 2)):
-        x[X_PAD + i] = INF
+        x[X_PADDED_COST + i] = INF
     for q in range(N_SQUARES):
-        o = s[O_SQ + q]
-        d = x[X_DA + (o if o >= 0 else 0)]
-        x[X_PAD + PAD[q]] = d if o >= 0 else INF
+        o = s[O_SQUARE_PIECE + q]
+        d = x[X_DIST_FROM_ADVENTURER + (o if o >= 0 else 0)]
+        x[X_PADDED_COST + PAD[q]] = d if o >= 0 else INF
     for q in range(N_SQUARES):
-        i = X_PAD + PAD[q]
+        i = X_PADDED_COST + PAD[q]
         c = min(min(x[i - 1], x[i + 1]), min(x[i - SIZE - 2], x[i + SIZE + 2])) + 1
-        x[X_REACH + q] = c if (c < INF and s[O_SQ + q] == WATER) else INF
-    adv = s[O_ADV + seat]
-    home = 0 if adv == VILLAGE else x[X_DV + adv]
+        x[X_REACH_COST + q] = c if (c < INF and s[O_SQUARE_PIECE + q] == WATER) else INF
+    adv = s[O_ADVENTURER_SLOT + seat]
+    home = 0 if adv == VILLAGE else x[X_DIST_FROM_VILLAGE + adv]
     corner = r[R_VILLAGE + seat]
-    if s[O_SQ + corner] == WATER and home < INF and home + 1 < x[X_REACH + corner]:
-        x[X_REACH + corner] = home + 1
+    if s[O_SQUARE_PIECE + corner] == WATER and home < INF and home + 1 < x[X_REACH_COST + corner]:
+        x[X_REACH_COST + corner] = home + 1
 
 
 @kernel
 def reach_costs_memo(s, r, seat, x):
-    """X_REACH, recomputed only when the lake, the seat or its adventurer's place changed
-    (X_DA and X_DV must be current; raised() keeps it current after our own pieces)."""
-    key = adventurer_key(board_signature(s), seat, s[O_ADV + seat])
-    if x[X_MEMO + 6] != key:
+    """X_REACH_COST, recomputed only when the lake, the seat or its adventurer's place changed
+    (X_DIST_FROM_ADVENTURER and X_DIST_FROM_VILLAGE must be current; raised() keeps it current after
+    our own pieces)."""
+    key = adventurer_key(board_signature(s), seat, s[O_ADVENTURER_SLOT + seat])
+    if x[X_MEMO_REACH] != key:
         reach_costs(s, r, seat, x)
-        x[X_MEMO + 6] = key
+        x[X_MEMO_REACH] = key
 
 
 @kernel
 def closeness_fields(s, r, seat, xf):
-    """F_CLOSE_O[o, q] = 1 / (1 + Manhattan distance from opponent o's adventurer to q) and
-    F_CLOSE[q] their sum over the opponents."""
+    """F_CLOSENESS_BY_OPPONENT[o, q] = 1 / (1 + Manhattan distance from opponent o's adventurer to
+    q) and F_OPPONENTS_CLOSENESS[q] their sum over the opponents."""
     for q in range(N_SQUARES):
-        xf[F_CLOSE + q] = 0.0
+        xf[F_OPPONENTS_CLOSENESS + q] = 0.0
     for o in range(r[P_PLAYERS]):
         pos = position_square(s, r, o)
         for q in range(N_SQUARES):
             c = 0.0 if o == seat else INV1[manhattan(q, pos)]
-            xf[F_CLOSE_O + N_SQUARES * o + q] = c
-            xf[F_CLOSE + q] += c
+            xf[F_CLOSENESS_BY_OPPONENT + N_SQUARES * o + q] = c
+            xf[F_OPPONENTS_CLOSENESS + q] += c
 
 
 @kernel
 def place_best_house(s, r, tr, seat, w, x, xf, rng):
     """Raise the house worth most to us near our reach and away from opponents who need it;
     returns 1 when a house was raised, 0 when none is worth it, or an error code < 0."""
-    if s[S_HOUSE_DONE] == 1 or not any_house_spot(s, r):
+    if s[S_HOUSE_RAISED] == 1 or not any_house_spot(s, r):
         return 0
     centre = r[P_CENTRE]
     best = 0.0
@@ -1325,7 +1356,7 @@ def place_best_house(s, r, tr, seat, w, x, xf, rng):
         cands = grotto if (on_centre and chest) else needed
         if cands == 0 or not house_spot_ok(s, r, q):
             continue
-        cost = x[X_REACH + q]
+        cost = x[X_REACH_COST + q]
         if cost >= INF:
             cost = 12 + manhattan(q, here)
         near = INV_COST[cost]  # 1.0 / (1.0 + cost)
@@ -1349,7 +1380,7 @@ def place_best_house(s, r, tr, seat, w, x, xf, rng):
             m = others >> (4 * h)
             for o in range(players):
                 if m & (1 << o):
-                    opp += xf[F_CLOSE_O + N_SQUARES * o + q]
+                    opp += xf[F_CLOSENESS_BY_OPPONENT + N_SQUARES * o + q]
             score = w[W_GREED] * v * near - w[W_BLOCK] * v * opp + jitter
             better = score > best
             best = score if better else best
@@ -1378,7 +1409,7 @@ def street_target(s, r, seat, x):
         if q < 0:
             continue
         v = house_value(s, r, seat, slot, q == r[P_CENTRE])
-        if v <= 0.0 or x[X_DA + slot] < INF:
+        if v <= 0.0 or x[X_DIST_FROM_ADVENTURER + slot] < INF:
             continue
         score = v / (1.0 + manhattan(here, q))
         if score > best:
@@ -1391,15 +1422,15 @@ def street_target(s, r, seat, x):
 def street_score(x, xf, a, b, target, off, build, block):
     """A street spot's score (place_best_street): toward the target, connected to what we
     reach, away from opponents, and a side-free tie-break. b = a for a 1-square spot."""
-    ca = x[X_REACH + a]
-    cb = x[X_REACH + b]
+    ca = x[X_REACH_COST + a]
+    cb = x[X_REACH_COST + b]
     c = ca if ca < cb else cb
     da = manhattan(a, target)
     db = manhattan(b, target)
     dist = da if da < db else db
     score = build * dist
     score -= 30.0 if c >= INF else 0.2 * c  # 30: not connected to anything we reach
-    score -= block * xf[F_CLOSE + a]
+    score -= block * xf[F_OPPONENTS_CLOSENESS + a]
     score += 1e-6 * ((a * 40503 + off) & 1023)  # equal spots: no side preferred
     return score
 
@@ -1424,7 +1455,7 @@ def place_best_street(s, r, tr, seat, w, x, xf, rng):
         bk = -1
         for k in range(r[P_N_SPOTS]):
             a = r[R_SPOTS + 2 * k]
-            if s[O_SQ + a] != WATER:
+            if s[O_SQUARE_PIECE + a] != WATER:
                 continue  # not free (spot_free)
             score = street_score(x, xf, a, a, target, off, build, block)
             if score > best:
@@ -1438,33 +1469,34 @@ def place_best_street(s, r, tr, seat, w, x, xf, rng):
         # 2-square spots are the pairs of edge-adjacent squares without the centre, listed
         # by their first square, the one to the right before the one below: spot code
         # 2 * a + (0 right, 1 below) follows that order. Per row, bit sets of the free
-        # squares (X_ROWS) and of those next to what we reach (X_ROWS + 10) give the free
-        # spots; the connected ones are scored first, the others only when they could win.
+        # squares (X_ROW_STREET_BITS) and of those next to what we reach (X_ROW_STREET_BITS + 10)
+        # give the free spots; the connected ones are scored first, the others only when they could
+        # win.
         centre = r[P_CENTRE]
         for row in range(SIZE):
             fr = 0
             cr = 0
             for col in range(SIZE):
                 q = row * SIZE + col
-                if s[O_SQ + q] == WATER and q != centre:
+                if s[O_SQUARE_PIECE + q] == WATER and q != centre:
                     fr |= 1 << col
-                if x[X_REACH + q] < INF:
+                if x[X_REACH_COST + q] < INF:
                     cr |= 1 << col
-            x[X_ROWS + row] = fr
-            x[X_ROWS + SIZE + 1 + row] = cr
-        x[X_ROWS + SIZE] = 0
-        x[X_ROWS + 2 * SIZE + 1] = 0
+            x[X_ROW_STREET_BITS + row] = fr
+            x[X_ROW_STREET_BITS + SIZE + 1 + row] = cr
+        x[X_ROW_STREET_BITS + SIZE] = 0
+        x[X_ROW_STREET_BITS + 2 * SIZE + 1] = 0
         bcode = -1
         for rnd in range(2):
             if rnd == 1 and best > cutoff:
                 break
             for row in range(SIZE):
-                fr = x[X_ROWS + row]
-                cr = x[X_ROWS + SIZE + 1 + row]
+                fr = x[X_ROW_STREET_BITS + row]
+                cr = x[X_ROW_STREET_BITS + SIZE + 1 + row]
                 right = fr & (fr >> 1)  # bit c: c and c + 1 free
-                below = fr & x[X_ROWS + row + 1]
+                below = fr & x[X_ROW_STREET_BITS + row + 1]
                 near_r = right & (cr | (cr >> 1))
-                near_b = below & (cr | x[X_ROWS + SIZE + 2 + row])
+                near_b = below & (cr | x[X_ROW_STREET_BITS + SIZE + 2 + row])
                 if rnd == 0:
                     right = near_r
                     below = near_b
@@ -1499,7 +1531,7 @@ def place_best_street(s, r, tr, seat, w, x, xf, rng):
     err = do_street(s, r, tr, a, b)
     if err != 0:
         return -err
-    raised(s, r, seat, x, s[O_SQ + a], sig0)
+    raised(s, r, seat, x, s[O_SQUARE_PIECE + a], sig0)
     return 1
 
 
@@ -1507,7 +1539,7 @@ def place_best_street(s, r, tr, seat, w, x, xf, rng):
 def heuristic_build(s, r, tr, seat, w, x, xf, rng):
     """Raise the card's pieces: a needed house first when one is worth it, then streets toward
     our target; whatever is still owed afterwards is raised at random legal spots."""
-    while s[S_BUILD] > 0 and can_build_any(s, r):
+    while s[S_RAISE_LEFT] > 0 and can_build_any(s, r):
         adventurer_field(s, r, seat, x)
         village_field(s, r, seat, x)
         reach_costs_memo(s, r, seat, x)
@@ -1527,22 +1559,22 @@ def heuristic_build(s, r, tr, seat, w, x, xf, rng):
 
 @kernel
 def sink_value(s, r, seat, w, x, xf, slot):
-    """Value for `seat` of the spirit leaving piece `slot`, which sinks (F_CARRY and X_DA
-    must be current)."""
+    """Value for `seat` of the spirit leaving piece `slot`, which sinks (F_CARRIED_VALUE and
+    X_DIST_FROM_ADVENTURER must be current)."""
     v = 0.0
-    chips = r[P_CHIPS] == 1 and s[S_SUPPLY] > 0
+    chips = r[P_CHIPS] == 1 and s[S_CHIP_SUPPLY] > 0
     for o in range(r[P_PLAYERS]):
-        if s[O_ADV + o] != slot:
+        if s[O_ADVENTURER_SLOT + o] != slot:
             continue
         if o == seat:
-            v -= (1.0 + w[W_CAUTION]) * (xf[F_CARRY + o] + 5.0)
+            v -= (1.0 + w[W_CAUTION]) * (xf[F_CARRIED_VALUE + o] + 5.0)
         else:
-            v += w[W_AGGRESSION] * (xf[F_CARRY + o] + 5.0)
+            v += w[W_AGGRESSION] * (xf[F_CARRIED_VALUE + o] + 5.0)
             if chips:
                 v -= 3.0
     if is_house(slot):
         h = slot - HOUSE_BASE
-        if treasure(s, seat, h) == HOUSE_SIDE and x[X_DA + slot] < INF:
+        if treasure(s, seat, h) == HOUSE_SIDE and x[X_DIST_FROM_ADVENTURER + slot] < INF:
             v -= 0.5 * w[W_GREED] * tv(h)
         for o in range(r[P_PLAYERS]):
             if o != seat and treasure(s, o, h) == HOUSE_SIDE:
@@ -1552,13 +1584,13 @@ def sink_value(s, r, seat, w, x, xf, slot):
                     * tv(h)
                     / (1.0 + manhattan(psq(s, slot, 0), position_square(s, r, o)))
                 )
-    if x[X_DA + slot] < INF and x[X_DA + slot] <= 3:
+    if x[X_DIST_FROM_ADVENTURER + slot] < INF and x[X_DIST_FROM_ADVENTURER + slot] <= 3:
         v -= w[W_BUILD] * 2.0  # a piece of our own way
     # cutting an opponent's way home while they carry treasure
     q = psq(s, slot, 0)
     for o in range(r[P_PLAYERS]):
-        if o != seat and s[O_ADV + o] != VILLAGE and s[O_ADV + o] != slot:
-            cv = xf[F_CARRY + o]
+        if o != seat and s[O_ADVENTURER_SLOT + o] != VILLAGE and s[O_ADVENTURER_SLOT + o] != slot:
+            cv = xf[F_CARRIED_VALUE + o]
             if cv > 0.0 and manhattan(q, position_square(s, r, o)) <= 2:
                 v += w[W_AGGRESSION] * 0.1 * cv
     return v
@@ -1566,7 +1598,7 @@ def sink_value(s, r, seat, w, x, xf, slot):
 
 @kernel
 def sink_values(s, r, seat, w, lim, x, xf):
-    """F_SINK[slot] = sink_value for every piece the spirit can reach in fewer than lim steps.
+    """F_SINK_VALUE[slot] = sink_value for every piece the spirit can reach in fewer than lim steps.
     A street without an adventurer gets only sink_value's last two terms (its own way, and
     cutting an opponent's way home), computed here with the same operations in the same
     order (the values are bit for bit sink_value's) and what does not depend on the piece
@@ -1576,33 +1608,33 @@ def sink_values(s, r, seat, w, lim, x, xf):
     adv_hi = 0
     cut = 0  # the opponents whose way home a sinking may cut (bit per seat)
     for o in range(players):
-        adv_lo, adv_hi = with_slot(adv_lo, adv_hi, s[O_ADV + o])
-        if o != seat and s[O_ADV + o] != VILLAGE and xf[F_CARRY + o] > 0.0:
+        adv_lo, adv_hi = with_slot(adv_lo, adv_hi, s[O_ADVENTURER_SLOT + o])
+        if o != seat and s[O_ADVENTURER_SLOT + o] != VILLAGE and xf[F_CARRIED_VALUE + o] > 0.0:
             cut |= 1 << o
     build2 = w[W_BUILD] * 2.0
     aggr = w[W_AGGRESSION] * 0.1
     for p in range(N_SLOTS):
-        if x[X_DS + p] >= lim:
+        if x[X_DIST_FROM_SPIRIT + p] >= lim:
             continue
         if is_house(p) or has_slot(adv_lo, adv_hi, p):
-            xf[F_SINK + p] = sink_value(s, r, seat, w, x, xf, p)
+            xf[F_SINK_VALUE + p] = sink_value(s, r, seat, w, x, xf, p)
             continue
         v = 0.0
-        if x[X_DA + p] < INF and x[X_DA + p] <= 3:
+        if x[X_DIST_FROM_ADVENTURER + p] < INF and x[X_DIST_FROM_ADVENTURER + p] <= 3:
             v -= build2
         if cut != 0:
             q = psq(s, p, 0)
             for o in range(players):
                 if (cut >> o) & 1 and manhattan(q, position_square(s, r, o)) <= 2:
-                    v += aggr * xf[F_CARRY + o]
-        xf[F_SINK + p] = v
+                    v += aggr * xf[F_CARRIED_VALUE + o]
+        xf[F_SINK_VALUE + p] = v
 
 
 @kernel(inline="always")
 def on_spirit_path(x, depth, p):
-    """Whether piece p is on the spirit search's path so far (X_SPP[0..depth])."""
+    """Whether piece p is on the spirit search's path so far (X_SPIRIT_PATH[0..depth])."""
     for j in range(depth + 1):
-        if x[X_SPP + j] == p:
+        if x[X_SPIRIT_PATH + j] == p:
             return True
     return False
 
@@ -1610,62 +1642,65 @@ def on_spirit_path(x, depth, p):
 @kernel
 def best_spirit_path(s, r, seat, w, limit, x, xf):
     """Depth-first search over the spirit's simple paths of at most `limit` steps. Returns
-    the best value (0 = not moving), leaves the best path in X_SPB (its length in X_SPB + 7)
-    and xf[F_SPBEST + d] = the best value of a path of at most d steps. Per length it also
-    keeps the first best path (F_SPL, X_SPR, X_SPQ) for spirit_path_for_limit."""
+    the best value (0 = not moving), leaves the best path in X_SPIRIT_BEST_PATH (its length in
+    X_SPIRIT_BEST_PATH + 7) and xf[F_SPIRIT_BEST_UP_TO + d] = the best value of a path of at most d
+    steps. Per length it also keeps the first best path (F_SPIRIT_BEST_BY_LENGTH,
+    X_SPIRIT_FIRST_BEST_PATH, X_SPIRIT_FIRST_BEST_ORDER) for spirit_path_for_limit."""
     lim = limit if limit < 7 else 7
     for d in range(8):
-        xf[F_SPBEST + d] = 0.0
+        xf[F_SPIRIT_BEST_UP_TO + d] = 0.0
     best = 0.0
-    x[X_SPB + 7] = 0
+    x[X_SPIRIT_BEST_PATH + 7] = 0
     if lim <= 0:
         return 0.0
     sink_values(s, r, seat, w, lim, x, xf)
-    piece_graph(s, x)  # the neighbours of the piece at each depth: X_ADJ of X_SPP[depth]
-    x[X_SPP] = s[S_SPIRIT]
-    xf[F_SPV] = 0.0
-    x[X_SPC] = adjacent(s, x, s[S_SPIRIT])
-    x[X_SPI] = 0
+    piece_graph(
+        s, x
+    )  # the neighbours of the piece at each depth: X_ADJACENT of X_SPIRIT_PATH[depth]
+    x[X_SPIRIT_PATH] = s[S_SPIRIT_SLOT]
+    xf[F_SPIRIT_PATH_VALUE] = 0.0
+    x[X_SPIRIT_NEIGHBOUR_COUNT] = adjacent(s, x, s[S_SPIRIT_SLOT])
+    x[X_SPIRIT_NEXT_NEIGHBOUR] = 0
     depth = 0
-    my_pos = s[O_ADV + seat]
-    mine = xf[F_CARRY + seat]
+    my_pos = s[O_ADVENTURER_SLOT + seat]
+    mine = xf[F_CARRIED_VALUE + seat]
     seq = 0
     while depth >= 0:
-        i = x[X_SPI + depth]
-        if i >= x[X_SPC + depth]:
+        i = x[X_SPIRIT_NEXT_NEIGHBOUR + depth]
+        if i >= x[X_SPIRIT_NEIGHBOUR_COUNT + depth]:
             depth -= 1
             continue
-        x[X_SPI + depth] = i + 1
-        nxt = x[X_ADJ + 8 * x[X_SPP + depth] + i]
+        x[X_SPIRIT_NEXT_NEIGHBOUR + depth] = i + 1
+        nxt = x[X_ADJACENT + 8 * x[X_SPIRIT_PATH + depth] + i]
         if on_spirit_path(x, depth, nxt):
             continue  # a simple path: never back onto a piece already left (it has sunk)
-        cur = x[X_SPP + depth]
-        v = xf[F_SPV + depth] + xf[F_SINK + cur]
+        cur = x[X_SPIRIT_PATH + depth]
+        v = xf[F_SPIRIT_PATH_VALUE + depth] + xf[F_SINK_VALUE + cur]
         end = v
         if my_pos == nxt:
             end -= 0.3 * w[W_CAUTION] * mine  # stopping on our own adventurer
         end += 1e-4 * (nxt % 7)  # a fixed, side-free tie-break between equal paths
         steps = depth + 1
-        if end > xf[F_SPBEST + steps]:
-            xf[F_SPBEST + steps] = end
-            keep_path(x, X_SPR + 8 * steps, X_SPP, depth, nxt)
-            x[X_SPQ + steps] = seq
+        if end > xf[F_SPIRIT_BEST_UP_TO + steps]:
+            xf[F_SPIRIT_BEST_UP_TO + steps] = end
+            keep_path(x, X_SPIRIT_FIRST_BEST_PATH + 8 * steps, X_SPIRIT_PATH, depth, nxt)
+            x[X_SPIRIT_FIRST_BEST_ORDER + steps] = seq
         seq += 1
         if end > best:
             best = end
-            keep_path(x, X_SPB, X_SPP, depth, nxt)
-            x[X_SPB + 7] = steps
+            keep_path(x, X_SPIRIT_BEST_PATH, X_SPIRIT_PATH, depth, nxt)
+            x[X_SPIRIT_BEST_PATH + 7] = steps
         if steps < lim:
             depth += 1
-            x[X_SPP + depth] = nxt
-            xf[F_SPV + depth] = v
-            x[X_SPC + depth] = adjacent(s, x, nxt)
-            x[X_SPI + depth] = 0
+            x[X_SPIRIT_PATH + depth] = nxt
+            xf[F_SPIRIT_PATH_VALUE + depth] = v
+            x[X_SPIRIT_NEIGHBOUR_COUNT + depth] = adjacent(s, x, nxt)
+            x[X_SPIRIT_NEXT_NEIGHBOUR + depth] = 0
     for d in range(8):
-        xf[F_SPL + d] = xf[F_SPBEST + d]
+        xf[F_SPIRIT_BEST_BY_LENGTH + d] = xf[F_SPIRIT_BEST_UP_TO + d]
     for d in range(1, 8):
-        if xf[F_SPBEST + d - 1] > xf[F_SPBEST + d]:
-            xf[F_SPBEST + d] = xf[F_SPBEST + d - 1]
+        if xf[F_SPIRIT_BEST_UP_TO + d - 1] > xf[F_SPIRIT_BEST_UP_TO + d]:
+            xf[F_SPIRIT_BEST_UP_TO + d] = xf[F_SPIRIT_BEST_UP_TO + d - 1]
     return best
 
 
@@ -1679,13 +1714,17 @@ def spirit_path_for_limit(x, xf, limit):
     best = 0.0
     bd = 0
     for d in range(1, lim + 1):
-        v = xf[F_SPL + d]
-        if v > best or (v == best and bd > 0 and x[X_SPQ + d] < x[X_SPQ + bd]):
+        v = xf[F_SPIRIT_BEST_BY_LENGTH + d]
+        if v > best or (
+            v == best
+            and bd > 0
+            and x[X_SPIRIT_FIRST_BEST_ORDER + d] < x[X_SPIRIT_FIRST_BEST_ORDER + bd]
+        ):
             best = v
             bd = d
     for j in range(bd):
-        x[X_SPB + j] = x[X_SPR + 8 * bd + j]
-    x[X_SPB + 7] = bd
+        x[X_SPIRIT_BEST_PATH + j] = x[X_SPIRIT_FIRST_BEST_PATH + 8 * bd + j]
+    x[X_SPIRIT_BEST_PATH + 7] = bd
 
 
 @kernel
@@ -1697,8 +1736,8 @@ def heuristic_spirit(s, r, tr, seat, w, rng, checked, x, xf):
     adventurer_field(s, r, seat, x)
     spirit_field_memo(s, r, x)
     for o in range(r[P_PLAYERS]):
-        xf[F_CARRY + o] = carried_value(s, o)
-    owner = piece_owner(s, r, s[S_SPIRIT])
+        xf[F_CARRIED_VALUE + o] = carried_value(s, o)
+    owner = piece_owner(s, r, s[S_SPIRIT_SLOT])
     if owner == seat:
         top = r[P_OWNER_LIMIT]
         ev = best_spirit_path(s, r, seat, w, top, x, xf)
@@ -1713,23 +1752,23 @@ def heuristic_spirit(s, r, tr, seat, w, rng, checked, x, xf):
         ev = 0.0
         for k in range(n):
             f = r[R_DIE + k]
-            ev += xf[F_SPBEST + (f if f < 7 else 7)]
+            ev += xf[F_SPIRIT_BEST_UP_TO + (f if f < 7 else 7)]
         ev /= n
     if ev <= 0.5:
         return 0
     err = after(s, r, checked, do_spirit_begin(s, r, tr, seat, rng, x))
     if err != 0 or s[S_SPIRIT_ACTIVE] == 0:
         return err
-    if s[S_SPIRIT_LEFT] <= top:
+    if s[S_SPIRIT_STEPS_LEFT] <= top:
         # nothing moved since the search above, which covered this limit
-        spirit_path_for_limit(x, xf, s[S_SPIRIT_LEFT])
+        spirit_path_for_limit(x, xf, s[S_SPIRIT_STEPS_LEFT])
     else:
-        best_spirit_path(s, r, seat, w, s[S_SPIRIT_LEFT], x, xf)
-    steps = x[X_SPB + 7]
+        best_spirit_path(s, r, seat, w, s[S_SPIRIT_STEPS_LEFT], x, xf)
+    steps = x[X_SPIRIT_BEST_PATH + 7]
     for j in range(steps):
         if s[S_SPIRIT_ACTIVE] == 0:
             break
-        err = after(s, r, checked, do_spirit_step(s, r, tr, seat, x[X_SPB + j], x))
+        err = after(s, r, checked, do_spirit_step(s, r, tr, seat, x[X_SPIRIT_BEST_PATH + j], x))
         if err != 0:
             return err
     if s[S_SPIRIT_ACTIVE] == 1:
@@ -1745,7 +1784,7 @@ def urgency(s, r):
     if s[S_HOURGLASS] == 1:
         return 1.0
     left = 0
-    for k in range(s[S_DRAW], 5):
+    for k in range(s[S_DRAW_SPACE], 5):
         left += s[O_STACKS + k]
     rate = 2.0 * r[P_PLAYERS]
     if s[S_ROUND] > 0:
@@ -1764,13 +1803,13 @@ def last_turn_chance(s, r, seat):
     """Chance that this is the seat's last turn: the game ends with the round, so it is
     when an end condition is already met, or when the seats after us in this round can use
     up the street spaces up to space 5 before our next turn."""
-    if s[S_END] >= 0:
+    if s[S_END_REASON] >= 0:
         return 1.0
     after = r[P_PLAYERS] - 1 - seat
     if after <= 0:
         return 0.0
     left = 0
-    for k in range(s[S_DRAW], 5):
+    for k in range(s[S_DRAW_SPACE], 5):
         left += s[O_STACKS + k]
     rate = 2.0 * r[P_PLAYERS]
     if s[S_ROUND] > 0:
@@ -1813,17 +1852,17 @@ def choose_card(s, r, seat, w, x, xf, rng):
     top = maxb + extra
     if top > 40:
         top = 40
-    plan_route(s, r, seat, w, top, x, xf, F_BV, key_houses(s, r, seat, w, x, xf))
+    plan_route(s, r, seat, w, top, x, xf, F_BEST_VALUE_BY_POINTS, key_houses(s, r, seat, w, x, xf))
     need = 0.3
     for h in range(1, 11):
         if treasure(s, seat, h - 1) == HOUSE_SIDE:
             slot = HOUSE_BASE + h - 1
-            if psq(s, slot, 0) < 0 or x[X_DA + slot] >= INF:
+            if psq(s, slot, 0) < 0 or x[X_DIST_FROM_ADVENTURER + slot] >= INF:
                 need = 1.0
     aggro = 0.0
     for o in range(r[P_PLAYERS]):
-        a = s[O_ADV + o]
-        if o != seat and a != VILLAGE and x[X_DS + a] <= 3:
+        a = s[O_ADVENTURER_SLOT + o]
+        if o != seat and a != VILLAGE and x[X_DIST_FROM_SPIRIT + a] <= 3:
             aggro += carried_value(s, o)
     best = -1e18
     bc = -1
@@ -1831,9 +1870,9 @@ def choose_card(s, r, seat, w, x, xf, rng):
         if not (s[O_HAND + seat] & (1 << c)):
             continue
         m = r[R_CARDS + 3 * c + 1]
-        v = xf[F_BV + min(m, top)]
+        v = xf[F_BEST_VALUE_BY_POINTS + min(m, top)]
         if extra > 0:
-            vc = xf[F_BV + min(m + extra, top)] - w[W_CHIP]
+            vc = xf[F_BEST_VALUE_BY_POINTS + min(m + extra, top)] - w[W_CHIP]
             if vc > v:
                 v = vc
         if r[P_ADVANCED] == 1:
@@ -1860,7 +1899,7 @@ def choose_card(s, r, seat, w, x, xf, rng):
 def heuristic_move(s, r, tr, seat, w, x, xf):
     """Plan the route for the movement points we have (and with a chip when it gains at
     least the chip weight), then walk it."""
-    if s[S_MOVE] <= 0:
+    if s[S_MOVE_LEFT] <= 0:
         return 0
     if r[P_ADVANCED] == 1:
         # the advanced game's threat depends on the stacks and the phase, which raising
@@ -1868,28 +1907,28 @@ def heuristic_move(s, r, tr, seat, w, x, xf):
         threat_table(s, r, seat, xf)
     distance_fields(s, r, seat, x)
     k = key_houses(s, r, seat, w, x, xf)
-    budget = s[S_MOVE]
-    v0 = plan_route(s, r, seat, w, budget, x, xf, F_BV, k)
+    budget = s[S_MOVE_LEFT]
+    v0 = plan_route(s, r, seat, w, budget, x, xf, F_BEST_VALUE_BY_POINTS, k)
     if can_chip_now(s, r, seat):
         for j in range(16):
-            x[X_BEST2 + j] = x[X_BEST + j]
+            x[X_SAVED_ROUTE + j] = x[X_BEST_ROUTE + j]
         b2 = budget + house_side_count(s, seat)
         if b2 > 40:
             b2 = 40
-        v1 = plan_route(s, r, seat, w, b2, x, xf, F_BV, k)
+        v1 = plan_route(s, r, seat, w, b2, x, xf, F_BEST_VALUE_BY_POINTS, k)
         if v1 - v0 >= w[W_CHIP]:
             err = do_chip(s, r, tr, seat)
             if err != 0:
                 return err
         else:
             for j in range(16):
-                x[X_BEST + j] = x[X_BEST2 + j]
-    # walk the best route (X_BEST); the key slots are still in X_KEY
+                x[X_BEST_ROUTE + j] = x[X_SAVED_ROUTE + j]
+    # walk the best route (X_BEST_ROUTE); the key slots are still in X_KEY_HOUSES
     for j in range(16):
-        node = x[X_BEST + j]
+        node = x[X_BEST_ROUTE + j]
         if node == -1:
             break
-        target = VILLAGE if node == -2 else x[X_KEY + node]
+        target = VILLAGE if node == -2 else x[X_KEY_HOUSES + node]
         err = walk_to(s, r, tr, seat, target, x)
         if err != 0:
             return err
@@ -1899,8 +1938,8 @@ def heuristic_move(s, r, tr, seat, w, x, xf):
 @kernel
 def heuristic_turn(s, r, tr, seat, w, rng, checked, x, xf):
     """One whole turn of a heuristic player: card, raising, move, spirit, end."""
-    xf[F_URG] = urgency(s, r)
-    xf[F_URG + 1] = last_turn_chance(s, r, seat)
+    xf[F_URGENCY] = urgency(s, r)
+    xf[F_URGENCY + 1] = last_turn_chance(s, r, seat)
     threat_table(s, r, seat, xf)  # the spirit stays where it is until our own spirit move
     c = choose_card(s, r, seat, w, x, xf, rng)
     err = after(s, r, checked, do_card(s, r, tr, seat, c))
@@ -1942,53 +1981,54 @@ def forced_spirit_path(s, r, seat, w, pts, x, xf):
     """Best way to spend `pts` forced spirit points (sinking phase): a simple path of exactly
     min(pts, 7) steps, or a shorter one into a dead end followed by banishment (1 point; the
     last piece sinks too, the points left turn into building points). Returns the value,
-    leaves the path in X_SPB (length in X_SPB + 7) and X_SPB + 6 = 1 when it ends with a
-    banishment. X_DA, X_DS and F_CARRY must be current."""
-    x[X_SPB + 7] = 0
-    x[X_SPB + 6] = 0
+    leaves the path in X_SPIRIT_BEST_PATH (length in X_SPIRIT_BEST_PATH + 7) and X_SPIRIT_BEST_PATH
+    + 6 = 1 when it ends with a banishment. X_DIST_FROM_ADVENTURER, X_DIST_FROM_SPIRIT and
+    F_CARRIED_VALUE must be current."""
+    x[X_SPIRIT_BEST_PATH + 7] = 0
+    x[X_SPIRIT_BEST_PATH + 6] = 0
     if pts <= 0:
         return 0.0
     lim = pts if pts < 6 else 6
     sink_values(s, r, seat, w, lim + 1, x, xf)
-    sp = s[S_SPIRIT]
+    sp = s[S_SPIRIT_SLOT]
     if sp < 0:
-        x[X_SPB + 6] = 1
+        x[X_SPIRIT_BEST_PATH + 6] = 1
         return 0.2 * w[W_BUILD] * (pts - 1)
     best = -1e18
-    x[X_SPP] = sp
-    xf[F_SPV] = 0.0
-    x[X_SPC] = piece_neighbours(s, sp, x, X_SPN)
-    x[X_SPI] = 0
-    if x[X_SPC] == 0:
+    x[X_SPIRIT_PATH] = sp
+    xf[F_SPIRIT_PATH_VALUE] = 0.0
+    x[X_SPIRIT_NEIGHBOUR_COUNT] = piece_neighbours(s, sp, x, X_SPIRIT_NEIGHBOURS)
+    x[X_SPIRIT_NEXT_NEIGHBOUR] = 0
+    if x[X_SPIRIT_NEIGHBOUR_COUNT] == 0:
         # isolated at once: banish, the piece under the spirit sinks
-        x[X_SPB + 6] = 1
-        return xf[F_SINK + sp] + 0.2 * w[W_BUILD] * (pts - 1)
+        x[X_SPIRIT_BEST_PATH + 6] = 1
+        return xf[F_SINK_VALUE + sp] + 0.2 * w[W_BUILD] * (pts - 1)
     depth = 0
-    my_pos = s[O_ADV + seat]
-    mine = xf[F_CARRY + seat]
+    my_pos = s[O_ADVENTURER_SLOT + seat]
+    mine = xf[F_CARRIED_VALUE + seat]
     while depth >= 0:
-        i = x[X_SPI + depth]
-        if i >= x[X_SPC + depth]:
+        i = x[X_SPIRIT_NEXT_NEIGHBOUR + depth]
+        if i >= x[X_SPIRIT_NEIGHBOUR_COUNT + depth]:
             depth -= 1
             continue
-        x[X_SPI + depth] = i + 1
-        nxt = x[X_SPN + 8 * depth + i]
+        x[X_SPIRIT_NEXT_NEIGHBOUR + depth] = i + 1
+        nxt = x[X_SPIRIT_NEIGHBOURS + 8 * depth + i]
         if on_spirit_path(x, depth, nxt):
             continue
-        cur = x[X_SPP + depth]
-        v = xf[F_SPV + depth] + xf[F_SINK + cur]
+        cur = x[X_SPIRIT_PATH + depth]
+        v = xf[F_SPIRIT_PATH_VALUE + depth] + xf[F_SINK_VALUE + cur]
         steps = depth + 1
         # neighbours of nxt not yet left (pieces left have sunk)
-        n = piece_neighbours(s, nxt, x, X_PNB)
+        n = piece_neighbours(s, nxt, x, X_SEARCH_NEIGHBOURS)
         m = 0
         for j in range(n):
-            nb = x[X_PNB + j]
+            nb = x[X_SEARCH_NEIGHBOURS + j]
             gone = False
             for k in range(depth + 1):
-                if x[X_SPP + k] == nb:
+                if x[X_SPIRIT_PATH + k] == nb:
                     gone = True
             if not gone and m < 8:
-                x[X_SPN + 8 * (depth + 1) + m] = nb
+                x[X_SPIRIT_NEIGHBOURS + 8 * (depth + 1) + m] = nb
                 m += 1
         complete = steps == lim or m == 0
         if complete:
@@ -2003,15 +2043,15 @@ def forced_spirit_path(s, r, seat, w, pts, x, xf):
             end += 1e-4 * (nxt % 7)
             if end > best:
                 best = end
-                keep_path(x, X_SPB, X_SPP, depth, nxt)
-                x[X_SPB + 7] = steps
-                x[X_SPB + 6] = banish
+                keep_path(x, X_SPIRIT_BEST_PATH, X_SPIRIT_PATH, depth, nxt)
+                x[X_SPIRIT_BEST_PATH + 7] = steps
+                x[X_SPIRIT_BEST_PATH + 6] = banish
         else:
             depth += 1
-            x[X_SPP + depth] = nxt
-            xf[F_SPV + depth] = v
-            x[X_SPC + depth] = m
-            x[X_SPI + depth] = 0
+            x[X_SPIRIT_PATH + depth] = nxt
+            xf[F_SPIRIT_PATH_VALUE + depth] = v
+            x[X_SPIRIT_NEIGHBOUR_COUNT + depth] = m
+            x[X_SPIRIT_NEXT_NEIGHBOUR + depth] = 0
     return best
 
 
@@ -2023,7 +2063,7 @@ def forced_value(s, r, seat, w, pts, x, xf):
     adventurer_field(s, r, seat, x)
     spirit_field_memo(s, r, x)
     for o in range(r[P_PLAYERS]):
-        xf[F_CARRY + o] = carried_value(s, o)
+        xf[F_CARRIED_VALUE + o] = carried_value(s, o)
     return forced_spirit_path(s, r, seat, w, pts, x, xf)
 
 
@@ -2034,7 +2074,7 @@ def grotto_value(s, r, seat, w, g, build_after, x, xf):
     for themselves); a house already on the lake blocks every raising of houses until
     someone enters it."""
     slot = HOUSE_BASE + g - 1
-    on_centre_free = s[O_SQ + r[P_CENTRE]] == WATER
+    on_centre_free = s[O_SQUARE_PIECE + r[P_CENTRE]] == WATER
     mine = house_value(s, r, seat, slot, on_centre_free)
     theirs = 0.0
     for o in range(r[P_PLAYERS]):
@@ -2045,14 +2085,15 @@ def grotto_value(s, r, seat, w, g, build_after, x, xf):
             return w[W_GREED] * 0.5 * mine - 0.2 * w[W_BLOCK] * theirs
         return 0.15 * w[W_GREED] * mine - 0.3 * theirs / (r[P_PLAYERS] - 1)
     # on the lake: houses stay blocked until its house is entered; good when we are nearest
-    d = x[X_DA + slot]
+    d = x[X_DIST_FROM_ADVENTURER + slot]
     near = 1.0 / (1.0 + d) if d < INF else 0.0
     return 0.5 * near
 
 
 @kernel
 def best_grotto(s, r, seat, w, build_after, other_than, x, xf):
-    """The grotto space worth most to us (other than `other_than`); value in xf[F_SPV]."""
+    """The grotto space worth most to us (other than `other_than`); value in
+    xf[F_SPIRIT_PATH_VALUE]."""
     best = -1e18
     bg = -1
     for g in range(1, N_HOUSES + 1):
@@ -2062,7 +2103,7 @@ def best_grotto(s, r, seat, w, build_after, other_than, x, xf):
         if v > best:
             best = v
             bg = g
-    xf[F_SPV] = best
+    xf[F_SPIRIT_PATH_VALUE] = best
     return bg
 
 
@@ -2071,24 +2112,24 @@ def advanced_spirit(s, r, tr, seat, w, checked, x, xf):
     """Spend the forced spirit points of the sinking phase along the best path; banish the
     spirit where it does us most good when it is isolated with points left."""
     for _ in range(64):
-        if not (s[S_PHASE] == PHASE_SINKING and s[S_SPIRIT_LEFT] > 0):
+        if not (s[S_PHASE] == PHASE_SINKING and s[S_SPIRIT_STEPS_LEFT] > 0):
             return 0
         adventurer_field(s, r, seat, x)
         spirit_field_memo(s, r, x)
         for o in range(r[P_PLAYERS]):
-            xf[F_CARRY + o] = carried_value(s, o)
-        if spirit_targets(s, x, X_NB) == 0:
-            g = best_grotto(s, r, seat, w, s[S_SPIRIT_LEFT] - 1, 0, x, xf)
+            xf[F_CARRIED_VALUE + o] = carried_value(s, o)
+        if spirit_targets(s, x, X_NEIGHBOURS) == 0:
+            g = best_grotto(s, r, seat, w, s[S_SPIRIT_STEPS_LEFT] - 1, 0, x, xf)
             err = after(s, r, checked, do_banish(s, r, tr, seat, g, x))
             if err != 0:
                 return err
             continue
-        forced_spirit_path(s, r, seat, w, s[S_SPIRIT_LEFT], x, xf)
-        steps = x[X_SPB + 7]
+        forced_spirit_path(s, r, seat, w, s[S_SPIRIT_STEPS_LEFT], x, xf)
+        steps = x[X_SPIRIT_BEST_PATH + 7]
         if steps == 0:
             return ERR_ILLEGAL
         for j in range(steps):
-            err = after(s, r, checked, do_sink_step(s, r, tr, seat, x[X_SPB + j], x))
+            err = after(s, r, checked, do_sink_step(s, r, tr, seat, x[X_SPIRIT_BEST_PATH + j], x))
             if err != 0:
                 return err
     return ERR_ILLEGAL
@@ -2101,13 +2142,13 @@ def advanced_rest(s, r, tr, seat, w, rng, checked, x, xf):
     points, and raise what banishment turned into building points."""
     if can_grotto_now(s, r, seat):
         adventurer_field(s, r, seat, x)
-        cur = grotto_value(s, r, seat, w, s[S_GROTTO], s[S_BUILD], x, xf)
-        g = best_grotto(s, r, seat, w, s[S_BUILD], s[S_GROTTO], x, xf)
-        if g > 0 and xf[F_SPV] > cur + 0.5:
+        cur = grotto_value(s, r, seat, w, s[S_GROTTO_SPACE], s[S_RAISE_LEFT], x, xf)
+        g = best_grotto(s, r, seat, w, s[S_RAISE_LEFT], s[S_GROTTO_SPACE], x, xf)
+        if g > 0 and xf[F_SPIRIT_PATH_VALUE] > cur + 0.5:
             err = after(s, r, checked, do_grotto(s, r, tr, seat, g))
             if err != 0:
                 return err
-            if s[S_BUILD] > 0:
+            if s[S_RAISE_LEFT] > 0:
                 closeness_fields(s, r, seat, xf)
                 err = heuristic_build(s, r, tr, seat, w, x, xf, rng)
                 if err != 0:
@@ -2115,13 +2156,13 @@ def advanced_rest(s, r, tr, seat, w, rng, checked, x, xf):
     # forced spirit points; banishment turns the rest into building points, and raising
     # may run the next stack out again
     for _ in range(16):
-        if s[S_PHASE] == PHASE_SINKING and s[S_SPIRIT_LEFT] > 0:
+        if s[S_PHASE] == PHASE_SINKING and s[S_SPIRIT_STEPS_LEFT] > 0:
             err = advanced_spirit(s, r, tr, seat, w, checked, x, xf)
-        elif s[S_PHASE] == PHASE_RAISING and s[S_BUILD] > 0 and can_build_any(s, r):
-            before = s[S_BUILD]
+        elif s[S_PHASE] == PHASE_RAISING and s[S_RAISE_LEFT] > 0 and can_build_any(s, r):
+            before = s[S_RAISE_LEFT]
             closeness_fields(s, r, seat, xf)
             err = heuristic_build(s, r, tr, seat, w, x, xf, rng)
-            if err == 0 and s[S_BUILD] == before and s[S_PHASE] == PHASE_RAISING:
+            if err == 0 and s[S_RAISE_LEFT] == before and s[S_PHASE] == PHASE_RAISING:
                 break  # nothing worth raising and nothing owed
         else:
             break

@@ -14,15 +14,15 @@ from simcore.sunken_city.rules import P_ADVANCED, P_PLAYERS, P_STREET_SQUARES, P
 from simcore.sunken_city.state import (
     CHEST,
     HOUSE_BASE,
-    S_BOX,
-    S_DRAW,
-    S_GROTTO,
+    S_CHIP_SUPPLY,
+    S_DRAW_SPACE,
+    S_GROTTO_SPACE,
     S_HOURGLASS,
     S_PHASE,
     S_ROUND,
     S_SEAT,
-    S_SPIRIT,
-    S_SUPPLY,
+    S_SPIRIT_SLOT,
+    S_STREETS_IN_BOX,
     S_TURN,
     VILLAGE,
     WATER,
@@ -110,8 +110,8 @@ def from_diagram(
     box = total - on_board - int(v.stacks.sum())
     if box < 0:
         raise ValueError("more streets on the board and the stacks than exist")
-    v.scal[S_BOX] = box
-    v.scal[S_DRAW] = draw_space
+    v.scal[S_STREETS_IN_BOX] = box
+    v.scal[S_DRAW_SPACE] = draw_space
 
     def slot_at(rc):
         q = square(*rc)
@@ -124,13 +124,13 @@ def from_diagram(
         v.adv[seat_] = VILLAGE if rc is None else slot_at(rc)
     advanced = int(r[P_ADVANCED]) == 1
     if spirit is not None:
-        v.scal[S_SPIRIT] = slot_at(spirit)
-        v.scal[S_GROTTO] = 0 if advanced else v.scal[S_GROTTO]
+        v.scal[S_SPIRIT_SLOT] = slot_at(spirit)
+        v.scal[S_GROTTO_SPACE] = 0 if advanced else v.scal[S_GROTTO_SPACE]
     elif advanced:
-        v.scal[S_SPIRIT] = -1
-        v.scal[S_GROTTO] = 10 if grotto is None else grotto
+        v.scal[S_SPIRIT_SLOT] = -1
+        v.scal[S_GROTTO_SPACE] = 10 if grotto is None else grotto
     else:
-        v.scal[S_SPIRIT] = HOUSE_BASE + 9
+        v.scal[S_SPIRIT_SLOT] = HOUSE_BASE + 9
     if advanced:
         v.scal[S_PHASE] = phase
     for seat_, tmap in (treasures or {}).items():
@@ -139,9 +139,9 @@ def from_diagram(
     for seat_, n in (chips or {}).items():
         v.chips[seat_] = n
     if supply is not None:
-        v.scal[S_SUPPLY] = supply
+        v.scal[S_CHIP_SUPPLY] = supply
     else:
-        v.scal[S_SUPPLY] = max(int(v.scal[S_SUPPLY]) - int(v.chips[:players].sum()), 0)
+        v.scal[S_CHIP_SUPPLY] = max(int(v.scal[S_CHIP_SUPPLY]) - int(v.chips[:players].sum()), 0)
     v.scal[S_SEAT] = seat
     v.scal[S_HOURGLASS] = int(hourglass)
     v.scal[S_ROUND] = round_

@@ -1,4 +1,4 @@
-"""The state layout of Sunken City, the trace buffer and the scratch layout.
+"""The state layout of Sunken City, the trace buffer and the engine's scratch layout.
 
 The kernels keep a position in ONE flat int64 array, each field at a named offset below, its
 encoding commented at the field. Why not a NamedTuple of arrays: numba reference-counts every
@@ -20,7 +20,6 @@ from simcore.sunken_city.rules import (
     N_SPACES,
     N_SQUARES,
     N_TREASURES,
-    SIZE,
 )
 from simcore.tracebuf import T_CAPA, T_CAPS, T_HEADER, T_NA, T_NS, T_ON  # noqa: F401 (re-exported)
 
@@ -39,70 +38,88 @@ HOUSE_SIDE, CARRIED, BANKED, OUT = 0, 1, 2, 3
 S_SEAT = 0  # seat on turn
 S_TURN = 1  # turns begun so far (0-based index of the current turn)
 S_ROUND = 2  # current round, 0-based
-S_DRAW = 3  # street space (0..5 = spaces 1..6) streets are drawn from
-S_BOX = 4  # streets in the box (out of play)
-S_SUPPLY = 5  # chips in the supply
-S_SPIRIT = 6  # piece slot the water spirit stands on
+S_DRAW_SPACE = 3  # street space (0..5 = spaces 1..6) streets are drawn from
+S_STREETS_IN_BOX = 4  # streets in the box (out of play)
+S_CHIP_SUPPLY = 5  # chips in the supply
+S_SPIRIT_SLOT = 6  # piece slot the water spirit stands on
 S_HOURGLASS = 7  # 1 once the stack on space 5 is used up
-S_END = 8  # first end condition met: -1 none, else an END_* reason
+S_END_REASON = 8  # first end condition met: -1 none, else an END_* reason
 S_CARD = 9  # card played this turn, -1 before it is chosen
-S_BUILD = 10  # pieces still to raise this turn
-S_MOVE = 11  # movement points left this turn
-S_HOUSE_DONE = 12  # 1 when a house was raised this turn
-S_CHIP_DONE = 13  # 1 when a chip was used this turn
-S_SPIRIT_DONE = 14  # 1 when the spirit's move was begun this turn
-S_SPIRIT_LEFT = 15  # steps the spirit may still take in the move under way
+S_RAISE_LEFT = 10  # pieces still to raise this turn
+S_MOVE_LEFT = 11  # movement points left this turn
+S_HOUSE_RAISED = 12  # 1 when a house was raised this turn
+S_CHIP_USED = 13  # 1 when a chip was used this turn
+S_SPIRIT_BEGUN = 14  # 1 when the spirit's move was begun this turn
+S_SPIRIT_STEPS_LEFT = 15  # steps the spirit may still take in the move under way
 S_SPIRIT_ACTIVE = 16  # 1 while a spirit move is under way
 S_SPIRIT_ROLL = 17  # die roll of the move under way, -1 when the owner's limit applies
-S_BLOCK = 18  # interleave=False: the action block under way (BLOCK_*)
-S_BLOCKS_DONE = 19  # interleave=False: bitmask of blocks begun this turn (1 << BLOCK_*)
-S_OVER = 20  # 1 when the game is over
+S_ACTION_BLOCK = 18  # interleave=False: the action block under way (BLOCK_*)
+S_BLOCKS_BEGUN = 19  # interleave=False: bitmask of blocks begun this turn (1 << BLOCK_*)
+S_GAME_OVER = 20  # 1 when the game is over
 S_ERROR = 21  # first error (engine ERR_* code), 0 none
 S_SPIRIT_MOVES = 22  # spirit moves made (with at least one step)
 S_PIECES_SUNK = 23  # pieces sunk
 S_STREETS_PLACED = 24  # streets raised
 S_HOUSES_PLACED = 25  # houses raised
 S_STARVED_TURNS = 26  # turns that ended with pieces unraised because no street was left
-S_STEPS = 27  # steps of the spirit move under way
+S_SPIRIT_STEPS_TAKEN = 27  # steps of the spirit move under way
 # Advanced game (seed 001); all 0 in the basic game.
 S_PHASE = 28  # PHASE_RAISING or PHASE_SINKING
-S_GROTTO = 29  # grotto space (1..10) the spirit is in; 0 while it stands on the lake
-S_GROTTO_RIGHT = 30  # 1 when the seat on turn has entered the house of the spirit's grotto
+S_GROTTO_SPACE = 29  # grotto space (1..10) the spirit is in; 0 while it stands on the lake
+S_GROTTO_MOVE_ALLOWED = 30  # 1 when the seat on turn has entered the house of the spirit's grotto
 #                       space this turn (raising phase) and may move the spirit to another
-S_PHASES = 31  # sinking phases begun
-N_SCAL = 32
+S_SINKING_PHASES = 31  # sinking phases begun
+N_SCALARS = 32
 
 # Fields (offsets into the flat state array).
-O_SQ = N_SCAL  # [81] square -> WATER (-1) or the piece slot covering it
-O_PSQ = O_SQ + N_SQUARES  # [70 x 2] slot -> its squares; -1 -1 off the board; second -1 for a
+O_SQUARE_PIECE = N_SCALARS  # [81] square -> WATER (-1) or the piece slot covering it
+O_PIECE_SQUARES = (
+    O_SQUARE_PIECE + N_SQUARES
+)  # [70 x 2] slot -> its squares; -1 -1 off the board; second -1 for a
 #                            one-square piece. Slots 0..59 streets, 60..69 houses 1..10
-O_ADV = O_PSQ + 2 * N_SLOTS  # [4] slot each seat's adventurer stands on, VILLAGE (-1) at home
-O_TREAS = O_ADV + MAX_PLAYERS  # [4 x 11] HOUSE_SIDE/CARRIED/BANKED/OUT; index 10 = the chest
-O_CHIPS = O_TREAS + MAX_PLAYERS * N_TREASURES  # [4] chips each seat holds
+O_ADVENTURER_SLOT = (
+    O_PIECE_SQUARES + 2 * N_SLOTS
+)  # [4] slot each seat's adventurer stands on, VILLAGE (-1) at home
+O_TREASURE = (
+    O_ADVENTURER_SLOT + MAX_PLAYERS
+)  # [4 x 11] HOUSE_SIDE/CARRIED/BANKED/OUT; index 10 = the chest
+O_CHIPS = O_TREASURE + MAX_PLAYERS * N_TREASURES  # [4] chips each seat holds
 O_HAND = O_CHIPS + MAX_PLAYERS  # [4] bitmask of the cards in each seat's hand
 O_STACKS = O_HAND + MAX_PLAYERS  # [6] streets on street spaces 1..6
-O_CNT = O_STACKS + N_SPACES  # [4 x N_CNT] per-seat counters, C_* indices
+O_COUNTERS = O_STACKS + N_SPACES  # [4 x N_COUNTERS] per-seat counters, C_* indices
 # Per-seat counters.
 C_SENT_HOME = 0  # times this seat's adventurer was sent home
 C_CHIPS_GAINED = 1
 C_CHIPS_USED = 2
 C_CHIPS_MISSED = 3  # sent home by another player while the supply was empty
-C_RECOVERED = 4  # treasures turned to the treasure side
-C_LOST = 5  # carried treasures turned back when sent home
+C_TREASURES_RECOVERED = 4  # treasures turned to the treasure side
+C_TREASURES_LOST = 5  # carried treasures turned back when sent home
 C_SPIRIT_MOVES = 6  # spirit moves made by this seat
 C_SENT_OTHERS = 7  # opponents' adventurers this seat sent home
-C_STEPS = 8  # adventurer movement points spent
-N_CNT = 9
-O_NEAR = O_CNT + MAX_PLAYERS * N_CNT  # [81] houses on the square or touching it (corners
+C_MOVE_POINTS_SPENT = 8  # adventurer movement points spent
+N_COUNTERS = 9
+O_NEAR_HOUSES = (
+    O_COUNTERS + MAX_PLAYERS * N_COUNTERS
+)  # [81] houses on the square or touching it (corners
 #                                        included): a house may appear only where this is 0
-O_ADVX = O_NEAR + N_SQUARES  # [8] advanced-game counters (absolute offsets S_* below)
-S_BANISHED = O_ADVX + 0  # banishments of the spirit
-S_GROTTO_MOVES = O_ADVX + 1  # spirit moved to another grotto space by a visit to its house
-S_TO_SPIRIT = O_ADVX + 2  # building points turned into spirit points at a switch
-S_TO_BUILD = O_ADVX + 3  # spirit points turned into building points at a switch
-S_SINK_STEPS = O_ADVX + 4  # spirit steps of the sinking phases
-S_NO_HOUSE = O_ADVX + 5  # sinking phases that began with no house on the lake
-STATE_SIZE = O_ADVX + 8
+O_ADVANCED_COUNTERS = (
+    O_NEAR_HOUSES + N_SQUARES
+)  # [8] advanced-game counters (absolute offsets S_* below)
+S_BANISHMENTS = O_ADVANCED_COUNTERS + 0  # banishments of the spirit
+S_GROTTO_MOVES = (
+    O_ADVANCED_COUNTERS + 1
+)  # spirit moved to another grotto space by a visit to its house
+S_RAISE_TO_SPIRIT_POINTS = (
+    O_ADVANCED_COUNTERS + 2
+)  # building points turned into spirit points at a switch
+S_SPIRIT_TO_RAISE_POINTS = (
+    O_ADVANCED_COUNTERS + 3
+)  # spirit points turned into building points at a switch
+S_SINK_STEPS = O_ADVANCED_COUNTERS + 4  # spirit steps of the sinking phases
+S_SINKING_WITHOUT_HOUSE = (
+    O_ADVANCED_COUNTERS + 5
+)  # sinking phases that began with no house on the lake
+STATE_SIZE = O_ADVANCED_COUNTERS + 8
 
 # Phases of the advanced game.
 PHASE_RAISING, PHASE_SINKING = 0, 1
@@ -122,7 +139,7 @@ END_REASONS = ("all-banked", "hourglass", "round-limit", "error")
 class State(NamedTuple):
     """Python view of a flat state (numpy views, no copies; writes go to the flat array)."""
 
-    scal: np.ndarray  # int64[N_SCAL]: scalars, S_* indices
+    scal: np.ndarray  # int64[N_SCALARS]: scalars, S_* indices
     sq_piece: np.ndarray  # int64[81]: WATER or the piece slot covering the square
     piece_sq: np.ndarray  # int64[70, 2]: squares of each slot (-1 off the board)
     adv: np.ndarray  # int64[4]: adventurer's slot, VILLAGE (-1) at home
@@ -130,7 +147,7 @@ class State(NamedTuple):
     chips: np.ndarray  # int64[4]
     hand: np.ndarray  # int64[4]: bitmask of cards in hand
     stacks: np.ndarray  # int64[6]: streets on spaces 1..6
-    counters: np.ndarray  # int64[4, N_CNT]
+    counters: np.ndarray  # int64[4, N_COUNTERS]
     near: np.ndarray  # int64[81]: houses on or touching each square
 
 
@@ -141,16 +158,20 @@ def new_state() -> np.ndarray:
 def view(s: np.ndarray) -> State:
     """Named numpy views on the flat state s."""
     return State(
-        scal=s[:N_SCAL],
-        sq_piece=s[O_SQ : O_SQ + N_SQUARES],
-        piece_sq=s[O_PSQ : O_PSQ + 2 * N_SLOTS].reshape(N_SLOTS, 2),
-        adv=s[O_ADV : O_ADV + MAX_PLAYERS],
-        treasure=s[O_TREAS : O_TREAS + MAX_PLAYERS * N_TREASURES].reshape(MAX_PLAYERS, N_TREASURES),
+        scal=s[:N_SCALARS],
+        sq_piece=s[O_SQUARE_PIECE : O_SQUARE_PIECE + N_SQUARES],
+        piece_sq=s[O_PIECE_SQUARES : O_PIECE_SQUARES + 2 * N_SLOTS].reshape(N_SLOTS, 2),
+        adv=s[O_ADVENTURER_SLOT : O_ADVENTURER_SLOT + MAX_PLAYERS],
+        treasure=s[O_TREASURE : O_TREASURE + MAX_PLAYERS * N_TREASURES].reshape(
+            MAX_PLAYERS, N_TREASURES
+        ),
         chips=s[O_CHIPS : O_CHIPS + MAX_PLAYERS],
         hand=s[O_HAND : O_HAND + MAX_PLAYERS],
         stacks=s[O_STACKS : O_STACKS + N_SPACES],
-        counters=s[O_CNT : O_CNT + MAX_PLAYERS * N_CNT].reshape(MAX_PLAYERS, N_CNT),
-        near=s[O_NEAR : O_NEAR + N_SQUARES],
+        counters=s[O_COUNTERS : O_COUNTERS + MAX_PLAYERS * N_COUNTERS].reshape(
+            MAX_PLAYERS, N_COUNTERS
+        ),
+        near=s[O_NEAR_HOUSES : O_NEAR_HOUSES + N_SQUARES],
     )
 
 
@@ -222,72 +243,11 @@ def trace_overflowed(tr: np.ndarray) -> bool:
 
 
 # ---------------------------------------------------------------------------------------
-# Scratch space of one game (one int64 array, allocated once per game, never copied).
-X_NB = 0  # [16] neighbour / target lists (engine)
-X_OPTS = 16  # [16] option lists (cards, action kinds, houses)
-X_HSQ = 32  # [81] house squares
-X_SPOTS = X_HSQ + N_SQUARES  # [2 x 162] street spots (square a, square b)
-# heuristic players
-X_PNB = X_SPOTS + 2 * 2 * N_SQUARES  # [16] neighbour lists of the players' searches
-X_Q = X_PNB + 16  # [80] BFS queue
-X_DA = X_Q + 80  # [70] distance from the own adventurer to each piece slot (999 unreachable)
-X_PA = X_DA + N_SLOTS  # [70] BFS parent of each slot from the adventurer (-2 none, -1 village)
-X_DV = X_PA + N_SLOTS  # [70] distance from the own village
-X_DS = X_DV + N_SLOTS  # [70] spirit distance (pieces the spirit can reach)
-X_DT = X_DS + N_SLOTS  # [70] temporary BFS distances
-X_PT = X_DT + N_SLOTS  # [70] BFS parents of the walk (bfs)
-X_KEY = X_PT + N_SLOTS  # [12] key houses of the route search (slots)
-X_KD = X_KEY + 12  # [12 x 12] distances between key houses
-X_KV = X_KD + 144  # [12] key house -> village
-X_KA = X_KV + 12  # [12] adventurer -> key house
-X_RN = X_KA + 12  # [16] route search stack: node (key index, -1 start)
-X_RI = X_RN + 16  # [16] route search stack: next candidate
-X_RB = X_RI + 16  # [16] route search stack: budget left
-X_RM = X_RB + 16  # [16] route search stack: visited mask
-X_BEST = X_RM + 16  # [16] best route: key indices, -2 = the village
-X_SPN = X_BEST + 16  # [8 x 8] spirit search: neighbours per depth
-X_SPC = X_SPN + 64  # [8] spirit search: neighbour count per depth
-X_SPI = X_SPC + 8  # [8] spirit search: next neighbour per depth
-X_SPP = X_SPI + 8  # [8] spirit search: current path
-X_SPB = X_SPP + 8  # [8] spirit search: best path
-X_REACH = X_SPB + 8  # [81] cost for the own adventurer to reach each square
-X_BEST2 = X_REACH + N_SQUARES  # [16] a saved best route
-X_MEMO = X_BEST2 + 16  # [8] keys of the memoised tables: 0 X_DA, 1 X_DV, 2 X_DS, 3 keys,
-#                         5 X_ADJ, 6 X_REACH
-X_ADJ = X_MEMO + 8 + 16  # [70 x 8] the pieces connected to each piece (piece_neighbours order)
-X_ADJN = X_ADJ + 8 * N_SLOTS  # [70] their number (0 for a piece off the lake)
-X_ADJM = X_ADJN + N_SLOTS  # [70 x 2] the same as bit sets: slots 0..63, slots 64..69
-X_SQ0 = X_ADJM + 2 * N_SLOTS  # [81] the lake (O_SQ) those tables describe
-X_PAD = X_SQ0 + N_SQUARES  # [11 x 11] a distance per square with a border (reach costs)
-X_ROWS = X_PAD + (SIZE + 2) * (SIZE + 2)  # [2 x 10] per row, bit sets of squares (streets)
-X_SPR = X_ROWS + 2 * (SIZE + 1)  # [8 x 8] spirit search: per length, its first best path
-X_SPQ = X_SPR + 64  # [8] ... and that path's order number in the search
-X_CAND = X_SPQ + 8  # [7 x 41] route search: the keys within L points of a node (6 keys)
-X_STALE = X_CAND + 7 * 41  # [2] pieces whose X_ADJ list is stale (X_ADJM is not): bit sets
-X_SIZE = X_STALE + 2
-# float scratch (heuristic players)
-F_RV = 0  # [16] route search stack: value so far
-F_SPV = 16  # [8] spirit search: value so far per depth
-F_KVAL = 24  # [12] treasure value of each key house
-F_BV = 40  # [48] best route value per movement points used
-F_CARRY = 88  # [4] carried treasure value of each seat
-F_SPBEST = 92  # [8] spirit search: best value of a path of at most d steps
-F_CLOSE = 100  # [81] closeness of the opponents to each square (sum of 1 / (1 + distance))
-F_CLOSE_O = F_CLOSE + N_SQUARES  # [4 x 81] closeness of each opponent to each square
-F_SINK = F_CLOSE_O + 4 * N_SQUARES  # [70] value for us of the spirit sinking each piece
-F_URG = F_SINK + N_SLOTS  # [2] end-game urgency 0..1; chance this is our last turn
-F_THR = F_URG + 2  # [8] spirit threat to a piece at spirit distance d (0..7)
-F_KR = F_THR + 8  # [12] route search: the threat to each key house
-F_KH = F_KR + 12  # [12] route search: each key house's distance home (20 when cut off)
-F_DP = F_KH + 12  # [32] advanced game: distribution of the spirit's reach (threat table)
-F_DP2 = F_DP + 32  # [32] its next step
-F_SPL = F_DP2 + 32  # [8] spirit search: per length, the best value of a path of that length
-F_SIZE = F_SPL + 8
-
-
-def new_scratch() -> np.ndarray:
-    return np.zeros(X_SIZE, dtype=np.int64)
-
-
-def new_fscratch() -> np.ndarray:
-    return np.zeros(F_SIZE, dtype=np.float64)
+# Scratch space of one game (one int64 array, allocated once per game, never copied). The
+# engine uses the first X_ENGINE_SIZE entries; the heuristic players' scratch follows them
+# (simcore/sunken_city/players/scratch.py, which also gives the whole size).
+X_NEIGHBOURS = 0  # [16] neighbour / target lists (engine)
+X_OPTIONS = 16  # [16] option lists (cards, action kinds, houses)
+X_HOUSE_SQUARES = 32  # [81] house squares
+X_STREET_SPOTS = X_HOUSE_SQUARES + N_SQUARES  # [2 x 162] street spots (square a, square b)
+X_ENGINE_SIZE = X_STREET_SPOTS + 2 * 2 * N_SQUARES

@@ -47,15 +47,10 @@ from simcore.sunken_city.state import (
     HOUSE_SIDE,
     N_SLOTS,
     PHASE_NAMES,
-    S_DRAW,
-    S_END,
-    S_GROTTO,
     S_HOURGLASS,
     S_PHASE,
     S_ROUND,
     S_SEAT,
-    S_SPIRIT,
-    S_SUPPLY,
     S_TURN,
     VILLAGE,
     new_trace,
@@ -64,6 +59,11 @@ from simcore.sunken_city.state import (
     trace_snapshots,
     view,
 )
+from simcore.sunken_city.state import S_CHIP_SUPPLY as S_SUPPLY
+from simcore.sunken_city.state import S_DRAW_SPACE as S_DRAW
+from simcore.sunken_city.state import S_END_REASON as S_END
+from simcore.sunken_city.state import S_GROTTO_SPACE as S_GROTTO
+from simcore.sunken_city.state import S_SPIRIT_SLOT as S_SPIRIT
 
 TREASURE_VALUES = list(range(1, 11)) + [12]
 SEAT_LETTERS = "ABCD"

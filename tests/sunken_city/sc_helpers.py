@@ -7,11 +7,11 @@ import numpy as np
 from simcore.rng import new_stream
 from simcore.sunken_city import engine as E
 from simcore.sunken_city.board import square
+from simcore.sunken_city.players.scratch import new_scratch
 from simcore.sunken_city.positions import from_diagram
 from simcore.sunken_city.rules import SunkenCityRules, pack
 from simcore.sunken_city.state import (
     VILLAGE,
-    new_scratch,
     new_trace,
     view,
 )

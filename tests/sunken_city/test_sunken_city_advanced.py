@@ -21,18 +21,18 @@ from simcore.sunken_city.state import (
     HOUSE_BASE,
     PHASE_RAISING,
     PHASE_SINKING,
-    S_BUILD,
-    S_DRAW,
-    S_END,
-    S_GROTTO,
-    S_GROTTO_RIGHT,
+    S_CHIP_SUPPLY,
+    S_DRAW_SPACE,
+    S_END_REASON,
+    S_GAME_OVER,
+    S_GROTTO_MOVE_ALLOWED,
+    S_GROTTO_SPACE,
     S_HOURGLASS,
-    S_OVER,
     S_PHASE,
     S_PIECES_SUNK,
-    S_SPIRIT,
-    S_SPIRIT_LEFT,
-    S_SUPPLY,
+    S_RAISE_LEFT,
+    S_SPIRIT_SLOT,
+    S_SPIRIT_STEPS_LEFT,
     VILLAGE,
     new_state,
     new_trace,
@@ -80,14 +80,14 @@ def test_setup_advanced(players, space1):
     assert list(v.stacks) == [space1, 1, 1, 1, 1, 0]
     assert all(v.piece_sq[HOUSE_BASE + h, 0] == -1 for h in range(10))
     assert (v.sq_piece == -1).all()
-    assert v.scal[S_SPIRIT] == -1 and v.scal[S_GROTTO] == 10
+    assert v.scal[S_SPIRIT_SLOT] == -1 and v.scal[S_GROTTO_SPACE] == 10
     assert v.scal[S_PHASE] == PHASE_RAISING
-    assert v.scal[S_SUPPLY] == 0
+    assert v.scal[S_CHIP_SUPPLY] == 0
     assert (v.treasure[:players] == HOUSE_SIDE).all()
     assert E.check_invariants(s, r) == 0
     s2 = new_state()
     E.setup(s2, pack(variant("advanced", "chips"), players), new_trace())
-    assert view(s2).scal[S_SUPPLY] == 8
+    assert view(s2).scal[S_CHIP_SUPPLY] == 8
 
 
 def test_advanced_rules_validation():
@@ -104,7 +104,7 @@ def test_only_the_house_of_the_spirits_grotto_space_may_be_raised():
     grotto)"; the basic rules still hold (dark squares, one house per turn)."""
     g = Game(CHAIN, rules=ADV, grotto=7)
     g.card(CARD_2_5)
-    assert g.scal(S_BUILD) == 2  # top number = building points in the raising phase
+    assert g.scal(S_RAISE_LEFT) == 2  # top number = building points in the raising phase
     g.house(3, (2, 5), ok=False)
     g.house(10, (4, 4), ok=False)
     g.house(7, (0, 4))
@@ -131,9 +131,9 @@ def test_switch_to_sinking_when_the_last_street_of_the_space_is_used():
     g.card(CARD_3_4)
     g.street((8, 0), (8, 1))
     assert g.scal(S_PHASE) == PHASE_SINKING
-    assert g.scal(S_DRAW) == 1  # the next stack turned face up
-    assert g.scal(S_BUILD) == 0 and g.scal(S_SPIRIT_LEFT) == 2
-    assert g.scal(S_SPIRIT) == HOUSE_BASE + 3 and g.scal(S_GROTTO) == 0
+    assert g.scal(S_DRAW_SPACE) == 1  # the next stack turned face up
+    assert g.scal(S_RAISE_LEFT) == 0 and g.scal(S_SPIRIT_STEPS_LEFT) == 2
+    assert g.scal(S_SPIRIT_SLOT) == HOUSE_BASE + 3 and g.scal(S_GROTTO_SPACE) == 0
     assert g.street((8, 2), (8, 3), ok=False) == E.ERR_ILLEGAL  # pieces only sink now
     assert g.check() == 0
 
@@ -144,7 +144,7 @@ def test_spirit_appears_at_the_highest_numbered_raised_house():
     g = Game(CHAIN, rules=ADV, grotto=7, stacks=(1, 1, 1, 1, 1, 0))
     g.card(CARD_2_5)
     g.street((8, 0), (8, 1))
-    assert g.scal(S_SPIRIT) == HOUSE_BASE + 3  # house 4 (houses 4 and 2 on the lake)
+    assert g.scal(S_SPIRIT_SLOT) == HOUSE_BASE + 3  # house 4 (houses 4 and 2 on the lake)
 
 
 def test_spirit_with_no_house_on_the_lake_stays_and_is_banished():
@@ -154,13 +154,13 @@ def test_spirit_with_no_house_on_the_lake_stays_and_is_banished():
     g = Game("aa.......\n" + ".........\n" * 8, rules=ADV, grotto=10, stacks=(1, 1, 1, 1, 1, 0))
     g.card(CARD_4_3)
     g.street((8, 0), (8, 1))
-    assert g.scal(S_PHASE) == PHASE_SINKING and g.scal(S_SPIRIT) == -1
-    assert g.scal(S_SPIRIT_LEFT) == 3
+    assert g.scal(S_PHASE) == PHASE_SINKING and g.scal(S_SPIRIT_SLOT) == -1
+    assert g.scal(S_SPIRIT_STEPS_LEFT) == 3
     assert g.options() & {"sink", "end", "place"} == set()
     assert "banish" in g.options()
     g.banish(3)
-    assert g.scal(S_PHASE) == PHASE_RAISING and g.scal(S_GROTTO) == 3
-    assert g.scal(S_BUILD) == 2 and g.scal(S_SPIRIT_LEFT) == 0
+    assert g.scal(S_PHASE) == PHASE_RAISING and g.scal(S_GROTTO_SPACE) == 3
+    assert g.scal(S_RAISE_LEFT) == 2 and g.scal(S_SPIRIT_STEPS_LEFT) == 0
     # the building points are owed like a card's: house 3 (the new grotto space) may be raised
     assert "end" not in g.options()
     g.house(3, (2, 4))
@@ -183,7 +183,9 @@ def test_sinking_moves_sink_pieces_and_send_adventurers_home():
         treasures={1: {5: CARRIED, 6: BANKED}},
     )
     g.card(CARD_2_5)
-    assert g.scal(S_SPIRIT_LEFT) == 2 and g.scal(S_BUILD) == 0  # top number = spirit points
+    assert (
+        g.scal(S_SPIRIT_STEPS_LEFT) == 2 and g.scal(S_RAISE_LEFT) == 0
+    )  # top number = spirit points
     g.sink_step((1, 2), ok=False)  # not connected
     g.sink_step((2, 2))
     assert g.slot((2, 3)) == -1  # house 4 sank back to its grotto
@@ -192,7 +194,7 @@ def test_sinking_moves_sink_pieces_and_send_adventurers_home():
     assert g.adventurer(1) == VILLAGE
     assert g.treasures(1)["carried"] == [] and 5 in g.treasures(1)["house_side"]
     assert g.treasures(1)["banked"] == [6]
-    assert g.scal(S_SUPPLY) == 0 and view(g.s).chips[1] == 0  # no chips by default
+    assert g.scal(S_CHIP_SUPPLY) == 0 and view(g.s).chips[1] == 0  # no chips by default
     assert g.scal(S_PIECES_SUNK) == 2
     assert g.check() == 0
 
@@ -207,7 +209,7 @@ def test_spirit_must_use_all_its_points():
     g.sink_step((1, 2))
     assert g.end_turn(ok=False) == E.ERR_ILLEGAL
     g.sink_step((0, 1))
-    assert g.scal(S_SPIRIT_LEFT) == 0
+    assert g.scal(S_SPIRIT_STEPS_LEFT) == 0
     g.end_turn()
 
 
@@ -232,10 +234,10 @@ def test_banishment_when_isolated_with_points_left():
     g.banish(0, ok=False)
     g.banish(6)
     assert g.scal(S_PHASE) == PHASE_RAISING
-    assert g.scal(S_SPIRIT) == -1 and g.scal(S_GROTTO) == 6
+    assert g.scal(S_SPIRIT_SLOT) == -1 and g.scal(S_GROTTO_SPACE) == 6
     assert g.slot((6, 4)) == -1  # house 2 sank
     assert g.adventurer(2) == VILLAGE and g.treasures(2)["carried"] == []
-    assert g.scal(S_BUILD) == 3  # 4 points - 1 for the banishment
+    assert g.scal(S_RAISE_LEFT) == 3  # 4 points - 1 for the banishment
     assert g.check() == 0
 
 
@@ -258,7 +260,7 @@ def test_dead_end_then_banishment_in_the_same_turn():
     g.sink_step((0, 1))  # street a: its neighbours have sunk
     assert g.options() & {"sink", "end"} == set()
     g.banish(9)
-    assert g.scal(S_BUILD) == 0 and g.scal(S_PHASE) == PHASE_RAISING
+    assert g.scal(S_RAISE_LEFT) == 0 and g.scal(S_PHASE) == PHASE_RAISING
     assert g.scal(S_PIECES_SUNK) == 4
     g.end_turn()
 
@@ -281,14 +283,14 @@ def test_entering_the_grotto_house_lets_the_player_move_the_spirit():
     g.walk((0, 0), (0, 2), (2, 2))
     g.grotto(6, ok=False)  # not yet entered
     g.step((2, 3))
-    assert g.scal(S_GROTTO_RIGHT) == 1 and "grotto" in g.options()
+    assert g.scal(S_GROTTO_MOVE_ALLOWED) == 1 and "grotto" in g.options()
     g.grotto(4, ok=False)  # a different grotto space
     g.grotto(6)
-    assert g.scal(S_GROTTO) == 6
+    assert g.scal(S_GROTTO_SPACE) == 6
     g.grotto(8, ok=False)  # once per entry
     g.step((2, 2))
     g.step((2, 3))  # house 4 is no longer the spirit's
-    assert g.scal(S_GROTTO_RIGHT) == 0
+    assert g.scal(S_GROTTO_MOVE_ALLOWED) == 0
     g.end_turn()
 
 
@@ -309,21 +311,21 @@ def test_the_game_ends_after_the_last_sinking_phase():
     g.card(CARD_1_6)
     g.street((8, 0), (8, 1))
     assert g.scal(S_HOURGLASS) == 1 and g.scal(S_PHASE) == PHASE_SINKING
-    assert g.scal(S_END) == -1  # the hourglass alone does not end the advanced game
-    assert g.scal(S_SPIRIT) == HOUSE_BASE + 1  # house 2
+    assert g.scal(S_END_REASON) == -1  # the hourglass alone does not end the advanced game
+    assert g.scal(S_SPIRIT_SLOT) == HOUSE_BASE + 1  # house 2
     g.end_turn()
     g.card(CARD_4_3)  # seat 1: house 2 is isolated
     g.banish(5)
-    assert g.scal(S_END) == END_HOURGLASS
+    assert g.scal(S_END_REASON) == END_HOURGLASS
     # 3 building points, but no street is left: raising is not mandatory then (seed 000,
     # "The Streets Run Out"); house 5 may still be raised
-    assert g.scal(S_BUILD) == 3
+    assert g.scal(S_RAISE_LEFT) == 3
     g.house(5, (4, 4))
     g.end_turn()
-    assert g.scal(S_OVER) == 0  # the round is finished first
+    assert g.scal(S_GAME_OVER) == 0  # the round is finished first
     g.card(CARD_0_7)
     g.end_turn()
-    assert g.scal(S_OVER) == 1
+    assert g.scal(S_GAME_OVER) == 1
 
 
 def test_the_round_goes_on_while_the_last_sinking_phase_runs():
@@ -331,7 +333,7 @@ def test_the_round_goes_on_while_the_last_sinking_phase_runs():
     g.card(CARD_1_6)
     g.street((8, 0), (8, 1))
     g.end_turn()  # end of the round: no end condition yet
-    assert g.scal(S_OVER) == 0 and g.scal(S_END) == -1
+    assert g.scal(S_GAME_OVER) == 0 and g.scal(S_END_REASON) == -1
 
 
 def test_all_treasures_banked_still_ends_the_game():
@@ -340,7 +342,7 @@ def test_all_treasures_banked_still_ends_the_game():
     g = Game(CHAIN, rules=ADV, grotto=3, adventurers={0: (0, 0)}, treasures=treasures)
     g.card(CARD_0_7)
     g.step(None)
-    assert g.scal(S_END) == END_ALL_BANKED
+    assert g.scal(S_END_REASON) == END_ALL_BANKED
 
 
 # ------------------------------------------------------------------------------ chips
@@ -370,10 +372,10 @@ def test_invariants_catch_phase_errors():
     g = Game(CHAIN, rules=ADV, grotto=4)
     assert g.check() == 0
     v = view(g.s)
-    v.scal[S_SPIRIT] = HOUSE_BASE + 3  # on the lake during the raising phase
+    v.scal[S_SPIRIT_SLOT] = HOUSE_BASE + 3  # on the lake during the raising phase
     assert g.check() in (E.ERR_SPIRIT, E.ERR_PHASE)
     g = Game(CHAIN, rules=ADV, phase=PHASE_SINKING, spirit=(2, 3))
-    view(g.s).scal[S_BUILD] = 2  # building points in the sinking phase
+    view(g.s).scal[S_RAISE_LEFT] = 2  # building points in the sinking phase
     assert g.check() == E.ERR_PHASE
     g = Game(CHAIN, rules=ADV, grotto=11)
     assert g.check() == E.ERR_SPIRIT

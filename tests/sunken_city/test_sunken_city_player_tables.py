@@ -21,6 +21,7 @@ from simcore.sunken_city import engine as E
 from simcore.sunken_city import play
 from simcore.sunken_city import policies as P
 from simcore.sunken_city import state as S
+from simcore.sunken_city.players import scratch as PS
 from simcore.sunken_city.rules import N_SQUARES, R_CARDS, SunkenCityRules, pack
 from simcore.sunken_city.state import N_SLOTS
 
@@ -77,7 +78,7 @@ def _game_positions(players=3, lineup="balanced", games=4, variant=None):
 
 
 def _fresh(s, r, seat):
-    x = S.new_scratch()
+    x = PS.new_scratch()
     P.distance_fields(s, r, seat, x)
     P.reach_costs(s, r, seat, x)
     return x
@@ -87,10 +88,10 @@ def _adjacency(s, x):
     """{slot: (ordered neighbours, bit set)} of the pieces on the lake, from the tables."""
     out = {}
     for p in range(N_SLOTS):
-        if s[S.O_PSQ + 2 * p] >= 0:
-            n = int(x[S.X_ADJN + p])
-            lst = tuple(int(v) for v in x[S.X_ADJ + 8 * p : S.X_ADJ + 8 * p + n])
-            bits = (int(x[S.X_ADJM + 2 * p]), int(x[S.X_ADJM + 2 * p + 1]))
+        if s[S.O_PIECE_SQUARES + 2 * p] >= 0:
+            n = int(x[PS.X_ADJACENT_COUNT + p])
+            lst = tuple(int(v) for v in x[PS.X_ADJACENT + 8 * p : PS.X_ADJACENT + 8 * p + n])
+            bits = (int(x[PS.X_ADJACENT_BITS + 2 * p]), int(x[PS.X_ADJACENT_BITS + 2 * p + 1]))
             out[p] = (lst, bits)
     return out
 
@@ -100,15 +101,15 @@ def test_connection_tables_follow_the_lake_between_turns():
     that changed equal tables built from scratch, and the ordered lists are piece_neighbours'."""
     r, games = _game_positions()
     for positions in games:
-        x = S.new_scratch()
+        x = PS.new_scratch()
         for s in positions:
             P.piece_graph(s, x)
-            fresh = S.new_scratch()
+            fresh = PS.new_scratch()
             P.piece_graph(s, fresh)
             assert _adjacency(s, x) == _adjacency(s, fresh)
-            nb = S.new_scratch()
+            nb = PS.new_scratch()
             for p in range(N_SLOTS):
-                if s[S.O_PSQ + 2 * p] >= 0:
+                if s[S.O_PIECE_SQUARES + 2 * p] >= 0:
                     n = E.piece_neighbours(s, p, nb, 0)
                     assert tuple(nb[:n]) == _adjacency(s, x)[p][0]
 
@@ -116,8 +117,8 @@ def test_connection_tables_follow_the_lake_between_turns():
 @pytest.mark.parametrize("street_squares", [2, 1])
 def test_fields_updated_after_a_raised_piece_equal_new_searches(street_squares):
     """Raise a street (every fifth free spot in turn) or a house and update the tables in place
-    (raised): X_DA, X_DV, X_DS, X_REACH (while building points are left) and the connections
-    equal a computation from scratch."""
+    (raised): X_DIST_FROM_ADVENTURER, X_DIST_FROM_VILLAGE, X_DIST_FROM_SPIRIT, X_REACH_COST (while
+    building points are left) and the connections equal a computation from scratch."""
     variant = SunkenCityRules(street_squares=street_squares)
     r, games = _game_positions(games=2, variant=variant)
     tr = S.new_trace()
@@ -140,13 +141,15 @@ def test_fields_updated_after_a_raised_piece_equal_new_searches(street_squares):
                 s = base.copy()
                 x = _fresh(s, r, seat)
                 P.piece_graph(s, x)
-                x[S.X_MEMO + 6] = P.adventurer_key(P.board_signature(s), seat, s[S.O_ADV + seat])
+                x[PS.X_MEMO_REACH] = P.adventurer_key(
+                    P.board_signature(s), seat, s[S.O_ADVENTURER_SLOT + seat]
+                )
                 sig0 = P.board_signature(s)
                 if kind == "street":
                     if not E.street_available(s):
                         continue
                     assert E.do_street(s, r, tr, a, b) == 0
-                    slot = s[S.O_SQ + a]
+                    slot = s[S.O_SQUARE_PIECE + a]
                 else:
                     h = next((h for h in range(1, 11) if E.house_in_grotto(s, r, h)), None)
                     if h is None:
@@ -156,27 +159,31 @@ def test_fields_updated_after_a_raised_piece_equal_new_searches(street_squares):
                 P.raised(s, r, seat, x, slot, sig0)
                 fresh = _fresh(s, r, seat)
                 P.piece_graph(s, fresh)
-                regions = [(S.X_DA, N_SLOTS), (S.X_DV, N_SLOTS), (S.X_DS, N_SLOTS)]
-                key = P.adventurer_key(P.board_signature(s), seat, s[S.O_ADV + seat])
-                if s[S.S_BUILD] > 0:
+                regions = [
+                    (PS.X_DIST_FROM_ADVENTURER, N_SLOTS),
+                    (PS.X_DIST_FROM_VILLAGE, N_SLOTS),
+                    (PS.X_DIST_FROM_SPIRIT, N_SLOTS),
+                ]
+                key = P.adventurer_key(P.board_signature(s), seat, s[S.O_ADVENTURER_SLOT + seat])
+                if s[S.S_RAISE_LEFT] > 0:
                     # kept for the next piece
-                    assert x[S.X_MEMO + 6] == key
-                    regions.append((S.X_REACH, N_SQUARES))
+                    assert x[PS.X_MEMO_REACH] == key
+                    regions.append((PS.X_REACH_COST, N_SQUARES))
                     kept += 1
                 else:
                     # the last piece: not kept, and its memo key says so
-                    assert x[S.X_MEMO + 6] != key
+                    assert x[PS.X_MEMO_REACH] != key
                 for region, size in regions:
                     assert np.array_equal(x[region : region + size], fresh[region : region + size])
                 # the bit sets are exact at once; the ordered lists of the pieces beside the
                 # new one are stale until a search reads them (adjacent)
-                stale = int(x[S.X_STALE]) | int(x[S.X_STALE + 1])
+                stale = int(x[PS.X_STALE_ADJACENT]) | int(x[PS.X_STALE_ADJACENT + 1])
                 stale_seen += stale != 0
                 bits = {p: v[1] for p, v in _adjacency(s, x).items()}
                 assert bits == {p: v[1] for p, v in _adjacency(s, fresh).items()}
                 for p in range(N_SLOTS):
                     P.adjacent(s, x, p)
-                assert x[S.X_STALE] == 0 and x[S.X_STALE + 1] == 0
+                assert x[PS.X_STALE_ADJACENT] == 0 and x[PS.X_STALE_ADJACENT + 1] == 0
                 assert _adjacency(s, x) == _adjacency(s, fresh)
                 checked += 1
     assert checked > 50 and kept > 10 and stale_seen > 10
@@ -191,13 +198,13 @@ def test_step_check_is_membership_in_the_step_targets(street_squares):
         lineup="balanced,random,greedy,random",
         variant=SunkenCityRules(street_squares=street_squares),
     )
-    x = S.new_scratch()
+    x = PS.new_scratch()
     seen = 0
     for positions in games:
         for s in positions[::2]:
             for seat in range(4):
-                n = E.step_targets(s, r, seat, x, S.X_NB)
-                legal = {int(v) for v in x[S.X_NB : S.X_NB + n]}
+                n = E.step_targets(s, r, seat, x, S.X_NEIGHBOURS)
+                legal = {int(v) for v in x[S.X_NEIGHBOURS : S.X_NEIGHBOURS + n]}
                 for to in range(-1, N_SLOTS):
                     assert E.can_step_to(s, r, seat, to) == (to in legal), (seat, to)
                 seen += n

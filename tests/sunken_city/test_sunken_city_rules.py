@@ -16,19 +16,19 @@ from simcore.sunken_city.state import (
     END_ALL_BANKED,
     END_HOURGLASS,
     HOUSE_BASE,
-    S_BUILD,
     S_CARD,
-    S_DRAW,
-    S_END,
+    S_CHIP_SUPPLY,
+    S_DRAW_SPACE,
+    S_END_REASON,
+    S_GAME_OVER,
     S_HOURGLASS,
-    S_MOVE,
-    S_OVER,
+    S_MOVE_LEFT,
+    S_RAISE_LEFT,
     S_ROUND,
-    S_SPIRIT,
     S_SPIRIT_ACTIVE,
-    S_SPIRIT_LEFT,
     S_SPIRIT_ROLL,
-    S_SUPPLY,
+    S_SPIRIT_SLOT,
+    S_SPIRIT_STEPS_LEFT,
     VILLAGE,
     new_state,
     new_trace,
@@ -59,14 +59,14 @@ def test_setup(players, space1, box):
     E.setup(s, r, new_trace())
     v = view(s)
     assert list(v.stacks) == [space1, 1, 1, 1, 1, 0]
-    assert v.scal[4] == box  # S_BOX
+    assert v.scal[4] == box  # S_STREETS_IN_BOX
     for h in range(1, 10):
         assert v.piece_sq[HOUSE_BASE + h - 1, 0] == -1
     assert v.piece_sq[HOUSE_BASE + 9, 0] == square(4, 4)
-    assert v.scal[S_SPIRIT] == HOUSE_BASE + 9
+    assert v.scal[S_SPIRIT_SLOT] == HOUSE_BASE + 9
     assert all(v.adv[:players] == VILLAGE)
     assert (v.treasure[:players] == HOUSE_SIDE).all()
-    assert v.scal[S_SUPPLY] == 8
+    assert v.scal[S_CHIP_SUPPLY] == 8
     die = {2: [1, 2, 2, 3, 3, 4], 3: [0, 1, 2, 2, 3, 3], 4: [0, 1, 1, 2, 2, 3]}[players]
     from simcore.sunken_city.rules import P_DIE_N, R_DIE
 
@@ -104,7 +104,7 @@ def test_card_cycle():
                 assert E.do_card(g.s, g.r, g.tr, seat, order[i - 1]) != 0
             g.card(c)
             # place what the card demands (streets in a row near the seat's corner)
-            while g.scal(S_BUILD) > 0 and E.can_build_any(g.s, g.r):
+            while g.scal(S_RAISE_LEFT) > 0 and E.can_build_any(g.s, g.r):
                 n = E.list_street_spots(g.s, g.r, g.x, 0)
                 assert n > 0
                 assert E.do_street(g.s, g.r, g.tr, g.x[0], g.x[1]) == 0
@@ -123,10 +123,10 @@ def test_yellow_example_three_pieces_four_moves():
     g.street((0, 2), (0, 3))
     g.house(9, (0, 4))
     g.walk((0, 0), (0, 2), (0, 4))
-    assert g.scal(S_MOVE) == 1
+    assert g.scal(S_MOVE_LEFT) == 1
     assert g.treasures(0)["carried"] == [9]
     g.step((0, 2))
-    assert g.scal(S_MOVE) == 0
+    assert g.scal(S_MOVE_LEFT) == 0
     assert g.step((0, 0), ok=False) != 0  # no points left
     g.end_turn()
     for _ in range(2):  # red and the third seat pass with "raise 0 / move 7"
@@ -255,13 +255,13 @@ def test_three_routes_home(card, path, points):
     """seed 000: the yellow adventurer has 3 ways home, of 4, 5 and 6 movement points, past the
     water spirit ("The water spirit does not hinder them"); the treasures are banked."""
     g = Game(ROUTES, adventurers={0: (4, 2)}, spirit=(3, 1), treasures={0: {5: 1, 9: 1}})
-    spirit = g.scal(S_SPIRIT)
+    spirit = g.scal(S_SPIRIT_SLOT)
     g.card(card)
     g.walk(*path)
-    assert g.scal(S_MOVE) == 0 and points == len(path)
+    assert g.scal(S_MOVE_LEFT) == 0 and points == len(path)
     assert g.adventurer(0) == VILLAGE
     assert g.treasures(0)["banked"] == [5, 9]
-    assert g.scal(S_SPIRIT) == spirit  # nothing happened to the spirit or the pieces
+    assert g.scal(S_SPIRIT_SLOT) == spirit  # nothing happened to the spirit or the pieces
     assert g.check() == 0
 
 
@@ -279,7 +279,7 @@ def test_movement_only_orthogonal_over_pieces():
     assert g.step((2, 1), ok=False) != 0  # diagonal only: no connection
     g.step(None)  # back home
     g.step((0, 0))
-    assert g.scal(S_MOVE) == 4
+    assert g.scal(S_MOVE_LEFT) == 4
 
 
 def test_other_villages_cannot_be_entered():
@@ -316,13 +316,13 @@ def test_chip_move_of_fourteen():
         chips={0: 2},
     )
     assert g.treasures(0)["house_side"] == [1, 2, 4, 6, 7, 8, 9, 10, 12]
-    supply = g.scal(S_SUPPLY)
+    supply = g.scal(S_CHIP_SUPPLY)
     g.card(CARD_2_5)
     g.street((2, 0), (3, 0))
     g.house(6, (2, 2))
     g.chip()
-    assert g.scal(S_MOVE) == 14
-    assert g.scal(S_SUPPLY) == supply + 1 and g.v.chips[0] == 1
+    assert g.scal(S_MOVE_LEFT) == 14
+    assert g.scal(S_CHIP_SUPPLY) == supply + 1 and g.v.chips[0] == 1
     assert g.chip(ok=False) != 0  # only one chip per turn
     assert g.check() == 0
 
@@ -331,7 +331,7 @@ def test_no_chips_variant_has_no_chip():
     g = Game(EMPTY, rules=SunkenCityRules(chips=False), chips={})
     g.card(CARD_0_7)
     assert g.chip(ok=False) != 0
-    assert g.scal(S_SUPPLY) == 0
+    assert g.scal(S_CHIP_SUPPLY) == 0
 
 
 # ------------------------------------------------------------------------------ the spirit
@@ -363,7 +363,9 @@ def test_spirit_sinks_house_5_and_two_streets_sending_yellow_home():
     stacks = list(g.v.stacks)
     g.card(CARD_3_4)
     g.spirit_begin()
-    assert g.scal(S_SPIRIT_ROLL) == 3 and g.scal(S_SPIRIT_LEFT) == 3  # outside red's territory
+    assert (
+        g.scal(S_SPIRIT_ROLL) == 3 and g.scal(S_SPIRIT_STEPS_LEFT) == 3
+    )  # outside red's territory
     g.spirit_step((2, 3))
     assert g.adventurer(0) != VILLAGE  # the spirit is on yellow's street: nothing happens yet
     g.spirit_step((2, 5))
@@ -391,11 +393,11 @@ def test_no_chip_when_you_sink_your_own_adventurer():
     )
     g.card(CARD_3_4)
     g.spirit_begin()
-    assert g.scal(S_SPIRIT_ROLL) == -1 and g.scal(S_SPIRIT_LEFT) == 3
+    assert g.scal(S_SPIRIT_ROLL) == -1 and g.scal(S_SPIRIT_STEPS_LEFT) == 3
     g.spirit_step((2, 3))
     g.spirit_step((2, 5))
     assert g.adventurer(0) == VILLAGE
-    assert g.v.chips[0] == 0 and g.scal(S_SUPPLY) == 8
+    assert g.v.chips[0] == 0 and g.scal(S_CHIP_SUPPLY) == 8
     assert sorted(g.treasures(0)["house_side"]) == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12]
 
 
@@ -427,11 +429,11 @@ def test_complete_player_turn():
     assert g.treasures(0)["carried"] == [9]
     red = g.adventurer(1)
     g.spirit_begin()
-    assert g.scal(S_SPIRIT_LEFT) == 3 and g.scal(S_SPIRIT_ROLL) == -1  # yellow's territory
+    assert g.scal(S_SPIRIT_STEPS_LEFT) == 3 and g.scal(S_SPIRIT_ROLL) == -1  # yellow's territory
     g.spirit_step((3, 1))
     g.spirit_step((4, 2))
     g.spirit_step((5, 2))
-    assert g.scal(S_SPIRIT) == red and g.adventurer(1) == red  # red stays
+    assert g.scal(S_SPIRIT_SLOT) == red and g.adventurer(1) == red  # red stays
     for q in ((2, 0), (2, 1), (3, 1), (3, 2), (4, 2), (4, 3)):
         assert g.v.sq_piece[square(*q)] == -1
     g.end_turn()
@@ -468,7 +470,7 @@ def test_street_half_in_a_territory_counts():
     g = Game(board, spirit=(3, 3), rules=SunkenCityRules(die=(1,)))
     g.card(CARD_3_4)
     g.spirit_begin()
-    assert g.scal(S_SPIRIT_ROLL) == -1 and g.scal(S_SPIRIT_LEFT) == 3
+    assert g.scal(S_SPIRIT_ROLL) == -1 and g.scal(S_SPIRIT_STEPS_LEFT) == 3
     g2 = Game(board, spirit=(3, 3), seat=1, rules=SunkenCityRules(die=(1,)))
     g2.card(CARD_3_4)
     g2.spirit_begin()
@@ -480,7 +482,7 @@ def test_two_player_owner_limit_is_four():
     g = Game(board, players=2, spirit=(3, 3))
     g.card(CARD_3_4)
     g.spirit_begin()
-    assert g.scal(S_SPIRIT_LEFT) == 4
+    assert g.scal(S_SPIRIT_STEPS_LEFT) == 4
 
 
 def test_roll_of_zero_moves_nothing():
@@ -516,11 +518,11 @@ def test_stack_turnover_mid_turn():
     g = Game(EMPTY, stacks=(1, 1, 1, 1, 1, 0))
     g.card(CARD_3_4)
     g.street((0, 0), (0, 1))
-    assert g.scal(S_DRAW) == 1  # space 2 face up at once
+    assert g.scal(S_DRAW_SPACE) == 1  # space 2 face up at once
     g.street((0, 2), (0, 3))
-    assert g.scal(S_DRAW) == 2
+    assert g.scal(S_DRAW_SPACE) == 2
     g.street((1, 0), (2, 0))
-    assert g.scal(S_DRAW) == 3 and list(g.v.stacks) == [0, 0, 0, 1, 1, 0]
+    assert g.scal(S_DRAW_SPACE) == 3 and list(g.v.stacks) == [0, 0, 0, 1, 1, 0]
     assert g.check() == 0
 
 
@@ -543,14 +545,18 @@ def test_hourglass_round_is_finished():
     g = Game(EMPTY, stacks=(0, 0, 0, 0, 1, 0), draw_space=4, seat=1)
     g.card(CARD_1_6)
     g.street((0, 0), (0, 1))
-    assert g.scal(S_HOURGLASS) == 1 and g.scal(S_END) == END_HOURGLASS and g.scal(S_DRAW) == 5
+    assert (
+        g.scal(S_HOURGLASS) == 1
+        and g.scal(S_END_REASON) == END_HOURGLASS
+        and g.scal(S_DRAW_SPACE) == 5
+    )
     g.end_turn()
-    assert g.scal(S_OVER) == 0 and g.seat == 2
+    assert g.scal(S_GAME_OVER) == 0 and g.seat == 2
     g.card(CARD_1_6)
     # space 6 is empty: the streets have run out, raising is not mandatory
     assert not E.street_available(g.s)
     g.end_turn()
-    assert g.scal(S_OVER) == 1 and g.scal(S_ROUND) == 1
+    assert g.scal(S_GAME_OVER) == 1 and g.scal(S_ROUND) == 1
 
 
 def test_streets_run_out_then_return_after_sinking():
@@ -583,13 +589,13 @@ def test_all_banked_ends_after_the_round():
     g = Game(board, adventurers={0: (0, 0)}, treasures={0: all_carried})
     g.card(CARD_0_7)
     g.step(None)
-    assert g.scal(S_END) == END_ALL_BANKED
+    assert g.scal(S_END_REASON) == END_ALL_BANKED
     g.end_turn()
-    assert g.scal(S_OVER) == 0
+    assert g.scal(S_GAME_OVER) == 0
     for _ in range(2):
         g.card(CARD_0_7)
         g.end_turn()
-    assert g.scal(S_OVER) == 1
+    assert g.scal(S_GAME_OVER) == 1
 
 
 @pytest.mark.parametrize(

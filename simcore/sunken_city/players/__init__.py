@@ -1,0 +1,1 @@
+"""The Sunken City players (their scratch layout so far; the players follow)."""
