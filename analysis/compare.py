@@ -295,8 +295,8 @@ def play_arms_chunk(
     """Games first .. first + n - 1 under every arm's rules (the same random streams in every
     arm): (one Summary per arm, the ArmMoments of these games). The unit of work of a
     comparison on every backend; the rows are dropped here."""
+    from simcore.chunks import play_chunk, rows_frame
     from simcore.games import get_game
-    from simcore.runner import play_chunk, rows_frame
 
     spec = get_game(game)
     block = np.zeros((len(arm_rules), n, len(metrics)))
@@ -316,7 +316,7 @@ def play_arms_chunk(
 class ArmsJob:
     """Every arm of a comparison on games 0 .. games-1 of one seed, in chunks of game indices;
     a chunk is played under every arm by one task (play_arms_chunk), and the chunks' summaries
-    and moments are merged in plan order. A simcore.runner.Job (by its methods: this module
+    and moments are merged in plan order. A simcore.jobs.Job (by its methods: this module
     imports simcore only when it runs)."""
 
     def __init__(self, spec, players, arms, arm_rules, seats, seed, games, *, rotate, chunk):
@@ -337,7 +337,8 @@ class ArmsJob:
         self.elapsed_s = 0.0
 
     def tasks(self, backend: str) -> list:
-        from simcore.runner import Task, chunk_plan
+        from simcore.chunks import chunk_plan
+        from simcore.jobs import Task
 
         # on Dask smaller tasks (unless a chunk size is given), to spread over the workers
         chunk = self.chunk or (DASK_CHUNK if backend == "dask" else DEFAULT_CHUNK)
@@ -428,9 +429,9 @@ def run_arms(game: str | Any, players: int, arms: list[Arm], games: int, **kw: A
 
     kw: seed, policies, rotate_seats, rules_file, overrides (rules fields set in every arm,
     under each arm's own overrides), chunk_size, version (as arms_job), and the run options
-    backend, scheduler, workers, threads, progress (as simcore.runner.run_jobs). The result
+    backend, scheduler, workers, threads, progress (as simcore.jobs.run_jobs). The result
     is the same for every backend, number of workers and chunk size."""
-    from simcore.runner import run_jobs, split_run_options
+    from simcore.jobs import run_jobs, split_run_options
 
     run_options, kw = split_run_options(kw)
     job = arms_job(game, players, arms, games, **kw)
@@ -725,9 +726,9 @@ def compare_plan(
     alpha: float = ALPHA,
     **kw: Any,
 ):
-    """The comparison as a plan (simcore.runner.Plan) to run with others; kw as arms_job."""
+    """The comparison as a plan (simcore.jobs.Plan) to run with others; kw as arms_job."""
+    from simcore.jobs import Plan
     from simcore.rulesbase import RulesError
-    from simcore.runner import Plan
 
     if len(arms) < 2:
         raise RulesError("a comparison needs at least two arms (the first is the baseline)")
@@ -754,8 +755,8 @@ def compare(
     """Play every arm on the same games and compare each with the first (see module doc).
 
     kw: policies, rotate_seats, rules_file, overrides, chunk_size, version (as arms_job) and
-    backend, scheduler, workers, threads, progress (as simcore.runner.run_jobs)."""
-    from simcore.runner import run_plans, split_run_options
+    backend, scheduler, workers, threads, progress (as simcore.jobs.run_jobs)."""
+    from simcore.jobs import run_plans, split_run_options
 
     run_options, kw = split_run_options(kw)
     (comp,) = run_plans(
@@ -809,11 +810,11 @@ def dice_plan(
     alpha: float = ALPHA,
     **kw: Any,
 ):
-    """The dice analysis as a plan (simcore.runner.Plan): one job per player count, to run
+    """The dice analysis as a plan (simcore.jobs.Plan): one job per player count, to run
     together with others; kw as arms_job."""
     from simcore.games import get_game
+    from simcore.jobs import Plan
     from simcore.rulesbase import RulesError
-    from simcore.runner import Plan
 
     spec = get_game(game) if isinstance(game, str) else game
     all_dice = parse_dice(spec, dice)
@@ -856,7 +857,7 @@ def dice_analysis(
     gap difference, Holm-corrected over the player counts); 'runs'}.
 
     kw: as compare."""
-    from simcore.runner import run_plans, split_run_options
+    from simcore.jobs import run_plans, split_run_options
 
     run_options, kw = split_run_options(kw)
     plan = dice_plan(game, player_counts, games, dice=dice, seed=seed, alpha=alpha, **kw)
@@ -993,10 +994,10 @@ def sweep_plan(
     variants: list[str] | None = None,
     **kw: Any,
 ):
-    """The sweep as a plan (simcore.runner.Plan) to run with others; kw as arms_job."""
+    """The sweep as a plan (simcore.jobs.Plan) to run with others; kw as arms_job."""
     from simcore.games import get_game
+    from simcore.jobs import Plan
     from simcore.rulesbase import RulesError
-    from simcore.runner import Plan
 
     spec = get_game(game) if isinstance(game, str) else game
     if not params:
@@ -1058,7 +1059,7 @@ def sweep(
     Returns {'params': [keys], 'table': tidy frame (one row per setting and metric: the param
     values, metric, value, ci_low, ci_high, diff to the first setting with its paired interval
     and Holm p), 'comparison': the Comparison}. kw: as compare."""
-    from simcore.runner import run_plans, split_run_options
+    from simcore.jobs import run_plans, split_run_options
 
     run_options, kw = split_run_options(kw)
     plan = sweep_plan(game, players, params, games, seed=seed, alpha=alpha, variants=variants, **kw)

@@ -352,7 +352,7 @@ def write_report(
     Every simulation is played first (backend, scheduler, workers, threads, progress as
     simcore.runner.run_jobs: on a cluster, all sections at once), then the files are written
     into a temporary folder and moved into `out`: an interrupted run leaves no report."""
-    from simcore.runner import check_backend, run_plans
+    from simcore.jobs import check_backend, run_plans
 
     check_backend(backend, scheduler, workers)
     t0 = time.time()

@@ -18,6 +18,8 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from simcore.chunks import warm_kernels
+from simcore.games import get_game
 from simcore.rulesbase import RulesError
 
 
@@ -48,9 +50,6 @@ def _client(scheduler: str | None, workers: int | None):
 def warm_worker(game: str, players: int) -> bool:
     """Compile or load the game's kernels on this worker (one numba thread per worker)."""
     import numba
-
-    from simcore.games import get_game
-    from simcore.runner import warm_kernels
 
     numba.set_num_threads(1)
     spec = get_game(game)

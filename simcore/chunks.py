@@ -1,0 +1,214 @@
+"""The unit of work of every backend: a chunk of consecutive game indices played by the game's
+prange kernel and folded into a mergeable Summary (counts, histograms, sums and sums of
+squares), so memory stays flat however many games are played. Game i always uses the random
+stream of (seed, i): a chunk's result does not depend on threads, chunking or backend.
+
+The local backend (simcore.jobs) and the Dask workers (simcore.distributed) both import this
+module; it imports neither.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numba
+import numpy as np
+import pandas as pd
+
+from simcore.games import GameSpec, SeatPolicy, get_game
+
+DEFAULT_CHUNK = 16_384
+HIST_BINS = 4096  # rounds / turns histograms (longer games land in the last bin)
+SCORE_BINS = 256  # score histograms per seat (higher scores land in the last bin)
+# the fields of a Summary that two chunks add up: whole numbers, then arrays
+COUNT_FIELDS = ("games", "shared_wins", "no_winner", "errors")
+ARRAY_FIELDS = (
+    "seat_wins",
+    "seat_first",
+    "policy_games",
+    "policy_wins",
+    "policy_score",
+    "rounds_hist",
+    "turns_hist",
+    "end_reasons",
+    "score_sum",
+    "score_sq",
+    "tiebreak_sum",
+    "counter_sum",
+    "counter_sq",
+)
+
+
+@dataclass
+class Summary:
+    """Mergeable per-run statistics of result rows (all plain counts and sums)."""
+
+    players: int
+    n_policies: int
+    n_end_reasons: int
+    counter_names: list[str]
+    games: int = 0
+    seat_wins: np.ndarray = field(default=None)  # type: ignore[assignment]
+    seat_first: np.ndarray = field(default=None)  # type: ignore[assignment]  # in win_mask
+    shared_wins: int = 0
+    no_winner: int = 0
+    policy_games: np.ndarray = field(default=None)  # type: ignore[assignment]
+    policy_wins: np.ndarray = field(default=None)  # type: ignore[assignment]
+    policy_score: np.ndarray = field(default=None)  # type: ignore[assignment]
+    rounds_hist: np.ndarray = field(default=None)  # type: ignore[assignment]
+    turns_hist: np.ndarray = field(default=None)  # type: ignore[assignment]
+    end_reasons: np.ndarray = field(default=None)  # type: ignore[assignment]
+    score_sum: np.ndarray = field(default=None)  # type: ignore[assignment]
+    score_sq: np.ndarray = field(default=None)  # type: ignore[assignment]
+    score_hist: np.ndarray = field(default=None)  # type: ignore[assignment]  # [seat, score]
+    tiebreak_sum: np.ndarray = field(default=None)  # type: ignore[assignment]
+    counter_sum: np.ndarray = field(default=None)  # type: ignore[assignment]
+    counter_sq: np.ndarray = field(default=None)  # type: ignore[assignment]
+    errors: int = 0
+
+    def __post_init__(self) -> None:
+        n, p, c = self.players, self.n_policies, len(self.counter_names)
+        z = np.zeros
+        self.seat_wins = z(n, np.int64) if self.seat_wins is None else self.seat_wins
+        self.seat_first = z(n, np.int64) if self.seat_first is None else self.seat_first
+        self.policy_games = z(p, np.int64) if self.policy_games is None else self.policy_games
+        self.policy_wins = z(p, np.int64) if self.policy_wins is None else self.policy_wins
+        self.policy_score = z(p, np.int64) if self.policy_score is None else self.policy_score
+        self.rounds_hist = z(HIST_BINS, np.int64) if self.rounds_hist is None else self.rounds_hist
+        self.turns_hist = z(HIST_BINS, np.int64) if self.turns_hist is None else self.turns_hist
+        self.end_reasons = (
+            z(self.n_end_reasons, np.int64) if self.end_reasons is None else self.end_reasons
+        )
+        self.score_sum = z(n, np.int64) if self.score_sum is None else self.score_sum
+        self.score_sq = z(n, np.int64) if self.score_sq is None else self.score_sq
+        self.score_hist = (
+            z((n, SCORE_BINS), np.int64) if self.score_hist is None else self.score_hist
+        )
+        self.tiebreak_sum = z(n, np.int64) if self.tiebreak_sum is None else self.tiebreak_sum
+        self.counter_sum = z(c, np.int64) if self.counter_sum is None else self.counter_sum
+        self.counter_sq = z(c, np.int64) if self.counter_sq is None else self.counter_sq
+
+    @classmethod
+    def empty_like(cls, other: Summary) -> Summary:
+        return cls(other.players, other.n_policies, other.n_end_reasons, list(other.counter_names))
+
+    def add_rows(self, rows: np.ndarray, col: dict[str, int]) -> None:
+        """Fold a chunk of result rows (int64[n, cols]) into the summary."""
+        n = self.players
+        self.games += rows.shape[0]
+        winner = rows[:, col["winner"]]
+        mask = rows[:, col["win_mask"]]
+        # a shared win: several seats share first place; no winner at all (a solo game that
+        # missed its target) counts in no_winner
+        several = (mask & (mask - 1)) != 0
+        self.shared_wins += int(np.count_nonzero((winner < 0) & several))
+        self.no_winner += int(np.count_nonzero(mask == 0))
+        self.seat_wins += np.bincount(winner[winner >= 0], minlength=n)[:n]
+        for s in range(n):
+            self.seat_first[s] += int(np.count_nonzero(mask & (1 << s)))
+            pol = rows[:, col[f"policy_{s}"]]
+            score = rows[:, col[f"score_{s}"]]
+            self.policy_games += np.bincount(pol, minlength=self.n_policies)
+            self.policy_wins += np.bincount(pol[winner == s], minlength=self.n_policies)
+            self.policy_score += np.bincount(pol, weights=score, minlength=self.n_policies).astype(
+                np.int64
+            )
+            self.score_sum[s] += int(score.sum())
+            self.score_hist[s] += np.bincount(
+                np.clip(score, 0, SCORE_BINS - 1), minlength=SCORE_BINS
+            )
+            self.score_sq[s] += int((score * score).sum())
+            self.tiebreak_sum[s] += int(rows[:, col[f"tiebreak_{s}"]].sum())
+        self.rounds_hist += np.bincount(
+            np.minimum(rows[:, col["rounds"]], HIST_BINS - 1), minlength=HIST_BINS
+        )
+        self.turns_hist += np.bincount(
+            np.minimum(rows[:, col["turns"]], HIST_BINS - 1), minlength=HIST_BINS
+        )
+        self.end_reasons += np.bincount(rows[:, col["end_reason"]], minlength=self.n_end_reasons)[
+            : self.n_end_reasons
+        ]
+        # sums and sums of squares of every column in two passes over the chunk, then the
+        # counters' columns (a fancy-indexed copy of those columns cost twice as much)
+        idx = [col[c] for c in self.counter_names]
+        self.counter_sum += rows.sum(axis=0)[idx]
+        self.counter_sq += np.einsum("ij,ij->j", rows, rows)[idx]
+        self.errors += int(np.count_nonzero(rows[:, col["error"]]))
+
+    def merge(self, other: Summary) -> Summary:
+        """A new summary of both runs (the two must come from the same setting)."""
+        out = Summary.empty_like(self)
+        for name in COUNT_FIELDS:
+            setattr(out, name, getattr(self, name) + getattr(other, name))
+        for name in ARRAY_FIELDS:
+            setattr(out, name, getattr(self, name) + getattr(other, name))
+        return out
+
+    def equals(self, other: Summary) -> bool:
+        return all(getattr(self, k) == getattr(other, k) for k in COUNT_FIELDS) and all(
+            np.array_equal(getattr(self, k), getattr(other, k)) for k in ARRAY_FIELDS
+        )
+
+
+def chunk_plan(start: int, games: int, chunk: int) -> list[tuple[int, int]]:
+    """The chunks of consecutive game indices: (first index, number of games)."""
+    return [(start + k, min(chunk, games - k)) for k in range(0, games, chunk)]
+
+
+def new_summary(spec: GameSpec, players: int, n_policies: int) -> Summary:
+    counter_names = spec.game_counters + [
+        f"{c}_{s}" for c in spec.seat_counters for s in range(players)
+    ]
+    return Summary(players, n_policies, len(spec.end_reasons), counter_names)
+
+
+def play_chunk(
+    game: str,
+    players: int,
+    rules: Any,
+    seats: list[SeatPolicy],
+    seed: int,
+    first: int,
+    n: int,
+    rotate: bool,
+    checked: bool,
+    keep_rows: bool,
+    threads: int | None = None,
+):
+    """Play games first .. first + n - 1 and summarise them: (first, Summary, rows or None).
+    The unit of work of every backend (a Dask worker runs exactly this)."""
+    spec = get_game(game)
+    if threads is not None:
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    r = spec.pack(rules, players)
+    ids, w = spec.policy_arrays(seats)
+    rows = np.zeros((n, len(spec.columns)), dtype=np.int64)
+    spec.play_batch(r, ids, w, np.uint64(seed), np.int64(first), rotate, checked, rows)
+    summary = new_summary(spec, players, len(seats))
+    summary.add_rows(rows, {c: i for i, c in enumerate(spec.columns)})
+    return first, summary, (rows if keep_rows else None)
+
+
+def warm_kernels(spec: GameSpec, players: int, rules: Any, seats, rotate: bool, checked: bool):
+    """Compile (or load from the cache) the game's batch kernel: an empty batch."""
+    spec.play_batch(
+        spec.pack(rules, players),
+        *spec.policy_arrays(seats),
+        np.uint64(0),
+        np.int64(0),
+        rotate,
+        checked,
+        np.zeros((0, len(spec.columns)), dtype=np.int64),
+    )
+
+
+def rows_frame(spec: GameSpec, rows: np.ndarray, players: int) -> pd.DataFrame:
+    """Result rows as a DataFrame, without the columns of unused seats."""
+    df = pd.DataFrame(rows, columns=spec.columns)
+    drop = [
+        c
+        for c in spec.columns
+        if c.rsplit("_", 1)[-1].isdigit() and int(c.rsplit("_", 1)[-1]) >= players
+    ]
+    return df.drop(columns=drop)
