@@ -25,8 +25,9 @@ from simcore.sunken_city.engine import (
     treasure,
     winners,
 )
+from simcore.sunken_city.players.random import POL_RANDOM, random_turn
 from simcore.sunken_city.players.scratch import F_SIZE, X_SIZE
-from simcore.sunken_city.policies import POL_HEURISTIC, POL_RANDOM, heuristic_turn, random_turn
+from simcore.sunken_city.players.turn import POL_HEURISTIC, heuristic_turn
 from simcore.sunken_city.rules import MAX_PLAYERS, N_SPACES, N_TREASURES, P_PLAYERS
 from simcore.sunken_city.state import (
     A_GAME_END,

@@ -19,9 +19,10 @@ from simcore import get_game
 from simcore.runner import play_chunk
 from simcore.sunken_city import engine as E
 from simcore.sunken_city import play
-from simcore.sunken_city import policies as P
 from simcore.sunken_city import state as S
+from simcore.sunken_city.players import fields as P
 from simcore.sunken_city.players import scratch as PS
+from simcore.sunken_city.players.common import board_signature
 from simcore.sunken_city.rules import N_SQUARES, R_CARDS, SunkenCityRules, pack
 from simcore.sunken_city.state import N_SLOTS
 
@@ -142,9 +143,9 @@ def test_fields_updated_after_a_raised_piece_equal_new_searches(street_squares):
                 x = _fresh(s, r, seat)
                 P.piece_graph(s, x)
                 x[PS.X_MEMO_REACH] = P.adventurer_key(
-                    P.board_signature(s), seat, s[S.O_ADVENTURER_SLOT + seat]
+                    board_signature(s), seat, s[S.O_ADVENTURER_SLOT + seat]
                 )
-                sig0 = P.board_signature(s)
+                sig0 = board_signature(s)
                 if kind == "street":
                     if not E.street_available(s):
                         continue
@@ -164,7 +165,7 @@ def test_fields_updated_after_a_raised_piece_equal_new_searches(street_squares):
                     (PS.X_DIST_FROM_VILLAGE, N_SLOTS),
                     (PS.X_DIST_FROM_SPIRIT, N_SLOTS),
                 ]
-                key = P.adventurer_key(P.board_signature(s), seat, s[S.O_ADVENTURER_SLOT + seat])
+                key = P.adventurer_key(board_signature(s), seat, s[S.O_ADVENTURER_SLOT + seat])
                 if s[S.S_RAISE_LEFT] > 0:
                     # kept for the next piece
                     assert x[PS.X_MEMO_REACH] == key

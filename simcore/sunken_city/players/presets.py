@@ -1,0 +1,87 @@
+"""The Sunken City player presets: `random`, and the heuristic player (turn.heuristic_turn)
+under different weights, each preset naming only the weights in which it differs from the
+defaults (weights.DEFAULT_WEIGHTS, the `balanced` player's). docs/policies-sunken-city.md
+explains each weight and gives the measured ladder."""
+
+from __future__ import annotations
+
+from simcore.games import PolicySpec
+from simcore.sunken_city.players.random import POL_RANDOM
+from simcore.sunken_city.players.routes import MAX_KEYS
+from simcore.sunken_city.players.turn import POL_HEURISTIC
+from simcore.sunken_city.players.weights import weights
+
+POLICIES = {
+    "balanced": PolicySpec(
+        "balanced",
+        POL_HEURISTIC,
+        "the default player: recovers, banks, fears and uses the spirit in measure",
+        weights(),
+    ),
+    "greedy": PolicySpec(
+        "greedy",
+        POL_HEURISTIC,
+        "the most treasure value this turn; banks when the route passes home",
+        weights(greed=6.0, bank=0.4, caution=0.0, aggression=0.1),
+    ),
+    "cautious": PolicySpec(
+        "cautious",
+        POL_HEURISTIC,
+        "banks early, carries little, keeps out of the spirit's likely reach",
+        weights(
+            greed=0.8,
+            bank=2.0,
+            caution=3.0,
+            aggression=0.0,
+            build=1.0,
+            block=0.4,
+            chip=3.0,
+            centre=0.5,
+        ),
+    ),
+    "aggressive": PolicySpec(
+        "aggressive",
+        POL_HEURISTIC,
+        "moves the spirit through opponents who carry the most and cuts their routes",
+        weights(
+            greed=1.2,
+            bank=0.6,
+            caution=0.3,
+            aggression=4.0,
+            build=1.0,
+            block=0.6,
+            chip=4.0,
+            centre=1.0,
+        ),
+    ),
+    "random": PolicySpec(
+        "random",
+        POL_RANDOM,
+        "uniform among the legal options at every decision (the baseline for fuzzing)",
+    ),
+}
+
+
+# The advanced game (seed 001) has no die: deterministic players would replay the same game
+# for a lineup, so every preset plays it with a little spread in its card choice (noise).
+# `balanced` is tuned for it separately (block: houses and streets are rarer there, and where
+# they appear decides more). docs/policies-sunken-city.md gives the measurements.
+ADVANCED_NOISE = 0.1
+ADVANCED_WEIGHTS = {
+    "balanced": {"block": 1.2},
+}
+
+
+def check_weight(name, value):
+    """`keys` is a whole number of key houses, 0 to MAX_KEYS (the other weights take any
+    number)."""
+    if name == "keys" and value not in range(MAX_KEYS + 1):
+        return f"must be a whole number from 0 to {MAX_KEYS}"
+    return None
+
+
+def rules_weights(rules, name):
+    """Weights that replace a preset's under these rules (GameSpec.rules_weights)."""
+    if not getattr(rules, "advanced", False):
+        return {}
+    return {"noise": ADVANCED_NOISE, **ADVANCED_WEIGHTS.get(name, {})}
