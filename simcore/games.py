@@ -58,8 +58,7 @@ class GameSpec:
     seat_counters: list[str]  # per-seat counter columns (name_<seat>)
     pack: Callable[[Any, int], np.ndarray]
     play_batch: Callable[..., None]
-    replay: Callable[..., Any]  # (rules, players, seats, seed, index, *, rotate, checked,
-    #                             version) -> an object with .jsonl() and .text()
+    trace_module: str  # the module whose FORMAT (simcore.replay.TraceFormat) decodes a trace
     max_weights: int = 8
     report_variants: tuple[str, ...] = ("base",)  # the variants a default report compares
     # (rules, policy name) -> weights that replace the preset's under these rules (a preset
@@ -125,6 +124,38 @@ class GameSpec:
 
     def rules_hash(self, rules, players: int) -> str:
         return rules_hash(self.resolved(rules, players))
+
+    def replay(
+        self,
+        rules: Any,
+        players: int,
+        seats: list[SeatPolicy],
+        seed: int,
+        index: int,
+        *,
+        rotate: bool = False,
+        checked: bool = True,
+        version: str = "",
+    ):
+        """Play game `index` of `seed` with its trace on: a simcore.replay.GameTrace (its
+        .jsonl() and .text())."""
+        import importlib
+
+        from simcore.replay import replay
+
+        fmt = importlib.import_module(self.trace_module).FORMAT
+        return replay(
+            fmt,
+            rules,
+            players,
+            seats,
+            seed,
+            index,
+            rotate=rotate,
+            checked=checked,
+            version=version,
+            policy_arrays=self.policy_arrays(self.resolve_seats(seats, rules)),
+        )
 
     # ------------------------------------------------------------------ policies
     def parse_policies(self, text: str | None, players: int) -> list[SeatPolicy]:

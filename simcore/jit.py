@@ -14,7 +14,10 @@ The cache. numba's on-disk cache only checks the source file of each cached func
 files of the functions it calls or the constants it imports, so a cached caller could run stale
 code after a change elsewhere. Each function's cache therefore lives in a directory keyed by a
 hash of the shared simcore sources plus the sources of its own game package: a change to one
-game leaves the other games' caches valid. A user's NUMBA_CACHE_DIR is respected as it is.
+game leaves the other games' caches valid. A user's NUMBA_CACHE_DIR is the base of those
+directories instead of ~/.cache/balance-numba (each game keeps a directory of its own there too:
+the shared driver's templates (simcore.skeleton) are compiled once per game from one source
+file, and one directory for all games would mix their entries).
 """
 
 from __future__ import annotations
@@ -57,13 +60,14 @@ def cache_dir_for(module: str) -> str:
         key = f"{parts[1]}-{shared}-{_hash_files(str(_ROOT / parts[1]), True)}"
     else:
         key = f"shared-{shared}"
-    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "balance-numba"
+    if _USER_DIR:
+        base = Path(os.environ["NUMBA_CACHE_DIR"])
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "balance-numba"
     return str(base / key)
 
 
 def _compile(fn, options):
-    if _USER_DIR:
-        return njit(**options)(fn)
     old = numba.config.CACHE_DIR
     numba.config.CACHE_DIR = cache_dir_for(fn.__module__)
     try:

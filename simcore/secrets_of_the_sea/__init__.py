@@ -49,22 +49,6 @@ POLICIES = {
 }
 
 
-def _replay(rules, players, seats, seed, index, *, rotate=False, checked=True, version=""):
-    from simcore.secrets_of_the_sea.trace import replay
-
-    return replay(
-        rules,
-        players,
-        seats,
-        seed,
-        index,
-        rotate=rotate,
-        checked=checked,
-        version=version,
-        policy_arrays=SPEC.policy_arrays(seats),
-    )
-
-
 SPEC = register(
     GameSpec(
         name="secrets-of-the-sea",
@@ -82,7 +66,7 @@ SPEC = register(
         seat_counters=_play.SEAT_COUNTERS,
         pack=pack,
         play_batch=_play.play_batch,
-        replay=_replay,
+        trace_module="simcore.secrets_of_the_sea.trace",
         report_variants=("base", "exact-wreck", "must-dive", "beatable-monsters"),
     )
 )

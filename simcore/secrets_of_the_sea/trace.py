@@ -5,11 +5,11 @@ readable text replay. The format is documented in docs/trace-format-secrets-of-t
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 
 import numpy as np
 
-from simcore.secrets_of_the_sea.play import COLUMNS, N_COLS, play_game
+from simcore.replay import SEAT_LETTERS, GameTrace, TraceFormat, title_lines
+from simcore.secrets_of_the_sea.play import COLUMNS, play_game
 from simcore.secrets_of_the_sea.rules import (
     BONUS_NAMES,
     COLS,
@@ -17,6 +17,7 @@ from simcore.secrets_of_the_sea.rules import (
     P_PLAYERS,
     ROWS,
     WRECK_BASE,
+    pack,
 )
 from simcore.secrets_of_the_sea.state import (
     A_BONUS,
@@ -40,12 +41,9 @@ from simcore.secrets_of_the_sea.state import (
     new_trace,
     tile_token,
     trace_actions,
-    trace_overflowed,
     trace_snapshots,
     view,
 )
-
-SEAT_LETTERS = "ABCD"
 
 
 def _die(d: int):
@@ -118,52 +116,32 @@ def actions_json(recs: np.ndarray, r: np.ndarray) -> list[dict]:
     return out
 
 
-@dataclass
-class GameTrace:
-    header: dict
-    turns: list[dict]
-    end: dict
-    r: np.ndarray
-    snaps: np.ndarray
-
-    def jsonl(self) -> str:
-        lines = [json.dumps(self.header)]
-        lines += [json.dumps(t) for t in self.turns]
-        lines.append(json.dumps(self.end))
-        return "\n".join(lines) + "\n"
-
-    def text(self) -> str:
-        h = self.header
-        out = [
-            f"Secrets of the Sea, {h['players']} players, seed {h['seed']}, game {h['index']}",
-            "Seats: " + ", ".join(f"{SEAT_LETTERS[i]}={p}" for i, p in enumerate(h["policies"])),
-        ]
-        for t in self.turns:
-            st = t["state"]
-            out.append("")
-            out.append(
-                f"== Round {st['round'] + 1}, turn {st['turn'] + 1}: seat "
-                f"{SEAT_LETTERS[st['seat']]} =="
-            )
-            out.append(draw_board(st))
-            for a in t["actions"]:
-                if a["type"] != "end_turn":
-                    out.append("  " + describe_action(a))
-        e = self.end
+def render(trace: GameTrace) -> str:
+    """The readable replay."""
+    out = title_lines(f"Secrets of the Sea, {trace.header['players']} players", trace.header)
+    for t in trace.turns:
+        st = t["state"]
         out.append("")
-        win = (
-            f"Winner: seat {SEAT_LETTERS[e['winner']]}."
-            if e["winner"] >= 0
-            else "Shared win: seats "
-            + ", ".join(
-                SEAT_LETTERS[s] for s in range(len(e["scores"])) if e["win_mask"] & (1 << s)
-            )
-            + "."
-        )
         out.append(
-            f"Game over ({e['end_reason']}) after {e['turns']} turns. Scores {e['scores']}. " + win
+            f"== Round {st['round'] + 1}, turn {st['turn'] + 1}: seat {SEAT_LETTERS[st['seat']]} =="
         )
-        return "\n".join(out) + "\n"
+        out.append(draw_board(st))
+        for a in t["actions"]:
+            if a["type"] != "end_turn":
+                out.append("  " + describe_action(a))
+    e = trace.end
+    out.append("")
+    win = (
+        f"Winner: seat {SEAT_LETTERS[e['winner']]}."
+        if e["winner"] >= 0
+        else "Shared win: seats "
+        + ", ".join(SEAT_LETTERS[s] for s in range(len(e["scores"])) if e["win_mask"] & (1 << s))
+        + "."
+    )
+    out.append(
+        f"Game over ({e['end_reason']}) after {e['turns']} turns. Scores {e['scores']}. " + win
+    )
+    return "\n".join(out) + "\n"
 
 
 def draw_board(st: dict) -> str:
@@ -231,60 +209,22 @@ def describe_action(a: dict) -> str:
     return json.dumps(a)
 
 
-def replay(
-    rules,
-    players: int,
-    seats,
-    seed: int,
-    index: int,
-    *,
-    rotate: bool = False,
-    checked: bool = True,
-    version: str = "",
-    policy_arrays=None,
-) -> GameTrace:
-    """Play game `index` under `seed` with tracing on and decode it."""
-    from simcore.rulesbase import rules_hash
-    from simcore.secrets_of_the_sea.rules import pack
-
-    r = pack(rules, players)
-    ids, w = policy_arrays
-    tr = new_trace(rules.max_turns + 1, enabled=True)
-    row = np.zeros(N_COLS, dtype=np.int64)
-    play_game(r, ids, w, np.uint64(seed % 2**64), np.uint64(index), rotate, checked, tr, row)
-    if trace_overflowed(tr):
-        raise RuntimeError("trace buffer overflow")
-    recs = trace_actions(tr)
-    snaps = trace_snapshots(tr)
-    labels = [seats[(s + index) % players if rotate else s].label for s in range(players)]
-    resolved = rules.resolved(players)
-    header = {
-        "type": "game",
-        "game": "secrets-of-the-sea",
-        "version": version,
-        "players": players,
-        "seed": seed,
-        "index": index,
-        "rotate_seats": rotate,
-        "policies": labels,
-        "rules": resolved,
-        "rules_hash": rules_hash(resolved),
-    }
-    turns = []
-    for snap in snaps:
-        sel = recs[(recs[:, 0] == snap[S_TURN]) & (recs[:, 2] != A_GAME_END)]
-        turns.append(
-            {"type": "turn", "state": state_json(snap, r), "actions": actions_json(sel, r)}
-        )
-    col = {c: i for i, c in enumerate(COLUMNS)}
-    end = {
-        "type": "end",
-        "end_reason": END_REASONS[int(row[col["end_reason"]])],
-        "winner": int(row[col["winner"]]),
-        "win_mask": int(row[col["win_mask"]]),
-        "rounds": int(row[col["rounds"]]),
-        "turns": int(row[col["turns"]]),
-        "scores": [int(row[col[f"score_{s}"]]) for s in range(players)],
-        "error": int(row[col["error"]]),
-    }
-    return GameTrace(header, turns, end, r, snaps)
+FORMAT = TraceFormat(
+    game="secrets-of-the-sea",
+    pack=pack,
+    play_game=play_game,
+    columns=COLUMNS,
+    end_reasons=END_REASONS,
+    new_trace=lambda rules, players: new_trace(rules.max_turns + 1, enabled=True),
+    read_actions=trace_actions,
+    read_snapshots=trace_snapshots,
+    clock=S_TURN,
+    game_end=A_GAME_END,
+    turn=lambda snap, recs, r: {
+        "type": "turn",
+        "state": state_json(snap, r),
+        "actions": actions_json(recs, r),
+    },
+    render=render,
+    tiebreaks=False,
+)

@@ -41,22 +41,6 @@ POLICIES = {
 }
 
 
-def _replay(rules, players, seats, seed, index, *, rotate=False, checked=True, version=""):
-    from simcore.sumeria.trace import replay
-
-    return replay(
-        rules,
-        players,
-        seats,
-        seed,
-        index,
-        rotate=rotate,
-        checked=checked,
-        version=version,
-        policy_arrays=SPEC.policy_arrays(seats),
-    )
-
-
 SPEC = register(
     GameSpec(
         name="sumeria",
@@ -74,7 +58,7 @@ SPEC = register(
         seat_counters=_play.SEAT_COUNTERS,
         pack=pack,
         play_batch=_play.play_batch,
-        replay=_replay,
+        trace_module="simcore.sumeria.trace",
         report_variants=("base", "short", "linear", "ring-map", "cross-map"),
     )
 )

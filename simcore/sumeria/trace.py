@@ -5,13 +5,13 @@ readable text replay. The format is documented in docs/trace-format-sumeria.md.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 
 import numpy as np
 
+from simcore.replay import SEAT_LETTERS, GameTrace, TraceFormat, title_lines, winner_sentence
 from simcore.sumeria.board import LOCS_PER_STATE, N_STATES, TYPE_NAMES, load_map, loc_name
-from simcore.sumeria.play import COLUMNS, N_COLS, play_game
-from simcore.sumeria.rules import P_N_SCORED, P_PLAYERS
+from simcore.sumeria.play import COLUMNS, play_game
+from simcore.sumeria.rules import P_N_SCORED, P_PLAYERS, pack
 from simcore.sumeria.state import (
     A_ADD,
     A_CONTROL,
@@ -38,12 +38,10 @@ from simcore.sumeria.state import (
     S_TURN,
     new_trace,
     trace_actions,
-    trace_overflowed,
     trace_snapshots,
     view,
 )
 
-SEAT_LETTERS = "ABCD"
 PHASE_NAMES = {PH_SETUP: "setup", PH_TURN: "turn", PH_CHOOSE: "choose"}
 
 
@@ -152,54 +150,30 @@ def actions_json(recs: np.ndarray) -> list[dict]:
     return out
 
 
-@dataclass
-class GameTrace:
-    header: dict
-    turns: list[dict]
-    end: dict
-
-    def jsonl(self) -> str:
-        lines = [json.dumps(self.header)]
-        lines += [json.dumps(t) for t in self.turns]
-        lines.append(json.dumps(self.end))
-        return "\n".join(lines) + "\n"
-
-    def text(self) -> str:
-        h = self.header
-        out = [
-            f"Sumeria, {h['players']} players, seed {h['seed']}, game {h['index']}, "
-            f"map {h['rules']['map']}",
-            "Seats: " + ", ".join(f"{SEAT_LETTERS[i]}={p}" for i, p in enumerate(h["policies"])),
-        ]
-        last_round = -1
-        for t in self.turns:
-            st = t["state"]
-            if st["round"] != last_round and st["phase"] != "setup":
-                last_round = st["round"]
-                out.append("")
-                out.append(
-                    f"== Round {st['round'] + 1}: first player {SEAT_LETTERS[st['first_player']]}"
-                    " =="
-                )
-                out.append(draw_board(st))
-            for a in t["actions"]:
-                out.append(f"  [{st['decision']:3d}] " + describe_action(a))
-        e = self.end
-        out.append("")
-        out.append(
-            f"Game over after {e['rounds']} rounds. Scores {e['scores']}, tie-breaks "
-            f"{e['tiebreaks']}. "
-            + (
-                f"Winner: seat {SEAT_LETTERS[e['winner']]}."
-                if e["winner"] >= 0
-                else "Shared win: seats "
-                + ", ".join(
-                    SEAT_LETTERS[s] for s in range(len(e["scores"])) if e["win_mask"] & (1 << s)
-                )
-                + "."
+def render(trace: GameTrace) -> str:
+    """The readable replay."""
+    h = trace.header
+    out = title_lines(f"Sumeria, {h['players']} players", h)
+    out[0] += f", map {h['rules']['map']}"
+    last_round = -1
+    for t in trace.turns:
+        st = t["state"]
+        if st["round"] != last_round and st["phase"] != "setup":
+            last_round = st["round"]
+            out.append("")
+            out.append(
+                f"== Round {st['round'] + 1}: first player {SEAT_LETTERS[st['first_player']]} =="
             )
-        )
-        return "\n".join(out) + "\n"
+            out.append(draw_board(st))
+        for a in t["actions"]:
+            out.append(f"  [{st['decision']:3d}] " + describe_action(a))
+    e = trace.end
+    out.append("")
+    out.append(
+        f"Game over after {e['rounds']} rounds. Scores {e['scores']}, tie-breaks "
+        f"{e['tiebreaks']}. " + winner_sentence(e)
+    )
+    return "\n".join(out) + "\n"
 
 
 def draw_board(st: dict) -> str:
@@ -271,71 +245,31 @@ def describe_action(a: dict) -> str:
     return json.dumps(a)
 
 
-def replay(
-    rules,
-    players: int,
-    seats,
-    seed: int,
-    index: int,
-    *,
-    rotate: bool = False,
-    checked: bool = True,
-    version: str = "",
-    policy_arrays=None,
-) -> GameTrace:
-    """Play game `index` under `seed` with tracing on and decode it."""
-    from simcore.rulesbase import rules_hash
-    from simcore.sumeria.rules import pack
-
-    r = pack(rules, players)
-    ids, w = policy_arrays
+def _new_trace(rules, players: int) -> np.ndarray:
     decisions = players * (
         rules.initial_traders[players - 3] + rules.rounds * (rules.turns_per_round + 9)
     )
-    tr = new_trace(decisions + 16, enabled=True)
-    row = np.zeros(N_COLS, dtype=np.int64)
-    play_game(r, ids, w, np.uint64(seed % 2**64), np.uint64(index), rotate, checked, tr, row)
-    if trace_overflowed(tr):
-        raise RuntimeError("trace buffer overflow")
-    recs = trace_actions(tr)
-    snaps = trace_snapshots(tr)
-    labels = [seats[(s + index) % players if rotate else s].label for s in range(players)]
-    resolved = rules.resolved(players)
-    header = {
-        "type": "game",
-        "game": "sumeria",
-        "version": version,
-        "players": players,
-        "seed": seed,
-        "index": index,
-        "rotate_seats": rotate,
-        "policies": labels,
-        "rules": resolved,
-        "rules_hash": rules_hash(resolved),
-        "routes": [[loc_name(a), loc_name(b)] for a, b in load_map(rules.map)],
-    }
-    turns = []
-    for snap in snaps:
-        d = snap[S_DECISION]
-        sel = recs[(recs[:, 0] == d) & (recs[:, 2] != A_GAME_END)]
-        turns.append(
-            {"type": "decision", "state": state_json(snap, r), "actions": actions_json(sel)}
-        )
-    col = {c: i for i, c in enumerate(COLUMNS)}
-    end = {
-        "type": "end",
-        "end_reason": END_REASONS[int(row[col["end_reason"]])],
-        "winner": int(row[col["winner"]]),
-        "win_mask": int(row[col["win_mask"]]),
-        "rounds": int(row[col["rounds"]]),
-        "turns": int(row[col["turns"]]),
-        "scores": [int(row[col[f"score_{s}"]]) for s in range(players)],
-        "tiebreaks": [int(row[col[f"tiebreak_{s}"]]) for s in range(players)],
-        "held": [
-            {TYPE_NAMES[t]: int(row[col["tiles_0"] * 0 + 0]) * 0 for t in range(0)}
-            for _ in range(0)
-        ],
-        "error": int(row[col["error"]]),
-    }
-    del end["held"]
-    return GameTrace(header, turns, end)
+    return new_trace(decisions + 16, enabled=True)
+
+
+FORMAT = TraceFormat(
+    game="sumeria",
+    pack=pack,
+    play_game=play_game,
+    columns=COLUMNS,
+    end_reasons=END_REASONS,
+    new_trace=_new_trace,
+    read_actions=trace_actions,
+    read_snapshots=trace_snapshots,
+    clock=S_DECISION,
+    game_end=A_GAME_END,
+    turn=lambda snap, recs, r: {
+        "type": "decision",
+        "state": state_json(snap, r),
+        "actions": actions_json(recs),
+    },
+    render=render,
+    header_extra=lambda rules, r: {
+        "routes": [[loc_name(a), loc_name(b)] for a, b in load_map(rules.map)]
+    },
+)

@@ -10,23 +10,6 @@ from simcore.sunken_city.players.weights import WEIGHT_NAMES
 from simcore.sunken_city.rules import DICE, VARIANTS, SunkenCityRules, pack
 from simcore.sunken_city.state import END_REASONS
 
-
-def _replay(rules, players, seats, seed, index, *, rotate=False, checked=True, version=""):
-    from simcore.sunken_city.trace import replay
-
-    return replay(
-        rules,
-        players,
-        seats,
-        seed,
-        index,
-        rotate=rotate,
-        checked=checked,
-        version=version,
-        policy_arrays=SPEC.policy_arrays(SPEC.resolve_seats(seats, rules)),
-    )
-
-
 SPEC = register(
     GameSpec(
         name="sunken-city",
@@ -44,7 +27,7 @@ SPEC = register(
         seat_counters=_play.SEAT_COUNTERS,
         pack=pack,
         play_batch=_play.play_batch,
-        replay=_replay,
+        trace_module="simcore.sunken_city.trace",
         max_weights=len(WEIGHT_NAMES),
         rules_weights=rules_weights,
         check_weight=check_weight,

@@ -5,13 +5,13 @@ readable text replay. The format is documented in docs/trace-format.md.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from simcore.replay import SEAT_LETTERS, GameTrace, TraceFormat, title_lines, winner_sentence
 from simcore.sunken_city import engine
-from simcore.sunken_city.play import COLUMNS, N_COLS, play_game
+from simcore.sunken_city.play import COLUMNS, play_game
 from simcore.sunken_city.rules import (
     N_TREASURES,
     P_ADVANCED,
@@ -21,6 +21,7 @@ from simcore.sunken_city.rules import (
     R_CARDS,
     R_KIND,
     SIZE,
+    pack,
 )
 from simcore.sunken_city.state import (
     A_BANISH,
@@ -55,7 +56,6 @@ from simcore.sunken_city.state import (
     VILLAGE,
     new_trace,
     trace_actions,
-    trace_overflowed,
     trace_snapshots,
     view,
 )
@@ -66,7 +66,6 @@ from simcore.sunken_city.state import S_GROTTO_SPACE as S_GROTTO
 from simcore.sunken_city.state import S_SPIRIT_SLOT as S_SPIRIT
 
 TREASURE_VALUES = list(range(1, 11)) + [12]
-SEAT_LETTERS = "ABCD"
 
 
 def _rc(q: int) -> list[int]:
@@ -287,54 +286,26 @@ def actions_json(recs: np.ndarray, pieces: _Pieces) -> list[dict]:
     return out
 
 
-@dataclass
-class GameTrace:
-    header: dict
-    turns: list[dict]
-    end: dict
-    r: np.ndarray
-    snaps: np.ndarray
-
-    def jsonl(self) -> str:
-        lines = [json.dumps(self.header)]
-        lines += [json.dumps(t) for t in self.turns]
-        lines.append(json.dumps(self.end))
-        return "\n".join(lines) + "\n"
-
-    def text(self) -> str:
-        out = [
-            f"Sunken City, {self.header['players']} players, seed {self.header['seed']}, "
-            f"game {self.header['index']}",
-            "Seats: "
-            + ", ".join(f"{SEAT_LETTERS[i]}={p}" for i, p in enumerate(self.header["policies"])),
-        ]
-        for t, snap in zip(self.turns, self.snaps):
-            st = t["state"]
-            out.append("")
-            out.append(
-                f"== Round {st['round'] + 1}, turn {st['turn'] + 1}: seat "
-                f"{SEAT_LETTERS[st['seat']]} =="
-            )
-            out.append(draw_board(snap, self.r))
-            out.append(_summary_line(st))
-            for a in t["actions"]:
-                out.append("  " + describe_action(a))
-        e = self.end
+def render(trace: GameTrace) -> str:
+    """The readable replay."""
+    out = title_lines(f"Sunken City, {trace.header['players']} players", trace.header)
+    for t, snap in zip(trace.turns, trace.snaps):
+        st = t["state"]
         out.append("")
         out.append(
-            f"Game over ({e['end_reason']}) after {e['rounds']} rounds. Scores "
-            f"{e['scores']}, tie-breaks {e['tiebreaks']}. "
-            + (
-                f"Winner: seat {SEAT_LETTERS[e['winner']]}."
-                if e["winner"] >= 0
-                else "Shared win: seats "
-                + ", ".join(
-                    SEAT_LETTERS[s] for s in range(len(e["scores"])) if e["win_mask"] & (1 << s)
-                )
-                + "."
-            )
+            f"== Round {st['round'] + 1}, turn {st['turn'] + 1}: seat {SEAT_LETTERS[st['seat']]} =="
         )
-        return "\n".join(out) + "\n"
+        out.append(draw_board(snap, trace.r))
+        out.append(_summary_line(st))
+        for a in t["actions"]:
+            out.append("  " + describe_action(a))
+    e = trace.end
+    out.append("")
+    out.append(
+        f"Game over ({e['end_reason']}) after {e['rounds']} rounds. Scores "
+        f"{e['scores']}, tie-breaks {e['tiebreaks']}. " + winner_sentence(e)
+    )
+    return "\n".join(out) + "\n"
 
 
 def _summary_line(st: dict) -> str:
@@ -478,69 +449,24 @@ def describe_action(a: dict) -> str:
     return json.dumps(a)
 
 
-def replay(
-    rules,
-    players: int,
-    seats,
-    seed: int,
-    index: int,
-    *,
-    rotate: bool = False,
-    checked: bool = True,
-    pack=None,
-    version: str = "",
-    policy_arrays=None,
-) -> GameTrace:
-    """Play game `index` under `seed` with tracing on and decode it."""
-    from simcore.rulesbase import rules_hash
-    from simcore.sunken_city.rules import pack as pack_rules
-
-    r = (pack or pack_rules)(rules, players)
-    ids, w = policy_arrays
-    tr = new_trace(rules.max_rounds * players + 1, enabled=True)
-    row = np.zeros(N_COLS, dtype=np.int64)
-    play_game(r, ids, w, np.uint64(seed % 2**64), np.uint64(index), rotate, checked, tr, row)
-    if trace_overflowed(tr):
-        raise RuntimeError("trace buffer overflow")
-    recs = trace_actions(tr)
-    snaps = trace_snapshots(tr)
-    labels = [seats[(s + index) % players if rotate else s].label for s in range(players)]
-    resolved = rules.resolved(players)
-    header = {
-        "type": "game",
-        "game": "sunken-city",
-        "version": version,
-        "players": players,
-        "seed": seed,
-        "index": index,
-        "rotate_seats": rotate,
-        "policies": labels,
-        "rules": resolved,
-        "rules_hash": rules_hash(resolved),
-        "cards": [
-            [int(r[R_CARDS + 3 * c + j]) for j in range(3)] for c in range(int(r[P_N_CARDS]))
-        ],
-    }
-    turns = []
-    for snap in snaps:
-        sel = recs[(recs[:, 0] == snap[S_TURN]) & (recs[:, 2] != A_GAME_END)]
-        turns.append(
-            {
-                "type": "turn",
-                "state": state_json(snap, r),
-                "actions": actions_json(sel, _Pieces(snap)),
-            }
-        )
-    col = {c: i for i, c in enumerate(COLUMNS)}
-    end = {
-        "type": "end",
-        "end_reason": END_REASONS[int(row[col["end_reason"]])],
-        "winner": int(row[col["winner"]]),
-        "win_mask": int(row[col["win_mask"]]),
-        "rounds": int(row[col["rounds"]]),
-        "turns": int(row[col["turns"]]),
-        "scores": [int(row[col[f"score_{s}"]]) for s in range(players)],
-        "tiebreaks": [int(row[col[f"tiebreak_{s}"]]) for s in range(players)],
-        "error": int(row[col["error"]]),
-    }
-    return GameTrace(header, turns, end, r, snaps)
+FORMAT = TraceFormat(
+    game="sunken-city",
+    pack=pack,
+    play_game=play_game,
+    columns=COLUMNS,
+    end_reasons=END_REASONS,
+    new_trace=lambda rules, players: new_trace(rules.max_rounds * players + 1, enabled=True),
+    read_actions=trace_actions,
+    read_snapshots=trace_snapshots,
+    clock=S_TURN,
+    game_end=A_GAME_END,
+    turn=lambda snap, recs, r: {
+        "type": "turn",
+        "state": state_json(snap, r),
+        "actions": actions_json(recs, _Pieces(snap)),
+    },
+    render=render,
+    header_extra=lambda rules, r: {
+        "cards": [[int(r[R_CARDS + 3 * c + j]) for j in range(3)] for c in range(int(r[P_N_CARDS]))]
+    },
+)

@@ -69,22 +69,6 @@ POLICIES = {
 }
 
 
-def _replay(rules, players, seats, seed, index, *, rotate=False, checked=True, version=""):
-    from simcore.sunken_treasure.trace import replay
-
-    return replay(
-        rules,
-        players,
-        seats,
-        seed,
-        index,
-        rotate=rotate,
-        checked=checked,
-        version=version,
-        policy_arrays=SPEC.policy_arrays(seats),
-    )
-
-
 SPEC = register(
     GameSpec(
         name="sunken-treasure",
@@ -102,7 +86,7 @@ SPEC = register(
         seat_counters=_play.SEAT_COUNTERS,
         pack=pack,
         play_batch=_play.play_batch,
-        replay=_replay,
+        trace_module="simcore.sunken_treasure.trace",
         report_variants=("base", "bank-on-surface", "keep-safety", "four-sharks"),
     )
 )

@@ -1101,9 +1101,9 @@ def scores(s, r, score, tiebreak):
 
 
 @kernel
-def winners(s, r):
+def winners(s, r, score, tiebreak):
     """(winner seat or -1, bitmask): the seat that banked the target; nobody otherwise (one
-    player past the turn limit, or the round cap)."""
+    player past the turn limit, or the round cap). The scores do not decide."""
     w = s[S_WINNER]
     if s[S_END] == END_TARGET and w >= 0:
         return w, 1 << w

@@ -5,13 +5,13 @@ readable text replay. The format is documented in docs/trace-format-sunken-treas
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 
 import numpy as np
 
+from simcore.replay import SEAT_LETTERS, GameTrace, TraceFormat, title_lines
 from simcore.sunken_treasure.board import ATTEMPT_NAMES, DECK_NAMES, ITEM_NAMES
-from simcore.sunken_treasure.play import COLUMNS, N_COLS, play_game
-from simcore.sunken_treasure.rules import P_N_TKINDS, P_PLAYERS, R_TVALUE
+from simcore.sunken_treasure.play import COLUMNS, play_game
+from simcore.sunken_treasure.rules import P_N_TKINDS, P_PLAYERS, R_TVALUE, pack
 from simcore.sunken_treasure.state import (
     A_ABANDON,
     A_ATTEMPT,
@@ -45,12 +45,9 @@ from simcore.sunken_treasure.state import (
     UP_NAMES,
     new_trace,
     trace_actions,
-    trace_overflowed,
     trace_snapshots,
     view,
 )
-
-SEAT_LETTERS = "ABCD"
 
 
 def _values(counts: np.ndarray, r: np.ndarray) -> list[int]:
@@ -215,103 +212,54 @@ def _seat_line(k: int, st: dict) -> str:
     )
 
 
-@dataclass
-class GameTrace:
-    header: dict
-    turns: list[dict]
-    end: dict
-
-    def jsonl(self) -> str:
-        lines = [json.dumps(self.header)]
-        lines += [json.dumps(t) for t in self.turns]
-        lines.append(json.dumps(self.end))
-        return "\n".join(lines) + "\n"
-
-    def text(self) -> str:
-        h = self.header
-        out = [
-            f"Sunken Treasure, {h['players']} player(s), seed {h['seed']}, game {h['index']}",
-            "Seats: " + ", ".join(f"{SEAT_LETTERS[i]}={p}" for i, p in enumerate(h["policies"])),
-        ]
-        for t in self.turns:
-            st = t["state"]
-            d = st["decks"]
-            out.append("")
-            out.append(
-                f"== Round {st['round'] + 1}, turn {st['turn'] + 1}: seat "
-                f"{SEAT_LETTERS[st['seat']]} == sharks {st['sharks']}; decks item "
-                f"{d['item'][0]}/{d['item'][1]} attempt {d['attempt'][0]}/{d['attempt'][1]} "
-                f"treasure {d['treasure'][0]}/{d['treasure'][1]} (deck/discard)"
-            )
-            for k, seat in enumerate(st["seats"]):
-                out.append(_seat_line(k, seat))
-            for a in t["actions"]:
-                out.append("  " + describe_action(a))
-        e = self.end
+def render(trace: GameTrace) -> str:
+    """The readable replay."""
+    out = title_lines(f"Sunken Treasure, {trace.header['players']} player(s)", trace.header)
+    for t in trace.turns:
+        st = t["state"]
+        d = st["decks"]
         out.append("")
-        win = f"Winner: seat {SEAT_LETTERS[e['winner']]}." if e["winner"] >= 0 else "No winner."
         out.append(
-            f"Game over ({e['end_reason']}) after {e['turns']} turns. Banked "
-            + ", ".join(f"${v:,}" for v in e["scores"])
-            + f". {win}"
+            f"== Round {st['round'] + 1}, turn {st['turn'] + 1}: seat "
+            f"{SEAT_LETTERS[st['seat']]} == sharks {st['sharks']}; decks item "
+            f"{d['item'][0]}/{d['item'][1]} attempt {d['attempt'][0]}/{d['attempt'][1]} "
+            f"treasure {d['treasure'][0]}/{d['treasure'][1]} (deck/discard)"
         )
-        return "\n".join(out) + "\n"
+        for k, seat in enumerate(st["seats"]):
+            out.append(_seat_line(k, seat))
+        for a in t["actions"]:
+            out.append("  " + describe_action(a))
+    e = trace.end
+    out.append("")
+    win = f"Winner: seat {SEAT_LETTERS[e['winner']]}." if e["winner"] >= 0 else "No winner."
+    out.append(
+        f"Game over ({e['end_reason']}) after {e['turns']} turns. Banked "
+        + ", ".join(f"${v:,}" for v in e["scores"])
+        + f". {win}"
+    )
+    return "\n".join(out) + "\n"
 
 
-def replay(
-    rules,
-    players: int,
-    seats,
-    seed: int,
-    index: int,
-    *,
-    rotate: bool = False,
-    checked: bool = True,
-    version: str = "",
-    policy_arrays=None,
-) -> GameTrace:
-    """Play game `index` under `seed` with tracing on and decode it."""
-    from simcore.rulesbase import rules_hash
-    from simcore.sunken_treasure.rules import pack
+def _turn(snap: np.ndarray, recs: np.ndarray, r: np.ndarray) -> dict:
+    return {"type": "turn", "state": state_json(snap, r), "actions": actions_json(recs)}
 
-    r = pack(rules, players)
-    ids, w = policy_arrays
+
+def _new_trace(rules, players: int) -> np.ndarray:
     max_turns = rules.solo_turns if players == 1 else rules.max_rounds * players
-    tr = new_trace(max_turns + 1, enabled=True)
-    row = np.zeros(N_COLS, dtype=np.int64)
-    play_game(r, ids, w, np.uint64(seed % 2**64), np.uint64(index), rotate, checked, tr, row)
-    if trace_overflowed(tr):
-        raise RuntimeError("trace buffer overflow")
-    recs = trace_actions(tr)
-    snaps = trace_snapshots(tr)
-    labels = [seats[(s + index) % players if rotate else s].label for s in range(players)]
-    resolved = rules.resolved(players)
-    header = {
-        "type": "game",
-        "game": "sunken-treasure",
-        "version": version,
-        "players": players,
-        "seed": seed,
-        "index": index,
-        "rotate_seats": rotate,
-        "policies": labels,
-        "rules": resolved,
-        "rules_hash": rules_hash(resolved),
-    }
-    turns = []
-    for snap in snaps:
-        sel = recs[(recs[:, 0] == snap[S_TURN]) & (recs[:, 2] != A_GAME_END)]
-        turns.append({"type": "turn", "state": state_json(snap, r), "actions": actions_json(sel)})
-    col = {c: i for i, c in enumerate(COLUMNS)}
-    end = {
-        "type": "end",
-        "end_reason": END_REASONS[int(row[col["end_reason"]])],
-        "winner": int(row[col["winner"]]),
-        "win_mask": int(row[col["win_mask"]]),
-        "rounds": int(row[col["rounds"]]),
-        "turns": int(row[col["turns"]]),
-        "scores": [int(row[col[f"score_{s}"]]) for s in range(players)],
-        "tiebreaks": [int(row[col[f"tiebreak_{s}"]]) for s in range(players)],
-        "error": int(row[col["error"]]),
-    }
-    return GameTrace(header, turns, end)
+    return new_trace(max_turns + 1, enabled=True)
+
+
+FORMAT = TraceFormat(
+    game="sunken-treasure",
+    pack=pack,
+    play_game=play_game,
+    columns=COLUMNS,
+    end_reasons=END_REASONS,
+    new_trace=_new_trace,
+    read_actions=trace_actions,
+    read_snapshots=trace_snapshots,
+    clock=S_TURN,
+    game_end=A_GAME_END,
+    turn=_turn,
+    render=render,
+)

@@ -674,7 +674,7 @@ def test_win_at_20000_banked():
     assert g.banked(1) == 19000 and g.s[S_OVER] == 0
     g.treasure(1, 1000).turn(1).bank(1)
     assert g.s[S_OVER] == 1 and g.s[S_END] == END_TARGET and g.s[S_WINNER] == 1
-    assert E.winners(g.s, g.r) == (1, 2)
+    assert E.winners(g.s, g.r, g.s[:4], g.s[:4]) == (1, 2)
     assert g.search(2, ok=False) == ILLEGAL  # nothing after the end
 
 
@@ -701,10 +701,10 @@ def test_solo_turn_limit():
     assert g.s[S_OVER] == 0
     g.search(0)
     assert g.s[S_OVER] == 1 and g.s[S_END] == END_SOLO_LIMIT
-    assert E.winners(g.s, g.r) == (-1, 0)
+    assert E.winners(g.s, g.r, g.s[:4], g.s[:4]) == (-1, 0)
     g = Game(1).played().up(0).treasure(0, 10000, 5000, 5000).turn(0)
     g.bank(0)
-    assert g.s[S_END] == END_TARGET and E.winners(g.s, g.r) == (0, 1)
+    assert g.s[S_END] == END_TARGET and E.winners(g.s, g.r, g.s[:4], g.s[:4]) == (0, 1)
 
 
 def test_round_cap():

@@ -1,0 +1,152 @@
+"""Replay every game shares: play one game with its trace on and decode it into JSON lines (a
+header line, one line per turn, an end line; docs/trace-format.md) and a readable text.
+
+A game's trace module describes its own part in a `TraceFormat` (how big a buffer one game
+needs, how to read its records and snapshots, the JSON object of one turn, header fields of
+its own, and the text rendering); `replay` does the rest.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from simcore.rulesbase import rules_hash
+
+SEAT_LETTERS = "ABCD"
+
+
+@dataclass
+class GameTrace:
+    """A decoded game: header, one JSON object per turn (or decision), end; r is the packed
+    rules and snaps the state before each turn (for text renderers that draw the board)."""
+
+    header: dict
+    turns: list[dict]
+    end: dict
+    r: np.ndarray
+    snaps: np.ndarray
+    render: Callable[[GameTrace], str] = field(repr=False, compare=False)
+
+    def jsonl(self) -> str:
+        lines = [json.dumps(self.header)]
+        lines += [json.dumps(t) for t in self.turns]
+        lines.append(json.dumps(self.end))
+        return "\n".join(lines) + "\n"
+
+    def text(self) -> str:
+        return self.render(self)
+
+
+@dataclass(frozen=True)
+class TraceFormat:
+    """What a game's trace module tells `replay`."""
+
+    game: str  # the registry name
+    pack: Callable[[Any, int], np.ndarray]
+    play_game: Callable[..., Any]  # the game's driver (simcore.skeleton)
+    columns: list[str]
+    end_reasons: tuple[str, ...]
+    new_trace: Callable[[Any, int], np.ndarray]  # (rules, players) -> an enabled buffer
+    read_actions: Callable[[np.ndarray], np.ndarray]
+    read_snapshots: Callable[[np.ndarray], np.ndarray]
+    clock: int  # the state field an action record's first value is matched with
+    game_end: int  # the action kind of the game-end record (not listed in a turn)
+    turn: Callable[[np.ndarray, np.ndarray, np.ndarray], dict]  # (snapshot, its records, r)
+    render: Callable[[GameTrace], str]
+    header_extra: Callable[[Any, np.ndarray], dict] = lambda rules, r: {}
+    tiebreaks: bool = True  # the end line lists the tie-breaks
+
+
+def seat_labels(seats, players: int, index: int, rotate: bool) -> list[str]:
+    """The policy label of each seat of game `index` (seat rotation as in simcore.seats)."""
+    return [seats[(s + index) % players if rotate else s].label for s in range(players)]
+
+
+def replay(
+    fmt: TraceFormat,
+    rules,
+    players: int,
+    seats,
+    seed: int,
+    index: int,
+    *,
+    rotate: bool = False,
+    checked: bool = True,
+    version: str = "",
+    policy_arrays=None,
+) -> GameTrace:
+    """Play game `index` under `seed` with tracing on and decode it."""
+    r = fmt.pack(rules, players)
+    ids, w = policy_arrays
+    tr = fmt.new_trace(rules, players)
+    row = np.zeros(len(fmt.columns), dtype=np.int64)
+    fmt.play_game(r, ids, w, np.uint64(seed % 2**64), np.uint64(index), rotate, checked, tr, row)
+    if overflowed(tr):
+        raise RuntimeError("trace buffer overflow")
+    recs = fmt.read_actions(tr)
+    snaps = fmt.read_snapshots(tr)
+    resolved = rules.resolved(players)
+    header = {
+        "type": "game",
+        "game": fmt.game,
+        "version": version,
+        "players": players,
+        "seed": seed,
+        "index": index,
+        "rotate_seats": rotate,
+        "policies": seat_labels(seats, players, index, rotate),
+        "rules": resolved,
+        "rules_hash": rules_hash(resolved),
+        **fmt.header_extra(rules, r),
+    }
+    turns = []
+    for snap in snaps:
+        sel = recs[(recs[:, 0] == snap[fmt.clock]) & (recs[:, 2] != fmt.game_end)]
+        turns.append(fmt.turn(snap, sel, r))
+    return GameTrace(header, turns, end_line(fmt, row, players), r, snaps, fmt.render)
+
+
+def end_line(fmt: TraceFormat, row: np.ndarray, players: int) -> dict:
+    """The trace's last line, from the game's result row."""
+    col = {c: i for i, c in enumerate(fmt.columns)}
+    end = {
+        "type": "end",
+        "end_reason": fmt.end_reasons[int(row[col["end_reason"]])],
+        "winner": int(row[col["winner"]]),
+        "win_mask": int(row[col["win_mask"]]),
+        "rounds": int(row[col["rounds"]]),
+        "turns": int(row[col["turns"]]),
+        "scores": [int(row[col[f"score_{s}"]]) for s in range(players)],
+    }
+    if fmt.tiebreaks:
+        end["tiebreaks"] = [int(row[col[f"tiebreak_{s}"]]) for s in range(players)]
+    end["error"] = int(row[col["error"]])
+    return end
+
+
+def overflowed(tr: np.ndarray) -> bool:
+    from simcore.tracebuf import overflowed as _overflowed
+
+    return _overflowed(tr)
+
+
+def title_lines(title: str, header: dict) -> list[str]:
+    """The first two lines of every text replay: the game and its seats."""
+    return [
+        f"{title}, seed {header['seed']}, game {header['index']}",
+        "Seats: "
+        + ", ".join(f"{SEAT_LETTERS[i]}={p}" for i, p in enumerate(header["policies"])),
+    ]
+
+
+def winner_sentence(end: dict) -> str:
+    """'Winner: seat B.' or 'Shared win: seats A, C.'"""
+    if end["winner"] >= 0:
+        return f"Winner: seat {SEAT_LETTERS[end['winner']]}."
+    shared = [SEAT_LETTERS[s] for s in range(len(end["scores"])) if end["win_mask"] & (1 << s)]
+    return "Shared win: seats " + ", ".join(shared) + "."

@@ -1,0 +1,338 @@
+"""The frame every game plugs into: the result row, winners and ties, and the batch driver.
+
+A game package writes only what is its own (rules, board, state layout, engine verbs, players,
+its turn loop and trace rendering). Its `play.py` declares its result counters in a
+`RowLayout` and hands its compiled hooks to `bind_driver`, which builds the game's
+`run_game`, `play_game` and `play_batch` from the templates below:
+
+    setup(s, r, tr, rng)                        deal the game into the zeroed state s
+    play_from(s, r, pols, wts, rng, checked, tr, x, xf, tab)
+                                                play it to its end; 0 or the first error code
+    scores(s, r, score, tiebreak)               fill score[seat], tiebreak[seat]
+    length(s, r) -> (rounds, turns)             the row's rounds and turns
+    record(tr, s, kind, a, b, c)                the game's trace record (the game-end record)
+    winners(s, r, score, tiebreak)              optional: (seat or -1, mask); default
+                                                winners_by_score
+    derived(s, r, k, seat)                      optional: counter k of the layout that is not
+                                                a state field (seat = -1 for game counters)
+    tables(r, tab)                              optional: fill the per-rules table once per
+                                                block of games
+
+The scratch of one game is the same for every game: the state s (int64[STATE_SIZE]), an int
+scratch x (int64[X_SIZE]) and a float scratch xf (float64[XF_SIZE]) of the players, zeroed
+before each game, and a table tab (float64[TABLE_SIZE]) that depends on the rules only.
+
+Why templates: numba's on-disk cache does not work for closures over compiled functions (the
+cache key pickles the closure, and a dispatcher pickles differently in every process). So the
+templates are plain functions whose free names (the hooks and the game's constants) are bound
+by giving each game its own copy of the function with its own globals; the copy is cached in
+the game's cache directory (simcore.jit) like any function of the game.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numba import prange
+
+from simcore.jit import driver, kernel
+from simcore.rng import stream_for
+from simcore.seats import seat_policies
+from simcore.tracebuf import T_HEADER
+
+P_PLAYERS = 0  # every game's packed rules array starts with the player count
+DERIVED = -1  # a counter that is not one state field: the game's `derived` hook computes it
+BLOCK = 64  # games per block of play_batch: one scratch per block, not per game
+COMMON = ("game", "players", "winner", "win_mask", "rounds", "turns", "end_reason")
+PER_SEAT = ("score", "tiebreak", "policy")
+
+
+def common_columns(max_players: int) -> list[str]:
+    """The columns every game's row starts with (DESIGN.md, "Result rows")."""
+    cols = list(COMMON)
+    for name in PER_SEAT:
+        cols += [f"{name}_{s}" for s in range(max_players)]
+    return cols
+
+
+@dataclass(frozen=True)
+class RowLayout:
+    """A game's result row: the common columns, the game's counters, each seat's counters,
+    then `error`. A counter is (name, source): the state offset it is copied from (for a seat
+    counter: the offset inside the seat's counter block, seat_base + seat * seat_stride), or
+    DERIVED when the game's `derived` hook computes it."""
+
+    max_players: int
+    game_counters: tuple[tuple[str, int], ...]
+    seat_counters: tuple[tuple[str, int], ...]
+    seat_base: int = 0
+    seat_stride: int = 0
+    columns: list[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        cols = common_columns(self.max_players) + [n for n, _ in self.game_counters]
+        cols += [f"{n}_{s}" for n, _ in self.seat_counters for s in range(self.max_players)]
+        object.__setattr__(self, "columns", cols + ["error"])
+        if len(set(self.columns)) != len(self.columns):
+            raise ValueError("a counter name is given twice")
+
+    @property
+    def game_counter_names(self) -> list[str]:
+        return [n for n, _ in self.game_counters]
+
+    @property
+    def seat_counter_names(self) -> list[str]:
+        return [n for n, _ in self.seat_counters]
+
+    def col(self, name: str) -> int:
+        """The column of a common column, a game counter, or `name_<seat>`."""
+        return self.columns.index(name)
+
+    def counter(self, name: str) -> int:
+        """The number k the `derived` hook is asked for: game counters first, then seat
+        counters."""
+        names = self.game_counter_names + self.seat_counter_names
+        return names.index(name)
+
+    def constants(self) -> dict[str, Any]:
+        """The names the row templates read (bound into the game's copy of them)."""
+        return {
+            "MAX_PLAYERS": self.max_players,
+            "N_COLS": len(self.columns),
+            "R_GAME": self.col("game"),
+            "R_PLAYERS": self.col("players"),
+            "R_WINNER": self.col("winner"),
+            "R_WIN_MASK": self.col("win_mask"),
+            "R_ROUNDS": self.col("rounds"),
+            "R_TURNS": self.col("turns"),
+            "R_END": self.col("end_reason"),
+            "R_SCORE": self.col("score_0"),
+            "R_TIEBREAK": self.col("tiebreak_0"),
+            "R_POLICY": self.col("policy_0"),
+            "R_GAME_CNT": len(common_columns(self.max_players)),
+            "R_SEAT_CNT": len(common_columns(self.max_players)) + len(self.game_counters),
+            "R_ERROR": self.col("error"),
+            "GAME_SRC": np.array([src for _, src in self.game_counters] or [0], np.int64)[
+                : len(self.game_counters)
+            ],
+            "SEAT_SRC": np.array([src for _, src in self.seat_counters] or [0], np.int64)[
+                : len(self.seat_counters)
+            ],
+            "N_GAME_CNT": len(self.game_counters),
+            "SEAT_BASE": self.seat_base,
+            "SEAT_STRIDE": self.seat_stride,
+        }
+
+
+# ------------------------------------------------------------------------------ winners
+@kernel
+def winners_by_score(players, score, tiebreak):
+    """(winner seat or -1 for a shared win, bitmask of the seats sharing first place): the
+    most points win, a tie goes to the best tie-break, a tie in both is shared."""
+    best = 0
+    for seat in range(1, players):
+        if score[seat] > score[best] or (
+            score[seat] == score[best] and tiebreak[seat] > tiebreak[best]
+        ):
+            best = seat
+    mask = 0
+    n = 0
+    for seat in range(players):
+        if score[seat] == score[best] and tiebreak[seat] == tiebreak[best]:
+            mask |= 1 << seat
+            n += 1
+    return (best if n == 1 else -1), mask
+
+
+@kernel
+def winners_of_scores(s, r, score, tiebreak):
+    """The default `winners` hook: winners_by_score over the seats of the game."""
+    return winners_by_score(r[P_PLAYERS], score, tiebreak)
+
+
+@kernel
+def no_derived(s, r, k, seat):
+    """The default `derived` hook (a game whose counters are all state fields)."""
+    return 0
+
+
+@kernel
+def no_tables(r, tab):
+    """The default `tables` hook (a game without per-rules tables)."""
+    return
+
+
+# ------------------------------------------------------------------------------ templates
+# Plain functions: `bind_driver` compiles a copy of each per game, with the game's hooks and
+# constants as its globals (hook names are prefixed game_).
+
+
+def fill_row(s, r, index, policy_idx, score, tb, rows, i):  # pragma: no cover - compiled
+    """Write the result row rows[i] of a finished game (score, tb: int64[MAX_PLAYERS])."""
+    players = r[P_PLAYERS]
+    for k in range(rows.shape[1]):
+        rows[i, k] = 0
+    rows[i, R_GAME] = index  # noqa: F821 - the names in capitals are bound per game
+    rows[i, R_PLAYERS] = players  # noqa: F821
+    for k in range(MAX_PLAYERS):  # noqa: F821
+        score[k] = 0
+        tb[k] = 0
+    game_scores(s, r, score, tb)  # noqa: F821
+    w, mask = game_winners(s, r, score, tb)  # noqa: F821
+    if s[S_ERROR] != 0:  # noqa: F821
+        w, mask = -1, 0
+    rows[i, R_WINNER] = w  # noqa: F821
+    rows[i, R_WIN_MASK] = mask  # noqa: F821
+    rounds, turns = game_length(s, r)  # noqa: F821
+    rows[i, R_ROUNDS] = rounds  # noqa: F821
+    rows[i, R_TURNS] = turns  # noqa: F821
+    rows[i, R_END] = s[S_END]  # noqa: F821
+    for seat in range(MAX_PLAYERS):  # noqa: F821
+        rows[i, R_SCORE + seat] = score[seat]  # noqa: F821
+        rows[i, R_TIEBREAK + seat] = tb[seat]  # noqa: F821
+        rows[i, R_POLICY + seat] = policy_idx[seat] if seat < players else -1  # noqa: F821
+    for k in range(GAME_SRC.shape[0]):  # noqa: F821
+        src = GAME_SRC[k]  # noqa: F821
+        v = s[src] if src >= 0 else game_derived(s, r, k, -1)  # noqa: F821
+        rows[i, R_GAME_CNT + k] = v  # noqa: F821
+    for j in range(SEAT_SRC.shape[0]):  # noqa: F821
+        src = SEAT_SRC[j]  # noqa: F821
+        for seat in range(players):
+            if src >= 0:
+                v = s[SEAT_BASE + seat * SEAT_STRIDE + src]  # noqa: F821
+            else:
+                v = game_derived(s, r, N_GAME_CNT + j, seat)  # noqa: F821
+            rows[i, R_SEAT_CNT + j * MAX_PLAYERS + seat] = v  # noqa: F821
+    rows[i, R_ERROR] = s[S_ERROR]  # noqa: F821
+
+
+def run_game(r, pol_ids, weights, seed, index, rotate, checked, tr, rows, i, g):  # pragma: no cover
+    """Play game `index` under `seed` and write its result row rows[i], in the scratch of
+    one game g = (s, x, xf, tab, rng, pols, wts, policy_idx, score, tb), reused from game
+    to game (s, x and xf are zeroed here; tab depends on the rules only). pol_ids:
+    int64[players] and weights: float64[players, W] are the policy list before seat
+    rotation."""
+    s, x, xf, tab, rng, pols, wts, policy_idx, score, tb = g
+    players = r[P_PLAYERS]
+    stream_for(np.uint64(seed), np.uint64(index), rng)
+    seat_policies(players, index, rotate, pol_ids, weights, pols, wts, policy_idx)
+    for k in range(s.shape[0]):
+        s[k] = 0
+    for k in range(x.shape[0]):
+        x[k] = 0
+    for k in range(xf.shape[0]):
+        xf[k] = 0.0
+    game_setup(s, r, tr, rng)  # noqa: F821
+    game_play_from(s, r, pols, wts, rng, checked, tr, x, xf, tab)  # noqa: F821
+    fill_row(s, r, index, policy_idx, score, tb, rows, i)
+    game_record(tr, s, A_GAME_END, s[S_END], rows[i, R_WINNER], rows[i, R_WIN_MASK], s[S_ERROR])  # noqa: F821, E501
+
+
+def new_scratch(r, w):  # pragma: no cover - compiled
+    """The scratch of one game (see run_game); w: weights per seat."""
+    tab = np.zeros(TABLE_SIZE, dtype=np.float64)  # noqa: F821
+    game_tables(r, tab)  # noqa: F821
+    return (
+        np.zeros(STATE_SIZE, dtype=np.int64),  # noqa: F821
+        np.zeros(X_SIZE, dtype=np.int64),  # noqa: F821
+        np.zeros(XF_SIZE, dtype=np.float64),  # noqa: F821
+        tab,
+        np.zeros(1, dtype=np.uint64),
+        np.zeros(MAX_PLAYERS, dtype=np.int64),  # noqa: F821
+        np.zeros((MAX_PLAYERS, w), dtype=np.float64),  # noqa: F821
+        np.full(MAX_PLAYERS, -1, dtype=np.int64),  # noqa: F821
+        np.zeros(MAX_PLAYERS, dtype=np.int64),  # noqa: F821
+        np.zeros(MAX_PLAYERS, dtype=np.int64),  # noqa: F821
+    )
+
+
+def play_game(r, pol_ids, weights, seed, index, rotate, checked, tr, row):  # pragma: no cover
+    """Play game `index` under `seed` and write its result row. tr: trace buffer. Returns the
+    final state (int64[STATE_SIZE])."""
+    g = new_scratch(r, weights.shape[1])
+    rows = row.reshape((1, row.shape[0]))
+    run_game(r, pol_ids, weights, seed, index, rotate, checked, tr, rows, 0, g)
+    return g[0]
+
+
+def play_batch(r, pol_ids, weights, seed, start, rotate, checked, rows):  # pragma: no cover
+    """Play games start .. start + n - 1 in parallel; rows: int64[n, N_COLS]. The games are
+    split in blocks of BLOCK; each block allocates its scratch once."""
+    n = rows.shape[0]
+    nb = (n + BLOCK - 1) // BLOCK
+    for b in prange(nb):
+        tr = np.zeros(T_HEADER, dtype=np.int32)
+        g = new_scratch(r, weights.shape[1])
+        for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+            run_game(r, pol_ids, weights, seed, start + i, rotate, checked, tr, rows, i, g)
+
+
+# (template, compile decorator) in the order they are bound
+_TEMPLATES: tuple[tuple[Callable, Callable], ...] = (
+    (fill_row, kernel),
+    (run_game, kernel),
+    (new_scratch, driver),
+    (play_game, driver),
+    (play_batch, driver(parallel=True)),
+)
+
+
+def bind_driver(
+    module: str,
+    layout: RowLayout,
+    *,
+    setup: Callable,
+    play_from: Callable,
+    scores: Callable,
+    length: Callable,
+    record: Callable,
+    game_end: int,
+    state_size: int,
+    s_end: int,
+    s_error: int,
+    x_size: int = 0,
+    xf_size: int = 0,
+    winners: Callable = winners_of_scores,
+    derived: Callable = no_derived,
+    tables: Callable = no_tables,
+    table_size: int = 0,
+) -> types.SimpleNamespace:
+    """The game's copy of the driver: a namespace with fill_row, run_game, new_scratch,
+    play_game and play_batch, compiled (lazily) for `module` (the game's play module, whose
+    cache directory they share)."""
+    g = dict(globals())
+    g.update(layout.constants())
+    g.update(
+        __name__=module,
+        game_setup=setup,
+        game_play_from=play_from,
+        game_scores=scores,
+        game_winners=winners,
+        game_length=length,
+        game_record=record,
+        game_derived=derived,
+        game_tables=tables,
+        A_GAME_END=game_end,
+        STATE_SIZE=state_size,
+        S_END=s_end,
+        S_ERROR=s_error,
+        X_SIZE=max(x_size, 1),
+        XF_SIZE=max(xf_size, 1),
+        TABLE_SIZE=max(table_size, 1),
+    )
+    out = types.SimpleNamespace(layout=layout, columns=layout.columns)
+    for template, compile_ in _TEMPLATES:
+        fn = types.FunctionType(
+            template.__code__, g, template.__name__, template.__defaults__, template.__closure__
+        )
+        fn.__qualname__ = template.__qualname__
+        fn.__doc__ = template.__doc__
+        fn.__module__ = module
+        compiled = compile_(fn)
+        g[template.__name__] = compiled
+        setattr(out, template.__name__, compiled)
+    return out
