@@ -139,8 +139,7 @@ def title_lines(title: str, header: dict) -> list[str]:
     """The first two lines of every text replay: the game and its seats."""
     return [
         f"{title}, seed {header['seed']}, game {header['index']}",
-        "Seats: "
-        + ", ".join(f"{SEAT_LETTERS[i]}={p}" for i, p in enumerate(header["policies"])),
+        "Seats: " + ", ".join(f"{SEAT_LETTERS[i]}={p}" for i, p in enumerate(header["policies"])),
     ]
 
 
