@@ -17,7 +17,6 @@ from simcore.seats import seat_policies
 from simcore.sunken_city.engine import (
     ERR_ILLEGAL,
     ERR_TRACE,
-    check_invariants,
     record,
     scores,
     setup,
@@ -25,6 +24,7 @@ from simcore.sunken_city.engine import (
     treasure,
     winners,
 )
+from simcore.sunken_city.engine_invariants import check_invariants
 from simcore.sunken_city.players.random import POL_RANDOM, random_turn
 from simcore.sunken_city.players.scratch import F_SIZE, X_SIZE
 from simcore.sunken_city.players.turn import POL_HEURISTIC, heuristic_turn

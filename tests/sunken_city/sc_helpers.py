@@ -5,7 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from simcore.rng import new_stream
-from simcore.sunken_city import engine as E
+from simcore.sunken_city import engine_advanced as EA
+from simcore.sunken_city import engine_invariants as EI
+from simcore.sunken_city import engine_moves as EM
+from simcore.sunken_city import engine_raising as ER
+from simcore.sunken_city import engine_spirit as ES
+from simcore.sunken_city import engine_turn as ET
 from simcore.sunken_city.board import square
 from simcore.sunken_city.players.scratch import new_scratch
 from simcore.sunken_city.positions import from_diagram
@@ -60,23 +65,23 @@ class Game:
 
     # -- actions (return the engine's code; ok=True asserts 0)
     def card(self, card: int, ok: bool = True) -> int:
-        err = E.do_card(self.s, self.r, self.tr, self.seat, card)
+        err = ET.do_card(self.s, self.r, self.tr, self.seat, card)
         assert not ok or err == 0
         return err
 
     def street(self, a, b=None, ok: bool = True) -> int:
-        err = E.do_street(self.s, self.r, self.tr, square(*a), square(*b) if b else -1)
+        err = ER.do_street(self.s, self.r, self.tr, square(*a), square(*b) if b else -1)
         assert not ok or err == 0, err
         return err
 
     def house(self, h: int, rc, ok: bool = True) -> int:
-        err = E.do_house(self.s, self.r, self.tr, h, square(*rc))
+        err = ER.do_house(self.s, self.r, self.tr, h, square(*rc))
         assert not ok or err == 0, err
         return err
 
     def step(self, rc, ok: bool = True) -> int:
         """One movement point onto the piece at square rc (None: the village)."""
-        err = E.do_step(self.s, self.r, self.tr, self.seat, self.slot(rc), self.x)
+        err = EM.do_step(self.s, self.r, self.tr, self.seat, self.slot(rc), self.x)
         assert not ok or err == 0, err
         return err
 
@@ -85,53 +90,53 @@ class Game:
             self.step(rc)
 
     def chip(self, ok: bool = True) -> int:
-        err = E.do_chip(self.s, self.r, self.tr, self.seat)
+        err = EM.do_chip(self.s, self.r, self.tr, self.seat)
         assert not ok or err == 0
         return err
 
     def spirit_begin(self, ok: bool = True) -> int:
-        err = E.do_spirit_begin(self.s, self.r, self.tr, self.seat, self.rng, self.x)
+        err = ES.do_spirit_begin(self.s, self.r, self.tr, self.seat, self.rng, self.x)
         assert not ok or err == 0
         return err
 
     def spirit_step(self, rc, ok: bool = True) -> int:
-        err = E.do_spirit_step(self.s, self.r, self.tr, self.seat, self.slot(rc), self.x)
+        err = ES.do_spirit_step(self.s, self.r, self.tr, self.seat, self.slot(rc), self.x)
         assert not ok or err == 0
         return err
 
     def spirit_stop(self) -> int:
-        return E.do_spirit_stop(self.s, self.r, self.tr, self.seat)
+        return ES.do_spirit_stop(self.s, self.r, self.tr, self.seat)
 
     # -- the advanced game (seed 001)
     def sink_step(self, rc, ok: bool = True) -> int:
         """Sinking phase: move the spirit one point onto the piece at square rc."""
-        err = E.do_sink_step(self.s, self.r, self.tr, self.seat, self.slot(rc), self.x)
+        err = EA.do_sink_step(self.s, self.r, self.tr, self.seat, self.slot(rc), self.x)
         assert not ok or err == 0, err
         return err
 
     def banish(self, g: int, ok: bool = True) -> int:
-        err = E.do_banish(self.s, self.r, self.tr, self.seat, g, self.x)
+        err = EA.do_banish(self.s, self.r, self.tr, self.seat, g, self.x)
         assert not ok or err == 0, err
         return err
 
     def grotto(self, g: int, ok: bool = True) -> int:
-        err = E.do_grotto(self.s, self.r, self.tr, self.seat, g)
+        err = EA.do_grotto(self.s, self.r, self.tr, self.seat, g)
         assert not ok or err == 0, err
         return err
 
     def options(self) -> set[str]:
         """The kinds of action legal now (engine.turn_options) by name."""
         names = ("place", "step", "chip", "spirit", "end", "sink", "banish", "grotto")
-        m = int(E.turn_options(self.s, self.r, self.seat, self.x))
+        m = int(ET.turn_options(self.s, self.r, self.seat, self.x))
         return {n for k, n in enumerate(names) if m & (1 << k)}
 
     def end_turn(self, ok: bool = True) -> int:
-        err = E.do_end_turn(self.s, self.r, self.tr)
+        err = ET.do_end_turn(self.s, self.r, self.tr)
         assert not ok or err == 0
         return err
 
     def check(self) -> int:
-        return int(E.check_invariants(self.s, self.r))
+        return int(EI.check_invariants(self.s, self.r))
 
     def scal(self, k: int) -> int:
         return int(self.v.scal[k])

@@ -14,6 +14,7 @@ import pytest
 
 from simcore.rulesbase import RulesError
 from simcore.sunken_city import engine as E
+from simcore.sunken_city import engine_invariants as EI
 from simcore.sunken_city.rules import VARIANTS, SunkenCityRules, pack
 from simcore.sunken_city.state import (
     END_ALL_BANKED,
@@ -84,7 +85,7 @@ def test_setup_advanced(players, space1):
     assert v.scal[S_PHASE] == PHASE_RAISING
     assert v.scal[S_CHIP_SUPPLY] == 0
     assert (v.treasure[:players] == HOUSE_SIDE).all()
-    assert E.check_invariants(s, r) == 0
+    assert EI.check_invariants(s, r) == 0
     s2 = new_state()
     E.setup(s2, pack(variant("advanced", "chips"), players), new_trace())
     assert view(s2).scal[S_CHIP_SUPPLY] == 8

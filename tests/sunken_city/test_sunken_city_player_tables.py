@@ -18,6 +18,9 @@ import pytest
 from simcore import get_game
 from simcore.runner import play_chunk
 from simcore.sunken_city import engine as E
+from simcore.sunken_city import engine_moves as EM
+from simcore.sunken_city import engine_raising as ER
+from simcore.sunken_city import engine_turn as ET
 from simcore.sunken_city import play
 from simcore.sunken_city import state as S
 from simcore.sunken_city.players import fields as P
@@ -132,10 +135,10 @@ def test_fields_updated_after_a_raised_piece_equal_new_searches(street_squares):
                 continue
             spots = np.zeros(4 * N_SQUARES, np.int64)
             base = s0.copy()
-            E.do_card(base, r, tr, seat, cards[0])
-            n = E.list_street_spots(base, r, spots, 0)
+            ET.do_card(base, r, tr, seat, cards[0])
+            n = ER.list_street_spots(base, r, spots, 0)
             houses = np.zeros(N_SQUARES, np.int64)
-            nh = E.list_house_squares(base, r, houses, 0)
+            nh = ER.list_house_squares(base, r, houses, 0)
             moves = [("street", spots[2 * i], spots[2 * i + 1]) for i in range(0, n, 5)]
             moves += [("house", houses[i], -1) for i in range(0, nh, 7)]
             for kind, a, b in moves:
@@ -149,13 +152,13 @@ def test_fields_updated_after_a_raised_piece_equal_new_searches(street_squares):
                 if kind == "street":
                     if not E.street_available(s):
                         continue
-                    assert E.do_street(s, r, tr, a, b) == 0
+                    assert ER.do_street(s, r, tr, a, b) == 0
                     slot = s[S.O_SQUARE_PIECE + a]
                 else:
-                    h = next((h for h in range(1, 11) if E.house_in_grotto(s, r, h)), None)
+                    h = next((h for h in range(1, 11) if ER.house_in_grotto(s, r, h)), None)
                     if h is None:
                         continue
-                    assert E.do_house(s, r, tr, h, a) == 0
+                    assert ER.do_house(s, r, tr, h, a) == 0
                     slot = S.HOUSE_BASE + h - 1
                 P.raised(s, r, seat, x, slot, sig0)
                 fresh = _fresh(s, r, seat)
@@ -204,9 +207,9 @@ def test_step_check_is_membership_in_the_step_targets(street_squares):
     for positions in games:
         for s in positions[::2]:
             for seat in range(4):
-                n = E.step_targets(s, r, seat, x, S.X_NEIGHBOURS)
+                n = EM.step_targets(s, r, seat, x, S.X_NEIGHBOURS)
                 legal = {int(v) for v in x[S.X_NEIGHBOURS : S.X_NEIGHBOURS + n]}
                 for to in range(-1, N_SLOTS):
-                    assert E.can_step_to(s, r, seat, to) == (to in legal), (seat, to)
+                    assert EM.can_step_to(s, r, seat, to) == (to in legal), (seat, to)
                 seen += n
     assert seen > 100

@@ -10,6 +10,9 @@ import numpy as np
 import pytest
 
 from simcore.sunken_city import engine as E
+from simcore.sunken_city import engine_invariants as EI
+from simcore.sunken_city import engine_raising as ER
+from simcore.sunken_city import engine_turn as ET
 from simcore.sunken_city.board import square
 from simcore.sunken_city.rules import SunkenCityRules, pack
 from simcore.sunken_city.state import (
@@ -71,7 +74,7 @@ def test_setup(players, space1, box):
     from simcore.sunken_city.rules import P_DIE_N, R_DIE
 
     assert list(r[R_DIE : R_DIE + r[P_DIE_N]]) == die
-    assert E.check_invariants(s, r) == 0
+    assert EI.check_invariants(s, r) == 0
 
 
 def test_two_player_villages_diagonally_opposite():
@@ -101,13 +104,13 @@ def test_card_cycle():
             assert g.seat == seat
             if i > 0:
                 assert g.card(order[i - 1], ok=False) != 0  # already played
-                assert E.do_card(g.s, g.r, g.tr, seat, order[i - 1]) != 0
+                assert ET.do_card(g.s, g.r, g.tr, seat, order[i - 1]) != 0
             g.card(c)
             # place what the card demands (streets in a row near the seat's corner)
-            while g.scal(S_RAISE_LEFT) > 0 and E.can_build_any(g.s, g.r):
-                n = E.list_street_spots(g.s, g.r, g.x, 0)
+            while g.scal(S_RAISE_LEFT) > 0 and ER.can_build_any(g.s, g.r):
+                n = ER.list_street_spots(g.s, g.r, g.x, 0)
                 assert n > 0
-                assert E.do_street(g.s, g.r, g.tr, g.x[0], g.x[1]) == 0
+                assert ER.do_street(g.s, g.r, g.tr, g.x[0], g.x[1]) == 0
             g.end_turn()
     assert list(g.v.hand[:2]) == [63, 63]
 
@@ -167,9 +170,9 @@ def test_fewer_pieces_only_when_no_legal_spot():
 
     s = from_diagram(r2, "\n".join(rows), stacks=(10, 1, 1, 1, 1, 0))
     tr = new_trace()
-    assert E.do_card(s, r2, tr, 0, CARD_4_3) == 0
-    assert not E.can_build_any(s, r2)
-    assert E.do_end_turn(s, r2, tr) == 0  # nothing could be raised: the turn may end
+    assert ET.do_card(s, r2, tr, 0, CARD_4_3) == 0
+    assert not ER.can_build_any(s, r2)
+    assert ET.do_end_turn(s, r2, tr) == 0  # nothing could be raised: the turn may end
 
 
 def test_street_rules():
@@ -571,7 +574,7 @@ def test_streets_run_out_then_return_after_sinking():
         seat=0,
     )
     g.card(CARD_3_4)
-    assert E.can_end_now(g.s, g.r)  # 3 pieces owed but no street: not mandatory
+    assert ET.can_end_now(g.s, g.r)  # 3 pieces owed but no street: not mandatory
     assert g.street((6, 6), (6, 7), ok=False) != 0
     g.spirit_begin()
     g.spirit_step((2, 5))  # street aa sinks onto space 6

@@ -5,20 +5,17 @@ house)."""
 from __future__ import annotations
 
 from simcore.jit import kernel
-from simcore.sunken_city.engine import (
-    ERR_ILLEGAL,
-    any_house_spot,
-    can_build_any,
+from simcore.sunken_city.engine import ERR_ILLEGAL, piece_neighbours, psq
+from simcore.sunken_city.engine_advanced import (
     can_grotto_now,
-    check_invariants,
     do_banish,
     do_grotto,
     do_sink_step,
     grotto_ok,
-    piece_neighbours,
-    psq,
-    spirit_targets,
 )
+from simcore.sunken_city.engine_invariants import check_invariants
+from simcore.sunken_city.engine_raising import any_house_spot, can_build_any
+from simcore.sunken_city.engine_spirit import spirit_targets
 from simcore.sunken_city.players.common import INF, after, carried_value, house_value, keep_path
 from simcore.sunken_city.players.fields import adventurer_field, closeness_fields, spirit_field_memo
 from simcore.sunken_city.players.raising import heuristic_build

@@ -7,7 +7,8 @@ import numpy as np
 
 from simcore.jit import kernel
 from simcore.sunken_city.board import N_SQUARES, SIZE
-from simcore.sunken_city.engine import check_invariants, psq, treasure, treasure_value
+from simcore.sunken_city.engine import psq, treasure, treasure_value
+from simcore.sunken_city.engine_invariants import check_invariants
 from simcore.sunken_city.players.scratch import F_THREAT_BY_DIST, X_DIST_FROM_SPIRIT
 from simcore.sunken_city.rules import N_TREASURES, R_VILLAGE
 from simcore.sunken_city.state import (

@@ -11,24 +11,30 @@ from simcore.sunken_city.players.routes import MAX_KEYS
 from simcore.sunken_city.players.turn import POL_HEURISTIC
 from simcore.sunken_city.players.weights import weights
 
+
+def heuristic(name: str, description: str, **changes: float) -> PolicySpec:
+    """A preset of the heuristic player: the default weights with `changes`."""
+    return PolicySpec(name, POL_HEURISTIC, description, weights(**changes))
+
+
 POLICIES = {
-    "balanced": PolicySpec(
-        "balanced",
-        POL_HEURISTIC,
-        "the default player: recovers, banks, fears and uses the spirit in measure",
-        weights(),
-    ),
-    "greedy": PolicySpec(
-        "greedy",
-        POL_HEURISTIC,
-        "the most treasure value this turn; banks when the route passes home",
-        weights(greed=6.0, bank=0.4, caution=0.0, aggression=0.1),
-    ),
-    "cautious": PolicySpec(
-        "cautious",
-        POL_HEURISTIC,
-        "banks early, carries little, keeps out of the spirit's likely reach",
-        weights(
+    p.name: p
+    for p in (
+        heuristic(
+            "balanced",
+            "the default player: recovers, banks, fears and uses the spirit in measure",
+        ),
+        heuristic(
+            "greedy",
+            "the most treasure value this turn; banks when the route passes home",
+            greed=6.0,
+            bank=0.4,
+            caution=0.0,
+            aggression=0.1,
+        ),
+        heuristic(
+            "cautious",
+            "banks early, carries little, keeps out of the spirit's likely reach",
             greed=0.8,
             bank=2.0,
             caution=3.0,
@@ -38,12 +44,9 @@ POLICIES = {
             chip=3.0,
             centre=0.5,
         ),
-    ),
-    "aggressive": PolicySpec(
-        "aggressive",
-        POL_HEURISTIC,
-        "moves the spirit through opponents who carry the most and cuts their routes",
-        weights(
+        heuristic(
+            "aggressive",
+            "moves the spirit through opponents who carry the most and cuts their routes",
             greed=1.2,
             bank=0.6,
             caution=0.3,
@@ -53,12 +56,12 @@ POLICIES = {
             chip=4.0,
             centre=1.0,
         ),
-    ),
-    "random": PolicySpec(
-        "random",
-        POL_RANDOM,
-        "uniform among the legal options at every decision (the baseline for fuzzing)",
-    ),
+        PolicySpec(
+            "random",
+            POL_RANDOM,
+            "uniform among the legal options at every decision (the baseline for fuzzing)",
+        ),
+    )
 }
 
 

@@ -7,17 +7,15 @@ from simcore.bits import trailing_zeros
 from simcore.jit import kernel
 from simcore.rng import rand_below
 from simcore.sunken_city.board import N_SQUARES, SIZE
-from simcore.sunken_city.engine import (
+from simcore.sunken_city.engine import psq, street_available, treasure
+from simcore.sunken_city.engine_raising import (
     any_house_spot,
     can_build_any,
     do_house,
     do_street,
     house_raisable,
     house_spot_ok,
-    psq,
     raising_owed,
-    street_available,
-    treasure,
 )
 from simcore.sunken_city.players.common import (
     INF,

@@ -7,8 +7,28 @@ from __future__ import annotations
 
 from simcore.jit import kernel
 from simcore.rng import rand_below
-from simcore.sunken_city.engine import (
-    ERR_ILLEGAL,
+from simcore.sunken_city.engine import ERR_ILLEGAL, street_available
+from simcore.sunken_city.engine_advanced import do_banish, do_grotto, do_sink_step, grotto_ok
+from simcore.sunken_city.engine_moves import do_chip, do_step, step_targets
+from simcore.sunken_city.engine_raising import (
+    any_house_spot,
+    any_street_spot,
+    do_house,
+    do_street,
+    grotto_has_house,
+    house_raisable,
+    house_spot_ok,
+    list_house_squares,
+    list_street_spots,
+    spot_free,
+)
+from simcore.sunken_city.engine_spirit import (
+    do_spirit_begin,
+    do_spirit_step,
+    do_spirit_stop,
+    spirit_targets,
+)
+from simcore.sunken_city.engine_turn import (
     K_BANISH,
     K_CHIP,
     K_END,
@@ -17,30 +37,8 @@ from simcore.sunken_city.engine import (
     K_SPIRIT,
     K_STEP,
     N_KINDS,
-    any_house_spot,
-    any_street_spot,
-    do_banish,
     do_card,
-    do_chip,
     do_end_turn,
-    do_grotto,
-    do_house,
-    do_sink_step,
-    do_spirit_begin,
-    do_spirit_step,
-    do_spirit_stop,
-    do_step,
-    do_street,
-    grotto_has_house,
-    grotto_ok,
-    house_raisable,
-    house_spot_ok,
-    list_house_squares,
-    list_street_spots,
-    spirit_targets,
-    spot_free,
-    step_targets,
-    street_available,
     turn_options,
 )
 from simcore.sunken_city.players.common import MAX_ACTIONS_PER_TURN, after

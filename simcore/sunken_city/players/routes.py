@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from simcore.bits import trailing_zeros
 from simcore.jit import kernel
-from simcore.sunken_city.engine import do_step, psq, treasure
+from simcore.sunken_city.engine import psq, treasure
+from simcore.sunken_city.engine_moves import do_step
 from simcore.sunken_city.players.common import (
     INF,
     board_signature,

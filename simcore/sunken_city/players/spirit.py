@@ -4,15 +4,12 @@ best path of the spirit within its limit, and the spirit part of a turn."""
 from __future__ import annotations
 
 from simcore.jit import kernel
-from simcore.sunken_city.engine import (
+from simcore.sunken_city.engine import is_house, piece_owner, psq, treasure
+from simcore.sunken_city.engine_spirit import (
     can_spirit_now,
     do_spirit_begin,
     do_spirit_step,
     do_spirit_stop,
-    is_house,
-    piece_owner,
-    psq,
-    treasure,
 )
 from simcore.sunken_city.players.common import (
     INF,

@@ -9,19 +9,11 @@ from __future__ import annotations
 from simcore.bits import trailing_zeros
 from simcore.jit import kernel
 from simcore.rng import rand_float
-from simcore.sunken_city.engine import (
-    ERR_ILLEGAL,
-    can_chip_now,
-    can_end_now,
-    can_place_now,
-    check_invariants,
-    do_card,
-    do_chip,
-    do_end_turn,
-    house_side_count,
-    psq,
-    treasure,
-)
+from simcore.sunken_city.engine import ERR_ILLEGAL, psq, treasure
+from simcore.sunken_city.engine_invariants import check_invariants
+from simcore.sunken_city.engine_moves import can_chip_now, do_chip, house_side_count
+from simcore.sunken_city.engine_raising import can_place_now
+from simcore.sunken_city.engine_turn import can_end_now, do_card, do_end_turn
 from simcore.sunken_city.players.advanced import advanced_rest, forced_value
 from simcore.sunken_city.players.common import INF, MAX_ACTIONS_PER_TURN, after, carried_value
 from simcore.sunken_city.players.fields import closeness_fields, distance_fields, threat_table
