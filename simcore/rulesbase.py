@@ -13,13 +13,52 @@ import json
 import typing
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import tomllib
 
 
 class RulesError(ValueError):
     """A rules choice that cannot be played: the message is shown to the user as is."""
+
+
+class RulesBase:
+    """What every game's rules (a frozen dataclass) share: the player-count check, the field
+    checks of the game (`check`), and the rules as plain data (`resolved`, for JSON, the hash
+    and provenance). A game sets GAME, MIN_PLAYERS and MAX_PLAYERS and writes `check`; it
+    extends `resolved_extra` when a field's value depends on the player count."""
+
+    GAME: ClassVar[str] = ""
+    MIN_PLAYERS: ClassVar[int] = 1
+    MAX_PLAYERS: ClassVar[int] = 4
+
+    def validate(self, players: int | None = None) -> None:
+        """Raise RulesError with one clear sentence when the player count or a field is out of
+        range (players None: the fields only)."""
+        if players is not None and not self.MIN_PLAYERS <= players <= self.MAX_PLAYERS:
+            raise RulesError(
+                f"{self.GAME} is for {self.MIN_PLAYERS} to {self.MAX_PLAYERS} players, "
+                f"not {players}"
+            )
+        self.check()
+
+    def check(self) -> None:
+        """The game's own field checks (RulesError)."""
+
+    def resolved(self, players: int) -> dict:
+        """The rules as plain data (tuples as lists), with what depends on the player count
+        resolved (resolved_extra)."""
+        d = {k: _plain(v) for k, v in dataclasses.asdict(self).items()}  # type: ignore[call-overload]
+        d.update(self.resolved_extra(players))
+        return d
+
+    def resolved_extra(self, players: int) -> dict:
+        """Fields of `resolved` that depend on the player count (none by default)."""
+        return {}
+
+
+def _plain(v: Any) -> Any:
+    return [_plain(x) for x in v] if isinstance(v, (tuple, list)) else v
 
 
 class VariantRegistry:

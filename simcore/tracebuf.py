@@ -5,6 +5,8 @@ the buffer."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from simcore.jit import kernel
@@ -28,6 +30,34 @@ def reserve_record(tr, width):
     if n >= tr[T_CAPA]:
         return -1
     return T_HEADER + n * width
+
+
+@kernel
+def put_record(tr, width, clock, seat, kind, a, b, c, d, e, f, g, h, i):
+    """Append one action record (clock, seat, kind, then a.. up to the record's width) when
+    tracing is on; a game's `record` calls this with its turn (or decision) counter."""
+    o = reserve_record(tr, width)
+    if o < 0:
+        return
+    tr[o] = clock
+    tr[o + 1] = seat
+    tr[o + 2] = kind
+    tr[o + 3] = a
+    tr[o + 4] = b
+    tr[o + 5] = c
+    tr[o + 6] = d
+    tr[o + 7] = e
+    tr[o + 8] = f
+    if width > 9:
+        tr[o + 9] = g
+        tr[o + 10] = h
+        tr[o + 11] = i
+
+
+@kernel
+def trace_full(tr):
+    """True when tracing is on and the buffer overflowed (the game stops with ERR_TRACE)."""
+    return tr[T_ON] == 1 and (tr[T_NA] > tr[T_CAPA] or tr[T_NS] > tr[T_CAPS])
 
 
 @kernel
@@ -70,3 +100,29 @@ def read_snapshots(tr: np.ndarray, width: int, size: int) -> np.ndarray:
 
 def overflowed(tr: np.ndarray) -> bool:
     return bool(tr[T_ON]) and (tr[T_NA] > tr[T_CAPA] or tr[T_NS] > tr[T_CAPS])
+
+
+@dataclass(frozen=True)
+class TraceShape:
+    """A game's trace buffer: records of `width` ints (9 or 12), snapshots of the state's first
+    `snap_size` ints, room for `actions_per_turn` records a turn (or decision)."""
+
+    width: int
+    snap_size: int
+    actions_per_turn: int
+
+    def new(self, max_turns: int = 0, enabled: bool = False) -> np.ndarray:
+        """A buffer for up to max_turns turns (enabled=False: the header only)."""
+        return make_trace(
+            max_turns * self.actions_per_turn + 64,
+            max_turns + 2,
+            self.width,
+            self.snap_size,
+            enabled,
+        )
+
+    def actions(self, tr: np.ndarray) -> np.ndarray:
+        return read_actions(tr, self.width)
+
+    def snapshots(self, tr: np.ndarray) -> np.ndarray:
+        return read_snapshots(tr, self.width, self.snap_size)

@@ -153,7 +153,7 @@ from simcore.sunken_treasure.state import (
     UP_SHARKS,
     UP_TRAP,
 )
-from simcore.tracebuf import reserve_record, write_snapshot
+from simcore.tracebuf import put_record, write_snapshot
 
 # Error codes: 0 = fine. ERR_ILLEGAL is returned by do_* for an illegal action; the others
 # come from check_invariants (checked mode).
@@ -300,21 +300,7 @@ def recount_ok(s, r, seat):
 @kernel(inline="always")
 def record(tr, s, kind, a=0, b=0, c=0, d=0, e=0, f=0, g=0, h=0, i=0):
     """Append one action record (turn, seat, kind, a..i) when tracing is on."""
-    o = reserve_record(tr, ACTION_WIDTH)
-    if o < 0:
-        return
-    tr[o] = s[S_TURN]
-    tr[o + 1] = s[S_SEAT]
-    tr[o + 2] = kind
-    tr[o + 3] = a
-    tr[o + 4] = b
-    tr[o + 5] = c
-    tr[o + 6] = d
-    tr[o + 7] = e
-    tr[o + 8] = f
-    tr[o + 9] = g
-    tr[o + 10] = h
-    tr[o + 11] = i
+    put_record(tr, ACTION_WIDTH, s[S_TURN], s[S_SEAT], kind, a, b, c, d, e, f, g, h, i)
 
 
 @kernel

@@ -66,13 +66,10 @@ from simcore.sunken_treasure.state import (
     S_TURN,
     SEAT_W,
     STATE_SIZE,
-    T_CAPA,
-    T_CAPS,
-    T_NA,
-    T_NS,
     T_ON,
     X_SIZE,
 )
+from simcore.tracebuf import trace_full
 
 # The result row: common columns, then Sunken Treasure's counters (name, state field).
 ROW = RowLayout(
@@ -140,7 +137,7 @@ def play_from(s, r, pols, weights, rng, checked, tr, x, xf, lt):
         err = play_turn(s, r, tr, seat, pols[seat], weights, rng, checked, x, lt)
         if err == 0 and s[S_TURN] != turn + 1:
             err = ERR_ILLEGAL  # a player returned without completing its turn
-        if tr[T_ON] == 1 and (tr[T_NA] > tr[T_CAPA] or tr[T_NS] > tr[T_CAPS]):
+        if trace_full(tr):
             err = ERR_TRACE
     if err != 0:
         s[S_ERROR] = err

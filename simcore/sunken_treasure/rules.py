@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
-from simcore.rulesbase import RulesError, variant_registry
+from simcore.rulesbase import RulesBase, RulesError, variant_registry
 from simcore.sunken_treasure.board import (
     CONTAINER_SIZE,
     CRACKED,
@@ -38,8 +39,12 @@ from simcore.sunken_treasure.board import (
 
 
 @dataclass(frozen=True)
-class SunkenTreasureRules:
+class SunkenTreasureRules(RulesBase):
     """Every rule parameter of Sunken Treasure (seed 004)."""
+
+    GAME: ClassVar[str] = "sunken-treasure"
+    MIN_PLAYERS: ClassVar[int] = 1
+    MAX_PLAYERS: ClassVar[int] = MAX_PLAYERS
 
     item_deck: tuple[int, ...] = DEFAULT_ITEM_DECK
     """item cards by kind: unlocked box, unlocked chest, locked box, locked chest, locked safe,
@@ -79,10 +84,8 @@ class SunkenTreasureRules:
     'round-limit'; the rulebook has no such end)"""
 
     # ----------------------------------------------------------------------------------
-    def validate(self, players: int | None = None) -> None:
+    def check(self) -> None:
         """Raise RulesError with one clear sentence when a field is out of range."""
-        if players is not None and not 1 <= players <= MAX_PLAYERS:
-            raise RulesError(f"sunken-treasure is for 1 to 4 players, not {players}")
         if len(self.item_deck) != N_ITEM_KINDS or any(c < 0 for c in self.item_deck):
             raise RulesError(
                 "item_deck needs 8 counts of 0 or more (unlocked box, unlocked chest, locked "
@@ -124,14 +127,6 @@ class SunkenTreasureRules:
             raise RulesError("solo_turns must be 1 to 10000")
         if not 1 <= self.max_rounds <= 10_000:
             raise RulesError("max_rounds must be 1 to 10000")
-
-    def resolved(self, players: int) -> dict:
-        """The rules as plain data (lists for tuples)."""
-        d = dataclasses.asdict(self)
-        for k, v in d.items():
-            if isinstance(v, tuple):
-                d[k] = list(v)
-        return d
 
 
 # ---------------------------------------------------------------------------------------
