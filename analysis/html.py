@@ -47,13 +47,11 @@ class Document:
         self.blocks.append(Block("table", df.astype(str), caption=caption))
 
     def figure(self, fig, name: str, caption: str = "", dpi: int = 90) -> None:
-        """Render a matplotlib figure to PNG bytes now (and close it)."""
-        import matplotlib.pyplot as plt
-
+        """Render a matplotlib figure to PNG bytes now (a matplotlib.figure.Figure, e.g. from
+        analysis.plots.new_figure: it needs no backend and no closing)."""
         buf = io.BytesIO()
         fig.tight_layout()
         fig.savefig(buf, format="png", dpi=dpi)
-        plt.close(fig)
         self.blocks.append(Block("figure", buf.getvalue(), caption=caption, name=name))
 
     # ------------------------------------------------------------------ Markdown

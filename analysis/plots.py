@@ -1,18 +1,47 @@
-"""Plots: each takes a tidy frame and an optional matplotlib ax, draws, returns the ax."""
+"""Plots: each takes a tidy frame and an optional matplotlib ax, draws, returns the ax.
+
+No backend is chosen here: new_figure makes figures without pyplot (they are saved with
+savefig); an ax left out is made by pyplot, with whatever backend the caller has.
+"""
 
 from __future__ import annotations
 
 import matplotlib
+import pandas as pd
+from matplotlib.figure import Figure
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
+
+def new_figure(figsize: tuple[float, float], ncols: int | None = None):
+    """(figure, ax), or (figure, a row of ncols axes): a figure that needs no backend."""
+    fig = Figure(figsize=figsize)
+    if ncols is None:
+        return fig, fig.subplots()
+    return fig, fig.subplots(1, ncols, squeeze=False)[0]
+
+
+def _ax(ax, size=(5.5, 3.4)):
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(figsize=size)
+    return ax
+
+
+def sweep_figure(table: pd.DataFrame, keys: list[str], metrics: list[str]) -> Figure:
+    """One panel per metric of a sweep table: a line over one parameter, a heatmap over two."""
+    fig, axes = new_figure((5.2 * len(metrics), 3.8), ncols=len(metrics))
+    for ax, m in zip(axes, metrics):
+        if len(keys) == 1:
+            sweep_line(table, keys[0], m, ax=ax)
+        else:
+            sweep_heatmap(table, keys, m, ax=ax)
+    fig.tight_layout()
+    return fig
 
 
 def seat_win_rates(df: pd.DataFrame, ax=None, title: str = "Win rate per seat"):
     """df: columns seat, win_rate, ci_low, ci_high (one row per seat), optional 'fair'."""
-    if ax is None:
-        _, ax = plt.subplots(figsize=(5, 3.2))
+    ax = _ax(ax, (5, 3.2))
     x = df["seat"].to_numpy()
     y = df["win_rate"].to_numpy()
     err = _err(y, df["ci_low"].to_numpy(), df["ci_high"].to_numpy())
@@ -40,12 +69,6 @@ def _err(y, lo, hi):
 
     y, lo, hi = (np.asarray(v, dtype=float) for v in (y, lo, hi))
     return [np.maximum(y - lo, 0.0), np.maximum(hi - y, 0.0)]
-
-
-def _ax(ax, size=(5.5, 3.4)):
-    if ax is None:
-        _, ax = plt.subplots(figsize=size)
-    return ax
 
 
 def _wilson_err(games, total):
@@ -128,7 +151,7 @@ def comparison_forest(table: pd.DataFrame, ax=None, title: str = "Difference to 
     d = t["diff"].to_numpy() * scale
     err = _err(d, t["diff_low"].to_numpy() * scale, t["diff_high"].to_numpy() * scale)
     arms = list(dict.fromkeys(t["arm"]))
-    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    colours = matplotlib.rcParams["axes.prop_cycle"].by_key()["color"]
     for i, arm in enumerate(arms):
         sel = (t["arm"] == arm).to_numpy()
         ys = [yy for yy, s in zip(y, sel) if s]
@@ -176,7 +199,7 @@ def dice_gaps(df: pd.DataFrame, ax=None, title: str = "Largest seat gap per die"
     ax = _ax(ax, (6, 3.4))
     dice = list(dict.fromkeys(df["die"]))
     counts = sorted(df["players"].unique())
-    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    colours = matplotlib.rcParams["axes.prop_cycle"].by_key()["color"]
     width = 0.8 / max(len(dice), 1)
     for i, die in enumerate(dice):
         sel = df[df["die"] == die]
@@ -270,7 +293,7 @@ def sweep_heatmap(
         )
     im = ax.imshow(grid, cmap="viridis", aspect="auto", alpha=0.75)
     lab = t["label"].iloc[0] if len(t) else metric
-    plt.colorbar(im, ax=ax, label=lab + (" (points)" if scale == 100 else ""))
+    ax.figure.colorbar(im, ax=ax, label=lab + (" (points)" if scale == 100 else ""))
     ax.set_xticks(range(len(cols)))
     ax.set_xticklabels(cols, fontsize=7)
     ax.set_yticks(range(len(rows)))
@@ -327,7 +350,7 @@ def head_to_head(df: pd.DataFrame, ax=None, title: str = "Head to head (seats ro
             fontsize=7,
         )
     im = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=1, alpha=0.6)
-    plt.colorbar(im, ax=ax, label="row player's win rate")
+    ax.figure.colorbar(im, ax=ax, label="row player's win rate")
     ax.set_xticks(range(len(names)))
     ax.set_xticklabels(names, fontsize=8)
     ax.set_yticks(range(len(names)))

@@ -1,19 +1,17 @@
 """The balance report of one game: a self-contained HTML file and a Markdown file with the same
-content (plus report.json with the numbers and the PNG plots the Markdown links).
+content (plus report.json with the numbers and the PNG plots the Markdown links), written from
+the simulations simcore.report_plan.play_report played.
 
 Sections: seat balance per player count (win rates with intervals, length histogram, score
 distributions, end reasons), the variant comparison (common random numbers, paired differences,
-Holm), the dice matrix (games with a die rules field: Sunken City), the player ladder (each preset
+Holm), the dice matrix (games with a die rules field), the player ladder (each preset
 against two `random` players and head to head, seats rotated), and a provenance block.
-
-Game counts per section, from `games` (K): K per player count for the seat balance, K/3 per
-arm for the variant comparison and per die, K/6 per ladder match. With K = 30,000 the default
-Sunken City report plays about 400,000 games (a few minutes on 2 cores).
+With 30,000 games (`balance report --games`) the default Sunken City report plays about
+400,000 games (a few minutes on 2 cores).
 """
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import platform
@@ -22,29 +20,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import matplotlib
+import numpy as np
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from analysis import plots  # noqa: E402
-from analysis.compare import fmt_p, records, variant_arm  # noqa: E402
-from analysis.html import Document  # noqa: E402
-from analysis.summary import result_json, summarize  # noqa: E402
+from analysis import plots
+from analysis.compare import comparison, dice_tables, fmt_p
+from analysis.html import Document
+from analysis.stats import wilson
+from analysis.summary import records, result_json, summarize
 
 SECTIONS = ("Provenance", "Seat balance", "Variant comparison", "Dice", "Player ladder")
-
-
-def section_games(games: int) -> dict[str, int]:
-    """Games per setting in each section of a report of `games` (K)."""
-    return {
-        "seats": games,
-        "variants": max(games // 3, 2),
-        "dice": max(games // 3, 2),
-        "ladder": max(games // 6, 2),
-    }
 
 
 def _ci(v: float, lo: float, hi: float, pct: bool = True) -> str:
@@ -93,17 +78,17 @@ def _seat_section(doc: Document, players: int, res, version: str):
         ),
         caption=f"Seats, {players} players",
     )
-    fig, ax = plt.subplots(figsize=(4.6, 3.2))
+    fig, ax = plots.new_figure((4.6, 3.2))
     plots.seat_win_rates(seats, ax=ax, title=f"Win rate per seat, {players} players")
     doc.figure(fig, f"seats-{players}p.png", f"Seat win rates, {players} players")
-    fig, ax = plt.subplots(figsize=(4.6, 3.2))
+    fig, ax = plots.new_figure((4.6, 3.2))
     plots.length_histogram(t["rounds_hist"], ax=ax, title=f"Game length, {players} players")
     doc.figure(fig, f"length-{players}p.png", f"Game length, {players} players")
-    fig, ax = plt.subplots(figsize=(4.6, 3.2))
+    fig, ax = plots.new_figure((4.6, 3.2))
     plots.score_distributions(t["scores"], ax=ax, title=f"Scores, {players} players")
     doc.figure(fig, f"scores-{players}p.png", f"Final scores per seat, {players} players")
     ends = t["end_reasons"][t["end_reasons"]["games"] > 0]
-    fig, ax = plt.subplots(figsize=(4.6, 2.4))
+    fig, ax = plots.new_figure((4.6, 2.4))
     plots.end_reasons(ends, ax=ax, title=f"How games end, {players} players")
     doc.figure(fig, f"ends-{players}p.png", f"End reasons, {players} players")
     doc.table(
@@ -123,7 +108,8 @@ def _seat_section(doc: Document, players: int, res, version: str):
 KEY_METRICS = ("largest_gap", "fpa", "shared", "rounds")
 
 
-def _variant_section(doc: Document, players: int, comp):
+def _variant_section(doc: Document, players: int, run):
+    comp = comparison(run)
     t = comp.table
     doc.heading(f"{players} players", 3)
     doc.items(comp.headlines)
@@ -153,11 +139,11 @@ def _variant_section(doc: Document, players: int, comp):
         )
     doc.table(pd.DataFrame(rows), caption=f"Balance metrics per variant, {players} players")
     rates = t[t["metric"].isin(("largest_gap", "fpa", "shared")) & t["diff"].notna()]
-    fig, ax = plt.subplots(figsize=(6, 0.3 * len(rates) + 1.4))
+    fig, ax = plots.new_figure((6, 0.3 * len(rates) + 1.4))
     plots.comparison_forest(rates, ax=ax, title=f"Balance vs base, {players} players")
     doc.figure(fig, f"variants-balance-{players}p.png", f"Balance vs base, {players} players")
     lens = t[(t["metric"] == "rounds") & t["diff"].notna()]
-    fig, ax = plt.subplots(figsize=(6, 0.3 * len(lens) + 1.4))
+    fig, ax = plots.new_figure((6, 0.3 * len(lens) + 1.4))
     plots.comparison_forest(lens, ax=ax, title=f"Length vs base (rounds), {players} players")
     doc.figure(fig, f"variants-length-{players}p.png", f"Length vs base, {players} players")
     other = t[~t.index.isin(keep.index) & t["diff"].notna()]
@@ -169,7 +155,8 @@ def _variant_section(doc: Document, players: int, comp):
 
 
 # ------------------------------------------------------------------------------ dice
-def _dice_section(doc: Document, d: dict):
+def _dice_section(doc: Document, runs: dict):
+    d = dice_tables(runs)
     t = d["table"]
     doc.items(d["verdicts"])
     rows = []
@@ -185,47 +172,22 @@ def _dice_section(doc: Document, d: dict):
                 f"({r.gap_low * 100:.1f}-{r.gap_high * 100:.1f})",
                 "first-player adv., points": _pts(r.fpa, r.fpa_low, r.fpa_high),
                 "rounds": _ci(r.rounds, r.rounds_low, r.rounds_high, False),
-                "spirit moves": f"{getattr(r, 'spirit_moves', float('nan')):.2f}",
-                "sent home": f"{getattr(r, 'sent_home', float('nan')):.2f}",
+                **{c.replace("_", " "): f"{getattr(r, c):.2f}" for c in d["counters"]},
                 "fairest": "yes" if r.fairest else "",
             }
         )
     doc.table(pd.DataFrame(rows), caption="Every die for every player count (fairest in bold)")
-    fig, ax = plt.subplots(figsize=(6.5, 3.6))
+    fig, ax = plots.new_figure((6.5, 3.6))
     plots.dice_gaps(t, ax=ax)
     doc.figure(fig, "dice.png", "Largest seat gap per die and player count")
     return {"table": records(t), "verdicts": d["verdicts"]}
 
 
 # ------------------------------------------------------------------------------ ladder
-def _clamp_players(spec, p: int) -> int:
-    return min(max(p, spec.min_players), spec.max_players)
-
-
-def _ladder_plans(spec, games: int, seed: int) -> dict[tuple, Any]:
-    """The ladder's simulations: each preset against random players, and head to head."""
-    from simcore.runner import simulation_plan
-
-    presets = [p for p in spec.policies if p != "random"]
-    n3, n2 = _clamp_players(spec, 3), _clamp_players(spec, 2)
-    plans = {}
-    for p in presets:
-        policies = ",".join([p] + ["random"] * (n3 - 1))
-        plans[("vs_random", p)] = simulation_plan(
-            spec, n3, games, policies=policies, rotate_seats=True, seed=seed
-        )
-    for a, b in itertools.combinations(presets, 2):
-        policies = ",".join([a, b] + ["random"] * (n2 - 2))
-        plans[("h2h", a, b)] = simulation_plan(
-            spec, n2, games, policies=policies, rotate_seats=True, seed=seed
-        )
-    return plans
-
-
-def _ladder_section(doc: Document, spec, games: int, results: dict[tuple, Any]):
-    from analysis.stats import wilson
-
-    n3, n2 = _clamp_players(spec, 3), _clamp_players(spec, 2)
+def _ladder_section(doc: Document, runs: Any) -> dict:
+    n3, n2 = runs.ladder_players
+    games = runs.games["ladder"]
+    results = {k: v for k, v in runs.results.items() if k[0] in ("vs_random", "h2h")}
     rows = []
     for key, res in results.items():
         if key[0] != "vs_random":
@@ -258,7 +220,7 @@ def _ladder_section(doc: Document, spec, games: int, results: dict[tuple, Any]):
         ),
         caption="Against random players",
     )
-    fig, ax = plt.subplots(figsize=(5, 3.2))
+    fig, ax = plots.new_figure((5, 3.2))
     plots.ladder(vs_random, ax=ax, title=f"Each preset against {n3 - 1} random players")
     doc.figure(fig, "ladder-random.png", "Each preset against random players")
     pairs = []
@@ -298,101 +260,27 @@ def _ladder_section(doc: Document, spec, games: int, results: dict[tuple, Any]):
             ),
             caption="Head to head",
         )
-        fig, ax = plt.subplots(figsize=(5.5, 4.4))
+        fig, ax = plots.new_figure((5.5, 4.4))
         plots.head_to_head(h2h, ax=ax)
         doc.figure(fig, "ladder-h2h.png", "Head to head win rates")
     return {"vs_random": records(vs_random), "head_to_head": records(h2h)}
 
 
 # ------------------------------------------------------------------------------ report
-def report_plans(spec: Any, games: int, seed: int, policy: str | None) -> dict[tuple, Any]:
-    """Every simulation of the report as plans (simcore.runner.Plan), keyed by section:
-    ('seats', players), ('variants', players), ('dice',), ('vs_random', preset) and
-    ('h2h', preset, preset). They are played together: on a cluster, all at once."""
-    from analysis.compare import compare_plan, dice_plan
-    from simcore.runner import simulation_plan
-
-    n = section_games(games)
-    counts = list(range(spec.min_players, spec.max_players + 1))
-    plans: dict[tuple, Any] = {}
-    for p in counts:
-        plans[("seats", p)] = simulation_plan(spec, p, n["seats"], policies=policy, seed=seed)
-    variants = list(spec.report_variants)
-    if len(variants) > 1:
-        arms = [variant_arm(v) for v in variants]
-        for p in counts:
-            plans[("variants", p)] = compare_plan(
-                spec, p, arms, n["variants"], seed=seed, policies=policy
-            )
-    if "die" in spec.named_values:
-        plans[("dice",)] = dice_plan(spec, counts, n["dice"], seed=seed, policies=policy)
-    plans.update(_ladder_plans(spec, n["ladder"], seed))
-    return plans
-
-
 def write_report(
-    spec: Any,
+    runs: Any,
     out: Path,
-    games: int,
-    seed: int,
-    policy: str | None,
     *,
     version: str,
     command: str,
     echo: Callable[[str], None] = print,
-    backend: str = "local",
-    scheduler: str | None = None,
-    workers: int | None = None,
-    threads: int | None = None,
-    progress: bool = False,
 ) -> dict[str, Path]:
-    """Run the report's simulations and write report.html, report.md (+ PNGs) and report.json
-    into `out`; returns their paths.
-
-    Every simulation is played first (backend, scheduler, workers, threads, progress as
-    simcore.runner.run_jobs: on a cluster, all sections at once), then the files are written
-    into a temporary folder and moved into `out`: an interrupted run leaves no report."""
-    from simcore.jobs import check_backend, run_plans
-
-    check_backend(backend, scheduler, workers)
-    t0 = time.time()
-    n = section_games(games)
-    counts = list(range(spec.min_players, spec.max_players + 1))
-    plans = report_plans(spec, games, seed, policy)
-    total = sum(job.total_games for p in plans.values() for job in p.jobs)
-    jobs = sum(len(p.jobs) for p in plans.values())
-    where = "local"
-    if backend == "dask":
-        where = (
-            f"Dask, scheduler {scheduler}" if scheduler else f"Dask, {workers or 2} local workers"
-        )
-    echo(f"  playing {total:,} games in {jobs} settings (backend: {where})")
-    results = dict(
-        zip(
-            plans,
-            run_plans(
-                list(plans.values()),
-                backend=backend,
-                scheduler=scheduler,
-                workers=workers,
-                threads=threads,
-                progress=progress,
-            ),
-        )
-    )
+    """Write report.html, report.md (+ PNGs) and report.json into `out` from the played
+    simulations (simcore.report_plan.play_report); returns their paths. The files are written
+    into a temporary folder and moved into `out`: never a half-written report."""
+    spec, n, results = runs.spec, runs.games, runs.results
     body = Document(f"Balance report: {spec.title}")
-    data: dict[str, Any] = {}
-
-    body.heading("Seat balance", 2)
-    body.text(
-        f"The rulebook's game with the default players (`{policy or spec.default_policy}`), "
-        f"{n['seats']:,} games per player count. Intervals are 95% (Wilson for rates)."
-    )
-    data["seats"] = []
-    for p in counts:
-        data["seats"].append(_seat_section(body, p, results[("seats", p)], version))
-        echo(f"  seat balance, {p} players: done")
-
+    data: dict[str, Any] = {"seats": _seats_part(body, runs, version, echo)}
     variants = list(spec.report_variants)
     if len(variants) > 1:
         body.heading("Variant comparison", 2)
@@ -404,10 +292,9 @@ def write_report(
             "games; the interval bounds how large it can be."
         )
         data["variants"] = []
-        for p in counts:
+        for p in runs.player_counts:
             data["variants"].append(_variant_section(body, p, results[("variants", p)]))
             echo(f"  variant comparison, {p} players: done")
-
     if ("dice",) in results:
         body.heading("Dice", 2)
         body.text(
@@ -418,47 +305,59 @@ def write_report(
         )
         data["dice"] = _dice_section(body, results[("dice",)])
         echo("  dice: done")
-
     body.heading("Player ladder", 2)
-    ladder = {k: v for k, v in results.items() if k[0] in ("vs_random", "h2h")}
-    data["ladder"] = _ladder_section(body, spec, n["ladder"], ladder)
+    data["ladder"] = _ladder_section(body, runs)
     echo("  player ladder: done")
-
-    wall = time.time() - t0
-    import numba
-
-    from simcore.rulesbase import rules_hash
-
-    hashes = {p: rules_hash(spec.resolved(spec.rules_cls(), p)) for p in counts}
-    prov = [
-        f"package version: {version}",
-        f"command: `{command}`",
-        f"seed: {seed}",
-        "rules hash (rulebook game): " + ", ".join(f"{p} players `{h}`" for p, h in hashes.items()),
-        f"games: {n['seats']:,} per player count (seat balance), {n['variants']:,} per "
-        f"variant, {n['dice']:,} per die, {n['ladder']:,} per ladder match",
-        f"players: `{policy or spec.default_policy}`",
-        f"wall time: {wall:.1f} s",
-        f"backend: {where}",
-        f"machine: {os.cpu_count()} cores, {numba.get_num_threads()} threads, "
-        f"{platform.platform()}, Python {platform.python_version()}",
-    ]
+    wall = time.time() - runs.started
     doc = Document(body.title)
     doc.heading("Provenance", 2)
-    doc.items(prov)
+    doc.items(_provenance(runs, version, command, wall))
     doc.blocks += body.blocks
     summary = {
         "version": version,
         "command": command,
-        "seed": seed,
+        "seed": runs.seed,
         "games": n,
         "wall_s": wall,
-        "backend": backend,
+        "backend": runs.backend,
         "cores": os.cpu_count(),
-        "rules_hash": hashes,
+        "rules_hash": runs.rules_hashes,
         **data,
     }
     return _write_files(out, doc, summary)
+
+
+def _seats_part(body: Document, runs: Any, version: str, echo) -> list[dict]:
+    """The seat balance section: one part per player count."""
+    spec = runs.spec
+    body.heading("Seat balance", 2)
+    body.text(
+        f"The rulebook's game with the default players (`{runs.policy or spec.default_policy}`), "
+        f"{runs.games['seats']:,} games per player count. Intervals are 95% (Wilson for rates)."
+    )
+    out = []
+    for p in runs.player_counts:
+        out.append(_seat_section(body, p, runs.results[("seats", p)], version))
+        echo(f"  seat balance, {p} players: done")
+    return out
+
+
+def _provenance(runs: Any, version: str, command: str, wall: float) -> list[str]:
+    n = runs.games
+    hashes = runs.rules_hashes
+    return [
+        f"package version: {version}",
+        f"command: `{command}`",
+        f"seed: {runs.seed}",
+        "rules hash (rulebook game): " + ", ".join(f"{p} players `{h}`" for p, h in hashes.items()),
+        f"games: {n['seats']:,} per player count (seat balance), {n['variants']:,} per "
+        f"variant, {n['dice']:,} per die, {n['ladder']:,} per ladder match",
+        f"players: `{runs.policy or runs.spec.default_policy}`",
+        f"wall time: {wall:.1f} s",
+        f"backend: {runs.where}",
+        f"machine: {os.cpu_count()} cores, {runs.threads} threads, "
+        f"{platform.platform()}, Python {platform.python_version()}",
+    ]
 
 
 def _write_files(out: Path, doc: Document, summary: dict) -> dict[str, Path]:

@@ -6,6 +6,8 @@ import numpy as np
 from scipy import stats as _st
 from statsmodels.stats.proportion import proportion_confint
 
+from simcore.metrics import fair_share, first_player_advantage, largest_gap_seats
+
 
 def wilson(successes, trials, alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
     """Wilson score interval(s) for successes out of trials (arrays or scalars)."""
@@ -38,20 +40,21 @@ def multinomial_diff_ci(ci: float, cj: float, n: float, alpha: float = 0.05):
 
 
 def seat_balance(wins, shared: int, games: int, alpha: float = 0.05) -> dict:
-    """Balance metrics of outright seat wins: first-player advantage (seat 0 win rate minus its
-    fair share: the outright wins split evenly) with a Wilson interval, the largest seat gap with an
-    interval, the shared-win rate with a Wilson interval, and the seat-fairness test."""
+    """Balance metrics of outright seat wins (defined in simcore.metrics): first-player
+    advantage (seat 0 win rate minus its fair share: the outright wins split evenly) with a
+    Wilson interval, the largest seat gap with an interval, the shared-win rate with a Wilson
+    interval, and the seat-fairness test."""
     w = np.asarray(wins, dtype=float)
     n = len(w)
-    fair = w.sum() / games / n  # the outright wins, split evenly
+    fair = fair_share(w.sum(), games, n)
     lo, hi = wilson(w[0], games, alpha)
-    best, worst = int(np.argmax(w)), int(np.argmin(w))
+    best, worst = largest_gap_seats(w)
     gap, glo, ghi = multinomial_diff_ci(w[best], w[worst], games, alpha)
     slo, shi = wilson(shared, games, alpha)
     chi, p = seat_fairness(w)
     return {
         "fair_share": fair,
-        "first_player_advantage": w[0] / games - fair,
+        "first_player_advantage": first_player_advantage(w[0], w.sum(), games, n),
         "first_player_advantage_ci": [float(lo) - fair, float(hi) - fair],
         "largest_gap": gap,
         "largest_gap_ci": [max(glo, 0.0), ghi],

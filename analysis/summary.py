@@ -10,6 +10,21 @@ import pandas as pd
 from analysis.stats import seat_balance, wilson
 
 
+def records(df: pd.DataFrame) -> list[dict]:
+    """DataFrame rows as JSON-ready dicts (NaN -> None, numpy scalars -> Python)."""
+    out = []
+    for row in df.to_dict(orient="records"):
+        rec = {}
+        for k, v in row.items():
+            if hasattr(v, "item"):
+                v = v.item()
+            if isinstance(v, float) and not np.isfinite(v):
+                v = None
+            rec[k] = v
+        out.append(rec)
+    return out
+
+
 def _hist_quantile(hist: np.ndarray, q: float) -> float:
     c = np.cumsum(hist)
     if c[-1] == 0:
@@ -112,21 +127,6 @@ def result_json(result: Any, version: str = "") -> dict[str, Any]:
     s = result.summary
     bal = seat_balance(s.seat_wins, s.shared_wins, s.games)
 
-    def recs(df: pd.DataFrame) -> list[dict]:
-        out = []
-        for row in df.to_dict(orient="records"):
-            out.append(
-                {
-                    k: (
-                        None
-                        if isinstance(v, float) and np.isnan(v)
-                        else (v.item() if hasattr(v, "item") else v)
-                    )
-                    for k, v in row.items()
-                }
-            )
-        return out
-
     length = t["length"].iloc[0]
     return {
         "game": result.game,
@@ -139,8 +139,8 @@ def result_json(result: Any, version: str = "") -> dict[str, Any]:
         "checked": result.checked,
         "rules": result.resolved_rules,
         "rules_hash": result.rules_hash,
-        "seats": recs(t["seats"]),
-        "policies": recs(t["policies"]),
+        "seats": records(t["seats"]),
+        "policies": records(t["policies"]),
         "shared_wins": int(s.shared_wins),
         "no_winner": int(s.no_winner),
         "shared_win_rate": s.shared_wins / s.games,

@@ -11,6 +11,7 @@ import numba
 import numpy as np
 
 from simcore.games import all_games, get_game
+from simcore.inputs import check_games, check_whole
 from simcore.rulesbase import RulesError
 
 
@@ -110,6 +111,25 @@ def run_bench(
                 f"{rates[maxt]:>16,.0f}{rates[maxt] / rates[1]:>10.2f}{nspt:>10,.0f}"
             )
     return {"machine_threads": maxt, "results": results}
+
+
+def bench(
+    game: str | None,
+    games: int,
+    runs: int,
+    *,
+    policy: str | None = None,
+    full: bool = False,
+    echo: Callable[[str], None] = print,
+) -> dict:
+    """`balance bench`: run_bench's table (printed as it is measured), and with full=True
+    run_full's slow figures under the key 'full' (BenchError when a measurement fails)."""
+    games = check_games(games)
+    runs = check_whole(runs, "--runs", 1)
+    res = run_bench(game, games, runs, echo=echo, policy=policy)
+    if full:
+        res["full"] = run_full(game, echo=echo, policy=policy, bench=res)
+    return res
 
 
 # ---------------------------------------------------------------------------------------

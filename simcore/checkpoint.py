@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from simcore.inputs import check_folder_of
 from simcore.rulesbase import RulesError
 
 FORMAT = 1
@@ -65,9 +66,7 @@ def load_checkpoint(path: str, fingerprint: dict, resume: bool, empty_summary):
     if not p.exists():
         if resume:
             raise RulesError(f"--resume: checkpoint '{path}' does not exist")
-        parent = p.parent if str(p.parent) else Path(".")
-        if not parent.is_dir() or not os.access(parent, os.W_OK):
-            raise RulesError(f"--checkpoint '{path}': folder '{parent}' is not writable")
+        check_folder_of(path, "--checkpoint")
         return 0, None
     if not resume:
         raise RulesError(

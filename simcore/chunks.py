@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from simcore.games import GameSpec, SeatPolicy, get_game
+from simcore.metrics import shared_win
 
 DEFAULT_CHUNK = 16_384
 HIST_BINS = 4096  # rounds / turns histograms (longer games land in the last bin)
@@ -99,10 +100,8 @@ class Summary:
         self.games += rows.shape[0]
         winner = rows[:, col["winner"]]
         mask = rows[:, col["win_mask"]]
-        # a shared win: several seats share first place; no winner at all (a solo game that
-        # missed its target) counts in no_winner
-        several = (mask & (mask - 1)) != 0
-        self.shared_wins += int(np.count_nonzero((winner < 0) & several))
+        # no winner at all (a solo game that missed its target) counts in no_winner
+        self.shared_wins += int(np.count_nonzero(shared_win(winner, mask)))
         self.no_winner += int(np.count_nonzero(mask == 0))
         self.seat_wins += np.bincount(winner[winner >= 0], minlength=n)[:n]
         for s in range(n):

@@ -23,6 +23,7 @@ from simcore.chunks import (
     warm_kernels,
 )
 from simcore.games import GameSpec, SeatPolicy, get_game
+from simcore.inputs import check_games, check_seed, check_whole
 from simcore.jobs import Job, Plan, Task, check_backend, check_threads, run_jobs
 from simcore.rulesbase import RulesError, rules_hash
 
@@ -52,6 +53,7 @@ class SimResult:
     precision: float | None = None
     partial: bool = False
     backend: str = "local"
+    title: str = ""  # the game's title
 
     @property
     def max_half_width(self) -> float:
@@ -186,6 +188,7 @@ class SimJob(Job):
             checked=self.checked,
             partial=partial,
             backend=self.backend,
+            title=self.spec.title,
         )
 
 
@@ -214,10 +217,7 @@ def prepare_simulation(
     playing it: `run_jobs` plays it, `job.result()` gives the SimResult."""
     spec = get_game(game) if isinstance(game, str) else game
     spec.check_players(players)
-    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
-        raise RulesError(f"the number of games must be a whole number of at least 1, not {games}")
-    if not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise RulesError(f"--seed must be a whole number of 0 or more, not {seed}")
+    games, seed = check_games(games), check_seed(seed)
     if precision is not None and not (0 < precision < 0.5):
         raise RulesError(f"--precision must lie between 0 and 0.5, not {precision}")
     if resume and not checkpoint:
@@ -293,7 +293,6 @@ def simulate(
     run goes; resume=True continues from it. Ctrl-C or SIGTERM raise Interrupted, carrying
     the partial result.
     """
-    check_backend(backend, scheduler, workers)
     job = prepare_simulation(
         game,
         players,
@@ -313,6 +312,7 @@ def simulate(
         checkpoint=checkpoint,
         resume=resume,
     )
+    check_backend(backend, scheduler, workers)
     try:
         run_jobs(
             [job],
@@ -325,3 +325,28 @@ def simulate(
     except KeyboardInterrupt:
         raise Interrupted(job.result(partial=True)) from None
     return job.result()
+
+
+def replay_game(
+    game: str | GameSpec,
+    players: int,
+    seed: int,
+    index: int,
+    *,
+    variants: list[str] | tuple[str, ...] = (),
+    overrides: dict[str, Any] | None = None,
+    rules_file: str | None = None,
+    policies: str | None = None,
+    rotate_seats: bool = False,
+    version: str = "",
+):
+    """Game `index` of `seed` move by move, in checked mode (the same game as that index of a
+    simulate with these settings): an object with .text() and .jsonl()."""
+    spec = get_game(game) if isinstance(game, str) else game
+    seed, index = check_seed(seed), check_whole(index, "--game")
+    spec.check_players(players)
+    rules = spec.resolve_rules(variants, overrides, rules_file, players)
+    seats = spec.parse_policies(policies, players)
+    return spec.replay(
+        rules, players, seats, seed, index, rotate=rotate_seats, checked=True, version=version
+    )

@@ -1,4 +1,4 @@
-"""Fixtures shared by several test modules."""
+"""Fixtures and helpers shared by several test modules."""
 
 from __future__ import annotations
 
@@ -6,6 +6,23 @@ import pytest
 from typer.testing import CliRunner
 
 import cli
+from analysis.compare import comparison, dice_tables, sweep_table
+from simcore.arms import run_compare, run_dice, run_sweep
+
+
+def compare(*args, **kw):
+    """Play a comparison (simcore.arms.run_compare) and analyse it (analysis.compare)."""
+    return comparison(run_compare(*args, **kw))
+
+
+def dice_analysis(*args, **kw):
+    """Play the dice (simcore.arms.run_dice) and make their table (analysis.compare)."""
+    return dice_tables(run_dice(*args, **kw))
+
+
+def sweep(*args, **kw):
+    """Play a sweep (simcore.arms.run_sweep) and make its table (analysis.compare)."""
+    return sweep_table(run_sweep(*args, **kw))
 
 
 @pytest.fixture(scope="session")

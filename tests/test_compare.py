@@ -10,23 +10,11 @@ import pytest
 from scipy import stats as st
 from statsmodels.stats.multitest import multipletests
 
-from analysis.compare import (
-    Arm,
-    ArmMoments,
-    compare,
-    comparison_table,
-    dice_analysis,
-    fmt_p,
-    game_metrics,
-    metric_list,
-    parse_arm_text,
-    run_arms,
-    set_arm,
-    sweep,
-    t_interval,
-    variant_arm,
-)
+from analysis.compare import comparison_table, fmt_p, t_interval
 from simcore import RulesError, get_game, simulate
+from simcore.arms import Arm, parse_arm_text, run_arms, set_arm, variant_arm
+from simcore.metrics import ArmMoments, game_metrics, metric_list
+from tests.conftest import compare, dice_analysis, sweep
 
 SC = "sunken-city"
 

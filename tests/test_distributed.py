@@ -14,9 +14,11 @@ import time
 
 import pytest
 
-from analysis.compare import compare, dice_analysis, records, set_arm, sweep, variant_arm
+from analysis.summary import records
 from simcore import get_game, simulate
+from simcore.arms import set_arm, variant_arm
 from simcore.runner import Interrupted
+from tests.conftest import compare, dice_analysis, sweep
 from tests.test_cli import run_main
 
 distributed = pytest.importorskip("distributed")
@@ -333,20 +335,15 @@ def test_report_on_a_cluster_gives_the_local_report(scheduler, small_report, tmp
     wall time and backend, the same plots (PNG bytes) as the local report of the fixture."""
     from analysis.report import write_report
     from cli import package_version
+    from simcore.report_plan import play_report
 
     local, _ = small_report
     dask = tmp_path / "dask"
+    runs = play_report(
+        get_game(SC), 120, 1, "random", echo=lambda _: None, backend="dask", scheduler=scheduler
+    )
     write_report(
-        get_game(SC),
-        dask,
-        120,
-        1,
-        "random",
-        version=package_version(),
-        command="balance report",
-        echo=lambda _: None,
-        backend="dask",
-        scheduler=scheduler,
+        runs, dask, version=package_version(), command="balance report", echo=lambda _: None
     )
     js = [json.loads((d / "report.json").read_text()) for d in (local, dask)]
     assert _no_timing(js[1]) == _no_timing(js[0])

@@ -1,0 +1,316 @@
+"""What the commands print and write: text tables and JSON of simulate, replay, compare, dice,
+sweep, games and bench, from the results the Python API returns. `echo` prints one line.
+
+The command line (cli.py) only parses options, calls one API function and hands its result to
+one of these; everything they print is also available as a function of the result.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from analysis.compare import comparison, dice_tables, sweep_table, sweep_wide
+from analysis.plots import sweep_figure
+from analysis.summary import records, result_json, summarize
+from simcore.rulesbase import RulesError
+
+Echo = Callable[..., None]
+
+
+def _four(v: float) -> str:
+    return f"{v:.4f}"
+
+
+def write_atomic(path: Path, write: Callable[[str], Any]) -> None:
+    """Write via a temporary file in the same folder, then rename: no partial output file."""
+    fd, tmp = tempfile.mkstemp(
+        dir=path.parent if str(path.parent) else ".", prefix=f".{path.name}.", suffix=path.suffix
+    )
+    os.close(fd)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _json(obj: Any, echo: Echo) -> None:
+    echo(json.dumps(obj, indent=2, default=str))
+
+
+# --------------------------------------------------------------------------------- games
+def games(specs: dict[str, Any], json_out: bool, echo: Echo) -> None:
+    """`balance games`: seat ranges, variants, policies and rules fields with defaults."""
+    info = [g.describe() for g in specs.values()]
+    if json_out:
+        echo(json.dumps(info, indent=2, default=list))
+        return
+    for g in info:
+        echo(f"{g['game']}: {g['title']}, {g['players'][0]}-{g['players'][1]} players")
+        echo("  variants:")
+        for k, d in g["variants"].items():
+            echo(f"    {k:<24} {d}")
+        echo(f"  policies (default {g['default_policy']}):")
+        for k, p in g["policies"].items():
+            w = ", ".join(f"{a}={b}" for a, b in p["weights"].items()) or "no weights"
+            echo(f"    {k:<24} {p['description']} [{w}]")
+        if g.get("policy_note"):
+            echo(f"    ({g['policy_note']})")
+        echo("  rules fields (--set key=value):")
+        for f in g["rules"]:
+            d = f["default"]
+            if isinstance(d, tuple):
+                d = ",".join("/".join(map(str, x)) if isinstance(x, tuple) else str(x) for x in d)
+            echo(f"    {f['key']:<20} = {str(d):<28} {f['description']}")
+
+
+# --------------------------------------------------------------------------------- simulate
+def simulation(
+    res: Any, variants: list[str], out_path: Path | None, json_out: bool, version: str, echo: Echo
+) -> None:
+    """`balance simulate`: the rows written to out_path (when given), then the JSON object or
+    the text summary. Checked mode with broken invariants is an error (after the rows)."""
+    if out_path is not None:
+        write_rows(res.rows, out_path)
+    if res.checked and res.summary.errors:
+        raise RulesError(f"checked mode: {res.summary.errors} games broke an invariant")
+    if json_out:
+        _json(result_json(res, version), echo)
+        return
+    t = summarize(res)
+    echo(
+        f"{res.title}: {res.players} players, {res.games:,} games, seed "
+        f"{res.seed}, "
+        + (f"variant {'+'.join(variants)}, " if variants else "")
+        + f"rules {res.rules_hash}"
+        + (", seats rotated" if res.rotate_seats else "")
+    )
+    if res.precision is not None:
+        verdict = "reached" if res.max_half_width <= res.precision else "NOT reached (cap hit)"
+        echo(
+            f"precision {res.precision}: {verdict} after {res.games:,} games "
+            f"(largest seat half-width {res.max_half_width:.4f})"
+        )
+    echo(t["seats"].to_string(index=False, float_format=_four))
+    if res.rotate_seats or len(set(res.policies)) > 1:
+        echo("")
+        echo(t["policies"].to_string(index=False, float_format=_four))
+    _balance_lines(res, t, echo)
+    echo(f"{res.games_per_s:,.0f} games/s on {res.threads} threads ({res.elapsed_s:.2f} s)")
+    if out_path:
+        echo(f"rows written to {out_path}")
+
+
+def _balance_lines(res: Any, t: dict[str, pd.DataFrame], echo: Echo) -> None:
+    """Seat fairness (or the solo success rate), length and end reasons."""
+    b = t["balance"].iloc[0]
+    if res.players == 1:
+        echo(f"solo: target reached in {b.fair_share:.4f} of the games")
+    else:
+        fpa_lo, fpa_hi = b.first_player_advantage_ci
+        gap_lo, gap_hi = b.largest_gap_ci
+        echo(
+            f"seat fairness chi-square p = {b.p_value:.3g}; first-player advantage "
+            f"{b.first_player_advantage:+.4f} (95% CI {fpa_lo:+.4f} to {fpa_hi:+.4f}); largest "
+            f"seat gap {b.largest_gap:.4f} ({gap_lo:.4f} to {gap_hi:.4f}); shared wins "
+            f"{b.shared_win_rate:.4f}"
+        )
+    length = t["length"].iloc[0]
+    echo(
+        f"length: mean {length.mean_rounds:.2f} rounds (median {length.median_rounds:.0f}, "
+        f"5-95% {length.p5_rounds:.0f}-{length.p95_rounds:.0f}), {length.mean_turns:.1f} turns"
+    )
+    ends = ", ".join(
+        f"{r} {c / res.games:.3f}" for r, c in zip(res.end_reasons, res.summary.end_reasons) if c
+    )
+    echo(f"end reasons: {ends}")
+
+
+def simulation_partial(res: Any, checkpoint: str | None, json_out: bool, version: str, echo):
+    """An interrupted simulate: a line on stderr, then the summary of the games played,
+    clearly marked as partial."""
+    n = res.games_requested
+    echo(
+        f"PARTIAL RESULT: interrupted after {res.games:,} of {n:,} games"
+        + (f"; continue with --checkpoint {checkpoint} --resume" if checkpoint else ""),
+        err=True,
+    )
+    if res.games == 0:  # stopped before the first chunk finished: nothing to summarise
+        if json_out:
+            js = {"game": res.game, "players": res.players, "games": 0, "partial": True}
+            _json({**js, "games_requested": n, "seed": res.seed}, echo)
+        else:
+            echo(f"PARTIAL: 0 of {n:,} games")
+    elif json_out:
+        _json(result_json(res, version), echo)
+    else:
+        echo(f"PARTIAL: {res.games:,} of {n:,} games")
+        echo(summarize(res)["seats"].to_string(index=False, float_format=_four))
+
+
+def write_rows(df: pd.DataFrame, path: Path) -> None:
+    """Result rows as .csv or .parquet, atomically."""
+    if path.suffix == ".csv":
+        write_atomic(path, lambda p: df.to_csv(p, index=False))
+    else:
+        write_atomic(path, lambda p: df.to_parquet(p))
+
+
+# --------------------------------------------------------------------------------- replay
+def replay(trace: Any, fmt: str, out_path: Path | None, echo: Echo) -> None:
+    """`balance replay`: the game as text or JSON lines, printed or written to out_path."""
+    text = trace.text() if fmt == "text" else trace.jsonl()
+    if out_path:
+        write_atomic(out_path, lambda p: Path(p).write_text(text))
+        echo(f"trace written to {out_path}")
+    else:
+        echo(text, nl=False)
+
+
+# --------------------------------------------------------------------------------- compare
+def _cell(r) -> str:
+    if r.kind == "rate":
+        return f"{r.value * 100:.2f}% [{r.ci_low * 100:.2f}, {r.ci_high * 100:.2f}]"
+    return f"{r.value:.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}]"
+
+
+def _diff(r) -> str:
+    if r.diff != r.diff:  # the baseline arm
+        return ""
+    k = 100 if r.kind == "rate" else 1
+    return f"{r.diff * k:+.3f} [{r.diff_low * k:+.3f}, {r.diff_high * k:+.3f}]"
+
+
+def _optional(fmt: str) -> Callable[[float], str]:
+    return lambda v: "" if v != v else format(v, fmt)
+
+
+def comparison_text(table: pd.DataFrame, headlines: list[str], echo: Echo) -> None:
+    """The comparison table (rates in %, differences of rates in points) and the verdicts."""
+    show = pd.DataFrame(
+        {
+            "metric": table["label"],
+            "arm": table["arm"],
+            "value [95% CI]": [_cell(r) for r in table.itertuples()],
+            "diff [paired 95% CI]": [_diff(r) for r in table.itertuples()],
+            "p": table["p_value"].map(_optional(".2g")),
+            "Holm p": table["p_holm"].map(_optional(".2g")),
+            "h": table["cohen_h"].map(_optional("+.3f")),
+        }
+    )
+    echo(show.to_string(index=False))
+    echo("")
+    echo("verdicts (rates in percentage points; a change is called when Holm p < 0.05):")
+    for line in headlines:
+        echo(f"  {line}")
+    echo("")
+    for v in table["verdict"]:
+        if v:
+            echo(f"  {v}")
+
+
+def compare(run: Any, json_out: bool, echo: Echo) -> None:
+    """`balance compare`: the comparison of a played ArmRun, as JSON or text."""
+    res = comparison(run)
+    if json_out:
+        _json(res.to_json(), echo)
+        return
+    echo(
+        f"{run.spec.title}: {run.players} players, {run.games:,} games per arm on the same "
+        f"games (seed {run.seed}); baseline {run.arms[0].label}"
+    )
+    for a, r in zip(run.arms, run.results):
+        echo(f"  {a.label}: rules {r.rules_hash}")
+    comparison_text(res.table, res.headlines, echo)
+    echo(f"{run.elapsed_s:.1f} s")
+
+
+# --------------------------------------------------------------------------------- dice
+def dice(runs: dict[int, Any], json_out: bool, echo: Echo) -> None:
+    """`balance dice`: the dice table and verdicts of played dice ({players: ArmRun})."""
+    res = dice_tables(runs)
+    t = res["table"]
+    first = next(iter(runs.values()))
+    spec, n, seed = first.spec, first.games, first.seed
+    if json_out:
+        js = {"game": spec.name, "games": n, "seed": seed}
+        _json({**js, "table": records(t), "verdicts": res["verdicts"]}, echo)
+        return
+    echo(f"{spec.title}: {n:,} games per die and player count on the same games (seed {seed})")
+    show = pd.DataFrame(
+        {
+            "players": t["players"],
+            "die": [f"{d}{' *' if f else ''}" for d, f in zip(t["die"], t["fairest"])],
+            "faces": t["faces"],
+            "rulebook": t["rulebook"].map(lambda v: "yes" if v else ""),
+            "chi2 p": t["chi2_p"].map(lambda v: f"{v:.2g}"),
+            "gap [95% CI]": [
+                f"{r.largest_gap:.4f} [{r.gap_low:.4f}, {r.gap_high:.4f}]" for r in t.itertuples()
+            ],
+            "first-player adv. [95% CI]": [
+                f"{r.fpa:+.4f} [{r.fpa_low:+.4f}, {r.fpa_high:+.4f}]" for r in t.itertuples()
+            ],
+            "rounds": t["rounds"].map(lambda v: f"{v:.2f}"),
+        }
+    )
+    for c in res["counters"]:
+        show[c.replace("_", " ")] = t[c].map(lambda v: f"{v:.2f}")
+    echo(show.to_string(index=False))
+    echo("(* the fairest die: smallest largest seat gap)")
+    for v in res["verdicts"]:
+        echo(v)
+
+
+# --------------------------------------------------------------------------------- sweep
+DEFAULT_SWEEP_METRICS = ("largest_gap", "fpa", "rounds")
+
+
+def sweep(
+    swept: Any, metrics: list[str] | None, out_path: Path | None, json_out: bool, echo: Echo
+) -> None:
+    """`balance sweep`: the metrics per setting of a played SweepRun (a line plot or a heatmap
+    written to out_path when given), as JSON or text."""
+    res = sweep_table(swept)
+    t, keys, run = res["table"], res["params"], swept.run
+    known = list(dict.fromkeys(t["metric"]))
+    metrics = metrics or [m for m in DEFAULT_SWEEP_METRICS if m in known]
+    bad = [m for m in metrics if m not in known]
+    if bad:
+        raise RulesError(f"--metric '{bad[0]}' is not a metric here (known: {', '.join(known)})")
+    if out_path is not None:
+        fig = sweep_figure(t, keys, metrics)
+        write_atomic(out_path, lambda p: fig.savefig(p, dpi=100, format=out_path.suffix[1:]))
+    if json_out:
+        js = {"game": run.spec.name, "players": run.players, "games": run.games}
+        js.update(seed=run.seed, params=keys, table=records(t.drop(columns=["verdict"])))
+        _json({**js, "plot": str(out_path) if out_path else None}, echo)
+        return
+    echo(
+        f"{run.spec.title}: {run.players} players, {run.games:,} games per setting on the same "
+        f"games (seed {run.seed})"
+    )
+    echo(sweep_wide(t, keys, metrics).to_string(index=False, float_format=_four))
+    echo("(rates as shares; *_low/*_high: 95% CI)")
+    for m in metrics:
+        for v in t[(t.metric == m)]["verdict"]:
+            if v:
+                echo(f"  {v}")
+    if out_path:
+        echo(f"plot written to {out_path}")
+
+
+# --------------------------------------------------------------------------------- bench
+def bench(res: dict, json_out: bool, echo: Echo) -> None:
+    """`balance bench --json`: the measurements (printed as they were made) into bench.json."""
+    if json_out:
+        Path("bench.json").write_text(json.dumps(res, indent=2))
+        echo("wrote bench.json")
