@@ -3,22 +3,23 @@ its count of a complete search's nodes, and a short run."""
 
 from __future__ import annotations
 
-from simcore.sunken_city import state as S
+from simcore.sunken_city.players import scratch as X
 from tests.perf_scripts import load_script
 
 
 def test_complete_search_nodes_are_every_order_within_the_budget():
     count = load_script("route_search").complete_nodes
-    x = S.new_scratch()
+    x = X.new_scratch()
+    ka, kd = X.X_ADVENTURER_TO_KEY_DIST, X.X_KEY_TO_KEY_DIST  # kd: 12 x 12
     for i in range(3):
-        x[S.X_KA + i] = 1
+        x[ka + i] = 1
         for j in range(3):
-            x[S.X_KD + 12 * i + j] = 0 if i == j else 1
+            x[kd + 12 * i + j] = 0 if i == j else 1
     assert count(x, 3, 0) == 0
     assert count(x, 3, 1) == 3  # one house
     assert count(x, 3, 2) == 3 + 6  # and a second one
     assert count(x, 3, 3) == 3 + 6 + 6  # every order of the three
-    x[S.X_KD + 12 * 0 + 1] = x[S.X_KD + 12 * 1 + 0] = 5  # houses 0 and 1 far apart
+    x[kd + 12 * 0 + 1] = x[kd + 12 * 1 + 0] = 5  # houses 0 and 1 far apart
     assert count(x, 3, 3) == 3 + 4 + 2
 
 

@@ -23,10 +23,13 @@ import numpy as np
 from numba import njit
 
 from simcore import get_game
-from simcore.sunken_city import engine as E
 from simcore.sunken_city import play
-from simcore.sunken_city import policies as P
 from simcore.sunken_city import state as S
+from simcore.sunken_city.engine_moves import house_side_count
+from simcore.sunken_city.players import scratch as X
+from simcore.sunken_city.players.fields import distance_fields, threat_table
+from simcore.sunken_city.players.routes import MAX_KEYS, key_houses, plan_route
+from simcore.sunken_city.players.turn import last_turn_chance, urgency
 from simcore.sunken_city.rules import P_CHIPS, P_N_CARDS, R_CARDS, SunkenCityRules, pack
 
 
@@ -42,22 +45,22 @@ def capture(games: int):
         play.play_game(r, ids, w, np.uint64(11), np.uint64(g), False, False, tr, row)
         for snap in S.trace_snapshots(tr):
             s = snap.astype(np.int64)
-            if s[S.S_OVER]:
+            if s[S.S_GAME_OVER]:
                 continue
             seat = int(s[S.S_SEAT])
-            x = S.new_scratch()
-            xf = np.zeros(S.F_SIZE)
-            xf[S.F_URG] = P.urgency(s, r)
-            xf[S.F_URG + 1] = P.last_turn_chance(s, r, seat)
-            P.threat_table(s, r, seat, xf)
-            P.distance_fields(s, r, seat, x)
+            x = X.new_scratch()
+            xf = X.new_fscratch()
+            xf[X.F_URGENCY] = urgency(s, r)
+            xf[X.F_URGENCY + 1] = last_turn_chance(s, r, seat)
+            threat_table(s, r, seat, xf)
+            distance_fields(s, r, seat, x)
             top = 0
             for c in range(r[P_N_CARDS]):
                 if s[S.O_HAND + seat] >> c & 1:
                     top = max(top, int(r[R_CARDS + 3 * c + 1]))
             if r[P_CHIPS] == 1 and s[S.O_CHIPS + seat] > 0:
-                top += int(E.house_side_count(s, seat))
-            k = P.key_houses(s, r, seat, w[0], x, xf)
+                top += int(house_side_count(s, seat))
+            k = key_houses(s, r, seat, w[0], x, xf)
             for key, v in zip(out, (s, x, xf, min(top, 40), k, seat)):
                 out[key].append(v)
     return r, w[0], {key: np.array(v) for key, v in out.items()}
@@ -65,8 +68,8 @@ def capture(games: int):
 
 def complete_nodes(x, k: int, budget: int) -> int:
     """Nodes of a complete route search: every order of key houses within the budget."""
-    ka = [int(x[S.X_KA + j]) for j in range(k)]
-    kd = [[int(x[S.X_KD + 12 * a + b]) for b in range(k)] for a in range(k)]
+    ka = [int(x[X.X_ADVENTURER_TO_KEY_DIST + j]) for j in range(k)]
+    kd = [[int(x[X.X_KEY_TO_KEY_DIST + 12 * a + b]) for b in range(k)] for a in range(k)]
 
     def count(node, left, mask):
         n = 0
@@ -84,14 +87,16 @@ def _search_all(s, x, xf, budget, k, seat, r, w, reps, idx):
     total = 0.0
     for _ in range(reps):
         for i in idx:
-            total += P.plan_route(s[i], r, seat[i], w, budget[i], x[i], xf[i], S.F_BV, k[i])
+            total += plan_route(
+                s[i], r, seat[i], w, budget[i], x[i], xf[i], X.F_BEST_VALUE_BY_POINTS, k[i]
+            )
     return total
 
 
 def main(games: int = 60, reps: int = 20) -> list[tuple]:
     r, w, d = capture(games)
     rows = []
-    for k in range(P.MAX_KEYS + 1):
+    for k in range(MAX_KEYS + 1):
         idx = np.nonzero(d["k"] == k)[0]
         if len(idx) == 0:
             continue
