@@ -1,11 +1,12 @@
-"""Random-policy fuzzing of Sumeria in checked mode: the invariants are asserted after every
-decision and automatic step, and every decision goes through the engine's legality checks."""
+"""Sumeria's own checks of checked-mode games (the generic fuzzing of every variant is
+tests/conformance/test_fuzz.py): rules settings beyond the named variants, and what the rows
+of every Sumeria game must satisfy (fixed rounds and turns, every drawn tile accounted for)."""
 
 from __future__ import annotations
 
 import pytest
 
-from simcore import simulate
+from tests.conformance.cases import checked_frame
 
 SETTINGS = [
     ([], {}),
@@ -24,23 +25,9 @@ SETTINGS = [
 
 @pytest.mark.parametrize("players", [3, 4])
 @pytest.mark.parametrize("variants,overrides", SETTINGS)
-def test_fuzz_checked(players, variants, overrides):
-    # 11 settings x 2 player counts x 150 games, random and balanced players mixed
-    res = simulate(
-        "sumeria",
-        players,
-        150,
-        variants=variants,
-        overrides=overrides,
-        policies="random" if players == 3 else "random,balanced,shifter,chaser",
-        seed=2024,
-        checked=True,
-        keep_rows=True,
-        rotate_seats=True,
-    )
-    df = res.rows
-    assert res.summary.errors == 0, df[df.error != 0][["game", "error"]].head()
-    rules = res.rules
+def test_rounds_turns_and_tiles(players, variants, overrides):
+    policy = "random" if players == 3 else "random,balanced,shifter,chaser"
+    df, rules = checked_frame("sumeria", players, variants, overrides, policy, games=120)
     assert (df.rounds == rules.rounds).all()
     assert (df.turns == rules.rounds * rules.turns_per_round * players).all()
     tiles = sum(df[f"tiles_{s}"] for s in range(players))
