@@ -131,7 +131,7 @@ from simcore.secrets_of_the_sea.state import (
     STATE_SIZE,
     UNLIT,
 )
-from simcore.tracebuf import reserve_record, write_snapshot
+from simcore.tracebuf import put_record, write_snapshot
 
 # Error codes: 0 = fine. ERR_ILLEGAL is returned by do_* for an illegal action; the others
 # come from check_invariants (checked mode).
@@ -233,18 +233,7 @@ def die_roll(s, i):
 @kernel
 def record(tr, s, kind, a=0, b=0, c=0, d=0, e=0, f=0):
     """Append one action record (turn, seat, kind, a..f) when tracing is on."""
-    o = reserve_record(tr, ACTION_WIDTH)
-    if o < 0:
-        return
-    tr[o] = s[S_TURN]
-    tr[o + 1] = s[S_SEAT]
-    tr[o + 2] = kind
-    tr[o + 3] = a
-    tr[o + 4] = b
-    tr[o + 5] = c
-    tr[o + 6] = d
-    tr[o + 7] = e
-    tr[o + 8] = f
+    put_record(tr, ACTION_WIDTH, s[S_TURN], s[S_SEAT], kind, a, b, c, d, e, f, 0, 0, 0)
 
 
 @kernel
@@ -772,25 +761,6 @@ def scores(s, r, score, tiebreak):
         o = s[O_BONUS + b]
         if o >= 0:
             score[o] += r[P_BONUS_POINTS]
-
-
-@kernel
-def winners(r, score, tiebreak):
-    """(winner seat or -1 for a shared win, bitmask of the seats sharing first place)."""
-    players = r[P_PLAYERS]
-    best = 0
-    for seat in range(1, players):
-        if score[seat] > score[best] or (
-            score[seat] == score[best] and tiebreak[seat] > tiebreak[best]
-        ):
-            best = seat
-    mask = 0
-    n = 0
-    for seat in range(players):
-        if score[seat] == score[best] and tiebreak[seat] == tiebreak[best]:
-            mask |= 1 << seat
-            n += 1
-    return (best if n == 1 else -1), mask
 
 
 # ---------------------------------------------------------------------------------------
