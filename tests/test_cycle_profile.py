@@ -72,13 +72,41 @@ def test_wrap_leaves_what_it_cannot_wrap():
 
 
 def test_the_profiled_phases_still_exist(tmp_path):
+    """Each phase is found in the module of the game package that defines it (the players
+    are a package of several modules) and wrapped there, once."""
     mod = load()
-    mod.patch_tree(mod.ROOT, tmp_path, "sunken_city", SUNKEN_CITY, 4096)
-    text = (tmp_path / "simcore" / "sunken_city" / "policies.py").read_text()
-    for f in SUNKEN_CITY:
-        assert f"def _{f}_raw(" in text
+    where = mod.patch_tree(mod.ROOT, tmp_path, "sunken_city", SUNKEN_CITY, 4096)
+    package = tmp_path / "simcore" / "sunken_city"
+    assert where["plan_route"] == package / "players" / "routes.py"
+    for i, f in enumerate(SUNKEN_CITY):
+        text = where[f].read_text()
+        assert text.count(f"def _{f}_raw(") == 1 and text.count(f"def {f}(") == 1
+        assert f"_cp_add({2 * i}, " in text[text.index(f"def {f}(") :]
+        compile(text, str(where[f]), "exec")
     with pytest.raises(SystemExit, match="no_such_function.*inline"):
         mod.patch_tree(mod.ROOT, tmp_path / "b", "sunken_city", ["no_such_function"], 1)
+
+
+def test_a_function_defined_in_two_modules_is_refused(tmp_path):
+    package = tmp_path / "game"
+    (package / "players").mkdir(parents=True)
+    for path in (package / "engine.py", package / "players" / "turn.py"):
+        path.write_text("@kernel\ndef f(x):\n    return x\n")
+    with pytest.raises(SystemExit, match="f is defined in several modules.*engine.py"):
+        load().find_definitions(package, ["f"])
+
+
+def test_the_wrapper_follows_the_function_so_later_uses_get_it():
+    out = load().wrap(SOURCE + "\n\nTABLE = (f, g)\n", "f", 0, 1)
+    assert out.index("def _f_raw(") < out.index("def f(") < out.index("TABLE = (f, g)")
+    assert out.index("TABLE = (f, g)") < out.index("def _cp_cycles(")
+
+
+def test_module_names():
+    mod = load()
+    root = mod.ROOT
+    path = root / "simcore" / "sunken_city" / "players" / "turn.py"
+    assert mod.module_name(root, path) == "simcore.sunken_city.players.turn"
 
 
 def test_importing_it_leaves_the_environment_alone():

@@ -10,19 +10,22 @@ everything it calls, which is what tells the phases of a turn apart. The first f
 is the reference: every line is given per call of it (per turn, when it is the turn function)
 and as a share of its cycles.
 
-It copies simcore/ to a temporary folder and rewrites each named function of the game's
-package (simcore/<game>/*.py) as `_NAME_raw`, with a wrapper under the old name that reads
-the cycle counter (llvm.readcyclecounter: rdtsc on x86) before and after the call and adds
-the difference and 1 to two int64 counters, whose address is written into the copy's source.
-The copy is compiled afresh in a temporary cache (a minute or two) and the games are played
-on one thread. Reading the counter costs some cycles per call (the `empty` line prints what
-a wrapped call of nothing costs), and a wrapped function cannot be inlined by LLVM into its
-caller any more, so the figures are a little above those of the unchanged code; the games
+It copies simcore/ to a temporary folder, finds the module of the game's package that defines
+each named function (any simcore/<game>/**/*.py: the engine modules, players/, ...) and
+rewrites the function there as `_NAME_raw`, with a wrapper under the old name right after it
+that reads the cycle counter (llvm.readcyclecounter: rdtsc on x86) before and after the call
+and adds the difference and 1 to two int64 counters, whose address is written into the copy's
+source. The module's own later uses of the name and every module that imports it get the
+wrapper. The copy is compiled afresh in a temporary cache (a minute or two) and the games are
+played on one thread. Reading the counter costs some cycles per call (the `empty` line prints
+what a wrapped call of nothing costs), and a wrapped function cannot be inlined by LLVM into
+its caller any more, so the figures are a little above those of the unchanged code; the games
 and every decision are the same.
 """
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import shutil
@@ -99,43 +102,88 @@ def call_args(params: str) -> str:
     return ", ".join(names)
 
 
+def function_end(source: str, def_line: int) -> int:
+    """The offset just after the last line of the top-level function whose `def` is on line
+    `def_line` (1-based) of `source`."""
+    node = next(
+        n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef) and n.lineno == def_line
+    )
+    lines = source.splitlines(keepends=True)
+    return sum(len(line) for line in lines[: node.end_lineno])
+
+
 def wrap(source: str, name: str, index: int, address: int) -> str | None:
-    """The module source with function `name` (a plain @kernel) renamed `_name_raw` and a
-    counting wrapper appended under its name (counters 2 * index and 2 * index + 1 at
-    `address`); None when the module does not define `name` as a @kernel."""
+    """The module source with function `name` (a plain @kernel) renamed `_name_raw`, a
+    counting wrapper under its name right after it (counters 2 * index and 2 * index + 1 at
+    `address`), and the counters' definitions at the end; None when the module does not
+    define `name` as a @kernel. The wrapper follows the function at once, so that whatever
+    the module itself does with the name further down (a driver bound over it, a table of
+    functions) gets the wrapper."""
     m = re.search(rf"^@kernel\ndef {re.escape(name)}\((.*?)\):", source, re.M | re.S)
     if m is None:
         return None
     params = m.group(1)
-    out = source[: m.start()] + f"@kernel\ndef _{name}_raw({params}):" + source[m.end() :]
+    end = function_end(source, source.count("\n", 0, m.start()) + 2)
+    wrapper = WRAPPER.format(
+        name=name, params=params, args=call_args(params), slot=2 * index, slot1=2 * index + 1
+    )
+    out = source[: m.start()] + f"@kernel\ndef _{name}_raw({params}):" + source[m.end() : end]
+    out += wrapper + source[end:]
     if "def _cp_cycles(" not in out:
         out += RUNTIME.replace("{address}", str(address))
-    args = call_args(params)
-    return out + WRAPPER.format(
-        name=name, params=params, args=args, slot=2 * index, slot1=2 * index + 1
-    )
+    return out
 
 
-def patch_tree(src: Path, dst: Path, package: str, funcs: list[str], address: int) -> None:
-    """Copy src/simcore to dst/simcore and wrap each of `funcs` where package defines it."""
-    shutil.copytree(src / "simcore", dst / "simcore", ignore=shutil.ignore_patterns("__pycache__"))
-    missing = set(funcs)
-    for path in sorted((dst / "simcore" / package).glob("*.py")):
+def modules(package_dir: Path) -> list[Path]:
+    """The modules of a game package, its sub-packages' included, in a fixed order."""
+    return sorted(package_dir.rglob("*.py"))
+
+
+def find_definitions(package_dir: Path, funcs: list[str]) -> dict[str, Path]:
+    """The module of the package that defines each of `funcs` as a plain @kernel. Exits with
+    a message when a function is defined in no module (or only with inline="always") or as
+    a @kernel in more than one (its callers would not all reach the one wrapped)."""
+    found: dict[str, list[Path]] = {f: [] for f in funcs}
+    for path in modules(package_dir):
         text = path.read_text()
-        changed = False
-        for i, f in enumerate(funcs):
-            new = wrap(text, f, i, address)
-            if new is not None:
-                text = new
-                changed = True
-                missing.discard(f)
-        if changed:
-            path.write_text(text)
+        for f in funcs:
+            if re.search(rf"^@kernel\ndef {re.escape(f)}\(", text, re.M):
+                found[f].append(path)
+    missing = sorted(f for f, paths in found.items() if not paths)
+    where = package_dir.relative_to(package_dir.parents[1])
     if missing:
         raise SystemExit(
-            f"no @kernel function named {', '.join(sorted(missing))} in simcore/{package} "
+            f"no @kernel function named {', '.join(missing)} in {where} "
             '(one compiled with inline="always" cannot be wrapped: it would not be inlined)'
         )
+    several = {f: paths for f, paths in found.items() if len(paths) > 1}
+    if several:
+        f, paths = next(iter(several.items()))
+        names = ", ".join(str(p.relative_to(package_dir)) for p in paths)
+        raise SystemExit(f"{f} is defined in several modules of {where}: {names}")
+    return {f: paths[0] for f, paths in found.items()}
+
+
+def patch_tree(
+    src: Path, dst: Path, package: str, funcs: list[str], address: int
+) -> dict[str, Path]:
+    """Copy src/simcore to dst/simcore and wrap each of `funcs` (counters 2 * i and 2 * i + 1
+    for funcs[i]) in the module of the game package that defines it. Returns each function's
+    module in the copy."""
+    shutil.copytree(src / "simcore", dst / "simcore", ignore=shutil.ignore_patterns("__pycache__"))
+    where = find_definitions(dst / "simcore" / package, funcs)
+    for path in sorted(set(where.values())):
+        text = path.read_text()
+        for i, f in enumerate(funcs):
+            if where[f] == path:
+                text = wrap(text, f, i, address)
+        path.write_text(text)
+    return where
+
+
+def module_name(root: Path, path: Path) -> str:
+    """simcore.sunken_city.players.turn for root/simcore/sunken_city/players/turn.py."""
+    return ".".join(path.relative_to(root).with_suffix("").parts)
 
 
 def main() -> int:
@@ -153,11 +201,12 @@ def main() -> int:
     package = game.replace("-", "_")
     tmp = Path(tempfile.mkdtemp(prefix="cycle-profile-"))
     try:
-        patch_tree(ROOT, tmp, package, funcs[:-1], counts.ctypes.data)
-        # a counted call of nothing (what the counting itself costs) and the counter itself
-        policies = tmp / "simcore" / package / "policies.py"
-        text = policies.read_text() + EXTRA
-        policies.write_text(wrap(text, "_cp_empty", len(funcs) - 1, counts.ctypes.data))
+        where = patch_tree(ROOT, tmp, package, funcs[:-1], counts.ctypes.data)
+        # a counted call of nothing (what the counting itself costs) and the counter itself,
+        # in the module of the reference function
+        home = where[funcs[0]]
+        text = home.read_text() + EXTRA
+        home.write_text(wrap(text, "_cp_empty", len(funcs) - 1, counts.ctypes.data))
         os.environ.pop("NUMBA_CACHE_DIR", None)
         os.environ["XDG_CACHE_HOME"] = str(tmp / "cache")  # a fresh compile of the copy
         os.environ["NUMBA_NUM_THREADS"] = "1"
@@ -166,7 +215,7 @@ def main() -> int:
 
         from simcore.runner import simulate
 
-        mod = importlib.import_module(f"simcore.{package}.policies")
+        mod = importlib.import_module(module_name(tmp, home))
         t = time.time()
         simulate(game, players, 50, policies=policy, seed=1, threads=1)  # compiles
         for _ in range(1000):
