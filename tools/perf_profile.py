@@ -28,7 +28,7 @@ import time
 
 
 def short_name(symbol: str) -> str:
-    """simcore.sunken_city.policies.plan_route from numba's mangled symbol (prefixes such as
+    """simcore.sunken_city.players.routes.plan_route from numba's mangled symbol (prefixes such as
     cpython. or __gufunc__. kept as a tag)."""
     tag, _, rest = symbol.partition("_ZN")
     if not rest:
