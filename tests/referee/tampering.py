@@ -1,0 +1,50 @@
+"""Shared by the referee's tests: traces read into rows and written back, and tampering with
+a real trace to check that the referee reports the change."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from tests.referee import check_trace
+
+PLAYERS = (2, 3, 4)
+
+Rows = list[dict]
+
+
+def parse(text: str) -> Rows:
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def dump(rows: Rows) -> str:
+    return "\n".join(json.dumps(r) for r in rows) + "\n"
+
+
+def turns(rows: Rows) -> Iterator[dict]:
+    return iter(rows[1:-1])
+
+
+def tamper(texts: list[str], edit: Callable[[Rows], bool]) -> str:
+    """The first trace `edit` applies to (edit changes the rows and returns True)."""
+    for text in texts:
+        assert check_trace(text) == []
+        rows = parse(text)
+        if edit(rows):
+            return dump(rows)
+    pytest.fail("no trace in the pool offers the situation to tamper with")
+
+
+def assert_caught(text: str, *words: str) -> list[str]:
+    violations = check_trace(text)
+    assert violations, "the referee let a tampered trace pass"
+    assert any(all(w in v for w in words) for v in violations), violations[:8]
+    return violations
+
+
+def centre(rows: Rows) -> list[int]:
+    flat = rows[0]["rules"]["board"].replace("/", "")
+    q = flat.index("C")
+    return [q // 9, q % 9]
