@@ -1,12 +1,18 @@
 """Static tables of the sea, built once at import. A space is one of the 5 x 10 tile spaces:
 space index = column * 10 + (row - 1), rows 1..10 from the surface down (1-5 light blue,
-6-10 dark blue); the lamp's position in a column is its row, 0 = the boat, 11 = the wreck."""
+6-10 dark blue); the lamp's position in a column is its row, 0 = the boat, 11 = the wreck.
+The board's size is fixed here (rules.py, which holds what a designer may vary, imports it)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from simcore.secrets_of_the_sea.rules import COLS, LIGHT_ROWS, N_SPACES, PER_REGION, ROWS
+COLS = 5  # buoys, one column of spaces below each (seed 003: "the five buoys")
+ROWS = 10  # spaces per column: rows 1-5 light blue, 6-10 dark blue (GAME-DATA, fact)
+LIGHT_ROWS = 5
+N_SPACES = COLS * ROWS
+PER_REGION = COLS * LIGHT_ROWS  # 25 light and 25 dark tiles, one per space
+WRECK_ROW = ROWS + 1  # lamp position of the wreck (below row 10)
 
 
 def _make_space_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:

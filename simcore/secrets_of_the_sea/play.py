@@ -11,12 +11,12 @@ from __future__ import annotations
 from simcore.jit import kernel
 from simcore.secrets_of_the_sea.engine import (
     ERR_TRACE,
-    check_invariants,
     record,
     scores,
     setup,
     snapshot,
 )
+from simcore.secrets_of_the_sea.engine_invariants import check_invariants
 from simcore.secrets_of_the_sea.policies import XF_SIZE, play_turn
 from simcore.secrets_of_the_sea.rules import (
     MAX_PLAYERS,

@@ -25,11 +25,15 @@ import numpy as np
 from simcore.bits import trailing_zeros
 from simcore.jit import kernel
 from simcore.rng import rand_below
-from simcore.secrets_of_the_sea.board import SPACE_REGION
+from simcore.secrets_of_the_sea.board import (
+    COLS,
+    ROWS,
+    SPACE_REGION,
+    WRECK_ROW,
+)
 from simcore.secrets_of_the_sea.engine import (
     ERR_ILLEGAL,
     can_stop,
-    check_invariants,
     dice_available,
     do_exchange,
     do_fight,
@@ -47,11 +51,11 @@ from simcore.secrets_of_the_sea.engine import (
     tile_value,
     usable_die,
 )
+from simcore.secrets_of_the_sea.engine_invariants import check_invariants
 from simcore.secrets_of_the_sea.rules import (
     BONUS_MONSTER,
     BONUS_SEAGRASS,
     CAVE,
-    COLS,
     EXCHANGE,
     MONSTER,
     N_BONUS,
@@ -68,10 +72,8 @@ from simcore.secrets_of_the_sea.rules import (
     R_COL_T,
     R_DIE,
     R_LAMP,
-    ROWS,
     SEAGRASS,
     WRECK_BASE,
-    WRECK_ROW,
     X,
 )
 from simcore.secrets_of_the_sea.state import (

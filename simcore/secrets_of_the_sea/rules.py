@@ -19,14 +19,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from simcore.rulesbase import RulesError, variant_registry
+from simcore.secrets_of_the_sea.board import COLS, N_SPACES, PER_REGION, ROWS
 
 MAX_PLAYERS = 4
-COLS = 5  # buoys, one column of spaces below each (seed 003: "the five buoys")
-ROWS = 10  # spaces per column: rows 1-5 light blue, 6-10 dark blue (GAME-DATA, fact)
-LIGHT_ROWS = 5
-N_SPACES = COLS * ROWS
-PER_REGION = COLS * LIGHT_ROWS  # 25 light and 25 dark tiles, one per space
-WRECK_ROW = ROWS + 1  # lamp position of the wreck (below row 10)
 N_DICE = 2
 MAX_FACES = 12
 MAX_WRECK = 12

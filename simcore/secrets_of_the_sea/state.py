@@ -1,4 +1,5 @@
-"""The state layout of Secrets of the Sea, the trace buffer, and positions from text diagrams.
+"""The state layout of Secrets of the Sea, the trace buffer, and tile names (positions from text
+diagrams: positions.py).
 
 The kernels keep a position in ONE flat int64 array, each field at a named offset below, its
 encoding commented at the field (one flat array: numba reference-counts every array argument;
@@ -16,21 +17,19 @@ from typing import NamedTuple
 import numpy as np
 
 from simcore import tracebuf
+from simcore.secrets_of_the_sea.board import N_SPACES
 from simcore.secrets_of_the_sea.rules import (
     CAVE,
     KIND_NAMES,
     MAX_PLAYERS,
     MONSTER,
     N_BONUS,
-    N_SPACES,
     N_TILES_MAX,
     P_N_TILES,
-    P_PLAYERS,
     R_FRONT,
     R_LAMP,
     R_VALUE,
     WRECK,
-    WRECK_BASE,
 )
 from simcore.tracebuf import T_CAPA, T_CAPS, T_HEADER, T_NA, T_NS, T_ON  # noqa: F401 (re-exported)
 
@@ -210,7 +209,7 @@ def trace_overflowed(tr: np.ndarray) -> bool:
 
 
 # ---------------------------------------------------------------------------------------
-# Tile names and positions from text diagrams (tests, docs, traces).
+# Tile names (tests, docs, traces).
 
 _TYPE_LETTERS = {"S": 0, "A": 1, "B": 2, "G": 3, "C": 4}  # shell amphora barrel gold chest
 
@@ -238,78 +237,6 @@ def tile_token(r: np.ndarray, t: int) -> str:
 
 def kind_name(kind: int) -> str:
     return KIND_NAMES[kind] if 0 <= kind < len(KIND_NAMES) else "empty"
-
-
-def from_diagram(
-    r: np.ndarray,
-    diagram: str,
-    *,
-    held: dict[int, list[str]] | None = None,
-    bonus: dict[str, int] | None = None,
-    seat: int = 0,
-    wreck: list[str] | None = None,
-    known: dict[tuple[int, int], int] | None = None,
-) -> np.ndarray:
-    """Build a flat state from a diagram of 10 lines (rows 1..10) of 5 tokens (columns 0..4).
-
-    Tokens as in `tile_token`; '.' is an empty space. Each token takes an unused tile of that
-    description from the mix of its region (light rows 1-5, dark rows 6-10). ``held`` maps
-    seat -> tokens of tiles in front of that seat (board or wreck tiles, any region);
-    ``wreck`` lists the wreck tiles still at the wreck (default: all not held); ``bonus`` maps
-    a bonus name (rules.BONUS_NAMES) -> seat; ``known`` maps (column, row) -> LIT / FRONT.
-    Tiles of the mix not placed anywhere are OUT of play. Held counts and the hidden-tile
-    tables are recomputed; the turn begins for ``seat``.
-    """
-    from simcore.secrets_of_the_sea import engine  # engine imports this module
-    from simcore.secrets_of_the_sea.board import space_of
-    from simcore.secrets_of_the_sea.rules import BONUS_NAMES, LIGHT_ROWS, PER_REGION
-
-    n_tiles = int(r[P_N_TILES])
-    s = new_state()
-    engine.setup_fixed(s, r)
-    v = view(s)
-    v.space[:] = EMPTY
-    v.owner[:n_tiles] = OUT
-    used: set[int] = set()
-
-    def pick(token: str, ids: range) -> int:
-        for t in ids:
-            if t not in used and tile_token(r, t) == token:
-                used.add(t)
-                return t
-        raise ValueError(f"no unused tile {token!r} left in the mix")
-
-    rows = [ln.split() for ln in diagram.strip("\n").splitlines() if ln.strip()]
-    if len(rows) != 10 or any(len(row) != 5 for row in rows):
-        raise ValueError("diagram must be 10 lines of 5 tokens")
-    for i, row in enumerate(rows):
-        rr = i + 1
-        ids = range(0, PER_REGION) if rr <= LIGHT_ROWS else range(PER_REGION, 2 * PER_REGION)
-        for c, tok in enumerate(row):
-            if tok == ".":
-                continue
-            t = pick(tok, ids)
-            v.space[space_of(c, rr)] = t
-            v.owner[t] = ON_BOARD
-    for seat_, toks in (held or {}).items():
-        for tok in toks:
-            ids = range(WRECK_BASE, n_tiles) if tok.startswith("W") else range(WRECK_BASE)
-            v.owner[pick(tok, ids)] = seat_
-    for t in range(WRECK_BASE, n_tiles):
-        if t not in used and wreck is None:
-            v.owner[t] = ON_BOARD
-    for tok in wreck or []:
-        v.owner[pick(tok, range(WRECK_BASE, n_tiles))] = ON_BOARD
-    for name, seat_ in (bonus or {}).items():
-        v.bonus[BONUS_NAMES.index(name)] = seat_
-    for (c, rr), k in (known or {}).items():
-        v.known[space_of(c, rr)] = k
-    engine.recount(s, r)
-    v.scal[S_SEAT] = seat
-    v.scal[S_TURN] = seat
-    players = int(r[P_PLAYERS])
-    assert 0 <= seat < players
-    return s
 
 
 def monster_fronts(r: np.ndarray) -> list[int]:

@@ -9,13 +9,15 @@ import json
 import numpy as np
 
 from simcore.replay import SEAT_LETTERS, GameTrace, TraceFormat, title_lines
+from simcore.secrets_of_the_sea.board import (
+    COLS,
+    ROWS,
+)
 from simcore.secrets_of_the_sea.play import COLUMNS, play_game
 from simcore.secrets_of_the_sea.rules import (
     BONUS_NAMES,
-    COLS,
     P_N_TILES,
     P_PLAYERS,
-    ROWS,
     WRECK_BASE,
     pack,
 )

@@ -19,6 +19,8 @@ from simcore.rulesbase import RulesError
 from simcore.secrets_of_the_sea import engine as E
 from simcore.secrets_of_the_sea import policies as P
 from simcore.secrets_of_the_sea.board import space_of
+from simcore.secrets_of_the_sea.engine_invariants import check_invariants
+from simcore.secrets_of_the_sea.positions import from_diagram
 from simcore.secrets_of_the_sea.rules import (
     BONUS_NAMES,
     R_VALUE,
@@ -47,7 +49,6 @@ from simcore.secrets_of_the_sea.state import (
     S_SEAT,
     S_TURN,
     UNLIT,
-    from_diagram,
     new_state,
     new_trace,
     tile_token,
@@ -107,7 +108,7 @@ class Game:
         assert self.check() == 0
 
     def check(self) -> int:
-        return int(E.check_invariants(self.s, self.r))
+        return int(check_invariants(self.s, self.r))
 
     def _ok(self, err: int, ok: bool) -> int:
         assert not ok or err == 0, err
@@ -192,7 +193,7 @@ def test_setup_places_the_mix_by_region():
     s = new_state()
     E.setup(s, r, new_trace(), new_stream(1, 0))
     v = view(s)
-    assert E.check_invariants(s, r) == 0
+    assert check_invariants(s, r) == 0
     for c in range(5):
         for row in range(1, 11):
             t = v.space[space_of(c, row)]
