@@ -40,10 +40,11 @@ class RulesBase:
                 f"{self.GAME} is for {self.MIN_PLAYERS} to {self.MAX_PLAYERS} players, "
                 f"not {players}"
             )
-        self.check()
+        self.check(players)
 
-    def check(self) -> None:
-        """The game's own field checks (RulesError)."""
+    def check(self, players: int | None) -> None:
+        """The game's own field checks (RulesError); players None: those that do not depend
+        on the player count."""
 
     def resolved(self, players: int) -> dict:
         """The rules as plain data (tuples as lists), with what depends on the player count

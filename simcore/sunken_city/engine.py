@@ -1,6 +1,6 @@
 """Sunken City rules as compiled kernels, part 1: error codes, accessors of the flat state,
 the trace records, setup, the street stacks, the pieces' connections, the advanced game's phase
-switches, and scores and winners.
+switches, and scores (the winners: simcore.skeleton.winners_by_score).
 
 The rules are split over the engine modules in one import direction: engine.py (this module)
 -> engine_raising.py (action blocks, raising streets and houses) -> engine_moves.py (the
@@ -85,7 +85,7 @@ from simcore.sunken_city.state import (
     VILLAGE,
     WATER,
 )
-from simcore.tracebuf import reserve_record, write_snapshot
+from simcore.tracebuf import put_record, write_snapshot
 
 # Error codes: 0 = fine. ERR_ILLEGAL is returned by do_* for an illegal action; the others
 # come from check_invariants (checked mode).
@@ -222,21 +222,7 @@ def recount_near(s):
 @kernel
 def record(tr, s, kind, a=0, b=0, c=0, d=0, e=0, f=0, g=0, h=0, i=0):
     """Append one action record (turn, seat, kind, a..i) when tracing is on."""
-    o = reserve_record(tr, ACTION_WIDTH)
-    if o < 0:
-        return
-    tr[o] = s[S_TURN]
-    tr[o + 1] = s[S_SEAT]
-    tr[o + 2] = kind
-    tr[o + 3] = a
-    tr[o + 4] = b
-    tr[o + 5] = c
-    tr[o + 6] = d
-    tr[o + 7] = e
-    tr[o + 8] = f
-    tr[o + 9] = g
-    tr[o + 10] = h
-    tr[o + 11] = i
+    put_record(tr, ACTION_WIDTH, s[S_TURN], s[S_SEAT], kind, a, b, c, d, e, f, g, h, i)
 
 
 @kernel
@@ -433,7 +419,7 @@ def end_sinking(s, r, tr):
 
 
 # ---------------------------------------------------------------------------------------
-# Scores and winners (seed 000, "End of Game")
+# Scores (seed 000, "End of Game"); the winners: simcore.skeleton.winners_by_score
 
 
 @kernel
@@ -454,22 +440,3 @@ def scores(s, r, score, tiebreak):
         else:
             score[seat] = val
             tiebreak[seat] = 0
-
-
-@kernel
-def winners(r, score, tiebreak):
-    """(winner seat or -1 for a shared win, bitmask of the seats sharing first place)."""
-    players = r[P_PLAYERS]
-    best = 0
-    for seat in range(1, players):
-        if score[seat] > score[best] or (
-            score[seat] == score[best] and tiebreak[seat] > tiebreak[best]
-        ):
-            best = seat
-    mask = 0
-    n = 0
-    for seat in range(players):
-        if score[seat] == score[best] and tiebreak[seat] == tiebreak[best]:
-            mask |= 1 << seat
-            n += 1
-    return (best if n == 1 else -1), mask

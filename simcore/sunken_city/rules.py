@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
-from simcore.rulesbase import RulesError, variant_registry
+from simcore.rulesbase import RulesBase, RulesError, variant_registry
 from simcore.sunken_city.board import N_SQUARES, SIZE
 
 # The three dice of the box (seed 000, "Components").
@@ -63,8 +64,12 @@ SCORING = ("count", "value")
 
 
 @dataclass(frozen=True)
-class SunkenCityRules:
+class SunkenCityRules(RulesBase):
     """Every rule parameter of Sunken City (basic game, seed 000)."""
+
+    GAME: ClassVar[str] = "sunken-city"
+    MIN_PLAYERS: ClassVar[int] = 2
+    MAX_PLAYERS: ClassVar[int] = MAX_PLAYERS
 
     die: tuple[int, ...] = ()
     """faces of the water-spirit die; empty = the box's die for the player count
@@ -111,10 +116,8 @@ class SunkenCityRules:
     default keeps seed 000's condition in both games: ruling)"""
 
     # ----------------------------------------------------------------------------------
-    def validate(self, players: int | None = None) -> None:
+    def check(self, players: int | None) -> None:
         """Raise RulesError with one clear sentence when a field is out of range."""
-        if players is not None and not 2 <= players <= MAX_PLAYERS:
-            raise RulesError(f"sunken-city is for 2 to 4 players, not {players}")
         if self.die:
             if len(self.die) < 1 or any((not isinstance(f, int)) or f < 0 for f in self.die):
                 raise RulesError("die faces must be whole numbers of 0 or more")
@@ -179,15 +182,9 @@ class SunkenCityRules:
         """The die in use for this player count."""
         return tuple(self.die) if self.die else DICE[DIE_FOR_PLAYERS[players]]
 
-    def resolved(self, players: int) -> dict:
-        """The rules as plain data, with the die resolved for this player count."""
-        d = dataclasses.asdict(self)
-        d["die"] = list(self.die_faces(players))
-        d["cards"] = [list(c) for c in self.cards]
-        for k, v in d.items():
-            if isinstance(v, tuple):
-                d[k] = list(v)
-        return d
+    def resolved_extra(self, players: int) -> dict:
+        """The die resolved for this player count."""
+        return {"die": list(self.die_faces(players))}
 
 
 # ---------------------------------------------------------------------------------------

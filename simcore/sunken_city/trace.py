@@ -48,10 +48,15 @@ from simcore.sunken_city.state import (
     HOUSE_SIDE,
     N_SLOTS,
     PHASE_NAMES,
+    S_CHIP_SUPPLY,
+    S_DRAW_SPACE,
+    S_END_REASON,
+    S_GROTTO_SPACE,
     S_HOURGLASS,
     S_PHASE,
     S_ROUND,
     S_SEAT,
+    S_SPIRIT_SLOT,
     S_TURN,
     VILLAGE,
     new_trace,
@@ -59,11 +64,6 @@ from simcore.sunken_city.state import (
     trace_snapshots,
     view,
 )
-from simcore.sunken_city.state import S_CHIP_SUPPLY as S_SUPPLY
-from simcore.sunken_city.state import S_DRAW_SPACE as S_DRAW
-from simcore.sunken_city.state import S_END_REASON as S_END
-from simcore.sunken_city.state import S_GROTTO_SPACE as S_GROTTO
-from simcore.sunken_city.state import S_SPIRIT_SLOT as S_SPIRIT
 
 TREASURE_VALUES = list(range(1, 11)) + [12]
 
@@ -133,24 +133,26 @@ def state_json(snap: np.ndarray, r: np.ndarray) -> dict:
         "seat": int(v.scal[S_SEAT]),
         "streets": streets,
         "houses": houses,
-        "spirit": pieces.pos(int(v.scal[S_SPIRIT])),
+        "spirit": pieces.pos(int(v.scal[S_SPIRIT_SLOT])),
         "adventurers": [pieces.pos(int(v.adv[s])) for s in range(players)],
         "treasures": treasures,
         "chips": [int(c) for c in v.chips[:players]],
-        "chip_supply": int(v.scal[S_SUPPLY]),
+        "chip_supply": int(v.scal[S_CHIP_SUPPLY]),
         "hands": [[c for c in range(n_cards) if v.hand[s] & (1 << c)] for s in range(players)],
         "stacks": [int(k) for k in v.stacks],
-        "draw_space": int(v.scal[S_DRAW]) + 1,
+        "draw_space": int(v.scal[S_DRAW_SPACE]) + 1,
         "box": int(v.scal[4]),
         "hourglass": bool(v.scal[S_HOURGLASS]),
-        "end_triggered": END_REASONS[int(v.scal[S_END])] if v.scal[S_END] >= 0 else None,
+        "end_triggered": END_REASONS[int(v.scal[S_END_REASON])]
+        if v.scal[S_END_REASON] >= 0
+        else None,
     }
     if int(r[P_ADVANCED]) == 1:
         # seed 001: the phase, and the spirit on the lake or in a grotto space
-        g = int(v.scal[S_GROTTO])
+        g = int(v.scal[S_GROTTO_SPACE])
         out["phase"] = PHASE_NAMES[int(v.scal[S_PHASE])]
         out["grotto"] = g if g > 0 else None
-        if int(v.scal[S_SPIRIT]) < 0:
+        if int(v.scal[S_SPIRIT_SLOT]) < 0:
             out["spirit"] = {"grotto": g}
     return out
 
@@ -192,38 +194,12 @@ def actions_json(recs: np.ndarray, pieces: _Pieces) -> list[dict]:
             }
             out.append(target)
             continue
-        if kind == A_PHASE:
-            target = None
-            out.append(
-                {
-                    "type": "phase",
-                    "phase": PHASE_NAMES[a],
-                    "points": b,
-                    "spirit": _spirit_pos(pieces, c, d),
-                }
-            )
+        if kind in _PLAIN:
+            if kind == A_PHASE:
+                target = None
+            out.append(_plain_action(kind, rec, pieces))
             continue
-        if kind == A_GROTTO:
-            out.append({"type": "grotto", "from": a, "to": b})
-            continue
-        if kind == A_CARD:
-            out.append({"type": "card", "card": a, "raise": b, "move": c, "icon": bool(d)})
-        elif kind == A_STREET:
-            pieces.sq[d] = [q for q in (a, b) if q >= 0]
-            out.append(
-                {
-                    "type": "street",
-                    "piece": pieces.name(d),
-                    "squares": [_rc(q) for q in (a, b) if q >= 0],
-                    "from_space": c + 1,
-                }
-            )
-        elif kind == A_HOUSE:
-            pieces.sq[HOUSE_BASE + a - 1] = [b]
-            out.append({"type": "house", "house": a, "square": _rc(b)})
-        elif kind == A_CHIP:
-            out.append({"type": "chip", "extra_points": a})
-        elif kind == A_STEP:
+        if kind == A_STEP:
             if move is None:
                 move = {"type": "move", "start": pieces.pos(a), "path": []}
                 out.append(move)
@@ -277,13 +253,55 @@ def actions_json(recs: np.ndarray, pieces: _Pieces) -> list[dict]:
             if spirit is not None:
                 spirit["steps"] = a
             spirit = None
-        elif kind == A_STACK_TURN:
-            out.append({"type": "stack_turn", "draw_space": a + 1})
-        elif kind == A_HOURGLASS:
-            out.append({"type": "hourglass"})
-        elif kind == A_END_TURN:
-            out.append({"type": "end_turn", "unraised": a, "points_left": b})
     return out
+
+
+_PLAIN = (
+    A_PHASE,
+    A_GROTTO,
+    A_CARD,
+    A_STREET,
+    A_HOUSE,
+    A_CHIP,
+    A_STACK_TURN,
+    A_HOURGLASS,
+    A_END_TURN,
+)
+
+
+def _plain_action(kind: int, rec: np.ndarray, pieces: _Pieces) -> dict:
+    """The action of a record that stands alone (not part of a move, a spirit move or a
+    sinking); a street or house also updates the pieces' squares."""
+    a, b, c, d = (int(v) for v in rec[3:7])
+    if kind == A_PHASE:
+        return {
+            "type": "phase",
+            "phase": PHASE_NAMES[a],
+            "points": b,
+            "spirit": _spirit_pos(pieces, c, d),
+        }
+    if kind == A_GROTTO:
+        return {"type": "grotto", "from": a, "to": b}
+    if kind == A_CARD:
+        return {"type": "card", "card": a, "raise": b, "move": c, "icon": bool(d)}
+    if kind == A_STREET:
+        pieces.sq[d] = [q for q in (a, b) if q >= 0]
+        return {
+            "type": "street",
+            "piece": pieces.name(d),
+            "squares": [_rc(q) for q in (a, b) if q >= 0],
+            "from_space": c + 1,
+        }
+    if kind == A_HOUSE:
+        pieces.sq[HOUSE_BASE + a - 1] = [b]
+        return {"type": "house", "house": a, "square": _rc(b)}
+    if kind == A_CHIP:
+        return {"type": "chip", "extra_points": a}
+    if kind == A_STACK_TURN:
+        return {"type": "stack_turn", "draw_space": a + 1}
+    if kind == A_HOURGLASS:
+        return {"type": "hourglass"}
+    return {"type": "end_turn", "unraised": a, "points_left": b}
 
 
 def render(trace: GameTrace) -> str:
@@ -351,7 +369,7 @@ def draw_board(snap: np.ndarray, r: np.ndarray) -> str:
                 else:
                     a, b = int(v.piece_sq[slot, 0]), int(v.piece_sq[slot, 1])
                     ch = "#" if b < 0 else ("-" if abs(a - b) == 1 else "|")
-                mark = "*" if v.scal[S_SPIRIT] == slot and v.piece_sq[slot, 0] == q else ""
+                mark = "*" if v.scal[S_SPIRIT_SLOT] == slot and v.piece_sq[slot, 0] == q else ""
                 if v.piece_sq[slot, 0] == q:
                     mark += "".join(SEAT_LETTERS[s] for s in range(players) if v.adv[s] == slot)
             cells.append((ch + mark).ljust(4))

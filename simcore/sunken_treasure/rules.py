@@ -84,7 +84,7 @@ class SunkenTreasureRules(RulesBase):
     'round-limit'; the rulebook has no such end)"""
 
     # ----------------------------------------------------------------------------------
-    def check(self) -> None:
+    def check(self, players: int | None) -> None:
         """Raise RulesError with one clear sentence when a field is out of range."""
         if len(self.item_deck) != N_ITEM_KINDS or any(c < 0 for c in self.item_deck):
             raise RulesError(
