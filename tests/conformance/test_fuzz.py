@@ -29,12 +29,16 @@ def ids(case) -> str:
     return "-".join(str(x) for x in case)
 
 
-@pytest.mark.parametrize("case", game_players_variants(), ids=ids)
-def test_random_players_in_checked_mode(case):
+def random_players(case, seed: int, games: int) -> None:
     game, players, variant = case
     rules, seats = resolve(game, players, [variant], policy="random")
-    rows = play_rows(game, players, rules, seats, 2024, 0, RANDOM_GAMES, False, True)
+    rows = play_rows(game, players, rules, seats, seed, 0, games, False, True)
     check_rows(game, players, rows, 0, len(seats))
+
+
+@pytest.mark.parametrize("case", game_players_variants(), ids=ids)
+def test_random_players_in_checked_mode(case):
+    random_players(case, 2024, RANDOM_GAMES)
 
 
 @pytest.mark.parametrize("case", game_players(), ids=ids)
@@ -48,7 +52,4 @@ def test_every_policy_in_checked_mode(case):
 @pytest.mark.slow
 @pytest.mark.parametrize("case", game_players_variants(), ids=ids)
 def test_random_players_in_checked_mode_long(case):
-    game, players, variant = case
-    rules, seats = resolve(game, players, [variant], policy="random")
-    rows = play_rows(game, players, rules, seats, 99, 0, LONG_GAMES, False, True)
-    check_rows(game, players, rows, 0, len(seats))
+    random_players(case, 99, LONG_GAMES)
