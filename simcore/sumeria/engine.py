@@ -117,7 +117,7 @@ from simcore.sumeria.state import (
     X_STACK,
     X_STAMP,
 )
-from simcore.tracebuf import reserve_record, write_snapshot
+from simcore.tracebuf import put_record, write_snapshot
 
 ALL_LOCS = (1 << N_LOCS) - 1  # bitmask of every location
 
@@ -203,18 +203,7 @@ def turn_index(s, r, seat):
 @kernel
 def record(tr, s, kind, a=0, b=0, c=0, d=0, e=0, f=0):
     """Append one record (decision, seat, kind, a..f) when tracing is on."""
-    o = reserve_record(tr, ACTION_WIDTH)
-    if o < 0:
-        return
-    tr[o] = s[S_DECISION]
-    tr[o + 1] = s[S_SEAT]
-    tr[o + 2] = kind
-    tr[o + 3] = a
-    tr[o + 4] = b
-    tr[o + 5] = c
-    tr[o + 6] = d
-    tr[o + 7] = e
-    tr[o + 8] = f
+    put_record(tr, ACTION_WIDTH, s[S_DECISION], s[S_SEAT], kind, a, b, c, d, e, f, 0, 0, 0)
 
 
 @kernel
@@ -865,28 +854,6 @@ def scores(s, r, score, tiebreak):
                 most = n
         score[seat] = total
         tiebreak[seat] = most
-
-
-@kernel
-def winners(r, score, tiebreak):
-    """(winner seat or -1 for a shared win, bitmask of the seats sharing first place): "the
-    player with the most points wins. In case of a tie, the tied player with the most
-    Influence tiles of a single type wins. If the tie still persists, all tied players share
-    the win.\""""
-    players = r[P_PLAYERS]
-    best = 0
-    for seat in range(1, players):
-        if score[seat] > score[best] or (
-            score[seat] == score[best] and tiebreak[seat] > tiebreak[best]
-        ):
-            best = seat
-    mask = 0
-    n = 0
-    for seat in range(players):
-        if score[seat] == score[best] and tiebreak[seat] == tiebreak[best]:
-            mask |= 1 << seat
-            n += 1
-    return (best if n == 1 else -1), mask
 
 
 # ---------------------------------------------------------------------------------------

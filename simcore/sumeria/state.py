@@ -188,8 +188,9 @@ def trace_overflowed(tr: np.ndarray) -> bool:
 
 
 # ---------------------------------------------------------------------------------------
-# Scratch space of one game (allocated once per game, never copied). The fields before
-# X_ZEROED start at 0 (play.play_from clears them); the others are written before being read.
+# Scratch space of the players (the shared driver's x, reused from game to game and zeroed
+# before each, never copied). The fields before X_ZEROED must start at 0; the others are
+# written before being read.
 X_STAMP = 0  # search generation counter (marks below equal to it are 'seen')
 X_MREAD = 1  # bitmask of the locations whose occupancy the last move search read
 # Heuristic players (policies.py): per-decision keys and masks, recomputed by `prepare`.

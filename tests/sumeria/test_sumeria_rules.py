@@ -13,6 +13,7 @@ import pytest
 
 from simcore.rng import new_stream
 from simcore.rulesbase import RulesError
+from simcore.skeleton import winners_by_score
 from simcore.sumeria import engine as E
 from simcore.sumeria.board import load_map, parse_loc
 from simcore.sumeria.rules import SumeriaRules, pack
@@ -422,7 +423,7 @@ def _scores(held, rules=None):
     score = np.zeros(4, dtype=np.int64)
     tb = np.zeros(4, dtype=np.int64)
     E.scores(s, r, score, tb)
-    w, mask = E.winners(r, score, tb)
+    w, mask = winners_by_score(len(held), score, tb)
     return list(score[: len(held)]), list(tb[: len(held)]), int(w), int(mask)
 
 
