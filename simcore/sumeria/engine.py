@@ -1,9 +1,11 @@
-"""Sumeria rules as compiled kernels: setup, legal actions, applying actions, end-of-round
-control and tiles, the next first player, the order shift, scores.
+"""Sumeria rules as compiled kernels: setup, legal actions, applying actions. The end of a
+round (control and tiles, the next first player, the order shift) and the scores are in
+engine_round.py, checked mode in engine_invariants.py.
 
 No policy logic lives here. Every ``do_*`` function checks the legality of its decision and
 returns 0, or ERR_ILLEGAL without changing anything. The automatic steps between decisions
-(end-of-round scoring up to the next tile choice, the new round's draw) run in ``advance``.
+(end-of-round scoring up to the next tile choice, the new round's draw) run in
+``engine_round.advance``.
 Quotes are from seed 002 (the rulebook); rulings are rules fields (docs/rules-sumeria.md).
 
 Arguments: s = flat state (int64, layout in state.py), r = packed rules (int64, rules.py),
@@ -26,15 +28,10 @@ from simcore.sumeria.board import (
 )
 from simcore.sumeria.rules import (
     MAX_PLAYERS,
-    MAX_SCORED,
-    P_FP_FALLBACK,
-    P_FP_STATES,
     P_INITIAL,
     P_MOVE_SHIFTS_SOURCE,
     P_N_SCORED,
     P_PLAYERS,
-    P_ROUNDS,
-    P_SCORING,
     P_SETUP_SHIFTS,
     P_TILES_PER_TYPE,
     P_TRADERS,
@@ -51,29 +48,20 @@ from simcore.sumeria.rules import (
 )
 from simcore.sumeria.state import (
     A_ADD,
-    A_CONTROL,
-    A_DISCARD,
     A_DRAW,
     A_MOVE,
-    A_NEW_ROUND,
     A_PLACE,
-    A_RECEIVE,
     A_REMOVE,
-    A_TAKE,
     ACTION_WIDTH,
     C_ADDS,
-    C_CONTROLS,
     C_FIRST_ROUNDS,
     C_JUMPS,
     C_MOVES,
     C_REMOVES,
-    C_SECONDS,
     EMPTY,
-    END_ROUNDS,
     N_CNT,
     O_BAGT,
     O_CNT,
-    O_DISC,
     O_DISPLAY,
     O_HELD,
     O_LOC,
@@ -83,30 +71,21 @@ from simcore.sumeria.state import (
     O_RESERVE,
     O_SCNT,
     O_TOWNS,
-    PH_CHOOSE,
-    PH_OVER,
     PH_SCORE,
     PH_SETUP,
     PH_TURN,
     S_ACTIONS,
     S_BAG,
-    S_CHOICES,
     S_CHOOSE_POS,
     S_DECISION,
-    S_DISCARDED,
-    S_EMPTY_SCORED,
     S_END,
     S_FIRST,
     S_IN_TURN,
     S_JUMPS,
-    S_OVER,
     S_PHASE,
-    S_PICKS,
     S_PLACED,
-    S_ROUND,
     S_SEAT,
     S_SECOND,
-    S_SOLE_SCORED,
     S_SWAPS,
     S_TURN,
     SNAP_SIZE,
@@ -122,7 +101,7 @@ from simcore.tracebuf import put_record, write_snapshot
 ALL_LOCS = (1 << N_LOCS) - 1  # bitmask of every location
 
 # Error codes: 0 = fine. ERR_ILLEGAL is returned by do_* for an illegal decision; the others
-# come from check_invariants (checked mode).
+# come from engine_invariants.check_invariants (checked mode).
 ERR_ILLEGAL = 1
 ERR_BOARD = 2  # per-state counts disagree with the locations
 ERR_TRADERS = 3  # traders not conserved (board + reserve)
@@ -589,359 +568,4 @@ def do_remove(s, r, tr, seat, q):
     record(tr, s, A_REMOVE, q, st, s[O_POS + st], other)
     count(s, seat, C_REMOVES)
     end_action(s, r)
-    return 0
-
-
-# ---------------------------------------------------------------------------------------
-# End of a round (seed 002, "End of a Round")
-
-
-@kernel(inline="always")
-def control_key(s, r, st, seat):
-    """The ranking key of `seat` in city-state `st`: "the player with the most traders";
-    ties: "the tied player who has a trader in the city", then "the most traders in the
-    towns", then "the tied player who played first during that round"."""
-    players = r[P_PLAYERS]
-    k = cnt(s, st, seat) * 64 + towns(s, st, seat) * 8 + (players - 1 - turn_index(s, r, seat))
-    if city_holder(s, st) == seat:
-        k += 32
-    return k
-
-
-@kernel(inline="always")
-def ranking(s, r, st):
-    """(controller, second) of city-state `st`; -1 where no (further) player has a trader."""
-    first = -1
-    second = -1
-    k1 = -1
-    k2 = -1
-    for seat in range(r[P_PLAYERS]):
-        if cnt(s, st, seat) == 0:
-            continue
-        k = control_key(s, r, st, seat)
-        if k > k1:
-            second, k2 = first, k1
-            first, k1 = seat, k
-        elif k > k2:
-            second, k2 = seat, k
-    return first, second
-
-
-@kernel
-def display_kinds(s, p):
-    n = 0
-    for t in range(N_TYPES):
-        if display(s, p, t) > 0:
-            n += 1
-    return n
-
-
-@kernel
-def display_total(s, p):
-    n = 0
-    for t in range(N_TYPES):
-        n += display(s, p, t)
-    return n
-
-
-@kernel
-def take_tile(s, tr, p, seat, t, chosen):
-    s[O_DISPLAY + p * N_TYPES + t] -= 1
-    s[O_HELD + seat * N_TYPES + t] += 1
-    s[S_PICKS] -= 1
-    record(tr, s, A_TAKE, p, seat, t, chosen)
-
-
-@kernel
-def begin_position(s, r, tr):
-    """Rank the city-state at the position under way and set up its tile share: "chooses 2
-    of the 3 ... 1 of the 2 ... receives the Influence tile above" (all but one when there
-    are 2 or more; tiles_per_state)."""
-    p = s[S_CHOOSE_POS]
-    st = s[O_ORDER + p]
-    first, second = ranking(s, r, st)
-    record(tr, s, A_CONTROL, p, st, first, second, display_total(s, p))
-    k = r[R_TILES + p]
-    picks = k - 1 if k >= 2 else k
-    if first < 0:
-        s[S_EMPTY_SCORED] += 1
-        picks = 0
-    else:
-        count(s, first, C_CONTROLS)
-        if second >= 0:
-            count(s, second, C_SECONDS)
-        else:
-            s[S_SOLE_SCORED] += 1
-        s[S_SEAT] = first
-    s[S_PICKS] = min(picks, display_total(s, p))
-    s[S_SECOND] = second
-    return first
-
-
-@kernel
-def settle_position(s, r, tr, first):
-    """Finish the position when no choice is left: the controller's remaining picks (all of
-    one type, or all the tiles), then "The second-place player receives the remaining
-    Influence tile"; when nobody or a single player has traders, "all its Influence tiles
-    are discarded" / "the remaining tiles are discarded". Returns 1 when a choice is needed."""
-    p = s[S_CHOOSE_POS]
-    if s[S_PICKS] > 0 and s[S_PICKS] < display_total(s, p) and display_kinds(s, p) > 1:
-        return 1
-    while s[S_PICKS] > 0:
-        for t in range(N_TYPES):
-            if display(s, p, t) > 0:
-                take_tile(s, tr, p, first, t, 0)
-                break
-    second = s[S_SECOND]
-    for t in range(N_TYPES):
-        n = display(s, p, t)
-        if n == 0:
-            continue
-        s[O_DISPLAY + p * N_TYPES + t] = 0
-        if second >= 0:
-            s[O_HELD + second * N_TYPES + t] += n
-            record(tr, s, A_RECEIVE, p, second, t, n)
-        else:
-            s[O_DISC + t] += n
-            s[S_DISCARDED] += n
-            record(tr, s, A_DISCARD, p, t, n)
-    return 0
-
-
-@kernel
-def last_player(s, r):
-    """ "The player who had the fewest traders for the first City-State is last for the round
-    ... If there is a tie ..., this tie-breaking process is repeated for each City-State
-    until there is a single player with the fewest traders." Rulings: first_player_states
-    city-states are consulted in order of importance; then first_player_fallback."""
-    players = r[P_PLAYERS]
-    mask = (1 << players) - 1
-    for p in range(r[P_FP_STATES]):
-        st = s[O_ORDER + p]
-        low = 1 << 30
-        for seat in range(players):
-            if mask & (1 << seat) and cnt(s, st, seat) < low:
-                low = cnt(s, st, seat)
-        nmask = 0
-        n = 0
-        last = -1
-        for seat in range(players):
-            if mask & (1 << seat) and cnt(s, st, seat) == low:
-                nmask |= 1 << seat
-                n += 1
-                last = seat
-        mask = nmask
-        if n == 1:
-            return last
-    best = -1
-    for seat in range(players):
-        if mask & (1 << seat):
-            if best < 0:
-                best = seat
-            else:
-                later = turn_index(s, r, seat) > turn_index(s, r, best)
-                if later == (r[P_FP_FALLBACK] == 0):
-                    best = seat
-    return best
-
-
-@kernel
-def shift_order(s, r):
-    """ "The first 3 City-State tiles ... are set aside. The remaining tiles are moved 3 ranks
-    to the left ... the 3 scored City-States are placed back in reverse order (i.e. as the
-    8th, 7th, and 6th)"."""
-    k = r[P_N_SCORED]
-    for _ in range(k):
-        a = s[O_ORDER]
-        for p in range(N_STATES - 1):
-            s[O_ORDER + p] = s[O_ORDER + p + 1]
-        s[O_ORDER + N_STATES - 1] = a
-    lo = N_STATES - k
-    hi = N_STATES - 1
-    while lo < hi:
-        a = s[O_ORDER + lo]
-        s[O_ORDER + lo] = s[O_ORDER + hi]
-        s[O_ORDER + hi] = a
-        lo += 1
-        hi -= 1
-    for p in range(N_STATES):
-        s[O_POS + s[O_ORDER + p]] = p
-
-
-@kernel
-def finish_round(s, r, tr, rng):
-    """The next first player ("the player to their left therefore receives the first player
-    marker"), the order shift, then the next round's 6 tiles, or the end after the last
-    round."""
-    players = r[P_PLAYERS]
-    last = last_player(s, r)
-    first = (last + 1) % players
-    s[S_SEAT] = first
-    record(tr, s, A_NEW_ROUND, first, last)
-    shift_order(s, r)
-    s[S_ROUND] += 1
-    s[S_TURN] = 0
-    s[S_IN_TURN] = 0
-    s[S_FIRST] = first
-    if s[S_ROUND] >= r[P_ROUNDS]:
-        s[S_PHASE] = PH_OVER
-        s[S_OVER] = 1
-        s[S_END] = END_ROUNDS
-        return
-    count(s, first, C_FIRST_ROUNDS)
-    draw_display(s, r, tr, rng, True)
-    s[S_PHASE] = PH_TURN
-
-
-@kernel
-def advance(s, r, tr, rng):
-    """Run the automatic steps of PH_SCORE (the position S_CHOOSE_POS not yet begun): each
-    scored city-state in order of importance, stopping (PH_CHOOSE) when a controller has a
-    real choice of tiles; after the last one, finish the round. Does nothing in the other phases."""
-    while s[S_PHASE] == PH_SCORE:
-        p = s[S_CHOOSE_POS]
-        if p >= r[P_N_SCORED]:
-            finish_round(s, r, tr, rng)
-            return
-        first = begin_position(s, r, tr)
-        if settle_position(s, r, tr, first) == 1:
-            s[S_PHASE] = PH_CHOOSE
-            return
-        s[S_CHOOSE_POS] += 1
-
-
-@kernel
-def do_choose(s, r, tr, seat, t):
-    """A controller takes one influence tile of type t from the position under way ("chooses
-    2 of the 3 Influence tiles"). Then the scoring goes on (PH_SCORE, see `advance`)."""
-    if s[S_PHASE] != PH_CHOOSE or seat != s[S_SEAT] or t < 0 or t >= N_TYPES:
-        return ERR_ILLEGAL
-    p = s[S_CHOOSE_POS]
-    if display(s, p, t) == 0 or s[S_PICKS] <= 0:
-        return ERR_ILLEGAL
-    take_tile(s, tr, p, seat, t, 1)
-    s[S_CHOICES] += 1
-    if settle_position(s, r, tr, seat) == 0:
-        s[S_CHOOSE_POS] += 1
-        s[S_PHASE] = PH_SCORE
-    return 0
-
-
-# ---------------------------------------------------------------------------------------
-# End of the game (seed 002, "End of the Game")
-
-
-@kernel
-def tile_points(r, n):
-    """Points of n tiles of one type: the table 1, 3, 6, 10, 15, 21, 28, 36, 45 (n(n+1)/2),
-    or n under linear scoring."""
-    if r[P_SCORING] == 1:
-        return n
-    return n * (n + 1) // 2
-
-
-@kernel
-def scores(s, r, score, tiebreak):
-    """Fill score[seat] (points of all types) and tiebreak[seat] ("the most Influence tiles
-    of a single type")."""
-    for seat in range(r[P_PLAYERS]):
-        total = 0
-        most = 0
-        for t in range(N_TYPES):
-            n = held(s, seat, t)
-            total += tile_points(r, n)
-            if n > most:
-                most = n
-        score[seat] = total
-        tiebreak[seat] = most
-
-
-# ---------------------------------------------------------------------------------------
-# Checked mode
-
-
-@kernel
-def check_invariants(s, r):
-    """Return 0 when every invariant holds, else the ERR_* code of the first one broken."""
-    players = r[P_PLAYERS]
-    # one trader per location, of a seat in play; counts per state agree
-    for st in range(N_STATES):
-        for seat in range(MAX_PLAYERS):
-            c = 0
-            tw = 0
-            for k in range(LOCS_PER_STATE):
-                q = st * LOCS_PER_STATE + k
-                if s[O_LOC + q] == seat:
-                    c += 1
-                    if LOC_KIND[q] == TOWN:
-                        tw += 1
-            if c != cnt(s, st, seat) or tw != towns(s, st, seat):
-                return ERR_BOARD
-    for seat in range(MAX_PLAYERS):
-        m = 0
-        for q in range(N_LOCS):
-            if s[O_LOC + q] == seat:
-                m |= 1 << q
-        if m != s[O_MASK + seat]:
-            return ERR_BOARD
-    on_board = 0
-    for q in range(N_LOCS):
-        v = s[O_LOC + q]
-        if v != EMPTY and (v < 0 or v >= players):
-            return ERR_BOARD
-    # traders conserved: board + reserve = traders per player
-    for seat in range(players):
-        on_board = 0
-        for st in range(N_STATES):
-            on_board += cnt(s, st, seat)
-        if s[O_RESERVE + seat] < 0 or on_board + s[O_RESERVE + seat] != r[P_TRADERS]:
-            return ERR_TRADERS
-    # the order is a permutation and pos its inverse
-    for p in range(N_STATES):
-        st = s[O_ORDER + p]
-        if st < 0 or st >= N_STATES or s[O_POS + st] != p:
-            return ERR_ORDER
-    # tiles conserved per type: bag + display + held + discarded
-    bag = 0
-    for t in range(N_TYPES):
-        n = s[O_BAGT + t] + s[O_DISC + t]
-        if s[O_BAGT + t] < 0 or s[O_DISC + t] < 0:
-            return ERR_TILES
-        bag += s[O_BAGT + t]
-        for p in range(MAX_SCORED):
-            d = display(s, p, t)
-            if d < 0 or (d > 0 and p >= r[P_N_SCORED]):
-                return ERR_TILES
-            n += d
-        for seat in range(players):
-            if held(s, seat, t) < 0:
-                return ERR_TILES
-            n += held(s, seat, t)
-        if n != r[P_TILES_PER_TYPE]:
-            return ERR_TILES
-    if bag != s[S_BAG]:
-        return ERR_TILES
-    # between rounds the display is empty; during a round no position holds more than its
-    # share
-    ph = s[S_PHASE]
-    if ph == PH_OVER:
-        for p in range(MAX_SCORED):
-            if display_total(s, p) != 0:
-                return ERR_TILES
-    elif ph != PH_CHOOSE and ph != PH_SCORE:
-        for p in range(r[P_N_SCORED]):
-            if display_total(s, p) > r[R_TILES + p]:
-                return ERR_TILES
-    if ph < PH_SETUP or ph > PH_SCORE:
-        return ERR_COUNTS
-    if s[S_SEAT] < 0 or s[S_SEAT] >= players or s[S_FIRST] < 0 or s[S_FIRST] >= players:
-        return ERR_COUNTS
-    if ph == PH_TURN and (s[S_TURN] >= r[P_TURNS] or s[S_IN_TURN] >= players):
-        return ERR_COUNTS
-    if ph == PH_TURN and s[S_SEAT] != (s[S_FIRST] + s[S_IN_TURN]) % players:
-        return ERR_COUNTS
-    if ph != PH_OVER and s[S_ROUND] >= r[P_ROUNDS]:
-        return ERR_COUNTS
-    if ph != PH_SETUP and s[S_PLACED] != players * r[P_INITIAL]:
-        return ERR_COUNTS
     return 0

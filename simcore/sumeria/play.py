@@ -13,12 +13,16 @@ from simcore.skeleton import DERIVED, RowLayout, bind_driver
 from simcore.sumeria.board import N_LOCS, N_TYPES
 from simcore.sumeria.engine import (
     ERR_TRACE,
-    advance,
-    check_invariants,
     record,
-    scores,
     setup,
     snapshot,
+)
+from simcore.sumeria.engine_invariants import (
+    check_invariants,
+)
+from simcore.sumeria.engine_round import (
+    advance,
+    scores,
 )
 from simcore.sumeria.policies import decide
 from simcore.sumeria.rules import MAX_PLAYERS

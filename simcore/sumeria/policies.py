@@ -52,7 +52,6 @@ from simcore.sumeria.engine import (
     ERR_ILLEGAL,
     display,
     do_add,
-    do_choose,
     do_listed_move,
     do_place,
     do_remove,
@@ -61,8 +60,11 @@ from simcore.sumeria.engine import (
     lift_trader,
     move_targets_in,
     put_trader,
-    ranking,
     search_in,
+)
+from simcore.sumeria.engine_round import (
+    do_choose,
+    ranking,
 )
 from simcore.sumeria.rules import (
     MAX_PLAYERS,

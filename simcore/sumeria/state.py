@@ -1,4 +1,5 @@
-"""The state layout of Sumeria, the trace buffer, the scratch space and position builders.
+"""The state layout of Sumeria, the trace buffer and the scratch space (positions for tests and
+docs: positions.py).
 
 As in Sunken City, the kernels keep a position in ONE flat int64 array, each field at a named
 offset below with its encoding commented; `view(s)` gives Python the same state as a
@@ -13,7 +14,7 @@ from typing import NamedTuple
 import numpy as np
 
 from simcore import tracebuf
-from simcore.sumeria.board import MAX_DEG, N_LOCS, N_STATES, N_TYPES, parse_loc
+from simcore.sumeria.board import MAX_DEG, N_LOCS, N_STATES, N_TYPES
 from simcore.sumeria.rules import MAX_PLAYERS, MAX_SCORED
 from simcore.tracebuf import T_CAPA, T_CAPS, T_HEADER, T_NA, T_NS, T_ON  # noqa: F401 (re-exported)
 
@@ -218,81 +219,3 @@ XF_SIZE = 256
 
 def new_scratch() -> np.ndarray:
     return np.zeros(X_SIZE, dtype=np.int64)
-
-
-# ---------------------------------------------------------------------------------------
-# Positions for tests and docs.
-
-
-def from_diagram(
-    r: np.ndarray,
-    traders: dict[str, int] | str = "",
-    *,
-    order: tuple[int, ...] | None = None,
-    first: int = 0,
-    seat: int | None = None,
-    display: list[list[int]] | None = None,
-    held: dict[int, tuple[int, int, int, int]] | None = None,
-    round_: int = 0,
-    turn: int = 0,
-    in_turn: int = 0,
-    phase: int = PH_TURN,
-) -> np.ndarray:
-    """A position in phase PH_TURN (rules packed in r).
-
-    ``traders``: location -> seat, as a dict ``{"3C": 0, "3T1": 1}`` or a text
-    ``"3C:A 3T1:B"`` (seats A-D); the rest of each seat's traders are in reserve.
-    ``order``: the city-states 1-8 from most to least important (default 1..8). ``display``:
-    per scored position, the tile types above it (0 economy .. 3 religion; default none).
-    ``held``: seat -> tiles per type. The bag holds the tiles nobody has.
-    """
-    from simcore.sumeria import engine  # engine imports this module
-    from simcore.sumeria.rules import P_PLAYERS, P_TILES_PER_TYPE, P_TRADERS
-
-    players = int(r[P_PLAYERS])
-    s = new_state()
-    v = view(s)
-    v.scal[S_END] = -1
-    v.loc[:] = EMPTY
-    if isinstance(traders, str):
-        items = {}
-        for tok in traders.split():
-            name, _, who = tok.partition(":")
-            items[name] = "ABCD".index(who.strip().upper())
-        traders = items
-    v.reserve[:players] = int(r[P_TRADERS])
-    for name, who in traders.items():
-        q = parse_loc(name)
-        if v.loc[q] != EMPTY:
-            raise ValueError(f"{name} given twice")
-        v.loc[q] = who
-        v.reserve[who] -= 1
-        if v.reserve[who] < 0:
-            raise ValueError(f"seat {who} has more traders on the board than it owns")
-    engine.recount(s)
-    states = order or tuple(range(1, 9))
-    if sorted(states) != list(range(1, 9)):
-        raise ValueError("order must list the city-states 1-8 once each")
-    for p, st in enumerate(states):
-        v.order[p] = st - 1
-        v.pos[st - 1] = p
-    v.bag[:] = int(r[P_TILES_PER_TYPE])
-    for p, types in enumerate(display or []):
-        for t in types:
-            v.display[p, t] += 1
-            v.bag[t] -= 1
-    for who, counts in (held or {}).items():
-        for t, n in enumerate(counts):
-            v.held[who, t] = n
-            v.bag[t] -= n
-    if (v.bag < 0).any():
-        raise ValueError("more tiles of a type than the bag holds")
-    v.scal[S_BAG] = int(v.bag.sum())
-    v.scal[S_FIRST] = first
-    v.scal[S_ROUND] = round_
-    v.scal[S_TURN] = turn
-    v.scal[S_IN_TURN] = in_turn
-    v.scal[S_SEAT] = (first + in_turn) % players if seat is None else seat
-    v.scal[S_PHASE] = phase
-    v.scal[S_PLACED] = players * int(r[4])  # P_INITIAL: setup is over
-    return s

@@ -16,6 +16,9 @@ from simcore.rulesbase import RulesError
 from simcore.skeleton import winners_by_score
 from simcore.sumeria import engine as E
 from simcore.sumeria.board import load_map, parse_loc
+from simcore.sumeria.engine_invariants import check_invariants
+from simcore.sumeria.engine_round import advance, do_choose, ranking, scores, tile_points
+from simcore.sumeria.positions import from_diagram
 from simcore.sumeria.rules import SumeriaRules, pack
 from simcore.sumeria.state import (
     PH_CHOOSE,
@@ -31,7 +34,6 @@ from simcore.sumeria.state import (
     S_ROUND,
     S_SEAT,
     X_DEST,
-    from_diagram,
     new_scratch,
     new_state,
     new_trace,
@@ -85,23 +87,23 @@ class Game:
         return err
 
     def ranking(self, state: int) -> tuple[int, int]:
-        return tuple(int(v) for v in E.ranking(self.s, self.r, state - 1))
+        return tuple(int(v) for v in ranking(self.s, self.r, state - 1))
 
     def score_round(self):
         """Run the end-of-round scoring up to the next choice (or the next round)."""
         self.v.scal[S_PHASE] = PH_SCORE
         self.v.scal[S_CHOOSE_POS] = 0
-        E.advance(self.s, self.r, self.tr, self.rng)
+        advance(self.s, self.r, self.tr, self.rng)
 
     def choose(self, t, ok=True):
-        err = E.do_choose(self.s, self.r, self.tr, self.seat, t)
+        err = do_choose(self.s, self.r, self.tr, self.seat, t)
         assert (err == 0) == ok
         if err == 0 and self.v.scal[S_PHASE] == PH_SCORE:
-            E.advance(self.s, self.r, self.tr, self.rng)
+            advance(self.s, self.r, self.tr, self.rng)
         return err
 
     def check(self) -> int:
-        return int(E.check_invariants(self.s, self.r))
+        return int(check_invariants(self.s, self.r))
 
 
 # ------------------------------------------------------------------------------ setup
@@ -124,7 +126,7 @@ def test_setup(players, traders, initial):
         assert v.scal[S_PHASE] == PH_SETUP and v.scal[S_SEAT] == v.scal[S_FIRST]
         firsts.add(int(v.scal[S_FIRST]))
         orders.add(tuple(v.order))
-        assert E.check_invariants(s, r) == 0
+        assert check_invariants(s, r) == 0
         first = int(v.scal[S_FIRST])
         order0 = v.order.copy()
         tr, x = new_trace(), new_scratch()
@@ -136,7 +138,7 @@ def test_setup(players, traders, initial):
             if k:
                 assert E.do_place(s, r, tr, seat, k - 1) == E.ERR_ILLEGAL  # occupied
             assert E.do_place(s, r, tr, seat, k) == 0
-            assert E.check_invariants(s, r) == 0
+            assert check_invariants(s, r) == 0
         assert v.scal[S_PHASE] == PH_TURN and v.scal[S_SEAT] == first
         assert list(v.reserve[:players]) == [traders - initial] * players
         # ruling setup_shifts_order = False: placing moves no tile
@@ -422,7 +424,7 @@ def _scores(held, rules=None):
         v.held[seat, :] = counts
     score = np.zeros(4, dtype=np.int64)
     tb = np.zeros(4, dtype=np.int64)
-    E.scores(s, r, score, tb)
+    scores(s, r, score, tb)
     w, mask = winners_by_score(len(held), score, tb)
     return list(score[: len(held)]), list(tb[: len(held)]), int(w), int(mask)
 
@@ -438,7 +440,7 @@ def test_rulebook_scoring_example():
 def test_scoring_table_and_linear():
     """ "Number of tiles of one type 1..9 -> 1 3 6 10 15 21 28 36 45"; linear: 1 per tile."""
     r = pack(SumeriaRules(), 3)
-    assert [E.tile_points(r, n) for n in range(10)] == [0, 1, 3, 6, 10, 15, 21, 28, 36, 45]
+    assert [tile_points(r, n) for n in range(10)] == [0, 1, 3, 6, 10, 15, 21, 28, 36, 45]
     score, _, _, _ = _scores(
         [(4, 2, 4, 5), (3, 2, 5, 1), (2, 5, 0, 3)], SumeriaRules(scoring="linear")
     )
