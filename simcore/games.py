@@ -272,9 +272,8 @@ def _load_all() -> None:
     """Import every game sub-package of simcore (each registers its GameSpec on import)."""
     import importlib
     import pkgutil
+    from pathlib import Path
 
-    import simcore
-
-    for mod in pkgutil.iter_modules(simcore.__path__):
+    for mod in pkgutil.iter_modules([str(Path(__file__).parent)]):
         if mod.ispkg:
             importlib.import_module(f"simcore.{mod.name}")
