@@ -189,23 +189,10 @@ ACTION_NAMES = (
 ACTION_WIDTH = 9
 
 
-def new_trace(max_turns: int = 0, enabled: bool = False) -> np.ndarray:
-    """A trace buffer for up to max_turns turns (enabled=False: an 8-int header only)."""
-    return tracebuf.make_trace(
-        max_turns * 24 + 64, max_turns + 2, ACTION_WIDTH, STATE_SIZE, enabled
-    )
-
-
-def trace_actions(tr: np.ndarray) -> np.ndarray:
-    return tracebuf.read_actions(tr, ACTION_WIDTH)
-
-
-def trace_snapshots(tr: np.ndarray) -> np.ndarray:
-    return tracebuf.read_snapshots(tr, ACTION_WIDTH, STATE_SIZE)
-
-
-def trace_overflowed(tr: np.ndarray) -> bool:
-    return tracebuf.overflowed(tr)
+TRACE = tracebuf.TraceShape(ACTION_WIDTH, STATE_SIZE, actions_per_turn=24)
+new_trace = TRACE.new  # (max_turns, enabled) -> a buffer for up to max_turns turns
+trace_actions = TRACE.actions
+trace_snapshots = TRACE.snapshots
 
 
 # ---------------------------------------------------------------------------------------

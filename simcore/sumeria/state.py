@@ -160,21 +160,15 @@ ACTION_NAMES = (
 ACTION_WIDTH = 9
 
 
-def new_trace(max_decisions: int = 0, enabled: bool = False) -> np.ndarray:
-    """A trace buffer for up to max_decisions decisions (enabled=False: the header only)."""
-    return tracebuf.make_trace(
-        max_decisions * 8 + 64, max_decisions + 2, ACTION_WIDTH, SNAP_SIZE, enabled
-    )
-
-
-def trace_actions(tr: np.ndarray) -> np.ndarray:
-    return tracebuf.read_actions(tr, ACTION_WIDTH)
+TRACE = tracebuf.TraceShape(ACTION_WIDTH, SNAP_SIZE, actions_per_turn=8)
+new_trace = TRACE.new  # (max_decisions, enabled) -> a buffer for up to max_decisions decisions
+trace_actions = TRACE.actions
 
 
 def trace_snapshots(tr: np.ndarray) -> np.ndarray:
     """The recorded states, int64[n, STATE_SIZE], the seats' masks rebuilt from the
     locations (whole states the kernels can play on)."""
-    snaps = tracebuf.read_snapshots(tr, ACTION_WIDTH, SNAP_SIZE)
+    snaps = TRACE.snapshots(tr)
     out = np.zeros((snaps.shape[0], STATE_SIZE), dtype=np.int64)
     out[:, :SNAP_SIZE] = snaps
     loc = snaps[:, O_LOC : O_LOC + N_LOCS]
@@ -182,10 +176,6 @@ def trace_snapshots(tr: np.ndarray) -> np.ndarray:
     for seat in range(MAX_PLAYERS):
         out[:, O_MASK + seat] = np.where(loc == seat, bits, 0).sum(axis=1)
     return out
-
-
-def trace_overflowed(tr: np.ndarray) -> bool:
-    return tracebuf.overflowed(tr)
 
 
 # ---------------------------------------------------------------------------------------
