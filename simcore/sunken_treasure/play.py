@@ -17,7 +17,6 @@ from simcore.sunken_treasure.board import MAX_PLAYERS
 from simcore.sunken_treasure.engine import (
     ERR_ILLEGAL,
     ERR_TRACE,
-    check_invariants,
     n_banked,
     record,
     scores,
@@ -25,6 +24,7 @@ from simcore.sunken_treasure.engine import (
     snapshot,
     winners,
 )
+from simcore.sunken_treasure.engine_invariants import check_invariants
 from simcore.sunken_treasure.policies import (
     LT_SIZE,
     POL_RANDOM,

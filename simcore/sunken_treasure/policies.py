@@ -1,6 +1,8 @@
 """Sunken Treasure players as compiled functions. A player plays its whole turn through the
-engine's do_* functions (the same legal-action path for every player) and returns 0, or an
-error code when the engine refused an action (or, in checked mode, an invariant broke).
+engine's legal-action path, the same for every player: an option code applied by
+engine_options.do_option (the heuristic applies act_option and ends the turn itself, so that
+the actions are compiled inline once), and engine_locks.do_abandon. It returns 0, or an error
+code when the engine refused an action (or, in checked mode, an invariant broke).
 
 `random` chooses uniformly among the legal options of the turn (giving up a trapped lock or
 theft counts as one option; after it the turn's options are listed again). The heuristics
@@ -25,6 +27,26 @@ from simcore.sunken_treasure.board import (
 )
 from simcore.sunken_treasure.engine import (
     ERR_ILLEGAL,
+    banked_value,
+    carried_value,
+    end_turn_in,
+    fld,
+    hand,
+    is_up,
+    stack,
+)
+from simcore.sunken_treasure.engine_dive import (
+    can_safety,
+    can_search,
+)
+from simcore.sunken_treasure.engine_invariants import check_invariants
+from simcore.sunken_treasure.engine_locks import (
+    can_abandon,
+    can_attempt,
+    can_claim,
+    do_abandon,
+)
+from simcore.sunken_treasure.engine_options import (
     K_ATTEMPT,
     K_BANK,
     K_CLAIM,
@@ -34,24 +56,12 @@ from simcore.sunken_treasure.engine import (
     K_STEAL,
     K_SURFACE,
     act_option,
-    banked_value,
-    can_abandon,
-    can_attempt,
-    can_bank,
-    can_claim,
-    can_safety,
-    can_search,
-    can_steal,
-    carried_value,
-    check_invariants,
-    do_abandon,
     do_option,
-    end_turn_in,
-    fld,
-    hand,
-    is_up,
     list_options,
-    stack,
+)
+from simcore.sunken_treasure.engine_surface import (
+    can_bank,
+    can_steal,
 )
 from simcore.sunken_treasure.rules import (
     P_N_TKINDS,

@@ -14,6 +14,11 @@ import pytest
 
 from simcore.rng import new_stream
 from simcore.sunken_treasure import engine as E
+from simcore.sunken_treasure import engine_dive as ED
+from simcore.sunken_treasure import engine_invariants as EI
+from simcore.sunken_treasure import engine_locks as EL
+from simcore.sunken_treasure import engine_options as EO
+from simcore.sunken_treasure import engine_surface as ES
 from simcore.sunken_treasure.board import (
     CRACKED,
     FAIL,
@@ -153,11 +158,11 @@ class Game:
 
     def options(self, seat: int) -> set[tuple[str, int]]:
         x = np.zeros(64, dtype=np.int64)
-        n = E.list_options(self.s, self.r, seat, x, 0, True)
-        return {(E.OPTION_NAMES[c // 8], int(c % 8)) for c in x[:n]}
+        n = EO.list_options(self.s, self.r, seat, x, 0, True)
+        return {(EO.OPTION_NAMES[c // 8], int(c % 8)) for c in x[:n]}
 
     def ok(self) -> None:
-        assert E.check_invariants(self.s, self.r) == 0
+        assert EI.check_invariants(self.s, self.r) == 0
 
     # -- acting (assert legal unless told)
     def _do(self, err: int, expect_ok: bool) -> int:
@@ -167,31 +172,31 @@ class Game:
         return err
 
     def search(self, seat, ok=True):
-        return self._do(E.do_search(self.s, self.r, self.tr, self.rng, seat), ok)
+        return self._do(ED.do_search(self.s, self.r, self.tr, self.rng, seat), ok)
 
     def claim(self, seat, kind, ok=True):
-        return self._do(E.do_claim(self.s, self.r, self.tr, self.rng, seat, kind), ok)
+        return self._do(EL.do_claim(self.s, self.r, self.tr, self.rng, seat, kind), ok)
 
     def attempt(self, seat, kind, ok=True):
-        return self._do(E.do_attempt(self.s, self.r, self.tr, self.rng, seat, kind), ok)
+        return self._do(EL.do_attempt(self.s, self.r, self.tr, self.rng, seat, kind), ok)
 
     def safety(self, seat, ok=True):
-        return self._do(E.do_safety(self.s, self.r, self.tr, seat), ok)
+        return self._do(ED.do_safety(self.s, self.r, self.tr, seat), ok)
 
     def surface(self, seat, ok=True):
-        return self._do(E.do_surface(self.s, self.r, self.tr, seat), ok)
+        return self._do(ES.do_surface(self.s, self.r, self.tr, seat), ok)
 
     def dive(self, seat, ok=True):
-        return self._do(E.do_dive(self.s, self.r, self.tr, seat), ok)
+        return self._do(ES.do_dive(self.s, self.r, self.tr, seat), ok)
 
     def bank(self, seat, ok=True):
-        return self._do(E.do_bank(self.s, self.r, self.tr, seat), ok)
+        return self._do(ES.do_bank(self.s, self.r, self.tr, seat), ok)
 
     def steal(self, seat, target, ok=True):
-        return self._do(E.do_steal(self.s, self.r, self.tr, self.rng, seat, target), ok)
+        return self._do(ES.do_steal(self.s, self.r, self.tr, self.rng, seat, target), ok)
 
     def abandon(self, seat, ok=True):
-        return self._do(E.do_abandon(self.s, self.r, self.tr, seat), ok)
+        return self._do(EL.do_abandon(self.s, self.r, self.tr, seat), ok)
 
 
 def discards(g: Game, which: str) -> list[int]:
@@ -737,4 +742,4 @@ def test_checked_mode_catches_a_lost_card():
     g = Game(2)
     g.ok()
     g.s[S_ITEM_N] -= 1
-    assert E.check_invariants(g.s, g.r) == E.ERR_ITEMS
+    assert EI.check_invariants(g.s, g.r) == E.ERR_ITEMS
