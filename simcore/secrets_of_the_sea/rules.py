@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
-from simcore.rulesbase import RulesError, variant_registry
+from simcore.rulesbase import RulesBase, RulesError, variant_registry
 from simcore.secrets_of_the_sea.board import COLS, N_SPACES, PER_REGION, ROWS
 
 MAX_PLAYERS = 4
@@ -92,8 +93,12 @@ def parse_tiles(text: str, key: str, allow_caves: bool = True) -> list[tuple[int
 
 
 @dataclass(frozen=True)
-class SecretsRules:
+class SecretsRules(RulesBase):
     """Every rule parameter of Secrets of the Sea (seed 003)."""
+
+    GAME: ClassVar[str] = "secrets-of-the-sea"
+    MIN_PLAYERS: ClassVar[int] = 2
+    MAX_PLAYERS: ClassVar[int] = MAX_PLAYERS
 
     light_tiles: str = DEFAULT_LIGHT
     """the 25 light-blue tiles (rows 1-5) as kind=v/v/... groups, one tile per value
@@ -130,10 +135,8 @@ class SecretsRules:
         wreck = parse_tiles(self.wreck_tiles, "wreck_tiles", allow_caves=False)
         return light, dark, wreck
 
-    def validate(self, players: int | None = None) -> None:
+    def check(self, players: int | None) -> None:
         """Raise RulesError with one clear sentence when a field is out of range."""
-        if players is not None and not 2 <= players <= MAX_PLAYERS:
-            raise RulesError(f"secrets-of-the-sea is for 2 to 4 players, not {players}")
         light, dark, wreck = self.tiles()
         for name, ts in (("light_tiles", light), ("dark_tiles", dark)):
             if len(ts) != PER_REGION:
@@ -158,14 +161,6 @@ class SecretsRules:
             raise RulesError("die needs at least one number face")
         if not 1 <= self.max_turns <= 100_000:
             raise RulesError("max_turns must be 1 to 100000")
-
-    def resolved(self, players: int) -> dict:
-        """The rules as plain data."""
-        d = dataclasses.asdict(self)
-        for k, v in d.items():
-            if isinstance(v, tuple):
-                d[k] = list(v)
-        return d
 
 
 # ---------------------------------------------------------------------------------------

@@ -10,10 +10,11 @@ from __future__ import annotations
 import dataclasses
 import functools
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
-from simcore.rulesbase import RulesError, variant_registry
+from simcore.rulesbase import RulesBase, RulesError, variant_registry
 from simcore.sumeria.board import (
     MAX_DEG,
     N_DIRECTED,
@@ -32,8 +33,12 @@ FALLBACK = ("latest", "earliest")
 
 
 @dataclass(frozen=True)
-class SumeriaRules:
+class SumeriaRules(RulesBase):
     """Every rule parameter of Sumeria (seed 002)."""
+
+    GAME: ClassVar[str] = "sumeria"
+    MIN_PLAYERS: ClassVar[int] = 3
+    MAX_PLAYERS: ClassVar[int] = MAX_PLAYERS
 
     rounds: int = 6
     """rounds played ("6 rounds are played so that all the Influence tiles come into play")"""
@@ -68,10 +73,8 @@ class SumeriaRules:
     (or 'earliest') in the round becomes last"""
 
     # ----------------------------------------------------------------------------------
-    def validate(self, players: int | None = None) -> None:
+    def check(self, players: int | None) -> None:
         """Raise RulesError with one clear sentence when a field is out of range."""
-        if players is not None and not 3 <= players <= MAX_PLAYERS:
-            raise RulesError(f"sumeria is for 3 or 4 players, not {players}")
         if not 1 <= self.rounds <= 50:
             raise RulesError("rounds must be 1 to 50")
         if not 1 <= self.turns_per_round <= 20:
@@ -101,14 +104,6 @@ class SumeriaRules:
             load_map(self.map)
         except ValueError as e:
             raise RulesError(str(e)) from None
-
-    def resolved(self, players: int) -> dict:
-        """The rules as plain data (tuples as lists, the map's routes count added)."""
-        d = dataclasses.asdict(self)
-        for k, v in d.items():
-            if isinstance(v, tuple):
-                d[k] = list(v)
-        return d
 
 
 # ---------------------------------------------------------------------------------------

@@ -476,7 +476,7 @@ def test_bad_rules_are_one_sentence(tmp_path):
     bad.write_text("1C 9T1\n")
     with pytest.raises(RulesError, match="unknown location"):
         SumeriaRules(map=str(bad)).validate(3)
-    with pytest.raises(RulesError, match="3 or 4 players"):
+    with pytest.raises(RulesError, match="3 to 4 players"):
         SumeriaRules().validate(2)
     with pytest.raises(RulesError):
         SumeriaRules(traders=(20, 10)).validate(3)
