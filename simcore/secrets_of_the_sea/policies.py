@@ -115,7 +115,7 @@ POL_DEPTH = 4
 
 MAX_ACTIONS_PER_TURN = 64
 
-# Float scratch of the ev player (play.py allocates XF_SIZE float64 once per game).
+# Float scratch of the ev player (the shared driver's xf: XF_SIZE float64, zeroed before each game).
 XF_KV = 0  # [2 regions x 9 lamp kinds x 2] take value of a lit tile (by dice free: 1, 2)
 XF_W = XF_KV + 2 * 9 * 2  # [12 x 2] value of arriving at row 0..11 with 1 / 2 dice free
 XF_D = XF_W + 12 * 2  # [12 x 2] value of rolling on from row 0..11 with 1 / 2 dice free
