@@ -2,21 +2,25 @@
 
 A game package writes only what is its own (rules, board, state layout, engine verbs, players,
 its turn loop and trace rendering). Its `play.py` declares its result counters in a
-`RowLayout` and hands its compiled hooks to `bind_driver`, which builds the game's
-`run_game`, `play_game` and `play_batch` from the templates below:
+`RowLayout` and hands its compiled hooks to `bind_driver`, which builds the game's `run_game`,
+`play_game` and `play_batch` from the templates below:
 
     setup(s, r, tr, rng)                        deal the game into the zeroed state s
     play_from(s, r, pols, wts, rng, checked, tr, x, xf, tab)
                                                 play it to its end; 0 or the first error code
+                                                (the driver then ends the game with END_ERROR)
     scores(s, r, score, tiebreak)               fill score[seat], tiebreak[seat]
     length(s, r) -> (rounds, turns)             the row's rounds and turns
     record(tr, s, kind, a, b, c)                the game's trace record (the game-end record)
     winners(s, r, score, tiebreak)              optional: (seat or -1, mask); default
-                                                winners_by_score
+                                                winners_of_scores
     derived(s, r, k, seat)                      optional: counter k of the layout that is not
                                                 a state field (seat = -1 for game counters)
     tables(r, tab)                              optional: fill the per-rules table once per
-                                                block of games
+                                                block of games (table_size values)
+
+and, from the game's state module, STATE_SIZE, S_END_REASON, S_GAME_OVER, S_ERROR, END_ERROR
+and A_GAME_END (the state's size, the fields the driver writes, the game-end record's kind).
 
 The scratch of one game is the same for every game: the state s (int64[STATE_SIZE]), an int
 scratch x (int64[X_SIZE]) and a float scratch xf (float64[XF_SIZE]) of the players, zeroed
@@ -213,7 +217,8 @@ def fill_row(s, r, index, policy_idx, score, tb, rows, i):  # pragma: no cover -
 def run_game(r, pol_ids, weights, seed, index, rotate, checked, tr, rows, i, g):  # pragma: no cover
     """Play game `index` under `seed` and write its result row rows[i], in the scratch of
     one game g = (s, x, xf, tab, rng, pols, wts, policy_idx, score, tb), reused from game
-    to game (s, x and xf are zeroed here; tab depends on the rules only). pol_ids:
+    to game (s, x (its first X_ZEROED values) and xf are zeroed here; tab depends on the rules
+    only). An error of play_from ends the game with END_ERROR and the code in S_ERROR. pol_ids:
     int64[players] and weights: float64[players, W] are the policy list before seat
     rotation."""
     s, x, xf, tab, rng, pols, wts, policy_idx, score, tb = g
@@ -222,12 +227,16 @@ def run_game(r, pol_ids, weights, seed, index, rotate, checked, tr, rows, i, g):
     seat_policies(players, index, rotate, pol_ids, weights, pols, wts, policy_idx)
     for k in range(s.shape[0]):
         s[k] = 0
-    for k in range(x.shape[0]):
+    for k in range(X_ZEROED):  # noqa: F821
         x[k] = 0
     for k in range(xf.shape[0]):
         xf[k] = 0.0
     game_setup(s, r, tr, rng)  # noqa: F821
-    game_play_from(s, r, pols, wts, rng, checked, tr, x, xf, tab)  # noqa: F821
+    err = game_play_from(s, r, pols, wts, rng, checked, tr, x, xf, tab)  # noqa: F821
+    if err != 0:
+        s[S_ERROR] = err  # noqa: F821
+        s[S_END] = END_ERROR  # noqa: F821
+        s[S_OVER] = 1  # noqa: F821
     fill_row(s, r, index, policy_idx, score, tb, rows, i)
     game_record(tr, s, A_GAME_END, s[S_END], rows[i, R_WINNER], rows[i, R_WIN_MASK], s[S_ERROR])  # noqa: F821, E501
 
@@ -281,29 +290,36 @@ _TEMPLATES: tuple[tuple[Callable, Callable], ...] = (
 )
 
 
+_STATE_NAMES = ("STATE_SIZE", "S_END_REASON", "S_GAME_OVER", "S_ERROR", "END_ERROR", "A_GAME_END")
+
+
 def bind_driver(
     module: str,
     layout: RowLayout,
-    *,
+    state: types.ModuleType,
     setup: Callable,
     play_from: Callable,
     scores: Callable,
     length: Callable,
     record: Callable,
-    game_end: int,
-    state_size: int,
-    s_end: int,
-    s_error: int,
-    x_size: int = 0,
-    xf_size: int = 0,
+    *,
     winners: Callable = winners_of_scores,
     derived: Callable = no_derived,
     tables: Callable = no_tables,
     table_size: int = 0,
+    x_size: int = 0,
+    x_zeroed: int | None = None,
+    xf_size: int = 0,
 ) -> types.SimpleNamespace:
-    """The game's copy of the driver: a namespace with fill_row, run_game, new_scratch,
-    play_game and play_batch, compiled (lazily) for `module` (the game's play module, whose
-    cache directory they share)."""
+    """The game's copy of the driver: a namespace with layout, columns, fill_row, run_game,
+    new_scratch, play_game and play_batch, compiled (lazily) for `module` (the game's play
+    module, whose cache directory they share). state: the game's state module, read for
+    STATE_SIZE, S_END_REASON, S_GAME_OVER, S_ERROR, END_ERROR and A_GAME_END; the hooks and
+    sizes as in this module's docstring (x_zeroed: how much of x is zeroed before a game,
+    default all of it)."""
+    missing = [n for n in _STATE_NAMES if not hasattr(state, n)]
+    if missing:
+        raise TypeError(f"{state.__name__} does not define {', '.join(missing)}")
     g = dict(globals())
     g.update(layout.constants())
     g.update(
@@ -316,11 +332,14 @@ def bind_driver(
         game_record=record,
         game_derived=derived,
         game_tables=tables,
-        A_GAME_END=game_end,
-        STATE_SIZE=state_size,
-        S_END=s_end,
-        S_ERROR=s_error,
+        A_GAME_END=state.A_GAME_END,
+        STATE_SIZE=state.STATE_SIZE,
+        S_END=state.S_END_REASON,
+        S_OVER=state.S_GAME_OVER,
+        S_ERROR=state.S_ERROR,
+        END_ERROR=state.END_ERROR,
         X_SIZE=max(x_size, 1),
+        X_ZEROED=x_size if x_zeroed is None else x_zeroed,
         XF_SIZE=max(xf_size, 1),
         TABLE_SIZE=max(table_size, 1),
     )

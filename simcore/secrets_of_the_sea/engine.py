@@ -114,14 +114,14 @@ from simcore.secrets_of_the_sea.state import (
     S_DIE0,
     S_DIVES,
     S_EMPTY_STOPS,
-    S_END,
+    S_END_REASON,
     S_EXCHANGES,
     S_FIGHTS,
     S_FIGHTS_WON,
+    S_GAME_OVER,
     S_HELD_TREASURES,
     S_LIGHT_LEFT,
     S_MOVES,
-    S_OVER,
     S_PHASE,
     S_POS,
     S_ROUND,
@@ -272,7 +272,7 @@ def setup_fixed(s, r):
         s[O_OWNER + t] = ON_BOARD
     for b in range(N_BONUS):
         s[O_BONUS + b] = -1
-    s[S_END] = -1
+    s[S_END_REASON] = -1
     reset_dive(s)
 
 
@@ -361,7 +361,7 @@ def apply_roll(s, r, tr, d0, d1):
     your turn is unfortunately over" -- and with one free die, its X ends the turn too. Legal
     at the start of the turn and as "dive deeper" over a lit tile or an empty space."""
     ph = s[S_PHASE]
-    if s[S_OVER] == 1 or not (ph == PH_ROLL or ph == PH_LIT or ph == PH_EMPTY):
+    if s[S_GAME_OVER] == 1 or not (ph == PH_ROLL or ph == PH_LIT or ph == PH_EMPTY):
         return ERR_ILLEGAL
     first = ph == PH_ROLL
     for i in range(N_DICE):
@@ -416,7 +416,7 @@ def do_roll(s, r, tr, rng):
     """Roll the free dice: the turn's first roll, or "Dive deeper: ... roll both dice again"
     (only the free ones; a die set aside is not rolled)."""
     ph = s[S_PHASE]
-    if s[S_OVER] == 1 or not (ph == PH_ROLL or ph == PH_LIT or ph == PH_EMPTY):
+    if s[S_GAME_OVER] == 1 or not (ph == PH_ROLL or ph == PH_LIT or ph == PH_EMPTY):
         return ERR_ILLEGAL
     d0 = -1
     d1 = -1
@@ -439,7 +439,7 @@ def do_move(s, r, tr, die, col):
     """Choose die `die` and (on the first move of the dive) the buoy `col`; move the lamp
     straight down the full number, empty spaces counting ("empty spaces ... also count").
     "in this dive you may only dive at this one buoy". Then light what is there."""
-    if s[S_OVER] == 1 or s[S_PHASE] != PH_CHOOSE or die < 0 or die >= N_DICE:
+    if s[S_GAME_OVER] == 1 or s[S_PHASE] != PH_CHOOSE or die < 0 or die >= N_DICE:
         return ERR_ILLEGAL
     if not usable_die(s, r, die):
         return ERR_ILLEGAL
@@ -563,7 +563,7 @@ def do_take(s, r, tr):
     """ "Take the tile: ... remove the tile under the lamp, turn it over and lay it face up in
     front of you." A cave is turned over on taking; a monster inside must be fought
     (cave_monster_fights, ruling). An exchange tile taken is kept for its 2 points."""
-    if s[S_OVER] == 1 or s[S_PHASE] != PH_LIT:
+    if s[S_GAME_OVER] == 1 or s[S_PHASE] != PH_LIT:
         return ERR_ILLEGAL
     t = s[S_TILE]
     seat = s[S_SEAT]
@@ -586,7 +586,7 @@ def exchange_ok(s, r, target, tile):
     any fellow player and ... take any treasure or wreck tile of your choice from that
     player" ("Sea monsters and bonus tiles may not be exchanged"; seagrass and exchange tiles
     are not treasures)."""
-    if s[S_OVER] == 1 or s[S_PHASE] != PH_LIT or lamp_kind(r, s[S_TILE]) != EXCHANGE:
+    if s[S_GAME_OVER] == 1 or s[S_PHASE] != PH_LIT or lamp_kind(r, s[S_TILE]) != EXCHANGE:
         return False
     if target < 0 or target >= r[P_PLAYERS] or target == s[S_SEAT]:
         return False
@@ -623,7 +623,7 @@ def do_exchange(s, r, tr, target, tile):
 
 @kernel
 def can_stop(s, r):
-    return s[S_OVER] == 0 and s[S_PHASE] == PH_EMPTY and r[P_EMPTY_STOP] == 1
+    return s[S_GAME_OVER] == 0 and s[S_PHASE] == PH_EMPTY and r[P_EMPTY_STOP] == 1
 
 
 @kernel
@@ -658,7 +658,7 @@ def apply_fight(s, r, tr, d0, d1):
     """The fight with faces d0, d1 on the free dice: won, the diver takes the tile; lost, "the
     tile stays on the space with its blue side up" (its front now known to all). "In both
     cases your turn is over after the fight"."""
-    if s[S_OVER] == 1 or s[S_PHASE] != PH_FIGHT:
+    if s[S_GAME_OVER] == 1 or s[S_PHASE] != PH_FIGHT:
         return ERR_ILLEGAL
     seat = s[S_SEAT]
     t = s[S_TILE]
@@ -686,7 +686,7 @@ def apply_fight(s, r, tr, d0, d1):
 def do_fight(s, r, tr, rng):
     """ "You roll again. Again, only the dice are available to you that you did not roll as
     an X earlier." """
-    if s[S_OVER] == 1 or s[S_PHASE] != PH_FIGHT:
+    if s[S_GAME_OVER] == 1 or s[S_PHASE] != PH_FIGHT:
         return ERR_ILLEGAL
     d0 = -1
     d1 = -1
@@ -701,7 +701,7 @@ def do_fight(s, r, tr, rng):
 def do_wreck(s, r, tr, tile):
     """ "If you manage to dive all the way down to the wreck, you may choose one of the wreck
     tiles on offer and lay it in front of you." """
-    if s[S_OVER] == 1 or s[S_PHASE] != PH_WRECK:
+    if s[S_GAME_OVER] == 1 or s[S_PHASE] != PH_WRECK:
         return ERR_ILLEGAL
     if tile < WRECK_BASE or tile >= r[P_N_TILES] or s[O_OWNER + tile] != ON_BOARD:
         return ERR_ILLEGAL
@@ -728,12 +728,12 @@ def end_turn(s, r, tr):
     s[S_TURN] += 1
     e = end_condition(s, r)
     if e >= 0:
-        s[S_END] = e
-        s[S_OVER] = 1
+        s[S_END_REASON] = e
+        s[S_GAME_OVER] = 1
         return
     if s[S_TURN] >= r[P_MAX_TURNS]:
-        s[S_END] = END_TURN_LIMIT
-        s[S_OVER] = 1
+        s[S_END_REASON] = END_TURN_LIMIT
+        s[S_GAME_OVER] = 1
         return
     seat = s[S_SEAT] + 1
     if seat == r[P_PLAYERS]:

@@ -66,10 +66,10 @@ from simcore.secrets_of_the_sea.state import (
     S_BONUS_LEFT,
     S_COL,
     S_DARK_LEFT,
-    S_END,
+    S_END_REASON,
+    S_GAME_OVER,
     S_HELD_TREASURES,
     S_LIGHT_LEFT,
-    S_OVER,
     S_PHASE,
     S_POS,
     S_ROUND,
@@ -193,10 +193,10 @@ def check_invariants(s, r):
         return ERR_PHASE
     # the end: immediate when a kind of tile runs out
     e = end_condition(s, r)
-    if e >= 0 and s[S_OVER] == 0:
+    if e >= 0 and s[S_GAME_OVER] == 0:
         return ERR_END
-    if s[S_OVER] == 1 and s[S_END] < 0:
+    if s[S_GAME_OVER] == 1 and s[S_END_REASON] < 0:
         return ERR_END
-    if s[S_ROUND] * players + s[S_SEAT] != s[S_TURN] and s[S_OVER] == 0:
+    if s[S_ROUND] * players + s[S_SEAT] != s[S_TURN] and s[S_GAME_OVER] == 0:
         return ERR_PHASE
     return 0

@@ -9,6 +9,7 @@ simcore.rng.stream_for(seed, index), never from thread count or chunking.
 from __future__ import annotations
 
 from simcore.jit import kernel
+from simcore.secrets_of_the_sea import state
 from simcore.secrets_of_the_sea.engine import (
     ERR_TRACE,
     record,
@@ -28,7 +29,6 @@ from simcore.secrets_of_the_sea.rules import (
     R_VALUE,
 )
 from simcore.secrets_of_the_sea.state import (
-    A_GAME_END,
     C_BUSTS,
     C_DIVES,
     C_EMPTY_STOPS,
@@ -36,7 +36,6 @@ from simcore.secrets_of_the_sea.state import (
     C_FIGHTS_LOST,
     C_FIGHTS_WON,
     C_WRECK,
-    END_ERROR,
     N_CNT,
     O_BONUS,
     O_CNT,
@@ -47,19 +46,16 @@ from simcore.secrets_of_the_sea.state import (
     S_DARK_LEFT,
     S_DIVES,
     S_EMPTY_STOPS,
-    S_END,
-    S_ERROR,
     S_EXCHANGES,
     S_FIGHTS,
     S_FIGHTS_WON,
+    S_GAME_OVER,
     S_LIGHT_LEFT,
     S_MOVES,
-    S_OVER,
     S_SEAT,
     S_TURN,
     S_WRECK_LEFT,
     S_WRECK_TAKEN,
-    STATE_SIZE,
     T_ON,
 )
 from simcore.skeleton import DERIVED, RowLayout, bind_driver
@@ -113,19 +109,15 @@ def play_from(s, r, pols, weights, rng, checked, tr, x, xf, tab):
     """Play the game in s to its end. pols: int64[4] policy id per seat; weights:
     float64[4, W] (the whole matrix: a row view would cost reference counting per turn);
     xf: float64[XF_SIZE] scratch of the ev player; x and tab are not used. Returns 0 or the
-    first error code (also left in s[S_ERROR])."""
+    first error code (the driver ends the game with it)."""
     err = check_invariants(s, r) if checked else 0
-    while err == 0 and s[S_OVER] == 0:
+    while err == 0 and s[S_GAME_OVER] == 0:
         seat = s[S_SEAT]
         if tr[T_ON] == 1:
             snapshot(tr, s)
         err = play_turn(s, r, tr, seat, pols[seat], weights, rng, checked, xf)
         if trace_full(tr):
             err = ERR_TRACE
-    if err != 0:
-        s[S_ERROR] = err
-        s[S_END] = END_ERROR
-        s[S_OVER] = 1
     return err
 
 
@@ -156,19 +148,7 @@ def derived(s, r, k, seat):
 
 
 DRIVER = bind_driver(
-    __name__,
-    ROW,
-    setup=setup,
-    play_from=play_from,
-    scores=scores,
-    length=length,
-    record=record,
-    derived=derived,
-    game_end=A_GAME_END,
-    state_size=STATE_SIZE,
-    s_end=S_END,
-    s_error=S_ERROR,
-    xf_size=XF_SIZE,
+    __name__, ROW, state, setup, play_from, scores, length, record, derived=derived, xf_size=XF_SIZE
 )
 play_game = DRIVER.play_game
 play_batch = DRIVER.play_batch

@@ -97,8 +97,8 @@ from simcore.secrets_of_the_sea.state import (
     PH_ROLL,
     PH_WRECK,
     S_COL,
+    S_GAME_OVER,
     S_HELD_TREASURES,
-    S_OVER,
     S_PHASE,
     S_POS,
     S_TILE,
@@ -622,7 +622,7 @@ def play_turn(s, r, tr, seat, pol, w, rng, checked, xf):
     if pol == POL_EV:
         fill_kind_values(s, r, seat, xf)
     for _ in range(MAX_ACTIONS_PER_TURN):
-        if s[S_TURN] != turn or s[S_OVER] == 1:
+        if s[S_TURN] != turn or s[S_GAME_OVER] == 1:
             return 0
         if pol == POL_RANDOM:
             err = random_step(s, r, tr, seat, rng)

@@ -58,8 +58,8 @@ N_HC = 10
 S_SEAT = 0  # seat on turn
 S_TURN = 1  # turns finished so far (= 0-based index of the turn under way)
 S_ROUND = 2  # current round, 0-based
-S_OVER = 3  # 1 when the game is over
-S_END = 4  # end reason (END_*), -1 while no end condition has occurred
+S_GAME_OVER = 3  # 1 when the game is over
+S_END_REASON = 4  # end reason (END_*), -1 while no end condition has occurred
 S_ERROR = 5  # first error (engine ERR_* code), 0 none
 S_PHASE = 6  # PH_* of the turn under way
 S_COL = 7  # buoy (column 0..4) of this dive, -1 before the first move

@@ -78,7 +78,7 @@ from simcore.sumeria.state import (
     S_BAG,
     S_CHOOSE_POS,
     S_DECISION,
-    S_END,
+    S_END_REASON,
     S_FIRST,
     S_IN_TURN,
     S_JUMPS,
@@ -327,7 +327,7 @@ def setup(s, r, tr, rng):
         s[k] = 0
     for q in range(N_LOCS):
         s[O_LOC + q] = EMPTY
-    s[S_END] = -1
+    s[S_END_REASON] = -1
     s[S_SECOND] = -1
     # "Place the 8 City-State tiles in random order" (Fisher-Yates)
     for p in range(N_STATES):

@@ -58,10 +58,10 @@ from simcore.sumeria.state import (
     S_CHOOSE_POS,
     S_DISCARDED,
     S_EMPTY_SCORED,
-    S_END,
+    S_END_REASON,
     S_FIRST,
+    S_GAME_OVER,
     S_IN_TURN,
-    S_OVER,
     S_PHASE,
     S_PICKS,
     S_ROUND,
@@ -264,8 +264,8 @@ def finish_round(s, r, tr, rng):
     s[S_FIRST] = first
     if s[S_ROUND] >= r[P_ROUNDS]:
         s[S_PHASE] = PH_OVER
-        s[S_OVER] = 1
-        s[S_END] = END_ROUNDS
+        s[S_GAME_OVER] = 1
+        s[S_END_REASON] = END_ROUNDS
         return
     count(s, first, C_FIRST_ROUNDS)
     draw_display(s, r, tr, rng, True)

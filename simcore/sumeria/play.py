@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from simcore.jit import kernel
 from simcore.skeleton import DERIVED, RowLayout, bind_driver
+from simcore.sumeria import state
 from simcore.sumeria.board import N_LOCS, N_TYPES
 from simcore.sumeria.engine import (
     ERR_TRACE,
@@ -27,7 +28,6 @@ from simcore.sumeria.engine_round import (
 from simcore.sumeria.policies import decide
 from simcore.sumeria.rules import MAX_PLAYERS
 from simcore.sumeria.state import (
-    A_GAME_END,
     C_ADDS,
     C_CONTROLS,
     C_FIRST_ROUNDS,
@@ -35,7 +35,6 @@ from simcore.sumeria.state import (
     C_MOVES,
     C_REMOVES,
     C_SECONDS,
-    END_ERROR,
     N_CNT,
     O_HELD,
     O_LOC,
@@ -47,17 +46,15 @@ from simcore.sumeria.state import (
     S_DECISION,
     S_DISCARDED,
     S_EMPTY_SCORED,
-    S_END,
-    S_ERROR,
+    S_GAME_OVER,
     S_JUMPS,
-    S_OVER,
     S_PHASE,
     S_ROUND,
     S_SEAT,
     S_SOLE_SCORED,
     S_SWAPS,
-    STATE_SIZE,
     X_SIZE,
+    X_ZEROED,
     XF_SIZE,
 )
 from simcore.tracebuf import trace_full
@@ -98,12 +95,13 @@ K_TILES = ROW.counter("tiles")
 @kernel
 def play_from(s, r, pols, weights, rng, checked, tr, x, xf, tab):
     """Play the game in s to its end. pols: int64[4] policy id per seat; weights:
-    float64[4, W]; x: int64[X_SIZE] and xf: float64[XF_SIZE], the players' scratch (zeroed
-    before the game); tab is not used. Returns 0 or the first error code (also left in
-    s[S_ERROR]). The deciding seat's weights are a row view of the matrix: a kernel does no
-    reference counting, so the view costs nothing per decision."""
+    float64[4, W]; x: int64[X_SIZE] (its first X_ZEROED values zeroed before the game) and
+    xf: float64[XF_SIZE], the players' scratch; tab is not used. Returns 0 or the first error
+    code (the driver ends the game with it). The deciding seat's weights are a row view of
+    the matrix: a kernel does no reference counting, so the view costs nothing per
+    decision."""
     err = check_invariants(s, r) if checked else 0
-    while err == 0 and s[S_OVER] == 0:
+    while err == 0 and s[S_GAME_OVER] == 0:
         seat = s[S_SEAT]
         snapshot(tr, s)
         err = decide(s, r, tr, seat, pols[seat], weights[seat], rng, x, xf)
@@ -117,10 +115,6 @@ def play_from(s, r, pols, weights, rng, checked, tr, x, xf, tab):
         s[S_DECISION] += 1
         if trace_full(tr):
             err = ERR_TRACE
-    if err != 0:
-        s[S_ERROR] = err
-        s[S_END] = END_ERROR
-        s[S_OVER] = 1
     return err
 
 
@@ -149,17 +143,15 @@ def derived(s, r, k, seat):
 DRIVER = bind_driver(
     __name__,
     ROW,
-    setup=setup,
-    play_from=play_from,
-    scores=scores,
-    length=length,
-    record=record,
+    state,
+    setup,
+    play_from,
+    scores,
+    length,
+    record,
     derived=derived,
-    game_end=A_GAME_END,
-    state_size=STATE_SIZE,
-    s_end=S_END,
-    s_error=S_ERROR,
     x_size=X_SIZE,
+    x_zeroed=X_ZEROED,
     xf_size=XF_SIZE,
 )
 play_game = DRIVER.play_game

@@ -12,7 +12,7 @@ from simcore.sumeria.state import (
     EMPTY,
     PH_TURN,
     S_BAG,
-    S_END,
+    S_END_REASON,
     S_FIRST,
     S_IN_TURN,
     S_PHASE,
@@ -50,7 +50,7 @@ def from_diagram(
     players = int(r[P_PLAYERS])
     s = new_state()
     v = view(s)
-    v.scal[S_END] = -1
+    v.scal[S_END_REASON] = -1
     v.loc[:] = EMPTY
     if isinstance(traders, str):
         items = {}

@@ -10,22 +10,23 @@ from __future__ import annotations
 
 from simcore.jit import driver, kernel
 from simcore.skeleton import DERIVED, RowLayout, bind_driver
+from simcore.sunken_city import state
 from simcore.sunken_city.engine import (
     ERR_ILLEGAL,
     ERR_TRACE,
     record,
     scores,
-    setup,
     snapshot,
     treasure,
 )
+from simcore.sunken_city.engine import setup as deal
 from simcore.sunken_city.engine_invariants import check_invariants
 from simcore.sunken_city.players.random import POL_RANDOM, random_turn
-from simcore.sunken_city.players.scratch import F_SIZE, X_SIZE
+from simcore.sunken_city.players.scratch import F_SIZE as XF_SIZE
+from simcore.sunken_city.players.scratch import X_SIZE
 from simcore.sunken_city.players.turn import POL_HEURISTIC, heuristic_turn
 from simcore.sunken_city.rules import MAX_PLAYERS, N_SPACES, N_TREASURES
 from simcore.sunken_city.state import (
-    A_GAME_END,
     BANKED,
     C_CHIPS_GAINED,
     C_CHIPS_MISSED,
@@ -36,15 +37,12 @@ from simcore.sunken_city.state import (
     C_SPIRIT_MOVES,
     C_TREASURES_LOST,
     C_TREASURES_RECOVERED,
-    END_ERROR,
     N_COUNTERS,
     O_COUNTERS,
     O_STACKS,
     S_BANISHMENTS,
     S_CHIP_SUPPLY,
     S_DRAW_SPACE,
-    S_END_REASON,
-    S_ERROR,
     S_GAME_OVER,
     S_GROTTO_MOVES,
     S_HOUSES_PLACED,
@@ -57,7 +55,6 @@ from simcore.sunken_city.state import (
     S_STARVED_TURNS,
     S_STREETS_PLACED,
     S_TURN,
-    STATE_SIZE,
 )
 from simcore.tracebuf import trace_full
 
@@ -116,9 +113,9 @@ def play_turn(s, r, tr, seat, pol, w, rng, checked, x, xf):
 @driver
 def play_from(s, r, pols, weights, rng, checked, tr, x, xf, tab):
     """Play the game in s to its end. pols: int64[4] policy id per seat; weights:
-    float64[4, W]; x: int64[X_SIZE] and xf: float64[F_SIZE], the players' scratch (zeroed
-    before the game); tab is not used. Returns 0 or the first error code (also left in
-    s[S_ERROR])."""
+    float64[4, W]; x: int64[X_SIZE] and xf: float64[XF_SIZE], the players' scratch (zeroed
+    before the game); tab is not used. Returns 0 or the first error code (the driver ends
+    the game with it)."""
     err = check_invariants(s, r) if checked else 0
     while err == 0 and s[S_GAME_OVER] == 0:
         seat = s[S_SEAT]
@@ -126,17 +123,13 @@ def play_from(s, r, pols, weights, rng, checked, tr, x, xf, tab):
         err = play_turn(s, r, tr, seat, pols[seat], weights[seat], rng, checked, x, xf)
         if trace_full(tr):
             err = ERR_TRACE
-    if err != 0:
-        s[S_ERROR] = err
-        s[S_END_REASON] = END_ERROR
-        s[S_GAME_OVER] = 1
     return err
 
 
 @kernel
-def start(s, r, tr, rng):
+def setup(s, r, tr, rng):
     """Deal the game (Sunken City's setup draws nothing at random)."""
-    setup(s, r, tr)
+    deal(s, r, tr)
 
 
 @kernel
@@ -167,18 +160,15 @@ def derived(s, r, k, seat):
 DRIVER = bind_driver(
     __name__,
     ROW,
-    setup=start,
-    play_from=play_from,
-    scores=scores,
-    length=length,
-    record=record,
+    state,
+    setup,
+    play_from,
+    scores,
+    length,
+    record,
     derived=derived,
-    game_end=A_GAME_END,
-    state_size=STATE_SIZE,
-    s_end=S_END_REASON,
-    s_error=S_ERROR,
     x_size=X_SIZE,
-    xf_size=F_SIZE,
+    xf_size=XF_SIZE,
 )
 play_game = DRIVER.play_game
 play_batch = DRIVER.play_batch

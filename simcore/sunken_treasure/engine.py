@@ -81,10 +81,10 @@ from simcore.sunken_treasure.state import (
     O_TRE_DISC,
     S_ATT_DN,
     S_ATT_N,
-    S_END,
+    S_END_REASON,
+    S_GAME_OVER,
     S_ITEM_DN,
     S_ITEM_N,
-    S_OVER,
     S_RESHUFFLES,
     S_ROUND,
     S_SEAT,
@@ -333,7 +333,7 @@ def setup(s, r, tr, rng):
     for seat in range(MAX_PLAYERS):
         s[fld(seat, F_LOCK)] = -1
         s[fld(seat, F_STEAL)] = -1
-    s[S_END] = -1
+    s[S_END_REASON] = -1
     s[S_WINNER] = -1
 
 
@@ -422,10 +422,10 @@ def lose_unbanked(s, r, seat):
 def check_target(s, r, seat):
     """'The game ends when a player has $20,000 or more in treasure banked' (at the end of
     that turn: every action completes the turn, so the game is over when it returns)."""
-    if s[S_END] < 0 and banked_value(s, r, seat) >= r[P_TARGET]:
-        s[S_END] = END_TARGET
+    if s[S_END_REASON] < 0 and banked_value(s, r, seat) >= r[P_TARGET]:
+        s[S_END_REASON] = END_TARGET
         s[S_WINNER] = seat
-        s[S_OVER] = 1
+        s[S_GAME_OVER] = 1
 
 
 @kernel
@@ -447,14 +447,14 @@ def end_turn_in(s, r, tr):
         seat = 0
         s[S_ROUND] += 1
     s[S_SEAT] = seat
-    if s[S_END] >= 0:
-        s[S_OVER] = 1
+    if s[S_END_REASON] >= 0:
+        s[S_GAME_OVER] = 1
     elif players == 1 and s[S_TURN] >= r[P_SOLO_TURNS]:
-        s[S_END] = END_SOLO_LIMIT
-        s[S_OVER] = 1
+        s[S_END_REASON] = END_SOLO_LIMIT
+        s[S_GAME_OVER] = 1
     elif s[S_ROUND] >= r[P_MAX_ROUNDS]:
-        s[S_END] = END_ROUND_LIMIT
-        s[S_OVER] = 1
+        s[S_END_REASON] = END_ROUND_LIMIT
+        s[S_GAME_OVER] = 1
 
 
 @kernel(inline="always")
@@ -468,7 +468,7 @@ def turn_done(s, r, tr, err):
 
 @kernel(inline="always")
 def on_turn(s, seat):
-    return s[S_OVER] == 0 and s[S_SEAT] == seat
+    return s[S_GAME_OVER] == 0 and s[S_SEAT] == seat
 
 
 @kernel(inline="always")
@@ -494,6 +494,6 @@ def winners(s, r, score, tiebreak):
     """(winner seat or -1, bitmask): the seat that banked the target; nobody otherwise (one
     player past the turn limit, or the round cap). The scores do not decide."""
     w = s[S_WINNER]
-    if s[S_END] == END_TARGET and w >= 0:
+    if s[S_END_REASON] == END_TARGET and w >= 0:
         return w, 1 << w
     return -1, 0

@@ -73,7 +73,7 @@ from simcore.sunken_treasure.state import (
     O_TRE_DISC,
     S_ATT_DN,
     S_ATT_N,
-    S_END,
+    S_END_REASON,
     S_ITEM_DN,
     S_ITEM_N,
     S_SHARKS,
@@ -212,7 +212,7 @@ def check_invariants(s, r):
     if everyone_up and s[S_SHARKS] != 0:
         return ERR_SHARKS
     # the end: a winner has the target banked
-    if s[S_END] == END_TARGET:
+    if s[S_END_REASON] == END_TARGET:
         w = s[S_WINNER]
         if w < 0 or w >= players or banked_value(s, r, w) < r[P_TARGET]:
             return ERR_SEAT

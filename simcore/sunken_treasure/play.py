@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from simcore.jit import kernel
 from simcore.skeleton import DERIVED, RowLayout, bind_driver
+from simcore.sunken_treasure import state
 from simcore.sunken_treasure.board import MAX_PLAYERS
 from simcore.sunken_treasure.engine import (
     ERR_ILLEGAL,
@@ -34,7 +35,6 @@ from simcore.sunken_treasure.policies import (
 )
 from simcore.sunken_treasure.rules import P_PLAYERS
 from simcore.sunken_treasure.state import (
-    A_GAME_END,
     C_ABANDONED,
     C_ATTACKED,
     C_BANKS,
@@ -48,13 +48,10 @@ from simcore.sunken_treasure.state import (
     C_THEFTS_WON,
     C_TRAP_SURFACED,
     C_VALUE_LOST,
-    END_ERROR,
     F_CNT,
     O_SEATS,
     S_ATTACKS,
-    S_END,
-    S_ERROR,
-    S_OVER,
+    S_GAME_OVER,
     S_RESHUFFLES,
     S_SAFETY_PLAYED,
     S_SEAT,
@@ -65,7 +62,6 @@ from simcore.sunken_treasure.state import (
     S_TRE_N,
     S_TURN,
     SEAT_W,
-    STATE_SIZE,
     T_ON,
     X_SIZE,
 )
@@ -127,9 +123,9 @@ def play_turn(s, r, tr, seat, pol, w, rng, checked, x, lt):
 def play_from(s, r, pols, weights, rng, checked, tr, x, xf, lt):
     """Play the game in s to its end. pols: int64[4] policy id per seat; weights:
     float64[4, W]; x: int64[X_SIZE] scratch; lt: the lock table (policies.lock_table); xf is
-    not used. Returns 0 or the first error code (also left in s[S_ERROR])."""
+    not used. Returns 0 or the first error code (the driver ends the game with it)."""
     err = check_invariants(s, r) if checked else 0
-    while err == 0 and s[S_OVER] == 0:
+    while err == 0 and s[S_GAME_OVER] == 0:
         seat = s[S_SEAT]
         if tr[T_ON] == 1:
             snapshot(tr, s)
@@ -139,10 +135,6 @@ def play_from(s, r, pols, weights, rng, checked, tr, x, xf, lt):
             err = ERR_ILLEGAL  # a player returned without completing its turn
         if trace_full(tr):
             err = ERR_TRACE
-    if err != 0:
-        s[S_ERROR] = err
-        s[S_END] = END_ERROR
-        s[S_OVER] = 1
     return err
 
 
@@ -166,19 +158,16 @@ def derived(s, r, k, seat):
 DRIVER = bind_driver(
     __name__,
     ROW,
-    setup=setup,
-    play_from=play_from,
-    scores=scores,
+    state,
+    setup,
+    play_from,
+    scores,
+    length,
+    record,
     winners=winners,
-    length=length,
-    record=record,
     derived=derived,
     tables=lock_table,
     table_size=LT_SIZE,
-    game_end=A_GAME_END,
-    state_size=STATE_SIZE,
-    s_end=S_END,
-    s_error=S_ERROR,
     x_size=X_SIZE,
 )
 play_game = DRIVER.play_game

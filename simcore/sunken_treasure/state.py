@@ -32,8 +32,8 @@ from simcore.tracebuf import T_CAPA, T_CAPS, T_HEADER, T_NA, T_NS, T_ON  # noqa:
 S_SEAT = 0  # seat on turn
 S_TURN = 1  # turns played so far (0-based index of the current turn)
 S_ROUND = 2  # round of the current turn, 0-based
-S_OVER = 3  # 1 when the game is over
-S_END = 4  # end reason (END_*), -1 while the game runs
+S_GAME_OVER = 3  # 1 when the game is over
+S_END_REASON = 4  # end reason (END_*), -1 while the game runs
 S_ERROR = 5  # first error (engine ERR_* code), 0 none
 S_WINNER = 6  # seat that banked the target, -1 none
 S_SHARKS = 7  # Shark cards on the board

@@ -33,7 +33,7 @@ from simcore.sunken_treasure.state import (
     OUTCOME_NAMES,
     S_ATT_DN,
     S_ATT_N,
-    S_END,
+    S_END_REASON,
     S_ITEM_DN,
     S_ITEM_N,
     S_ROUND,
@@ -89,7 +89,7 @@ def state_json(snap: np.ndarray, r: np.ndarray) -> dict:
             "treasure": [int(sc[S_TRE_N]), int(sc[S_TRE_DN])],
         },
         "seats": seats,
-        "end_triggered": END_REASONS[int(sc[S_END])] if sc[S_END] >= 0 else None,
+        "end_triggered": END_REASONS[int(sc[S_END_REASON])] if sc[S_END_REASON] >= 0 else None,
     }
 
 

@@ -42,8 +42,8 @@ from simcore.secrets_of_the_sea.state import (
     PH_ROLL,
     PH_WRECK,
     S_BLOCKED,
-    S_END,
-    S_OVER,
+    S_END_REASON,
+    S_GAME_OVER,
     S_PHASE,
     S_POS,
     S_SEAT,
@@ -578,7 +578,7 @@ def test_end_when_the_last_light_tile_is_taken():
     g.roll(3, 3)
     g.move(0, 0)
     g.take()
-    assert g.s[S_OVER] == 1 and g.s[S_END] == END_LIGHT and g.s[S_SEAT] == 1
+    assert g.s[S_GAME_OVER] == 1 and g.s[S_END_REASON] == END_LIGHT and g.s[S_SEAT] == 1
 
 
 def test_end_when_the_last_dark_tile_is_taken():
@@ -588,7 +588,7 @@ def test_end_when_the_last_dark_tile_is_taken():
         g.roll(d, d)
         g.move(0, 0)
     g.take()
-    assert g.s[S_END] == END_DARK and g.s[S_OVER] == 1
+    assert g.s[S_END_REASON] == END_DARK and g.s[S_GAME_OVER] == 1
 
 
 def test_end_when_the_last_wreck_tile_is_taken():
@@ -597,7 +597,7 @@ def test_end_when_the_last_wreck_tile_is_taken():
         g.roll(d, d)
         g.move(0, 0)
     g.wreck("WC7")
-    assert g.s[S_END] == END_WRECK
+    assert g.s[S_END_REASON] == END_WRECK
 
 
 def test_end_when_the_last_bonus_tile_is_taken():
@@ -606,7 +606,7 @@ def test_end_when_the_last_bonus_tile_is_taken():
     g.roll(3, 3)
     g.move(0, 0)
     g.take()
-    assert g.s[S_END] == END_BONUS and g.s[S_OVER] == 1
+    assert g.s[S_END_REASON] == END_BONUS and g.s[S_GAME_OVER] == 1
 
 
 def test_scoring():

@@ -47,10 +47,10 @@ from simcore.sunken_treasure.state import (
     O_TRE_DISC,
     S_ATT_DN,
     S_ATT_N,
-    S_END,
+    S_END_REASON,
+    S_GAME_OVER,
     S_ITEM_DN,
     S_ITEM_N,
-    S_OVER,
     S_RESHUFFLES,
     S_SEAT,
     S_SHARKS,
@@ -676,9 +676,9 @@ def test_win_at_20000_banked():
     the winner.' (GAME-DATA: at the end of that turn.)"""
     g = Game(3).played().up(1).treasure(1, 10000, 5000, banked=True).treasure(1, 3000, 1000)
     g.turn(1).bank(1)
-    assert g.banked(1) == 19000 and g.s[S_OVER] == 0
+    assert g.banked(1) == 19000 and g.s[S_GAME_OVER] == 0
     g.treasure(1, 1000).turn(1).bank(1)
-    assert g.s[S_OVER] == 1 and g.s[S_END] == END_TARGET and g.s[S_WINNER] == 1
+    assert g.s[S_GAME_OVER] == 1 and g.s[S_END_REASON] == END_TARGET and g.s[S_WINNER] == 1
     assert E.winners(g.s, g.r, g.s[:4], g.s[:4]) == (1, 2)
     assert g.search(2, ok=False) == ILLEGAL  # nothing after the end
 
@@ -686,14 +686,14 @@ def test_win_at_20000_banked():
 def test_carried_treasure_does_not_win():
     g = Game(2).played().treasure(0, 10000, 5000, 3000, 2000).turn(0).top("item", JUNK)
     g.search(0)
-    assert g.s[S_OVER] == 0
+    assert g.s[S_GAME_OVER] == 0
 
 
 def test_win_by_stealing():
     g = Game(2).played().up(0).treasure(0, 10000, 5000, 3000, banked=True)
     g.treasure(1, 2000, banked=True).turn(0).top("attempt", OPEN)
     g.steal(0, 1)
-    assert g.s[S_END] == END_TARGET and g.s[S_WINNER] == 0
+    assert g.s[S_END_REASON] == END_TARGET and g.s[S_WINNER] == 0
 
 
 def test_solo_turn_limit():
@@ -703,13 +703,13 @@ def test_solo_turn_limit():
     g.top("item", JUNK, JUNK, JUNK)
     g.search(0)
     g.search(0)
-    assert g.s[S_OVER] == 0
+    assert g.s[S_GAME_OVER] == 0
     g.search(0)
-    assert g.s[S_OVER] == 1 and g.s[S_END] == END_SOLO_LIMIT
+    assert g.s[S_GAME_OVER] == 1 and g.s[S_END_REASON] == END_SOLO_LIMIT
     assert E.winners(g.s, g.r, g.s[:4], g.s[:4]) == (-1, 0)
     g = Game(1).played().up(0).treasure(0, 10000, 5000, 5000).turn(0)
     g.bank(0)
-    assert g.s[S_END] == END_TARGET and E.winners(g.s, g.r, g.s[:4], g.s[:4]) == (0, 1)
+    assert g.s[S_END_REASON] == END_TARGET and E.winners(g.s, g.r, g.s[:4], g.s[:4]) == (0, 1)
 
 
 def test_round_cap():
@@ -717,7 +717,7 @@ def test_round_cap():
     g = Game(2, rules).top("item", JUNK, JUNK).turn(0)
     g.search(0)
     g.search(1)
-    assert g.s[S_END] == END_ROUND_LIMIT
+    assert g.s[S_END_REASON] == END_ROUND_LIMIT
 
 
 # ------------------------------------------------------------------------------ legality
