@@ -1,6 +1,6 @@
 """Bit helpers shared by the games' compiled code, usable compiled and as plain Python
-(NUMBA_DISABLE_JIT=1: `balance bench --full` and tests/test_jit_equivalence.py run the plain
-engine)."""
+(NUMBA_DISABLE_JIT=1: `balance bench --full` and tests/conformance/test_jit_equivalence.py run
+the plain engine)."""
 
 from __future__ import annotations
 

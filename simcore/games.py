@@ -43,22 +43,20 @@ class SeatPolicy:
 
 @dataclass(frozen=True)
 class GameSpec:
+    """What a game tells the runner. The seat range comes from its rules class (RulesBase), the
+    result columns and the batch kernel from its driver (simcore.skeleton.bind_driver), the
+    trace decoding from the `trace` module beside its `play` module."""
+
     name: str
     title: str
-    rules_cls: type
+    rules_cls: type  # a RulesBase dataclass
     variants: VariantRegistry
-    named_values: dict[str, dict[str, Any]]  # rules field -> {name: value}, e.g. die names
     policies: dict[str, PolicySpec]
     default_policy: str
-    min_players: int
-    max_players: int
-    columns: list[str]
+    driver: Any  # the game's simcore.skeleton driver (play.DRIVER)
     end_reasons: tuple[str, ...]
-    game_counters: list[str]  # per-game counter columns
-    seat_counters: list[str]  # per-seat counter columns (name_<seat>)
     pack: Callable[[Any, int], np.ndarray]
-    play_batch: Callable[..., None]
-    trace_module: str  # the module whose FORMAT (simcore.replay.TraceFormat) decodes a trace
+    named_values: dict[str, dict[str, Any]] = field(default_factory=dict)  # field -> {name: value}
     max_weights: int = 8
     report_variants: tuple[str, ...] = ("base",)  # the variants a default report compares
     # (rules, policy name) -> weights that replace the preset's under these rules (a preset
@@ -67,6 +65,37 @@ class GameSpec:
     policy_note: str = ""  # one line on rules-dependent weights, shown by `balance games`
     # (weight name, value) -> what is wrong with that value, or None when it is allowed
     check_weight: Callable[[str, float], str | None] | None = None
+
+    @property
+    def min_players(self) -> int:
+        return self.rules_cls.MIN_PLAYERS
+
+    @property
+    def max_players(self) -> int:
+        return self.rules_cls.MAX_PLAYERS
+
+    @property
+    def columns(self) -> list[str]:
+        return self.driver.columns
+
+    @property
+    def game_counters(self) -> list[str]:
+        """The per-game counter columns."""
+        return self.driver.layout.game_counter_names
+
+    @property
+    def seat_counters(self) -> list[str]:
+        """The per-seat counters (columns name_<seat>)."""
+        return self.driver.layout.seat_counter_names
+
+    @property
+    def play_batch(self) -> Callable[..., None]:
+        return self.driver.play_batch
+
+    @property
+    def trace_module(self) -> str:
+        """The module whose FORMAT (simcore.replay.TraceFormat) decodes a trace."""
+        return self.driver.module.rsplit(".", 1)[0] + ".trace"
 
     # ------------------------------------------------------------------ rules
     def check_players(self, players: int) -> None:

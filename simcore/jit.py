@@ -4,7 +4,9 @@
 memory manager). Every array passed into an NRT-enabled compiled function is increfed and
 decrefed with atomic operations, ~10 ns per call even when inlined, which dominated the game
 loop (measured; docs/performance.md); `_nrt=False` removes that. A kernel may therefore not
-allocate arrays, slice arrays into views, or call functions that do. If a numba version
+allocate arrays or call functions that do; a view of an argument (a row of a matrix) is fine
+inside the kernel, since no reference count is kept for it (Sumeria's players read their
+weights as a row view), but it must not outlive the call. If a numba version
 rejects the flag, kernels fall back to plain cached njit (slower, same results).
 
 `driver`: numba nopython and cached, with the NRT: the outer functions that allocate (play one

@@ -343,7 +343,7 @@ def bind_driver(
         XF_SIZE=max(xf_size, 1),
         TABLE_SIZE=max(table_size, 1),
     )
-    out = types.SimpleNamespace(layout=layout, columns=layout.columns)
+    out = types.SimpleNamespace(module=module, layout=layout, columns=layout.columns)
     for template, compile_ in _TEMPLATES:
         fn = types.FunctionType(
             template.__code__, g, template.__name__, template.__defaults__, template.__closure__

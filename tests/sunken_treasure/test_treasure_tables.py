@@ -1,5 +1,5 @@
 """Sunken Treasure: the values the engine keeps up to date or computes once per rules pack
-equal what they replace (docs/performance.md, "Sunken Treasure, second pass")."""
+equal what they replace (docs/performance.md, "What holds the figures up")."""
 
 from __future__ import annotations
 
