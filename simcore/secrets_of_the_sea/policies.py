@@ -25,12 +25,9 @@ import numpy as np
 from simcore.bits import trailing_zeros
 from simcore.jit import kernel
 from simcore.rng import rand_below
-from simcore.secrets_of_the_sea.board import (
-    COLS,
-    ROWS,
-    SPACE_REGION,
-    WRECK_ROW,
-)
+from simcore.secrets_of_the_sea import board as B
+from simcore.secrets_of_the_sea import rules as R
+from simcore.secrets_of_the_sea import state as S
 from simcore.secrets_of_the_sea.engine import (
     ERR_ILLEGAL,
     can_stop,
@@ -52,59 +49,6 @@ from simcore.secrets_of_the_sea.engine import (
     usable_die,
 )
 from simcore.secrets_of_the_sea.engine_invariants import check_invariants
-from simcore.secrets_of_the_sea.rules import (
-    BONUS_MONSTER,
-    BONUS_SEAGRASS,
-    CAVE,
-    EXCHANGE,
-    MONSTER,
-    N_BONUS,
-    N_DICE,
-    N_TYPES,
-    P_BONUS_POINTS,
-    P_CAVE_FIGHT,
-    P_DIE_N,
-    P_EMPTY_STOP,
-    P_N_TILES,
-    P_OVERSHOOT,
-    P_WRECK_BONUS,
-    R_BONUS_THR,
-    R_COL_T,
-    R_DIE,
-    R_LAMP,
-    SEAGRASS,
-    WRECK_BASE,
-    X,
-)
-from simcore.secrets_of_the_sea.state import (
-    EMPTY,
-    FRONT,
-    HC_CAVE,
-    HC_CAVE_MONSTER,
-    N_HC,
-    O_BONUS,
-    O_HELD,
-    O_HID_N,
-    O_HID_SUM,
-    O_KNOWN,
-    O_OWNER,
-    O_SPACE,
-    O_UNLIT,
-    ON_BOARD,
-    PH_CHOOSE,
-    PH_EMPTY,
-    PH_FIGHT,
-    PH_ROLL,
-    PH_WRECK,
-    S_COL,
-    S_GAME_OVER,
-    S_HELD_TREASURES,
-    S_PHASE,
-    S_POS,
-    S_TILE,
-    S_TURN,
-    UNLIT,
-)
 
 # Policy ids (the registry in simcore/secrets_of_the_sea/__init__.py maps names to these).
 POL_RANDOM = 0
@@ -140,11 +84,11 @@ def after(s, r, checked, err):
 def p_face_at_least(r, pips):
     """Probability that one die shows a number of at least `pips`."""
     n = 0
-    for k in range(r[P_DIE_N]):
-        f = r[R_DIE + k]
-        if f != X and f >= pips:
+    for k in range(r[R.P_DIE_N]):
+        f = r[R.R_DIE + k]
+        if f != R.X and f >= pips:
             n += 1
-    return n / r[P_DIE_N]
+    return n / r[R.P_DIE_N]
 
 
 @kernel
@@ -157,26 +101,26 @@ def p_fight(r, pips, nd):
 @kernel
 def bonus_gain(s, r, seat, b):
     """Points of bonus b that one more tile of its kind would bring the seat now."""
-    if b < 0 or s[O_BONUS + b] >= 0:
+    if b < 0 or s[S.O_BONUS + b] >= 0:
         return 0.0
-    if s[O_HELD + seat * N_BONUS + b] + 1 >= r[R_BONUS_THR + b]:
-        return float(r[P_BONUS_POINTS])
+    if s[S.O_HELD + seat * R.N_BONUS + b] + 1 >= r[R.R_BONUS_THR + b]:
+        return float(r[R.P_BONUS_POINTS])
     return 0.0
 
 
 @kernel
 def fight_value(s, r, seat, pips, nd):
     """Expected points of a fight against `pips` monsters with nd free dice."""
-    return p_fight(r, pips, nd) * (pips + bonus_gain(s, r, seat, BONUS_MONSTER))
+    return p_fight(r, pips, nd) * (pips + bonus_gain(s, r, seat, R.BONUS_MONSTER))
 
 
 @kernel
 def mean_hidden(s, g, c):
     """Mean value of the hidden tiles of category c in region g (0 when there are none)."""
-    n = s[O_HID_N + g * N_HC + c]
+    n = s[S.O_HID_N + g * S.N_HC + c]
     if n == 0:
         return 0.0
-    return s[O_HID_SUM + g * N_HC + c] / n
+    return s[S.O_HID_SUM + g * S.N_HC + c] / n
 
 
 @kernel
@@ -184,8 +128,8 @@ def monster_value(s, r, seat, g, nd, cave):
     """Expected points of meeting a hidden monster of region g (cave: one in a cave): the
     fight chance at each hidden monster's pips, averaged over them (the pips of the hidden
     monsters are public: the mix minus the monsters seen)."""
-    c = HC_CAVE_MONSTER if cave else MONSTER
-    n = s[O_HID_N + g * N_HC + c]
+    c = S.HC_CAVE_MONSTER if cave else R.MONSTER
+    n = s[S.O_HID_N + g * S.N_HC + c]
     if n == 0:
         return 0.0
     # the pips of hidden monsters: iterate the region's spaces (few tiles, public multiset)
@@ -193,10 +137,10 @@ def monster_value(s, r, seat, g, nd, cave):
     for q in range(g * 5, 50, 10):
         for k in range(5):
             qq = q + k
-            t = s[O_SPACE + qq]
-            if t == EMPTY or s[O_KNOWN + qq] == FRONT:
+            t = s[S.O_SPACE + qq]
+            if t == S.EMPTY or s[S.O_KNOWN + qq] == S.FRONT:
                 continue
-            if front_kind(r, t) != MONSTER or (lamp_kind(r, t) == CAVE) != cave:
+            if front_kind(r, t) != R.MONSTER or (lamp_kind(r, t) == R.CAVE) != cave:
                 continue
             tot += fight_value(s, r, seat, tile_value(r, t), nd)
     return tot / n
@@ -209,11 +153,11 @@ def best_steal(s, r, seat):
     best = -1.0
     bt = -1
     bo = -1
-    m = s[S_HELD_TREASURES]  # the treasure tiles in front of the players, ascending ids
+    m = s[S.S_HELD_TREASURES]  # the treasure tiles in front of the players, ascending ids
     while m != 0:
         t = trailing_zeros(m)
         m &= m - 1
-        o = s[O_OWNER + t]
+        o = s[S.O_OWNER + t]
         if o == seat:
             continue
         v = tile_value(r, t) + bonus_gain(s, r, seat, front_kind(r, t))
@@ -227,30 +171,32 @@ def best_steal(s, r, seat):
 @kernel
 def cave_value(s, r, seat, g, nd):
     """Expected points of opening a cave of region g whose front nobody has seen."""
-    n1 = s[O_HID_N + g * N_HC + HC_CAVE]
-    n2 = s[O_HID_N + g * N_HC + HC_CAVE_MONSTER]
+    n1 = s[S.O_HID_N + g * S.N_HC + S.HC_CAVE]
+    n2 = s[S.O_HID_N + g * S.N_HC + S.HC_CAVE_MONSTER]
     if n1 + n2 == 0:
         return 0.0
-    v = s[O_HID_SUM + g * N_HC + HC_CAVE]
-    if r[P_CAVE_FIGHT] == 1:
+    v = s[S.O_HID_SUM + g * S.N_HC + S.HC_CAVE]
+    if r[R.P_CAVE_FIGHT] == 1:
         m = monster_value(s, r, seat, g, nd, True) * n2
     else:
-        m = s[O_HID_SUM + g * N_HC + HC_CAVE_MONSTER] + n2 * bonus_gain(s, r, seat, BONUS_MONSTER)
+        m = s[S.O_HID_SUM + g * S.N_HC + S.HC_CAVE_MONSTER] + n2 * bonus_gain(
+            s, r, seat, R.BONUS_MONSTER
+        )
     return (v + m) / (n1 + n2)
 
 
 @kernel
 def kind_value(s, r, seat, g, kind, nd):
     """Expected points of taking a lit tile of this lamp kind in region g, front unseen."""
-    if kind < N_TYPES:
+    if kind < R.N_TYPES:
         return mean_hidden(s, g, kind) + bonus_gain(s, r, seat, kind)
-    if kind == SEAGRASS:
-        return bonus_gain(s, r, seat, BONUS_SEAGRASS)
-    if kind == EXCHANGE:
+    if kind == R.SEAGRASS:
+        return bonus_gain(s, r, seat, R.BONUS_SEAGRASS)
+    if kind == R.EXCHANGE:
         st, _, _ = best_steal(s, r, seat)
-        keep = mean_hidden(s, g, EXCHANGE)
+        keep = mean_hidden(s, g, R.EXCHANGE)
         return st if st > keep else keep
-    if kind == CAVE:
+    if kind == R.CAVE:
         return cave_value(s, r, seat, g, nd)
     return monster_value(s, r, seat, g, nd, False)
 
@@ -259,13 +205,13 @@ def kind_value(s, r, seat, g, kind, nd):
 def lit_value(s, r, seat, nd):
     """Expected points of taking the lit tile under the lamp (its kind and, for a monster
     that stayed, its front are known)."""
-    t = s[S_TILE]
-    q = space_at(s[S_COL], s[S_POS])
-    if s[O_KNOWN + q] == FRONT:
-        if r[P_CAVE_FIGHT] == 1 or lamp_kind(r, t) == MONSTER:
+    t = s[S.S_TILE]
+    q = space_at(s[S.S_COL], s[S.S_POS])
+    if s[S.O_KNOWN + q] == S.FRONT:
+        if r[R.P_CAVE_FIGHT] == 1 or lamp_kind(r, t) == R.MONSTER:
             return fight_value(s, r, seat, tile_value(r, t), nd)
-        return tile_value(r, t) + bonus_gain(s, r, seat, BONUS_MONSTER)
-    return kind_value(s, r, seat, SPACE_REGION[q], lamp_kind(r, t), nd)
+        return tile_value(r, t) + bonus_gain(s, r, seat, R.BONUS_MONSTER)
+    return kind_value(s, r, seat, B.SPACE_REGION[q], lamp_kind(r, t), nd)
 
 
 @kernel
@@ -273,11 +219,11 @@ def best_wreck(s, r, seat):
     """(wreck tile worth most to the seat, its points), (-1, -1) when none is left."""
     best = -1.0
     bt = -1
-    for t in range(WRECK_BASE, r[P_N_TILES]):
-        if s[O_OWNER + t] != ON_BOARD:
+    for t in range(R.WRECK_BASE, r[R.P_N_TILES]):
+        if s[S.O_OWNER + t] != S.ON_BOARD:
             continue
         from_bonus = 0.0
-        if r[P_WRECK_BONUS] == 1:  # the wreck tile counts for its type's bonus
+        if r[R.P_WRECK_BONUS] == 1:  # the wreck tile counts for its type's bonus
             from_bonus = bonus_gain(s, r, seat, front_kind(r, t))
         v = tile_value(r, t) + from_bonus
         if v > best:
@@ -295,7 +241,7 @@ def fill_kind_values(s, r, seat, xf):
     """xf[XF_KV]: the take value of a lit tile of each lamp kind, per region and dice free."""
     for g in range(2):
         for k in range(9):
-            for nd in range(1, N_DICE + 1):
+            for nd in range(1, R.N_DICE + 1):
                 xf[XF_KV + (g * 9 + k) * 2 + nd - 1] = kind_value(s, r, seat, g, k, nd)
 
 
@@ -308,40 +254,40 @@ def kv(xf, g, k, nd):
 def arrival_value(s, r, seat, col, q, nd, xf):
     """W: the value of the lamp arriving at row q of column col with nd dice free, playing on
     risk-neutrally (needs xf[XF_D] for row q)."""
-    if q >= WRECK_ROW:
+    if q >= B.WRECK_ROW:
         _, v = best_wreck(s, r, seat)
         return v if v > 0.0 else 0.0
     dive = xf[XF_D + q * 2 + nd - 1]
     sp = space_at(col, q)
-    t = s[O_SPACE + sp]
-    if t == EMPTY:
-        if r[P_EMPTY_STOP] == 1 and dive < 0.0:
+    t = s[S.O_SPACE + sp]
+    if t == S.EMPTY:
+        if r[R.P_EMPTY_STOP] == 1 and dive < 0.0:
             return 0.0
         return dive
-    g = SPACE_REGION[sp]
-    known = s[O_KNOWN + sp]
+    g = B.SPACE_REGION[sp]
+    known = s[S.O_KNOWN + sp]
     lamp = lamp_kind(r, t)
-    if known == FRONT:
-        if lamp == MONSTER:
+    if known == S.FRONT:
+        if lamp == R.MONSTER:
             return fight_value(s, r, seat, tile_value(r, t), nd)
         take = fight_value(s, r, seat, tile_value(r, t), nd)
         return take if take > dive else dive
-    if known != UNLIT:
-        if lamp == MONSTER:
-            return kv(xf, g, MONSTER, nd)
+    if known != S.UNLIT:
+        if lamp == R.MONSTER:
+            return kv(xf, g, R.MONSTER, nd)
         take = kv(xf, g, lamp, nd)
         return take if take > dive else dive
     # unlit: the kinds of the region's unlit tiles, weighted by their numbers
     tot = 0.0
     n = 0
-    for c in range(N_HC):
-        u = s[O_UNLIT + g * N_HC + c]
+    for c in range(S.N_HC):
+        u = s[S.O_UNLIT + g * S.N_HC + c]
         if u == 0:
             continue
         n += u
-        k = CAVE if c >= HC_CAVE else c
-        if k == MONSTER:
-            tot += u * kv(xf, g, MONSTER, nd)
+        k = R.CAVE if c >= S.HC_CAVE else c
+        if k == R.MONSTER:
+            tot += u * kv(xf, g, R.MONSTER, nd)
         else:
             take = kv(xf, g, k, nd)
             tot += u * (take if take > dive else dive)
@@ -353,29 +299,29 @@ def arrival_value(s, r, seat, col, q, nd, xf):
 @kernel
 def dive_value(s, r, pos, nd, xf):
     """D: the expected value of rolling the nd free dice at row pos (needs xf[XF_W] below)."""
-    nf = r[P_DIE_N]
-    exact = r[P_OVERSHOOT] == 0
+    nf = r[R.P_DIE_N]
+    exact = r[R.P_OVERSHOOT] == 0
     tot = 0.0
     if nd == 1:
         for a in range(nf):
-            fa = r[R_DIE + a]
-            if fa == X or (exact and pos + fa > WRECK_ROW):
+            fa = r[R.R_DIE + a]
+            if fa == R.X or (exact and pos + fa > B.WRECK_ROW):
                 continue
-            q = pos + fa if pos + fa < WRECK_ROW else WRECK_ROW
+            q = pos + fa if pos + fa < B.WRECK_ROW else B.WRECK_ROW
             tot += xf[XF_W + q * 2]
         return tot / nf
     for a in range(nf):
-        fa = r[R_DIE + a]
+        fa = r[R.R_DIE + a]
         for b in range(nf):
-            fb = r[R_DIE + b]
-            if fa == X and fb == X:
+            fb = r[R.R_DIE + b]
+            if fa == R.X and fb == R.X:
                 continue
-            nd2 = 2 if (fa != X and fb != X) else 1
+            nd2 = 2 if (fa != R.X and fb != R.X) else 1
             best = -1.0e9
             for f in (fa, fb):
-                if f == X or (exact and pos + f > WRECK_ROW):
+                if f == R.X or (exact and pos + f > B.WRECK_ROW):
                     continue
-                q = pos + f if pos + f < WRECK_ROW else WRECK_ROW
+                q = pos + f if pos + f < B.WRECK_ROW else B.WRECK_ROW
                 v = xf[XF_W + q * 2 + nd2 - 1]
                 if v > best:
                     best = v
@@ -388,14 +334,14 @@ def dive_value(s, r, pos, nd, xf):
 def column_values(s, r, seat, col, xf, top=0):
     """Fill xf[XF_W], xf[XF_D] for column col, from the wreck up to row `top` (0: the boat).
     Each row needs only the rows below it, so a decision at row p computes rows p.. only."""
-    for nd in range(1, N_DICE + 1):
-        xf[XF_D + WRECK_ROW * 2 + nd - 1] = 0.0
-        xf[XF_W + WRECK_ROW * 2 + nd - 1] = arrival_value(s, r, seat, col, WRECK_ROW, nd, xf)
-    for q in range(ROWS, top - 1, -1):
-        for nd in range(1, N_DICE + 1):
+    for nd in range(1, R.N_DICE + 1):
+        xf[XF_D + B.WRECK_ROW * 2 + nd - 1] = 0.0
+        xf[XF_W + B.WRECK_ROW * 2 + nd - 1] = arrival_value(s, r, seat, col, B.WRECK_ROW, nd, xf)
+    for q in range(B.ROWS, top - 1, -1):
+        for nd in range(1, R.N_DICE + 1):
             xf[XF_D + q * 2 + nd - 1] = dive_value(s, r, q, nd, xf)
         if q >= 1:
-            for nd in range(1, N_DICE + 1):
+            for nd in range(1, R.N_DICE + 1):
                 xf[XF_W + q * 2 + nd - 1] = arrival_value(s, r, seat, col, q, nd, xf)
 
 
@@ -407,8 +353,8 @@ def column_values(s, r, seat, col, xf, top=0):
 def take_or_exchange(s, r, tr, seat):
     """Take the lit tile; an exchange tile is given away when a steal is worth more than the
     2 points of keeping it."""
-    t = s[S_TILE]
-    if lamp_kind(r, t) == EXCHANGE:
+    t = s[S.S_TILE]
+    if lamp_kind(r, t) == R.EXCHANGE:
         v, o, bt = best_steal(s, r, seat)
         if v > tile_value(r, t) and exchange_ok(s, r, o, bt):
             return do_exchange(s, r, tr, o, bt)
@@ -427,14 +373,14 @@ def landing_score(s, r, col, q):
     (-3) or a known monster (-8) much worse, the wreck best (100). Whole numbers, computed
     without branches (the tile under the lamp is as good as random: a branch on it is
     mispredicted half the time)."""
-    if q >= WRECK_ROW:
+    if q >= B.WRECK_ROW:
         return 100
     sp = space_at(col, q)
-    t = s[O_SPACE + sp]
-    k = s[O_KNOWN + sp]
-    lamp = r[R_LAMP + t]  # t = EMPTY (-1) reads the entry before the table: masked below
-    empty = np.int64(t == EMPTY)
-    bad = np.int64(k == FRONT) | (np.int64(k != UNLIT) & np.int64(lamp == MONSTER))
+    t = s[S.O_SPACE + sp]
+    k = s[S.O_KNOWN + sp]
+    lamp = r[R.R_LAMP + t]  # t = EMPTY (-1) reads the entry before the table: masked below
+    empty = np.int64(t == S.EMPTY)
+    bad = np.int64(k == S.FRONT) | (np.int64(k != S.UNLIT) & np.int64(lamp == R.MONSTER))
     return q - 3 * empty - 8 * (bad & (1 - empty))
 
 
@@ -446,10 +392,10 @@ def choose_landing(s, r, tr, rng):
     best = -(10**9)
     bd = -1
     bc = -1
-    fixed = s[S_COL]
+    fixed = s[S.S_COL]
     if fixed < 0:
-        c0 = draw_index(r, R_COL_T, rng)  # rand_below(rng, COLS)
-        n = COLS
+        c0 = draw_index(r, R.R_COL_T, rng)  # rand_below(rng, COLS)
+        n = B.COLS
     else:
         c0 = fixed
         n = 1
@@ -457,8 +403,8 @@ def choose_landing(s, r, tr, rng):
     q1 = move_target(s, r, 1) if usable_die(s, r, 1) else -1
     for k in range(n):
         col = c0 + k
-        if col >= COLS:
-            col -= COLS
+        if col >= B.COLS:
+            col -= B.COLS
         if q0 >= 0:
             v = landing_score(s, r, col, q0)
             if v > best:
@@ -481,43 +427,43 @@ def choose_landing(s, r, tr, rng):
 @kernel
 def random_step(s, r, tr, seat, rng):
     """One uniformly random legal decision."""
-    ph = s[S_PHASE]
-    if ph == PH_FIGHT:
+    ph = s[S.S_PHASE]
+    if ph == S.PH_FIGHT:
         return do_fight(s, r, tr, rng)
-    if ph == PH_CHOOSE:
+    if ph == S.PH_CHOOSE:
         n = 0
-        for i in range(N_DICE):
+        for i in range(R.N_DICE):
             if usable_die(s, r, i):
                 n += 1
         k = rand_below(rng, n)
-        for i in range(N_DICE):
+        for i in range(R.N_DICE):
             if usable_die(s, r, i):
                 if k == 0:
-                    col = s[S_COL] if s[S_COL] >= 0 else rand_below(rng, COLS)
+                    col = s[S.S_COL] if s[S.S_COL] >= 0 else rand_below(rng, B.COLS)
                     return do_move(s, r, tr, i, col)
                 k -= 1
         return ERR_ILLEGAL
-    if ph == PH_WRECK:
+    if ph == S.PH_WRECK:
         n = 0
-        for t in range(WRECK_BASE, r[P_N_TILES]):
-            if s[O_OWNER + t] == ON_BOARD:
+        for t in range(R.WRECK_BASE, r[R.P_N_TILES]):
+            if s[S.O_OWNER + t] == S.ON_BOARD:
                 n += 1
         k = rand_below(rng, n)
-        for t in range(WRECK_BASE, r[P_N_TILES]):
-            if s[O_OWNER + t] == ON_BOARD:
+        for t in range(R.WRECK_BASE, r[R.P_N_TILES]):
+            if s[S.O_OWNER + t] == S.ON_BOARD:
                 if k == 0:
                     return do_wreck(s, r, tr, t)
                 k -= 1
         return ERR_ILLEGAL
-    if ph == PH_EMPTY:
+    if ph == S.PH_EMPTY:
         if can_stop(s, r) and rand_below(rng, 2) == 0:
             return do_stop(s, r, tr)
-    elif ph != PH_ROLL:
+    elif ph != S.PH_ROLL:
         # PH_LIT: take, dive, or (exchange tile) give it for one of the legal tiles
         n_ex = 0
-        if lamp_kind(r, s[S_TILE]) == EXCHANGE:
-            for t in range(r[P_N_TILES]):
-                o = s[O_OWNER + t]
+        if lamp_kind(r, s[S.S_TILE]) == R.EXCHANGE:
+            for t in range(r[R.P_N_TILES]):
+                o = s[S.O_OWNER + t]
                 if o >= 0 and exchange_ok(s, r, o, t):
                     n_ex += 1
         k = rand_below(rng, 2 + (1 if n_ex > 0 else 0))
@@ -525,8 +471,8 @@ def random_step(s, r, tr, seat, rng):
             return do_take(s, r, tr)
         if k == 2:
             j = rand_below(rng, n_ex)
-            for t in range(r[P_N_TILES]):
-                o = s[O_OWNER + t]
+            for t in range(r[R.P_N_TILES]):
+                o = s[S.O_OWNER + t]
                 if o >= 0 and exchange_ok(s, r, o, t):
                     if j == 0:
                         return do_exchange(s, r, tr, o, t)
@@ -540,25 +486,25 @@ def random_step(s, r, tr, seat, rng):
 @kernel(inline="always")
 def threshold_step(s, r, tr, seat, rng, pol, w):
     """balanced, stop-at-value, stop-at-depth: one decision (weights w[seat])."""
-    ph = s[S_PHASE]
-    if ph == PH_FIGHT:
+    ph = s[S.S_PHASE]
+    if ph == S.PH_FIGHT:
         return do_fight(s, r, tr, rng)
-    if ph == PH_CHOOSE:
+    if ph == S.PH_CHOOSE:
         return choose_landing(s, r, tr, rng)
-    if ph == PH_WRECK:
+    if ph == S.PH_WRECK:
         return take_wreck(s, r, tr, seat)
-    if ph != PH_ROLL and ph != PH_EMPTY:
+    if ph != S.PH_ROLL and ph != S.PH_EMPTY:
         # PH_LIT: take, or dive on
         nd = dice_available(s)
         if pol == POL_DEPTH:
-            take = s[S_POS] >= w[seat, 0]
+            take = s[S.S_POS] >= w[seat, 0]
         else:
             v = lit_value(s, r, seat, nd)
             if pol == POL_VALUE:
                 take = v >= w[seat, 0]
             else:
                 # balanced: target w0 with two dice free, w1 with one; w2 per row below row 1
-                target = (w[seat, 0] if nd == 2 else w[seat, 1]) - w[seat, 2] * (s[S_POS] - 1)
+                target = (w[seat, 0] if nd == 2 else w[seat, 1]) - w[seat, 2] * (s[S.S_POS] - 1)
                 take = v >= target
         if take:
             return take_or_exchange(s, r, tr, seat)
@@ -574,12 +520,12 @@ def ev_choose(s, r, tr, seat, xf):
     best = -1.0e9
     bd = -1
     bc = -1
-    fixed = s[S_COL]
-    for col in range(COLS):
+    fixed = s[S.S_COL]
+    for col in range(B.COLS):
         if fixed >= 0 and col != fixed:
             continue
-        column_values(s, r, seat, col, xf, s[S_POS] + 1)  # the landing rows lie below
-        for i in range(N_DICE):
+        column_values(s, r, seat, col, xf, s[S.S_POS] + 1)  # the landing rows lie below
+        for i in range(R.N_DICE):
             if not usable_die(s, r, i):
                 continue
             v = xf[XF_W + move_target(s, r, i) * 2 + nd - 1]
@@ -593,18 +539,18 @@ def ev_choose(s, r, tr, seat, xf):
 @kernel
 def ev_step(s, r, tr, seat, rng, xf):
     """The risk-neutral player: one decision."""
-    ph = s[S_PHASE]
-    if ph == PH_FIGHT:
+    ph = s[S.S_PHASE]
+    if ph == S.PH_FIGHT:
         return do_fight(s, r, tr, rng)
-    if ph == PH_WRECK:
+    if ph == S.PH_WRECK:
         return take_wreck(s, r, tr, seat)
-    if ph == PH_CHOOSE:
+    if ph == S.PH_CHOOSE:
         return ev_choose(s, r, tr, seat, xf)
-    if ph != PH_ROLL:
+    if ph != S.PH_ROLL:
         nd = dice_available(s)
-        column_values(s, r, seat, s[S_COL], xf, s[S_POS])
-        dive = xf[XF_D + s[S_POS] * 2 + nd - 1]
-        if ph == PH_EMPTY:
+        column_values(s, r, seat, s[S.S_COL], xf, s[S.S_POS])
+        dive = xf[XF_D + s[S.S_POS] * 2 + nd - 1]
+        if ph == S.PH_EMPTY:
             if dive <= 0.0 and can_stop(s, r):
                 return do_stop(s, r, tr)
         elif lit_value(s, r, seat, nd) >= dive:
@@ -618,11 +564,11 @@ def play_turn(s, r, tr, seat, pol, w, rng, checked, xf):
     """Let policy `pol` play the seat's whole turn with the weights w[seat] (w: float64[4, W],
     the whole matrix rather than a row view: no reference counting per turn). xf: float64
     scratch of XF_SIZE. Returns 0 or an error code."""
-    turn = s[S_TURN]
+    turn = s[S.S_TURN]
     if pol == POL_EV:
         fill_kind_values(s, r, seat, xf)
     for _ in range(MAX_ACTIONS_PER_TURN):
-        if s[S_TURN] != turn or s[S_GAME_OVER] == 1:
+        if s[S.S_TURN] != turn or s[S.S_GAME_OVER] == 1:
             return 0
         if pol == POL_RANDOM:
             err = random_step(s, r, tr, seat, rng)

@@ -5,19 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.secrets_of_the_sea.board import LIGHT_ROWS, PER_REGION, space_of
+from simcore.secrets_of_the_sea import board as B
+from simcore.secrets_of_the_sea import rules as R
+from simcore.secrets_of_the_sea import state as S
 from simcore.secrets_of_the_sea.engine import recount, setup_fixed
-from simcore.secrets_of_the_sea.rules import BONUS_NAMES, P_N_TILES, P_PLAYERS, WRECK_BASE
-from simcore.secrets_of_the_sea.state import (
-    EMPTY,
-    ON_BOARD,
-    OUT,
-    S_SEAT,
-    S_TURN,
-    new_state,
-    tile_token,
-    view,
-)
 
 
 def from_diagram(
@@ -40,17 +31,17 @@ def from_diagram(
     Tiles of the mix not placed anywhere are OUT of play. Held counts and the hidden-tile
     tables are recomputed; the turn begins for ``seat``.
     """
-    n_tiles = int(r[P_N_TILES])
-    s = new_state()
+    n_tiles = int(r[R.P_N_TILES])
+    s = S.new_state()
     setup_fixed(s, r)
-    v = view(s)
-    v.space[:] = EMPTY
-    v.owner[:n_tiles] = OUT
+    v = S.view(s)
+    v.space[:] = S.EMPTY
+    v.owner[:n_tiles] = S.OUT
     used: set[int] = set()
 
     def pick(token: str, ids: range) -> int:
         for t in ids:
-            if t not in used and tile_token(r, t) == token:
+            if t not in used and S.tile_token(r, t) == token:
                 used.add(t)
                 return t
         raise ValueError(f"no unused tile {token!r} left in the mix")
@@ -60,29 +51,31 @@ def from_diagram(
         raise ValueError("diagram must be 10 lines of 5 tokens")
     for i, row in enumerate(rows):
         rr = i + 1
-        ids = range(0, PER_REGION) if rr <= LIGHT_ROWS else range(PER_REGION, 2 * PER_REGION)
+        ids = (
+            range(0, B.PER_REGION) if rr <= B.LIGHT_ROWS else range(B.PER_REGION, 2 * B.PER_REGION)
+        )
         for c, tok in enumerate(row):
             if tok == ".":
                 continue
             t = pick(tok, ids)
-            v.space[space_of(c, rr)] = t
-            v.owner[t] = ON_BOARD
+            v.space[B.space_of(c, rr)] = t
+            v.owner[t] = S.ON_BOARD
     for seat_, toks in (held or {}).items():
         for tok in toks:
-            ids = range(WRECK_BASE, n_tiles) if tok.startswith("W") else range(WRECK_BASE)
+            ids = range(R.WRECK_BASE, n_tiles) if tok.startswith("W") else range(R.WRECK_BASE)
             v.owner[pick(tok, ids)] = seat_
-    for t in range(WRECK_BASE, n_tiles):
+    for t in range(R.WRECK_BASE, n_tiles):
         if t not in used and wreck is None:
-            v.owner[t] = ON_BOARD
+            v.owner[t] = S.ON_BOARD
     for tok in wreck or []:
-        v.owner[pick(tok, range(WRECK_BASE, n_tiles))] = ON_BOARD
+        v.owner[pick(tok, range(R.WRECK_BASE, n_tiles))] = S.ON_BOARD
     for name, seat_ in (bonus or {}).items():
-        v.bonus[BONUS_NAMES.index(name)] = seat_
+        v.bonus[R.BONUS_NAMES.index(name)] = seat_
     for (c, rr), k in (known or {}).items():
-        v.known[space_of(c, rr)] = k
+        v.known[B.space_of(c, rr)] = k
     recount(s, r)
-    v.scal[S_SEAT] = seat
-    v.scal[S_TURN] = seat
-    players = int(r[P_PLAYERS])
+    v.scal[S.S_SEAT] = seat
+    v.scal[S.S_TURN] = seat
+    players = int(r[R.P_PLAYERS])
     assert 0 <= seat < players
     return s
