@@ -18,6 +18,7 @@ from simcore.rng import new_stream
 from simcore.rulesbase import RulesError
 from simcore.secrets_of_the_sea import engine as E
 from simcore.secrets_of_the_sea import policies as P
+from simcore.secrets_of_the_sea import state as S
 from simcore.secrets_of_the_sea.board import space_of
 from simcore.secrets_of_the_sea.engine_invariants import check_invariants
 from simcore.secrets_of_the_sea.positions import from_diagram
@@ -27,32 +28,6 @@ from simcore.secrets_of_the_sea.rules import (
     VARIANTS,
     SecretsRules,
     pack,
-)
-from simcore.secrets_of_the_sea.state import (
-    END_BONUS,
-    END_DARK,
-    END_LIGHT,
-    END_WRECK,
-    FRONT,
-    LIT,
-    PH_CHOOSE,
-    PH_EMPTY,
-    PH_FIGHT,
-    PH_LIT,
-    PH_ROLL,
-    PH_WRECK,
-    S_BLOCKED,
-    S_END_REASON,
-    S_GAME_OVER,
-    S_PHASE,
-    S_POS,
-    S_SEAT,
-    S_TURN,
-    UNLIT,
-    new_state,
-    new_trace,
-    tile_token,
-    view,
 )
 
 X = 0
@@ -81,7 +56,7 @@ def board(*edits: tuple[int, int, str]) -> str:
 def _make_room(r, diagram: str, held: dict[int, list[str]]) -> str:
     """Blank the lowest, rightmost board copies of tiles that the seats hold instead."""
     rows = [ln.split() for ln in diagram.strip().splitlines()]
-    mix = Counter(tile_token(r, t) for t in range(50))
+    mix = Counter(S.tile_token(r, t) for t in range(50))
     need = Counter(tok for toks in held.values() for tok in toks if not tok.startswith("W"))
     on_board = Counter(tok for row in rows for tok in row)
     for tok, n in need.items():
@@ -102,9 +77,9 @@ class Game:
         self.r = pack(self.rules, players)
         diagram = _make_room(self.r, diagram, kw.get("held") or {})
         self.s = from_diagram(self.r, diagram, **kw)
-        self.tr = new_trace()
+        self.tr = S.new_trace()
         self.rng = new_stream(3, 0)
-        self.v = view(self.s)
+        self.v = S.view(self.s)
         assert self.check() == 0
 
     def check(self) -> int:
@@ -118,11 +93,11 @@ class Game:
 
     @property
     def seat(self) -> int:
-        return int(self.s[S_SEAT])
+        return int(self.s[S.S_SEAT])
 
     @property
     def phase(self) -> int:
-        return int(self.s[S_PHASE])
+        return int(self.s[S.S_PHASE])
 
     def roll(self, d0: int, d1: int = -1, ok: bool = True) -> int:
         return self._ok(E.apply_roll(self.s, self.r, self.tr, d0, d1), ok)
@@ -141,7 +116,7 @@ class Game:
 
     def tile_id(self, token: str, owner: int) -> int:
         for t in range(int(self.r[9])):
-            if self.v.owner[t] == owner and tile_token(self.r, t) == token:
+            if self.v.owner[t] == owner and S.tile_token(self.r, t) == token:
                 return t
         raise KeyError(token)
 
@@ -151,7 +126,7 @@ class Game:
 
     def _any_id(self, token: str) -> int:
         for t in range(int(self.r[9])):
-            if tile_token(self.r, t) == token:
+            if S.tile_token(self.r, t) == token:
                 return t
         raise KeyError(token)
 
@@ -161,12 +136,12 @@ class Game:
 
     def held(self, seat: int) -> list[str]:
         return sorted(
-            tile_token(self.r, t) for t in range(int(self.r[9])) if self.v.owner[t] == seat
+            S.tile_token(self.r, t) for t in range(int(self.r[9])) if self.v.owner[t] == seat
         )
 
     def at(self, col: int, row: int) -> str:
         t = int(self.v.space[space_of(col, row)])
-        return "." if t < 0 else tile_token(self.r, t)
+        return "." if t < 0 else S.tile_token(self.r, t)
 
     def known(self, col: int, row: int) -> int:
         return int(self.v.known[space_of(col, row)])
@@ -190,9 +165,9 @@ def test_setup_places_the_mix_by_region():
     """Setup: light tiles on rows 1-5, dark ones on rows 6-10, shuffled; 7 wreck tiles face up
     at the wreck; 7 bonus tiles free; seat 0 (the youngest) starts; the lamp on the boat."""
     r = pack(SecretsRules(), 3)
-    s = new_state()
-    E.setup(s, r, new_trace(), new_stream(1, 0))
-    v = view(s)
+    s = S.new_state()
+    E.setup(s, r, S.new_trace(), new_stream(1, 0))
+    v = S.view(s)
     assert check_invariants(s, r) == 0
     for c in range(5):
         for row in range(1, 11):
@@ -200,9 +175,9 @@ def test_setup_places_the_mix_by_region():
             assert (t < 25) == (row <= 5)
     assert sorted(v.space) == list(range(50))
     assert list(v.owner[50:57]) == [-1] * 7 and list(v.bonus) == [-1] * 7
-    assert s[S_SEAT] == 0 and s[S_PHASE] == PH_ROLL and s[S_POS] == 0
-    s2 = new_state()
-    E.setup(s2, r, new_trace(), new_stream(1, 1))
+    assert s[S.S_SEAT] == 0 and s[S.S_PHASE] == S.PH_ROLL and s[S.S_POS] == 0
+    s2 = S.new_state()
+    E.setup(s2, r, S.new_trace(), new_stream(1, 1))
     assert not np.array_equal(s, s2)  # another game, another shuffle
 
 
@@ -211,9 +186,9 @@ def test_tile_mix_is_the_reconstruction():
     3, caves seagrass and chest 2; dark treasures 2,3,4, 2 seagrass, 2 exchange, monsters 4, 5,
     5, 6, caves monster 6 and gold 4; wreck: 5 per type, gold 6, chest 7."""
     r = pack(SecretsRules(), 2)
-    light = sorted(tile_token(r, t) for t in range(25))
-    dark = sorted(tile_token(r, t) for t in range(25, 50))
-    wreck = sorted(tile_token(r, t) for t in range(50, 57))
+    light = sorted(S.tile_token(r, t) for t in range(25))
+    dark = sorted(S.tile_token(r, t) for t in range(25, 50))
+    wreck = sorted(S.tile_token(r, t) for t in range(50, 57))
     assert light == sorted(BASE.split()[:25])
     assert dark == sorted(BASE.split()[25:])
     assert wreck == sorted(["WS5", "WA5", "WB5", "WG5", "WG6", "WC5", "WC7"])
@@ -241,7 +216,7 @@ def test_both_x_on_the_first_roll_ends_the_turn():
     """ "If both dice show an X, your turn is unfortunately over." """
     g = Game()
     g.roll(X, X)
-    assert g.seat == 1 and g.phase == PH_ROLL and g.s[S_TURN] == 1
+    assert g.seat == 1 and g.phase == S.PH_ROLL and g.s[S.S_TURN] == 1
 
 
 def test_an_x_die_is_set_aside_for_the_rest_of_the_dive():
@@ -249,15 +224,15 @@ def test_an_x_die_is_set_aside_for_the_rest_of_the_dive():
     for the dive: the next roll rolls one die, and its X ends the turn."""
     g = Game()
     g.roll(X, 2)
-    assert g.s[S_BLOCKED] == 1
+    assert g.s[S.S_BLOCKED] == 1
     assert g.move(0, 0, ok=False) == E.ERR_ILLEGAL  # the X die cannot dive
     g.move(1, 3)
-    assert g.s[S_POS] == 2 and g.phase == PH_LIT and g.at(3, 2) == "G1"
+    assert g.s[S.S_POS] == 2 and g.phase == S.PH_LIT and g.at(3, 2) == "G1"
     g.roll(4, 1)  # die 0 is set aside: only die 1 counts
-    assert g.s[S_BLOCKED] == 1
+    assert g.s[S.S_BLOCKED] == 1
     assert g.move(0, 3, ok=False) == E.ERR_ILLEGAL
     g.move(1, 3)
-    assert g.s[S_POS] == 3
+    assert g.s[S.S_POS] == 3
     g.roll(-1, X)  # the last free die shows X: the turn is over, nothing taken
     assert g.seat == 1 and g.held(0) == []
 
@@ -269,11 +244,11 @@ def test_choose_die_and_buoy_and_move_the_full_number():
     g = Game()
     g.roll(1, 4)
     g.move(1, 2)  # die showing 4 at buoy 2
-    assert g.s[S_POS] == 4 and g.at(2, 4) == "g"
+    assert g.s[S.S_POS] == 4 and g.at(2, 4) == "g"
     g.roll(2, 3)
     assert g.move(0, 1, ok=False) == E.ERR_ILLEGAL  # another buoy
     g.move(0, 2)
-    assert g.s[S_POS] == 6
+    assert g.s[S.S_POS] == 6
     g.take()
     assert g.held(0) == ["B2"] and g.seat == 1
 
@@ -284,11 +259,11 @@ def test_empty_spaces_count_and_stopping_on_one():
     g = Game(board((0, 1, "."), (0, 2, "."), (0, 3, ".")))
     g.roll(3, 3)
     g.move(0, 0)
-    assert g.s[S_POS] == 3 and g.phase == PH_EMPTY
+    assert g.s[S.S_POS] == 3 and g.phase == S.PH_EMPTY
     assert g.take(ok=False) == E.ERR_ILLEGAL
     g.roll(2, 3)
     g.move(0, 0)
-    assert g.s[S_POS] == 5 and g.at(0, 5) == "E"
+    assert g.s[S.S_POS] == 5 and g.at(0, 5) == "E"
     g2 = Game(board((0, 3, ".")))
     g2.roll(3, 1)
     g2.move(0, 0)
@@ -306,16 +281,16 @@ def test_the_lamp_shows_the_kind_only():
     it is turned over; the players' expected value is the mean of the hidden tiles of that
     kind and region."""
     g = Game()
-    assert g.known(1, 3) == UNLIT
+    assert g.known(1, 3) == S.UNLIT
     g.roll(3, 3)
     g.move(0, 1)
-    assert g.known(1, 3) == LIT and g.phase == PH_LIT
-    v = view(g.s)
+    assert g.known(1, 3) == S.LIT and g.phase == S.PH_LIT
+    v = S.view(g.s)
     assert v.hid_n[0, 1] == 3 and v.hid_sum[0, 1] == 4  # amphorae 1, 1, 2 all hidden
     assert v.unlit[0, 1] == 2
     assert P.kind_value(g.s, g.r, 0, 0, 1, 2) == pytest.approx(4 / 3)
     g.roll(X, X)  # dives on and busts: the tile stays, lit
-    assert g.known(1, 3) == LIT and g.at(1, 3) == "A2"
+    assert g.known(1, 3) == S.LIT and g.at(1, 3) == "A2"
 
 
 # ------------------------------------------------------------------------------ the wreck
@@ -327,10 +302,10 @@ def test_reaching_the_wreck():
     g.move(0, 0)
     g.roll(4, 4)
     g.move(0, 0)
-    assert g.s[S_POS] == 8
+    assert g.s[S.S_POS] == 8
     g.roll(4, 1)
     g.move(0, 0)
-    assert g.s[S_POS] == 11 and g.phase == PH_WRECK
+    assert g.s[S.S_POS] == 11 and g.phase == S.PH_WRECK
     assert g.wreck("WC7") == 0
     assert g.held(0) == ["WC7"] and g.seat == 1
 
@@ -343,7 +318,7 @@ def test_exact_wreck_variant():
     g.roll(4, 3)
     assert g.move(0, 0, ok=False) == E.ERR_ILLEGAL  # 8 + 4 passes the wreck
     g.move(1, 0)
-    assert g.phase == PH_WRECK
+    assert g.phase == S.PH_WRECK
     g2 = Game(rules=SecretsRules(overshoot_to_wreck=False))
     for d in (4, 4, 2):
         g2.roll(d, d)
@@ -367,7 +342,7 @@ def fight_position(pips_token: str = "M3", blocked: bool = False) -> Game:
         g.move(0, col)
         g.roll(1, 1)
         g.move(0, col)
-    assert g.phase == PH_FIGHT and g.at(col, 5) == pips_token
+    assert g.phase == S.PH_FIGHT and g.at(col, 5) == pips_token
     return g
 
 
@@ -384,7 +359,7 @@ def test_rulebook_fight_three_monsters_two_dice(dice, won):
     if won:
         assert g.held(0) == ["M3"] and g.at(2, 5) == "."
     else:
-        assert g.held(0) == [] and g.at(2, 5) == "M3" and g.known(2, 5) == FRONT
+        assert g.held(0) == [] and g.at(2, 5) == "M3" and g.known(2, 5) == S.FRONT
 
 
 @pytest.mark.parametrize("die,won", [(3, True), (4, True), (2, False), (X, False)])
@@ -404,12 +379,12 @@ def test_monster_must_be_fought_and_stays_for_the_next_diver():
     assert g.take(ok=False) == E.ERR_ILLEGAL
     assert g.roll(1, 1, ok=False) == E.ERR_ILLEGAL
     g.fight(1, 1)
-    assert g.at(1, 5) == "M2" and g.known(1, 5) == FRONT
+    assert g.at(1, 5) == "M2" and g.known(1, 5) == S.FRONT
     g.roll(4, 4)
     g.move(0, 1)
     g.roll(1, 1)
     g.move(0, 1)
-    assert g.phase == PH_FIGHT
+    assert g.phase == S.PH_FIGHT
     g.fight(2, X)
     assert g.held(1) == ["M2"]
 
@@ -444,7 +419,7 @@ def exchange_position(**kw) -> Game:
     g = Game(board((4, 4, "E")), held={1: ["C2", "WG6", "M4", "g"]}, **kw)
     g.roll(4, 4)
     g.move(0, 4)
-    assert g.phase == PH_LIT and g.at(4, 4) == "E"
+    assert g.phase == S.PH_LIT and g.at(4, 4) == "E"
     return g
 
 
@@ -475,12 +450,12 @@ def test_exchange_and_bonus_tiles():
     g2.roll(4, 4)
     g2.move(0, 4)
     g2.exchange(1, "C4")
-    assert view(g2.s).bonus[4] == 1  # seat 1 keeps the chest bonus
+    assert S.view(g2.s).bonus[4] == 1  # seat 1 keeps the chest bonus
     g3 = Game(board((4, 4, "E")), held={0: ["C1", "C1"], 1: ["C2"]})
     g3.roll(4, 4)
     g3.move(0, 4)
     g3.exchange(1, "C2")
-    assert view(g3.s).bonus[4] == 0  # the third chest brings the bonus
+    assert S.view(g3.s).bonus[4] == 0  # the third chest brings the bonus
 
 
 # ------------------------------------------------------------------------------ caves
@@ -495,7 +470,7 @@ def cave_position(col: int, row: int, rules=None) -> Game:
         for d in (4, 4, 2):
             g.roll(d, d)
             g.move(0, col)
-    assert g.phase == PH_LIT
+    assert g.phase == S.PH_LIT
     return g
 
 
@@ -506,10 +481,10 @@ def test_cave_front_is_hidden_until_taken():
     assert g.at(4, 5) == "VC2"
     g.take()
     assert g.held(0) == ["VC2"] and g.scores()[0] == 2
-    assert view(g.s).held[0, 4] == 1  # counts as a chest
+    assert S.view(g.s).held[0, 4] == 1  # counts as a chest
     g2 = cave_position(3, 5)
     g2.take()
-    assert view(g2.s).held[0, 6] == 1 and g2.scores()[0] == 0  # seagrass
+    assert S.view(g2.s).held[0, 6] == 1 and g2.scores()[0] == 0  # seagrass
 
 
 def test_cave_monster_must_be_fought():
@@ -518,9 +493,9 @@ def test_cave_monster_must_be_fought():
     g = cave_position(3, 10)
     assert g.at(3, 10) == "VM6"
     g.take()
-    assert g.phase == PH_FIGHT
+    assert g.phase == S.PH_FIGHT
     g.fight(4, 4)  # 6 monsters cannot be beaten by a 1-4 die
-    assert g.at(3, 10) == "VM6" and g.known(3, 10) == FRONT and g.held(0) == []
+    assert g.at(3, 10) == "VM6" and g.known(3, 10) == S.FRONT and g.held(0) == []
     g2 = cave_position(3, 10, rules=SecretsRules(cave_monster_fights=False))
     g2.take()
     assert g2.held(0) == ["VM6"] and g2.scores()[0] == 6
@@ -535,11 +510,11 @@ def test_seagrass_bonus_to_the_first_with_three():
     g.move(0, 0)
     g.take()
     assert g.held(0) == ["g", "g", "g"]
-    assert view(g.s).bonus[6] == 0 and g.scores()[0] == 5
+    assert S.view(g.s).bonus[6] == 0 and g.scores()[0] == 5
     g.roll(4, 4)
     g.move(0, 1)
     g.take()
-    assert view(g.s).bonus[6] == 0 and g.scores()[1] == 0  # already taken
+    assert S.view(g.s).bonus[6] == 0 and g.scores()[1] == 0  # already taken
 
 
 @pytest.mark.parametrize("wreck_counts", [True, False])
@@ -551,7 +526,7 @@ def test_treasure_bonus_at_the_threshold(wreck_counts):
     g.roll(3, 3)
     g.move(0, 0)
     g.take()
-    assert (view(g.s).bonus[0] == 0) == wreck_counts
+    assert (S.view(g.s).bonus[0] == 0) == wreck_counts
 
 
 def test_monster_bonus_after_two_fights_won():
@@ -561,7 +536,7 @@ def test_monster_bonus_after_two_fights_won():
     g.roll(1, 1)
     g.move(0, 1)
     g.fight(2, X)
-    assert view(g.s).bonus[5] == 0 and g.scores()[0] == 4 + 2 + 5
+    assert S.view(g.s).bonus[5] == 0 and g.scores()[0] == 4 + 2 + 5
 
 
 # ------------------------------------------------------------------------------ the end
@@ -578,7 +553,7 @@ def test_end_when_the_last_light_tile_is_taken():
     g.roll(3, 3)
     g.move(0, 0)
     g.take()
-    assert g.s[S_GAME_OVER] == 1 and g.s[S_END_REASON] == END_LIGHT and g.s[S_SEAT] == 1
+    assert g.s[S.S_GAME_OVER] == 1 and g.s[S.S_END_REASON] == S.END_LIGHT and g.s[S.S_SEAT] == 1
 
 
 def test_end_when_the_last_dark_tile_is_taken():
@@ -588,7 +563,7 @@ def test_end_when_the_last_dark_tile_is_taken():
         g.roll(d, d)
         g.move(0, 0)
     g.take()
-    assert g.s[S_END_REASON] == END_DARK and g.s[S_GAME_OVER] == 1
+    assert g.s[S.S_END_REASON] == S.END_DARK and g.s[S.S_GAME_OVER] == 1
 
 
 def test_end_when_the_last_wreck_tile_is_taken():
@@ -597,7 +572,7 @@ def test_end_when_the_last_wreck_tile_is_taken():
         g.roll(d, d)
         g.move(0, 0)
     g.wreck("WC7")
-    assert g.s[S_END_REASON] == END_WRECK
+    assert g.s[S.S_END_REASON] == S.END_WRECK
 
 
 def test_end_when_the_last_bonus_tile_is_taken():
@@ -606,7 +581,7 @@ def test_end_when_the_last_bonus_tile_is_taken():
     g.roll(3, 3)
     g.move(0, 0)
     g.take()
-    assert g.s[S_END_REASON] == END_BONUS and g.s[S_GAME_OVER] == 1
+    assert g.s[S.S_END_REASON] == S.END_BONUS and g.s[S.S_GAME_OVER] == 1
 
 
 def test_scoring():
@@ -634,7 +609,7 @@ def test_illegal_actions_change_nothing():
     assert g.move(0, 5, ok=False) == E.ERR_ILLEGAL  # no buoy 5
     assert g.roll(1, 1, ok=False) == E.ERR_ILLEGAL  # choose first
     assert np.array_equal(before, g.s)
-    assert g.s[S_PHASE] == PH_CHOOSE
+    assert g.s[S.S_PHASE] == S.PH_CHOOSE
 
 
 # ------------------------------------------------------------------------------ players
@@ -661,4 +636,4 @@ def test_dataclass_fields_have_docs():
 
 
 def test_phases_named():
-    assert (PH_ROLL, PH_CHOOSE, PH_LIT, PH_EMPTY, PH_FIGHT, PH_WRECK) == tuple(range(6))
+    assert (S.PH_ROLL, S.PH_CHOOSE, S.PH_LIT, S.PH_EMPTY, S.PH_FIGHT, S.PH_WRECK) == tuple(range(6))

@@ -15,30 +15,12 @@ from simcore.rng import new_stream
 from simcore.rulesbase import RulesError
 from simcore.skeleton import winners_by_score
 from simcore.sumeria import engine as E
+from simcore.sumeria import state as S
 from simcore.sumeria.board import load_map, parse_loc
 from simcore.sumeria.engine_invariants import check_invariants
 from simcore.sumeria.engine_round import advance, do_choose, ranking, scores, tile_points
 from simcore.sumeria.positions import from_diagram
 from simcore.sumeria.rules import SumeriaRules, pack
-from simcore.sumeria.state import (
-    PH_CHOOSE,
-    PH_OVER,
-    PH_SCORE,
-    PH_SETUP,
-    PH_TURN,
-    S_BAG,
-    S_CHOOSE_POS,
-    S_FIRST,
-    S_PHASE,
-    S_PICKS,
-    S_ROUND,
-    S_SEAT,
-    X_DEST,
-    new_scratch,
-    new_state,
-    new_trace,
-    view,
-)
 
 ECO, MIL, POL, REL = range(4)
 A, B, C, D = range(4)
@@ -52,15 +34,15 @@ class Game:
         self.rules = rules or SumeriaRules()
         self.r = pack(self.rules, players)
         self.s = from_diagram(self.r, traders, **kw)
-        self.v = view(self.s)
-        self.tr = new_trace()
-        self.x = new_scratch()
+        self.v = S.view(self.s)
+        self.tr = S.new_trace()
+        self.x = S.new_scratch()
         self.rng = new_stream(3, 0)
         assert self.check() == 0
 
     @property
     def seat(self) -> int:
-        return int(self.v.scal[S_SEAT])
+        return int(self.v.scal[S.S_SEAT])
 
     def order(self) -> list[int]:
         return [int(st) + 1 for st in self.v.order]
@@ -68,8 +50,8 @@ class Game:
     def targets(self, loc: str) -> set[str]:
         from simcore.sumeria.board import loc_name
 
-        n = E.move_targets(self.s, self.r, parse_loc(loc), self.x, X_DEST)
-        return {loc_name(self.x[X_DEST + i]) for i in range(n)}
+        n = E.move_targets(self.s, self.r, parse_loc(loc), self.x, S.X_DEST)
+        return {loc_name(self.x[S.X_DEST + i]) for i in range(n)}
 
     def add(self, loc, ok=True):
         err = E.do_add(self.s, self.r, self.tr, self.seat, parse_loc(loc))
@@ -91,14 +73,14 @@ class Game:
 
     def score_round(self):
         """Run the end-of-round scoring up to the next choice (or the next round)."""
-        self.v.scal[S_PHASE] = PH_SCORE
-        self.v.scal[S_CHOOSE_POS] = 0
+        self.v.scal[S.S_PHASE] = S.PH_SCORE
+        self.v.scal[S.S_CHOOSE_POS] = 0
         advance(self.s, self.r, self.tr, self.rng)
 
     def choose(self, t, ok=True):
         err = do_choose(self.s, self.r, self.tr, self.seat, t)
         assert (err == 0) == ok
-        if err == 0 and self.v.scal[S_PHASE] == PH_SCORE:
+        if err == 0 and self.v.scal[S.S_PHASE] == S.PH_SCORE:
             advance(self.s, self.r, self.tr, self.rng)
         return err
 
@@ -116,30 +98,30 @@ def test_setup(players, traders, initial):
     firsts = set()
     orders = set()
     for seed in range(40):
-        s = new_state()
-        E.setup(s, r, new_trace(), new_stream(seed, 0))
-        v = view(s)
+        s = S.new_state()
+        E.setup(s, r, S.new_trace(), new_stream(seed, 0))
+        v = S.view(s)
         assert list(v.reserve[:players]) == [traders] * players
         assert sorted(v.order) == list(range(8))
         assert [int(v.display[p].sum()) for p in range(3)] == [3, 2, 1]
-        assert v.scal[S_BAG] == 30 and v.bag.sum() == 30
-        assert v.scal[S_PHASE] == PH_SETUP and v.scal[S_SEAT] == v.scal[S_FIRST]
-        firsts.add(int(v.scal[S_FIRST]))
+        assert v.scal[S.S_BAG] == 30 and v.bag.sum() == 30
+        assert v.scal[S.S_PHASE] == S.PH_SETUP and v.scal[S.S_SEAT] == v.scal[S.S_FIRST]
+        firsts.add(int(v.scal[S.S_FIRST]))
         orders.add(tuple(v.order))
         assert check_invariants(s, r) == 0
-        first = int(v.scal[S_FIRST])
+        first = int(v.scal[S.S_FIRST])
         order0 = v.order.copy()
-        tr, x = new_trace(), new_scratch()
+        tr, x = S.new_trace(), S.new_scratch()
         rng = new_stream(seed, 1)
         for k in range(players * initial):
             seat = (first + k) % players
-            assert v.scal[S_SEAT] == seat
+            assert v.scal[S.S_SEAT] == seat
             assert E.do_place(s, r, tr, (seat + 1) % players, k) == E.ERR_ILLEGAL  # not on turn
             if k:
                 assert E.do_place(s, r, tr, seat, k - 1) == E.ERR_ILLEGAL  # occupied
             assert E.do_place(s, r, tr, seat, k) == 0
             assert check_invariants(s, r) == 0
-        assert v.scal[S_PHASE] == PH_TURN and v.scal[S_SEAT] == first
+        assert v.scal[S.S_PHASE] == S.PH_TURN and v.scal[S.S_SEAT] == first
         assert list(v.reserve[:players]) == [traders - initial] * players
         # ruling setup_shifts_order = False: placing moves no tile
         assert list(v.order) == list(order0)
@@ -150,11 +132,11 @@ def test_setup(players, traders, initial):
 
 def test_setup_shifts_order_option():
     r = pack(SumeriaRules(setup_shifts_order=True), 3)
-    s = new_state()
-    E.setup(s, r, new_trace(), new_stream(1, 0))
-    v = view(s)
+    s = S.new_state()
+    E.setup(s, r, S.new_trace(), new_stream(1, 0))
+    v = S.view(s)
     st = int(v.order[3])
-    assert E.do_place(s, r, new_trace(), int(v.scal[S_SEAT]), st * 7) == 0
+    assert E.do_place(s, r, S.new_trace(), int(v.scal[S.S_SEAT]), st * 7) == 0
     assert v.pos[st] == 2
 
 
@@ -309,19 +291,19 @@ def test_control_and_the_tile_share():
         held={A: (0, 0, 0, 0)},
     )
     g.score_round()
-    assert g.v.scal[S_PHASE] == PH_CHOOSE and g.seat == A and g.v.scal[S_PICKS] == 2
+    assert g.v.scal[S.S_PHASE] == S.PH_CHOOSE and g.seat == A and g.v.scal[S.S_PICKS] == 2
     g.choose(POL, ok=False)  # not above this state
     g.choose(MIL)
-    assert g.v.scal[S_PHASE] == PH_CHOOSE and g.seat == A
+    assert g.v.scal[S.S_PHASE] == S.PH_CHOOSE and g.seat == A
     g.choose(REL)
     # B left with the economy tile; now state 2: B chooses 1 of 2
     assert g.v.held[B, ECO] == 1
-    assert g.seat == B and g.v.scal[S_CHOOSE_POS] == 1
+    assert g.seat == B and g.v.scal[S.S_CHOOSE_POS] == 1
     g.choose(REL)
     assert g.v.held[C, POL] == 1
     # state 3: C controls (city) and receives the tile; A gets nothing
     assert g.v.held[C, ECO] == 1 and g.v.held[A].sum() == 2
-    assert g.v.scal[S_PHASE] == PH_TURN and g.v.scal[S_ROUND] == 1
+    assert g.v.scal[S.S_PHASE] == S.PH_TURN and g.v.scal[S.S_ROUND] == 1
     assert g.check() == 0
 
 
@@ -333,7 +315,7 @@ def test_discards_when_empty_or_single_player():
     g.score_round()
     # state 1 empty: 3 discarded; state 2 only B: B chooses 1, the other discarded
     assert list(g.v.discarded) == [1, 1, 0, 1]
-    assert g.seat == B and g.v.scal[S_CHOOSE_POS] == 1
+    assert g.seat == B and g.v.scal[S.S_CHOOSE_POS] == 1
     g.choose(POL)
     assert list(g.v.discarded) == [1, 1, 0, 2]
     assert g.v.held[B, POL] == 1 and g.v.held[C, ECO] == 1
@@ -345,7 +327,7 @@ def test_no_choice_when_the_tiles_are_alike():
     g.score_round()
     assert g.v.held[A, REL] == 2 and g.v.held[B, REL] == 1
     assert g.v.discarded.sum() == 3  # states 2 and 3 have no traders
-    assert g.v.scal[S_PHASE] == PH_TURN
+    assert g.v.scal[S.S_PHASE] == S.PH_TURN
 
 
 # ------------------------------------------------------------------------------ next round
@@ -354,9 +336,9 @@ def test_next_first_player_fewest_in_the_first_state():
     the player to their left therefore receives the first player marker.\""""
     g = Game("1C:A 1T1:A 1T2:B 1T3:C 1V1:C")
     g.score_round()
-    while g.v.scal[S_PHASE] == PH_CHOOSE:
-        g.choose(int(np.flatnonzero(g.v.display[g.v.scal[S_CHOOSE_POS]])[0]))
-    assert g.v.scal[S_FIRST] == C  # B had fewest (1), so C (B's left) starts
+    while g.v.scal[S.S_PHASE] == S.PH_CHOOSE:
+        g.choose(int(np.flatnonzero(g.v.display[g.v.scal[S.S_CHOOSE_POS]])[0]))
+    assert g.v.scal[S.S_FIRST] == C  # B had fewest (1), so C (B's left) starts
     assert g.seat == C
 
 
@@ -366,23 +348,23 @@ def test_next_first_player_tie_goes_to_the_next_states():
     # state 1: A 1, B 1, C 2 -> A, B tied; state 2: A 1, B 0 -> B fewest -> C first
     g = Game("1C:A 1T1:B 1T2:C 1T3:C 2C:A")
     g.score_round()
-    while g.v.scal[S_PHASE] == PH_CHOOSE:
-        g.choose(int(np.flatnonzero(g.v.display[g.v.scal[S_CHOOSE_POS]])[0]))
-    assert g.v.scal[S_FIRST] == C
+    while g.v.scal[S.S_PHASE] == S.PH_CHOOSE:
+        g.choose(int(np.flatnonzero(g.v.display[g.v.scal[S.S_CHOOSE_POS]])[0]))
+    assert g.v.scal[S.S_FIRST] == C
     # everybody equal in every state: ruling first_player_fallback = latest: the player who
     # played latest (first player A: C) is last, so A starts again
     g = Game("", first=A)
     g.score_round()
-    assert g.v.scal[S_FIRST] == A
+    assert g.v.scal[S.S_FIRST] == A
     g = Game("", first=A, rules=SumeriaRules(first_player_fallback="earliest"))
     g.score_round()
-    assert g.v.scal[S_FIRST] == B
+    assert g.v.scal[S.S_FIRST] == B
     # 4 players, zero traders counts as fewest: D has none in state 1
     g = Game("1C:A 1T1:B 1T2:C", players=4)
     g.score_round()
-    while g.v.scal[S_PHASE] == PH_CHOOSE:
-        g.choose(int(np.flatnonzero(g.v.display[g.v.scal[S_CHOOSE_POS]])[0]))
-    assert g.v.scal[S_FIRST] == A  # D last, A to D's left
+    while g.v.scal[S.S_PHASE] == S.PH_CHOOSE:
+        g.choose(int(np.flatnonzero(g.v.display[g.v.scal[S.S_CHOOSE_POS]])[0]))
+    assert g.v.scal[S.S_FIRST] == A  # D last, A to D's left
 
 
 def test_order_shift_after_scoring():
@@ -400,7 +382,7 @@ def test_order_shift_after_scoring():
 def test_six_rounds_then_over():
     g = Game("", round_=5)
     g.score_round()
-    assert g.v.scal[S_PHASE] == PH_OVER and g.v.scal[S_ROUND] == 6
+    assert g.v.scal[S.S_PHASE] == S.PH_OVER and g.v.scal[S.S_ROUND] == 6
     assert g.check() == 0
 
 
@@ -412,14 +394,14 @@ def test_turn_order_three_turns_then_scoring():
         seats.append(g.seat)
         g.add(f"{k % 8 + 1}{'V1' if k < 8 else 'V2'}")
     assert seats == [B, C, A] * 3
-    assert g.v.scal[S_PHASE] == PH_SCORE
+    assert g.v.scal[S.S_PHASE] == S.PH_SCORE
 
 
 # ------------------------------------------------------------------------------ scoring
 def _scores(held, rules=None):
     r = pack(rules or SumeriaRules(), len(held))
-    s = new_state()
-    v = view(s)
+    s = S.new_state()
+    v = S.view(s)
     for seat, counts in enumerate(held):
         v.held[seat, :] = counts
     score = np.zeros(4, dtype=np.int64)

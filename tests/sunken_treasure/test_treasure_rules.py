@@ -19,6 +19,7 @@ from simcore.sunken_treasure import engine_invariants as EI
 from simcore.sunken_treasure import engine_locks as EL
 from simcore.sunken_treasure import engine_options as EO
 from simcore.sunken_treasure import engine_surface as ES
+from simcore.sunken_treasure import state as S
 from simcore.sunken_treasure.board import (
     CRACKED,
     FAIL,
@@ -35,35 +36,6 @@ from simcore.sunken_treasure.board import (
     UNLOCKED_CHEST,
 )
 from simcore.sunken_treasure.rules import SunkenTreasureRules, pack
-from simcore.sunken_treasure.state import (
-    END_ROUND_LIMIT,
-    END_SOLO_LIMIT,
-    END_TARGET,
-    O_ATT_DECK,
-    O_ATT_DISC,
-    O_ITEM_DECK,
-    O_ITEM_DISC,
-    O_TRE_DECK,
-    O_TRE_DISC,
-    S_ATT_DN,
-    S_ATT_N,
-    S_END_REASON,
-    S_GAME_OVER,
-    S_ITEM_DN,
-    S_ITEM_N,
-    S_RESHUFFLES,
-    S_SEAT,
-    S_SHARKS,
-    S_SHORT,
-    S_TRE_DN,
-    S_TRE_N,
-    S_TURN,
-    S_WINNER,
-    new_state,
-    new_trace,
-    stack_deck,
-    view,
-)
 
 VALUE_KIND = {1000: 0, 2000: 1, 3000: 2, 5000: 3, 10000: 4}
 ILLEGAL = E.ERR_ILLEGAL
@@ -76,11 +48,11 @@ class Game:
         self.rules = rules or SunkenTreasureRules()
         self.players = players
         self.r = pack(self.rules, players)
-        self.s = new_state()
-        self.tr = new_trace()
+        self.s = S.new_state()
+        self.tr = S.new_trace()
         self.rng = new_stream(seed, 0)
         E.setup(self.s, self.r, self.tr, self.rng)
-        self.v = view(self.s)
+        self.v = S.view(self.s)
 
     # -- arranging
     def played(self, *seats: int) -> Game:
@@ -90,7 +62,9 @@ class Game:
         return self
 
     def _take(self, off_n: str, kind: int) -> None:
-        off, n_idx = {"item": (O_ITEM_DECK, S_ITEM_N), "treasure": (O_TRE_DECK, S_TRE_N)}[off_n]
+        off, n_idx = {"item": (S.O_ITEM_DECK, S.S_ITEM_N), "treasure": (S.O_TRE_DECK, S.S_TRE_N)}[
+            off_n
+        ]
         n = int(self.s[n_idx])
         cards = [int(c) for c in self.s[off : off + n]]
         cards.remove(kind)
@@ -107,7 +81,7 @@ class Game:
     def sharks(self, n: int) -> Game:
         for _ in range(n):
             self._take("item", SHARK)
-            self.s[S_SHARKS] += 1
+            self.s[S.S_SHARKS] += 1
         return self
 
     def treasure(self, seat: int, *values: int, banked: bool = False) -> Game:
@@ -124,14 +98,14 @@ class Game:
         return self
 
     def turn(self, seat: int) -> Game:
-        self.s[S_SEAT] = seat
+        self.s[S.S_SEAT] = seat
         return self
 
     def deplete(self, deck: str, keep: int) -> Game:
         """Move all but the top `keep` cards of a deck onto its discard pile."""
         off, n_idx, disc, dn_idx = {
-            "item": (O_ITEM_DECK, S_ITEM_N, O_ITEM_DISC, S_ITEM_DN),
-            "attempt": (O_ATT_DECK, S_ATT_N, O_ATT_DISC, S_ATT_DN),
+            "item": (S.O_ITEM_DECK, S.S_ITEM_N, S.O_ITEM_DISC, S.S_ITEM_DN),
+            "attempt": (S.O_ATT_DECK, S.S_ATT_N, S.O_ATT_DISC, S.S_ATT_DN),
         }[deck]
         n = int(self.s[n_idx])
         move = n - keep
@@ -143,7 +117,7 @@ class Game:
         return self
 
     def top(self, deck: str, *cards: int) -> Game:
-        stack_deck(self.s, deck, list(cards))
+        S.stack_deck(self.s, deck, list(cards))
         return self
 
     # -- reading
@@ -201,9 +175,9 @@ class Game:
 
 def discards(g: Game, which: str) -> list[int]:
     off, n_idx = {
-        "item": (O_ITEM_DISC, S_ITEM_DN),
-        "attempt": (O_ATT_DISC, S_ATT_DN),
-        "treasure": (O_TRE_DISC, S_TRE_DN),
+        "item": (S.O_ITEM_DISC, S.S_ITEM_DN),
+        "attempt": (S.O_ATT_DISC, S.S_ATT_DN),
+        "treasure": (S.O_TRE_DISC, S.S_TRE_DN),
     }[which]
     return sorted(int(c) for c in g.s[off : off + int(g.s[n_idx])])
 
@@ -214,9 +188,9 @@ def test_preparation(players):
     """'Separate and shuffle each of the card decks ... All players turn their Diver Card to
     the Diver Down side.' GAME-DATA: 41 item, 21 attempt, 20 treasure cards ($55,000)."""
     g = Game(players)
-    assert (g.s[S_ITEM_N], g.s[S_ATT_N], g.s[S_TRE_N]) == (41, 21, 20)
-    assert g.s[S_ITEM_DN] == g.s[S_ATT_DN] == g.s[S_TRE_DN] == 0
-    assert g.s[S_SHARKS] == 0
+    assert (g.s[S.S_ITEM_N], g.s[S.S_ATT_N], g.s[S.S_TRE_N]) == (41, 21, 20)
+    assert g.s[S.S_ITEM_DN] == g.s[S.S_ATT_DN] == g.s[S.S_TRE_DN] == 0
+    assert g.s[S.S_SHARKS] == 0
     tre = [int(c) for c in g.v.treasure_deck[:20]]
     assert sum(g.rules.treasure_values[k] for k in tre) == 55_000
     for k in range(players):
@@ -246,7 +220,7 @@ def test_each_turn_one_action_and_no_pass():
     assert g.search(0, ok=False) == ILLEGAL
     g.top("item", JUNK)
     g.search(1)
-    assert g.s[S_SEAT] == 2 and g.s[S_TURN] == 1
+    assert g.s[S.S_SEAT] == 2 and g.s[S.S_TURN] == 1
     assert g.options(2)  # never empty: a diver can always surface, a surfaced player dive
 
 
@@ -262,7 +236,7 @@ def test_searching_for_items(card, kept):
     g.search(0)
     assert g.seat(0).hand[card] == (1 if kept else 0)
     assert discards(g, "item") == ([JUNK] if card == JUNK else [])
-    assert g.s[S_SHARKS] == (1 if card == SHARK else 0)
+    assert g.s[S.S_SHARKS] == (1 if card == SHARK else 0)
 
 
 def test_item_deck_reshuffles_its_discards():
@@ -270,9 +244,9 @@ def test_item_deck_reshuffles_its_discards():
     g = Game(2).played().turn(0).deplete("item", 1)
     g.ok()
     g.search(0)  # the last card
-    assert g.s[S_ITEM_N] == 0
+    assert g.s[S.S_ITEM_N] == 0
     g.search(1)  # reshuffle, then draw
-    assert g.s[S_RESHUFFLES] == 1 and g.s[S_ITEM_N] >= 38
+    assert g.s[S.S_RESHUFFLES] == 1 and g.s[S.S_ITEM_N] >= 38
 
 
 # ------------------------------------------------------------------------------ claiming
@@ -306,7 +280,7 @@ def test_open_pays_the_bags_in_the_same_turn(kind, cards):
     assert int(g.seat(0).carried.sum()) == cards
     assert g.seat(0).lock[0] == -1 and g.seat(0).stack.sum() == 0
     assert discards(g, "attempt") == [OPEN] and discards(g, "item") == [kind]
-    assert g.s[S_SEAT] == 1
+    assert g.s[S.S_SEAT] == 1
 
 
 def test_one_attempt_card_per_turn_and_one_lock_at_a_time():
@@ -316,7 +290,7 @@ def test_one_attempt_card_per_turn_and_one_lock_at_a_time():
     g.top("attempt", NO_EFFECT)
     g.attempt(0, LOCKED_SAFE)
     assert g.seat(0).lock[0] == LOCKED_SAFE and g.seat(0).stack[NO_EFFECT] == 1
-    assert g.s[S_SEAT] == 1  # the attempt was the turn
+    assert g.s[S.S_SEAT] == 1  # the attempt was the turn
     g.turn(0)
     assert g.attempt(0, LOCKED_BOX, ok=False) == ILLEGAL
     assert ("attempt", LOCKED_BOX) not in g.options(0)
@@ -380,7 +354,7 @@ def test_trapped_once_discard_or_try_again():
     g.turn(0)
     assert ("abandon", 0) in g.options(0)
     g.abandon(0)
-    assert g.s[S_SEAT] == 0  # still A's turn
+    assert g.s[S.S_SEAT] == 0  # still A's turn
     assert g.seat(0).lock[0] == -1 and discards(g, "item") == [LOCKED_BOX]
     assert discards(g, "attempt") == [NO_EFFECT, TRAPPED]
     g.top("attempt", OPEN)
@@ -409,7 +383,7 @@ def test_second_trapped_surfaces_as_a_shark_attack():
     assert g.carried(0) == 0 and g.banked(0) == 2000
     assert discards(g, "treasure") == [0, 3]
     assert discards(g, "attempt") == [TRAPPED, TRAPPED]
-    assert g.s[S_SHARKS] == 1  # others still below: the shark stays
+    assert g.s[S.S_SHARKS] == 1  # others still below: the shark stays
     assert g.seat(0).counters[3] == 1  # C_TRAP_SURFACED
 
 
@@ -431,7 +405,7 @@ def test_third_shark_forces_every_diver_up():
     assert g.carried(0) == 0 and g.banked(0) == 1000 and g.seat(0).lock[0] == -1
     assert g.carried(1) == 0 and g.seat(1).hand.sum() == 0
     assert g.carried(2) == 3000  # on the boat: not under attack
-    assert g.s[S_SHARKS] == 0
+    assert g.s[S.S_SHARKS] == 0
     assert discards(g, "item").count(SHARK) == 3
     assert discards(g, "attempt") == [NO_EFFECT]
 
@@ -439,7 +413,7 @@ def test_third_shark_forces_every_diver_up():
 def test_two_sharks_no_attack():
     g = Game(2).played().sharks(1).give(0, UNLOCKED_BOX).turn(0).top("item", SHARK)
     g.search(0)
-    assert g.s[S_SHARKS] == 2 and g.seat(0).up[0] == 0 and g.seat(0).hand[UNLOCKED_BOX] == 1
+    assert g.s[S.S_SHARKS] == 2 and g.seat(0).up[0] == 0 and g.seat(0).hand[UNLOCKED_BOX] == 1
 
 
 def test_all_players_up_clears_the_sharks():
@@ -447,19 +421,19 @@ def test_all_players_up_clears_the_sharks():
     players surface before the third card, the Shark Cards are discarded.'"""
     g = Game(3).played().sharks(2).up(1).up(2).turn(0)
     g.surface(0)
-    assert g.s[S_SHARKS] == 0 and discards(g, "item") == [SHARK, SHARK]
+    assert g.s[S.S_SHARKS] == 0 and discards(g, "item") == [SHARK, SHARK]
 
 
 def test_sharks_stay_while_someone_is_below():
     g = Game(3).played().sharks(2).up(1).turn(0)
     g.surface(0)
-    assert g.s[S_SHARKS] == 2
+    assert g.s[S.S_SHARKS] == 2
 
 
 def test_solo_surfacing_clears_sharks():
     g = Game(1).played().sharks(2).turn(0)
     g.surface(0)
-    assert g.s[S_SHARKS] == 0
+    assert g.s[S.S_SHARKS] == 0
 
 
 def test_safety_card_removes_a_shark():
@@ -470,9 +444,9 @@ def test_safety_card_removes_a_shark():
     assert g.safety(0, ok=False) == ILLEGAL  # no shark to eliminate
     g.sharks(2)
     g.safety(0)
-    assert g.s[S_SHARKS] == 1 and g.seat(0).hand[SAFETY] == 1
+    assert g.s[S.S_SHARKS] == 1 and g.seat(0).hand[SAFETY] == 1
     assert discards(g, "item") == [SHARK, SAFETY]
-    assert g.s[S_SEAT] == 1  # completes the turn: the second one waits
+    assert g.s[S.S_SEAT] == 1  # completes the turn: the second one waits
 
 
 # ------------------------------------------------------------------------------ surfacing
@@ -489,7 +463,7 @@ def test_surfacing_discards_items_and_attempts_keeps_treasure():
     assert g.carried(0) == 5000 and g.banked(0) == 0
     assert discards(g, "item") == [UNLOCKED_CHEST, LOCKED_BOX, SAFETY]
     assert discards(g, "attempt") == [CRACKED]
-    assert g.s[S_SEAT] == 1
+    assert g.s[S.S_SEAT] == 1
 
 
 def test_keep_safety_variant():
@@ -516,7 +490,7 @@ def test_banking_completes_a_turn_and_is_safe_from_sharks():
     cannot be lost to Shark Attacks. Banking Treasure completes a turn.'"""
     g = Game(2).played().up(0).treasure(0, 5000, 3000).turn(0)
     g.bank(0)
-    assert g.banked(0) == 8000 and g.carried(0) == 0 and g.s[S_SEAT] == 1
+    assert g.banked(0) == 8000 and g.carried(0) == 0 and g.s[S.S_SEAT] == 1
     g.turn(0).dive(0)
     g.sharks(2).turn(1).top("item", SHARK)
     g.search(1)
@@ -646,9 +620,12 @@ def test_attempt_deck_reshuffles():
     """'When the Attempt Cards pile is depleted, the discards are shuffled and made into a new
     pile.'"""
     g = Game(2).played().give(0, LOCKED_BOX).turn(0).deplete("attempt", 0)
-    assert g.s[S_ATT_N] == 0 and g.s[S_ATT_DN] == 21
+    assert g.s[S.S_ATT_N] == 0 and g.s[S.S_ATT_DN] == 21
     g.attempt(0, LOCKED_BOX)
-    assert g.s[S_RESHUFFLES + 1] == 1 and g.s[S_ATT_N] + g.s[S_ATT_DN] + g.seat(0).stack.sum() == 21
+    assert (
+        g.s[S.S_RESHUFFLES + 1] == 1
+        and g.s[S.S_ATT_N] + g.s[S.S_ATT_DN] + g.seat(0).stack.sum() == 21
+    )
 
 
 def test_treasure_deck_reshuffles_and_runs_short():
@@ -659,7 +636,7 @@ def test_treasure_deck_reshuffles_and_runs_short():
     g.treasure(1, *vals, banked=True)  # all but the $10,000 card banked by B
     g.give(0, UNLOCKED_CHEST).turn(0)
     g.claim(0, UNLOCKED_CHEST)
-    assert g.carried(0) == 10000 and g.s[S_SHORT] == 1
+    assert g.carried(0) == 10000 and g.s[S.S_SHORT] == 1
     g.give(0, LOCKED_BOX).sharks(2).turn(0).top("attempt", NO_EFFECT)
     g.attempt(0, LOCKED_BOX)
     g.top("item", SHARK)
@@ -667,7 +644,7 @@ def test_treasure_deck_reshuffles_and_runs_short():
     assert discards(g, "treasure") == [4]
     g.turn(0).dive(0)
     g.give(0, UNLOCKED_BOX).turn(0).claim(0, UNLOCKED_BOX)
-    assert g.carried(0) == 10000 and g.s[S_RESHUFFLES + 2] == 1
+    assert g.carried(0) == 10000 and g.s[S.S_RESHUFFLES + 2] == 1
 
 
 # ------------------------------------------------------------------------------ winning
@@ -676,9 +653,9 @@ def test_win_at_20000_banked():
     the winner.' (GAME-DATA: at the end of that turn.)"""
     g = Game(3).played().up(1).treasure(1, 10000, 5000, banked=True).treasure(1, 3000, 1000)
     g.turn(1).bank(1)
-    assert g.banked(1) == 19000 and g.s[S_GAME_OVER] == 0
+    assert g.banked(1) == 19000 and g.s[S.S_GAME_OVER] == 0
     g.treasure(1, 1000).turn(1).bank(1)
-    assert g.s[S_GAME_OVER] == 1 and g.s[S_END_REASON] == END_TARGET and g.s[S_WINNER] == 1
+    assert g.s[S.S_GAME_OVER] == 1 and g.s[S.S_END_REASON] == S.END_TARGET and g.s[S.S_WINNER] == 1
     assert E.winners(g.s, g.r, g.s[:4], g.s[:4]) == (1, 2)
     assert g.search(2, ok=False) == ILLEGAL  # nothing after the end
 
@@ -686,14 +663,14 @@ def test_win_at_20000_banked():
 def test_carried_treasure_does_not_win():
     g = Game(2).played().treasure(0, 10000, 5000, 3000, 2000).turn(0).top("item", JUNK)
     g.search(0)
-    assert g.s[S_GAME_OVER] == 0
+    assert g.s[S.S_GAME_OVER] == 0
 
 
 def test_win_by_stealing():
     g = Game(2).played().up(0).treasure(0, 10000, 5000, 3000, banked=True)
     g.treasure(1, 2000, banked=True).turn(0).top("attempt", OPEN)
     g.steal(0, 1)
-    assert g.s[S_END_REASON] == END_TARGET and g.s[S_WINNER] == 0
+    assert g.s[S.S_END_REASON] == S.END_TARGET and g.s[S.S_WINNER] == 0
 
 
 def test_solo_turn_limit():
@@ -703,13 +680,13 @@ def test_solo_turn_limit():
     g.top("item", JUNK, JUNK, JUNK)
     g.search(0)
     g.search(0)
-    assert g.s[S_GAME_OVER] == 0
+    assert g.s[S.S_GAME_OVER] == 0
     g.search(0)
-    assert g.s[S_GAME_OVER] == 1 and g.s[S_END_REASON] == END_SOLO_LIMIT
+    assert g.s[S.S_GAME_OVER] == 1 and g.s[S.S_END_REASON] == S.END_SOLO_LIMIT
     assert E.winners(g.s, g.r, g.s[:4], g.s[:4]) == (-1, 0)
     g = Game(1).played().up(0).treasure(0, 10000, 5000, 5000).turn(0)
     g.bank(0)
-    assert g.s[S_END_REASON] == END_TARGET and E.winners(g.s, g.r, g.s[:4], g.s[:4]) == (0, 1)
+    assert g.s[S.S_END_REASON] == S.END_TARGET and E.winners(g.s, g.r, g.s[:4], g.s[:4]) == (0, 1)
 
 
 def test_round_cap():
@@ -717,7 +694,7 @@ def test_round_cap():
     g = Game(2, rules).top("item", JUNK, JUNK).turn(0)
     g.search(0)
     g.search(1)
-    assert g.s[S_END_REASON] == END_ROUND_LIMIT
+    assert g.s[S.S_END_REASON] == S.END_ROUND_LIMIT
 
 
 # ------------------------------------------------------------------------------ legality
@@ -741,5 +718,5 @@ def test_illegal_actions_change_nothing():
 def test_checked_mode_catches_a_lost_card():
     g = Game(2)
     g.ok()
-    g.s[S_ITEM_N] -= 1
+    g.s[S.S_ITEM_N] -= 1
     assert EI.check_invariants(g.s, g.r) == E.ERR_ITEMS
