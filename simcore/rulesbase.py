@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, ClassVar
 
+import numpy as np
 import tomllib
 
 
@@ -23,14 +24,22 @@ class RulesError(ValueError):
 
 
 class RulesBase:
-    """What every game's rules (a frozen dataclass) share: the player-count check, the field
-    checks of the game (`check`), and the rules as plain data (`resolved`, for JSON, the hash
-    and provenance). A game sets GAME, MIN_PLAYERS and MAX_PLAYERS and writes `check`; it
-    extends `resolved_extra` when a field's value depends on the player count."""
+    """What every game's rules (a frozen dataclass) share: the player-count check, the checks
+    of the fields declared with `in_range` or `one_of`, the game's other field checks
+    (`check`), the rules as plain data (`resolved`, for JSON, the hash and provenance) and the
+    start of their packing (`packed`). A game names itself and its seat range in its class
+    line, ``class XRules(RulesBase, game="x", players=(2, 4))`` (GAME, MIN_PLAYERS and
+    MAX_PLAYERS), and writes `check`; it extends `resolved_extra` when a field's value depends
+    on the player count."""
 
     GAME: ClassVar[str] = ""
     MIN_PLAYERS: ClassVar[int] = 1
     MAX_PLAYERS: ClassVar[int] = 4
+
+    def __init_subclass__(cls, game: str = "", players: tuple[int, int] = (1, 4), **kw) -> None:
+        super().__init_subclass__(**kw)
+        cls.GAME = game
+        cls.MIN_PLAYERS, cls.MAX_PLAYERS = players
 
     def validate(self, players: int | None = None) -> None:
         """Raise RulesError with one clear sentence when the player count or a field is out of
@@ -40,11 +49,27 @@ class RulesBase:
                 f"{self.GAME} is for {self.MIN_PLAYERS} to {self.MAX_PLAYERS} players, "
                 f"not {players}"
             )
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            value = getattr(self, f.name)
+            if "range" in f.metadata:
+                lo, hi = f.metadata["range"]
+                if not lo <= value <= hi:
+                    raise RulesError(f"{f.name} must be {lo} to {hi}")
+            if "choices" in f.metadata and value not in f.metadata["choices"]:
+                raise RulesError(f"{f.name} must be one of {', '.join(f.metadata['choices'])}")
         self.check(players)
 
     def check(self, players: int | None) -> None:
         """The game's own field checks (RulesError); players None: those that do not depend
         on the player count."""
+
+    def packed(self, players: int, size: int) -> np.ndarray:
+        """Validate the rules for a player count; the game's flat kernel array of `size`
+        zeros, but for the player count at offset 0 (P_PLAYERS in every game)."""
+        self.validate(players)
+        r = np.zeros(size, dtype=np.int64)
+        r[0] = players
+        return r
 
     def resolved(self, players: int) -> dict:
         """The rules as plain data (tuples as lists), with what depends on the player count
@@ -56,6 +81,18 @@ class RulesBase:
     def resolved_extra(self, players: int) -> dict:
         """Fields of `resolved` that depend on the player count (none by default)."""
         return {}
+
+
+def in_range(default: int, lo: int, hi: int) -> Any:
+    """A whole-number rules field whose value must be lo to hi: RulesBase.validate says
+    "NAME must be LO to HI" for any other."""
+    return dataclasses.field(default=default, metadata={"range": (lo, hi)})
+
+
+def one_of(default: str, names: tuple[str, ...]) -> Any:
+    """A rules field that must be one of the given names: RulesBase.validate says "NAME must
+    be one of A, B" for any other."""
+    return dataclasses.field(default=default, metadata={"choices": names})
 
 
 def _plain(v: Any) -> Any:
@@ -75,6 +112,14 @@ class VariantRegistry:
 
         return deco
 
+    def add(self, name: str, description: str, **changes: Any) -> None:
+        """Register a variant that sets the given fields (none: the rules as they are)."""
+
+        def variant(rules):
+            return dataclasses.replace(rules, **changes) if changes else rules
+
+        self.items[name] = (variant, description)
+
     def names(self) -> list[str]:
         return list(self.items)
 
@@ -82,8 +127,12 @@ class VariantRegistry:
         return {k: d for k, (_, d) in self.items.items()}
 
 
-def variant_registry() -> VariantRegistry:
-    return VariantRegistry()
+def variant_registry(base: str) -> VariantRegistry:
+    """A game's registry, holding its "base" variant (the rules unchanged) described as
+    `base`."""
+    registry = VariantRegistry()
+    registry.add("base", base)
+    return registry
 
 
 def split_variants(variants: Iterable[str]) -> list[str]:

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import ClassVar
 
 import numpy as np
 
-from simcore.rulesbase import RulesBase, RulesError, variant_registry
+from simcore.rulesbase import RulesBase, RulesError, in_range, variant_registry
 from simcore.secrets_of_the_sea.board import COLS, N_SPACES, PER_REGION, ROWS
 
 MAX_PLAYERS = 4
@@ -93,12 +92,8 @@ def parse_tiles(text: str, key: str, allow_caves: bool = True) -> list[tuple[int
 
 
 @dataclass(frozen=True)
-class SecretsRules(RulesBase):
+class SecretsRules(RulesBase, game="secrets-of-the-sea", players=(2, MAX_PLAYERS)):
     """Every rule parameter of Secrets of the Sea (seed 003)."""
-
-    GAME: ClassVar[str] = "secrets-of-the-sea"
-    MIN_PLAYERS: ClassVar[int] = 2
-    MAX_PLAYERS: ClassVar[int] = MAX_PLAYERS
 
     light_tiles: str = DEFAULT_LIGHT
     """the 25 light-blue tiles (rows 1-5) as kind=v/v/... groups, one tile per value
@@ -110,7 +105,7 @@ class SecretsRules(RulesBase):
     bonus_thresholds: tuple[int, ...] = (3, 3, 3, 3, 3, 2, 3)
     """tiles needed for each bonus: shell, amphora, barrel, gold, chest, monster (fights won),
     seagrass (reconstruction; seagrass 3 is the rulebook's)"""
-    bonus_points: int = 5
+    bonus_points: int = in_range(5, 0, 100)
     """points of each bonus tile (rulebook)"""
     die: tuple[int, ...] = (1, 2, 3, 4, X, X)
     """faces of each of the two dice; 0 is the X face (GAME-DATA: 1, 2, 3, 4, X, X)"""
@@ -124,7 +119,7 @@ class SecretsRules(RulesBase):
     cave's tile is simply taken"""
     wreck_counts_for_bonus: bool = True
     """ruling: a wreck tile counts as a treasure of its type for the type's bonus"""
-    max_turns: int = 2000
+    max_turns: int = in_range(2000, 1, 100_000)
     """safety cap: the game ends after this many turns (end reason 'turn-limit')"""
 
     # ----------------------------------------------------------------------------------
@@ -151,41 +146,27 @@ class SecretsRules(RulesBase):
             not 1 <= t <= 50 for t in self.bonus_thresholds
         ):
             raise RulesError("bonus_thresholds needs 7 numbers of 1 to 50")
-        if not 0 <= self.bonus_points <= 100:
-            raise RulesError("bonus_points must be 0 to 100")
         if not 1 <= len(self.die) <= MAX_FACES or any(
             not isinstance(f, int) or not 0 <= f <= ROWS + 1 for f in self.die
         ):
             raise RulesError(f"die needs 1 to {MAX_FACES} faces of 0 (X) to {ROWS + 1}")
         if all(f == X for f in self.die):
             raise RulesError("die needs at least one number face")
-        if not 1 <= self.max_turns <= 100_000:
-            raise RulesError("max_turns must be 1 to 100000")
 
 
 # ---------------------------------------------------------------------------------------
-# Named variants: functions of a rules object; they compose ("exact-wreck+must-dive").
-VARIANTS = variant_registry()
-
-
-@VARIANTS.register("base", "the rulebook with the GAME-DATA reconstruction (no change)")
-def _base(r: SecretsRules) -> SecretsRules:
-    return r
-
-
-@VARIANTS.register("exact-wreck", "the wreck is reached only by an exact move")
-def _exact(r: SecretsRules) -> SecretsRules:
-    return dataclasses.replace(r, overshoot_to_wreck=False)
-
-
-@VARIANTS.register("must-dive", "no stopping on an empty space: dive deeper or bust")
-def _must_dive(r: SecretsRules) -> SecretsRules:
-    return dataclasses.replace(r, empty_may_stop=False)
-
-
-@VARIANTS.register("cave-monsters-free", "a monster found in a taken cave is kept without a fight")
-def _cave_free(r: SecretsRules) -> SecretsRules:
-    return dataclasses.replace(r, cave_monster_fights=False)
+# Named variants, by the fields they set or a function of the rules; they compose
+# ("exact-wreck+must-dive").
+VARIANTS = variant_registry("the rulebook with the GAME-DATA reconstruction (no change)")
+VARIANTS.add("exact-wreck", "the wreck is reached only by an exact move", overshoot_to_wreck=False)
+VARIANTS.add(
+    "must-dive", "no stopping on an empty space: dive deeper or bust", empty_may_stop=False
+)
+VARIANTS.add(
+    "cave-monsters-free",
+    "a monster found in a taken cave is kept without a fight",
+    cave_monster_fights=False,
+)
 
 
 @VARIANTS.register(
@@ -260,10 +241,8 @@ def draw_thresholds(n: int) -> np.ndarray:
 
 def pack(rules: SecretsRules, players: int) -> np.ndarray:
     """Validate the rules for a player count and pack them into the flat kernel array."""
-    rules.validate(players)
+    r = rules.packed(players, RULES_SIZE)
     light, dark, wreck = rules.tiles()
-    r = np.zeros(RULES_SIZE, dtype=np.int64)
-    r[P_PLAYERS] = players
     r[P_BONUS_POINTS] = rules.bonus_points
     r[P_OVERSHOOT] = int(rules.overshoot_to_wreck)
     r[P_EMPTY_STOP] = int(rules.empty_may_stop)

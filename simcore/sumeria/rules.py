@@ -7,14 +7,12 @@ here with the chosen ruling as its default; docs/rules-sumeria.md lists them.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from dataclasses import dataclass
-from typing import ClassVar
 
 import numpy as np
 
-from simcore.rulesbase import RulesBase, RulesError, variant_registry
+from simcore.rulesbase import RulesBase, RulesError, in_range, one_of, variant_registry
 from simcore.sumeria.board import (
     MAX_DEG,
     N_DIRECTED,
@@ -33,16 +31,12 @@ FALLBACK = ("latest", "earliest")
 
 
 @dataclass(frozen=True)
-class SumeriaRules(RulesBase):
+class SumeriaRules(RulesBase, game="sumeria", players=(3, MAX_PLAYERS)):
     """Every rule parameter of Sumeria (seed 002)."""
 
-    GAME: ClassVar[str] = "sumeria"
-    MIN_PLAYERS: ClassVar[int] = 3
-    MAX_PLAYERS: ClassVar[int] = MAX_PLAYERS
-
-    rounds: int = 6
+    rounds: int = in_range(6, 1, 50)
     """rounds played ("6 rounds are played so that all the Influence tiles come into play")"""
-    turns_per_round: int = 3
+    turns_per_round: int = in_range(3, 1, 20)
     """turns each player takes in a round ("players ... take 3 turns")"""
     traders: tuple[int, int] = (14, 10)
     """traders per player in a 3- and a 4-player game"""
@@ -52,10 +46,10 @@ class SumeriaRules(RulesBase):
     """influence tiles above each scored city-state, most important first; the number of
     entries is the number of city-states scored per round (controller takes all but one when
     there are 2 or more, the second-place player the rest)"""
-    tiles_per_type: int = 9
+    tiles_per_type: int = in_range(9, 1, 50)
     """influence tiles of each of the 4 types in the bag (when the bag runs out, the spaces
     stay empty)"""
-    scoring: str = "triangular"
+    scoring: str = one_of("triangular", SCORING)
     """'triangular': n tiles of one type score n(n+1)/2 (the rulebook's table); 'linear': 1
     point per tile"""
     map: str = "default"
@@ -65,20 +59,16 @@ class SumeriaRules(RulesBase):
     move_shifts_source: bool = False
     """ruling: does the city-state a trader moves out of lose influence (tile swapped right)?
     The rulebook names only the destination's gain."""
-    first_player_states: int = 8
+    first_player_states: int = in_range(8, 1, N_STATES)
     """ruling: city-states (in order of importance) consulted for the fewest-traders tie-break
     that makes the next round's last player"""
-    first_player_fallback: str = "latest"
+    first_player_fallback: str = one_of("latest", FALLBACK)
     """ruling: when still tied after those city-states, the tied player who played 'latest'
     (or 'earliest') in the round becomes last"""
 
     # ----------------------------------------------------------------------------------
     def check(self, players: int | None) -> None:
         """Raise RulesError with one clear sentence when a field is out of range."""
-        if not 1 <= self.rounds <= 50:
-            raise RulesError("rounds must be 1 to 50")
-        if not 1 <= self.turns_per_round <= 20:
-            raise RulesError("turns_per_round must be 1 to 20")
         if len(self.traders) != 2 or len(self.initial_traders) != 2:
             raise RulesError("traders and initial_traders need two counts (3 and 4 players)")
         for n, t, i in zip((3, 4), self.traders, self.initial_traders):
@@ -92,14 +82,6 @@ class SumeriaRules(RulesBase):
             raise RulesError(f"tiles_per_state needs 1 to {MAX_SCORED} entries")
         if any(not 1 <= k <= 9 for k in self.tiles_per_state):
             raise RulesError("each entry of tiles_per_state must be 1 to 9")
-        if not 1 <= self.tiles_per_type <= 50:
-            raise RulesError("tiles_per_type must be 1 to 50")
-        if self.scoring not in SCORING:
-            raise RulesError(f"scoring must be one of {', '.join(SCORING)}")
-        if self.first_player_fallback not in FALLBACK:
-            raise RulesError(f"first_player_fallback must be one of {', '.join(FALLBACK)}")
-        if not 1 <= self.first_player_states <= N_STATES:
-            raise RulesError(f"first_player_states must be 1 to {N_STATES}")
         try:
             load_map(self.map)
         except ValueError as e:
@@ -107,53 +89,26 @@ class SumeriaRules(RulesBase):
 
 
 # ---------------------------------------------------------------------------------------
-# Named variants: functions of a rules object; they compose ("short+linear").
-VARIANTS = variant_registry()
-
-
-@VARIANTS.register("base", "the rulebook's game (no change)")
-def _base(r: SumeriaRules) -> SumeriaRules:
-    return r
-
-
-@VARIANTS.register("short", "4 rounds instead of 6 (a third of the tiles stay in the bag)")
-def _short(r: SumeriaRules) -> SumeriaRules:
-    return dataclasses.replace(r, rounds=4)
-
-
-@VARIANTS.register("four-turns", "4 turns per player and round instead of 3")
-def _four_turns(r: SumeriaRules) -> SumeriaRules:
-    return dataclasses.replace(r, turns_per_round=4)
-
-
-@VARIANTS.register("even-tiles", "2 tiles above each scored city-state (2/2/2, not 3/2/1)")
-def _even_tiles(r: SumeriaRules) -> SumeriaRules:
-    return dataclasses.replace(r, tiles_per_state=(2, 2, 2))
-
-
-@VARIANTS.register("few-traders", "2 traders fewer per player (12 / 8)")
-def _few_traders(r: SumeriaRules) -> SumeriaRules:
-    return dataclasses.replace(r, traders=(12, 8))
-
-
-@VARIANTS.register("linear", "1 point per influence tile instead of the triangular table")
-def _linear(r: SumeriaRules) -> SumeriaRules:
-    return dataclasses.replace(r, scoring="linear")
-
-
-@VARIANTS.register("ring-map", "the map without its two chords (a plain ring of city-states)")
-def _ring(r: SumeriaRules) -> SumeriaRules:
-    return dataclasses.replace(r, map="ring")
-
-
-@VARIANTS.register("cross-map", "the ring with four chords joining opposite city-states")
-def _cross(r: SumeriaRules) -> SumeriaRules:
-    return dataclasses.replace(r, map="cross")
-
-
-@VARIANTS.register("source-loses", "ruling option: a trader moving out costs its state influence")
-def _source_loses(r: SumeriaRules) -> SumeriaRules:
-    return dataclasses.replace(r, move_shifts_source=True)
+# Named variants, by the fields they set; they compose ("short+linear").
+VARIANTS = variant_registry("the rulebook's game (no change)")
+VARIANTS.add("short", "4 rounds instead of 6 (a third of the tiles stay in the bag)", rounds=4)
+VARIANTS.add("four-turns", "4 turns per player and round instead of 3", turns_per_round=4)
+VARIANTS.add(
+    "even-tiles",
+    "2 tiles above each scored city-state (2/2/2, not 3/2/1)",
+    tiles_per_state=(2, 2, 2),
+)
+VARIANTS.add("few-traders", "2 traders fewer per player (12 / 8)", traders=(12, 8))
+VARIANTS.add(
+    "linear", "1 point per influence tile instead of the triangular table", scoring="linear"
+)
+VARIANTS.add("ring-map", "the map without its two chords (a plain ring of city-states)", map="ring")
+VARIANTS.add("cross-map", "the ring with four chords joining opposite city-states", map="cross")
+VARIANTS.add(
+    "source-loses",
+    "ruling option: a trader moving out costs its state influence",
+    move_shifts_source=True,
+)
 
 
 # ---------------------------------------------------------------------------------------
@@ -194,9 +149,7 @@ def _map_tables(routes):
 
 def pack(rules: SumeriaRules, players: int) -> np.ndarray:
     """Validate the rules for a player count and pack them into the flat kernel array."""
-    rules.validate(players)
-    r = np.zeros(RULES_SIZE, dtype=np.int64)
-    r[P_PLAYERS] = players
+    r = rules.packed(players, RULES_SIZE)
     r[P_ROUNDS] = rules.rounds
     r[P_TURNS] = rules.turns_per_round
     r[P_TRADERS] = rules.traders[players - 3]

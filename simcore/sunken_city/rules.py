@@ -7,13 +7,11 @@ the rulebook leaves out. Every reconstructed number is a field here, changeable 
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
-from typing import ClassVar
 
 import numpy as np
 
-from simcore.rulesbase import RulesBase, RulesError, variant_registry
+from simcore.rulesbase import RulesBase, RulesError, in_range, one_of, variant_registry
 from simcore.sunken_city.board import N_SQUARES, SIZE
 
 # The three dice of the box (seed 000, "Components").
@@ -64,12 +62,8 @@ SCORING = ("count", "value")
 
 
 @dataclass(frozen=True)
-class SunkenCityRules(RulesBase):
+class SunkenCityRules(RulesBase, game="sunken-city", players=(2, MAX_PLAYERS)):
     """Every rule parameter of Sunken City (basic game, seed 000)."""
-
-    GAME: ClassVar[str] = "sunken-city"
-    MIN_PLAYERS: ClassVar[int] = 2
-    MAX_PLAYERS: ClassVar[int] = MAX_PLAYERS
 
     die: tuple[int, ...] = ()
     """faces of the water-spirit die; empty = the box's die for the player count
@@ -88,15 +82,15 @@ class SunkenCityRules(RulesBase):
     """spirit movement limit for the territory's owner, for 2, 3 and 4 players"""
     board: str = DEFAULT_BOARD
     """lake pattern, 9 rows joined by '/': '#' dark, '.' light, 'C' centre (reconstruction)"""
-    territory_size: int = 4
+    territory_size: int = in_range(4, 1, 4)
     """side of each player's square territory at their corner"""
     corners_2p: tuple[int, int] = (0, 2)
     """corners used by the 2 seats of a 2-player game (0=(0,0), 1=(0,8), 2=(8,8), 3=(8,0))"""
-    scoring: str = "count"
+    scoring: str = one_of("count", SCORING)
     """'count': most treasures banked, tie-break their sum (seed 000); 'value': sum (seed 001)"""
     chips: bool = True
     """water-spirit chips in play (the 'no-chips' variant turns them off)"""
-    chip_supply: int = 8
+    chip_supply: int = in_range(8, 0, 100)
     """chips in the supply; when it is empty a player sent home gets none (ruling)"""
     use_house_1: bool = True
     """house 1 and treasure 1 in play (the 'short' variant removes them)"""
@@ -105,7 +99,7 @@ class SunkenCityRules(RulesBase):
     interleave: bool = True
     """pieces and adventurer steps may be mixed freely within a turn; False: each of the three
     actions (raise, move, spirit) is done in one piece, in an order the player chooses"""
-    max_rounds: int = 200
+    max_rounds: int = in_range(200, 1, 10_000)
     """safety cap: the game ends after this many rounds (end reason 'round-limit')"""
     advanced: bool = False
     """seed 001's advanced game: raising and sinking phases, houses start in the grotto, the
@@ -157,18 +151,10 @@ class SunkenCityRules(RulesBase):
             raise RulesError("board must have exactly one centre square 'C'")
         if any(flat[q] == "C" for q in CORNER_SQUARES):
             raise RulesError("the centre cannot be a corner square (villages reach the corners)")
-        if not 1 <= self.territory_size <= 4:
-            raise RulesError("territory_size must be 1 to 4")
         if len(self.corners_2p) != 2 or len(set(self.corners_2p)) != 2:
             raise RulesError("corners_2p must name two different corners 0-3")
         if any(c not in (0, 1, 2, 3) for c in self.corners_2p):
             raise RulesError("corners_2p must name two different corners 0-3")
-        if self.scoring not in SCORING:
-            raise RulesError(f"scoring must be one of {', '.join(SCORING)}")
-        if not 0 <= self.chip_supply <= 100:
-            raise RulesError("chip_supply must be 0 to 100")
-        if not 1 <= self.max_rounds <= 10_000:
-            raise RulesError("max_rounds must be 1 to 10000")
         if self.advanced:
             if not self.interleave:
                 raise RulesError(
@@ -188,48 +174,30 @@ class SunkenCityRules(RulesBase):
 
 
 # ---------------------------------------------------------------------------------------
-# Named variants: functions of a rules object; they compose ("short+no-chips").
-VARIANTS = variant_registry()
-
-
-@VARIANTS.register("base", "the rulebook's basic game (no change)")
-def _base(r: SunkenCityRules) -> SunkenCityRules:
-    return r
-
-
-@VARIANTS.register("short", "seed 000 'A Shorter Playing Time': no house 1, no treasure 1")
-def _short(r: SunkenCityRules) -> SunkenCityRules:
-    return dataclasses.replace(r, use_house_1=False)
-
-
-@VARIANTS.register("no-chips", "seed 000 'Without Water Spirit Chips': nobody gets chips")
-def _no_chips(r: SunkenCityRules) -> SunkenCityRules:
-    return dataclasses.replace(r, chips=False)
-
-
-@VARIANTS.register("value-scoring", "seed 001's reading: the winner has the highest sum of values")
-def _value_scoring(r: SunkenCityRules) -> SunkenCityRules:
-    return dataclasses.replace(r, scoring="value")
-
-
-@VARIANTS.register(
+# Named variants, by the fields they set; they compose ("short+no-chips").
+VARIANTS = variant_registry("the rulebook's basic game (no change)")
+VARIANTS.add(
+    "short", "seed 000 'A Shorter Playing Time': no house 1, no treasure 1", use_house_1=False
+)
+VARIANTS.add("no-chips", "seed 000 'Without Water Spirit Chips': nobody gets chips", chips=False)
+VARIANTS.add(
+    "value-scoring", "seed 001's reading: the winner has the highest sum of values", scoring="value"
+)
+# "Place 14, 18 or 22 street tiles (for 2, 3 or 4 players)"; chips are "(optional rule)":
+# off by default, the 'chips' variant (or --set chips=true) turns them on.
+VARIANTS.add(
     "advanced",
     "seed 001's advanced game: raising and sinking phases, 14/18/22 streets, no chips",
+    advanced=True,
+    streets_space1=(14, 18, 22),
+    chips=False,
 )
-def _advanced(r: SunkenCityRules) -> SunkenCityRules:
-    # "Place 14, 18 or 22 street tiles (for 2, 3 or 4 players)"; chips are "(optional rule)":
-    # off by default, the 'chips' variant (or --set chips=true) turns them on.
-    return dataclasses.replace(r, advanced=True, streets_space1=(14, 18, 22), chips=False)
-
-
-@VARIANTS.register("chips", "water-spirit chips in play (seed 001's optional rule for 'advanced')")
-def _chips(r: SunkenCityRules) -> SunkenCityRules:
-    return dataclasses.replace(r, chips=True)
-
-
-@VARIANTS.register("single-square-streets", "the literal reading: one street covers one square")
-def _single(r: SunkenCityRules) -> SunkenCityRules:
-    return dataclasses.replace(r, street_squares=1)
+VARIANTS.add(
+    "chips", "water-spirit chips in play (seed 001's optional rule for 'advanced')", chips=True
+)
+VARIANTS.add(
+    "single-square-streets", "the literal reading: one street covers one square", street_squares=1
+)
 
 
 # ---------------------------------------------------------------------------------------
@@ -280,9 +248,7 @@ def seat_corners(rules: SunkenCityRules, players: int) -> tuple[int, ...]:
 
 def pack(rules: SunkenCityRules, players: int) -> np.ndarray:
     """Validate the rules for a player count and pack them into the flat kernel array."""
-    rules.validate(players)
-    r = np.zeros(RULES_SIZE, dtype=np.int64)
-    r[P_PLAYERS] = players
+    r = rules.packed(players, RULES_SIZE)
     r[P_STREETS1] = rules.streets_space1[players - 2]
     r[P_FACEDOWN] = rules.facedown_streets
     r[P_TOTAL_STREETS] = rules.total_streets

@@ -8,13 +8,11 @@ boolean field. docs/rules-sunken-treasure.md lists which is which.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
-from typing import ClassVar
 
 import numpy as np
 
-from simcore.rulesbase import RulesBase, RulesError, variant_registry
+from simcore.rulesbase import RulesBase, RulesError, in_range, variant_registry
 from simcore.sunken_treasure.board import (
     CONTAINER_SIZE,
     CRACKED,
@@ -39,12 +37,8 @@ from simcore.sunken_treasure.board import (
 
 
 @dataclass(frozen=True)
-class SunkenTreasureRules(RulesBase):
+class SunkenTreasureRules(RulesBase, game="sunken-treasure", players=(1, MAX_PLAYERS)):
     """Every rule parameter of Sunken Treasure (seed 004)."""
-
-    GAME: ClassVar[str] = "sunken-treasure"
-    MIN_PLAYERS: ClassVar[int] = 1
-    MAX_PLAYERS: ClassVar[int] = MAX_PLAYERS
 
     item_deck: tuple[int, ...] = DEFAULT_ITEM_DECK
     """item cards by kind: unlocked box, unlocked chest, locked box, locked chest, locked safe,
@@ -58,11 +52,11 @@ class SunkenTreasureRules(RulesBase):
     """treasure cards of each value, in the order of treasure_values (reconstruction)"""
     bags: tuple[int, int, int] = (1, 2, 3)
     """treasure cards paid by a box, a chest and a safe (seed 004: 1, 2, 3)"""
-    sharks_to_attack: int = 3
+    sharks_to_attack: int = in_range(3, 1, 20)
     """sharks on the board that force every diver up (seed 004: the third)"""
     target: int = 20000
     """banked dollars that win the game (seed 004: $20,000)"""
-    solo_turns: int = 40
+    solo_turns: int = in_range(40, 1, 10_000)
     """one player: the target must be banked within this many turns (GAME-DATA ruling)"""
     second_cracked_full: bool = True
     """a second Cracked opens the lock and pays the container's bags (True) or one card
@@ -79,7 +73,7 @@ class SunkenTreasureRules(RulesBase):
     steal_trap_discards: bool = True
     """a second Trapped on a theft makes the thief discard all but banked treasure ('the same
     rules as a Shark Attack'); False: the theft just ends"""
-    max_rounds: int = 500
+    max_rounds: int = in_range(500, 1, 10_000)
     """safety cap: the game ends with no winner after this many rounds (end reason
     'round-limit'; the rulebook has no such end)"""
 
@@ -119,49 +113,28 @@ class SunkenTreasureRules(RulesBase):
             raise RulesError(f"the treasure deck must hold 1 to {MAX_TREASURES} cards")
         if len(self.bags) != 3 or any(not 0 <= b <= 10 for b in self.bags):
             raise RulesError("bags needs three counts 0-10 (box, chest, safe)")
-        if not 1 <= self.sharks_to_attack <= 20:
-            raise RulesError("sharks_to_attack must be 1 to 20")
         if self.target < 1:
             raise RulesError("target must be at least 1 dollar")
-        if not 1 <= self.solo_turns <= 10_000:
-            raise RulesError("solo_turns must be 1 to 10000")
-        if not 1 <= self.max_rounds <= 10_000:
-            raise RulesError("max_rounds must be 1 to 10000")
 
 
 # ---------------------------------------------------------------------------------------
-# Named variants: functions of a rules object; they compose ("bank-on-surface+four-sharks").
-VARIANTS = variant_registry()
-
-
-@VARIANTS.register("base", "the rulebook's game with the GAME-DATA decks (no change)")
-def _base(r: SunkenTreasureRules) -> SunkenTreasureRules:
-    return r
-
-
-@VARIANTS.register("bank-on-surface", "treasure brought to the surface is banked at once")
-def _bank_on_surface(r: SunkenTreasureRules) -> SunkenTreasureRules:
-    return dataclasses.replace(r, bank_on_surface=True)
-
-
-@VARIANTS.register("keep-safety", "Safety cards survive surfacing")
-def _keep_safety(r: SunkenTreasureRules) -> SunkenTreasureRules:
-    return dataclasses.replace(r, keep_safety_on_surface=True)
-
-
-@VARIANTS.register("free-abandon", "a lock or theft under attempt may be given up at any time")
-def _free_abandon(r: SunkenTreasureRules) -> SunkenTreasureRules:
-    return dataclasses.replace(r, abandon_needs_trap=False)
-
-
-@VARIANTS.register("four-sharks", "the fourth shark, not the third, forces the divers up")
-def _four_sharks(r: SunkenTreasureRules) -> SunkenTreasureRules:
-    return dataclasses.replace(r, sharks_to_attack=4)
-
-
-@VARIANTS.register("literal-cracked", "a second Cracked pays one Treasure card")
-def _literal_cracked(r: SunkenTreasureRules) -> SunkenTreasureRules:
-    return dataclasses.replace(r, second_cracked_full=False)
+# Named variants, by the fields they set; they compose ("bank-on-surface+four-sharks").
+VARIANTS = variant_registry("the rulebook's game with the GAME-DATA decks (no change)")
+VARIANTS.add(
+    "bank-on-surface", "treasure brought to the surface is banked at once", bank_on_surface=True
+)
+VARIANTS.add("keep-safety", "Safety cards survive surfacing", keep_safety_on_surface=True)
+VARIANTS.add(
+    "free-abandon",
+    "a lock or theft under attempt may be given up at any time",
+    abandon_needs_trap=False,
+)
+VARIANTS.add(
+    "four-sharks", "the fourth shark, not the third, forces the divers up", sharks_to_attack=4
+)
+VARIANTS.add(
+    "literal-cracked", "a second Cracked pays one Treasure card", second_cracked_full=False
+)
 
 
 # ---------------------------------------------------------------------------------------
@@ -191,9 +164,7 @@ RULES_SIZE = R_TCOUNT + MAX_TREASURE_KINDS
 
 def pack(rules: SunkenTreasureRules, players: int) -> np.ndarray:
     """Validate the rules for a player count and pack them into the flat kernel array."""
-    rules.validate(players)
-    r = np.zeros(RULES_SIZE, dtype=np.int64)
-    r[P_PLAYERS] = players
+    r = rules.packed(players, RULES_SIZE)
     r[P_SHARKS] = rules.sharks_to_attack
     r[P_TARGET] = rules.target
     r[P_SOLO_TURNS] = rules.solo_turns
