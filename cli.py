@@ -7,6 +7,8 @@ Bad input of any kind ends with one line on stderr ("error: ...") and exit statu
 
 from __future__ import annotations
 
+import functools
+import inspect
 import sys
 from contextlib import contextmanager
 from importlib.metadata import PackageNotFoundError
@@ -50,7 +52,7 @@ def interrupt_exits():
         raise typer.Exit(130) from None
 
 
-def _rules(variant, set_, rules_file, policy) -> dict[str, Any]:
+def _rules(variant=None, set_=None, rules_file=None, policy=None) -> dict[str, Any]:
     """The rules and players options as the API's keywords (--set parsed; options not
     given are left to the API's defaults)."""
     from simcore.rulesbase import parse_set_options
@@ -59,12 +61,17 @@ def _rules(variant, set_, rules_file, policy) -> dict[str, Any]:
     return {"overrides": parse_set_options(set_ or []), **{k: v for k, v in given.items() if v}}
 
 
-def _run(backend, scheduler, workers, threads, quiet: bool = False) -> dict[str, Any]:
-    """The run options as the API's keywords; a progress bar on a terminal unless quiet."""
+def _run(cluster: dict[str, Any], threads, quiet: bool = False) -> dict[str, Any]:
+    """The run options (the CLUSTER group and --threads) as the API's keywords; a progress bar
+    on a terminal unless quiet."""
     progress = sys.stderr.isatty() and not quiet
-    return dict(
-        backend=backend, scheduler=scheduler, workers=workers, threads=threads, progress=progress
-    )
+    return dict(**cluster, threads=threads, progress=progress)
+
+
+def _api_options(rules: dict[str, Any], cluster: dict[str, Any], threads, quiet: bool):
+    """The keywords of a command's simulating API call: the rules and players options (a dict
+    of RULES' names), the package version (provenance) and the run options."""
+    return {**_rules(**rules), "version": package_version(), **_run(cluster, threads, quiet)}
 
 
 def _count(text: str) -> int:
@@ -87,6 +94,38 @@ def _out(path: str | None, kind: str):
 
 def _opt(kind, *names: str, help: str):
     return Annotated[kind, typer.Option(*names, help=help)]
+
+
+class OptionGroup(dict):
+    """Options that several commands take together, in this order: name -> (option, default).
+    A command parameter whose default is a group stands for the group's options (see
+    `grouped`)."""
+
+
+def grouped(command):
+    """Expand a command's option groups: each parameter whose default is an OptionGroup is
+    replaced, at its place in the option list, by the group's options; the command receives
+    their values as one dict (option name -> value) in that parameter."""
+    sig = inspect.signature(command, eval_str=True)
+    params, groups = [], {}
+    for p in sig.parameters.values():
+        if isinstance(p.default, OptionGroup):
+            groups[p.name] = list(p.default)
+            params += [
+                p.replace(name=n, annotation=a, default=d) for n, (a, d) in p.default.items()
+            ]
+        else:
+            params.append(p)
+
+    @functools.wraps(command)
+    def run(**kw: Any) -> Any:
+        for name, members in groups.items():
+            kw[name] = {n: kw.pop(n) for n in members}
+        return command(**kw)
+
+    run.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
+    run.__annotations__ = {p.name: p.annotation for p in params}
+    return run
 
 
 GameArg = Annotated[str, typer.Argument(help="game name (see `balance games`)")]
@@ -140,6 +179,17 @@ DieOpt = _opt(
     help="another die: a name or faces such as 0,1,1,2,2,3 (repeatable)",
 )
 ParamOpt = _opt(list[str] | None, "--param", help="key=v1,v2,... (lists: key=a,b;c,d); one or two")
+RULES = OptionGroup(
+    variant=(VariantOpt, None),
+    set_=(SetOpt, None),
+    rules_file=(RulesFileOpt, None),
+    policy=(PolicyOpt, None),
+)
+CLUSTER = OptionGroup(
+    backend=(BackendOpt, "local"),
+    scheduler=(SchedulerOpt, None),
+    workers=(WorkersOpt, None),
+)
 MetricOpt = _opt(
     list[str] | None,
     "--metric",
@@ -157,14 +207,12 @@ def games(json_out: JsonOpt = False) -> None:
 
 
 @app.command()
+@grouped
 def simulate(
     game: GameArg,
     players: PlayersOpt = 3,
     games_: SimGamesOpt = None,
-    variant: VariantOpt = None,
-    set_: SetOpt = None,
-    rules_file: RulesFileOpt = None,
-    policy: PolicyOpt = None,
+    rules: dict[str, Any] = RULES,
     rotate_seats: RotateOpt = False,
     seed: SeedOpt = 0,
     threads: ThreadsOpt = None,
@@ -172,9 +220,7 @@ def simulate(
     check: CheckOpt = False,
     out: RowsOutOpt = None,
     json_out: JsonOpt = False,
-    backend: BackendOpt = "local",
-    scheduler: SchedulerOpt = None,
-    workers: WorkersOpt = None,
+    cluster: dict[str, Any] = CLUSTER,
     checkpoint: CheckpointOpt = None,
     resume: ResumeOpt = False,
 ) -> None:
@@ -185,12 +231,12 @@ def simulate(
 
     out_path = _out(out, "rows")
     n = _count(games_ or ("1e8" if precision is not None else "10000"))
+    options = _api_options(rules, cluster, threads, json_out)
     try:
         res = run(
             game,
             players,
             n,
-            **_rules(variant, set_, rules_file, policy),
             seed=seed,
             rotate_seats=rotate_seats,
             checked=check,
@@ -198,25 +244,24 @@ def simulate(
             precision=precision,
             checkpoint=checkpoint,
             resume=resume,
-            version=package_version(),
-            **_run(backend, scheduler, workers, threads, json_out),
+            **options,
         )
     except Interrupted as stop:
         render.simulation_partial(stop.result, checkpoint, json_out, package_version(), typer.echo)
         raise typer.Exit(130) from None
-    render.simulation(res, variant or [], out_path, json_out, package_version(), typer.echo)
+    render.simulation(
+        res, rules["variant"] or [], out_path, json_out, package_version(), typer.echo
+    )
 
 
 @app.command()
+@grouped
 def replay(
     game: GameArg,
     players: PlayersOpt = 3,
     seed: SeedOpt = 0,
     game_index: _opt(int, "--game", help="game index within the seed") = 0,
-    variant: VariantOpt = None,
-    set_: SetOpt = None,
-    rules_file: RulesFileOpt = None,
-    policy: PolicyOpt = None,
+    rules: dict[str, Any] = RULES,
     rotate_seats: _opt(bool, "--rotate-seats", help="") = False,
     fmt: _opt(str, "--format", help="text or jsonl") = "text",
     out: _opt(str | None, "--out", help="write to a file") = None,
@@ -233,7 +278,7 @@ def replay(
         players,
         seed,
         game_index,
-        **_rules(variant, set_, rules_file, policy),
+        **_rules(**rules),
         rotate_seats=rotate_seats,
         version=package_version(),
     )
@@ -267,6 +312,7 @@ def bench(
 
 
 @app.command()
+@grouped
 def compare(
     game: GameArg,
     players: PlayersOpt = 3,
@@ -280,31 +326,24 @@ def compare(
     seed: SeedOpt = 1,
     threads: ThreadsOpt = None,
     json_out: JsonOpt = False,
-    backend: BackendOpt = "local",
-    scheduler: SchedulerOpt = None,
-    workers: WorkersOpt = None,
+    cluster: dict[str, Any] = CLUSTER,
 ) -> None:
     """Compare arms (variants, --set-arm settings) on the same games: paired differences."""
     from analysis import render
     from simcore.arms import command_arms, run_compare
 
     arms = command_arms(variant, set_arm)
+    rules = dict(set_=set_, rules_file=rules_file, policy=policy)
+    options = _api_options(rules, cluster, threads, json_out)
     with interrupt_exits():
         run = run_compare(
-            game,
-            players,
-            arms,
-            _count(games_),
-            seed=seed,
-            **_rules(None, set_, rules_file, policy),
-            rotate_seats=rotate_seats,
-            version=package_version(),
-            **_run(backend, scheduler, workers, threads, json_out),
+            game, players, arms, _count(games_), seed=seed, rotate_seats=rotate_seats, **options
         )
     render.compare(run, json_out, typer.echo)
 
 
 @app.command()
+@grouped
 def dice(
     game: GameArg,
     players: CountsOpt = "",
@@ -315,9 +354,7 @@ def dice(
     seed: SeedOpt = 1,
     threads: ThreadsOpt = None,
     json_out: JsonOpt = False,
-    backend: BackendOpt = "local",
-    scheduler: SchedulerOpt = None,
-    workers: WorkersOpt = None,
+    cluster: dict[str, Any] = CLUSTER,
 ) -> None:
     """Every die of the box (and any given) for every player count: seat fairness, length."""
     from analysis import render
@@ -325,59 +362,40 @@ def dice(
     from simcore.inputs import parse_player_counts
 
     counts = parse_player_counts(players)
+    options = _api_options(dict(set_=set_, policy=policy), cluster, threads, json_out)
     with interrupt_exits():
-        runs = run_dice(
-            game,
-            counts,
-            _count(games_),
-            dice=die,
-            seed=seed,
-            **_rules(None, set_, None, policy),
-            version=package_version(),
-            **_run(backend, scheduler, workers, threads, json_out),
-        )
+        runs = run_dice(game, counts, _count(games_), dice=die, seed=seed, **options)
     render.dice(runs, json_out, typer.echo)
 
 
 @app.command()
+@grouped
 def sweep(
     game: GameArg,
     players: PlayersOpt = 3,
     param: ParamOpt = None,
-    variant: VariantOpt = None,
-    set_: SetOpt = None,
-    rules_file: RulesFileOpt = None,
-    policy: PolicyOpt = None,
+    rules: dict[str, Any] = RULES,
     metric: MetricOpt = None,
     games_: _opt(str, "--games", "-g", help="games per setting") = "10000",
     seed: SeedOpt = 1,
     threads: ThreadsOpt = None,
     json_out: JsonOpt = False,
     out: _opt(str | None, "--out", help="write the plot (.png/.svg/.pdf)") = None,
-    backend: BackendOpt = "local",
-    scheduler: SchedulerOpt = None,
-    workers: WorkersOpt = None,
+    cluster: dict[str, Any] = CLUSTER,
 ) -> None:
     """Metrics per parameter value on the same games; a line plot or a heatmap with --out."""
     from analysis import render
     from simcore.arms import run_sweep
 
     out_path = _out(out, "plot")
+    options = _api_options(rules, cluster, threads, json_out)
     with interrupt_exits():
-        swept = run_sweep(
-            game,
-            players,
-            param or [],
-            _count(games_),
-            seed=seed,
-            **_rules(variant, set_, rules_file, policy),
-            version=package_version(),
-            **_run(backend, scheduler, workers, threads, json_out),
-        )
+        swept = run_sweep(game, players, param or [], _count(games_), seed=seed, **options)
     render.sweep(swept, metric, out_path, json_out, typer.echo)
 
 
 @app.command()
+@grouped
 def report(
     game: GameArg,
     out: _opt(str | None, "--out", help="output folder (default reports/GAME)") = None,
@@ -387,9 +405,7 @@ def report(
     seed: SeedOpt = 1,
     policy: PolicyOpt = None,
     threads: ThreadsOpt = None,
-    backend: BackendOpt = "local",
-    scheduler: SchedulerOpt = None,
-    workers: WorkersOpt = None,
+    cluster: dict[str, Any] = CLUSTER,
 ) -> None:
     """Write an HTML + Markdown balance report (plots, variants, dice, ladder, provenance)."""
     from analysis.report import write_report
@@ -404,7 +420,7 @@ def report(
             seed,
             policy,
             echo=typer.echo,
-            **_run(backend, scheduler, workers, threads),
+            **_run(cluster, threads),
         )
         paths = write_report(
             runs,

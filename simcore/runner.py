@@ -24,7 +24,7 @@ from simcore.chunks import (
 )
 from simcore.games import GameSpec, SeatPolicy, get_game
 from simcore.inputs import check_games, check_seed, check_whole
-from simcore.jobs import Job, Plan, Task, check_backend, check_threads, run_jobs
+from simcore.jobs import Job, Plan, Task, check_threads, run_jobs, split_run_options
 from simcore.rulesbase import RulesError, rules_hash
 
 __all__ = ["Interrupted", "SimJob", "SimResult", "Summary", "play_chunk", "simulate"]
@@ -256,33 +256,13 @@ def simulation_plan(game: str | GameSpec, players: int, games: int, **kw: Any) -
     return Plan([job], job.result)
 
 
-def simulate(
-    game: str | GameSpec,
-    players: int,
-    games: int,
-    *,
-    variants: list[str] | tuple[str, ...] = (),
-    overrides: dict[str, Any] | None = None,
-    rules_file: str | None = None,
-    policies: str | list[SeatPolicy] | None = None,
-    seed: int = 0,
-    threads: int | None = None,
-    rotate_seats: bool = False,
-    checked: bool = False,
-    keep_rows: bool = False,
-    chunk_size: int | None = None,
-    start: int = 0,
-    progress: bool = False,
-    version: str = "",
-    precision: float | None = None,
-    backend: str = "local",
-    scheduler: str | None = None,
-    workers: int | None = None,
-    checkpoint: str | None = None,
-    resume: bool = False,
-) -> SimResult:
+def simulate(game: str | GameSpec, players: int, games: int, **kw: Any) -> SimResult:
     """Play `games` games (indices start .. start + games - 1) and summarise them.
 
+    kw: the keywords of prepare_simulation (variants, overrides, rules_file, policies, seed,
+    threads, rotate_seats, checked, keep_rows, chunk_size, start, version, precision,
+    checkpoint, resume) and the run options of run_jobs (backend, scheduler, workers, threads,
+    progress).
     variants: names (composable with '+'); overrides: rules field -> value (strings are parsed
     as on the command line); policies: 'random,random,random' style text or parsed entries.
     precision: play in chunks until every seat's 95% Wilson half-width is at most this, with
@@ -293,35 +273,10 @@ def simulate(
     run goes; resume=True continues from it. Ctrl-C or SIGTERM raise Interrupted, carrying
     the partial result.
     """
-    job = prepare_simulation(
-        game,
-        players,
-        games,
-        variants=variants,
-        overrides=overrides,
-        rules_file=rules_file,
-        policies=policies,
-        seed=seed,
-        threads=threads,
-        rotate_seats=rotate_seats,
-        checked=checked,
-        keep_rows=keep_rows,
-        chunk_size=chunk_size,
-        start=start,
-        precision=precision,
-        checkpoint=checkpoint,
-        resume=resume,
-    )
-    check_backend(backend, scheduler, workers)
+    run_options, kw = split_run_options(kw)
+    job = prepare_simulation(game, players, games, threads=run_options.get("threads"), **kw)
     try:
-        run_jobs(
-            [job],
-            backend=backend,
-            scheduler=scheduler,
-            workers=workers,
-            threads=threads,
-            progress=progress,
-        )
+        run_jobs([job], **run_options)
     except KeyboardInterrupt:
         raise Interrupted(job.result(partial=True)) from None
     return job.result()
