@@ -27,6 +27,17 @@ def _ax(ax, size=(5.5, 3.4)):
     return ax
 
 
+def _labelled(ax, xlabel: str, ylabel: str, title: str, legend: bool = True, **legend_kw):
+    """The axes labelled and the plot titled, with a legend (font size 7, legend_kw) unless
+    legend is False; returns ax."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    if legend:
+        ax.legend(fontsize=7, **legend_kw)
+    return ax
+
+
 def sweep_figure(table: pd.DataFrame, keys: list[str], metrics: list[str]) -> Figure:
     """One panel per metric of a sweep table: a line over one parameter, a heatmap over two."""
     fig, axes = new_figure((5.2 * len(metrics), 3.8), ncols=len(metrics))
@@ -56,11 +67,7 @@ def seat_win_rates(df: pd.DataFrame, ax=None, title: str = "Win rate per seat"):
             label="fair share of outright wins",
         )
     ax.set_xticks(x)
-    ax.set_xlabel("seat (0 starts)")
-    ax.set_ylabel("outright win rate")
-    ax.set_title(title)
-    ax.legend(fontsize=7)
-    return ax
+    return _labelled(ax, "seat (0 starts)", "outright win rate", title)
 
 
 def _err(y, lo, hi):
@@ -100,11 +107,7 @@ def length_histogram(df: pd.DataFrame, ax=None, title: str = "Game length"):
     keep = share > 0.0005
     if keep.any():
         ax.set_xlim(x[keep].min() - 1, x[keep].max() + 1)
-    ax.set_xlabel("rounds")
-    ax.set_ylabel("share of games")
-    ax.set_title(title)
-    ax.legend(fontsize=7)
-    return ax
+    return _labelled(ax, "rounds", "share of games", title)
 
 
 def score_distributions(df: pd.DataFrame, ax=None, title: str = "Final scores per seat"):
@@ -117,11 +120,7 @@ def score_distributions(df: pd.DataFrame, ax=None, title: str = "Final scores pe
         x = grp["score"].to_numpy()
         ax.plot(x, share, marker="o", ms=3, label=f"seat {seat}")
         ax.fill_between(x, share - below, share + above, alpha=0.2)
-    ax.set_xlabel("final score")
-    ax.set_ylabel("share of games")
-    ax.set_title(title + " (bands: 95% Wilson CI)")
-    ax.legend(fontsize=7)
-    return ax
+    return _labelled(ax, "final score", "share of games", title + " (bands: 95% Wilson CI)")
 
 
 def end_reasons(df: pd.DataFrame, ax=None, title: str = "How games end"):
@@ -134,10 +133,7 @@ def end_reasons(df: pd.DataFrame, ax=None, title: str = "How games end"):
     ax.errorbar(share, list(y), xerr=err, fmt="none", ecolor="black", capsize=3)
     ax.set_yticks(list(y))
     ax.set_yticklabels(df["end_reason"])
-    ax.set_xlabel("share of games (95% Wilson CI)")
-    ax.set_ylabel("end reason")
-    ax.set_title(title)
-    return ax
+    return _labelled(ax, "share of games (95% Wilson CI)", "end reason", title, legend=False)
 
 
 def comparison_forest(table: pd.DataFrame, ax=None, title: str = "Difference to the baseline"):
@@ -182,14 +178,13 @@ def comparison_forest(table: pd.DataFrame, ax=None, title: str = "Difference to 
     ax.axvline(0, color="grey", lw=1)
     ax.set_yticks(y)
     ax.set_yticklabels([f"{a}: {lab}" for a, lab in zip(t["arm"], t["label"])], fontsize=7)
-    ax.set_xlabel(
+    return _labelled(
+        ax,
         ("difference (percentage points)" if scale == 100 else "difference")
-        + ", paired 95% CI\n(filled: significant after Holm, hollow: not)"
+        + ", paired 95% CI\n(filled: significant after Holm, hollow: not)",
+        "arm: metric",
+        title,
     )
-    ax.set_ylabel("arm: metric")
-    ax.set_title(title)
-    ax.legend(fontsize=7)
-    return ax
 
 
 def dice_gaps(df: pd.DataFrame, ax=None, title: str = "Largest seat gap per die"):
@@ -215,11 +210,13 @@ def dice_gaps(df: pd.DataFrame, ax=None, title: str = "Largest seat gap per die"
                 ax.scatter([xx], [yy], s=70, facecolor="none", edgecolor="black", zorder=4)
     ax.set_xticks(range(len(counts)))
     ax.set_xticklabels([f"{p} players" for p in counts])
-    ax.set_xlabel("player count (star: fairest die; ring: the rulebook's die)")
-    ax.set_ylabel("largest seat gap (points, 95% CI)")
-    ax.set_title(title)
-    ax.legend(fontsize=7, ncol=2)
-    return ax
+    return _labelled(
+        ax,
+        "player count (star: fairest die; ring: the rulebook's die)",
+        "largest seat gap (points, 95% CI)",
+        title,
+        ncol=2,
+    )
 
 
 def _positions(values) -> tuple[list[float], list[str], bool]:
@@ -258,12 +255,13 @@ def sweep_line(
         ax.set_xticks(range(len(labels)))
         ax.set_xticklabels(labels, fontsize=7, rotation=20)
     lab = t["label"].iloc[0] if len(t) else metric
-    ax.set_xlabel(param)
-    ax.set_ylabel(lab + (" (points)" if scale == 100 else "") + ", 95% CI band")
-    ax.set_title(title or f"{lab} by {param}")
-    if hue:
-        ax.legend(fontsize=7)
-    return ax
+    return _labelled(
+        ax,
+        param,
+        lab + (" (points)" if scale == 100 else "") + ", 95% CI band",
+        title or f"{lab} by {param}",
+        legend=bool(hue),
+    )
 
 
 def sweep_heatmap(
@@ -298,10 +296,7 @@ def sweep_heatmap(
     ax.set_xticklabels(cols, fontsize=7)
     ax.set_yticks(range(len(rows)))
     ax.set_yticklabels(rows, fontsize=7)
-    ax.set_xlabel(p2)
-    ax.set_ylabel(p1)
-    ax.set_title(title or f"{lab} (cells: value [95% CI])")
-    return ax
+    return _labelled(ax, p2, p1, title or f"{lab} (cells: value [95% CI])", legend=False)
 
 
 def ladder(df: pd.DataFrame, ax=None, title: str = "Each player against two random players"):
@@ -323,11 +318,7 @@ def ladder(df: pd.DataFrame, ax=None, title: str = "Each player against two rand
         ax.axhline(float(df["fair"].iloc[0]), color="grey", ls="--", lw=1, label="fair share")
     ax.set_xticks(list(x))
     ax.set_xticklabels(df["policy"])
-    ax.set_xlabel("player (seats rotated)")
-    ax.set_ylabel("win rate")
-    ax.set_title(title)
-    ax.legend(fontsize=7)
-    return ax
+    return _labelled(ax, "player (seats rotated)", "win rate", title)
 
 
 def head_to_head(df: pd.DataFrame, ax=None, title: str = "Head to head (seats rotated)"):
@@ -355,7 +346,4 @@ def head_to_head(df: pd.DataFrame, ax=None, title: str = "Head to head (seats ro
     ax.set_xticklabels(names, fontsize=8)
     ax.set_yticks(range(len(names)))
     ax.set_yticklabels(names, fontsize=8)
-    ax.set_xlabel("opponent")
-    ax.set_ylabel("player (cells: win rate [95% CI])")
-    ax.set_title(title)
-    return ax
+    return _labelled(ax, "opponent", "player (cells: win rate [95% CI])", title, legend=False)
