@@ -19,6 +19,14 @@ runner = CliRunner()
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
+def balance(command: str, *more: str) -> str:
+    """What `balance COMMAND MORE...` prints (the command's words split at spaces; MORE kept
+    whole, e.g. paths); the command must succeed."""
+    res = runner.invoke(cli.app, [*command.split(), *more])
+    assert res.exit_code == 0, res.output
+    return res.output
+
+
 def test_report_has_every_section(small_report):
     out, output = small_report
     assert f"report written to {out / 'report.html'}" in output
@@ -63,34 +71,32 @@ def test_report_images_decode_and_page_is_self_contained(small_report):
     assert re.findall(r'src="(?!data:)', html) == []
 
 
-def test_compare_command():
-    res = runner.invoke(
-        cli.app,
-        [
-            "compare",
-            "sunken-city",
-            "--players",
-            "3",
-            "--variant",
-            "base",
-            "--variant",
-            "no-chips",
-            "--set-arm",
-            "die=purple,chips=false",
-            "--games",
-            "800",
-            "--policy",
-            "random",
-        ],
-    )
-    assert res.exit_code == 0, res.output
-    assert "baseline base" in res.output and "Holm p" in res.output
-    assert "no-chips: " in res.output and "die=purple,chips=false: " in res.output
-    res = runner.invoke(
-        cli.app,
-        ["compare", "sunken-city", "--set-arm", "die=black", "--games", "300", "--json"],
-    )
-    js = json.loads(res.output)
+# a command and what its text output must contain
+TEXT_OUTPUTS = [
+    (
+        "compare sunken-city --players 3 --variant base --variant no-chips"
+        " --set-arm die=purple,chips=false --games 800 --policy random",
+        ["baseline base", "Holm p", "no-chips: ", "die=purple,chips=false: "],
+    ),
+    (
+        "dice sunken-city --players 2,3 --die 0,1,1,2,2,3 --die 1,1,2,2,3,3 --games 400"
+        " --policy random",
+        ["2 players: fairest die", "3 players: fairest die", "1,1,2,2,3,3", "*"],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "command,needles", TEXT_OUTPUTS, ids=[c.split()[0] for c, _ in TEXT_OUTPUTS]
+)
+def test_command_text_output(command, needles):
+    output = balance(command)
+    for needle in needles:
+        assert needle in output, needle
+
+
+def test_compare_json():
+    js = json.loads(balance("compare sunken-city --set-arm die=black --games 300 --json"))
     assert [a["label"] for a in js["arms"]] == ["base", "die=black"]
     assert js["arms"][1]["rules"]["die"] == [0, 1, 2, 2, 3, 3]
     row = next(r for r in js["table"] if r["arm"] == "die=black" and r["metric"] == "rounds")
@@ -101,102 +107,28 @@ def test_compare_command():
 def test_compare_rules_file_arm(tmp_path):
     f = tmp_path / "v.toml"
     f.write_text("[variant.fast]\ndie = [1, 2, 3, 3, 4, 5]\n")
-    res = runner.invoke(
-        cli.app,
-        [
-            "compare",
-            "sunken-city",
-            "--variant",
-            "base",
-            "--variant",
-            "fast",
-            "--rules-file",
-            str(f),
-            "--games",
-            "300",
-            "--policy",
-            "random",
-            "--json",
-        ],
-    )
-    assert res.exit_code == 0, res.output
-    js = json.loads(res.output)
+    command = "compare sunken-city --variant base --variant fast --games 300 --policy random --json"
+    js = json.loads(balance(command, "--rules-file", str(f)))
     assert js["arms"][1]["rules"]["die"] == [1, 2, 3, 3, 4, 5]
 
 
-def test_dice_command():
-    res = runner.invoke(
-        cli.app,
-        [
-            "dice",
-            "sunken-city",
-            "--players",
-            "2,3",
-            "--die",
-            "0,1,1,2,2,3",
-            "--die",
-            "1,1,2,2,3,3",
-            "--games",
-            "400",
-            "--policy",
-            "random",
-        ],
-    )
-    assert res.exit_code == 0, res.output
-    assert "2 players: fairest die" in res.output and "3 players: fairest die" in res.output
-    assert "1,1,2,2,3,3" in res.output and "*" in res.output
-    res = runner.invoke(
-        cli.app, ["dice", "sunken-city", "--players", "4", "--games", "300", "--json"]
-    )
-    js = json.loads(res.output)
+def test_dice_json():
+    js = json.loads(balance("dice sunken-city --players 4 --games 300 --json"))
     assert [r["die"] for r in js["table"]][0] == "purple"  # the rulebook's die comes first
     assert sum(r["fairest"] for r in js["table"]) == 1
 
 
 def test_sweep_command(tmp_path):
     png = tmp_path / "sweep.png"
-    res = runner.invoke(
-        cli.app,
-        [
-            "sweep",
-            "sunken-city",
-            "--players",
-            "3",
-            "--param",
-            "chip_supply=2,8",
-            "--games",
-            "300",
-            "--policy",
-            "random",
-            "--out",
-            str(png),
-        ],
-    )
-    assert res.exit_code == 0, res.output
-    assert "chip_supply" in res.output and png.read_bytes().startswith(PNG)
+    command = "sweep sunken-city --players 3 --param chip_supply=2,8 --games 300 --policy random"
+    output = balance(command, "--out", str(png))
+    assert "chip_supply" in output and png.read_bytes().startswith(PNG)
     png2 = tmp_path / "heat.png"
-    res = runner.invoke(
-        cli.app,
-        [
-            "sweep",
-            "sunken-city",
-            "--param",
-            "chips=true,false",
-            "--param",
-            "die=beige,black",
-            "--games",
-            "200",
-            "--policy",
-            "random",
-            "--metric",
-            "rounds",
-            "--out",
-            str(png2),
-            "--json",
-        ],
+    command = (
+        "sweep sunken-city --param chips=true,false --param die=beige,black --games 200"
+        " --policy random --metric rounds --json"
     )
-    assert res.exit_code == 0, res.output
-    js = json.loads(res.output)
+    js = json.loads(balance(command, "--out", str(png2)))
     assert js["params"] == ["chips", "die"] and png2.read_bytes().startswith(PNG)
     assert len({(r["chips"], r["die"]) for r in js["table"]}) == 4
 
