@@ -302,18 +302,25 @@ def roll_face(r, rng):
 
 
 @kernel(inline="always")
-def do_roll(s, r, tr, rng):
-    """Roll the free dice: the turn's first roll, or "Dive deeper: ... roll both dice again"
-    (only the free ones; a die set aside is not rolled)."""
-    ph = s[S.S_PHASE]
-    if s[S.S_GAME_OVER] == 1 or not (ph == S.PH_ROLL or ph == S.PH_LIT or ph == S.PH_EMPTY):
-        return ERR_ILLEGAL
+def roll_free_dice(s, r, rng):
+    """Roll the dice not set aside (die 0 first): (d0, d1), -1 for a die set aside."""
     d0 = -1
     d1 = -1
     if (s[S.S_BLOCKED] & 1) == 0:
         d0 = roll_face(r, rng)
     if (s[S.S_BLOCKED] & 2) == 0:
         d1 = roll_face(r, rng)
+    return d0, d1
+
+
+@kernel(inline="always")
+def do_roll(s, r, tr, rng):
+    """Roll the free dice: the turn's first roll, or "Dive deeper: ... roll both dice again"
+    (only the free ones; a die set aside is not rolled)."""
+    ph = s[S.S_PHASE]
+    if s[S.S_GAME_OVER] == 1 or not (ph == S.PH_ROLL or ph == S.PH_LIT or ph == S.PH_EMPTY):
+        return ERR_ILLEGAL
+    d0, d1 = roll_free_dice(s, r, rng)
     return apply_roll(s, r, tr, d0, d1)
 
 
@@ -578,12 +585,7 @@ def do_fight(s, r, tr, rng):
     an X earlier." """
     if s[S.S_GAME_OVER] == 1 or s[S.S_PHASE] != S.PH_FIGHT:
         return ERR_ILLEGAL
-    d0 = -1
-    d1 = -1
-    if (s[S.S_BLOCKED] & 1) == 0:
-        d0 = roll_face(r, rng)
-    if (s[S.S_BLOCKED] & 2) == 0:
-        d1 = roll_face(r, rng)
+    d0, d1 = roll_free_dice(s, r, rng)
     return apply_fight(s, r, tr, d0, d1)
 
 

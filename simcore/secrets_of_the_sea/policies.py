@@ -385,6 +385,17 @@ def landing_score(s, r, col, q):
 
 
 @kernel(inline="always")
+def better_landing(s, r, col, q, die, best, bd, bc):
+    """(best, die, column) after trying die `die` landing on row q (-1: not usable) of column
+    col: the landing replaces the best so far only when its landing_score is higher."""
+    if q >= 0:
+        v = landing_score(s, r, col, q)
+        if v > best:
+            return v, die, col
+    return best, bd, bc
+
+
+@kernel(inline="always")
 def choose_landing(s, r, tr, rng):
     """Choose the die and (first move) the buoy with the best landing_score; ties go to the
     first found (columns in order from a random starting column, so seats do not all favour
@@ -405,18 +416,8 @@ def choose_landing(s, r, tr, rng):
         col = c0 + k
         if col >= B.COLS:
             col -= B.COLS
-        if q0 >= 0:
-            v = landing_score(s, r, col, q0)
-            if v > best:
-                best = v
-                bd = 0
-                bc = col
-        if q1 >= 0:
-            v = landing_score(s, r, col, q1)
-            if v > best:
-                best = v
-                bd = 1
-                bc = col
+        best, bd, bc = better_landing(s, r, col, q0, 0, best, bd, bc)
+        best, bd, bc = better_landing(s, r, col, q1, 1, best, bd, bc)
     return do_move(s, r, tr, bd, bc)
 
 
