@@ -16,89 +16,12 @@ from __future__ import annotations
 
 from simcore.jit import kernel
 from simcore.rng import rand_below
-from simcore.sumeria.board import (
-    LOC_KIND,
-    LOC_STATE,
-    LOCS_PER_STATE,
-    MAX_DEG,
-    N_LOCS,
-    N_STATES,
-    N_TYPES,
-    TOWN,
-)
-from simcore.sumeria.rules import (
-    MAX_PLAYERS,
-    P_INITIAL,
-    P_MOVE_SHIFTS_SOURCE,
-    P_N_SCORED,
-    P_PLAYERS,
-    P_SETUP_SHIFTS,
-    P_TILES_PER_TYPE,
-    P_TRADERS,
-    P_TURNS,
-    R_ADJ,
-    R_DEG,
-    R_RUNS,
-    R_TILES,
-    RUN_ALL,
-    RUN_LOCS,
-    RUN_NOUT,
-    RUN_OUT,
-    RUN_W,
-)
-from simcore.sumeria.state import (
-    A_ADD,
-    A_DRAW,
-    A_MOVE,
-    A_PLACE,
-    A_REMOVE,
-    ACTION_WIDTH,
-    C_ADDS,
-    C_FIRST_ROUNDS,
-    C_JUMPS,
-    C_MOVES,
-    C_REMOVES,
-    EMPTY,
-    N_CNT,
-    O_BAGT,
-    O_CNT,
-    O_DISPLAY,
-    O_HELD,
-    O_LOC,
-    O_MASK,
-    O_ORDER,
-    O_POS,
-    O_RESERVE,
-    O_SCNT,
-    O_TOWNS,
-    PH_SCORE,
-    PH_SETUP,
-    PH_TURN,
-    S_ACTIONS,
-    S_BAG,
-    S_CHOOSE_POS,
-    S_DECISION,
-    S_END_REASON,
-    S_FIRST,
-    S_IN_TURN,
-    S_JUMPS,
-    S_PHASE,
-    S_PLACED,
-    S_SEAT,
-    S_SECOND,
-    S_SWAPS,
-    S_TURN,
-    SNAP_SIZE,
-    STATE_SIZE,
-    X_DEST,
-    X_ESEEN,
-    X_MREAD,
-    X_STACK,
-    X_STAMP,
-)
+from simcore.sumeria import board as B
+from simcore.sumeria import rules as R
+from simcore.sumeria import state as S
 from simcore.tracebuf import put_record, write_snapshot
 
-ALL_LOCS = (1 << N_LOCS) - 1  # bitmask of every location
+ALL_LOCS = (1 << B.N_LOCS) - 1  # bitmask of every location
 
 # Error codes: 0 = fine. ERR_ILLEGAL is returned by do_* for an illegal decision; the others
 # come from engine_invariants.check_invariants (checked mode).
@@ -128,51 +51,51 @@ ERR_NAMES = (
 @kernel(inline="always")
 def nb(r, q, j):
     """The j-th neighbour of location q on the map."""
-    return r[R_ADJ + q * MAX_DEG + j]
+    return r[R.R_ADJ + q * B.MAX_DEG + j]
 
 
 @kernel(inline="always")
 def degree(r, q):
-    return r[R_DEG + q]
+    return r[R.R_DEG + q]
 
 
 @kernel(inline="always")
 def count(s, seat, c):
-    s[O_SCNT + seat * N_CNT + c] += 1
+    s[S.O_SCNT + seat * S.N_CNT + c] += 1
 
 
 @kernel(inline="always")
 def cnt(s, st, seat):
     """Traders of `seat` in city-state `st`."""
-    return s[O_CNT + st * MAX_PLAYERS + seat]
+    return s[S.O_CNT + st * R.MAX_PLAYERS + seat]
 
 
 @kernel(inline="always")
 def towns(s, st, seat):
-    return s[O_TOWNS + st * MAX_PLAYERS + seat]
+    return s[S.O_TOWNS + st * R.MAX_PLAYERS + seat]
 
 
 @kernel(inline="always")
 def city_holder(s, st):
     """Seat of the trader in the city of `st`, EMPTY (-1) when none."""
-    return s[O_LOC + st * LOCS_PER_STATE]
+    return s[S.O_LOC + st * B.LOCS_PER_STATE]
 
 
 @kernel(inline="always")
 def display(s, p, t):
-    return s[O_DISPLAY + p * N_TYPES + t]
+    return s[S.O_DISPLAY + p * B.N_TYPES + t]
 
 
 @kernel(inline="always")
 def held(s, seat, t):
-    return s[O_HELD + seat * N_TYPES + t]
+    return s[S.O_HELD + seat * B.N_TYPES + t]
 
 
 @kernel(inline="always")
 def turn_index(s, r, seat):
     """Place of `seat` in this round's turn order (0 = the first player)."""
-    d = seat - s[S_FIRST]
-    return d + r[P_PLAYERS] if d < 0 else d
+    d = seat - s[S.S_FIRST]
+    return d + r[R.P_PLAYERS] if d < 0 else d
 
 
 # ---------------------------------------------------------------------------------------
@@ -182,45 +105,48 @@ def turn_index(s, r, seat):
 @kernel
 def record(tr, s, kind, a=0, b=0, c=0, d=0, e=0, f=0):
     """Append one record (decision, seat, kind, a..f) when tracing is on."""
-    put_record(tr, ACTION_WIDTH, s[S_DECISION], s[S_SEAT], kind, a, b, c, d, e, f, 0, 0, 0)
+    put_record(tr, S.ACTION_WIDTH, s[S.S_DECISION], s[S.S_SEAT], kind, a, b, c, d, e, f, 0, 0, 0)
 
 
 @kernel
 def snapshot(tr, s):
     """Append the state (before a decision) to the trace when tracing is on: up to SNAP_SIZE,
     the masks are rebuilt by state.trace_snapshots."""
-    write_snapshot(tr, s, ACTION_WIDTH, SNAP_SIZE)
+    write_snapshot(tr, s, S.ACTION_WIDTH, S.SNAP_SIZE)
 
 
 # ---------------------------------------------------------------------------------------
 # Traders on locations and the order of the city-states
 
 
+@kernel(inline="always")
+def count_trader(s, q, seat, d):
+    """Add d (1: a trader put, -1: lifted) to the seat's traders and towns in q's city-state."""
+    st = B.LOC_STATE[q]
+    s[S.O_CNT + st * R.MAX_PLAYERS + seat] += d
+    if B.LOC_KIND[q] == B.TOWN:
+        s[S.O_TOWNS + st * R.MAX_PLAYERS + seat] += d
+
+
 @kernel
 def put_trader(s, q, seat):
-    s[O_LOC + q] = seat
-    s[O_MASK + seat] |= 1 << q
-    st = LOC_STATE[q]
-    s[O_CNT + st * MAX_PLAYERS + seat] += 1
-    if LOC_KIND[q] == TOWN:
-        s[O_TOWNS + st * MAX_PLAYERS + seat] += 1
+    s[S.O_LOC + q] = seat
+    s[S.O_MASK + seat] |= 1 << q
+    count_trader(s, q, seat, 1)
 
 
 @kernel
 def lift_trader(s, q):
-    seat = s[O_LOC + q]
-    s[O_LOC + q] = EMPTY
-    s[O_MASK + seat] &= ~(1 << q)
-    st = LOC_STATE[q]
-    s[O_CNT + st * MAX_PLAYERS + seat] -= 1
-    if LOC_KIND[q] == TOWN:
-        s[O_TOWNS + st * MAX_PLAYERS + seat] -= 1
+    seat = s[S.O_LOC + q]
+    s[S.O_LOC + q] = S.EMPTY
+    s[S.O_MASK + seat] &= ~(1 << q)
+    count_trader(s, q, seat, -1)
 
 
 @kernel(inline="always")
 def empty_mask(s):
     """Bitmask of the empty locations (from the seats' masks)."""
-    occ = s[O_MASK] | s[O_MASK + 1] | s[O_MASK + 2] | s[O_MASK + 3]
+    occ = s[S.O_MASK] | s[S.O_MASK + 1] | s[S.O_MASK + 2] | s[S.O_MASK + 3]
     return ALL_LOCS & ~occ
 
 
@@ -228,37 +154,45 @@ def empty_mask(s):
 def recount(s):
     """Recompute the per-state counts and the seats' masks from the locations (position
     builders)."""
-    for k in range(N_STATES * MAX_PLAYERS):
-        s[O_CNT + k] = 0
-        s[O_TOWNS + k] = 0
-    for seat in range(MAX_PLAYERS):
-        s[O_MASK + seat] = 0
-    for q in range(N_LOCS):
-        seat = s[O_LOC + q]
-        if seat != EMPTY:
-            s[O_LOC + q] = EMPTY
+    for k in range(B.N_STATES * R.MAX_PLAYERS):
+        s[S.O_CNT + k] = 0
+        s[S.O_TOWNS + k] = 0
+    for seat in range(R.MAX_PLAYERS):
+        s[S.O_MASK + seat] = 0
+    for q in range(B.N_LOCS):
+        seat = s[S.O_LOC + q]
+        if seat != S.EMPTY:
+            s[S.O_LOC + q] = S.EMPTY
             put_trader(s, q, seat)
+
+
+@kernel(inline="always")
+def exchange_positions(s, p, p2):
+    """Swap the city-state tiles at importance positions p and p2 (the players' trials use
+    this directly: not counted)."""
+    a = s[S.O_ORDER + p]
+    b = s[S.O_ORDER + p2]
+    s[S.O_ORDER + p] = b
+    s[S.O_ORDER + p2] = a
+    s[S.O_POS + a] = p2
+    s[S.O_POS + b] = p
 
 
 @kernel
 def swap_positions(s, p, p2):
-    a = s[O_ORDER + p]
-    b = s[O_ORDER + p2]
-    s[O_ORDER + p] = b
-    s[O_ORDER + p2] = a
-    s[O_POS + a] = p2
-    s[O_POS + b] = p
-    s[S_SWAPS] += 1
+    """Swap the tiles at importance positions p and p2, counted in S_SWAPS."""
+    exchange_positions(s, p, p2)
+    s[S.S_SWAPS] += 1
 
 
 @kernel
 def gain_influence(s, st):
     """ "The tile of this City-State is then swapped with the one to its left, in order of
     importance (if possible)." Returns the city-state it swapped with, -1 when leftmost."""
-    p = s[O_POS + st]
+    p = s[S.O_POS + st]
     if p == 0:
         return -1
-    other = s[O_ORDER + p - 1]
+    other = s[S.O_ORDER + p - 1]
     swap_positions(s, p, p - 1)
     return other
 
@@ -267,10 +201,10 @@ def gain_influence(s, st):
 def lose_influence(s, st):
     """ "The tile of this City-State is swapped with the one to its right, in order of
     importance (if possible)." Returns the city-state it swapped with, -1 when rightmost."""
-    p = s[O_POS + st]
-    if p == N_STATES - 1:
+    p = s[S.O_POS + st]
+    if p == B.N_STATES - 1:
         return -1
-    other = s[O_ORDER + p + 1]
+    other = s[S.O_ORDER + p + 1]
     swap_positions(s, p, p + 1)
     return other
 
@@ -282,16 +216,16 @@ def lose_influence(s, st):
 @kernel
 def draw_tile(s, rng):
     """One tile drawn at random from the bag: its type, or -1 when the bag is empty."""
-    n = s[S_BAG]
+    n = s[S.S_BAG]
     if n == 0:
         return -1
     k = rand_below(rng, n)
-    for t in range(N_TYPES):
-        if k < s[O_BAGT + t]:
-            s[O_BAGT + t] -= 1
-            s[S_BAG] -= 1
+    for t in range(B.N_TYPES):
+        if k < s[S.O_BAGT + t]:
+            s[S.O_BAGT + t] -= 1
+            s[S.S_BAG] -= 1
             return t
-        k -= s[O_BAGT + t]
+        k -= s[S.O_BAGT + t]
     return -1
 
 
@@ -300,16 +234,16 @@ def draw_display(s, r, tr, rng, rec):
     """ "Put all the Influence tiles in the bag and draw 6": 3, 2 and 1 above the three
     leftmost city-states (tiles_per_state). An empty bag leaves spaces empty. rec: record
     the draw in the trace (not at setup: the first state shows it)."""
-    for p in range(r[P_N_SCORED]):
-        for _ in range(r[R_TILES + p]):
+    for p in range(r[R.P_N_SCORED]):
+        for _ in range(r[R.R_TILES + p]):
             t = draw_tile(s, rng)
             if t >= 0:
-                s[O_DISPLAY + p * N_TYPES + t] += 1
+                s[S.O_DISPLAY + p * B.N_TYPES + t] += 1
         if rec:
             record(
                 tr,
                 s,
-                A_DRAW,
+                S.A_DRAW,
                 p,
                 display(s, p, 0),
                 display(s, p, 1),
@@ -322,36 +256,36 @@ def draw_display(s, r, tr, rng, rec):
 def setup(s, r, tr, rng):
     """Fill s with the starting position: random city-state order, 6 tiles drawn, a random
     first player, every trader in reserve; the initial placement follows (PH_SETUP)."""
-    players = r[P_PLAYERS]
-    for k in range(STATE_SIZE):
+    players = r[R.P_PLAYERS]
+    for k in range(S.STATE_SIZE):
         s[k] = 0
-    for q in range(N_LOCS):
-        s[O_LOC + q] = EMPTY
-    s[S_END_REASON] = -1
-    s[S_SECOND] = -1
+    for q in range(B.N_LOCS):
+        s[S.O_LOC + q] = S.EMPTY
+    s[S.S_END_REASON] = -1
+    s[S.S_SECOND] = -1
     # "Place the 8 City-State tiles in random order" (Fisher-Yates)
-    for p in range(N_STATES):
-        s[O_ORDER + p] = p
-    for p in range(N_STATES - 1, 0, -1):
+    for p in range(B.N_STATES):
+        s[S.O_ORDER + p] = p
+    for p in range(B.N_STATES - 1, 0, -1):
         j = rand_below(rng, p + 1)
-        a = s[O_ORDER + p]
-        s[O_ORDER + p] = s[O_ORDER + j]
-        s[O_ORDER + j] = a
-    for p in range(N_STATES):
-        s[O_POS + s[O_ORDER + p]] = p
-    for t in range(N_TYPES):
-        s[O_BAGT + t] = r[P_TILES_PER_TYPE]
-    s[S_BAG] = N_TYPES * r[P_TILES_PER_TYPE]
+        a = s[S.O_ORDER + p]
+        s[S.O_ORDER + p] = s[S.O_ORDER + j]
+        s[S.O_ORDER + j] = a
+    for p in range(B.N_STATES):
+        s[S.O_POS + s[S.O_ORDER + p]] = p
+    for t in range(B.N_TYPES):
+        s[S.O_BAGT + t] = r[R.P_TILES_PER_TYPE]
+    s[S.S_BAG] = B.N_TYPES * r[R.P_TILES_PER_TYPE]
     # "14 for a 3-player game, 10 for a 4-player game"
     for seat in range(players):
-        s[O_RESERVE + seat] = r[P_TRADERS]
+        s[S.O_RESERVE + seat] = r[R.P_TRADERS]
     # "A first player is designated at random"
     first = rand_below(rng, players)
-    s[S_FIRST] = first
-    s[S_SEAT] = first
-    count(s, first, C_FIRST_ROUNDS)
+    s[S.S_FIRST] = first
+    s[S.S_SEAT] = first
+    count(s, first, S.C_FIRST_ROUNDS)
     draw_display(s, r, tr, rng, False)
-    s[S_PHASE] = PH_SETUP if r[P_INITIAL] > 0 else PH_TURN
+    s[S.S_PHASE] = S.PH_SETUP if r[R.P_INITIAL] > 0 else S.PH_TURN
 
 
 # ---------------------------------------------------------------------------------------
@@ -363,24 +297,24 @@ def do_place(s, r, tr, seat, q):
     """Setup: "Starting with the first player, players place one of their traders in a city,
     town, or village ... Each location may hold only a single trader." Repeated in turn order
     until each has placed initial_traders. Moves no tile unless setup_shifts_order."""
-    if s[S_PHASE] != PH_SETUP or seat != s[S_SEAT] or q < 0 or q >= N_LOCS:
+    if s[S.S_PHASE] != S.PH_SETUP or seat != s[S.S_SEAT] or q < 0 or q >= B.N_LOCS:
         return ERR_ILLEGAL
-    if s[O_LOC + q] != EMPTY or s[O_RESERVE + seat] == 0:
+    if s[S.O_LOC + q] != S.EMPTY or s[S.O_RESERVE + seat] == 0:
         return ERR_ILLEGAL
     put_trader(s, q, seat)
-    s[O_RESERVE + seat] -= 1
-    st = LOC_STATE[q]
+    s[S.O_RESERVE + seat] -= 1
+    st = B.LOC_STATE[q]
     other = -1
-    if r[P_SETUP_SHIFTS] == 1:
+    if r[R.P_SETUP_SHIFTS] == 1:
         other = gain_influence(s, st)
-    record(tr, s, A_PLACE, q, st, s[O_POS + st], other)
-    s[S_PLACED] += 1
-    players = r[P_PLAYERS]
-    if s[S_PLACED] >= players * r[P_INITIAL]:
-        s[S_PHASE] = PH_TURN
-        s[S_SEAT] = s[S_FIRST]
+    record(tr, s, S.A_PLACE, q, st, s[S.O_POS + st], other)
+    s[S.S_PLACED] += 1
+    players = r[R.P_PLAYERS]
+    if s[S.S_PLACED] >= players * r[R.P_INITIAL]:
+        s[S.S_PHASE] = S.PH_TURN
+        s[S.S_SEAT] = s[S.S_FIRST]
     else:
-        s[S_SEAT] = (seat + 1) % players
+        s[S.S_SEAT] = (seat + 1) % players
     return 0
 
 
@@ -388,22 +322,22 @@ def do_place(s, r, tr, seat, q):
 def end_action(s, r):
     """After an action: the next player; after every player's turn the turn marker
     advances; after the last turn of the round the scoring begins (PH_SCORE)."""
-    players = r[P_PLAYERS]
-    s[S_ACTIONS] += 1
-    s[S_IN_TURN] += 1
-    if s[S_IN_TURN] == players:
-        s[S_IN_TURN] = 0
-        s[S_TURN] += 1
-        if s[S_TURN] == r[P_TURNS]:
-            s[S_PHASE] = PH_SCORE
-            s[S_CHOOSE_POS] = 0
+    players = r[R.P_PLAYERS]
+    s[S.S_ACTIONS] += 1
+    s[S.S_IN_TURN] += 1
+    if s[S.S_IN_TURN] == players:
+        s[S.S_IN_TURN] = 0
+        s[S.S_TURN] += 1
+        if s[S.S_TURN] == r[R.P_TURNS]:
+            s[S.S_PHASE] = S.PH_SCORE
+            s[S.S_CHOOSE_POS] = 0
             return
-    s[S_SEAT] = (s[S_FIRST] + s[S_IN_TURN]) % players
+    s[S.S_SEAT] = (s[S.S_FIRST] + s[S.S_IN_TURN]) % players
 
 
 @kernel(inline="always")
 def on_turn(s, seat):
-    return s[S_PHASE] == PH_TURN and seat == s[S_SEAT]
+    return s[S.S_PHASE] == S.PH_TURN and seat == s[S.S_SEAT]
 
 
 @kernel
@@ -411,16 +345,16 @@ def do_add(s, r, tr, seat, q):
     """ "Add one of your traders to the board": from the reserve to an empty location; "This
     City-State has now gained influence" (its tile swaps left). "If all of a player's traders
     are already on the board, this option is not available.\""""
-    if not on_turn(s, seat) or q < 0 or q >= N_LOCS:
+    if not on_turn(s, seat) or q < 0 or q >= B.N_LOCS:
         return ERR_ILLEGAL
-    if s[O_LOC + q] != EMPTY or s[O_RESERVE + seat] == 0:
+    if s[S.O_LOC + q] != S.EMPTY or s[S.O_RESERVE + seat] == 0:
         return ERR_ILLEGAL
     put_trader(s, q, seat)
-    s[O_RESERVE + seat] -= 1
-    st = LOC_STATE[q]
+    s[S.O_RESERVE + seat] -= 1
+    st = B.LOC_STATE[q]
     other = gain_influence(s, st)
-    record(tr, s, A_ADD, q, st, s[O_POS + st], other)
-    count(s, seat, C_ADDS)
+    record(tr, s, S.A_ADD, q, st, s[S.O_POS + st], other)
+    count(s, seat, S.C_ADDS)
     end_action(s, r)
     return 0
 
@@ -457,31 +391,31 @@ def search_in(r, frm, empty, x, o):
     location (a destination) or at the start (no move), else it goes on along the routes
     leaving the run's last location, pushed in route order (the last pushed followed first).
     The same destinations in the same order as a route-by-route search."""
-    x[X_STAMP] += 1
-    stamp = x[X_STAMP]
+    x[S.X_STAMP] += 1
+    stamp = x[S.X_STAMP]
     stop = empty | (1 << frm)
     n = 0
     top = 0
     read = 0
     found = 0  # bitmask of the locations listed
     for j in range(degree(r, frm)):
-        x[X_STACK + top] = frm * MAX_DEG + j
+        x[S.X_STACK + top] = frm * B.MAX_DEG + j
         top += 1
     while top > 0:
         top -= 1
-        e = x[X_STACK + top]
-        if x[X_ESEEN + e] == stamp:
+        e = x[S.X_STACK + top]
+        if x[S.X_ESEEN + e] == stamp:
             continue
-        x[X_ESEEN + e] = stamp
-        run = R_RUNS + e * RUN_W
-        whole = r[run + RUN_ALL]
+        x[S.X_ESEEN + e] = stamp
+        run = R.R_RUNS + e * R.RUN_W
+        whole = r[run + R.RUN_ALL]
         if stop & whole == 0:  # over them all: on along the routes leaving the last
             read |= whole
-            for k in range(r[run + RUN_NOUT]):
-                x[X_STACK + top] = r[run + RUN_OUT + k]
+            for k in range(r[run + R.RUN_NOUT]):
+                x[S.X_STACK + top] = r[run + R.RUN_OUT + k]
                 top += 1
             continue
-        locs = r[run + RUN_LOCS]
+        locs = r[run + R.RUN_LOCS]
         b = locs & 63  # on to the first location of the run that stops the search
         read |= 1 << b
         while (stop >> b) & 1 == 0:
@@ -493,7 +427,7 @@ def search_in(r, frm, empty, x, o):
             found |= bit
             x[o + n] = b
             n += 1
-    x[X_MREAD] = read
+    x[S.X_MREAD] = read
     return n
 
 
@@ -510,14 +444,14 @@ def do_move(s, r, tr, seat, frm, to, x):
     """ "Move one of your traders on the board" (move_targets). "If a trader ends its move in
     a City-State different from the one it left, the destination City-State gains influence."
     With move_shifts_source (a ruling option) the state it left loses influence first."""
-    if not on_turn(s, seat) or frm < 0 or frm >= N_LOCS or to < 0 or to >= N_LOCS:
+    if not on_turn(s, seat) or frm < 0 or frm >= B.N_LOCS or to < 0 or to >= B.N_LOCS:
         return ERR_ILLEGAL
-    if s[O_LOC + frm] != seat or s[O_LOC + to] != EMPTY:
+    if s[S.O_LOC + frm] != seat or s[S.O_LOC + to] != S.EMPTY:
         return ERR_ILLEGAL
-    n = move_targets(s, r, frm, x, X_DEST)
+    n = move_targets(s, r, frm, x, S.X_DEST)
     ok = False
     for i in range(n):
-        if x[X_DEST + i] == to:
+        if x[S.X_DEST + i] == to:
             ok = True
     if not ok:
         return ERR_ILLEGAL
@@ -528,29 +462,29 @@ def do_move(s, r, tr, seat, frm, to, x):
 def do_listed_move(s, r, tr, seat, frm, to):
     """do_move for a destination the caller took from move_targets on this very position (a
     player's own search): the same checks but the search."""
-    if not on_turn(s, seat) or frm < 0 or frm >= N_LOCS or to < 0 or to >= N_LOCS:
+    if not on_turn(s, seat) or frm < 0 or frm >= B.N_LOCS or to < 0 or to >= B.N_LOCS:
         return ERR_ILLEGAL
-    if s[O_LOC + frm] != seat or s[O_LOC + to] != EMPTY:
+    if s[S.O_LOC + frm] != seat or s[S.O_LOC + to] != S.EMPTY:
         return ERR_ILLEGAL
     lift_trader(s, frm)
     put_trader(s, to, seat)
     jumped = 0 if adjacent(r, frm, to) else 1
-    src = LOC_STATE[frm]
-    dst = LOC_STATE[to]
+    src = B.LOC_STATE[frm]
+    dst = B.LOC_STATE[to]
     other = -1
     src_pos = -1
     if src != dst:
-        if r[P_MOVE_SHIFTS_SOURCE] == 1:
+        if r[R.P_MOVE_SHIFTS_SOURCE] == 1:
             lose_influence(s, src)
-            src_pos = s[O_POS + src]
+            src_pos = s[S.O_POS + src]
         other = gain_influence(s, dst)
         if src_pos >= 0:
-            src_pos = s[O_POS + src]
-    record(tr, s, A_MOVE, frm, to, jumped, s[O_POS + dst], other, src_pos)
-    count(s, seat, C_MOVES)
+            src_pos = s[S.O_POS + src]
+    record(tr, s, S.A_MOVE, frm, to, jumped, s[S.O_POS + dst], other, src_pos)
+    count(s, seat, S.C_MOVES)
     if jumped:
-        count(s, seat, C_JUMPS)
-        s[S_JUMPS] += 1
+        count(s, seat, S.C_JUMPS)
+        s[S.S_JUMPS] += 1
     end_action(s, r)
     return 0
 
@@ -559,13 +493,13 @@ def do_listed_move(s, r, tr, seat, frm, to):
 def do_remove(s, r, tr, seat, q):
     """ "Remove one of your traders from the board": back to the reserve; "This City-State then
     loses influence" (its tile swaps right)."""
-    if not on_turn(s, seat) or q < 0 or q >= N_LOCS or s[O_LOC + q] != seat:
+    if not on_turn(s, seat) or q < 0 or q >= B.N_LOCS or s[S.O_LOC + q] != seat:
         return ERR_ILLEGAL
     lift_trader(s, q)
-    s[O_RESERVE + seat] += 1
-    st = LOC_STATE[q]
+    s[S.O_RESERVE + seat] += 1
+    st = B.LOC_STATE[q]
     other = lose_influence(s, st)
-    record(tr, s, A_REMOVE, q, st, s[O_POS + st], other)
-    count(s, seat, C_REMOVES)
+    record(tr, s, S.A_REMOVE, q, st, s[S.O_POS + st], other)
+    count(s, seat, S.C_REMOVES)
     end_action(s, r)
     return 0

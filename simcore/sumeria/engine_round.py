@@ -10,10 +10,9 @@ Arguments as in engine.py.
 from __future__ import annotations
 
 from simcore.jit import kernel
-from simcore.sumeria.board import (
-    N_STATES,
-    N_TYPES,
-)
+from simcore.sumeria import board as B
+from simcore.sumeria import rules as R
+from simcore.sumeria import state as S
 from simcore.sumeria.engine import (
     ERR_ILLEGAL,
     city_holder,
@@ -26,50 +25,6 @@ from simcore.sumeria.engine import (
     towns,
     turn_index,
 )
-from simcore.sumeria.rules import (
-    P_FP_FALLBACK,
-    P_FP_STATES,
-    P_N_SCORED,
-    P_PLAYERS,
-    P_ROUNDS,
-    P_SCORING,
-    R_TILES,
-)
-from simcore.sumeria.state import (
-    A_CONTROL,
-    A_DISCARD,
-    A_NEW_ROUND,
-    A_RECEIVE,
-    A_TAKE,
-    C_CONTROLS,
-    C_FIRST_ROUNDS,
-    C_SECONDS,
-    END_ROUNDS,
-    O_DISC,
-    O_DISPLAY,
-    O_HELD,
-    O_ORDER,
-    O_POS,
-    PH_CHOOSE,
-    PH_OVER,
-    PH_SCORE,
-    PH_TURN,
-    S_CHOICES,
-    S_CHOOSE_POS,
-    S_DISCARDED,
-    S_EMPTY_SCORED,
-    S_END_REASON,
-    S_FIRST,
-    S_GAME_OVER,
-    S_IN_TURN,
-    S_PHASE,
-    S_PICKS,
-    S_ROUND,
-    S_SEAT,
-    S_SECOND,
-    S_SOLE_SCORED,
-    S_TURN,
-)
 
 # ---------------------------------------------------------------------------------------
 # End of a round (seed 002, "End of a Round")
@@ -80,7 +35,7 @@ def control_key(s, r, st, seat):
     """The ranking key of `seat` in city-state `st`: "the player with the most traders";
     ties: "the tied player who has a trader in the city", then "the most traders in the
     towns", then "the tied player who played first during that round"."""
-    players = r[P_PLAYERS]
+    players = r[R.P_PLAYERS]
     k = cnt(s, st, seat) * 64 + towns(s, st, seat) * 8 + (players - 1 - turn_index(s, r, seat))
     if city_holder(s, st) == seat:
         k += 32
@@ -94,7 +49,7 @@ def ranking(s, r, st):
     second = -1
     k1 = -1
     k2 = -1
-    for seat in range(r[P_PLAYERS]):
+    for seat in range(r[R.P_PLAYERS]):
         if cnt(s, st, seat) == 0:
             continue
         k = control_key(s, r, st, seat)
@@ -109,7 +64,7 @@ def ranking(s, r, st):
 @kernel
 def display_kinds(s, p):
     n = 0
-    for t in range(N_TYPES):
+    for t in range(B.N_TYPES):
         if display(s, p, t) > 0:
             n += 1
     return n
@@ -118,17 +73,17 @@ def display_kinds(s, p):
 @kernel
 def display_total(s, p):
     n = 0
-    for t in range(N_TYPES):
+    for t in range(B.N_TYPES):
         n += display(s, p, t)
     return n
 
 
 @kernel
 def take_tile(s, tr, p, seat, t, chosen):
-    s[O_DISPLAY + p * N_TYPES + t] -= 1
-    s[O_HELD + seat * N_TYPES + t] += 1
-    s[S_PICKS] -= 1
-    record(tr, s, A_TAKE, p, seat, t, chosen)
+    s[S.O_DISPLAY + p * B.N_TYPES + t] -= 1
+    s[S.O_HELD + seat * B.N_TYPES + t] += 1
+    s[S.S_PICKS] -= 1
+    record(tr, s, S.A_TAKE, p, seat, t, chosen)
 
 
 @kernel
@@ -136,24 +91,24 @@ def begin_position(s, r, tr):
     """Rank the city-state at the position under way and set up its tile share: "chooses 2
     of the 3 ... 1 of the 2 ... receives the Influence tile above" (all but one when there
     are 2 or more; tiles_per_state)."""
-    p = s[S_CHOOSE_POS]
-    st = s[O_ORDER + p]
+    p = s[S.S_CHOOSE_POS]
+    st = s[S.O_ORDER + p]
     first, second = ranking(s, r, st)
-    record(tr, s, A_CONTROL, p, st, first, second, display_total(s, p))
-    k = r[R_TILES + p]
+    record(tr, s, S.A_CONTROL, p, st, first, second, display_total(s, p))
+    k = r[R.R_TILES + p]
     picks = k - 1 if k >= 2 else k
     if first < 0:
-        s[S_EMPTY_SCORED] += 1
+        s[S.S_EMPTY_SCORED] += 1
         picks = 0
     else:
-        count(s, first, C_CONTROLS)
+        count(s, first, S.C_CONTROLS)
         if second >= 0:
-            count(s, second, C_SECONDS)
+            count(s, second, S.C_SECONDS)
         else:
-            s[S_SOLE_SCORED] += 1
-        s[S_SEAT] = first
-    s[S_PICKS] = min(picks, display_total(s, p))
-    s[S_SECOND] = second
+            s[S.S_SOLE_SCORED] += 1
+        s[S.S_SEAT] = first
+    s[S.S_PICKS] = min(picks, display_total(s, p))
+    s[S.S_SECOND] = second
     return first
 
 
@@ -163,27 +118,27 @@ def settle_position(s, r, tr, first):
     one type, or all the tiles), then "The second-place player receives the remaining
     Influence tile"; when nobody or a single player has traders, "all its Influence tiles
     are discarded" / "the remaining tiles are discarded". Returns 1 when a choice is needed."""
-    p = s[S_CHOOSE_POS]
-    if s[S_PICKS] > 0 and s[S_PICKS] < display_total(s, p) and display_kinds(s, p) > 1:
+    p = s[S.S_CHOOSE_POS]
+    if s[S.S_PICKS] > 0 and s[S.S_PICKS] < display_total(s, p) and display_kinds(s, p) > 1:
         return 1
-    while s[S_PICKS] > 0:
-        for t in range(N_TYPES):
+    while s[S.S_PICKS] > 0:
+        for t in range(B.N_TYPES):
             if display(s, p, t) > 0:
                 take_tile(s, tr, p, first, t, 0)
                 break
-    second = s[S_SECOND]
-    for t in range(N_TYPES):
+    second = s[S.S_SECOND]
+    for t in range(B.N_TYPES):
         n = display(s, p, t)
         if n == 0:
             continue
-        s[O_DISPLAY + p * N_TYPES + t] = 0
+        s[S.O_DISPLAY + p * B.N_TYPES + t] = 0
         if second >= 0:
-            s[O_HELD + second * N_TYPES + t] += n
-            record(tr, s, A_RECEIVE, p, second, t, n)
+            s[S.O_HELD + second * B.N_TYPES + t] += n
+            record(tr, s, S.A_RECEIVE, p, second, t, n)
         else:
-            s[O_DISC + t] += n
-            s[S_DISCARDED] += n
-            record(tr, s, A_DISCARD, p, t, n)
+            s[S.O_DISC + t] += n
+            s[S.S_DISCARDED] += n
+            record(tr, s, S.A_DISCARD, p, t, n)
     return 0
 
 
@@ -193,10 +148,10 @@ def last_player(s, r):
     ... If there is a tie ..., this tie-breaking process is repeated for each City-State
     until there is a single player with the fewest traders." Rulings: first_player_states
     city-states are consulted in order of importance; then first_player_fallback."""
-    players = r[P_PLAYERS]
+    players = r[R.P_PLAYERS]
     mask = (1 << players) - 1
-    for p in range(r[P_FP_STATES]):
-        st = s[O_ORDER + p]
+    for p in range(r[R.P_FP_STATES]):
+        st = s[S.O_ORDER + p]
         low = 1 << 30
         for seat in range(players):
             if mask & (1 << seat) and cnt(s, st, seat) < low:
@@ -219,7 +174,7 @@ def last_player(s, r):
                 best = seat
             else:
                 later = turn_index(s, r, seat) > turn_index(s, r, best)
-                if later == (r[P_FP_FALLBACK] == 0):
+                if later == (r[R.P_FP_FALLBACK] == 0):
                     best = seat
     return best
 
@@ -229,22 +184,22 @@ def shift_order(s, r):
     """ "The first 3 City-State tiles ... are set aside. The remaining tiles are moved 3 ranks
     to the left ... the 3 scored City-States are placed back in reverse order (i.e. as the
     8th, 7th, and 6th)"."""
-    k = r[P_N_SCORED]
+    k = r[R.P_N_SCORED]
     for _ in range(k):
-        a = s[O_ORDER]
-        for p in range(N_STATES - 1):
-            s[O_ORDER + p] = s[O_ORDER + p + 1]
-        s[O_ORDER + N_STATES - 1] = a
-    lo = N_STATES - k
-    hi = N_STATES - 1
+        a = s[S.O_ORDER]
+        for p in range(B.N_STATES - 1):
+            s[S.O_ORDER + p] = s[S.O_ORDER + p + 1]
+        s[S.O_ORDER + B.N_STATES - 1] = a
+    lo = B.N_STATES - k
+    hi = B.N_STATES - 1
     while lo < hi:
-        a = s[O_ORDER + lo]
-        s[O_ORDER + lo] = s[O_ORDER + hi]
-        s[O_ORDER + hi] = a
+        a = s[S.O_ORDER + lo]
+        s[S.O_ORDER + lo] = s[S.O_ORDER + hi]
+        s[S.O_ORDER + hi] = a
         lo += 1
         hi -= 1
-    for p in range(N_STATES):
-        s[O_POS + s[O_ORDER + p]] = p
+    for p in range(B.N_STATES):
+        s[S.O_POS + s[S.O_ORDER + p]] = p
 
 
 @kernel
@@ -252,24 +207,24 @@ def finish_round(s, r, tr, rng):
     """The next first player ("the player to their left therefore receives the first player
     marker"), the order shift, then the next round's 6 tiles, or the end after the last
     round."""
-    players = r[P_PLAYERS]
+    players = r[R.P_PLAYERS]
     last = last_player(s, r)
     first = (last + 1) % players
-    s[S_SEAT] = first
-    record(tr, s, A_NEW_ROUND, first, last)
+    s[S.S_SEAT] = first
+    record(tr, s, S.A_NEW_ROUND, first, last)
     shift_order(s, r)
-    s[S_ROUND] += 1
-    s[S_TURN] = 0
-    s[S_IN_TURN] = 0
-    s[S_FIRST] = first
-    if s[S_ROUND] >= r[P_ROUNDS]:
-        s[S_PHASE] = PH_OVER
-        s[S_GAME_OVER] = 1
-        s[S_END_REASON] = END_ROUNDS
+    s[S.S_ROUND] += 1
+    s[S.S_TURN] = 0
+    s[S.S_IN_TURN] = 0
+    s[S.S_FIRST] = first
+    if s[S.S_ROUND] >= r[R.P_ROUNDS]:
+        s[S.S_PHASE] = S.PH_OVER
+        s[S.S_GAME_OVER] = 1
+        s[S.S_END_REASON] = S.END_ROUNDS
         return
-    count(s, first, C_FIRST_ROUNDS)
+    count(s, first, S.C_FIRST_ROUNDS)
     draw_display(s, r, tr, rng, True)
-    s[S_PHASE] = PH_TURN
+    s[S.S_PHASE] = S.PH_TURN
 
 
 @kernel
@@ -277,32 +232,32 @@ def advance(s, r, tr, rng):
     """Run the automatic steps of PH_SCORE (the position S_CHOOSE_POS not yet begun): each
     scored city-state in order of importance, stopping (PH_CHOOSE) when a controller has a
     real choice of tiles; after the last one, finish the round. Does nothing in the other phases."""
-    while s[S_PHASE] == PH_SCORE:
-        p = s[S_CHOOSE_POS]
-        if p >= r[P_N_SCORED]:
+    while s[S.S_PHASE] == S.PH_SCORE:
+        p = s[S.S_CHOOSE_POS]
+        if p >= r[R.P_N_SCORED]:
             finish_round(s, r, tr, rng)
             return
         first = begin_position(s, r, tr)
         if settle_position(s, r, tr, first) == 1:
-            s[S_PHASE] = PH_CHOOSE
+            s[S.S_PHASE] = S.PH_CHOOSE
             return
-        s[S_CHOOSE_POS] += 1
+        s[S.S_CHOOSE_POS] += 1
 
 
 @kernel
 def do_choose(s, r, tr, seat, t):
     """A controller takes one influence tile of type t from the position under way ("chooses
     2 of the 3 Influence tiles"). Then the scoring goes on (PH_SCORE, see `advance`)."""
-    if s[S_PHASE] != PH_CHOOSE or seat != s[S_SEAT] or t < 0 or t >= N_TYPES:
+    if s[S.S_PHASE] != S.PH_CHOOSE or seat != s[S.S_SEAT] or t < 0 or t >= B.N_TYPES:
         return ERR_ILLEGAL
-    p = s[S_CHOOSE_POS]
-    if display(s, p, t) == 0 or s[S_PICKS] <= 0:
+    p = s[S.S_CHOOSE_POS]
+    if display(s, p, t) == 0 or s[S.S_PICKS] <= 0:
         return ERR_ILLEGAL
     take_tile(s, tr, p, seat, t, 1)
-    s[S_CHOICES] += 1
+    s[S.S_CHOICES] += 1
     if settle_position(s, r, tr, seat) == 0:
-        s[S_CHOOSE_POS] += 1
-        s[S_PHASE] = PH_SCORE
+        s[S.S_CHOOSE_POS] += 1
+        s[S.S_PHASE] = S.PH_SCORE
     return 0
 
 
@@ -314,7 +269,7 @@ def do_choose(s, r, tr, seat, t):
 def tile_points(r, n):
     """Points of n tiles of one type: the table 1, 3, 6, 10, 15, 21, 28, 36, 45 (n(n+1)/2),
     or n under linear scoring."""
-    if r[P_SCORING] == 1:
+    if r[R.P_SCORING] == 1:
         return n
     return n * (n + 1) // 2
 
@@ -323,10 +278,10 @@ def tile_points(r, n):
 def scores(s, r, score, tiebreak):
     """Fill score[seat] (points of all types) and tiebreak[seat] ("the most Influence tiles
     of a single type")."""
-    for seat in range(r[P_PLAYERS]):
+    for seat in range(r[R.P_PLAYERS]):
         total = 0
         most = 0
-        for t in range(N_TYPES):
+        for t in range(B.N_TYPES):
             n = held(s, seat, t)
             total += tile_points(r, n)
             if n > most:

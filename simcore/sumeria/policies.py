@@ -37,17 +37,9 @@ import numpy as np
 
 from simcore.jit import kernel
 from simcore.rng import rand_below, rand_float
-from simcore.sumeria.board import (
-    CITY,
-    LOC_KIND,
-    LOC_STATE,
-    LOCS_PER_STATE,
-    N_LOCS,
-    N_STATES,
-    N_TYPES,
-    TOWN,
-    VILLAGE,
-)
+from simcore.sumeria import board as B
+from simcore.sumeria import rules as R
+from simcore.sumeria import state as S
 from simcore.sumeria.engine import (
     ERR_ILLEGAL,
     display,
@@ -56,6 +48,7 @@ from simcore.sumeria.engine import (
     do_place,
     do_remove,
     empty_mask,
+    exchange_positions,
     held,
     lift_trader,
     move_targets_in,
@@ -66,47 +59,7 @@ from simcore.sumeria.engine_round import (
     do_choose,
     ranking,
 )
-from simcore.sumeria.rules import (
-    MAX_PLAYERS,
-    P_MOVE_SHIFTS_SOURCE,
-    P_N_SCORED,
-    P_PLAYERS,
-    P_SCORING,
-    P_SETUP_SHIFTS,
-    P_TURNS,
-    R_TILES,
-)
-from simcore.sumeria.state import (
-    EMPTY,
-    MC_CAP,
-    MC_W,
-    O_LOC,
-    O_MASK,
-    O_ORDER,
-    O_POS,
-    O_RESERVE,
-    PH_CHOOSE,
-    PH_SETUP,
-    PH_TURN,
-    S_CHOOSE_POS,
-    S_FIRST,
-    S_IN_TURN,
-    S_PHASE,
-    S_SECOND,
-    S_TURN,
-    X_DEST,
-    X_EMPTY,
-    X_MC,
-    X_MINE,
-    X_MOVES,
-    X_MREAD,
-    X_MYB,
-    X_MYC,
-    X_OK1,
-    X_OK2,
-    X_OPTS,
-    XF_SIZE,
-)
+from simcore.sumeria.rules import P_SETUP_SHIFTS  # by name: the players' test reads it here
 
 # Policy ids (the registry in simcore/sumeria/__init__.py maps names to these).
 POL_RANDOM = 0
@@ -123,22 +76,22 @@ XF_OF = 16  # [8] value (<= 0) of an opponent's first place
 XF_OS = 24  # [8] value (<= 0) of an opponent's second place
 XF_CONTRIB = 32  # [8] current contribution of each city-state (by state)
 XF_TBL = 40  # [8 x 16] value of a city-state at position p in each ranking case (rank_case)
-XF_ARRIVE = XF_TBL + N_STATES * 16  # [8 x 3] change of a city-state a trader of mine arrives in
-XF_PUSHED = XF_ARRIVE + N_STATES * 3  # [8] change of the city-state its tile swaps with
-XF_LEFT = XF_PUSHED + N_STATES  # [8] change of a city-state moved one place left (keys kept)
-XF_RIGHT = XF_LEFT + N_STATES  # [8] the same one place right
-XF_USED = XF_RIGHT + N_STATES
-assert XF_USED <= XF_SIZE
+XF_ARRIVE = XF_TBL + B.N_STATES * 16  # [8 x 3] change of a city-state a trader of mine arrives in
+XF_PUSHED = XF_ARRIVE + B.N_STATES * 3  # [8] change of the city-state its tile swaps with
+XF_LEFT = XF_PUSHED + B.N_STATES  # [8] change of a city-state moved one place left (keys kept)
+XF_RIGHT = XF_LEFT + B.N_STATES  # [8] the same one place right
+XF_USED = XF_RIGHT + B.N_STATES
+assert XF_USED <= S.XF_SIZE
 
 NEG = -1.0e18
 
 # How a trader changes its owner's control key (engine.control_key): 64 per trader, 8 more
 # on a town, 32 more on the city; by location kind (CITY, TOWN, VILLAGE) and by location.
 KIND_STEP = np.zeros(3, dtype=np.int64)
-KIND_STEP[CITY], KIND_STEP[TOWN], KIND_STEP[VILLAGE] = 64 + 32, 64 + 8, 64
-KEY_STEP = KIND_STEP[LOC_KIND]
+KIND_STEP[B.CITY], KIND_STEP[B.TOWN], KIND_STEP[B.VILLAGE] = 64 + 32, 64 + 8, 64
+KEY_STEP = KIND_STEP[B.LOC_KIND]
 # Where the arrival term (XF_ARRIVE) of a trader arriving on each location is.
-ARRIVE_AT = (XF_ARRIVE + 3 * LOC_STATE + LOC_KIND).astype(np.int64)
+ARRIVE_AT = (XF_ARRIVE + 3 * B.LOC_STATE + B.LOC_KIND).astype(np.int64)
 # The part of a control key made by a seat's traders in one city-state, by their 7 bits (bit
 # 0 the city, 1-3 the towns, 4-6 the villages): 64 each, 8 more each on a town, 32 on the
 # city; and their number.
@@ -160,31 +113,31 @@ HIGH7 = np.array([-1] + [m.bit_length() - 1 for m in range(1, 128)], dtype=np.in
 def random_empty(s, rng, x):
     """A uniformly chosen empty location (rejection sampling, then a list)."""
     for _ in range(16):
-        q = rand_below(rng, N_LOCS)
-        if s[O_LOC + q] == EMPTY:
+        q = rand_below(rng, B.N_LOCS)
+        if s[S.O_LOC + q] == S.EMPTY:
             return q
     n = 0
-    for q in range(N_LOCS):
-        if s[O_LOC + q] == EMPTY:
-            x[X_OPTS + n] = q
+    for q in range(B.N_LOCS):
+        if s[S.O_LOC + q] == S.EMPTY:
+            x[S.X_OPTS + n] = q
             n += 1
-    return x[X_OPTS + rand_below(rng, n)]
+    return x[S.X_OPTS + rand_below(rng, n)]
 
 
 @kernel
 def list_moves(s, r, seat, x):
     """All (from, to) moves of `seat` into x[X_MOVES:]; returns how many."""
     empty = 0
-    for q in range(N_LOCS):
-        empty |= ((s[O_LOC + q] >> 63) & 1) << q  # EMPTY is -1
+    for q in range(B.N_LOCS):
+        empty |= ((s[S.O_LOC + q] >> 63) & 1) << q  # EMPTY is -1
     n = 0
-    for q in range(N_LOCS):
-        if s[O_LOC + q] != seat:
+    for q in range(B.N_LOCS):
+        if s[S.O_LOC + q] != seat:
             continue
-        m = move_targets_in(r, q, empty, x, X_DEST)
+        m = move_targets_in(r, q, empty, x, S.X_DEST)
         for i in range(m):
-            x[X_MOVES + 2 * n] = q
-            x[X_MOVES + 2 * n + 1] = x[X_DEST + i]
+            x[S.X_MOVES + 2 * n] = q
+            x[S.X_MOVES + 2 * n + 1] = x[S.X_DEST + i]
             n += 1
     return n
 
@@ -193,40 +146,40 @@ def list_moves(s, r, seat, x):
 def random_own(s, seat, rng, x):
     """A uniformly chosen location holding a trader of `seat`, -1 when none."""
     n = 0
-    for q in range(N_LOCS):
-        if s[O_LOC + q] == seat:
-            x[X_OPTS + n] = q
+    for q in range(B.N_LOCS):
+        if s[S.O_LOC + q] == seat:
+            x[S.X_OPTS + n] = q
             n += 1
     if n == 0:
         return -1
-    return x[X_OPTS + rand_below(rng, n)]
+    return x[S.X_OPTS + rand_below(rng, n)]
 
 
 @kernel
 def random_decision(s, r, tr, seat, rng, x):
     """One decision, uniform among the legal options."""
-    ph = s[S_PHASE]
-    if ph == PH_SETUP:
+    ph = s[S.S_PHASE]
+    if ph == S.PH_SETUP:
         return do_place(s, r, tr, seat, random_empty(s, rng, x))
-    if ph == PH_CHOOSE:
-        p = s[S_CHOOSE_POS]
+    if ph == S.PH_CHOOSE:
+        p = s[S.S_CHOOSE_POS]
         n = 0
-        for t in range(N_TYPES):
+        for t in range(B.N_TYPES):
             if display(s, p, t) > 0:
-                x[X_OPTS + n] = t
+                x[S.X_OPTS + n] = t
                 n += 1
         if n == 0:
             return ERR_ILLEGAL
-        return do_choose(s, r, tr, seat, x[X_OPTS + rand_below(rng, n)])
-    if ph != PH_TURN:
+        return do_choose(s, r, tr, seat, x[S.X_OPTS + rand_below(rng, n)])
+    if ph != S.PH_TURN:
         return ERR_ILLEGAL
     # kinds: 0 add, 1 move, 2 remove; a kind without options is dropped and redrawn
     mask = 2
-    if s[O_RESERVE + seat] > 0:
+    if s[S.O_RESERVE + seat] > 0:
         mask |= 1
     own = 0
-    for q in range(N_LOCS):
-        if s[O_LOC + q] == seat:
+    for q in range(B.N_LOCS):
+        if s[S.O_LOC + q] == seat:
             own += 1
     if own > 0:
         mask |= 4
@@ -252,7 +205,7 @@ def random_decision(s, r, tr, seat, rng, x):
         m = list_moves(s, r, seat, x)
         if m > 0:
             i = rand_below(rng, m)
-            return do_listed_move(s, r, tr, seat, x[X_MOVES + 2 * i], x[X_MOVES + 2 * i + 1])
+            return do_listed_move(s, r, tr, seat, x[S.X_MOVES + 2 * i], x[S.X_MOVES + 2 * i + 1])
         mask &= ~2
     return ERR_ILLEGAL
 
@@ -265,7 +218,7 @@ def random_decision(s, r, tr, seat, rng, x):
 def tile_value(s, r, seat, t, w):
     """1 + sets * (tiles of type t already held): the triangular table's marginal points
     when sets = 1 (1 under linear scoring)."""
-    if r[P_SCORING] == 1:
+    if r[R.P_SCORING] == 1:
         return 1.0
     return 1.0 + w[W_SETS] * held(s, seat, t)
 
@@ -278,37 +231,37 @@ def prepare_keys(s, r, me, x):
     change only my own key, so the ranking after one is a comparison of three numbers (keys
     are distinct: the turn order is part of them). A seat's traders in a city-state are 7
     bits of its mask (O_MASK): KEY7 gives their part of the key, COUNT7 their number."""
-    players = r[P_PLAYERS]
-    first = s[S_FIRST]
-    mine = s[O_MASK + me]
-    for st in range(N_STATES):
+    players = r[R.P_PLAYERS]
+    first = s[S.S_FIRST]
+    mine = s[S.O_MASK + me]
+    for st in range(B.N_STATES):
         o1 = -1
         o2 = -1
-        sh = LOCS_PER_STATE * st
+        sh = B.LOCS_PER_STATE * st
         # every seat: the seats beyond the players have no traders (a fixed count unrolls)
-        for seat in range(MAX_PLAYERS):
-            part = KEY7[(s[O_MASK + seat] >> sh) & 127]
+        for seat in range(R.MAX_PLAYERS):
+            part = KEY7[(s[S.O_MASK + seat] >> sh) & 127]
             d = seat - first
             ti = d + players if d < 0 else d
             k = part + (players - 1 - ti)
             if seat == me:
-                x[X_MYB + st] = k
+                x[S.X_MYB + st] = k
                 k = -1
             k = -1 if part == 0 else k
             # the best two keys so far (distinct keys, -1 none): min and max, no branches
             o2 = max(o2, min(o1, k))
             o1 = max(o1, k)
-        x[X_OK1 + st] = o1
-        x[X_OK2 + st] = o2
-        x[X_MYC + st] = COUNT7[(mine >> sh) & 127]
-    x[X_MINE] = mine
-    x[X_EMPTY] = empty_mask(s)
+        x[S.X_OK1 + st] = o1
+        x[S.X_OK2 + st] = o2
+        x[S.X_MYC + st] = COUNT7[(mine >> sh) & 127]
+    x[S.X_MINE] = mine
+    x[S.X_EMPTY] = empty_mask(s)
 
 
 @kernel(inline="always")
 def my_key(x, st):
     """My present control key in city-state st, -1 without traders there."""
-    return x[X_MYB + st] if x[X_MYC + st] > 0 else -1
+    return x[S.X_MYB + st] if x[S.X_MYC + st] > 0 else -1
 
 
 @kernel(inline="always")
@@ -372,8 +325,8 @@ def rank_case(x, st, km):
     """Ranking case of city-state st when my key there is km (-1: no trader): bit 8 I beat the
     best opponent, 4 an opponent is there, 2 I beat the second opponent, 1 a second opponent
     is there."""
-    o1 = x[X_OK1 + st]
-    o2 = x[X_OK2 + st]
+    o1 = x[S.X_OK1 + st]
+    o2 = x[S.X_OK2 + st]
     return (
         (8 if km > o1 else 0)
         + (4 if o1 >= 0 else 0)
@@ -396,10 +349,10 @@ def prepare(s, r, me, w, x, xf, arrivals):
     change when its tile moves one place left or right (XF_LEFT, XF_RIGHT) for player `me`;
     with `arrivals` also XF_ARRIVE and XF_PUSHED (prepare_arrivals)."""
     prepare_keys(s, r, me, x)
-    players = r[P_PLAYERS]
-    k = r[P_N_SCORED]
-    turns = r[P_TURNS]
-    progress = (s[S_TURN] * players + s[S_IN_TURN]) / (turns * players)
+    players = r[R.P_PLAYERS]
+    k = r[R.P_N_SCORED]
+    turns = r[R.P_TURNS]
+    progress = (s[S.S_TURN] * players + s[S.S_IN_TURN]) / (turns * players)
     now = w[W_NOW] * (1.0 + w[W_LATE] * progress)
     opp = w[W_DENY] / (players - 1)
     # my value of a tile of each type (N_TYPES = 4 values in locals)
@@ -412,8 +365,8 @@ def prepare(s, r, me, w, x, xf, arrivals):
     mean_val += tv1
     mean_val += tv2
     mean_val += tv3
-    mean_val /= N_TYPES
-    for p in range(N_STATES):
+    mean_val /= B.N_TYPES
+    for p in range(B.N_STATES):
         vf = 0.0
         vs = 0.0
         nf = 0.0
@@ -424,7 +377,7 @@ def prepare(s, r, me, w, x, xf, arrivals):
             d2 = display(s, p, 2)
             d3 = display(s, p, 3)
             total = d0 + d1 + d2 + d3
-            kp = r[R_TILES + p]
+            kp = r[R.R_TILES + p]
             picks = kp - 1 if kp >= 2 else kp
             if picks > total:
                 picks = total
@@ -465,7 +418,7 @@ def prepare(s, r, me, w, x, xf, arrivals):
             nf = -opp * now * picks
             ns = -opp * now * (total - picks)
         elif p < 2 * k:
-            kp = r[R_TILES + p - k]
+            kp = r[R.R_TILES + p - k]
             picks = kp - 1 if kp >= 2 else kp
             vf = w[W_NEXT] * picks * mean_val
             vs = w[W_NEXT] * (kp - picks) * mean_val
@@ -476,12 +429,12 @@ def prepare(s, r, me, w, x, xf, arrivals):
         xf[XF_OF + p] = nf
         xf[XF_OS + p] = ns
         fill_cases(xf, XF_TBL + p * 16, vf, vs, nf, ns, p < 2 * k)
-    for st in range(N_STATES):
-        p = s[O_POS + st]
-        o1 = x[X_OK1 + st]
-        o2 = x[X_OK2 + st]
-        base = x[X_MYB + st]
-        km = base if x[X_MYC + st] > 0 else -1
+    for st in range(B.N_STATES):
+        p = s[S.O_POS + st]
+        o1 = x[S.X_OK1 + st]
+        o2 = x[S.X_OK2 + st]
+        base = x[S.X_MYB + st]
+        km = base if x[S.X_MYC + st] > 0 else -1
         # rank_case with the keys in locals: the opponents' part, then mine
         fixed = (4 if o1 >= 0 else 0) + (1 if o2 >= 0 else 0)
         case = fixed + (8 if km > o1 else 0) + (2 if km > o2 else 0)
@@ -489,7 +442,7 @@ def prepare(s, r, me, w, x, xf, arrivals):
         xf[XF_CONTRIB + st] = cur
         # the same case one place left / right: `term` with my key unchanged
         xf[XF_LEFT + st] = xf[XF_TBL + (p - 1) * 16 + case] - cur if p > 0 else 0.0
-        xf[XF_RIGHT + st] = xf[XF_TBL + (p + 1) * 16 + case] - cur if p < N_STATES - 1 else 0.0
+        xf[XF_RIGHT + st] = xf[XF_TBL + (p + 1) * 16 + case] - cur if p < B.N_STATES - 1 else 0.0
         if arrivals:
             row = XF_TBL + (p - 1 if p > 0 else p) * 16
             for kind in range(3):
@@ -498,9 +451,9 @@ def prepare(s, r, me, w, x, xf, arrivals):
                 xf[XF_ARRIVE + 3 * st + kind] = xf[row + case] - cur
     if arrivals:
         # the city-state at p - 1 moves right when the one at p gains influence
-        xf[XF_PUSHED + s[O_ORDER]] = 0.0
-        for p in range(1, N_STATES):
-            xf[XF_PUSHED + s[O_ORDER + p]] = xf[XF_RIGHT + s[O_ORDER + p - 1]]
+        xf[XF_PUSHED + s[S.O_ORDER]] = 0.0
+        for p in range(1, B.N_STATES):
+            xf[XF_PUSHED + s[S.O_ORDER + p]] = xf[XF_RIGHT + s[S.O_ORDER + p - 1]]
 
 
 @kernel
@@ -510,14 +463,14 @@ def prepare_arrivals(s, x, xf):
     XF_PUSHED: the change of the city-state its tile swaps with (0.0 at the leftmost place,
     where nothing swaps; no term here is -0.0, so adding 0.0 changes no sum). The reference
     of what prepare(..., arrivals=True) fills (tests)."""
-    for st in range(N_STATES):
-        p = s[O_POS + st]
+    for st in range(B.N_STATES):
+        p = s[S.O_POS + st]
         pa = p - 1 if p > 0 else p
-        base = x[X_MYB + st]
+        base = x[S.X_MYB + st]
         for kind in range(3):
             xf[XF_ARRIVE + 3 * st + kind] = term(x, xf, st, pa, base + KIND_STEP[kind])
         if p > 0:
-            other = s[O_ORDER + p - 1]
+            other = s[S.O_ORDER + p - 1]
             xf[XF_PUSHED + st] = term(x, xf, other, p, my_key(x, other))
         else:
             xf[XF_PUSHED + st] = 0.0
@@ -533,8 +486,8 @@ def prepare_arrivals(s, x, xf):
 @kernel(inline="always")
 def contrib(s, r, me, st, xf):
     """The value of city-state `st` to `me` at its present position and ranking."""
-    p = s[O_POS + st]
-    if p >= 2 * r[P_N_SCORED]:
+    p = s[S.O_POS + st]
+    if p >= 2 * r[R.P_N_SCORED]:
         return 0.0
     f, sec = ranking(s, r, st)
     v = 0.0
@@ -547,17 +500,6 @@ def contrib(s, r, me, st, xf):
     elif sec >= 0:
         v += xf[XF_OS + p]
     return v
-
-
-@kernel(inline="always")
-def vswap(s, p, p2):
-    """Swap the tiles at importance positions p and p2 (a trial, not counted)."""
-    a = s[O_ORDER + p]
-    b = s[O_ORDER + p2]
-    s[O_ORDER + p] = b
-    s[O_ORDER + p2] = a
-    s[O_POS + a] = p2
-    s[O_POS + b] = p
 
 
 @kernel
@@ -579,44 +521,44 @@ def changed_value(s, r, me, xf, a, b, c, d):
 @kernel
 def eval_add(s, r, me, q, shift, w, xf):
     """Value change of a trader of `me` appearing on q (its tile swapping left if shift)."""
-    st = LOC_STATE[q]
-    p = s[O_POS + st]
+    st = B.LOC_STATE[q]
+    p = s[S.O_POS + st]
     other = -1
     put_trader(s, q, me)
     if shift and p > 0:
-        other = s[O_ORDER + p - 1]
-        vswap(s, p, p - 1)
+        other = s[S.O_ORDER + p - 1]
+        exchange_positions(s, p, p - 1)
     v = changed_value(s, r, me, xf, st, other, -1, -1)
     if other >= 0:
-        vswap(s, p, p - 1)
+        exchange_positions(s, p, p - 1)
     lift_trader(s, q)
-    if LOC_KIND[q] == CITY:
+    if B.LOC_KIND[q] == B.CITY:
         v += w[W_CITY]
     return v - w[W_RESERVE]
 
 
 @kernel
 def eval_remove(s, r, me, q, w, xf):
-    st = LOC_STATE[q]
-    p = s[O_POS + st]
+    st = B.LOC_STATE[q]
+    p = s[S.O_POS + st]
     other = -1
     lift_trader(s, q)
-    if p < N_STATES - 1:
-        other = s[O_ORDER + p + 1]
-        vswap(s, p, p + 1)
+    if p < B.N_STATES - 1:
+        other = s[S.O_ORDER + p + 1]
+        exchange_positions(s, p, p + 1)
     v = changed_value(s, r, me, xf, st, other, -1, -1)
     if other >= 0:
-        vswap(s, p, p + 1)
+        exchange_positions(s, p, p + 1)
     put_trader(s, q, me)
-    if LOC_KIND[q] == CITY:
+    if B.LOC_KIND[q] == B.CITY:
         v -= w[W_CITY]
     return v + w[W_RESERVE]
 
 
 @kernel
 def eval_move(s, r, me, frm, to, w, xf):
-    src = LOC_STATE[frm]
-    dst = LOC_STATE[to]
+    src = B.LOC_STATE[frm]
+    dst = B.LOC_STATE[to]
     lift_trader(s, frm)
     put_trader(s, to, me)
     o1 = -1
@@ -624,25 +566,25 @@ def eval_move(s, r, me, frm, to, w, xf):
     ps = -1
     pd = -1
     if src != dst:
-        if r[P_MOVE_SHIFTS_SOURCE] == 1:
-            ps = s[O_POS + src]
-            if ps < N_STATES - 1:
-                o1 = s[O_ORDER + ps + 1]
-                vswap(s, ps, ps + 1)
-        pd = s[O_POS + dst]
+        if r[R.P_MOVE_SHIFTS_SOURCE] == 1:
+            ps = s[S.O_POS + src]
+            if ps < B.N_STATES - 1:
+                o1 = s[S.O_ORDER + ps + 1]
+                exchange_positions(s, ps, ps + 1)
+        pd = s[S.O_POS + dst]
         if pd > 0:
-            o2 = s[O_ORDER + pd - 1]
-            vswap(s, pd, pd - 1)
+            o2 = s[S.O_ORDER + pd - 1]
+            exchange_positions(s, pd, pd - 1)
     v = changed_value(s, r, me, xf, src, dst, o1, o2)
     if o2 >= 0:
-        vswap(s, pd, pd - 1)
+        exchange_positions(s, pd, pd - 1)
     if o1 >= 0:
-        vswap(s, ps, ps + 1)
+        exchange_positions(s, ps, ps + 1)
     lift_trader(s, to)
     put_trader(s, frm, me)
-    if LOC_KIND[to] == CITY:
+    if B.LOC_KIND[to] == B.CITY:
         v += w[W_CITY]
-    if LOC_KIND[frm] == CITY:
+    if B.LOC_KIND[frm] == B.CITY:
         v -= w[W_CITY]
     return v
 
@@ -654,28 +596,28 @@ def eval_move(s, r, me, frm, to, w, xf):
 @kernel(inline="always")
 def first_empty_in(x, st):
     """The most important empty location of city-state st (city, town, village), -1 none."""
-    k = LOW7[(x[X_EMPTY] >> (LOCS_PER_STATE * st)) & 127]
-    return -1 if k < 0 else st * LOCS_PER_STATE + k
+    k = LOW7[(x[S.X_EMPTY] >> (B.LOCS_PER_STATE * st)) & 127]
+    return -1 if k < 0 else st * B.LOCS_PER_STATE + k
 
 
 @kernel(inline="always")
 def last_own_in(x, st):
     """The least important location of st holding one of my traders, -1 none."""
-    k = HIGH7[(x[X_MINE] >> (LOCS_PER_STATE * st)) & 127]
-    return -1 if k < 0 else st * LOCS_PER_STATE + k
+    k = HIGH7[(x[S.X_MINE] >> (B.LOCS_PER_STATE * st)) & 127]
+    return -1 if k < 0 else st * B.LOCS_PER_STATE + k
 
 
 @kernel(inline="always")
 def fast_add(s, x, xf, w, q, shift):
     """eval_add: with the swap (shift) from prepare_arrivals, else one term."""
-    st = LOC_STATE[q]
+    st = B.LOC_STATE[q]
     v = 0.0
     if shift:
         v += xf[ARRIVE_AT[q]]
         v += xf[XF_PUSHED + st]
     else:
-        v += term(x, xf, st, s[O_POS + st], x[X_MYB + st] + KEY_STEP[q])
-    if LOC_KIND[q] == CITY:
+        v += term(x, xf, st, s[S.O_POS + st], x[S.X_MYB + st] + KEY_STEP[q])
+    if B.LOC_KIND[q] == B.CITY:
         v += w[W_CITY]
     return v - w[W_RESERVE]
 
@@ -683,16 +625,16 @@ def fast_add(s, x, xf, w, q, shift):
 @kernel(inline="always")
 def fast_remove(s, x, xf, w, q):
     """eval_remove."""
-    st = LOC_STATE[q]
-    p = s[O_POS + st]
-    km = x[X_MYB + st] - KEY_STEP[q] if x[X_MYC + st] > 1 else -1
+    st = B.LOC_STATE[q]
+    p = s[S.O_POS + st]
+    km = x[S.X_MYB + st] - KEY_STEP[q] if x[S.X_MYC + st] > 1 else -1
     v = 0.0
-    if p < N_STATES - 1:
+    if p < B.N_STATES - 1:
         v += term(x, xf, st, p + 1, km)
-        v += xf[XF_LEFT + s[O_ORDER + p + 1]]  # the city-state on the right moves left
+        v += xf[XF_LEFT + s[S.O_ORDER + p + 1]]  # the city-state on the right moves left
     else:
         v += term(x, xf, st, p, km)
-    if LOC_KIND[q] == CITY:
+    if B.LOC_KIND[q] == B.CITY:
         v -= w[W_CITY]
     return v + w[W_RESERVE]
 
@@ -702,35 +644,53 @@ def cached_targets(s, r, frm, x):
     """move_targets of the trader on frm through the cache: returns (offset in x, count). A
     cached list is reused while every location its search read keeps its occupancy (the
     search reads nothing else, so the list, in its order, is the one it would build)."""
-    c = X_MC + frm * MC_W
-    occ = ~x[X_EMPTY]
+    c = S.X_MC + frm * S.MC_W
+    occ = ~x[S.X_EMPTY]
     if x[c] == 1 and (occ & x[c + 1]) == x[c + 2]:
         return c + 4, x[c + 3]
-    m = search_in(r, frm, x[X_EMPTY], x, X_DEST)  # inlined: called for ~6 traders a turn
-    if m <= MC_CAP:
-        read = x[X_MREAD]
+    m = search_in(r, frm, x[S.X_EMPTY], x, S.X_DEST)  # inlined: called for ~6 traders a turn
+    if m <= S.MC_CAP:
+        read = x[S.X_MREAD]
         x[c] = 1
         x[c + 1] = read
         x[c + 2] = occ & read
         x[c + 3] = m
         for i in range(m):
-            x[c + 4 + i] = x[X_DEST + i]
+            x[c + 4 + i] = x[S.X_DEST + i]
         return c + 4, m
     x[c] = 0
-    return X_DEST, m
+    return S.X_DEST, m
+
+
+@kernel(inline="always")
+def best_add(s, x, xf, w, shift, noise, rng):
+    """The best location to add a trader on (the first empty one of each city-state, valued
+    by fast_add plus noise; ties go to the earlier city-state): (location, value), or
+    (-1, NEG) when there is none."""
+    bq = -1
+    bv = NEG
+    for st in range(B.N_STATES):
+        q = first_empty_in(x, st)
+        if q < 0:
+            continue
+        v = fast_add(s, x, xf, w, q, shift) + noise * rand_float(rng)
+        if v > bv:
+            bv = v
+            bq = q
+    return bq, bv
 
 
 @kernel
 def heuristic_decision(s, r, tr, me, w, rng, x, xf):
     """One decision of a heuristic player (weights w: float64[8], names WEIGHT_NAMES)."""
-    ph = s[S_PHASE]
+    ph = s[S.S_PHASE]
     noise = w[W_NOISE]
-    if ph == PH_CHOOSE:
-        p = s[S_CHOOSE_POS]
-        second = s[S_SECOND]
+    if ph == S.PH_CHOOSE:
+        p = s[S.S_CHOOSE_POS]
+        second = s[S.S_SECOND]
         bt = -1
         bv = NEG
-        for t in range(N_TYPES):
+        for t in range(B.N_TYPES):
             if display(s, p, t) == 0:
                 continue
             v = tile_value(s, r, me, t, w)
@@ -741,37 +701,22 @@ def heuristic_decision(s, r, tr, me, w, rng, x, xf):
                 bv = v
                 bt = t
         return do_choose(s, r, tr, me, bt)
-    shift = ph == PH_TURN or r[P_SETUP_SHIFTS] == 1
+    shift = ph == S.PH_TURN or r[P_SETUP_SHIFTS] == 1
     prepare(s, r, me, w, x, xf, shift)
-    if ph == PH_SETUP:
-        bq = -1
-        bv = NEG
-        for st in range(N_STATES):
-            q = first_empty_in(x, st)
-            if q < 0:
-                continue
-            v = fast_add(s, x, xf, w, q, shift) + noise * rand_float(rng)
-            if v > bv:
-                bv = v
-                bq = q
+    if ph == S.PH_SETUP:
+        bq, _ = best_add(s, x, xf, w, shift, noise, rng)
         return do_place(s, r, tr, me, bq)
-    if ph != PH_TURN:
+    if ph != S.PH_TURN:
         return ERR_ILLEGAL
     kind = -1
     ba = -1
     bb = -1
     bv = NEG
-    if s[O_RESERVE + me] > 0:
-        for st in range(N_STATES):
-            q = first_empty_in(x, st)
-            if q < 0:
-                continue
-            v = fast_add(s, x, xf, w, q, True) + noise * rand_float(rng)
-            if v > bv:
-                bv = v
-                kind = 0
-                ba = q
-    for st in range(N_STATES):
+    if s[S.O_RESERVE + me] > 0:
+        ba, bv = best_add(s, x, xf, w, True, noise, rng)
+        if ba >= 0:
+            kind = 0
+    for st in range(B.N_STATES):
         q = last_own_in(x, st)
         if q < 0:
             continue
@@ -780,21 +725,21 @@ def heuristic_decision(s, r, tr, me, w, rng, x, xf):
             bv = v
             kind = 2
             ba = q
-    generic = r[P_MOVE_SHIFTS_SOURCE] == 1
+    generic = r[R.P_MOVE_SHIFTS_SOURCE] == 1
     city = w[W_CITY]
-    mine = x[X_MINE]
-    for st in range(N_STATES):
-        left = (mine >> (LOCS_PER_STATE * st)) & 127  # my locations in st, ascending
+    mine = x[S.X_MINE]
+    for st in range(B.N_STATES):
+        left = (mine >> (B.LOCS_PER_STATE * st)) & 127  # my locations in st, ascending
         while left != 0:
-            q = LOCS_PER_STATE * st + LOW7[left]
+            q = B.LOCS_PER_STATE * st + LOW7[left]
             left &= left - 1
             src = st
-            ps = s[O_POS + src]
-            base = x[X_MYB + src] - KEY_STEP[q]
-            ks = base if x[X_MYC + src] > 1 else -1
+            ps = s[S.O_POS + src]
+            base = x[S.X_MYB + src] - KEY_STEP[q]
+            ks = base if x[S.X_MYC + src] > 1 else -1
             t_src = term(x, xf, src, ps, ks)  # the source's change when its tile stays
-            from_city = LOC_KIND[q] == CITY
-            right = s[O_ORDER + ps + 1] if ps < N_STATES - 1 else -1
+            from_city = B.LOC_KIND[q] == B.CITY
+            right = s[S.O_ORDER + ps + 1] if ps < B.N_STATES - 1 else -1
             o, m = cached_targets(s, r, q, x)
             for i in range(m):
                 to = x[o + i]
@@ -802,7 +747,7 @@ def heuristic_decision(s, r, tr, me, w, rng, x, xf):
                     v = eval_move(s, r, me, q, to, w, xf)
                 else:
                     # eval_move: changed_value(src, dst, -1, o2) term by term
-                    dst = LOC_STATE[to]
+                    dst = B.LOC_STATE[to]
                     v = 0.0
                     if dst == src:
                         v += term(x, xf, src, ps, base + KEY_STEP[to])
@@ -814,7 +759,7 @@ def heuristic_decision(s, r, tr, me, w, rng, x, xf):
                             v += t_src
                             v += xf[ARRIVE_AT[to]]
                             v += xf[XF_PUSHED + dst]
-                    if LOC_KIND[to] == CITY:
+                    if B.LOC_KIND[to] == B.CITY:
                         v += city
                     if from_city:
                         v -= city

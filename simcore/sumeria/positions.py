@@ -5,24 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.sumeria.board import parse_loc
+from simcore.sumeria import board as B
+from simcore.sumeria import rules as R
+from simcore.sumeria import state as S
 from simcore.sumeria.engine import recount
-from simcore.sumeria.rules import P_INITIAL, P_PLAYERS, P_TILES_PER_TYPE, P_TRADERS
-from simcore.sumeria.state import (
-    EMPTY,
-    PH_TURN,
-    S_BAG,
-    S_END_REASON,
-    S_FIRST,
-    S_IN_TURN,
-    S_PHASE,
-    S_PLACED,
-    S_ROUND,
-    S_SEAT,
-    S_TURN,
-    new_state,
-    view,
-)
 
 
 def from_diagram(
@@ -37,7 +23,7 @@ def from_diagram(
     round_: int = 0,
     turn: int = 0,
     in_turn: int = 0,
-    phase: int = PH_TURN,
+    phase: int = S.PH_TURN,
 ) -> np.ndarray:
     """A position in phase PH_TURN (rules packed in r).
 
@@ -47,21 +33,21 @@ def from_diagram(
     per scored position, the tile types above it (0 economy .. 3 religion; default none).
     ``held``: seat -> tiles per type. The bag holds the tiles nobody has.
     """
-    players = int(r[P_PLAYERS])
-    s = new_state()
-    v = view(s)
-    v.scal[S_END_REASON] = -1
-    v.loc[:] = EMPTY
+    players = int(r[R.P_PLAYERS])
+    s = S.new_state()
+    v = S.view(s)
+    v.scal[S.S_END_REASON] = -1
+    v.loc[:] = S.EMPTY
     if isinstance(traders, str):
         items = {}
         for tok in traders.split():
             name, _, who = tok.partition(":")
             items[name] = "ABCD".index(who.strip().upper())
         traders = items
-    v.reserve[:players] = int(r[P_TRADERS])
+    v.reserve[:players] = int(r[R.P_TRADERS])
     for name, who in traders.items():
-        q = parse_loc(name)
-        if v.loc[q] != EMPTY:
+        q = B.parse_loc(name)
+        if v.loc[q] != S.EMPTY:
             raise ValueError(f"{name} given twice")
         v.loc[q] = who
         v.reserve[who] -= 1
@@ -74,7 +60,7 @@ def from_diagram(
     for p, st in enumerate(states):
         v.order[p] = st - 1
         v.pos[st - 1] = p
-    v.bag[:] = int(r[P_TILES_PER_TYPE])
+    v.bag[:] = int(r[R.P_TILES_PER_TYPE])
     for p, types in enumerate(display or []):
         for t in types:
             v.display[p, t] += 1
@@ -85,12 +71,12 @@ def from_diagram(
             v.bag[t] -= n
     if (v.bag < 0).any():
         raise ValueError("more tiles of a type than the bag holds")
-    v.scal[S_BAG] = int(v.bag.sum())
-    v.scal[S_FIRST] = first
-    v.scal[S_ROUND] = round_
-    v.scal[S_TURN] = turn
-    v.scal[S_IN_TURN] = in_turn
-    v.scal[S_SEAT] = (first + in_turn) % players if seat is None else seat
-    v.scal[S_PHASE] = phase
-    v.scal[S_PLACED] = players * int(r[P_INITIAL])  # setup is over
+    v.scal[S.S_BAG] = int(v.bag.sum())
+    v.scal[S.S_FIRST] = first
+    v.scal[S.S_ROUND] = round_
+    v.scal[S.S_TURN] = turn
+    v.scal[S.S_IN_TURN] = in_turn
+    v.scal[S.S_SEAT] = (first + in_turn) % players if seat is None else seat
+    v.scal[S.S_PHASE] = phase
+    v.scal[S.S_PLACED] = players * int(r[R.P_INITIAL])  # setup is over
     return s
