@@ -436,17 +436,24 @@ def end_condition(s, r):
     return -1
 
 
-@kernel
-def take_from_space(s, r, tr, seat):
-    """The tile under the lamp goes face up in front of the diver; bonus tiles; the turn
-    ends ("Your turn is now over. Return the lamp to the boat")."""
-    t = s[S.S_TILE]
+@kernel(inline="always")
+def lift_lamp_tile(s, r, t, seat):
+    """Tile t leaves the space under the lamp for `seat` (the caller then counts it as held
+    with give_tile): the hidden-tile tables, the space and the region's tiles left follow."""
     q = space_at(s[S.S_COL], s[S.S_POS])
     forget_hidden(s, r, q, t)
     s[S.O_SPACE + q] = S.EMPTY
     s[S.O_KNOWN + q] = S.UNLIT
     s[S.S_LIGHT_LEFT + B.SPACE_REGION[q]] -= 1
     s[S.O_OWNER + t] = seat
+
+
+@kernel
+def take_from_space(s, r, tr, seat):
+    """The tile under the lamp goes face up in front of the diver; bonus tiles; the turn
+    ends ("Your turn is now over. Return the lamp to the boat")."""
+    t = s[S.S_TILE]
+    lift_lamp_tile(s, r, t, seat)
     if front_kind(r, t) < R.N_TYPES:
         s[S.S_HELD_TREASURES] |= np.int64(1) << t
     give_tile(s, r, t, seat, 1)
@@ -500,12 +507,7 @@ def do_exchange(s, r, tr, target, tile):
         return ERR_ILLEGAL
     seat = s[S.S_SEAT]
     ex = s[S.S_TILE]
-    q = space_at(s[S.S_COL], s[S.S_POS])
-    forget_hidden(s, r, q, ex)
-    s[S.O_SPACE + q] = S.EMPTY
-    s[S.O_KNOWN + q] = S.UNLIT
-    s[S.S_LIGHT_LEFT + B.SPACE_REGION[q]] -= 1
-    s[S.O_OWNER + ex] = target
+    lift_lamp_tile(s, r, ex, target)
     give_tile(s, r, ex, target, 1)
     s[S.O_OWNER + tile] = seat
     give_tile(s, r, tile, target, -1)

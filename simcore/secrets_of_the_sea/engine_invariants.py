@@ -9,24 +9,9 @@ import numpy as np
 
 from simcore.jit import kernel
 from simcore.secrets_of_the_sea import board as B
+from simcore.secrets_of_the_sea import engine as E
 from simcore.secrets_of_the_sea import rules as R
 from simcore.secrets_of_the_sea import state as S
-from simcore.secrets_of_the_sea.engine import (
-    ERR_BONUS,
-    ERR_END,
-    ERR_KNOWN,
-    ERR_PHASE,
-    ERR_REGION,
-    ERR_TABLES,
-    ERR_TILES,
-    bonus_category,
-    end_condition,
-    front_kind,
-    hidden_category,
-    lamp_kind,
-    space_at,
-    tile_value,
-)
 
 
 @kernel
@@ -38,34 +23,34 @@ def check_invariants(s, r):
     for t in range(n_tiles):
         o = s[S.O_OWNER + t]
         if o != S.ON_BOARD and o != S.OUT and (o < 0 or o >= players):
-            return ERR_TILES
+            return E.ERR_TILES
         if t < R.WRECK_BASE:
             n = 0
             for q in range(B.N_SPACES):
                 if s[S.O_SPACE + q] == t:
                     n += 1
                     if B.SPACE_REGION[q] != (0 if t < B.PER_REGION else 1):
-                        return ERR_REGION
+                        return E.ERR_REGION
             if n != (1 if o == S.ON_BOARD else 0):
-                return ERR_TILES
+                return E.ERR_TILES
     for q in range(B.N_SPACES):
         t = s[S.O_SPACE + q]
         k = s[S.O_KNOWN + q]
         if t != S.EMPTY and (t < 0 or t >= R.WRECK_BASE):
-            return ERR_TILES
+            return E.ERR_TILES
         if k < S.UNLIT or k > S.FRONT or (t == S.EMPTY and k != S.UNLIT):
-            return ERR_KNOWN
-        if k == S.FRONT and front_kind(r, t) != R.MONSTER:
-            return ERR_KNOWN
+            return E.ERR_KNOWN
+        if k == S.FRONT and E.front_kind(r, t) != R.MONSTER:
+            return E.ERR_KNOWN
     # the tables agree with a recount
     for seat in range(R.MAX_PLAYERS):
         for b in range(R.N_BONUS):
             n = 0
             for t in range(n_tiles):
-                if s[S.O_OWNER + t] == seat and bonus_category(r, t) == b:
+                if s[S.O_OWNER + t] == seat and E.bonus_category(r, t) == b:
                     n += 1
             if s[S.O_HELD + seat * R.N_BONUS + b] != n:
-                return ERR_TABLES
+                return E.ERR_TABLES
     for g in range(2):
         for c in range(S.N_HC):
             n = 0
@@ -74,19 +59,19 @@ def check_invariants(s, r):
             for k in range(B.PER_REGION):
                 q = B.REGION_SPACES[g, k]
                 t = s[S.O_SPACE + q]
-                if t == S.EMPTY or s[S.O_KNOWN + q] == S.FRONT or hidden_category(r, t) != c:
+                if t == S.EMPTY or s[S.O_KNOWN + q] == S.FRONT or E.hidden_category(r, t) != c:
                     continue
                 n += 1
-                v += tile_value(r, t)
+                v += E.tile_value(r, t)
                 if s[S.O_KNOWN + q] == S.UNLIT:
                     u += 1
             o = g * S.N_HC + c
             if s[S.O_HID_N + o] != n or s[S.O_HID_SUM + o] != v or s[S.O_UNLIT + o] != u:
-                return ERR_TABLES
+                return E.ERR_TABLES
     for b in range(R.N_BONUS):
         o = s[S.O_BONUS + b]
         if o < -1 or o >= players:
-            return ERR_BONUS
+            return E.ERR_BONUS
     # the counts of tiles left and the held treasures
     n_light = 0
     n_dark = 0
@@ -101,52 +86,52 @@ def check_invariants(s, r):
     for t in range(n_tiles):
         if t >= R.WRECK_BASE and s[S.O_OWNER + t] == S.ON_BOARD:
             n_wreck += 1
-        if s[S.O_OWNER + t] >= 0 and front_kind(r, t) < R.N_TYPES:
+        if s[S.O_OWNER + t] >= 0 and E.front_kind(r, t) < R.N_TYPES:
             held |= np.int64(1) << t
     n_bonus = 0
     for b in range(R.N_BONUS):
         if s[S.O_BONUS + b] < 0:
             n_bonus += 1
     if s[S.S_LIGHT_LEFT] != n_light or s[S.S_DARK_LEFT] != n_dark or s[S.S_WRECK_LEFT] != n_wreck:
-        return ERR_TABLES
+        return E.ERR_TABLES
     if s[S.S_BONUS_LEFT] != n_bonus or s[S.S_HELD_TREASURES] != held:
-        return ERR_TABLES
+        return E.ERR_TABLES
     # the dive
     ph = s[S.S_PHASE]
     if ph < S.PH_ROLL or ph > S.PH_WRECK or s[S.S_BLOCKED] < 0 or s[S.S_BLOCKED] > 3:
-        return ERR_PHASE
+        return E.ERR_PHASE
     if s[S.S_SEAT] < 0 or s[S.S_SEAT] >= players:
-        return ERR_PHASE
+        return E.ERR_PHASE
     if ph == S.PH_ROLL:
         if s[S.S_COL] != -1 or s[S.S_POS] != 0 or s[S.S_BLOCKED] != 0:
-            return ERR_PHASE
+            return E.ERR_PHASE
     else:
         if s[S.S_BLOCKED] == 3:
-            return ERR_PHASE
+            return E.ERR_PHASE
         if ph != S.PH_CHOOSE and (s[S.S_COL] < 0 or s[S.S_COL] >= B.COLS or s[S.S_POS] < 1):
-            return ERR_PHASE
+            return E.ERR_PHASE
         if s[S.S_POS] < 0 or s[S.S_POS] > B.WRECK_ROW:
-            return ERR_PHASE
+            return E.ERR_PHASE
     if ph == S.PH_LIT or ph == S.PH_FIGHT:
-        if s[S.S_POS] > B.ROWS or s[S.O_SPACE + space_at(s[S.S_COL], s[S.S_POS])] != s[S.S_TILE]:
-            return ERR_PHASE
-        lamp = lamp_kind(r, s[S.S_TILE])
-        if ph == S.PH_FIGHT and front_kind(r, s[S.S_TILE]) != R.MONSTER:
-            return ERR_PHASE
+        if s[S.S_POS] > B.ROWS or s[S.O_SPACE + E.space_at(s[S.S_COL], s[S.S_POS])] != s[S.S_TILE]:
+            return E.ERR_PHASE
+        lamp = E.lamp_kind(r, s[S.S_TILE])
+        if ph == S.PH_FIGHT and E.front_kind(r, s[S.S_TILE]) != R.MONSTER:
+            return E.ERR_PHASE
         if ph == S.PH_LIT and lamp == R.MONSTER:
-            return ERR_PHASE
+            return E.ERR_PHASE
     if ph == S.PH_EMPTY and (
-        s[S.S_POS] > B.ROWS or s[S.O_SPACE + space_at(s[S.S_COL], s[S.S_POS])] != S.EMPTY
+        s[S.S_POS] > B.ROWS or s[S.O_SPACE + E.space_at(s[S.S_COL], s[S.S_POS])] != S.EMPTY
     ):
-        return ERR_PHASE
+        return E.ERR_PHASE
     if ph == S.PH_WRECK and s[S.S_POS] != B.WRECK_ROW:
-        return ERR_PHASE
+        return E.ERR_PHASE
     # the end: immediate when a kind of tile runs out
-    e = end_condition(s, r)
+    e = E.end_condition(s, r)
     if e >= 0 and s[S.S_GAME_OVER] == 0:
-        return ERR_END
+        return E.ERR_END
     if s[S.S_GAME_OVER] == 1 and s[S.S_END_REASON] < 0:
-        return ERR_END
+        return E.ERR_END
     if s[S.S_ROUND] * players + s[S.S_SEAT] != s[S.S_TURN] and s[S.S_GAME_OVER] == 0:
-        return ERR_PHASE
+        return E.ERR_PHASE
     return 0

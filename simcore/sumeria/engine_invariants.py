@@ -9,20 +9,10 @@ from __future__ import annotations
 
 from simcore.jit import kernel
 from simcore.sumeria import board as B
+from simcore.sumeria import engine as E
+from simcore.sumeria import engine_round as ER
 from simcore.sumeria import rules as R
 from simcore.sumeria import state as S
-from simcore.sumeria.engine import (
-    ERR_BOARD,
-    ERR_COUNTS,
-    ERR_ORDER,
-    ERR_TILES,
-    ERR_TRADERS,
-    cnt,
-    display,
-    held,
-    towns,
-)
-from simcore.sumeria.engine_round import display_total
 
 
 @kernel
@@ -40,73 +30,73 @@ def check_invariants(s, r):
                     c += 1
                     if B.LOC_KIND[q] == B.TOWN:
                         tw += 1
-            if c != cnt(s, st, seat) or tw != towns(s, st, seat):
-                return ERR_BOARD
+            if c != E.cnt(s, st, seat) or tw != E.towns(s, st, seat):
+                return E.ERR_BOARD
     for seat in range(R.MAX_PLAYERS):
         m = 0
         for q in range(B.N_LOCS):
             if s[S.O_LOC + q] == seat:
                 m |= 1 << q
         if m != s[S.O_MASK + seat]:
-            return ERR_BOARD
+            return E.ERR_BOARD
     on_board = 0
     for q in range(B.N_LOCS):
         v = s[S.O_LOC + q]
         if v != S.EMPTY and (v < 0 or v >= players):
-            return ERR_BOARD
+            return E.ERR_BOARD
     # traders conserved: board + reserve = traders per player
     for seat in range(players):
         on_board = 0
         for st in range(B.N_STATES):
-            on_board += cnt(s, st, seat)
+            on_board += E.cnt(s, st, seat)
         if s[S.O_RESERVE + seat] < 0 or on_board + s[S.O_RESERVE + seat] != r[R.P_TRADERS]:
-            return ERR_TRADERS
+            return E.ERR_TRADERS
     # the order is a permutation and pos its inverse
     for p in range(B.N_STATES):
         st = s[S.O_ORDER + p]
         if st < 0 or st >= B.N_STATES or s[S.O_POS + st] != p:
-            return ERR_ORDER
+            return E.ERR_ORDER
     # tiles conserved per type: bag + display + held + discarded
     bag = 0
     for t in range(B.N_TYPES):
         n = s[S.O_BAGT + t] + s[S.O_DISC + t]
         if s[S.O_BAGT + t] < 0 or s[S.O_DISC + t] < 0:
-            return ERR_TILES
+            return E.ERR_TILES
         bag += s[S.O_BAGT + t]
         for p in range(R.MAX_SCORED):
-            d = display(s, p, t)
+            d = E.display(s, p, t)
             if d < 0 or (d > 0 and p >= r[R.P_N_SCORED]):
-                return ERR_TILES
+                return E.ERR_TILES
             n += d
         for seat in range(players):
-            if held(s, seat, t) < 0:
-                return ERR_TILES
-            n += held(s, seat, t)
+            if E.held(s, seat, t) < 0:
+                return E.ERR_TILES
+            n += E.held(s, seat, t)
         if n != r[R.P_TILES_PER_TYPE]:
-            return ERR_TILES
+            return E.ERR_TILES
     if bag != s[S.S_BAG]:
-        return ERR_TILES
+        return E.ERR_TILES
     # between rounds the display is empty; during a round no position holds more than its
     # share
     ph = s[S.S_PHASE]
     if ph == S.PH_OVER:
         for p in range(R.MAX_SCORED):
-            if display_total(s, p) != 0:
-                return ERR_TILES
+            if ER.display_total(s, p) != 0:
+                return E.ERR_TILES
     elif ph != S.PH_CHOOSE and ph != S.PH_SCORE:
         for p in range(r[R.P_N_SCORED]):
-            if display_total(s, p) > r[R.R_TILES + p]:
-                return ERR_TILES
+            if ER.display_total(s, p) > r[R.R_TILES + p]:
+                return E.ERR_TILES
     if ph < S.PH_SETUP or ph > S.PH_SCORE:
-        return ERR_COUNTS
+        return E.ERR_COUNTS
     if s[S.S_SEAT] < 0 or s[S.S_SEAT] >= players or s[S.S_FIRST] < 0 or s[S.S_FIRST] >= players:
-        return ERR_COUNTS
+        return E.ERR_COUNTS
     if ph == S.PH_TURN and (s[S.S_TURN] >= r[R.P_TURNS] or s[S.S_IN_TURN] >= players):
-        return ERR_COUNTS
+        return E.ERR_COUNTS
     if ph == S.PH_TURN and s[S.S_SEAT] != (s[S.S_FIRST] + s[S.S_IN_TURN]) % players:
-        return ERR_COUNTS
+        return E.ERR_COUNTS
     if ph != S.PH_OVER and s[S.S_ROUND] >= r[R.P_ROUNDS]:
-        return ERR_COUNTS
+        return E.ERR_COUNTS
     if ph != S.PH_SETUP and s[S.S_PLACED] != players * r[R.P_INITIAL]:
-        return ERR_COUNTS
+        return E.ERR_COUNTS
     return 0

@@ -342,6 +342,15 @@ def term(x, xf, st, p, km):
     return xf[XF_TBL + p * 16 + rank_case(x, st, km)] - xf[XF_CONTRIB + st]
 
 
+@kernel(inline="always")
+def better_tile(d, tv, t, bv, bt):
+    """(value, type) after trying tile type t (d of them on display, each worth tv to me): it
+    replaces the best so far (bv, bt) only when one is there and it is worth more."""
+    if d > 0 and tv > bv:
+        return tv, t
+    return bv, bt
+
+
 @kernel
 def prepare(s, r, me, w, x, xf, arrivals):
     """Fill the control keys (prepare_keys), the per-position values (XF_VF .. XF_OS), their
@@ -390,20 +399,10 @@ def prepare(s, r, me, w, x, xf, arrivals):
             # when I am second
             taken = 0.0
             for _ in range(picks):
-                bt = -1
-                bv = -1.0
-                if d0 > 0 and tv0 > bv:
-                    bv = tv0
-                    bt = 0
-                if d1 > 0 and tv1 > bv:
-                    bv = tv1
-                    bt = 1
-                if d2 > 0 and tv2 > bv:
-                    bv = tv2
-                    bt = 2
-                if d3 > 0 and tv3 > bv:
-                    bv = tv3
-                    bt = 3
+                bv, bt = better_tile(d0, tv0, 0, -1.0, -1)
+                bv, bt = better_tile(d1, tv1, 1, bv, bt)
+                bv, bt = better_tile(d2, tv2, 2, bv, bt)
+                bv, bt = better_tile(d3, tv3, 3, bv, bt)
                 taken += bv
                 if bt == 0:
                     d0 -= 1
