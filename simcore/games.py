@@ -175,6 +175,8 @@ class GameSpec:
         fmt = importlib.import_module(self.trace_module).FORMAT
         return replay(
             fmt,
+            self.name,
+            self.pack,
             rules,
             players,
             seats,

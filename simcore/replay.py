@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -44,20 +45,19 @@ class GameTrace:
 
 @dataclass(frozen=True)
 class TraceFormat:
-    """What a game's trace module tells `replay`."""
+    """What a game's trace module tells `replay`: its driver and state module, how many turns
+    (or decisions) a game can last, the JSON object of one turn and the text rendering.
 
-    game: str  # the registry name
-    pack: Callable[[Any, int], np.ndarray]
-    play_game: Callable[..., Any]  # the game's driver (simcore.skeleton)
-    columns: list[str]
-    end_reasons: tuple[str, ...]
-    new_trace: Callable[[Any, int], np.ndarray]  # (rules, players) -> an enabled buffer
-    read_actions: Callable[[np.ndarray], np.ndarray]
-    read_snapshots: Callable[[np.ndarray], np.ndarray]
-    clock: int  # the state field an action record's first value is matched with
-    game_end: int  # the action kind of the game-end record (not listed in a turn)
+    From the state module: END_REASONS, A_GAME_END (the game-end record, not listed in a
+    turn), new_trace(n, enabled), trace_actions(tr), trace_snapshots(tr), and the field named
+    by `clock` that an action record's first value is matched with."""
+
+    driver: Any  # the game's simcore.skeleton driver (play.DRIVER)
+    state: ModuleType
+    turns: Callable[[Any, int], int]  # (rules, players) -> the longest game, in snapshots
     turn: Callable[[np.ndarray, np.ndarray, np.ndarray], dict]  # (snapshot, its records, r)
     render: Callable[[GameTrace], str]
+    clock: str = "S_TURN"
     header_extra: Callable[[Any, np.ndarray], dict] = lambda rules, r: {}
     tiebreaks: bool = True  # the end line lists the tie-breaks
 
@@ -69,6 +69,8 @@ def seat_labels(seats, players: int, index: int, rotate: bool) -> list[str]:
 
 def replay(
     fmt: TraceFormat,
+    game: str,
+    pack: Callable[[Any, int], np.ndarray],
     rules,
     players: int,
     seats,
@@ -80,20 +82,22 @@ def replay(
     version: str = "",
     policy_arrays=None,
 ) -> GameTrace:
-    """Play game `index` under `seed` with tracing on and decode it."""
-    r = fmt.pack(rules, players)
+    """Play game `index` of `game` under `seed` with tracing on and decode it."""
+    r = pack(rules, players)
     ids, w = policy_arrays
-    tr = fmt.new_trace(rules, players)
-    row = np.zeros(len(fmt.columns), dtype=np.int64)
-    fmt.play_game(r, ids, w, np.uint64(seed % 2**64), np.uint64(index), rotate, checked, tr, row)
+    tr = fmt.state.new_trace(fmt.turns(rules, players), enabled=True)
+    row = np.zeros(len(fmt.driver.columns), dtype=np.int64)
+    fmt.driver.play_game(
+        r, ids, w, np.uint64(seed % 2**64), np.uint64(index), rotate, checked, tr, row
+    )
     if overflowed(tr):
         raise RuntimeError("trace buffer overflow")
-    recs = fmt.read_actions(tr)
-    snaps = fmt.read_snapshots(tr)
+    recs = fmt.state.trace_actions(tr)
+    snaps = fmt.state.trace_snapshots(tr)
     resolved = rules.resolved(players)
     header = {
         "type": "game",
-        "game": fmt.game,
+        "game": game,
         "version": version,
         "players": players,
         "seed": seed,
@@ -104,19 +108,20 @@ def replay(
         "rules_hash": rules_hash(resolved),
         **fmt.header_extra(rules, r),
     }
+    clock = getattr(fmt.state, fmt.clock)
     turns = []
     for snap in snaps:
-        sel = recs[(recs[:, 0] == snap[fmt.clock]) & (recs[:, 2] != fmt.game_end)]
+        sel = recs[(recs[:, 0] == snap[clock]) & (recs[:, 2] != fmt.state.A_GAME_END)]
         turns.append(fmt.turn(snap, sel, r))
     return GameTrace(header, turns, end_line(fmt, row, players), r, snaps, fmt.render)
 
 
 def end_line(fmt: TraceFormat, row: np.ndarray, players: int) -> dict:
     """The trace's last line, from the game's result row."""
-    col = {c: i for i, c in enumerate(fmt.columns)}
+    col = {c: i for i, c in enumerate(fmt.driver.columns)}
     end = {
         "type": "end",
-        "end_reason": fmt.end_reasons[int(row[col["end_reason"]])],
+        "end_reason": fmt.state.END_REASONS[int(row[col["end_reason"]])],
         "winner": int(row[col["winner"]]),
         "win_mask": int(row[col["win_mask"]]),
         "rounds": int(row[col["rounds"]]),

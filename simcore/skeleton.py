@@ -2,13 +2,19 @@
 
 A game package writes only what is its own (rules, board, state layout, engine verbs, players,
 its turn loop and trace rendering). Its `play.py` declares its result counters in a
-`RowLayout` and hands its compiled hooks to `bind_driver`, which builds the game's `run_game`,
-`play_game` and `play_batch` from the templates below:
+`RowLayout` and calls `DRIVER = bind_driver(__name__, ROW, state, engine, ...)`, which builds
+the game's `run_game`, `play_game` and `play_batch` from the templates below, with these hooks,
+found by name in the play module or else in the modules it is given:
 
     setup(s, r, tr, rng)                        deal the game into the zeroed state s
     play_from(s, r, pols, wts, rng, checked, tr, x, xf, tab)
                                                 play it to its end; 0 or the first error code
-                                                (the driver then ends the game with END_ERROR)
+                                                (the driver then ends the game with END_ERROR);
+                                                optional: without it, the shared loop
+                                                play_turns over the game's
+    play_turn(s, r, tr, seat, pol, wts, rng, checked, x, xf, tab)
+                                                one seat's whole turn, with check_invariants,
+                                                snapshot and ERR_TRACE
     scores(s, r, score, tiebreak)               fill score[seat], tiebreak[seat]
     length(s, r) -> (rounds, turns)             the row's rounds and turns
     record(tr, s, kind, a, b, c)                the game's trace record (the game-end record)
@@ -19,8 +25,9 @@ its turn loop and trace rendering). Its `play.py` declares its result counters i
     tables(r, tab)                              optional: fill the per-rules table once per
                                                 block of games (table_size values)
 
-and, from the game's state module, STATE_SIZE, S_END_REASON, S_GAME_OVER, S_ERROR, END_ERROR
-and A_GAME_END (the state's size, the fields the driver writes, the game-end record's kind).
+and STATE_SIZE, S_END_REASON, S_GAME_OVER, S_ERROR, END_ERROR, A_GAME_END and S_SEAT from the
+game's state module (the state's size, the fields the driver reads and writes, the game-end
+record's kind).
 
 The scratch of one game is the same for every game: the state s (int64[STATE_SIZE]), an int
 scratch x (int64[X_SIZE]) and a float scratch xf (float64[XF_SIZE]) of the players, zeroed
@@ -35,6 +42,7 @@ the game's cache directory (simcore.jit) like any function of the game.
 
 from __future__ import annotations
 
+import sys
 import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -46,7 +54,7 @@ from numba import prange
 from simcore.jit import driver, kernel
 from simcore.rng import stream_for
 from simcore.seats import seat_policies
-from simcore.tracebuf import T_HEADER
+from simcore.tracebuf import T_HEADER, T_ON, trace_full
 
 P_PLAYERS = 0  # every game's packed rules array starts with the player count
 DERIVED = -1  # a counter that is not one state field: the game's `derived` hook computes it
@@ -214,6 +222,22 @@ def fill_row(s, r, index, policy_idx, score, tb, rows, i):  # pragma: no cover -
     rows[i, R_ERROR] = s[S_ERROR]  # noqa: F821
 
 
+def play_turns(s, r, pols, wts, rng, checked, tr, x, xf, tab):  # pragma: no cover - compiled
+    """The turn loop of a game played turn by turn: the seat to play plays its whole turn
+    until the game is over (a snapshot before each turn when tracing; invariants checked at
+    the start in checked mode, the players check them after each action). Returns 0 or the
+    first error code."""
+    err = game_check_invariants(s, r) if checked else 0  # noqa: F821
+    while err == 0 and s[S_OVER] == 0:  # noqa: F821
+        seat = s[S_SEAT]  # noqa: F821
+        if tr[T_ON] == 1:
+            game_snapshot(tr, s)  # noqa: F821
+        err = game_play_turn(s, r, tr, seat, pols[seat], wts, rng, checked, x, xf, tab)  # noqa: F821
+        if trace_full(tr):
+            err = ERR_TRACE  # noqa: F821
+    return err
+
+
 def run_game(r, pol_ids, weights, seed, index, rotate, checked, tr, rows, i, g):  # pragma: no cover
     """Play game `index` under `seed` and write its result row rows[i], in the scratch of
     one game g = (s, x, xf, tab, rng, pols, wts, policy_idx, score, tb), reused from game
@@ -282,6 +306,7 @@ def play_batch(r, pol_ids, weights, seed, start, rotate, checked, rows):  # prag
 
 # (template, compile decorator) in the order they are bound
 _TEMPLATES: tuple[tuple[Callable, Callable], ...] = (
+    (play_turns, kernel),
     (fill_row, kernel),
     (run_game, kernel),
     (new_scratch, driver),
@@ -290,61 +315,76 @@ _TEMPLATES: tuple[tuple[Callable, Callable], ...] = (
 )
 
 
-_STATE_NAMES = ("STATE_SIZE", "S_END_REASON", "S_GAME_OVER", "S_ERROR", "END_ERROR", "A_GAME_END")
+_STATE_NAMES = (
+    "STATE_SIZE",
+    "S_END_REASON",
+    "S_GAME_OVER",
+    "S_ERROR",
+    "S_SEAT",
+    "END_ERROR",
+    "A_GAME_END",
+)
+_HOOKS = ("setup", "scores", "length", "record")
+_TURN_HOOKS = ("play_turn", "check_invariants", "snapshot", "ERR_TRACE")
+_OPTIONAL = {"winners": winners_of_scores, "derived": no_derived, "tables": no_tables}
 
 
 def bind_driver(
     module: str,
     layout: RowLayout,
-    state: types.ModuleType,
-    setup: Callable,
-    play_from: Callable,
-    scores: Callable,
-    length: Callable,
-    record: Callable,
-    *,
-    winners: Callable = winners_of_scores,
-    derived: Callable = no_derived,
-    tables: Callable = no_tables,
-    table_size: int = 0,
+    *sources: types.ModuleType,
     x_size: int = 0,
     x_zeroed: int | None = None,
     xf_size: int = 0,
+    table_size: int = 0,
 ) -> types.SimpleNamespace:
-    """The game's copy of the driver: a namespace with layout, columns, fill_row, run_game,
-    new_scratch, play_game and play_batch, compiled (lazily) for `module` (the game's play
-    module, whose cache directory they share). state: the game's state module, read for
-    STATE_SIZE, S_END_REASON, S_GAME_OVER, S_ERROR, END_ERROR and A_GAME_END; the hooks and
-    sizes as in this module's docstring (x_zeroed: how much of x is zeroed before a game,
-    default all of it)."""
-    missing = [n for n in _STATE_NAMES if not hasattr(state, n)]
+    """The game's copy of the driver: a namespace with module, layout, columns, run_game,
+    play_game and play_batch (and the other templates), compiled (lazily) for `module`, the
+    game's play module, whose cache directory they share.
+
+    The hooks and the state's names (this module's docstring) are looked up by name: first in
+    the play module as far as it has run (its own hooks, e.g. a `setup` that wraps the
+    engine's), then in `sources` in order (the game's state and engine modules). x_zeroed: how
+    much of x is zeroed before a game (default all of it)."""
+    play = sys.modules[module]
+    found: dict[str, Any] = {}
+    for name in _STATE_NAMES + _HOOKS + ("play_from",) + _TURN_HOOKS + tuple(_OPTIONAL):
+        for src in (play, *sources):
+            if hasattr(src, name):
+                found[name] = getattr(src, name)
+                break
+    if "play_from" not in vars(play):  # a game with its own loop defines play_from in play.py
+        found.pop("play_from", None)
+    required = _STATE_NAMES + _HOOKS + (() if "play_from" in found else _TURN_HOOKS)
+    missing = [n for n in required if n not in found]
     if missing:
-        raise TypeError(f"{state.__name__} does not define {', '.join(missing)}")
+        raise TypeError(f"{module}: the driver finds no {', '.join(missing)}")
     g = dict(globals())
     g.update(layout.constants())
+    g.update({f"game_{n}": found[n] for n in _HOOKS + ("play_from",) if n in found})
+    g.update({f"game_{n}": found.get(n, default) for n, default in _OPTIONAL.items()})
     g.update(
         __name__=module,
-        game_setup=setup,
-        game_play_from=play_from,
-        game_scores=scores,
-        game_winners=winners,
-        game_length=length,
-        game_record=record,
-        game_derived=derived,
-        game_tables=tables,
-        A_GAME_END=state.A_GAME_END,
-        STATE_SIZE=state.STATE_SIZE,
-        S_END=state.S_END_REASON,
-        S_OVER=state.S_GAME_OVER,
-        S_ERROR=state.S_ERROR,
-        END_ERROR=state.END_ERROR,
+        A_GAME_END=found["A_GAME_END"],
+        STATE_SIZE=found["STATE_SIZE"],
+        S_END=found["S_END_REASON"],
+        S_OVER=found["S_GAME_OVER"],
+        S_ERROR=found["S_ERROR"],
+        S_SEAT=found["S_SEAT"],
+        END_ERROR=found["END_ERROR"],
         X_SIZE=max(x_size, 1),
         X_ZEROED=x_size if x_zeroed is None else x_zeroed,
         XF_SIZE=max(xf_size, 1),
         TABLE_SIZE=max(table_size, 1),
     )
+    turn = None if "play_from" in found else tuple(found[n] for n in _TURN_HOOKS)
+    if turn is not None:
+        g.update(zip(("game_play_turn", "game_check_invariants", "game_snapshot"), turn[:3]))
+        g["ERR_TRACE"] = turn[3]
     out = types.SimpleNamespace(module=module, layout=layout, columns=layout.columns)
     for template, compile_ in _TEMPLATES:
+        if template is play_turns and turn is None:
+            continue
         fn = types.FunctionType(
             template.__code__, g, template.__name__, template.__defaults__, template.__closure__
         )
@@ -353,5 +393,7 @@ def bind_driver(
         fn.__module__ = module
         compiled = compile_(fn)
         g[template.__name__] = compiled
+        if template is play_turns:
+            g["game_play_from"] = compiled
         setattr(out, template.__name__, compiled)
     return out

@@ -9,16 +9,9 @@ simcore.rng.stream_for(seed, index), never from thread count or chunking.
 from __future__ import annotations
 
 from simcore.jit import kernel
-from simcore.secrets_of_the_sea import state
-from simcore.secrets_of_the_sea.engine import (
-    ERR_TRACE,
-    record,
-    scores,
-    setup,
-    snapshot,
-)
-from simcore.secrets_of_the_sea.engine_invariants import check_invariants
-from simcore.secrets_of_the_sea.policies import XF_SIZE, play_turn
+from simcore.secrets_of_the_sea import engine, engine_invariants, state
+from simcore.secrets_of_the_sea.policies import XF_SIZE
+from simcore.secrets_of_the_sea.policies import play_turn as policy_turn
 from simcore.secrets_of_the_sea.rules import (
     MAX_PLAYERS,
     N_BONUS,
@@ -49,17 +42,13 @@ from simcore.secrets_of_the_sea.state import (
     S_EXCHANGES,
     S_FIGHTS,
     S_FIGHTS_WON,
-    S_GAME_OVER,
     S_LIGHT_LEFT,
     S_MOVES,
-    S_SEAT,
     S_TURN,
     S_WRECK_LEFT,
     S_WRECK_TAKEN,
-    T_ON,
 )
 from simcore.skeleton import DERIVED, RowLayout, bind_driver
-from simcore.tracebuf import trace_full
 
 # The result row: common columns, then Secrets of the Sea's counters (name, state field). The
 # tiles left are the engine's running counts (check_invariants holds them equal to a recount).
@@ -95,30 +84,16 @@ ROW = RowLayout(
     seat_base=O_CNT,
     seat_stride=N_CNT,
 )
-COLUMNS = ROW.columns
-GAME_COUNTERS = ROW.game_counter_names
-SEAT_COUNTERS = ROW.seat_counter_names
-N_COLS = len(COLUMNS)
+N_COLS = len(ROW.columns)
 K_TILES = ROW.counter("tiles")
 K_TREASURE_POINTS = ROW.counter("treasure_points")
 K_BONUS_TILES = ROW.counter("bonus_tiles")
 
 
-@kernel
-def play_from(s, r, pols, weights, rng, checked, tr, x, xf, tab):
-    """Play the game in s to its end. pols: int64[4] policy id per seat; weights:
-    float64[4, W] (the whole matrix: a row view would cost reference counting per turn);
-    xf: float64[XF_SIZE] scratch of the ev player; x and tab are not used. Returns 0 or the
-    first error code (the driver ends the game with it)."""
-    err = check_invariants(s, r) if checked else 0
-    while err == 0 and s[S_GAME_OVER] == 0:
-        seat = s[S_SEAT]
-        if tr[T_ON] == 1:
-            snapshot(tr, s)
-        err = play_turn(s, r, tr, seat, pols[seat], weights, rng, checked, xf)
-        if trace_full(tr):
-            err = ERR_TRACE
-    return err
+@kernel(inline="always")
+def play_turn(s, r, tr, seat, pol, wts, rng, checked, x, xf, tab):
+    """The seat's whole turn (policies.play_turn as policy_turn); x and tab are not used."""
+    return policy_turn(s, r, tr, seat, pol, wts, rng, checked, xf)
 
 
 @kernel
@@ -147,8 +122,6 @@ def derived(s, r, k, seat):
     return n
 
 
-DRIVER = bind_driver(
-    __name__, ROW, state, setup, play_from, scores, length, record, derived=derived, xf_size=XF_SIZE
-)
+DRIVER = bind_driver(__name__, ROW, state, engine, engine_invariants, xf_size=XF_SIZE)
 play_game = DRIVER.play_game
 play_batch = DRIVER.play_batch

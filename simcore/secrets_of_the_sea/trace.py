@@ -9,24 +9,23 @@ import json
 import numpy as np
 
 from simcore.replay import SEAT_LETTERS, GameTrace, TraceFormat, title_lines
+from simcore.secrets_of_the_sea import state as game_state
 from simcore.secrets_of_the_sea.board import (
     COLS,
     ROWS,
 )
-from simcore.secrets_of_the_sea.play import COLUMNS, play_game
+from simcore.secrets_of_the_sea.play import DRIVER
 from simcore.secrets_of_the_sea.rules import (
     BONUS_NAMES,
     P_N_TILES,
     P_PLAYERS,
     WRECK_BASE,
-    pack,
 )
 from simcore.secrets_of_the_sea.state import (
     A_BONUS,
     A_END_TURN,
     A_EXCHANGE,
     A_FIGHT,
-    A_GAME_END,
     A_MOVE,
     A_REVEAL,
     A_ROLL,
@@ -34,16 +33,12 @@ from simcore.secrets_of_the_sea.state import (
     A_TAKE,
     A_WRECK,
     EMPTY,
-    END_REASONS,
     ON_BOARD,
     S_ROUND,
     S_SEAT,
     S_TURN,
     kind_name,
-    new_trace,
     tile_token,
-    trace_actions,
-    trace_snapshots,
     view,
 )
 
@@ -212,16 +207,9 @@ def describe_action(a: dict) -> str:
 
 
 FORMAT = TraceFormat(
-    game="secrets-of-the-sea",
-    pack=pack,
-    play_game=play_game,
-    columns=COLUMNS,
-    end_reasons=END_REASONS,
-    new_trace=lambda rules, players: new_trace(rules.max_turns + 1, enabled=True),
-    read_actions=trace_actions,
-    read_snapshots=trace_snapshots,
-    clock=S_TURN,
-    game_end=A_GAME_END,
+    DRIVER,
+    game_state,
+    turns=lambda rules, players: rules.max_turns + 1,
     turn=lambda snap, recs, r: {
         "type": "turn",
         "state": state_json(snap, r),

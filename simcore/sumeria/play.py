@@ -10,12 +10,10 @@ from __future__ import annotations
 
 from simcore.jit import kernel
 from simcore.skeleton import DERIVED, RowLayout, bind_driver
-from simcore.sumeria import state
+from simcore.sumeria import engine, engine_round, state
 from simcore.sumeria.board import N_LOCS, N_TYPES
 from simcore.sumeria.engine import (
     ERR_TRACE,
-    record,
-    setup,
     snapshot,
 )
 from simcore.sumeria.engine_invariants import (
@@ -23,7 +21,6 @@ from simcore.sumeria.engine_invariants import (
 )
 from simcore.sumeria.engine_round import (
     advance,
-    scores,
 )
 from simcore.sumeria.policies import decide
 from simcore.sumeria.rules import MAX_PLAYERS
@@ -85,10 +82,7 @@ ROW = RowLayout(
     seat_base=O_SCNT,
     seat_stride=N_CNT,
 )
-COLUMNS = ROW.columns
-GAME_COUNTERS = ROW.game_counter_names
-SEAT_COUNTERS = ROW.seat_counter_names
-N_COLS = len(COLUMNS)
+N_COLS = len(ROW.columns)
 K_TILES = ROW.counter("tiles")
 
 
@@ -141,18 +135,7 @@ def derived(s, r, k, seat):
 
 
 DRIVER = bind_driver(
-    __name__,
-    ROW,
-    state,
-    setup,
-    play_from,
-    scores,
-    length,
-    record,
-    derived=derived,
-    x_size=X_SIZE,
-    x_zeroed=X_ZEROED,
-    xf_size=XF_SIZE,
+    __name__, ROW, state, engine, engine_round, x_size=X_SIZE, x_zeroed=X_ZEROED, xf_size=XF_SIZE
 )
 play_game = DRIVER.play_game
 play_batch = DRIVER.play_batch

@@ -9,15 +9,15 @@ import json
 import numpy as np
 
 from simcore.replay import SEAT_LETTERS, GameTrace, TraceFormat, title_lines, winner_sentence
+from simcore.sumeria import state as game_state
 from simcore.sumeria.board import LOCS_PER_STATE, N_STATES, TYPE_NAMES, load_map, loc_name
-from simcore.sumeria.play import COLUMNS, play_game
-from simcore.sumeria.rules import P_N_SCORED, P_PLAYERS, pack
+from simcore.sumeria.play import DRIVER
+from simcore.sumeria.rules import P_N_SCORED, P_PLAYERS
 from simcore.sumeria.state import (
     A_ADD,
     A_CONTROL,
     A_DISCARD,
     A_DRAW,
-    A_GAME_END,
     A_MOVE,
     A_NEW_ROUND,
     A_PLACE,
@@ -25,7 +25,6 @@ from simcore.sumeria.state import (
     A_REMOVE,
     A_TAKE,
     EMPTY,
-    END_REASONS,
     PH_CHOOSE,
     PH_SETUP,
     PH_TURN,
@@ -36,9 +35,6 @@ from simcore.sumeria.state import (
     S_ROUND,
     S_SEAT,
     S_TURN,
-    new_trace,
-    trace_actions,
-    trace_snapshots,
     view,
 )
 
@@ -245,30 +241,25 @@ def describe_action(a: dict) -> str:
     return json.dumps(a)
 
 
-def _new_trace(rules, players: int) -> np.ndarray:
-    decisions = players * (
-        rules.initial_traders[players - 3] + rules.rounds * (rules.turns_per_round + 9)
+def _decisions(rules, players: int) -> int:
+    """The most decisions a game can take (and room for the setup's)."""
+    return (
+        players * (rules.initial_traders[players - 3] + rules.rounds * (rules.turns_per_round + 9))
+        + 16
     )
-    return new_trace(decisions + 16, enabled=True)
 
 
 FORMAT = TraceFormat(
-    game="sumeria",
-    pack=pack,
-    play_game=play_game,
-    columns=COLUMNS,
-    end_reasons=END_REASONS,
-    new_trace=_new_trace,
-    read_actions=trace_actions,
-    read_snapshots=trace_snapshots,
-    clock=S_DECISION,
-    game_end=A_GAME_END,
+    DRIVER,
+    game_state,
+    turns=_decisions,
     turn=lambda snap, recs, r: {
         "type": "decision",
         "state": state_json(snap, r),
         "actions": actions_json(recs),
     },
     render=render,
+    clock="S_DECISION",
     header_extra=lambda rules, r: {
         "routes": [[loc_name(a), loc_name(b)] for a, b in load_map(rules.map)]
     },

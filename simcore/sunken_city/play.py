@@ -10,17 +10,12 @@ from __future__ import annotations
 
 from simcore.jit import driver, kernel
 from simcore.skeleton import DERIVED, RowLayout, bind_driver
-from simcore.sunken_city import state
+from simcore.sunken_city import engine, engine_invariants, state
 from simcore.sunken_city.engine import (
     ERR_ILLEGAL,
-    ERR_TRACE,
-    record,
-    scores,
-    snapshot,
     treasure,
 )
 from simcore.sunken_city.engine import setup as deal
-from simcore.sunken_city.engine_invariants import check_invariants
 from simcore.sunken_city.players.random import POL_RANDOM, random_turn
 from simcore.sunken_city.players.scratch import F_SIZE as XF_SIZE
 from simcore.sunken_city.players.scratch import X_SIZE
@@ -43,12 +38,10 @@ from simcore.sunken_city.state import (
     S_BANISHMENTS,
     S_CHIP_SUPPLY,
     S_DRAW_SPACE,
-    S_GAME_OVER,
     S_GROTTO_MOVES,
     S_HOUSES_PLACED,
     S_PIECES_SUNK,
     S_ROUND,
-    S_SEAT,
     S_SINK_STEPS,
     S_SINKING_PHASES,
     S_SPIRIT_MOVES,
@@ -56,7 +49,6 @@ from simcore.sunken_city.state import (
     S_STREETS_PLACED,
     S_TURN,
 )
-from simcore.tracebuf import trace_full
 
 # The result row: common columns, then Sunken City's counters (name, state field).
 ROW = RowLayout(
@@ -91,39 +83,22 @@ ROW = RowLayout(
     seat_base=O_COUNTERS,
     seat_stride=N_COUNTERS,
 )
-COLUMNS = ROW.columns
-GAME_COUNTERS = ROW.game_counter_names
-SEAT_COUNTERS = ROW.seat_counter_names
-N_COLS = len(COLUMNS)
+N_COLS = len(ROW.columns)
 K_FINAL_STREET_SPACE = ROW.counter("final_street_space")
 K_STREETS_LEFT = ROW.counter("streets_left")
 K_TREASURES_BANKED = ROW.counter("treasures_banked")
 
 
 @driver
-def play_turn(s, r, tr, seat, pol, w, rng, checked, x, xf):
-    """Let policy `pol` (weights w: float64[W]) play the seat's whole turn."""
+def play_turn(s, r, tr, seat, pol, wts, rng, checked, x, xf, tab):
+    """Let policy `pol` play the seat's whole turn with its weights wts[seat] (a driver: the
+    players read their weights as a row). x: int64[X_SIZE] and xf: float64[XF_SIZE], the
+    players' scratch; tab is not used."""
     if pol == POL_RANDOM:
         return random_turn(s, r, tr, seat, rng, checked, x)
     if pol == POL_HEURISTIC:
-        return heuristic_turn(s, r, tr, seat, w, rng, checked, x, xf)
+        return heuristic_turn(s, r, tr, seat, wts[seat], rng, checked, x, xf)
     return ERR_ILLEGAL
-
-
-@driver
-def play_from(s, r, pols, weights, rng, checked, tr, x, xf, tab):
-    """Play the game in s to its end. pols: int64[4] policy id per seat; weights:
-    float64[4, W]; x: int64[X_SIZE] and xf: float64[XF_SIZE], the players' scratch (zeroed
-    before the game); tab is not used. Returns 0 or the first error code (the driver ends
-    the game with it)."""
-    err = check_invariants(s, r) if checked else 0
-    while err == 0 and s[S_GAME_OVER] == 0:
-        seat = s[S_SEAT]
-        snapshot(tr, s)
-        err = play_turn(s, r, tr, seat, pols[seat], weights[seat], rng, checked, x, xf)
-        if trace_full(tr):
-            err = ERR_TRACE
-    return err
 
 
 @kernel
@@ -158,17 +133,7 @@ def derived(s, r, k, seat):
 
 
 DRIVER = bind_driver(
-    __name__,
-    ROW,
-    state,
-    setup,
-    play_from,
-    scores,
-    length,
-    record,
-    derived=derived,
-    x_size=X_SIZE,
-    xf_size=XF_SIZE,
+    __name__, ROW, state, engine, engine_invariants, x_size=X_SIZE, xf_size=XF_SIZE
 )
 play_game = DRIVER.play_game
 play_batch = DRIVER.play_batch

@@ -11,7 +11,8 @@ import numpy as np
 
 from simcore.replay import SEAT_LETTERS, GameTrace, TraceFormat, title_lines, winner_sentence
 from simcore.sunken_city import engine
-from simcore.sunken_city.play import COLUMNS, play_game
+from simcore.sunken_city import state as game_state
+from simcore.sunken_city.play import DRIVER
 from simcore.sunken_city.rules import (
     N_TREASURES,
     P_ADVANCED,
@@ -21,14 +22,12 @@ from simcore.sunken_city.rules import (
     R_CARDS,
     R_KIND,
     SIZE,
-    pack,
 )
 from simcore.sunken_city.state import (
     A_BANISH,
     A_CARD,
     A_CHIP,
     A_END_TURN,
-    A_GAME_END,
     A_GROTTO,
     A_HOURGLASS,
     A_HOUSE,
@@ -59,9 +58,6 @@ from simcore.sunken_city.state import (
     S_SPIRIT_SLOT,
     S_TURN,
     VILLAGE,
-    new_trace,
-    trace_actions,
-    trace_snapshots,
     view,
 )
 
@@ -468,16 +464,9 @@ def describe_action(a: dict) -> str:
 
 
 FORMAT = TraceFormat(
-    game="sunken-city",
-    pack=pack,
-    play_game=play_game,
-    columns=COLUMNS,
-    end_reasons=END_REASONS,
-    new_trace=lambda rules, players: new_trace(rules.max_rounds * players + 1, enabled=True),
-    read_actions=trace_actions,
-    read_snapshots=trace_snapshots,
-    clock=S_TURN,
-    game_end=A_GAME_END,
+    DRIVER,
+    game_state,
+    turns=lambda rules, players: rules.max_rounds * players + 1,
     turn=lambda snap, recs, r: {
         "type": "turn",
         "state": state_json(snap, r),

@@ -13,19 +13,12 @@ from __future__ import annotations
 
 from simcore.jit import kernel
 from simcore.skeleton import DERIVED, RowLayout, bind_driver
-from simcore.sunken_treasure import state
+from simcore.sunken_treasure import engine, engine_invariants, state
 from simcore.sunken_treasure.board import MAX_PLAYERS
 from simcore.sunken_treasure.engine import (
     ERR_ILLEGAL,
-    ERR_TRACE,
     n_banked,
-    record,
-    scores,
-    setup,
-    snapshot,
-    winners,
 )
-from simcore.sunken_treasure.engine_invariants import check_invariants
 from simcore.sunken_treasure.policies import (
     LT_SIZE,
     POL_RANDOM,
@@ -51,10 +44,8 @@ from simcore.sunken_treasure.state import (
     F_CNT,
     O_SEATS,
     S_ATTACKS,
-    S_GAME_OVER,
     S_RESHUFFLES,
     S_SAFETY_PLAYED,
-    S_SEAT,
     S_SHARKS_CLEARED,
     S_SHARKS_DRAWN,
     S_SHORT,
@@ -62,10 +53,8 @@ from simcore.sunken_treasure.state import (
     S_TRE_N,
     S_TURN,
     SEAT_W,
-    T_ON,
     X_SIZE,
 )
-from simcore.tracebuf import trace_full
 
 # The result row: common columns, then Sunken Treasure's counters (name, state field).
 ROW = RowLayout(
@@ -100,42 +89,30 @@ ROW = RowLayout(
     seat_base=O_SEATS + F_CNT,
     seat_stride=SEAT_W,
 )
-COLUMNS = ROW.columns
-GAME_COUNTERS = ROW.game_counter_names
-SEAT_COUNTERS = ROW.seat_counter_names
-N_COLS = len(COLUMNS)
+N_COLS = len(ROW.columns)
 K_TREASURE_LEFT = ROW.counter("treasure_left")
 K_CARDS_BANKED = ROW.counter("cards_banked")
 
 
 @kernel(inline="always")
-def play_turn(s, r, tr, seat, pol, w, rng, checked, x, lt):
-    """Let policy `pol` play the seat's turn (w: float64[4, W], the weights of every seat; a
-    kernel, and the whole matrix rather than a row view, so no reference counting per turn)."""
+def play_turn(s, r, tr, seat, pol, wts, rng, checked, x, xf, lt):
+    """Let policy `pol` play the seat's turn (wts: float64[4, W], the weights of every seat; a
+    kernel, and the whole matrix rather than a row view, so no reference counting per turn).
+    x: int64[X_SIZE] scratch; lt: the lock table (policies.lock_table); xf is not used. A
+    player that returns without completing its turn is an error."""
+    turn = s[S_TURN]
     if pol == POL_RANDOM:
-        return random_turn(s, r, tr, seat, rng, checked, x)
-    if pol > POL_RANDOM:
-        return heuristic_turn(s, r, tr, seat, w, rng, checked, lt)
-    return ERR_ILLEGAL
-
-
-@kernel
-def play_from(s, r, pols, weights, rng, checked, tr, x, xf, lt):
-    """Play the game in s to its end. pols: int64[4] policy id per seat; weights:
-    float64[4, W]; x: int64[X_SIZE] scratch; lt: the lock table (policies.lock_table); xf is
-    not used. Returns 0 or the first error code (the driver ends the game with it)."""
-    err = check_invariants(s, r) if checked else 0
-    while err == 0 and s[S_GAME_OVER] == 0:
-        seat = s[S_SEAT]
-        if tr[T_ON] == 1:
-            snapshot(tr, s)
-        turn = s[S_TURN]
-        err = play_turn(s, r, tr, seat, pols[seat], weights, rng, checked, x, lt)
-        if err == 0 and s[S_TURN] != turn + 1:
-            err = ERR_ILLEGAL  # a player returned without completing its turn
-        if trace_full(tr):
-            err = ERR_TRACE
+        err = random_turn(s, r, tr, seat, rng, checked, x)
+    elif pol > POL_RANDOM:
+        err = heuristic_turn(s, r, tr, seat, wts, rng, checked, lt)
+    else:
+        err = ERR_ILLEGAL
+    if err == 0 and s[S_TURN] != turn + 1:
+        err = ERR_ILLEGAL
     return err
+
+
+tables = lock_table  # filled once per block of games
 
 
 @kernel
@@ -156,19 +133,7 @@ def derived(s, r, k, seat):
 
 
 DRIVER = bind_driver(
-    __name__,
-    ROW,
-    state,
-    setup,
-    play_from,
-    scores,
-    length,
-    record,
-    winners=winners,
-    derived=derived,
-    tables=lock_table,
-    table_size=LT_SIZE,
-    x_size=X_SIZE,
+    __name__, ROW, state, engine, engine_invariants, x_size=X_SIZE, table_size=LT_SIZE
 )
 play_game = DRIVER.play_game
 play_batch = DRIVER.play_batch

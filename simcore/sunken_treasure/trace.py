@@ -9,16 +9,16 @@ import json
 import numpy as np
 
 from simcore.replay import SEAT_LETTERS, GameTrace, TraceFormat, title_lines
+from simcore.sunken_treasure import state as game_state
 from simcore.sunken_treasure.board import ATTEMPT_NAMES, DECK_NAMES, ITEM_NAMES
-from simcore.sunken_treasure.play import COLUMNS, play_game
-from simcore.sunken_treasure.rules import P_N_TKINDS, P_PLAYERS, R_TVALUE, pack
+from simcore.sunken_treasure.play import DRIVER
+from simcore.sunken_treasure.rules import P_N_TKINDS, P_PLAYERS, R_TVALUE
 from simcore.sunken_treasure.state import (
     A_ABANDON,
     A_ATTEMPT,
     A_BANK,
     A_CLAIM,
     A_DIVE,
-    A_GAME_END,
     A_RESHUFFLE,
     A_SAFETY,
     A_SEARCH,
@@ -43,9 +43,6 @@ from simcore.sunken_treasure.state import (
     S_TRE_N,
     S_TURN,
     UP_NAMES,
-    new_trace,
-    trace_actions,
-    trace_snapshots,
     view,
 )
 
@@ -240,26 +237,19 @@ def render(trace: GameTrace) -> str:
     return "\n".join(out) + "\n"
 
 
-def _turn(snap: np.ndarray, recs: np.ndarray, r: np.ndarray) -> dict:
-    return {"type": "turn", "state": state_json(snap, r), "actions": actions_json(recs)}
-
-
-def _new_trace(rules, players: int) -> np.ndarray:
-    max_turns = rules.solo_turns if players == 1 else rules.max_rounds * players
-    return new_trace(max_turns + 1, enabled=True)
+def _turns(rules, players: int) -> int:
+    """The most turns a game can last (one player: the solo turn limit)."""
+    return (rules.solo_turns if players == 1 else rules.max_rounds * players) + 1
 
 
 FORMAT = TraceFormat(
-    game="sunken-treasure",
-    pack=pack,
-    play_game=play_game,
-    columns=COLUMNS,
-    end_reasons=END_REASONS,
-    new_trace=_new_trace,
-    read_actions=trace_actions,
-    read_snapshots=trace_snapshots,
-    clock=S_TURN,
-    game_end=A_GAME_END,
-    turn=_turn,
+    DRIVER,
+    game_state,
+    turns=_turns,
+    turn=lambda snap, recs, r: {
+        "type": "turn",
+        "state": state_json(snap, r),
+        "actions": actions_json(recs),
+    },
     render=render,
 )
