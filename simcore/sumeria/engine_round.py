@@ -11,20 +11,9 @@ from __future__ import annotations
 
 from simcore.jit import kernel
 from simcore.sumeria import board as B
+from simcore.sumeria import engine as E
 from simcore.sumeria import rules as R
 from simcore.sumeria import state as S
-from simcore.sumeria.engine import (
-    ERR_ILLEGAL,
-    city_holder,
-    cnt,
-    count,
-    display,
-    draw_display,
-    held,
-    record,
-    towns,
-    turn_index,
-)
 
 # ---------------------------------------------------------------------------------------
 # End of a round (seed 002, "End of a Round")
@@ -36,8 +25,9 @@ def control_key(s, r, st, seat):
     ties: "the tied player who has a trader in the city", then "the most traders in the
     towns", then "the tied player who played first during that round"."""
     players = r[R.P_PLAYERS]
-    k = cnt(s, st, seat) * 64 + towns(s, st, seat) * 8 + (players - 1 - turn_index(s, r, seat))
-    if city_holder(s, st) == seat:
+    order = players - 1 - E.turn_index(s, r, seat)
+    k = E.cnt(s, st, seat) * 64 + E.towns(s, st, seat) * 8 + order
+    if E.city_holder(s, st) == seat:
         k += 32
     return k
 
@@ -50,7 +40,7 @@ def ranking(s, r, st):
     k1 = -1
     k2 = -1
     for seat in range(r[R.P_PLAYERS]):
-        if cnt(s, st, seat) == 0:
+        if E.cnt(s, st, seat) == 0:
             continue
         k = control_key(s, r, st, seat)
         if k > k1:
@@ -65,7 +55,7 @@ def ranking(s, r, st):
 def display_kinds(s, p):
     n = 0
     for t in range(B.N_TYPES):
-        if display(s, p, t) > 0:
+        if E.display(s, p, t) > 0:
             n += 1
     return n
 
@@ -74,7 +64,7 @@ def display_kinds(s, p):
 def display_total(s, p):
     n = 0
     for t in range(B.N_TYPES):
-        n += display(s, p, t)
+        n += E.display(s, p, t)
     return n
 
 
@@ -83,7 +73,7 @@ def take_tile(s, tr, p, seat, t, chosen):
     s[S.O_DISPLAY + p * B.N_TYPES + t] -= 1
     s[S.O_HELD + seat * B.N_TYPES + t] += 1
     s[S.S_PICKS] -= 1
-    record(tr, s, S.A_TAKE, p, seat, t, chosen)
+    E.record(tr, s, S.A_TAKE, p, seat, t, chosen)
 
 
 @kernel
@@ -94,16 +84,16 @@ def begin_position(s, r, tr):
     p = s[S.S_CHOOSE_POS]
     st = s[S.O_ORDER + p]
     first, second = ranking(s, r, st)
-    record(tr, s, S.A_CONTROL, p, st, first, second, display_total(s, p))
+    E.record(tr, s, S.A_CONTROL, p, st, first, second, display_total(s, p))
     k = r[R.R_TILES + p]
     picks = k - 1 if k >= 2 else k
     if first < 0:
         s[S.S_EMPTY_SCORED] += 1
         picks = 0
     else:
-        count(s, first, S.C_CONTROLS)
+        E.count(s, first, S.C_CONTROLS)
         if second >= 0:
-            count(s, second, S.C_SECONDS)
+            E.count(s, second, S.C_SECONDS)
         else:
             s[S.S_SOLE_SCORED] += 1
         s[S.S_SEAT] = first
@@ -123,22 +113,22 @@ def settle_position(s, r, tr, first):
         return 1
     while s[S.S_PICKS] > 0:
         for t in range(B.N_TYPES):
-            if display(s, p, t) > 0:
+            if E.display(s, p, t) > 0:
                 take_tile(s, tr, p, first, t, 0)
                 break
     second = s[S.S_SECOND]
     for t in range(B.N_TYPES):
-        n = display(s, p, t)
+        n = E.display(s, p, t)
         if n == 0:
             continue
         s[S.O_DISPLAY + p * B.N_TYPES + t] = 0
         if second >= 0:
             s[S.O_HELD + second * B.N_TYPES + t] += n
-            record(tr, s, S.A_RECEIVE, p, second, t, n)
+            E.record(tr, s, S.A_RECEIVE, p, second, t, n)
         else:
             s[S.O_DISC + t] += n
             s[S.S_DISCARDED] += n
-            record(tr, s, S.A_DISCARD, p, t, n)
+            E.record(tr, s, S.A_DISCARD, p, t, n)
     return 0
 
 
@@ -154,13 +144,13 @@ def last_player(s, r):
         st = s[S.O_ORDER + p]
         low = 1 << 30
         for seat in range(players):
-            if mask & (1 << seat) and cnt(s, st, seat) < low:
-                low = cnt(s, st, seat)
+            if mask & (1 << seat) and E.cnt(s, st, seat) < low:
+                low = E.cnt(s, st, seat)
         nmask = 0
         n = 0
         last = -1
         for seat in range(players):
-            if mask & (1 << seat) and cnt(s, st, seat) == low:
+            if mask & (1 << seat) and E.cnt(s, st, seat) == low:
                 nmask |= 1 << seat
                 n += 1
                 last = seat
@@ -173,7 +163,7 @@ def last_player(s, r):
             if best < 0:
                 best = seat
             else:
-                later = turn_index(s, r, seat) > turn_index(s, r, best)
+                later = E.turn_index(s, r, seat) > E.turn_index(s, r, best)
                 if later == (r[R.P_FP_FALLBACK] == 0):
                     best = seat
     return best
@@ -211,7 +201,7 @@ def finish_round(s, r, tr, rng):
     last = last_player(s, r)
     first = (last + 1) % players
     s[S.S_SEAT] = first
-    record(tr, s, S.A_NEW_ROUND, first, last)
+    E.record(tr, s, S.A_NEW_ROUND, first, last)
     shift_order(s, r)
     s[S.S_ROUND] += 1
     s[S.S_TURN] = 0
@@ -222,8 +212,8 @@ def finish_round(s, r, tr, rng):
         s[S.S_GAME_OVER] = 1
         s[S.S_END_REASON] = S.END_ROUNDS
         return
-    count(s, first, S.C_FIRST_ROUNDS)
-    draw_display(s, r, tr, rng, True)
+    E.count(s, first, S.C_FIRST_ROUNDS)
+    E.draw_display(s, r, tr, rng, True)
     s[S.S_PHASE] = S.PH_TURN
 
 
@@ -249,10 +239,10 @@ def do_choose(s, r, tr, seat, t):
     """A controller takes one influence tile of type t from the position under way ("chooses
     2 of the 3 Influence tiles"). Then the scoring goes on (PH_SCORE, see `advance`)."""
     if s[S.S_PHASE] != S.PH_CHOOSE or seat != s[S.S_SEAT] or t < 0 or t >= B.N_TYPES:
-        return ERR_ILLEGAL
+        return E.ERR_ILLEGAL
     p = s[S.S_CHOOSE_POS]
-    if display(s, p, t) == 0 or s[S.S_PICKS] <= 0:
-        return ERR_ILLEGAL
+    if E.display(s, p, t) == 0 or s[S.S_PICKS] <= 0:
+        return E.ERR_ILLEGAL
     take_tile(s, tr, p, seat, t, 1)
     s[S.S_CHOICES] += 1
     if settle_position(s, r, tr, seat) == 0:
@@ -282,7 +272,7 @@ def scores(s, r, score, tiebreak):
         total = 0
         most = 0
         for t in range(B.N_TYPES):
-            n = held(s, seat, t)
+            n = E.held(s, seat, t)
             total += tile_points(r, n)
             if n > most:
                 most = n
