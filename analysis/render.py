@@ -16,8 +16,6 @@ from typing import Any
 
 import pandas as pd
 
-from analysis.compare import comparison, dice_tables, sweep_table, sweep_wide
-from analysis.plots import sweep_figure
 from analysis.summary import records, result_json, summarize
 from simcore.rulesbase import RulesError
 
@@ -220,6 +218,8 @@ def comparison_text(table: pd.DataFrame, headlines: list[str], echo: Echo) -> No
 
 def compare(run: Any, json_out: bool, echo: Echo) -> None:
     """`balance compare`: the comparison of a played ArmRun, as JSON or text."""
+    from analysis.compare import comparison  # statsmodels: only for the commands that compare
+
     res = comparison(run)
     if json_out:
         _json(res.to_json(), echo)
@@ -237,6 +237,8 @@ def compare(run: Any, json_out: bool, echo: Echo) -> None:
 # --------------------------------------------------------------------------------- dice
 def dice(runs: dict[int, Any], json_out: bool, echo: Echo) -> None:
     """`balance dice`: the dice table and verdicts of played dice ({players: ArmRun})."""
+    from analysis.compare import dice_tables
+
     res = dice_tables(runs)
     t = res["table"]
     first = next(iter(runs.values()))
@@ -279,6 +281,9 @@ def sweep(
 ) -> None:
     """`balance sweep`: the metrics per setting of a played SweepRun (a line plot or a heatmap
     written to out_path when given), as JSON or text."""
+    from analysis.compare import sweep_table, sweep_wide
+    from analysis.plots import sweep_figure  # matplotlib: only for the sweep's plot
+
     res = sweep_table(swept)
     t, keys, run = res["table"], res["params"], swept.run
     known = list(dict.fromkeys(t["metric"]))
