@@ -15,30 +15,8 @@ import pytest
 from simcore.rulesbase import RulesError
 from simcore.sunken_city import engine as E
 from simcore.sunken_city import engine_invariants as EI
+from simcore.sunken_city import state as S
 from simcore.sunken_city.rules import VARIANTS, SunkenCityRules, pack
-from simcore.sunken_city.state import (
-    END_ALL_BANKED,
-    END_HOURGLASS,
-    HOUSE_BASE,
-    PHASE_RAISING,
-    PHASE_SINKING,
-    S_CHIP_SUPPLY,
-    S_DRAW_SPACE,
-    S_END_REASON,
-    S_GAME_OVER,
-    S_GROTTO_MOVE_ALLOWED,
-    S_GROTTO_SPACE,
-    S_HOURGLASS,
-    S_PHASE,
-    S_PIECES_SUNK,
-    S_RAISE_LEFT,
-    S_SPIRIT_SLOT,
-    S_SPIRIT_STEPS_LEFT,
-    VILLAGE,
-    new_state,
-    new_trace,
-    view,
-)
 from tests.sunken_city.sc_helpers import CARD_0_7, CARD_1_6, CARD_2_5, CARD_3_4, CARD_4_3, Game
 
 CARRIED, BANKED, HOUSE_SIDE, OUT = 1, 2, 0, 3
@@ -75,20 +53,20 @@ def test_setup_advanced(players, space1):
     18 or 22 street tiles (for 2, 3 or 4 players)"; "Game starts in Raising Phase"; chips are
     the optional rule (off by default)."""
     r = pack(ADV, players)
-    s = new_state()
-    E.setup(s, r, new_trace())
-    v = view(s)
+    s = S.new_state()
+    E.setup(s, r, S.new_trace())
+    v = S.view(s)
     assert list(v.stacks) == [space1, 1, 1, 1, 1, 0]
-    assert all(v.piece_sq[HOUSE_BASE + h, 0] == -1 for h in range(10))
+    assert all(v.piece_sq[S.HOUSE_BASE + h, 0] == -1 for h in range(10))
     assert (v.sq_piece == -1).all()
-    assert v.scal[S_SPIRIT_SLOT] == -1 and v.scal[S_GROTTO_SPACE] == 10
-    assert v.scal[S_PHASE] == PHASE_RAISING
-    assert v.scal[S_CHIP_SUPPLY] == 0
+    assert v.scal[S.S_SPIRIT_SLOT] == -1 and v.scal[S.S_GROTTO_SPACE] == 10
+    assert v.scal[S.S_PHASE] == S.PHASE_RAISING
+    assert v.scal[S.S_CHIP_SUPPLY] == 0
     assert (v.treasure[:players] == HOUSE_SIDE).all()
     assert EI.check_invariants(s, r) == 0
-    s2 = new_state()
-    E.setup(s2, pack(variant("advanced", "chips"), players), new_trace())
-    assert view(s2).scal[S_CHIP_SUPPLY] == 8
+    s2 = S.new_state()
+    E.setup(s2, pack(variant("advanced", "chips"), players), S.new_trace())
+    assert S.view(s2).scal[S.S_CHIP_SUPPLY] == 8
 
 
 def test_advanced_rules_validation():
@@ -105,7 +83,7 @@ def test_only_the_house_of_the_spirits_grotto_space_may_be_raised():
     grotto)"; the basic rules still hold (dark squares, one house per turn)."""
     g = Game(CHAIN, rules=ADV, grotto=7)
     g.card(CARD_2_5)
-    assert g.scal(S_RAISE_LEFT) == 2  # top number = building points in the raising phase
+    assert g.scal(S.S_RAISE_LEFT) == 2  # top number = building points in the raising phase
     g.house(3, (2, 5), ok=False)
     g.house(10, (4, 4), ok=False)
     g.house(7, (0, 4))
@@ -131,10 +109,10 @@ def test_switch_to_sinking_when_the_last_street_of_the_space_is_used():
     g = Game(CHAIN, rules=ADV, grotto=4, stacks=(1, 1, 1, 1, 1, 0))
     g.card(CARD_3_4)
     g.street((8, 0), (8, 1))
-    assert g.scal(S_PHASE) == PHASE_SINKING
-    assert g.scal(S_DRAW_SPACE) == 1  # the next stack turned face up
-    assert g.scal(S_RAISE_LEFT) == 0 and g.scal(S_SPIRIT_STEPS_LEFT) == 2
-    assert g.scal(S_SPIRIT_SLOT) == HOUSE_BASE + 3 and g.scal(S_GROTTO_SPACE) == 0
+    assert g.scal(S.S_PHASE) == S.PHASE_SINKING
+    assert g.scal(S.S_DRAW_SPACE) == 1  # the next stack turned face up
+    assert g.scal(S.S_RAISE_LEFT) == 0 and g.scal(S.S_SPIRIT_STEPS_LEFT) == 2
+    assert g.scal(S.S_SPIRIT_SLOT) == S.HOUSE_BASE + 3 and g.scal(S.S_GROTTO_SPACE) == 0
     assert g.street((8, 2), (8, 3), ok=False) == E.ERR_ILLEGAL  # pieces only sink now
     assert g.check() == 0
 
@@ -145,7 +123,7 @@ def test_spirit_appears_at_the_highest_numbered_raised_house():
     g = Game(CHAIN, rules=ADV, grotto=7, stacks=(1, 1, 1, 1, 1, 0))
     g.card(CARD_2_5)
     g.street((8, 0), (8, 1))
-    assert g.scal(S_SPIRIT_SLOT) == HOUSE_BASE + 3  # house 4 (houses 4 and 2 on the lake)
+    assert g.scal(S.S_SPIRIT_SLOT) == S.HOUSE_BASE + 3  # house 4 (houses 4 and 2 on the lake)
 
 
 def test_spirit_with_no_house_on_the_lake_stays_and_is_banished():
@@ -155,13 +133,13 @@ def test_spirit_with_no_house_on_the_lake_stays_and_is_banished():
     g = Game("aa.......\n" + ".........\n" * 8, rules=ADV, grotto=10, stacks=(1, 1, 1, 1, 1, 0))
     g.card(CARD_4_3)
     g.street((8, 0), (8, 1))
-    assert g.scal(S_PHASE) == PHASE_SINKING and g.scal(S_SPIRIT_SLOT) == -1
-    assert g.scal(S_SPIRIT_STEPS_LEFT) == 3
+    assert g.scal(S.S_PHASE) == S.PHASE_SINKING and g.scal(S.S_SPIRIT_SLOT) == -1
+    assert g.scal(S.S_SPIRIT_STEPS_LEFT) == 3
     assert g.options() & {"sink", "end", "place"} == set()
     assert "banish" in g.options()
     g.banish(3)
-    assert g.scal(S_PHASE) == PHASE_RAISING and g.scal(S_GROTTO_SPACE) == 3
-    assert g.scal(S_RAISE_LEFT) == 2 and g.scal(S_SPIRIT_STEPS_LEFT) == 0
+    assert g.scal(S.S_PHASE) == S.PHASE_RAISING and g.scal(S.S_GROTTO_SPACE) == 3
+    assert g.scal(S.S_RAISE_LEFT) == 2 and g.scal(S.S_SPIRIT_STEPS_LEFT) == 0
     # the building points are owed like a card's: house 3 (the new grotto space) may be raised
     assert "end" not in g.options()
     g.house(3, (2, 4))
@@ -171,38 +149,40 @@ def test_spirit_with_no_house_on_the_lake_stays_and_is_banished():
 
 
 # ------------------------------------------------------------------------------ sinking
+def sinking(**kw) -> Game:
+    """CHAIN in the advanced game's sinking phase (kw as Game's)."""
+    return Game(CHAIN, rules=ADV, phase=S.PHASE_SINKING, **kw)
+
+
 def test_sinking_moves_sink_pieces_and_send_adventurers_home():
     """Sinking phase: "Use 1 Neptune Movement Point per space"; "When Neptune leaves a street
     or building ..., that space sinks under the sea again! If an adventurer was on that space,
     he is forced back to his village and loses all the face up treasures"."""
-    g = Game(
-        CHAIN,
-        rules=ADV,
-        phase=PHASE_SINKING,
+    g = sinking(
         spirit=(2, 3),
         adventurers={1: (2, 2)},
         treasures={1: {5: CARRIED, 6: BANKED}},
     )
     g.card(CARD_2_5)
     assert (
-        g.scal(S_SPIRIT_STEPS_LEFT) == 2 and g.scal(S_RAISE_LEFT) == 0
+        g.scal(S.S_SPIRIT_STEPS_LEFT) == 2 and g.scal(S.S_RAISE_LEFT) == 0
     )  # top number = spirit points
     g.sink_step((1, 2), ok=False)  # not connected
     g.sink_step((2, 2))
     assert g.slot((2, 3)) == -1  # house 4 sank back to its grotto
-    assert view(g.s).piece_sq[HOUSE_BASE + 3, 0] == -1
+    assert S.view(g.s).piece_sq[S.HOUSE_BASE + 3, 0] == -1
     g.sink_step((1, 2))
-    assert g.adventurer(1) == VILLAGE
+    assert g.adventurer(1) == S.VILLAGE
     assert g.treasures(1)["carried"] == [] and 5 in g.treasures(1)["house_side"]
     assert g.treasures(1)["banked"] == [6]
-    assert g.scal(S_CHIP_SUPPLY) == 0 and view(g.s).chips[1] == 0  # no chips by default
-    assert g.scal(S_PIECES_SUNK) == 2
+    assert g.scal(S.S_CHIP_SUPPLY) == 0 and S.view(g.s).chips[1] == 0  # no chips by default
+    assert g.scal(S.S_PIECES_SUNK) == 2
     assert g.check() == 0
 
 
 def test_spirit_must_use_all_its_points():
     """ "must use all points on played Action Card": the turn cannot end with points left."""
-    g = Game(CHAIN, rules=ADV, phase=PHASE_SINKING, spirit=(2, 3))
+    g = sinking(spirit=(2, 3))
     g.card(CARD_3_4)
     assert "end" not in g.options() and "sink" in g.options()
     assert g.end_turn(ok=False) == E.ERR_ILLEGAL
@@ -210,7 +190,7 @@ def test_spirit_must_use_all_its_points():
     g.sink_step((1, 2))
     assert g.end_turn(ok=False) == E.ERR_ILLEGAL
     g.sink_step((0, 1))
-    assert g.scal(S_SPIRIT_STEPS_LEFT) == 0
+    assert g.scal(S.S_SPIRIT_STEPS_LEFT) == 0
     g.end_turn()
 
 
@@ -219,10 +199,7 @@ def test_banishment_when_isolated_with_points_left():
     Spend 1 ... to banish Neptune to any grotto space; Sinking Phase ends; begin a new Raising
     Phase"; "When Neptune leaves a street or building (including when he is banished), that
     space sinks"; "unused Neptune Movement Points immediately become Building Points"."""
-    g = Game(
-        CHAIN,
-        rules=ADV,
-        phase=PHASE_SINKING,
+    g = sinking(
         spirit=(6, 4),
         adventurers={2: (6, 4)},
         treasures={2: {9: CARRIED}},
@@ -234,16 +211,16 @@ def test_banishment_when_isolated_with_points_left():
     g.banish(11, ok=False)
     g.banish(0, ok=False)
     g.banish(6)
-    assert g.scal(S_PHASE) == PHASE_RAISING
-    assert g.scal(S_SPIRIT_SLOT) == -1 and g.scal(S_GROTTO_SPACE) == 6
+    assert g.scal(S.S_PHASE) == S.PHASE_RAISING
+    assert g.scal(S.S_SPIRIT_SLOT) == -1 and g.scal(S.S_GROTTO_SPACE) == 6
     assert g.slot((6, 4)) == -1  # house 2 sank
-    assert g.adventurer(2) == VILLAGE and g.treasures(2)["carried"] == []
-    assert g.scal(S_RAISE_LEFT) == 3  # 4 points - 1 for the banishment
+    assert g.adventurer(2) == S.VILLAGE and g.treasures(2)["carried"] == []
+    assert g.scal(S.S_RAISE_LEFT) == 3  # 4 points - 1 for the banishment
     assert g.check() == 0
 
 
 def test_no_banishment_while_the_spirit_can_move():
-    g = Game(CHAIN, rules=ADV, phase=PHASE_SINKING, spirit=(2, 3))
+    g = sinking(spirit=(2, 3))
     g.card(CARD_2_5)
     assert g.banish(5, ok=False) == E.ERR_ILLEGAL
     g.sink_step((2, 2))
@@ -254,21 +231,21 @@ def test_no_banishment_while_the_spirit_can_move():
 
 def test_dead_end_then_banishment_in_the_same_turn():
     """The spirit runs into a dead end with points left: the next point banishes it."""
-    g = Game(CHAIN, rules=ADV, phase=PHASE_SINKING, spirit=(2, 3), stacks=(0, 2, 1, 1, 1, 0))
+    g = sinking(spirit=(2, 3), stacks=(0, 2, 1, 1, 1, 0))
     g.card(CARD_4_3)
     g.sink_step((2, 2))
     g.sink_step((1, 2))
     g.sink_step((0, 1))  # street a: its neighbours have sunk
     assert g.options() & {"sink", "end"} == set()
     g.banish(9)
-    assert g.scal(S_RAISE_LEFT) == 0 and g.scal(S_PHASE) == PHASE_RAISING
-    assert g.scal(S_PIECES_SUNK) == 4
+    assert g.scal(S.S_RAISE_LEFT) == 0 and g.scal(S.S_PHASE) == S.PHASE_RAISING
+    assert g.scal(S.S_PIECES_SUNK) == 4
     g.end_turn()
 
 
 def test_short_game_has_no_grotto_space_1():
     """Ruling: grotto spaces are those of houses in play; 'short' has no house 1."""
-    g = Game(CHAIN, rules=variant("advanced", "short"), phase=PHASE_SINKING, spirit=(6, 4))
+    g = Game(CHAIN, rules=variant("advanced", "short"), phase=S.PHASE_SINKING, spirit=(6, 4))
     g.card(CARD_2_5)
     g.banish(1, ok=False)
     g.banish(2)
@@ -284,14 +261,14 @@ def test_entering_the_grotto_house_lets_the_player_move_the_spirit():
     g.walk((0, 0), (0, 2), (2, 2))
     g.grotto(6, ok=False)  # not yet entered
     g.step((2, 3))
-    assert g.scal(S_GROTTO_MOVE_ALLOWED) == 1 and "grotto" in g.options()
+    assert g.scal(S.S_GROTTO_MOVE_ALLOWED) == 1 and "grotto" in g.options()
     g.grotto(4, ok=False)  # a different grotto space
     g.grotto(6)
-    assert g.scal(S_GROTTO_SPACE) == 6
+    assert g.scal(S.S_GROTTO_SPACE) == 6
     g.grotto(8, ok=False)  # once per entry
     g.step((2, 2))
     g.step((2, 3))  # house 4 is no longer the spirit's
-    assert g.scal(S_GROTTO_MOVE_ALLOWED) == 0
+    assert g.scal(S.S_GROTTO_MOVE_ALLOWED) == 0
     g.end_turn()
 
 
@@ -311,22 +288,22 @@ def test_the_game_ends_after_the_last_sinking_phase():
     g = Game(CHAIN, rules=ADV, grotto=2, stacks=(0, 0, 0, 0, 1, 0), draw_space=4)
     g.card(CARD_1_6)
     g.street((8, 0), (8, 1))
-    assert g.scal(S_HOURGLASS) == 1 and g.scal(S_PHASE) == PHASE_SINKING
-    assert g.scal(S_END_REASON) == -1  # the hourglass alone does not end the advanced game
-    assert g.scal(S_SPIRIT_SLOT) == HOUSE_BASE + 1  # house 2
+    assert g.scal(S.S_HOURGLASS) == 1 and g.scal(S.S_PHASE) == S.PHASE_SINKING
+    assert g.scal(S.S_END_REASON) == -1  # the hourglass alone does not end the advanced game
+    assert g.scal(S.S_SPIRIT_SLOT) == S.HOUSE_BASE + 1  # house 2
     g.end_turn()
     g.card(CARD_4_3)  # seat 1: house 2 is isolated
     g.banish(5)
-    assert g.scal(S_END_REASON) == END_HOURGLASS
+    assert g.scal(S.S_END_REASON) == S.END_HOURGLASS
     # 3 building points, but no street is left: raising is not mandatory then (seed 000,
     # "The Streets Run Out"); house 5 may still be raised
-    assert g.scal(S_RAISE_LEFT) == 3
+    assert g.scal(S.S_RAISE_LEFT) == 3
     g.house(5, (4, 4))
     g.end_turn()
-    assert g.scal(S_GAME_OVER) == 0  # the round is finished first
+    assert g.scal(S.S_GAME_OVER) == 0  # the round is finished first
     g.card(CARD_0_7)
     g.end_turn()
-    assert g.scal(S_GAME_OVER) == 1
+    assert g.scal(S.S_GAME_OVER) == 1
 
 
 def test_the_round_goes_on_while_the_last_sinking_phase_runs():
@@ -334,7 +311,7 @@ def test_the_round_goes_on_while_the_last_sinking_phase_runs():
     g.card(CARD_1_6)
     g.street((8, 0), (8, 1))
     g.end_turn()  # end of the round: no end condition yet
-    assert g.scal(S_GAME_OVER) == 0 and g.scal(S_END_REASON) == -1
+    assert g.scal(S.S_GAME_OVER) == 0 and g.scal(S.S_END_REASON) == -1
 
 
 def test_all_treasures_banked_still_ends_the_game():
@@ -343,7 +320,7 @@ def test_all_treasures_banked_still_ends_the_game():
     g = Game(CHAIN, rules=ADV, grotto=3, adventurers={0: (0, 0)}, treasures=treasures)
     g.card(CARD_0_7)
     g.step(None)
-    assert g.scal(S_END_REASON) == END_ALL_BANKED
+    assert g.scal(S.S_END_REASON) == S.END_ALL_BANKED
 
 
 # ------------------------------------------------------------------------------ chips
@@ -351,12 +328,12 @@ def test_chips_are_the_optional_rule():
     """ "As a consolation, he gets a Neptune chip (optional rule)": with 'advanced+chips'
     a player sunk by another player's spirit gets one (seed 000's condition kept, ruling);
     `chip_for_own_sinking` also pays a player who sank their own adventurer."""
-    kw = dict(phase=PHASE_SINKING, spirit=(2, 3), adventurers={1: (2, 2), 0: (2, 2)})
+    kw = dict(phase=S.PHASE_SINKING, spirit=(2, 3), adventurers={1: (2, 2), 0: (2, 2)})
     g = Game(CHAIN, rules=variant("advanced", "chips"), **kw)
     g.card(CARD_2_5)
     g.sink_step((2, 2))
     g.sink_step((1, 2))
-    assert list(view(g.s).chips[:2]) == [0, 1]  # seat 0 moved the spirit: no chip for it
+    assert list(S.view(g.s).chips[:2]) == [0, 1]  # seat 0 moved the spirit: no chip for it
     g2 = Game(
         CHAIN,
         rules=dataclasses.replace(variant("advanced", "chips"), chip_for_own_sinking=True),
@@ -365,18 +342,18 @@ def test_chips_are_the_optional_rule():
     g2.card(CARD_2_5)
     g2.sink_step((2, 2))
     g2.sink_step((1, 2))
-    assert list(view(g2.s).chips[:2]) == [1, 1]
+    assert list(S.view(g2.s).chips[:2]) == [1, 1]
 
 
 # ------------------------------------------------------------------------------ invariants
 def test_invariants_catch_phase_errors():
     g = Game(CHAIN, rules=ADV, grotto=4)
     assert g.check() == 0
-    v = view(g.s)
-    v.scal[S_SPIRIT_SLOT] = HOUSE_BASE + 3  # on the lake during the raising phase
+    v = S.view(g.s)
+    v.scal[S.S_SPIRIT_SLOT] = S.HOUSE_BASE + 3  # on the lake during the raising phase
     assert g.check() in (E.ERR_SPIRIT, E.ERR_PHASE)
-    g = Game(CHAIN, rules=ADV, phase=PHASE_SINKING, spirit=(2, 3))
-    view(g.s).scal[S_RAISE_LEFT] = 2  # building points in the sinking phase
+    g = sinking(spirit=(2, 3))
+    S.view(g.s).scal[S.S_RAISE_LEFT] = 2  # building points in the sinking phase
     assert g.check() == E.ERR_PHASE
     g = Game(CHAIN, rules=ADV, grotto=11)
     assert g.check() == E.ERR_SPIRIT
@@ -384,7 +361,7 @@ def test_invariants_catch_phase_errors():
 
 def test_basic_game_has_no_phases():
     g = Game(CHAIN)
-    view(g.s).scal[S_PHASE] = PHASE_SINKING
+    S.view(g.s).scal[S.S_PHASE] = S.PHASE_SINKING
     assert g.check() == E.ERR_PHASE
 
 

@@ -14,30 +14,9 @@ from simcore.sunken_city import engine as E
 from simcore.sunken_city import engine_invariants as EI
 from simcore.sunken_city import engine_raising as ER
 from simcore.sunken_city import engine_turn as ET
+from simcore.sunken_city import state as S
 from simcore.sunken_city.board import square
 from simcore.sunken_city.rules import SunkenCityRules, pack
-from simcore.sunken_city.state import (
-    END_ALL_BANKED,
-    END_HOURGLASS,
-    HOUSE_BASE,
-    S_CARD,
-    S_CHIP_SUPPLY,
-    S_DRAW_SPACE,
-    S_END_REASON,
-    S_GAME_OVER,
-    S_HOURGLASS,
-    S_MOVE_LEFT,
-    S_RAISE_LEFT,
-    S_ROUND,
-    S_SPIRIT_ACTIVE,
-    S_SPIRIT_ROLL,
-    S_SPIRIT_SLOT,
-    S_SPIRIT_STEPS_LEFT,
-    VILLAGE,
-    new_state,
-    new_trace,
-    view,
-)
 from tests.sunken_city.sc_helpers import (
     CARD_0_7,
     CARD_1_6,
@@ -59,18 +38,18 @@ def test_setup(players, space1, box):
     the rest boxed; houses 1-9 in their grottoes; house 10 in the centre with the spirit;
     adventurers in their villages; treasures house side up; the die for the player count."""
     r = pack(SunkenCityRules(), players)
-    s = new_state()
-    E.setup(s, r, new_trace())
-    v = view(s)
+    s = S.new_state()
+    E.setup(s, r, S.new_trace())
+    v = S.view(s)
     assert list(v.stacks) == [space1, 1, 1, 1, 1, 0]
     assert v.scal[4] == box  # S_STREETS_IN_BOX
     for h in range(1, 10):
-        assert v.piece_sq[HOUSE_BASE + h - 1, 0] == -1
-    assert v.piece_sq[HOUSE_BASE + 9, 0] == square(4, 4)
-    assert v.scal[S_SPIRIT_SLOT] == HOUSE_BASE + 9
-    assert all(v.adv[:players] == VILLAGE)
+        assert v.piece_sq[S.HOUSE_BASE + h - 1, 0] == -1
+    assert v.piece_sq[S.HOUSE_BASE + 9, 0] == square(4, 4)
+    assert v.scal[S.S_SPIRIT_SLOT] == S.HOUSE_BASE + 9
+    assert all(v.adv[:players] == S.VILLAGE)
     assert (v.treasure[:players] == HOUSE_SIDE).all()
-    assert v.scal[S_CHIP_SUPPLY] == 8
+    assert v.scal[S.S_CHIP_SUPPLY] == 8
     die = {2: [1, 2, 2, 3, 3, 4], 3: [0, 1, 2, 2, 3, 3], 4: [0, 1, 1, 2, 2, 3]}[players]
     from simcore.sunken_city.rules import P_DIE_N, R_DIE
 
@@ -108,7 +87,7 @@ def test_card_cycle():
                 assert ET.do_card(g.s, g.r, g.tr, seat, order[i - 1]) != 0
             g.card(c)
             # place what the card demands (streets in a row near the seat's corner)
-            while g.scal(S_RAISE_LEFT) > 0 and ER.can_build_any(g.s, g.r):
+            while g.scal(S.S_RAISE_LEFT) > 0 and ER.can_build_any(g.s, g.r):
                 n = ER.list_street_spots(g.s, g.r, g.x, 0)
                 assert n > 0
                 assert ER.do_street(g.s, g.r, g.tr, g.x[0], g.x[1]) == 0
@@ -127,10 +106,10 @@ def test_yellow_example_three_pieces_four_moves():
     g.street((0, 2), (0, 3))
     g.house(9, (0, 4))
     g.walk((0, 0), (0, 2), (0, 4))
-    assert g.scal(S_MOVE_LEFT) == 1
+    assert g.scal(S.S_MOVE_LEFT) == 1
     assert g.treasures(0)["carried"] == [9]
     g.step((0, 2))
-    assert g.scal(S_MOVE_LEFT) == 0
+    assert g.scal(S.S_MOVE_LEFT) == 0
     assert g.step((0, 0), ok=False) != 0  # no points left
     g.end_turn()
     for _ in range(2):  # red and the third seat pass with "raise 0 / move 7"
@@ -138,7 +117,7 @@ def test_yellow_example_three_pieces_four_moves():
         g.end_turn()
     g.card(CARD_0_7)
     g.walk((0, 0), None)
-    assert g.treasures(0)["banked"] == [9] and g.adventurer(0) == VILLAGE
+    assert g.treasures(0)["banked"] == [9] and g.adventurer(0) == S.VILLAGE
     assert g.check() == 0
 
 
@@ -170,7 +149,7 @@ def test_fewer_pieces_only_when_no_legal_spot():
     from simcore.sunken_city.positions import from_diagram
 
     s = from_diagram(r2, "\n".join(rows), stacks=(10, 1, 1, 1, 1, 0))
-    tr = new_trace()
+    tr = S.new_trace()
     assert ET.do_card(s, r2, tr, 0, CARD_4_3) == 0
     assert not ER.can_build_any(s, r2)
     assert ET.do_end_turn(s, r2, tr) == 0  # nothing could be raised: the turn may end
@@ -224,9 +203,9 @@ def test_any_house_in_the_centre_after_house_10_sank():
     g.card(CARD_3_4)
     assert g.house(3, (4, 4), ok=False) != 0  # occupied by house 10
     g.spirit_begin()
-    assert g.scal(S_SPIRIT_ROLL) == 1
+    assert g.scal(S.S_SPIRIT_ROLL) == 1
     g.spirit_step((5, 4))
-    assert g.v.piece_sq[HOUSE_BASE + 9, 0] == -1  # house 10 back in its grotto
+    assert g.v.piece_sq[S.HOUSE_BASE + 9, 0] == -1  # house 10 back in its grotto
     g.house(3, (4, 4))
     # and the chest now lies in house 3
     g.step((5, 4), ok=False)  # the adventurer is in its village far away: no connection
@@ -259,13 +238,13 @@ def test_three_routes_home(card, path, points):
     """seed 000: the yellow adventurer has 3 ways home, of 4, 5 and 6 movement points, past the
     water spirit ("The water spirit does not hinder them"); the treasures are banked."""
     g = Game(ROUTES, adventurers={0: (4, 2)}, spirit=(3, 1), treasures={0: {5: 1, 9: 1}})
-    spirit = g.scal(S_SPIRIT_SLOT)
+    spirit = g.scal(S.S_SPIRIT_SLOT)
     g.card(card)
     g.walk(*path)
-    assert g.scal(S_MOVE_LEFT) == 0 and points == len(path)
-    assert g.adventurer(0) == VILLAGE
+    assert g.scal(S.S_MOVE_LEFT) == 0 and points == len(path)
+    assert g.adventurer(0) == S.VILLAGE
     assert g.treasures(0)["banked"] == [5, 9]
-    assert g.scal(S_SPIRIT_SLOT) == spirit  # nothing happened to the spirit or the pieces
+    assert g.scal(S.S_SPIRIT_SLOT) == spirit  # nothing happened to the spirit or the pieces
     assert g.check() == 0
 
 
@@ -283,7 +262,7 @@ def test_movement_only_orthogonal_over_pieces():
     assert g.step((2, 1), ok=False) != 0  # diagonal only: no connection
     g.step(None)  # back home
     g.step((0, 0))
-    assert g.scal(S_MOVE_LEFT) == 4
+    assert g.scal(S.S_MOVE_LEFT) == 4
 
 
 def test_other_villages_cannot_be_entered():
@@ -320,13 +299,13 @@ def test_chip_move_of_fourteen():
         chips={0: 2},
     )
     assert g.treasures(0)["house_side"] == [1, 2, 4, 6, 7, 8, 9, 10, 12]
-    supply = g.scal(S_CHIP_SUPPLY)
+    supply = g.scal(S.S_CHIP_SUPPLY)
     g.card(CARD_2_5)
     g.street((2, 0), (3, 0))
     g.house(6, (2, 2))
     g.chip()
-    assert g.scal(S_MOVE_LEFT) == 14
-    assert g.scal(S_CHIP_SUPPLY) == supply + 1 and g.v.chips[0] == 1
+    assert g.scal(S.S_MOVE_LEFT) == 14
+    assert g.scal(S.S_CHIP_SUPPLY) == supply + 1 and g.v.chips[0] == 1
     assert g.chip(ok=False) != 0  # only one chip per turn
     assert g.check() == 0
 
@@ -335,7 +314,7 @@ def test_no_chips_variant_has_no_chip():
     g = Game(EMPTY, rules=SunkenCityRules(chips=False), chips={})
     g.card(CARD_0_7)
     assert g.chip(ok=False) != 0
-    assert g.scal(S_CHIP_SUPPLY) == 0
+    assert g.scal(S.S_CHIP_SUPPLY) == 0
 
 
 # ------------------------------------------------------------------------------ the spirit
@@ -352,31 +331,31 @@ SINK = """
 """
 
 
+def spirit_beside_yellow(**kw) -> Game:
+    """SINK with the spirit on house 5 (r2c2) and yellow's adventurer beside it on street a."""
+    return Game(SINK, adventurers={0: (2, 3)}, spirit=(2, 2), **kw)
+
+
 def test_spirit_sinks_house_5_and_two_streets_sending_yellow_home():
     """seed 000: a fellow player moves the spirit 3 spaces along the street to the yellow
     adventurer: house 5 and two streets submerge; yellow (on a sinking street) goes home,
     turns treasures 5 and 9 back and receives a chip."""
-    g = Game(
-        SINK,
-        rules=SunkenCityRules(die=(3,)),
-        seat=1,
-        adventurers={0: (2, 3)},
-        spirit=(2, 2),
-        treasures={0: {5: CARRIED, 9: CARRIED}},
+    g = spirit_beside_yellow(
+        rules=SunkenCityRules(die=(3,)), seat=1, treasures={0: {5: CARRIED, 9: CARRIED}}
     )
     stacks = list(g.v.stacks)
     g.card(CARD_3_4)
     g.spirit_begin()
     assert (
-        g.scal(S_SPIRIT_ROLL) == 3 and g.scal(S_SPIRIT_STEPS_LEFT) == 3
+        g.scal(S.S_SPIRIT_ROLL) == 3 and g.scal(S.S_SPIRIT_STEPS_LEFT) == 3
     )  # outside red's territory
     g.spirit_step((2, 3))
-    assert g.adventurer(0) != VILLAGE  # the spirit is on yellow's street: nothing happens yet
+    assert g.adventurer(0) != S.VILLAGE  # the spirit is on yellow's street: nothing happens yet
     g.spirit_step((2, 5))
-    assert g.adventurer(0) == VILLAGE  # it left yellow's street
+    assert g.adventurer(0) == S.VILLAGE  # it left yellow's street
     g.spirit_step((2, 7))
-    assert g.scal(S_SPIRIT_ACTIVE) == 0  # limit used up
-    assert g.v.piece_sq[HOUSE_BASE + 4, 0] == -1  # house 5 in its grotto
+    assert g.scal(S.S_SPIRIT_ACTIVE) == 0  # limit used up
+    assert g.v.piece_sq[S.HOUSE_BASE + 4, 0] == -1  # house 5 in its grotto
     for q in ((2, 2), (2, 3), (2, 4), (2, 5), (2, 6)):
         assert g.v.sq_piece[square(*q)] == -1
     assert g.treasures(0)["carried"] == [] and 5 in g.treasures(0)["house_side"]
@@ -388,20 +367,14 @@ def test_spirit_sinks_house_5_and_two_streets_sending_yellow_home():
 def test_no_chip_when_you_sink_your_own_adventurer():
     """seed 000: "If the player themselves moved the water spirit over their own adventurer,
     they do not receive the chip!" The spirit is in yellow's territory: limit 3, no die."""
-    g = Game(
-        SINK,
-        seat=0,
-        adventurers={0: (2, 3)},
-        spirit=(2, 2),
-        treasures={0: {5: CARRIED, 9: CARRIED}},
-    )
+    g = spirit_beside_yellow(seat=0, treasures={0: {5: CARRIED, 9: CARRIED}})
     g.card(CARD_3_4)
     g.spirit_begin()
-    assert g.scal(S_SPIRIT_ROLL) == -1 and g.scal(S_SPIRIT_STEPS_LEFT) == 3
+    assert g.scal(S.S_SPIRIT_ROLL) == -1 and g.scal(S.S_SPIRIT_STEPS_LEFT) == 3
     g.spirit_step((2, 3))
     g.spirit_step((2, 5))
-    assert g.adventurer(0) == VILLAGE
-    assert g.v.chips[0] == 0 and g.scal(S_CHIP_SUPPLY) == 8
+    assert g.adventurer(0) == S.VILLAGE
+    assert g.v.chips[0] == 0 and g.scal(S.S_CHIP_SUPPLY) == 8
     assert sorted(g.treasures(0)["house_side"]) == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12]
 
 
@@ -423,7 +396,7 @@ def test_complete_player_turn():
     turns treasure 9, then moves the spirit 3 spaces to house 4, to the red adventurer; the
     streets it crossed submerge; red stays where the spirit stops."""
     g = Game(COMPLETE, adventurers={1: (5, 2)}, spirit=(2, 0))
-    assert g.slot((0, 4)) == HOUSE_BASE + 8
+    assert g.slot((0, 4)) == S.HOUSE_BASE + 8
     g.card(CARD_4_3)
     g.street((0, 0), (0, 1))
     g.street((0, 2), (0, 3))
@@ -433,11 +406,13 @@ def test_complete_player_turn():
     assert g.treasures(0)["carried"] == [9]
     red = g.adventurer(1)
     g.spirit_begin()
-    assert g.scal(S_SPIRIT_STEPS_LEFT) == 3 and g.scal(S_SPIRIT_ROLL) == -1  # yellow's territory
+    assert (
+        g.scal(S.S_SPIRIT_STEPS_LEFT) == 3 and g.scal(S.S_SPIRIT_ROLL) == -1
+    )  # yellow's territory
     g.spirit_step((3, 1))
     g.spirit_step((4, 2))
     g.spirit_step((5, 2))
-    assert g.scal(S_SPIRIT_SLOT) == red and g.adventurer(1) == red  # red stays
+    assert g.scal(S.S_SPIRIT_SLOT) == red and g.adventurer(1) == red  # red stays
     for q in ((2, 0), (2, 1), (3, 1), (3, 2), (4, 2), (4, 3)):
         assert g.v.sq_piece[square(*q)] == -1
     g.end_turn()
@@ -474,11 +449,11 @@ def test_street_half_in_a_territory_counts():
     g = Game(board, spirit=(3, 3), rules=SunkenCityRules(die=(1,)))
     g.card(CARD_3_4)
     g.spirit_begin()
-    assert g.scal(S_SPIRIT_ROLL) == -1 and g.scal(S_SPIRIT_STEPS_LEFT) == 3
+    assert g.scal(S.S_SPIRIT_ROLL) == -1 and g.scal(S.S_SPIRIT_STEPS_LEFT) == 3
     g2 = Game(board, spirit=(3, 3), seat=1, rules=SunkenCityRules(die=(1,)))
     g2.card(CARD_3_4)
     g2.spirit_begin()
-    assert g2.scal(S_SPIRIT_ROLL) == 1  # red rolls in yellow's territory
+    assert g2.scal(S.S_SPIRIT_ROLL) == 1  # red rolls in yellow's territory
 
 
 def test_two_player_owner_limit_is_four():
@@ -486,32 +461,24 @@ def test_two_player_owner_limit_is_four():
     g = Game(board, players=2, spirit=(3, 3))
     g.card(CARD_3_4)
     g.spirit_begin()
-    assert g.scal(S_SPIRIT_STEPS_LEFT) == 4
+    assert g.scal(S.S_SPIRIT_STEPS_LEFT) == 4
 
 
 def test_roll_of_zero_moves_nothing():
     g = Game(SINK, seat=1, spirit=(2, 2), rules=SunkenCityRules(die=(0,)))
     g.card(CARD_3_4)
     g.spirit_begin()
-    assert g.scal(S_SPIRIT_ACTIVE) == 0
-    assert g.v.piece_sq[HOUSE_BASE + 4, 0] == square(2, 2)  # nothing sank
+    assert g.scal(S.S_SPIRIT_ACTIVE) == 0
+    assert g.v.piece_sq[S.HOUSE_BASE + 4, 0] == square(2, 2)  # nothing sank
 
 
 def test_chip_supply_empty_gives_no_chip():
-    g = Game(
-        SINK,
-        rules=SunkenCityRules(die=(3,)),
-        seat=1,
-        adventurers={0: (2, 3)},
-        spirit=(2, 2),
-        supply=0,
-        chips={2: 8},
-    )
+    g = spirit_beside_yellow(rules=SunkenCityRules(die=(3,)), seat=1, supply=0, chips={2: 8})
     g.card(CARD_3_4)
     g.spirit_begin()
     g.spirit_step((2, 3))
     g.spirit_step((2, 5))
-    assert g.adventurer(0) == VILLAGE and g.v.chips[0] == 0
+    assert g.adventurer(0) == S.VILLAGE and g.v.chips[0] == 0
     assert g.check() == 0
 
 
@@ -522,11 +489,11 @@ def test_stack_turnover_mid_turn():
     g = Game(EMPTY, stacks=(1, 1, 1, 1, 1, 0))
     g.card(CARD_3_4)
     g.street((0, 0), (0, 1))
-    assert g.scal(S_DRAW_SPACE) == 1  # space 2 face up at once
+    assert g.scal(S.S_DRAW_SPACE) == 1  # space 2 face up at once
     g.street((0, 2), (0, 3))
-    assert g.scal(S_DRAW_SPACE) == 2
+    assert g.scal(S.S_DRAW_SPACE) == 2
     g.street((1, 0), (2, 0))
-    assert g.scal(S_DRAW_SPACE) == 3 and list(g.v.stacks) == [0, 0, 0, 1, 1, 0]
+    assert g.scal(S.S_DRAW_SPACE) == 3 and list(g.v.stacks) == [0, 0, 0, 1, 1, 0]
     assert g.check() == 0
 
 
@@ -550,17 +517,17 @@ def test_hourglass_round_is_finished():
     g.card(CARD_1_6)
     g.street((0, 0), (0, 1))
     assert (
-        g.scal(S_HOURGLASS) == 1
-        and g.scal(S_END_REASON) == END_HOURGLASS
-        and g.scal(S_DRAW_SPACE) == 5
+        g.scal(S.S_HOURGLASS) == 1
+        and g.scal(S.S_END_REASON) == S.END_HOURGLASS
+        and g.scal(S.S_DRAW_SPACE) == 5
     )
     g.end_turn()
-    assert g.scal(S_GAME_OVER) == 0 and g.seat == 2
+    assert g.scal(S.S_GAME_OVER) == 0 and g.seat == 2
     g.card(CARD_1_6)
     # space 6 is empty: the streets have run out, raising is not mandatory
     assert not E.street_available(g.s)
     g.end_turn()
-    assert g.scal(S_GAME_OVER) == 1 and g.scal(S_ROUND) == 1
+    assert g.scal(S.S_GAME_OVER) == 1 and g.scal(S.S_ROUND) == 1
 
 
 def test_streets_run_out_then_return_after_sinking():
@@ -593,13 +560,13 @@ def test_all_banked_ends_after_the_round():
     g = Game(board, adventurers={0: (0, 0)}, treasures={0: all_carried})
     g.card(CARD_0_7)
     g.step(None)
-    assert g.scal(S_END_REASON) == END_ALL_BANKED
+    assert g.scal(S.S_END_REASON) == S.END_ALL_BANKED
     g.end_turn()
-    assert g.scal(S_GAME_OVER) == 0
+    assert g.scal(S.S_GAME_OVER) == 0
     for _ in range(2):
         g.card(CARD_0_7)
         g.end_turn()
-    assert g.scal(S_GAME_OVER) == 1
+    assert g.scal(S.S_GAME_OVER) == 1
 
 
 @pytest.mark.parametrize(
@@ -668,6 +635,6 @@ def test_card_must_come_first_and_turn_order():
     g = Game(EMPTY)
     assert g.street((0, 0), (0, 1), ok=False) != 0  # no card yet
     g.card(CARD_0_7)
-    assert g.scal(S_CARD) == CARD_0_7
+    assert g.scal(S.S_CARD) == CARD_0_7
     g.end_turn()
     assert g.seat == 1  # the left-hand neighbour
