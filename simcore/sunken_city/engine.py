@@ -20,71 +20,9 @@ tr = trace buffer (int32, state.py), x = scratch (int64, state.py), rng = uint64
 from __future__ import annotations
 
 from simcore.jit import kernel
-from simcore.sunken_city.board import N_SQUARES, ORTH, RING
-from simcore.sunken_city.rules import (
-    MAX_PLAYERS,
-    N_HOUSES,
-    N_SPACES,
-    N_TREASURES,
-    P_ADVANCED,
-    P_CENTRE,
-    P_CHIP_SUPPLY,
-    P_FACEDOWN,
-    P_N_CARDS,
-    P_PLAYERS,
-    P_SCORING,
-    P_STREETS1,
-    P_TOTAL_STREETS,
-    P_USE_HOUSE_1,
-    R_CARDS,
-    R_OWNER,
-)
-from simcore.sunken_city.state import (
-    A_HOURGLASS,
-    A_PHASE,
-    A_STACK_TURN,
-    ACTION_WIDTH,
-    BANKED,
-    CHEST,
-    END_HOURGLASS,
-    HOUSE_BASE,
-    HOUSE_SIDE,
-    N_COUNTERS,
-    N_SLOTS,
-    O_ADVENTURER_SLOT,
-    O_COUNTERS,
-    O_HAND,
-    O_NEAR_HOUSES,
-    O_PIECE_SQUARES,
-    O_SQUARE_PIECE,
-    O_STACKS,
-    O_TREASURE,
-    OUT,
-    PHASE_RAISING,
-    PHASE_SINKING,
-    S_CARD,
-    S_CHIP_SUPPLY,
-    S_DRAW_SPACE,
-    S_END_REASON,
-    S_GROTTO_MOVE_ALLOWED,
-    S_GROTTO_SPACE,
-    S_HOURGLASS,
-    S_PHASE,
-    S_RAISE_LEFT,
-    S_RAISE_TO_SPIRIT_POINTS,
-    S_SEAT,
-    S_SINKING_PHASES,
-    S_SINKING_WITHOUT_HOUSE,
-    S_SPIRIT_ROLL,
-    S_SPIRIT_SLOT,
-    S_SPIRIT_STEPS_LEFT,
-    S_SPIRIT_TO_RAISE_POINTS,
-    S_STREETS_IN_BOX,
-    S_TURN,
-    STATE_SIZE,
-    VILLAGE,
-    WATER,
-)
+from simcore.sunken_city import board as B
+from simcore.sunken_city import rules as R
+from simcore.sunken_city import state as S
 from simcore.tracebuf import put_record, write_snapshot
 
 # Error codes: 0 = fine. ERR_ILLEGAL is returned by do_* for an illegal action; the others
@@ -126,66 +64,66 @@ ERR_NAMES = (
 
 @kernel(inline="always")
 def sq_piece(s, q):
-    return s[O_SQUARE_PIECE + q]
+    return s[S.O_SQUARE_PIECE + q]
 
 
 @kernel(inline="always")
 def psq(s, slot, k):
-    return s[O_PIECE_SQUARES + 2 * slot + k]
+    return s[S.O_PIECE_SQUARES + 2 * slot + k]
 
 
 @kernel(inline="always")
 def treasure(s, seat, t):
-    return s[O_TREASURE + seat * N_TREASURES + t]
+    return s[S.O_TREASURE + seat * R.N_TREASURES + t]
 
 
 @kernel(inline="always")
 def set_treasure(s, seat, t, v):
-    s[O_TREASURE + seat * N_TREASURES + t] = v
+    s[S.O_TREASURE + seat * R.N_TREASURES + t] = v
 
 
 @kernel(inline="always")
 def count(s, seat, c, n=1):
-    s[O_COUNTERS + seat * N_COUNTERS + c] += n
+    s[S.O_COUNTERS + seat * S.N_COUNTERS + c] += n
 
 
 @kernel(inline="always")
 def card_value(r, card, j):
     """Card `card`: j = 0 pieces raised, 1 movement points, 2 spirit icon."""
-    return r[R_CARDS + 3 * card + j]
+    return r[R.R_CARDS + 3 * card + j]
 
 
 @kernel(inline="always")
 def is_house(slot):
-    return slot >= HOUSE_BASE
+    return slot >= S.HOUSE_BASE
 
 
 @kernel(inline="always")
 def house_number(slot):
-    return slot - HOUSE_BASE + 1
+    return slot - S.HOUSE_BASE + 1
 
 
 @kernel(inline="always")
 def house_in_play(r, h):
     """House h (1..10) is used: all but house 1 in the 'short' variant."""
-    return h != 1 or r[P_USE_HOUSE_1] == 1
+    return h != 1 or r[R.P_USE_HOUSE_1] == 1
 
 
 @kernel(inline="always")
 def treasure_value(t):
     """Points of treasure index t: 1..10, and 12 for the chest."""
-    return 12 if t == CHEST else t + 1
+    return 12 if t == S.CHEST else t + 1
 
 
 @kernel(inline="always")
 def advanced(r):
-    return r[P_ADVANCED] == 1
+    return r[R.P_ADVANCED] == 1
 
 
 @kernel(inline="always")
 def sinking(s, r):
     """The advanced game is in its sinking phase (pieces only sink)."""
-    return r[P_ADVANCED] == 1 and s[S_PHASE] == PHASE_SINKING
+    return r[R.P_ADVANCED] == 1 and s[S.S_PHASE] == S.PHASE_SINKING
 
 
 @kernel(inline="always")
@@ -197,20 +135,20 @@ def covers(s, slot, q):
 def mark_house(s, q, d):
     """A house appears (d = 1) or sinks (d = -1) on square q: update the nearby-house counts
     of q and the 8 squares around it."""
-    s[O_NEAR_HOUSES + q] += d
+    s[S.O_NEAR_HOUSES + q] += d
     for j in range(8):
-        nq = RING[q, j]
+        nq = B.RING[q, j]
         if nq >= 0:
-            s[O_NEAR_HOUSES + nq] += d
+            s[S.O_NEAR_HOUSES + nq] += d
 
 
 @kernel
 def recount_near(s):
     """Recompute every nearby-house count from the houses on the lake."""
-    for q in range(N_SQUARES):
-        s[O_NEAR_HOUSES + q] = 0
-    for h in range(N_HOUSES):
-        q = psq(s, HOUSE_BASE + h, 0)
+    for q in range(B.N_SQUARES):
+        s[S.O_NEAR_HOUSES + q] = 0
+    for h in range(R.N_HOUSES):
+        q = psq(s, S.HOUSE_BASE + h, 0)
         if q >= 0:
             mark_house(s, q, 1)
 
@@ -222,13 +160,13 @@ def recount_near(s):
 @kernel
 def record(tr, s, kind, a=0, b=0, c=0, d=0, e=0, f=0, g=0, h=0, i=0):
     """Append one action record (turn, seat, kind, a..i) when tracing is on."""
-    put_record(tr, ACTION_WIDTH, s[S_TURN], s[S_SEAT], kind, a, b, c, d, e, f, g, h, i)
+    put_record(tr, S.ACTION_WIDTH, s[S.S_TURN], s[S.S_SEAT], kind, a, b, c, d, e, f, g, h, i)
 
 
 @kernel
 def snapshot(tr, s):
     """Append the whole state (before a turn) to the trace when tracing is on."""
-    write_snapshot(tr, s, ACTION_WIDTH, STATE_SIZE)
+    write_snapshot(tr, s, S.ACTION_WIDTH, S.STATE_SIZE)
 
 
 # ---------------------------------------------------------------------------------------
@@ -238,48 +176,48 @@ def snapshot(tr, s):
 @kernel
 def setup(s, r, tr):
     """Fill s with the starting position for r (players, streets, houses, spirit, hands)."""
-    players = r[P_PLAYERS]
+    players = r[R.P_PLAYERS]
     s[:] = 0
-    for q in range(N_SQUARES):
-        s[O_SQUARE_PIECE + q] = WATER
-    for k in range(2 * N_SLOTS):
-        s[O_PIECE_SQUARES + k] = -1
-    full_hand = (1 << r[P_N_CARDS]) - 1
-    for seat in range(MAX_PLAYERS):
-        s[O_ADVENTURER_SLOT + seat] = VILLAGE  # "The adventurer is placed in their village."
-        for t in range(N_TREASURES):
+    for q in range(B.N_SQUARES):
+        s[S.O_SQUARE_PIECE + q] = S.WATER
+    for k in range(2 * S.N_SLOTS):
+        s[S.O_PIECE_SQUARES + k] = -1
+    full_hand = (1 << r[R.P_N_CARDS]) - 1
+    for seat in range(R.MAX_PLAYERS):
+        s[S.O_ADVENTURER_SLOT + seat] = S.VILLAGE  # "The adventurer is placed in their village."
+        for t in range(R.N_TREASURES):
             # "The treasures are placed on the adventurer board with the house side face up"
-            set_treasure(s, seat, t, HOUSE_SIDE if seat < players else OUT)
+            set_treasure(s, seat, t, S.HOUSE_SIDE if seat < players else S.OUT)
         if seat < players:
-            s[O_HAND + seat] = full_hand  # "Each player takes their movement cards"
-            if r[P_USE_HOUSE_1] == 0:
-                set_treasure(s, seat, 0, OUT)  # 'short': treasure 1 is not used
+            s[S.O_HAND + seat] = full_hand  # "Each player takes their movement cards"
+            if r[R.P_USE_HOUSE_1] == 0:
+                set_treasure(s, seat, 0, S.OUT)  # 'short': treasure 1 is not used
     # "On street space 1, place 20/23/26 streets ... one street ... on each of street spaces
     # 2 to 5. Space 6 remains empty. Any remaining streets go back into the box."
-    s[O_STACKS] = r[P_STREETS1]
+    s[S.O_STACKS] = r[R.P_STREETS1]
     for k in range(1, 5):
-        s[O_STACKS + k] = r[P_FACEDOWN]
-    s[S_STREETS_IN_BOX] = r[P_TOTAL_STREETS] - r[P_STREETS1] - 4 * r[P_FACEDOWN]
-    s[S_CHIP_SUPPLY] = r[P_CHIP_SUPPLY]  # "The 8 water spirit chips are placed ready"
-    if r[P_ADVANCED] == 1:
+        s[S.O_STACKS + k] = r[R.P_FACEDOWN]
+    s[S.S_STREETS_IN_BOX] = r[R.P_TOTAL_STREETS] - r[R.P_STREETS1] - 4 * r[R.P_FACEDOWN]
+    s[S.S_CHIP_SUPPLY] = r[R.P_CHIP_SUPPLY]  # "The 8 water spirit chips are placed ready"
+    if r[R.P_ADVANCED] == 1:
         # seed 001: "Place all 10 numbered buildings in their grotto spaces ... Place Neptune
         # next to building 10; he is also considered to be in grotto space 10"; "Game starts
         # in Raising Phase"
-        s[S_SPIRIT_SLOT] = -1
-        s[S_GROTTO_SPACE] = 10
-        s[S_PHASE] = PHASE_RAISING
+        s[S.S_SPIRIT_SLOT] = -1
+        s[S.S_GROTTO_SPACE] = 10
+        s[S.S_PHASE] = S.PHASE_RAISING
     else:
         # "House 10 is placed on the space in the middle ... The water spirit is placed on
         # house 10."
-        centre = r[P_CENTRE]
-        slot = HOUSE_BASE + 9
-        s[O_PIECE_SQUARES + 2 * slot] = centre
-        s[O_SQUARE_PIECE + centre] = slot
+        centre = r[R.P_CENTRE]
+        slot = S.HOUSE_BASE + 9
+        s[S.O_PIECE_SQUARES + 2 * slot] = centre
+        s[S.O_SQUARE_PIECE + centre] = slot
         mark_house(s, centre, 1)
-        s[S_SPIRIT_SLOT] = slot
-    s[S_END_REASON] = -1
-    s[S_CARD] = -1
-    s[S_SPIRIT_ROLL] = -1
+        s[S.S_SPIRIT_SLOT] = slot
+    s[S.S_END_REASON] = -1
+    s[S.S_CARD] = -1
+    s[S.S_SPIRIT_ROLL] = -1
     settle_draw_space(s, r, tr)  # a setup with an empty space 1 turns the next one up
 
 
@@ -290,15 +228,15 @@ def setup(s, r, tr):
 @kernel(inline="always")
 def street_available(s):
     """A street can be drawn from the face-up stack."""
-    return s[O_STACKS + s[S_DRAW_SPACE]] > 0
+    return s[S.O_STACKS + s[S.S_DRAW_SPACE]] > 0
 
 
 @kernel(inline="always")
 def discard_space(s):
     """Street space (0-based) sunk streets go onto: the one after the draw stack; after the
     hourglass space 6 serves both ("likewise place submerging streets on space 6")."""
-    d = s[S_DRAW_SPACE]
-    return d + 1 if d < N_SPACES - 1 else N_SPACES - 1
+    d = s[S.S_DRAW_SPACE]
+    return d + 1 if d < R.N_SPACES - 1 else R.N_SPACES - 1
 
 
 @kernel
@@ -307,26 +245,37 @@ def settle_draw_space(s, r, tr):
     face up ... even in the middle of a player's turn." When space 5 is used up the hourglass
     shows and space 6 serves the rest of the round; an empty space 6 means the streets have
     run out until some submerge."""
-    while s[O_STACKS + s[S_DRAW_SPACE]] == 0:
-        d = s[S_DRAW_SPACE]
-        if d == N_SPACES - 1:
+    while s[S.O_STACKS + s[S.S_DRAW_SPACE]] == 0:
+        d = s[S.S_DRAW_SPACE]
+        if d == R.N_SPACES - 1:
             return
-        s[S_DRAW_SPACE] = d + 1
-        if d == N_SPACES - 2:
-            if s[S_HOURGLASS] == 0:
-                s[S_HOURGLASS] = 1
+        s[S.S_DRAW_SPACE] = d + 1
+        if d == R.N_SPACES - 2:
+            if s[S.S_HOURGLASS] == 0:
+                s[S.S_HOURGLASS] = 1
                 # seed 001: "the last Sinking Phase begins; game ends when this Phase is
                 # over" (end_sinking sets the end there)
-                if s[S_END_REASON] < 0 and r[P_ADVANCED] == 0:
-                    s[S_END_REASON] = END_HOURGLASS
-                record(tr, s, A_HOURGLASS)
-            record(tr, s, A_STACK_TURN, d + 1)
+                if s[S.S_END_REASON] < 0 and r[R.P_ADVANCED] == 0:
+                    s[S.S_END_REASON] = S.END_HOURGLASS
+                record(tr, s, S.A_HOURGLASS)
+            record(tr, s, S.A_STACK_TURN, d + 1)
             return
-        record(tr, s, A_STACK_TURN, d + 1)
+        record(tr, s, S.A_STACK_TURN, d + 1)
 
 
 # ---------------------------------------------------------------------------------------
 # Pieces and connections
+
+
+@kernel(inline="always")
+def piece_beside(s, q, j, slot):
+    """The piece on the square beside square q in direction j (board.ORTH), or WATER when
+    there is none: off the lake, open water, or `slot` itself (not beside itself)."""
+    nq = B.ORTH[q, j]
+    if nq < 0:
+        return S.WATER
+    other = s[S.O_SQUARE_PIECE + nq]
+    return S.WATER if other == slot else other
 
 
 @kernel
@@ -339,11 +288,8 @@ def piece_neighbours(s, slot, x, o):
         if q < 0:
             continue
         for j in range(4):
-            nq = ORTH[q, j]
-            if nq < 0:
-                continue
-            other = s[O_SQUARE_PIECE + nq]
-            if other == WATER or other == slot:
+            other = piece_beside(s, q, j, slot)
+            if other == S.WATER:
                 continue
             dup = False
             for m in range(n):
@@ -362,8 +308,8 @@ def piece_owner(s, r, slot):
     o = -1
     for k in range(2):
         q = psq(s, slot, k)
-        if q >= 0 and r[R_OWNER + q] >= 0:
-            o = r[R_OWNER + q]
+        if q >= 0 and r[R.R_OWNER + q] >= 0:
+            o = r[R.R_OWNER + q]
     return o
 
 
@@ -378,28 +324,28 @@ def begin_sinking(s, r, tr):
     Movement Points"; "Neptune immediately appears at the building of the grotto space he is
     located in; if that building has not been raised, he appears at the highest numbered
     raised building" (ruling: with no house on the lake he stays in the grotto, isolated)."""
-    pts = s[S_RAISE_LEFT]
-    s[S_PHASE] = PHASE_SINKING
-    s[S_SPIRIT_STEPS_LEFT] = pts
-    s[S_RAISE_LEFT] = 0
-    s[S_RAISE_TO_SPIRIT_POINTS] += pts
-    s[S_GROTTO_MOVE_ALLOWED] = 0
-    s[S_SINKING_PHASES] += 1
-    g = s[S_GROTTO_SPACE]
+    pts = s[S.S_RAISE_LEFT]
+    s[S.S_PHASE] = S.PHASE_SINKING
+    s[S.S_SPIRIT_STEPS_LEFT] = pts
+    s[S.S_RAISE_LEFT] = 0
+    s[S.S_RAISE_TO_SPIRIT_POINTS] += pts
+    s[S.S_GROTTO_MOVE_ALLOWED] = 0
+    s[S.S_SINKING_PHASES] += 1
+    g = s[S.S_GROTTO_SPACE]
     slot = -1
-    if 1 <= g <= 10 and psq(s, HOUSE_BASE + g - 1, 0) >= 0:
-        slot = HOUSE_BASE + g - 1
+    if 1 <= g <= 10 and psq(s, S.HOUSE_BASE + g - 1, 0) >= 0:
+        slot = S.HOUSE_BASE + g - 1
     else:
-        for h in range(N_HOUSES, 0, -1):
-            if psq(s, HOUSE_BASE + h - 1, 0) >= 0:
-                slot = HOUSE_BASE + h - 1
+        for h in range(R.N_HOUSES, 0, -1):
+            if psq(s, S.HOUSE_BASE + h - 1, 0) >= 0:
+                slot = S.HOUSE_BASE + h - 1
                 break
     if slot >= 0:
-        s[S_SPIRIT_SLOT] = slot
-        s[S_GROTTO_SPACE] = 0
+        s[S.S_SPIRIT_SLOT] = slot
+        s[S.S_GROTTO_SPACE] = 0
     else:
-        s[S_SINKING_WITHOUT_HOUSE] += 1
-    record(tr, s, A_PHASE, PHASE_SINKING, pts, s[S_SPIRIT_SLOT], s[S_GROTTO_SPACE])
+        s[S.S_SINKING_WITHOUT_HOUSE] += 1
+    record(tr, s, S.A_PHASE, S.PHASE_SINKING, pts, s[S.S_SPIRIT_SLOT], s[S.S_GROTTO_SPACE])
 
 
 @kernel
@@ -408,14 +354,14 @@ def end_sinking(s, r, tr):
     Neptune Movement Points immediately become Building Points". After the last sinking
     phase (the hourglass shows) the end condition is met: "game ends when this Phase is
     over", at the end of the round."""
-    pts = s[S_SPIRIT_STEPS_LEFT]
-    s[S_PHASE] = PHASE_RAISING
-    s[S_RAISE_LEFT] = pts
-    s[S_SPIRIT_STEPS_LEFT] = 0
-    s[S_SPIRIT_TO_RAISE_POINTS] += pts
-    if s[S_HOURGLASS] == 1 and s[S_END_REASON] < 0:
-        s[S_END_REASON] = END_HOURGLASS
-    record(tr, s, A_PHASE, PHASE_RAISING, pts, s[S_SPIRIT_SLOT], s[S_GROTTO_SPACE])
+    pts = s[S.S_SPIRIT_STEPS_LEFT]
+    s[S.S_PHASE] = S.PHASE_RAISING
+    s[S.S_RAISE_LEFT] = pts
+    s[S.S_SPIRIT_STEPS_LEFT] = 0
+    s[S.S_SPIRIT_TO_RAISE_POINTS] += pts
+    if s[S.S_HOURGLASS] == 1 and s[S.S_END_REASON] < 0:
+        s[S.S_END_REASON] = S.END_HOURGLASS
+    record(tr, s, S.A_PHASE, S.PHASE_RAISING, pts, s[S.S_SPIRIT_SLOT], s[S.S_GROTTO_SPACE])
 
 
 # ---------------------------------------------------------------------------------------
@@ -427,14 +373,14 @@ def scores(s, r, score, tiebreak):
     """Fill score[seat], tiebreak[seat]. 'count': "whoever has the most treasures in their
     village", tie-break "the values of the treasures in the village are added up"; 'value'
     (seed 001): the sum only."""
-    for seat in range(r[P_PLAYERS]):
+    for seat in range(r[R.P_PLAYERS]):
         cnt = 0
         val = 0
-        for t in range(N_TREASURES):
-            if treasure(s, seat, t) == BANKED:
+        for t in range(R.N_TREASURES):
+            if treasure(s, seat, t) == S.BANKED:
                 cnt += 1
                 val += treasure_value(t)
-        if r[P_SCORING] == 0:
+        if r[R.P_SCORING] == 0:
             score[seat] = cnt
             tiebreak[seat] = val
         else:

@@ -9,52 +9,11 @@ tr = trace buffer (int32, state.py), x = scratch (int64, state.py), rng = uint64
 from __future__ import annotations
 
 from simcore.jit import kernel
-from simcore.sunken_city.board import ORTH
-from simcore.sunken_city.engine import (
-    ERR_ILLEGAL,
-    count,
-    covers,
-    house_number,
-    is_house,
-    piece_neighbours,
-    psq,
-    record,
-    set_treasure,
-    treasure,
-)
+from simcore.sunken_city import board as B
+from simcore.sunken_city import engine as E
+from simcore.sunken_city import rules as R
+from simcore.sunken_city import state as S
 from simcore.sunken_city.engine_raising import block_ok, enter_block
-from simcore.sunken_city.rules import N_TREASURES, P_ADVANCED, P_CENTRE, P_CHIPS, R_VILLAGE
-from simcore.sunken_city.state import (
-    A_CHIP,
-    A_STEP,
-    BANKED,
-    BLOCK_MOVE,
-    C_CHIPS_USED,
-    C_MOVE_POINTS_SPENT,
-    C_TREASURES_RECOVERED,
-    CARRIED,
-    CHEST,
-    END_ALL_BANKED,
-    HOUSE_SIDE,
-    O_ADVENTURER_SLOT,
-    O_CHIPS,
-    O_SQUARE_PIECE,
-    OUT,
-    PHASE_RAISING,
-    S_CARD,
-    S_CHIP_SUPPLY,
-    S_CHIP_USED,
-    S_END_REASON,
-    S_GROTTO_MOVE_ALLOWED,
-    S_GROTTO_SPACE,
-    S_MOVE_LEFT,
-    S_PHASE,
-    S_SEAT,
-    S_SPIRIT_ACTIVE,
-    VILLAGE,
-    WATER,
-    X_NEIGHBOURS,
-)
 
 # ---------------------------------------------------------------------------------------
 # The adventurer (seed 000, "Move Adventurer", "Recovering Treasures ...")
@@ -65,17 +24,17 @@ def step_targets(s, r, seat, x, o):
     """Where the seat's adventurer can go for one movement point: connected pieces, or its own
     village from the piece covering the village's corner square ("reaches the lake only through
     its corner square"). Writes slots (VILLAGE for the village) into x[o:]; returns the count."""
-    v = r[R_VILLAGE + seat]
-    pos = s[O_ADVENTURER_SLOT + seat]
-    if pos == VILLAGE:
-        q = s[O_SQUARE_PIECE + v]
-        if q == WATER:
+    v = r[R.R_VILLAGE + seat]
+    pos = s[S.O_ADVENTURER_SLOT + seat]
+    if pos == S.VILLAGE:
+        q = s[S.O_SQUARE_PIECE + v]
+        if q == S.WATER:
             return 0
         x[o] = q
         return 1
-    n = piece_neighbours(s, pos, x, o)
-    if covers(s, pos, v):
-        x[o + n] = VILLAGE
+    n = E.piece_neighbours(s, pos, x, o)
+    if E.covers(s, pos, v):
+        x[o + n] = S.VILLAGE
         n += 1
     return n
 
@@ -83,19 +42,19 @@ def step_targets(s, r, seat, x, o):
 @kernel
 def can_step_now(s, r, seat, x):
     return (
-        s[S_CARD] >= 0
-        and s[S_SPIRIT_ACTIVE] == 0
-        and s[S_MOVE_LEFT] > 0
-        and block_ok(s, r, BLOCK_MOVE)
-        and step_targets(s, r, seat, x, X_NEIGHBOURS) > 0
+        s[S.S_CARD] >= 0
+        and s[S.S_SPIRIT_ACTIVE] == 0
+        and s[S.S_MOVE_LEFT] > 0
+        and block_ok(s, r, S.BLOCK_MOVE)
+        and step_targets(s, r, seat, x, S.X_NEIGHBOURS) > 0
     )
 
 
 @kernel
 def all_banked(s, seat):
-    for t in range(N_TREASURES):
-        v = treasure(s, seat, t)
-        if v != BANKED and v != OUT:
+    for t in range(R.N_TREASURES):
+        v = E.treasure(s, seat, t)
+        if v != S.BANKED and v != S.OUT:
             return False
     return True
 
@@ -106,13 +65,13 @@ def recover_at(s, r, seat, slot):
     the centre house also gives the chest, and "if the treasure of this house is already lying
     open ... or in the village, only treasure 12 is turned". Returns the recovered mask."""
     mask = 0
-    h = house_number(slot)
-    if treasure(s, seat, h - 1) == HOUSE_SIDE:
-        set_treasure(s, seat, h - 1, CARRIED)
+    h = E.house_number(slot)
+    if E.treasure(s, seat, h - 1) == S.HOUSE_SIDE:
+        E.set_treasure(s, seat, h - 1, S.CARRIED)
         mask |= 1 << (h - 1)
-    if psq(s, slot, 0) == r[P_CENTRE] and treasure(s, seat, CHEST) == HOUSE_SIDE:
-        set_treasure(s, seat, CHEST, CARRIED)
-        mask |= 1 << CHEST
+    if E.psq(s, slot, 0) == r[R.P_CENTRE] and E.treasure(s, seat, S.CHEST) == S.HOUSE_SIDE:
+        E.set_treasure(s, seat, S.CHEST, S.CARRIED)
+        mask |= 1 << S.CHEST
     return mask
 
 
@@ -120,9 +79,9 @@ def recover_at(s, r, seat, slot):
 def bank(s, seat):
     """Reaching the village brings every recovered treasure to safety. Returns the mask."""
     mask = 0
-    for t in range(N_TREASURES):
-        if treasure(s, seat, t) == CARRIED:
-            set_treasure(s, seat, t, BANKED)
+    for t in range(R.N_TREASURES):
+        if E.treasure(s, seat, t) == S.CARRIED:
+            E.set_treasure(s, seat, t, S.BANKED)
             mask |= 1 << t
     return mask
 
@@ -131,22 +90,22 @@ def bank(s, seat):
 def can_step_to(s, r, seat, to):
     """Whether `to` is one of step_targets (a connected piece, or the village from the piece
     covering its corner; from the village, the piece on that corner), tested directly."""
-    v = r[R_VILLAGE + seat]
-    pos = s[O_ADVENTURER_SLOT + seat]
-    if pos == VILLAGE:
-        q = s[O_SQUARE_PIECE + v]
-        return q != WATER and to == q
-    if to == VILLAGE:
-        return covers(s, pos, v)
+    v = r[R.R_VILLAGE + seat]
+    pos = s[S.O_ADVENTURER_SLOT + seat]
+    if pos == S.VILLAGE:
+        q = s[S.O_SQUARE_PIECE + v]
+        return q != S.WATER and to == q
+    if to == S.VILLAGE:
+        return E.covers(s, pos, v)
     if to < 0 or to == pos:
         return False
     for k in range(2):
-        q = psq(s, pos, k)
+        q = E.psq(s, pos, k)
         if q < 0:
             continue
         for j in range(4):
-            nq = ORTH[q, j]
-            if nq >= 0 and s[O_SQUARE_PIECE + nq] == to:
+            nq = B.ORTH[q, j]
+            if nq >= 0 and s[S.O_SQUARE_PIECE + nq] == to:
                 return True
     return False
 
@@ -157,46 +116,46 @@ def do_step(s, r, tr, seat, to, x):
     one move, an adventurer can move forwards and backwards"; after a house or the village
     "they may immediately continue moving"."""
     if not (
-        seat == s[S_SEAT]
-        and s[S_CARD] >= 0
-        and s[S_SPIRIT_ACTIVE] == 0
-        and s[S_MOVE_LEFT] > 0
-        and block_ok(s, r, BLOCK_MOVE)
+        seat == s[S.S_SEAT]
+        and s[S.S_CARD] >= 0
+        and s[S.S_SPIRIT_ACTIVE] == 0
+        and s[S.S_MOVE_LEFT] > 0
+        and block_ok(s, r, S.BLOCK_MOVE)
     ):
-        return ERR_ILLEGAL
+        return E.ERR_ILLEGAL
     if not can_step_to(s, r, seat, to):
-        return ERR_ILLEGAL
-    enter_block(s, BLOCK_MOVE)
-    frm = s[O_ADVENTURER_SLOT + seat]
-    s[O_ADVENTURER_SLOT + seat] = to
-    s[S_MOVE_LEFT] -= 1
-    count(s, seat, C_MOVE_POINTS_SPENT)
+        return E.ERR_ILLEGAL
+    enter_block(s, S.BLOCK_MOVE)
+    frm = s[S.O_ADVENTURER_SLOT + seat]
+    s[S.O_ADVENTURER_SLOT + seat] = to
+    s[S.S_MOVE_LEFT] -= 1
+    E.count(s, seat, S.C_MOVE_POINTS_SPENT)
     rec_mask = 0
     bank_mask = 0
     to_sq = -1
-    if to == VILLAGE:
+    if to == S.VILLAGE:
         bank_mask = bank(s, seat)
-        if all_banked(s, seat) and s[S_END_REASON] < 0:
-            s[S_END_REASON] = (
-                END_ALL_BANKED  # "A player has brought all the treasures ... to safety"
+        if all_banked(s, seat) and s[S.S_END_REASON] < 0:
+            s[S.S_END_REASON] = (
+                S.END_ALL_BANKED  # "A player has brought all the treasures ... to safety"
             )
     else:
-        to_sq = psq(s, to, 0)
-        if is_house(to):
+        to_sq = E.psq(s, to, 0)
+        if E.is_house(to):
             rec_mask = recover_at(s, r, seat, to)
-            for t in range(N_TREASURES):
+            for t in range(R.N_TREASURES):
                 if rec_mask & (1 << t):
-                    count(s, seat, C_TREASURES_RECOVERED)
+                    E.count(s, seat, S.C_TREASURES_RECOVERED)
             # seed 001: "In Raising Phase, when you move your pawn onto/over the building
             # whose grotto space Neptune is currently in, you may move Neptune to a different
             # grotto space" (ruling: the right lasts until used or the turn ends)
             if (
-                r[P_ADVANCED] == 1
-                and s[S_PHASE] == PHASE_RAISING
-                and house_number(to) == s[S_GROTTO_SPACE]
+                r[R.P_ADVANCED] == 1
+                and s[S.S_PHASE] == S.PHASE_RAISING
+                and E.house_number(to) == s[S.S_GROTTO_SPACE]
             ):
-                s[S_GROTTO_MOVE_ALLOWED] = 1
-    record(tr, s, A_STEP, frm, to, to_sq, rec_mask, bank_mask, s[S_MOVE_LEFT])
+                s[S.S_GROTTO_MOVE_ALLOWED] = 1
+    E.record(tr, s, S.A_STEP, frm, to, to_sq, rec_mask, bank_mask, s[S.S_MOVE_LEFT])
     return 0
 
 
@@ -210,8 +169,8 @@ def house_side_count(s, seat):
     still house side up, counts: the rulebook's example gives 9 for treasures 3 banked and 5
     carried)."""
     n = 0
-    for t in range(N_TREASURES):
-        if treasure(s, seat, t) == HOUSE_SIDE:
+    for t in range(R.N_TREASURES):
+        if E.treasure(s, seat, t) == S.HOUSE_SIDE:
             n += 1
     return n
 
@@ -219,12 +178,12 @@ def house_side_count(s, seat):
 @kernel
 def can_chip_now(s, r, seat):
     return (
-        r[P_CHIPS] == 1
-        and s[S_CARD] >= 0
-        and s[S_SPIRIT_ACTIVE] == 0
-        and s[S_CHIP_USED] == 0
-        and s[O_CHIPS + seat] > 0
-        and block_ok(s, r, BLOCK_MOVE)
+        r[R.P_CHIPS] == 1
+        and s[S.S_CARD] >= 0
+        and s[S.S_SPIRIT_ACTIVE] == 0
+        and s[S.S_CHIP_USED] == 0
+        and s[S.O_CHIPS + seat] > 0
+        and block_ok(s, r, S.BLOCK_MOVE)
     )
 
 
@@ -233,14 +192,14 @@ def do_chip(s, r, tr, seat):
     """Use a chip: extra movement points equal to the house-side treasures now (ruling: counted
     when the chip is played, normally before the move starts); "may use only one chip per turn.
     The chip used is then returned to the supply"."""
-    if seat != s[S_SEAT] or not can_chip_now(s, r, seat):
-        return ERR_ILLEGAL
-    enter_block(s, BLOCK_MOVE)
+    if seat != s[S.S_SEAT] or not can_chip_now(s, r, seat):
+        return E.ERR_ILLEGAL
+    enter_block(s, S.BLOCK_MOVE)
     extra = house_side_count(s, seat)
-    s[O_CHIPS + seat] -= 1
-    s[S_CHIP_SUPPLY] += 1
-    s[S_MOVE_LEFT] += extra
-    s[S_CHIP_USED] = 1
-    count(s, seat, C_CHIPS_USED)
-    record(tr, s, A_CHIP, extra)
+    s[S.O_CHIPS + seat] -= 1
+    s[S.S_CHIP_SUPPLY] += 1
+    s[S.S_MOVE_LEFT] += extra
+    s[S.S_CHIP_USED] = 1
+    E.count(s, seat, S.C_CHIPS_USED)
+    E.record(tr, s, S.A_CHIP, extra)
     return 0

@@ -9,53 +9,10 @@ tr = trace buffer (int32, state.py), x = scratch (int64, state.py), rng = uint64
 from __future__ import annotations
 
 from simcore.jit import kernel
-from simcore.sunken_city.board import N_SQUARES, ORTH
-from simcore.sunken_city.engine import (
-    ERR_ILLEGAL,
-    begin_sinking,
-    house_in_play,
-    mark_house,
-    psq,
-    record,
-    settle_draw_space,
-    street_available,
-)
-from simcore.sunken_city.rules import (
-    CENTRE,
-    LIGHT,
-    P_ADVANCED,
-    P_INTERLEAVE,
-    P_N_HOUSE_SQ,
-    P_N_SPOTS,
-    P_STREET_SQUARES,
-    P_TOTAL_STREETS,
-    R_HOUSE_SQ,
-    R_KIND,
-    R_SPOTS,
-)
-from simcore.sunken_city.state import (
-    A_HOUSE,
-    A_STREET,
-    BLOCK_BUILD,
-    HOUSE_BASE,
-    O_NEAR_HOUSES,
-    O_PIECE_SQUARES,
-    O_SQUARE_PIECE,
-    O_STACKS,
-    PHASE_RAISING,
-    S_ACTION_BLOCK,
-    S_BLOCKS_BEGUN,
-    S_CARD,
-    S_DRAW_SPACE,
-    S_GROTTO_SPACE,
-    S_HOUSE_RAISED,
-    S_HOUSES_PLACED,
-    S_PHASE,
-    S_RAISE_LEFT,
-    S_SPIRIT_ACTIVE,
-    S_STREETS_PLACED,
-    WATER,
-)
+from simcore.sunken_city import board as B
+from simcore.sunken_city import engine as E
+from simcore.sunken_city import rules as R
+from simcore.sunken_city import state as S
 
 # ---------------------------------------------------------------------------------------
 # Action blocks (interleave=False keeps each of the three actions in one piece)
@@ -64,23 +21,23 @@ from simcore.sunken_city.state import (
 @kernel
 def block_ok(s, r, blk):
     """May an action of block `blk` be taken now?"""
-    if r[P_INTERLEAVE] == 1:
+    if r[R.P_INTERLEAVE] == 1:
         return True
-    cur = s[S_ACTION_BLOCK]
+    cur = s[S.S_ACTION_BLOCK]
     if cur == blk:
         return True
-    if s[S_BLOCKS_BEGUN] & (1 << blk):
+    if s[S.S_BLOCKS_BEGUN] & (1 << blk):
         return False
     # the raising block may not be left while pieces must still be raised
-    if cur == BLOCK_BUILD and raising_owed(s, r):
+    if cur == S.BLOCK_BUILD and raising_owed(s, r):
         return False
     return True
 
 
 @kernel(inline="always")
 def enter_block(s, blk):
-    s[S_ACTION_BLOCK] = blk
-    s[S_BLOCKS_BEGUN] |= 1 << blk
+    s[S.S_ACTION_BLOCK] = blk
+    s[S.S_BLOCKS_BEGUN] |= 1 << blk
 
 
 # ---------------------------------------------------------------------------------------
@@ -91,7 +48,9 @@ def enter_block(s, blk):
 def street_square_ok(s, r, q):
     """Free, and not the centre: "They can appear on any free space of the lake, except the
     space in the middle"."""
-    return 0 <= q < N_SQUARES and s[O_SQUARE_PIECE + q] == WATER and r[R_KIND + q] != CENTRE
+    return (
+        0 <= q < B.N_SQUARES and s[S.O_SQUARE_PIECE + q] == S.WATER and r[R.R_KIND + q] != R.CENTRE
+    )
 
 
 @kernel
@@ -100,12 +59,12 @@ def street_spot_ok(s, r, a, b):
     edge; light and dark squares both take streets."""
     if not street_square_ok(s, r, a):
         return False
-    if r[P_STREET_SQUARES] == 1:
+    if r[R.P_STREET_SQUARES] == 1:
         return b == -1
     if not street_square_ok(s, r, b):
         return False
     for j in range(4):
-        if ORTH[a, j] == b:
+        if B.ORTH[a, j] == b:
             return True
     return False
 
@@ -114,27 +73,32 @@ def street_spot_ok(s, r, a, b):
 def house_spot_ok(s, r, q):
     """ "Houses ... can only appear on the dark spaces of the lake. They may not touch each
     other, not even at the corners." (The centre takes houses only.)"""
-    if q < 0 or q >= N_SQUARES or s[O_SQUARE_PIECE + q] != WATER or r[R_KIND + q] == LIGHT:
+    if (
+        q < 0
+        or q >= B.N_SQUARES
+        or s[S.O_SQUARE_PIECE + q] != S.WATER
+        or r[R.R_KIND + q] == R.LIGHT
+    ):
         return False
-    return s[O_NEAR_HOUSES + q] == 0
+    return s[S.O_NEAR_HOUSES + q] == 0
 
 
 @kernel(inline="always")
 def house_in_grotto(s, r, h):
-    return house_in_play(r, h) and psq(s, HOUSE_BASE + h - 1, 0) < 0
+    return E.house_in_play(r, h) and E.psq(s, S.HOUSE_BASE + h - 1, 0) < 0
 
 
 @kernel(inline="always")
 def spot_free(s, r, k):
     """Street spot k of the board (rules R_SPOTS) has all its squares free."""
-    a = r[R_SPOTS + 2 * k]
-    b = r[R_SPOTS + 2 * k + 1]
-    return s[O_SQUARE_PIECE + a] == WATER and (b < 0 or s[O_SQUARE_PIECE + b] == WATER)
+    a = r[R.R_SPOTS + 2 * k]
+    b = r[R.R_SPOTS + 2 * k + 1]
+    return s[S.O_SQUARE_PIECE + a] == S.WATER and (b < 0 or s[S.O_SQUARE_PIECE + b] == S.WATER)
 
 
 @kernel
 def any_street_spot(s, r):
-    for k in range(r[P_N_SPOTS]):
+    for k in range(r[R.P_N_SPOTS]):
         if spot_free(s, r, k):
             return True
     return False
@@ -142,8 +106,8 @@ def any_street_spot(s, r):
 
 @kernel
 def any_house_spot(s, r):
-    for k in range(r[P_N_HOUSE_SQ]):
-        if house_spot_ok(s, r, r[R_HOUSE_SQ + k]):
+    for k in range(r[R.P_N_HOUSE_SQ]):
+        if house_spot_ok(s, r, r[R.R_HOUSE_SQ + k]):
             return True
     return False
 
@@ -155,15 +119,15 @@ def house_raisable(s, r, h):
     the building next to which Neptune is standing (in the grotto)")."""
     if not house_in_grotto(s, r, h):
         return False
-    if r[P_ADVANCED] == 0:
+    if r[R.P_ADVANCED] == 0:
         return True
-    return s[S_PHASE] == PHASE_RAISING and h == s[S_GROTTO_SPACE]
+    return s[S.S_PHASE] == S.PHASE_RAISING and h == s[S.S_GROTTO_SPACE]
 
 
 @kernel
 def grotto_has_house(s, r):
-    if r[P_ADVANCED] == 1:
-        g = s[S_GROTTO_SPACE]
+    if r[R.P_ADVANCED] == 1:
+        g = s[S.S_GROTTO_SPACE]
         return 1 <= g <= 10 and house_raisable(s, r, g)
     for h in range(1, 11):
         if house_in_grotto(s, r, h):
@@ -176,9 +140,9 @@ def can_build_any(s, r):
     """Could one more piece be raised now (pieces left on the card aside)? "Exactly as many
     pieces must be placed as the card indicates": fewer only when no legal spot or no street
     is left (GAME-DATA ruling; seed 000 "The Streets Run Out")."""
-    if street_available(s) and any_street_spot(s, r):
+    if E.street_available(s) and any_street_spot(s, r):
         return True
-    return s[S_HOUSE_RAISED] == 0 and grotto_has_house(s, r) and any_house_spot(s, r)
+    return s[S.S_HOUSE_RAISED] == 0 and grotto_has_house(s, r) and any_house_spot(s, r)
 
 
 @kernel
@@ -188,23 +152,23 @@ def raising_owed(s, r):
     action" (seed 000, "The Streets Run Out"), and fewer are placed only when no legal spot is
     left (GAME-DATA ruling)."""
     if (
-        r[P_INTERLEAVE] == 0
-        and s[S_BLOCKS_BEGUN] & (1 << BLOCK_BUILD)
-        and (s[S_ACTION_BLOCK] != BLOCK_BUILD)
+        r[R.P_INTERLEAVE] == 0
+        and s[S.S_BLOCKS_BEGUN] & (1 << S.BLOCK_BUILD)
+        and (s[S.S_ACTION_BLOCK] != S.BLOCK_BUILD)
     ):
         # interleave=False: the raising action, once left (when nothing was owed), is over
         return False
-    return s[S_RAISE_LEFT] > 0 and street_available(s) and can_build_any(s, r)
+    return s[S.S_RAISE_LEFT] > 0 and E.street_available(s) and can_build_any(s, r)
 
 
 @kernel
 def list_street_spots(s, r, x, o):
     """Write every legal street spot as pairs (a, b or -1) into x[o:]; return the count."""
     n = 0
-    for k in range(r[P_N_SPOTS]):
+    for k in range(r[R.P_N_SPOTS]):
         if spot_free(s, r, k):
-            x[o + 2 * n] = r[R_SPOTS + 2 * k]
-            x[o + 2 * n + 1] = r[R_SPOTS + 2 * k + 1]
+            x[o + 2 * n] = r[R.R_SPOTS + 2 * k]
+            x[o + 2 * n + 1] = r[R.R_SPOTS + 2 * k + 1]
             n += 1
     return n
 
@@ -213,8 +177,8 @@ def list_street_spots(s, r, x, o):
 def list_house_squares(s, r, x, o):
     """Write every square a house may appear on into x[o:]; return the count."""
     n = 0
-    for k in range(r[P_N_HOUSE_SQ]):
-        q = r[R_HOUSE_SQ + k]
+    for k in range(r[R.P_N_HOUSE_SQ]):
+        q = r[R.R_HOUSE_SQ + k]
         if house_spot_ok(s, r, q):
             x[o + n] = q
             n += 1
@@ -224,10 +188,10 @@ def list_house_squares(s, r, x, o):
 @kernel
 def can_place_now(s, r):
     return (
-        s[S_CARD] >= 0
-        and s[S_SPIRIT_ACTIVE] == 0
-        and s[S_RAISE_LEFT] > 0
-        and block_ok(s, r, BLOCK_BUILD)
+        s[S.S_CARD] >= 0
+        and s[S.S_SPIRIT_ACTIVE] == 0
+        and s[S.S_RAISE_LEFT] > 0
+        and block_ok(s, r, S.BLOCK_BUILD)
         and can_build_any(s, r)
     )
 
@@ -236,38 +200,38 @@ def can_place_now(s, r):
 def do_street(s, r, tr, a, b):
     """Raise a street on squares a, b: "taking the top street from the stack"."""
     if not (
-        s[S_CARD] >= 0
-        and s[S_SPIRIT_ACTIVE] == 0
-        and s[S_RAISE_LEFT] > 0
-        and block_ok(s, r, BLOCK_BUILD)
-        and street_available(s)
+        s[S.S_CARD] >= 0
+        and s[S.S_SPIRIT_ACTIVE] == 0
+        and s[S.S_RAISE_LEFT] > 0
+        and block_ok(s, r, S.BLOCK_BUILD)
+        and E.street_available(s)
         and street_spot_ok(s, r, a, b)
     ):
-        return ERR_ILLEGAL
+        return E.ERR_ILLEGAL
     slot = -1
-    for k in range(r[P_TOTAL_STREETS]):
-        if psq(s, k, 0) < 0:
+    for k in range(r[R.P_TOTAL_STREETS]):
+        if E.psq(s, k, 0) < 0:
             slot = k
             break
     if slot < 0:
-        return ERR_ILLEGAL
-    enter_block(s, BLOCK_BUILD)
-    d = s[S_DRAW_SPACE]
-    s[O_STACKS + d] -= 1
-    s[O_PIECE_SQUARES + 2 * slot] = a
-    s[O_SQUARE_PIECE + a] = slot
+        return E.ERR_ILLEGAL
+    enter_block(s, S.BLOCK_BUILD)
+    d = s[S.S_DRAW_SPACE]
+    s[S.O_STACKS + d] -= 1
+    s[S.O_PIECE_SQUARES + 2 * slot] = a
+    s[S.O_SQUARE_PIECE + a] = slot
     if b >= 0:
-        s[O_PIECE_SQUARES + 2 * slot + 1] = b
-        s[O_SQUARE_PIECE + b] = slot
-    s[S_RAISE_LEFT] -= 1
-    s[S_STREETS_PLACED] += 1
-    record(tr, s, A_STREET, a, b, d, slot)
-    emptied = s[O_STACKS + d] == 0
-    settle_draw_space(s, r, tr)
-    if emptied and r[P_ADVANCED] == 1:
+        s[S.O_PIECE_SQUARES + 2 * slot + 1] = b
+        s[S.O_SQUARE_PIECE + b] = slot
+    s[S.S_RAISE_LEFT] -= 1
+    s[S.S_STREETS_PLACED] += 1
+    E.record(tr, s, S.A_STREET, a, b, d, slot)
+    emptied = s[S.O_STACKS + d] == 0
+    E.settle_draw_space(s, r, tr)
+    if emptied and r[R.P_ADVANCED] == 1:
         # seed 001: "Switch to Sinking Phase immediately when the last street from the
         # current street space is used"
-        begin_sinking(s, r, tr)
+        E.begin_sinking(s, r, tr)
     return 0
 
 
@@ -276,23 +240,23 @@ def do_house(s, r, tr, h, q):
     """Raise house h, "taking any house from the grotto", on square q: "only one house can
     appear per turn"."""
     if not (
-        s[S_CARD] >= 0
-        and s[S_SPIRIT_ACTIVE] == 0
-        and s[S_RAISE_LEFT] > 0
-        and s[S_HOUSE_RAISED] == 0
+        s[S.S_CARD] >= 0
+        and s[S.S_SPIRIT_ACTIVE] == 0
+        and s[S.S_RAISE_LEFT] > 0
+        and s[S.S_HOUSE_RAISED] == 0
         and 1 <= h <= 10
-        and block_ok(s, r, BLOCK_BUILD)
+        and block_ok(s, r, S.BLOCK_BUILD)
         and house_raisable(s, r, h)
         and house_spot_ok(s, r, q)
     ):
-        return ERR_ILLEGAL
-    enter_block(s, BLOCK_BUILD)
-    slot = HOUSE_BASE + h - 1
-    s[O_PIECE_SQUARES + 2 * slot] = q
-    s[O_SQUARE_PIECE + q] = slot
-    mark_house(s, q, 1)
-    s[S_RAISE_LEFT] -= 1
-    s[S_HOUSE_RAISED] = 1
-    s[S_HOUSES_PLACED] += 1
-    record(tr, s, A_HOUSE, h, q)
+        return E.ERR_ILLEGAL
+    enter_block(s, S.BLOCK_BUILD)
+    slot = S.HOUSE_BASE + h - 1
+    s[S.O_PIECE_SQUARES + 2 * slot] = q
+    s[S.O_SQUARE_PIECE + q] = slot
+    E.mark_house(s, q, 1)
+    s[S.S_RAISE_LEFT] -= 1
+    s[S.S_HOUSE_RAISED] = 1
+    s[S.S_HOUSES_PLACED] += 1
+    E.record(tr, s, S.A_HOUSE, h, q)
     return 0

@@ -8,28 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.sunken_city.board import ORTH, SIZE, square
+from simcore.sunken_city import board as B
+from simcore.sunken_city import rules as R
+from simcore.sunken_city import state as S
 from simcore.sunken_city.engine import recount_near, setup
-from simcore.sunken_city.rules import P_ADVANCED, P_PLAYERS, P_STREET_SQUARES, P_TOTAL_STREETS
-from simcore.sunken_city.state import (
-    CHEST,
-    HOUSE_BASE,
-    S_CHIP_SUPPLY,
-    S_DRAW_SPACE,
-    S_GROTTO_SPACE,
-    S_HOURGLASS,
-    S_PHASE,
-    S_ROUND,
-    S_SEAT,
-    S_SPIRIT_SLOT,
-    S_STREETS_IN_BOX,
-    S_TURN,
-    VILLAGE,
-    WATER,
-    new_state,
-    new_trace,
-    view,
-)
 
 
 def from_diagram(
@@ -60,24 +42,24 @@ def from_diagram(
     are in the box. The spirit defaults to house 10 (basic game); in the advanced game to
     grotto space ``grotto`` (default 10) while ``phase`` says in which phase the game is.
     """
-    players = int(r[P_PLAYERS])
-    s = new_state()
-    setup(s, r, new_trace())
-    v = view(s)
-    v.sq_piece[:] = WATER
+    players = int(r[R.P_PLAYERS])
+    s = S.new_state()
+    setup(s, r, S.new_trace())
+    v = S.view(s)
+    v.sq_piece[:] = S.WATER
     v.piece_sq[:] = -1
     rows = [ln.strip() for ln in diagram.strip("\n").splitlines() if ln.strip()]
-    if len(rows) != SIZE or any(len(row) != SIZE for row in rows):
+    if len(rows) != B.SIZE or any(len(row) != B.SIZE for row in rows):
         raise ValueError("diagram must be 9 lines of 9 characters")
     letters: dict[str, list[int]] = {}
     for rr, line in enumerate(rows):
         for cc, ch in enumerate(line):
-            q = square(rr, cc)
+            q = B.square(rr, cc)
             if ch == ".":
                 continue
             if ch.isdigit():
                 h = 10 if ch == "0" else int(ch)
-                slot = HOUSE_BASE + h - 1
+                slot = S.HOUSE_BASE + h - 1
                 if v.piece_sq[slot, 0] != -1:
                     raise ValueError(f"house {h} drawn twice")
                 v.piece_sq[slot, 0] = q
@@ -87,11 +69,11 @@ def from_diagram(
             else:
                 raise ValueError(f"unknown diagram character {ch!r}")
     slot = 0
-    two = int(r[P_STREET_SQUARES]) == 2
+    two = int(r[R.P_STREET_SQUARES]) == 2
     for ch, sqs in letters.items():
         groups = [sqs] if two else [[q] for q in sqs]
         for g in groups:
-            if two and (len(g) != 2 or int(g[1]) not in ORTH[g[0]]):
+            if two and (len(g) != 2 or int(g[1]) not in B.ORTH[g[0]]):
                 raise ValueError(f"street {ch!r} must cover two adjacent squares")
             for k, q in enumerate(g):
                 v.piece_sq[slot, k] = q
@@ -99,7 +81,7 @@ def from_diagram(
             slot += 1
     on_board = slot
     recount_near(s)
-    total = int(r[P_TOTAL_STREETS])
+    total = int(r[R.P_TOTAL_STREETS])
     v.stacks[:] = 0
     if stacks is None:
         rest = total - on_board
@@ -110,40 +92,42 @@ def from_diagram(
     box = total - on_board - int(v.stacks.sum())
     if box < 0:
         raise ValueError("more streets on the board and the stacks than exist")
-    v.scal[S_STREETS_IN_BOX] = box
-    v.scal[S_DRAW_SPACE] = draw_space
+    v.scal[S.S_STREETS_IN_BOX] = box
+    v.scal[S.S_DRAW_SPACE] = draw_space
 
     def slot_at(rc):
-        q = square(*rc)
-        if v.sq_piece[q] == WATER:
+        q = B.square(*rc)
+        if v.sq_piece[q] == S.WATER:
             raise ValueError(f"no piece at {rc}")
         return v.sq_piece[q]
 
-    v.adv[:] = VILLAGE
+    v.adv[:] = S.VILLAGE
     for seat_, rc in (adventurers or {}).items():
-        v.adv[seat_] = VILLAGE if rc is None else slot_at(rc)
-    advanced = int(r[P_ADVANCED]) == 1
+        v.adv[seat_] = S.VILLAGE if rc is None else slot_at(rc)
+    advanced = int(r[R.P_ADVANCED]) == 1
     if spirit is not None:
-        v.scal[S_SPIRIT_SLOT] = slot_at(spirit)
-        v.scal[S_GROTTO_SPACE] = 0 if advanced else v.scal[S_GROTTO_SPACE]
+        v.scal[S.S_SPIRIT_SLOT] = slot_at(spirit)
+        v.scal[S.S_GROTTO_SPACE] = 0 if advanced else v.scal[S.S_GROTTO_SPACE]
     elif advanced:
-        v.scal[S_SPIRIT_SLOT] = -1
-        v.scal[S_GROTTO_SPACE] = 10 if grotto is None else grotto
+        v.scal[S.S_SPIRIT_SLOT] = -1
+        v.scal[S.S_GROTTO_SPACE] = 10 if grotto is None else grotto
     else:
-        v.scal[S_SPIRIT_SLOT] = HOUSE_BASE + 9
+        v.scal[S.S_SPIRIT_SLOT] = S.HOUSE_BASE + 9
     if advanced:
-        v.scal[S_PHASE] = phase
+        v.scal[S.S_PHASE] = phase
     for seat_, tmap in (treasures or {}).items():
         for value, status in tmap.items():
-            v.treasure[seat_, CHEST if value == 12 else value - 1] = status
+            v.treasure[seat_, S.CHEST if value == 12 else value - 1] = status
     for seat_, n in (chips or {}).items():
         v.chips[seat_] = n
     if supply is not None:
-        v.scal[S_CHIP_SUPPLY] = supply
+        v.scal[S.S_CHIP_SUPPLY] = supply
     else:
-        v.scal[S_CHIP_SUPPLY] = max(int(v.scal[S_CHIP_SUPPLY]) - int(v.chips[:players].sum()), 0)
-    v.scal[S_SEAT] = seat
-    v.scal[S_HOURGLASS] = int(hourglass)
-    v.scal[S_ROUND] = round_
-    v.scal[S_TURN] = round_ * players + seat
+        v.scal[S.S_CHIP_SUPPLY] = max(
+            int(v.scal[S.S_CHIP_SUPPLY]) - int(v.chips[:players].sum()), 0
+        )
+    v.scal[S.S_SEAT] = seat
+    v.scal[S.S_HOURGLASS] = int(hourglass)
+    v.scal[S.S_ROUND] = round_
+    v.scal[S.S_TURN] = round_ * players + seat
     return s

@@ -28,74 +28,9 @@ from __future__ import annotations
 
 from simcore.jit import kernel
 from simcore.rng import rand_below
-from simcore.sunken_treasure.board import (
-    ATTEMPT_DECK,
-    ITEM_DECK,
-    MAX_PLAYERS,
-    N_ATTEMPT_KINDS,
-    N_ITEM_KINDS,
-    SAFETY,
-    TREASURE_DECK,
-)
-from simcore.sunken_treasure.rules import (
-    P_MAX_ROUNDS,
-    P_N_TKINDS,
-    P_PLAYERS,
-    P_SOLO_TURNS,
-    P_TARGET,
-    R_ATTEMPT_COUNTS,
-    R_ITEM_COUNTS,
-    R_TCOUNT,
-    R_TVALUE,
-)
-from simcore.sunken_treasure.state import (
-    A_END_TURN,
-    A_RESHUFFLE,
-    A_SHORT,
-    A_TREASURE,
-    ACTION_WIDTH,
-    C_CARDS_TAKEN,
-    C_VALUE_LOST,
-    END_ROUND_LIMIT,
-    END_SOLO_LIMIT,
-    END_TARGET,
-    F_BANKED,
-    F_BVAL,
-    F_CARRIED,
-    F_CNT,
-    F_CVAL,
-    F_HAND,
-    F_LOCK,
-    F_NBANK,
-    F_NCAR,
-    F_PLAYED,
-    F_STACK,
-    F_STEAL,
-    F_UP,
-    O_ATT_DECK,
-    O_ATT_DISC,
-    O_ITEM_DECK,
-    O_ITEM_DISC,
-    O_SEATS,
-    O_TRE_DECK,
-    O_TRE_DISC,
-    S_ATT_DN,
-    S_ATT_N,
-    S_END_REASON,
-    S_GAME_OVER,
-    S_ITEM_DN,
-    S_ITEM_N,
-    S_RESHUFFLES,
-    S_ROUND,
-    S_SEAT,
-    S_SHORT,
-    S_TRE_DN,
-    S_TRE_N,
-    S_TURN,
-    S_WINNER,
-    SEAT_W,
-    STATE_SIZE,
-)
+from simcore.sunken_treasure import board as B
+from simcore.sunken_treasure import rules as R
+from simcore.sunken_treasure import state as S
 from simcore.tracebuf import put_record, write_snapshot
 
 # Error codes: 0 = fine. ERR_ILLEGAL is returned by do_* for an illegal action; ERR_TRACE by
@@ -131,49 +66,45 @@ ERR_NAMES = (
 @kernel(inline="always")
 def fld(seat, f):
     """Index of seat field f in the flat state."""
-    return O_SEATS + seat * SEAT_W + f
+    return S.O_SEATS + seat * S.SEAT_W + f
 
 
 @kernel(inline="always")
 def count(s, seat, c, n=1):
-    s[O_SEATS + seat * SEAT_W + F_CNT + c] += n
+    s[fld(seat, S.F_CNT + c)] += n
 
 
 @kernel(inline="always")
 def is_up(s, seat):
-    return s[O_SEATS + seat * SEAT_W + F_UP] == 1
+    return s[fld(seat, S.F_UP)] == 1
 
 
 @kernel(inline="always")
 def hand(s, seat, kind):
-    return s[O_SEATS + seat * SEAT_W + F_HAND + kind]
+    return s[fld(seat, S.F_HAND + kind)]
 
 
 @kernel(inline="always")
 def stack(s, seat, kind):
-    return s[O_SEATS + seat * SEAT_W + F_STACK + kind]
+    return s[fld(seat, S.F_STACK + kind)]
 
 
 @kernel(inline="always")
 def carried_value(s, r, seat):
     """Dollars of the seat's face-up (unbanked) treasure cards (kept up to date)."""
-    return s[O_SEATS + seat * SEAT_W + F_CVAL]
+    return s[fld(seat, S.F_CVAL)]
 
 
 @kernel(inline="always")
 def banked_value(s, r, seat):
     """Dollars of the seat's face-down (banked) treasure cards (kept up to date)."""
-    return s[O_SEATS + seat * SEAT_W + F_BVAL]
-
-
-@kernel(inline="always")
-def n_carried(s, r, seat):
-    return s[O_SEATS + seat * SEAT_W + F_NCAR]
+    return s[fld(seat, S.F_BVAL)]
 
 
 @kernel(inline="always")
 def n_banked(s, r, seat):
-    return s[O_SEATS + seat * SEAT_W + F_NBANK]
+    """How many treasure cards the seat has banked (kept up to date)."""
+    return s[fld(seat, S.F_NBANK)]
 
 
 @kernel
@@ -184,12 +115,12 @@ def recount_totals(s, r, seat):
     bv = 0
     nc = 0
     nb = 0
-    b = O_SEATS + seat * SEAT_W
-    for k in range(r[P_N_TKINDS]):
-        cv += s[b + F_CARRIED + k] * r[R_TVALUE + k]
-        bv += s[b + F_BANKED + k] * r[R_TVALUE + k]
-        nc += s[b + F_CARRIED + k]
-        nb += s[b + F_BANKED + k]
+    b = S.O_SEATS + seat * S.SEAT_W
+    for k in range(r[R.P_N_TKINDS]):
+        cv += s[b + S.F_CARRIED + k] * r[R.R_TVALUE + k]
+        bv += s[b + S.F_BANKED + k] * r[R.R_TVALUE + k]
+        nc += s[b + S.F_CARRIED + k]
+        nb += s[b + S.F_BANKED + k]
     return cv, bv, nc, nb
 
 
@@ -198,21 +129,21 @@ def recount(s, r, seat):
     """Set the seat's kept totals (F_CVAL, F_BVAL, F_NCAR, F_NBANK) from its treasure cards
     (for a state edited by hand, as the rules tests do)."""
     cv, bv, nc, nb = recount_totals(s, r, seat)
-    b = O_SEATS + seat * SEAT_W
-    s[b + F_CVAL] = cv
-    s[b + F_BVAL] = bv
-    s[b + F_NCAR] = nc
-    s[b + F_NBANK] = nb
+    b = S.O_SEATS + seat * S.SEAT_W
+    s[b + S.F_CVAL] = cv
+    s[b + S.F_BVAL] = bv
+    s[b + S.F_NCAR] = nc
+    s[b + S.F_NBANK] = nb
 
 
 @kernel
 def recount_ok(s, r, seat):
     """True when the seat's kept totals equal a recount of its treasure cards."""
     cv, bv, nc, nb = recount_totals(s, r, seat)
-    b = O_SEATS + seat * SEAT_W
-    if cv != s[b + F_CVAL] or bv != s[b + F_BVAL]:
+    b = S.O_SEATS + seat * S.SEAT_W
+    if cv != s[b + S.F_CVAL] or bv != s[b + S.F_BVAL]:
         return False
-    return nc == s[b + F_NCAR] and nb == s[b + F_NBANK]
+    return nc == s[b + S.F_NCAR] and nb == s[b + S.F_NBANK]
 
 
 # ---------------------------------------------------------------------------------------
@@ -222,13 +153,13 @@ def recount_ok(s, r, seat):
 @kernel(inline="always")
 def record(tr, s, kind, a=0, b=0, c=0, d=0, e=0, f=0, g=0, h=0, i=0):
     """Append one action record (turn, seat, kind, a..i) when tracing is on."""
-    put_record(tr, ACTION_WIDTH, s[S_TURN], s[S_SEAT], kind, a, b, c, d, e, f, g, h, i)
+    put_record(tr, S.ACTION_WIDTH, s[S.S_TURN], s[S.S_SEAT], kind, a, b, c, d, e, f, g, h, i)
 
 
 @kernel
 def snapshot(tr, s):
     """Append the whole state (before a turn) to the trace when tracing is on."""
-    write_snapshot(tr, s, ACTION_WIDTH, STATE_SIZE)
+    write_snapshot(tr, s, S.ACTION_WIDTH, S.STATE_SIZE)
 
 
 # ---------------------------------------------------------------------------------------
@@ -260,8 +191,8 @@ def draw(s, tr, rng, deck, disc, n_idx, dn_idx, deck_id):
         s[n_idx] = m
         s[dn_idx] = 0
         shuffle(s, deck, m, rng)
-        s[S_RESHUFFLES + deck_id] += 1
-        record(tr, s, A_RESHUFFLE, deck_id, m)
+        s[S.S_RESHUFFLES + deck_id] += 1
+        record(tr, s, S.A_RESHUFFLE, deck_id, m)
     n = s[n_idx] - 1
     s[n_idx] = n
     return s[deck + n]
@@ -277,31 +208,43 @@ def discard(s, disc, dn_idx, card, n=1):
 
 @kernel(inline="always")
 def draw_item(s, tr, rng):
-    return draw(s, tr, rng, O_ITEM_DECK, O_ITEM_DISC, S_ITEM_N, S_ITEM_DN, ITEM_DECK)
+    return draw(s, tr, rng, S.O_ITEM_DECK, S.O_ITEM_DISC, S.S_ITEM_N, S.S_ITEM_DN, B.ITEM_DECK)
 
 
 @kernel(inline="always")
 def draw_attempt(s, tr, rng):
-    return draw(s, tr, rng, O_ATT_DECK, O_ATT_DISC, S_ATT_N, S_ATT_DN, ATTEMPT_DECK)
+    return draw(s, tr, rng, S.O_ATT_DECK, S.O_ATT_DISC, S.S_ATT_N, S.S_ATT_DN, B.ATTEMPT_DECK)
 
 
 @kernel(inline="always")
 def draw_treasure(s, tr, rng):
-    return draw(s, tr, rng, O_TRE_DECK, O_TRE_DISC, S_TRE_N, S_TRE_DN, TREASURE_DECK)
+    return draw(s, tr, rng, S.O_TRE_DECK, S.O_TRE_DISC, S.S_TRE_N, S.S_TRE_DN, B.TREASURE_DECK)
 
 
 @kernel(inline="always")
 def items_left(s):
-    return s[S_ITEM_N] + s[S_ITEM_DN]
+    return s[S.S_ITEM_N] + s[S.S_ITEM_DN]
 
 
 @kernel(inline="always")
 def attempts_left(s):
-    return s[S_ATT_N] + s[S_ATT_DN]
+    return s[S.S_ATT_N] + s[S.S_ATT_DN]
 
 
 # ---------------------------------------------------------------------------------------
 # Setup (seed 004, "Preparation")
+
+
+@kernel(inline="always")
+def lay_deck(s, deck, r, counts, kinds):
+    """Lay out a deck from s[deck], kind by kind: r[counts + k] cards of each kind k < kinds.
+    Return its number of cards."""
+    n = 0
+    for kind in range(kinds):
+        for _ in range(r[counts + kind]):
+            s[deck + n] = kind
+            n += 1
+    return n
 
 
 @kernel
@@ -309,32 +252,17 @@ def setup(s, r, tr, rng):
     """Fill s with the starting position: the three decks shuffled, every player a diver
     ("All players turn their Diver Card to the 'Diver Down' side"), nothing held."""
     s[:] = 0
-    n = 0
-    for kind in range(N_ITEM_KINDS):
-        for _ in range(r[R_ITEM_COUNTS + kind]):
-            s[O_ITEM_DECK + n] = kind
-            n += 1
-    s[S_ITEM_N] = n
-    n = 0
-    for kind in range(N_ATTEMPT_KINDS):
-        for _ in range(r[R_ATTEMPT_COUNTS + kind]):
-            s[O_ATT_DECK + n] = kind
-            n += 1
-    s[S_ATT_N] = n
-    n = 0
-    for kind in range(r[P_N_TKINDS]):
-        for _ in range(r[R_TCOUNT + kind]):
-            s[O_TRE_DECK + n] = kind
-            n += 1
-    s[S_TRE_N] = n
-    shuffle(s, O_ITEM_DECK, s[S_ITEM_N], rng)
-    shuffle(s, O_ATT_DECK, s[S_ATT_N], rng)
-    shuffle(s, O_TRE_DECK, s[S_TRE_N], rng)
-    for seat in range(MAX_PLAYERS):
-        s[fld(seat, F_LOCK)] = -1
-        s[fld(seat, F_STEAL)] = -1
-    s[S_END_REASON] = -1
-    s[S_WINNER] = -1
+    s[S.S_ITEM_N] = lay_deck(s, S.O_ITEM_DECK, r, R.R_ITEM_COUNTS, B.N_ITEM_KINDS)
+    s[S.S_ATT_N] = lay_deck(s, S.O_ATT_DECK, r, R.R_ATTEMPT_COUNTS, B.N_ATTEMPT_KINDS)
+    s[S.S_TRE_N] = lay_deck(s, S.O_TRE_DECK, r, R.R_TCOUNT, r[R.P_N_TKINDS])
+    shuffle(s, S.O_ITEM_DECK, s[S.S_ITEM_N], rng)
+    shuffle(s, S.O_ATT_DECK, s[S.S_ATT_N], rng)
+    shuffle(s, S.O_TRE_DECK, s[S.S_TRE_N], rng)
+    for seat in range(B.MAX_PLAYERS):
+        s[fld(seat, S.F_LOCK)] = -1
+        s[fld(seat, S.F_STEAL)] = -1
+    s[S.S_END_REASON] = -1
+    s[S.S_WINNER] = -1
 
 
 # ---------------------------------------------------------------------------------------
@@ -348,50 +276,50 @@ def take_treasure(s, r, tr, rng, seat, n):
     for _ in range(n):
         t = draw_treasure(s, tr, rng)
         if t < 0:
-            record(tr, s, A_SHORT, 1)
-            s[S_SHORT] += 1
+            record(tr, s, S.A_SHORT, 1)
+            s[S.S_SHORT] += 1
             continue
-        s[fld(seat, F_CARRIED + t)] += 1
-        s[fld(seat, F_CVAL)] += r[R_TVALUE + t]
-        s[fld(seat, F_NCAR)] += 1
-        count(s, seat, C_CARDS_TAKEN)
-        record(tr, s, A_TREASURE, t, r[R_TVALUE + t], seat)
+        s[fld(seat, S.F_CARRIED + t)] += 1
+        s[fld(seat, S.F_CVAL)] += r[R.R_TVALUE + t]
+        s[fld(seat, S.F_NCAR)] += 1
+        count(s, seat, S.C_CARDS_TAKEN)
+        record(tr, s, S.A_TREASURE, t, r[R.R_TVALUE + t], seat)
 
 
 @kernel
 def clear_stack(s, seat):
     """'After an attempt is complete, all the Attempt Cards used are discarded.'"""
-    for k in range(N_ATTEMPT_KINDS):
-        i = fld(seat, F_STACK + k)
-        discard(s, O_ATT_DISC, S_ATT_DN, k, s[i])
+    for k in range(B.N_ATTEMPT_KINDS):
+        i = fld(seat, S.F_STACK + k)
+        discard(s, S.O_ATT_DISC, S.S_ATT_DN, k, s[i])
         s[i] = 0
 
 
 @kernel
 def end_lock(s, seat):
     """The container under attempt and its attempt cards are discarded."""
-    c = s[fld(seat, F_LOCK)]
+    c = s[fld(seat, S.F_LOCK)]
     if c >= 0:
-        discard(s, O_ITEM_DISC, S_ITEM_DN, c)
-        s[fld(seat, F_LOCK)] = -1
+        discard(s, S.O_ITEM_DISC, S.S_ITEM_DN, c)
+        s[fld(seat, S.F_LOCK)] = -1
     clear_stack(s, seat)
 
 
 @kernel
 def end_theft(s, seat):
     """The theft under attempt ends; its attempt cards are discarded."""
-    s[fld(seat, F_STEAL)] = -1
+    s[fld(seat, S.F_STEAL)] = -1
     clear_stack(s, seat)
 
 
 @kernel
 def discard_hand(s, r, seat, keep_safety):
     """Discard the item cards held (containers; Safety cards unless keep_safety)."""
-    for kind in range(N_ITEM_KINDS):
-        if kind == SAFETY and keep_safety:
+    for kind in range(B.N_ITEM_KINDS):
+        if kind == B.SAFETY and keep_safety:
             continue
-        i = fld(seat, F_HAND + kind)
-        discard(s, O_ITEM_DISC, S_ITEM_DN, kind, s[i])
+        i = fld(seat, S.F_HAND + kind)
+        discard(s, S.O_ITEM_DISC, S.S_ITEM_DN, kind, s[i])
         s[i] = 0
 
 
@@ -403,14 +331,14 @@ def lose_unbanked(s, r, seat):
     end_lock(s, seat)
     end_theft(s, seat)
     lost = 0
-    for k in range(r[P_N_TKINDS]):
-        i = fld(seat, F_CARRIED + k)
-        lost += s[i] * r[R_TVALUE + k]
-        discard(s, O_TRE_DISC, S_TRE_DN, k, s[i])
+    for k in range(r[R.P_N_TKINDS]):
+        i = fld(seat, S.F_CARRIED + k)
+        lost += s[i] * r[R.R_TVALUE + k]
+        discard(s, S.O_TRE_DISC, S.S_TRE_DN, k, s[i])
         s[i] = 0
-    s[fld(seat, F_CVAL)] = 0
-    s[fld(seat, F_NCAR)] = 0
-    count(s, seat, C_VALUE_LOST, lost)
+    s[fld(seat, S.F_CVAL)] = 0
+    s[fld(seat, S.F_NCAR)] = 0
+    count(s, seat, S.C_VALUE_LOST, lost)
     return lost
 
 
@@ -422,10 +350,10 @@ def lose_unbanked(s, r, seat):
 def check_target(s, r, seat):
     """'The game ends when a player has $20,000 or more in treasure banked' (at the end of
     that turn: every action completes the turn, so the game is over when it returns)."""
-    if s[S_END_REASON] < 0 and banked_value(s, r, seat) >= r[P_TARGET]:
-        s[S_END_REASON] = END_TARGET
-        s[S_WINNER] = seat
-        s[S_GAME_OVER] = 1
+    if s[S.S_END_REASON] < 0 and banked_value(s, r, seat) >= r[R.P_TARGET]:
+        s[S.S_END_REASON] = S.END_TARGET
+        s[S.S_WINNER] = seat
+        s[S.S_GAME_OVER] = 1
 
 
 @kernel
@@ -438,23 +366,23 @@ def end_turn(s, r, tr):
 def end_turn_in(s, r, tr):
     """The seat's turn is over; the next seat plays. One player: the turn limit (ruling).
     The round cap is a safety net the rulebook does not have."""
-    record(tr, s, A_END_TURN)
-    players = r[P_PLAYERS]
-    s[fld(s[S_SEAT], F_PLAYED)] = 1
-    s[S_TURN] += 1
-    seat = s[S_SEAT] + 1
+    record(tr, s, S.A_END_TURN)
+    players = r[R.P_PLAYERS]
+    s[fld(s[S.S_SEAT], S.F_PLAYED)] = 1
+    s[S.S_TURN] += 1
+    seat = s[S.S_SEAT] + 1
     if seat == players:
         seat = 0
-        s[S_ROUND] += 1
-    s[S_SEAT] = seat
-    if s[S_END_REASON] >= 0:
-        s[S_GAME_OVER] = 1
-    elif players == 1 and s[S_TURN] >= r[P_SOLO_TURNS]:
-        s[S_END_REASON] = END_SOLO_LIMIT
-        s[S_GAME_OVER] = 1
-    elif s[S_ROUND] >= r[P_MAX_ROUNDS]:
-        s[S_END_REASON] = END_ROUND_LIMIT
-        s[S_GAME_OVER] = 1
+        s[S.S_ROUND] += 1
+    s[S.S_SEAT] = seat
+    if s[S.S_END_REASON] >= 0:
+        s[S.S_GAME_OVER] = 1
+    elif players == 1 and s[S.S_TURN] >= r[R.P_SOLO_TURNS]:
+        s[S.S_END_REASON] = S.END_SOLO_LIMIT
+        s[S.S_GAME_OVER] = 1
+    elif s[S.S_ROUND] >= r[R.P_MAX_ROUNDS]:
+        s[S.S_END_REASON] = S.END_ROUND_LIMIT
+        s[S.S_GAME_OVER] = 1
 
 
 @kernel(inline="always")
@@ -468,13 +396,13 @@ def turn_done(s, r, tr, err):
 
 @kernel(inline="always")
 def on_turn(s, seat):
-    return s[S_GAME_OVER] == 0 and s[S_SEAT] == seat
+    return s[S.S_GAME_OVER] == 0 and s[S.S_SEAT] == seat
 
 
 @kernel(inline="always")
 def diver_may_act(s, seat):
     """A diver past the first play ('On your first play, search for an Item')."""
-    return on_turn(s, seat) and not is_up(s, seat) and s[fld(seat, F_PLAYED)] == 1
+    return on_turn(s, seat) and not is_up(s, seat) and s[fld(seat, S.F_PLAYED)] == 1
 
 
 # ---------------------------------------------------------------------------------------
@@ -484,7 +412,7 @@ def diver_may_act(s, seat):
 @kernel
 def scores(s, r, score, tiebreak):
     """score[seat] = dollars banked; tiebreak[seat] = dollars carried face up."""
-    for seat in range(r[P_PLAYERS]):
+    for seat in range(r[R.P_PLAYERS]):
         score[seat] = banked_value(s, r, seat)
         tiebreak[seat] = carried_value(s, r, seat)
 
@@ -493,7 +421,7 @@ def scores(s, r, score, tiebreak):
 def winners(s, r, score, tiebreak):
     """(winner seat or -1, bitmask): the seat that banked the target; nobody otherwise (one
     player past the turn limit, or the round cap). The scores do not decide."""
-    w = s[S_WINNER]
-    if s[S_END_REASON] == END_TARGET and w >= 0:
+    w = s[S.S_WINNER]
+    if s[S.S_END_REASON] == S.END_TARGET and w >= 0:
         return w, 1 << w
     return -1, 0

@@ -9,62 +9,11 @@ docstring gives the order of the modules and the arguments.
 from __future__ import annotations
 
 from simcore.jit import kernel
-from simcore.sunken_treasure.board import (
-    CRACKED,
-    FAIL,
-    LOCKED_BOX,
-    LOCKED_SAFE,
-    OPEN,
-    TRAPPED,
-    UNLOCKED_BOX,
-    UNLOCKED_CHEST,
-)
-from simcore.sunken_treasure.engine import (
-    ERR_ILLEGAL,
-    attempts_left,
-    count,
-    discard,
-    diver_may_act,
-    draw_attempt,
-    end_lock,
-    end_theft,
-    fld,
-    hand,
-    on_turn,
-    record,
-    stack,
-    take_treasure,
-    turn_done,
-)
-from simcore.sunken_treasure.engine_surface import (
-    clear_sharks_if_all_up,
-    go_up,
-)
-from simcore.sunken_treasure.rules import (
-    P_ABANDON_NEEDS_TRAP,
-    P_SECOND_CRACKED_FULL,
-    R_BAGS,
-)
-from simcore.sunken_treasure.state import (
-    A_ABANDON,
-    A_ATTEMPT,
-    A_CLAIM,
-    C_ABANDONED,
-    C_LOCKS_FAILED,
-    C_OPENED,
-    C_TRAP_SURFACED,
-    F_HAND,
-    F_LOCK,
-    F_STACK,
-    F_STEAL,
-    O_FAILED,
-    O_GOES_ON,
-    O_ITEM_DISC,
-    O_OPENED,
-    O_TRAPPED_OUT,
-    S_ITEM_DN,
-    UP_TRAP,
-)
+from simcore.sunken_treasure import board as B
+from simcore.sunken_treasure import engine as E
+from simcore.sunken_treasure import rules as R
+from simcore.sunken_treasure import state as S
+from simcore.sunken_treasure.engine_surface import clear_sharks_if_all_up, go_up
 
 # ---------------------------------------------------------------------------------------
 # Legality queries
@@ -73,34 +22,34 @@ from simcore.sunken_treasure.state import (
 @kernel(inline="always")
 def can_claim(s, seat, kind):
     """An unlocked container held: 'you can claim the treasure by taking ... Treasure Cards'."""
-    if kind != UNLOCKED_BOX and kind != UNLOCKED_CHEST:
+    if kind != B.UNLOCKED_BOX and kind != B.UNLOCKED_CHEST:
         return False
-    return diver_may_act(s, seat) and hand(s, seat, kind) > 0
+    return E.diver_may_act(s, seat) and E.hand(s, seat, kind) > 0
 
 
 @kernel(inline="always")
 def can_attempt(s, seat, kind):
     """One attempt card per turn on a locked container; 'You can only attempt to unlock one
     box at a time': with a lock under attempt, only that one."""
-    if kind < LOCKED_BOX or kind > LOCKED_SAFE:
+    if kind < B.LOCKED_BOX or kind > B.LOCKED_SAFE:
         return False
-    if not diver_may_act(s, seat) or attempts_left(s) == 0:
+    if not E.diver_may_act(s, seat) or E.attempts_left(s) == 0:
         return False
-    lock = s[fld(seat, F_LOCK)]
+    lock = s[E.fld(seat, S.F_LOCK)]
     if lock >= 0:
         return kind == lock
-    return hand(s, seat, kind) > 0
+    return E.hand(s, seat, kind) > 0
 
 
 @kernel(inline="always")
 def can_abandon(s, r, seat):
     """Trapped: 'You can discard the treasure or make another attempt on another turn'
     (abandon_needs_trap=False: any lock or theft under attempt may be given up)."""
-    if not on_turn(s, seat):
+    if not E.on_turn(s, seat):
         return False
-    if s[fld(seat, F_LOCK)] < 0 and s[fld(seat, F_STEAL)] < 0:
+    if s[E.fld(seat, S.F_LOCK)] < 0 and s[E.fld(seat, S.F_STEAL)] < 0:
         return False
-    return r[P_ABANDON_NEEDS_TRAP] == 0 or stack(s, seat, TRAPPED) > 0
+    return r[R.P_ABANDON_NEEDS_TRAP] == 0 or E.stack(s, seat, B.TRAPPED) > 0
 
 
 # ---------------------------------------------------------------------------------------
@@ -111,28 +60,28 @@ def can_abandon(s, r, seat):
 def act_claim(s, r, tr, rng, seat, kind):
     """Claim an unlocked box or chest: its bags of Treasure cards; the item is discarded."""
     if not can_claim(s, seat, kind):
-        return ERR_ILLEGAL
-    s[fld(seat, F_HAND + kind)] -= 1
-    discard(s, O_ITEM_DISC, S_ITEM_DN, kind)
-    record(tr, s, A_CLAIM, kind, r[R_BAGS + kind])
-    take_treasure(s, r, tr, rng, seat, r[R_BAGS + kind])
-    count(s, seat, C_OPENED)
+        return E.ERR_ILLEGAL
+    s[E.fld(seat, S.F_HAND + kind)] -= 1
+    E.discard(s, S.O_ITEM_DISC, S.S_ITEM_DN, kind)
+    E.record(tr, s, S.A_CLAIM, kind, r[R.R_BAGS + kind])
+    E.take_treasure(s, r, tr, rng, seat, r[R.R_BAGS + kind])
+    E.count(s, seat, S.C_OPENED)
     return 0
 
 
 @kernel(inline="always")
 def do_claim(s, r, tr, rng, seat, kind):
     """act_claim, then the end of the turn."""
-    return turn_done(s, r, tr, act_claim(s, r, tr, rng, seat, kind))
+    return E.turn_done(s, r, tr, act_claim(s, r, tr, rng, seat, kind))
 
 
 @kernel
 def open_lock(s, r, tr, rng, seat, n):
     """The lock is open: take n Treasure cards 'in the same turn'; the attempt is complete."""
-    c = s[fld(seat, F_LOCK)]
-    end_lock(s, seat)
-    count(s, seat, C_OPENED)
-    take_treasure(s, r, tr, rng, seat, n)
+    c = s[E.fld(seat, S.F_LOCK)]
+    E.end_lock(s, seat)
+    E.count(s, seat, S.C_OPENED)
+    E.take_treasure(s, r, tr, rng, seat, n)
     return c
 
 
@@ -142,34 +91,34 @@ def act_attempt(s, r, tr, rng, seat, kind):
     attempting to unlock': Open, Cracked (a second opens), Fail (discard the item), Trapped (a
     second forces surfacing as a Shark Attack), No Effect."""
     if not can_attempt(s, seat, kind):
-        return ERR_ILLEGAL
-    if s[fld(seat, F_LOCK)] < 0:
-        s[fld(seat, F_HAND + kind)] -= 1
-        s[fld(seat, F_LOCK)] = kind
-    card = draw_attempt(s, tr, rng)
-    s[fld(seat, F_STACK + card)] += 1
-    bags = r[R_BAGS + kind]
-    outcome = O_GOES_ON
+        return E.ERR_ILLEGAL
+    if s[E.fld(seat, S.F_LOCK)] < 0:
+        s[E.fld(seat, S.F_HAND + kind)] -= 1
+        s[E.fld(seat, S.F_LOCK)] = kind
+    card = E.draw_attempt(s, tr, rng)
+    s[E.fld(seat, S.F_STACK + card)] += 1
+    bags = r[R.R_BAGS + kind]
+    outcome = S.O_GOES_ON
     paid = 0
-    if card == OPEN:
-        outcome, paid = O_OPENED, bags
-    elif card == CRACKED and stack(s, seat, CRACKED) >= 2:
-        outcome = O_OPENED
-        paid = bags if r[P_SECOND_CRACKED_FULL] == 1 else 1
-    elif card == FAIL:
-        outcome = O_FAILED
-    elif card == TRAPPED and stack(s, seat, TRAPPED) >= 2:
-        outcome = O_TRAPPED_OUT
-    record(tr, s, A_ATTEMPT, kind, card, outcome, paid)
-    if outcome == O_OPENED:
+    if card == B.OPEN:
+        outcome, paid = S.O_OPENED, bags
+    elif card == B.CRACKED and E.stack(s, seat, B.CRACKED) >= 2:
+        outcome = S.O_OPENED
+        paid = bags if r[R.P_SECOND_CRACKED_FULL] == 1 else 1
+    elif card == B.FAIL:
+        outcome = S.O_FAILED
+    elif card == B.TRAPPED and E.stack(s, seat, B.TRAPPED) >= 2:
+        outcome = S.O_TRAPPED_OUT
+    E.record(tr, s, S.A_ATTEMPT, kind, card, outcome, paid)
+    if outcome == S.O_OPENED:
         open_lock(s, r, tr, rng, seat, paid)
-    elif outcome == O_FAILED:
+    elif outcome == S.O_FAILED:
         # "Fail: The lock cannot be opened. You must immediately discard the Item Card."
-        end_lock(s, seat)
-        count(s, seat, C_LOCKS_FAILED)
-    elif outcome == O_TRAPPED_OUT:
-        count(s, seat, C_TRAP_SURFACED)
-        go_up(s, r, tr, seat, UP_TRAP)
+        E.end_lock(s, seat)
+        E.count(s, seat, S.C_LOCKS_FAILED)
+    elif outcome == S.O_TRAPPED_OUT:
+        E.count(s, seat, S.C_TRAP_SURFACED)
+        go_up(s, r, tr, seat, S.UP_TRAP)
         clear_sharks_if_all_up(s, r, tr)
     return 0
 
@@ -177,7 +126,7 @@ def act_attempt(s, r, tr, rng, seat, kind):
 @kernel(inline="always")
 def do_attempt(s, r, tr, rng, seat, kind):
     """act_attempt, then the end of the turn."""
-    return turn_done(s, r, tr, act_attempt(s, r, tr, rng, seat, kind))
+    return E.turn_done(s, r, tr, act_attempt(s, r, tr, rng, seat, kind))
 
 
 @kernel
@@ -185,14 +134,14 @@ def do_abandon(s, r, tr, seat):
     """Give up the lock or theft under attempt: the container and the attempt cards are
     discarded. Free: the turn goes on (ruling)."""
     if not can_abandon(s, r, seat):
-        return ERR_ILLEGAL
-    lock = s[fld(seat, F_LOCK)]
+        return E.ERR_ILLEGAL
+    lock = s[E.fld(seat, S.F_LOCK)]
     if lock >= 0:
-        end_lock(s, seat)
-        record(tr, s, A_ABANDON, 0, lock)
+        E.end_lock(s, seat)
+        E.record(tr, s, S.A_ABANDON, 0, lock)
     else:
-        target = s[fld(seat, F_STEAL)]
-        end_theft(s, seat)
-        record(tr, s, A_ABANDON, 1, target)
-    count(s, seat, C_ABANDONED)
+        target = s[E.fld(seat, S.F_STEAL)]
+        E.end_theft(s, seat)
+        E.record(tr, s, S.A_ABANDON, 1, target)
+    E.count(s, seat, S.C_ABANDONED)
     return 0

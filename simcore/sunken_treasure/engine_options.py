@@ -8,24 +8,11 @@ Imports the action modules (engine_surface.py, engine_dive.py, engine_locks.py).
 from __future__ import annotations
 
 from simcore.jit import kernel
-from simcore.sunken_treasure.board import (
-    LOCKED_BOX,
-    LOCKED_SAFE,
-    UNLOCKED_BOX,
-    UNLOCKED_CHEST,
-)
-from simcore.sunken_treasure.engine import (
-    ERR_ILLEGAL,
-    fld,
-    is_up,
-    turn_done,
-)
-from simcore.sunken_treasure.engine_dive import (
-    act_safety,
-    act_search,
-    can_safety,
-    can_search,
-)
+from simcore.sunken_treasure import board as B
+from simcore.sunken_treasure import engine as E
+from simcore.sunken_treasure import rules as R
+from simcore.sunken_treasure import state as S
+from simcore.sunken_treasure.engine_dive import act_safety, act_search, can_safety, can_search
 from simcore.sunken_treasure.engine_locks import (
     act_attempt,
     act_claim,
@@ -44,8 +31,6 @@ from simcore.sunken_treasure.engine_surface import (
     can_steal,
     can_surface,
 )
-from simcore.sunken_treasure.rules import P_PLAYERS
-from simcore.sunken_treasure.state import F_PLAYED
 
 # Option codes of the legal-option lists: kind * 8 + argument.
 K_SEARCH = 0  # take an Item card
@@ -81,14 +66,14 @@ def list_options(s, r, seat, x, o, with_abandon):
     if with_abandon and can_abandon(s, r, seat):
         x[o + n] = K_ABANDON * 8
         n += 1
-    if is_up(s, seat):
+    if E.is_up(s, seat):
         if can_dive(s, seat):
             x[o + n] = K_DIVE * 8
             n += 1
         if can_bank(s, r, seat):
             x[o + n] = K_BANK * 8
             n += 1
-        for t in range(r[P_PLAYERS]):
+        for t in range(r[R.P_PLAYERS]):
             if can_steal(s, r, seat, t):
                 x[o + n] = K_STEAL * 8 + t
                 n += 1
@@ -96,13 +81,13 @@ def list_options(s, r, seat, x, o, with_abandon):
     if can_search(s, seat):
         x[o + n] = K_SEARCH * 8
         n += 1
-    if s[fld(seat, F_PLAYED)] == 0:
+    if s[E.fld(seat, S.F_PLAYED)] == 0:
         return n
-    for kind in range(UNLOCKED_BOX, UNLOCKED_CHEST + 1):
+    for kind in range(B.UNLOCKED_BOX, B.UNLOCKED_CHEST + 1):
         if can_claim(s, seat, kind):
             x[o + n] = K_CLAIM * 8 + kind
             n += 1
-    for kind in range(LOCKED_BOX, LOCKED_SAFE + 1):
+    for kind in range(B.LOCKED_BOX, B.LOCKED_SAFE + 1):
         if can_attempt(s, seat, kind):
             x[o + n] = K_ATTEMPT * 8 + kind
             n += 1
@@ -137,7 +122,7 @@ def act_option(s, r, tr, rng, seat, code):
         return act_claim(s, r, tr, rng, seat, a)
     if k == K_SAFETY:
         return act_safety(s, r, tr, seat)
-    return ERR_ILLEGAL
+    return E.ERR_ILLEGAL
 
 
 @kernel
@@ -145,4 +130,4 @@ def do_option(s, r, tr, rng, seat, code):
     """Apply one option code; 0 or ERR_ILLEGAL. Every action but abandon ends the turn."""
     if code // 8 == K_ABANDON:
         return do_abandon(s, r, tr, seat)
-    return turn_done(s, r, tr, act_option(s, r, tr, rng, seat, code))
+    return E.turn_done(s, r, tr, act_option(s, r, tr, rng, seat, code))

@@ -14,17 +14,11 @@ named players (balanced, banker, lockbreaker, thief) are its default weight sett
 from __future__ import annotations
 
 from simcore.jit import kernel
+from simcore.playerkit import bind_after
 from simcore.rng import rand_below
-from simcore.sunken_treasure.board import (
-    CRACKED,
-    FAIL,
-    LOCKED_BOX,
-    LOCKED_SAFE,
-    OPEN,
-    TRAPPED,
-    UNLOCKED_BOX,
-    UNLOCKED_CHEST,
-)
+from simcore.sunken_treasure import board as B
+from simcore.sunken_treasure import rules as R
+from simcore.sunken_treasure import state as S
 from simcore.sunken_treasure.engine import (
     ERR_ILLEGAL,
     banked_value,
@@ -35,17 +29,9 @@ from simcore.sunken_treasure.engine import (
     is_up,
     stack,
 )
-from simcore.sunken_treasure.engine_dive import (
-    can_safety,
-    can_search,
-)
+from simcore.sunken_treasure.engine_dive import can_safety, can_search
 from simcore.sunken_treasure.engine_invariants import check_invariants
-from simcore.sunken_treasure.engine_locks import (
-    can_abandon,
-    can_attempt,
-    can_claim,
-    do_abandon,
-)
+from simcore.sunken_treasure.engine_locks import can_abandon, can_attempt, can_claim, do_abandon
 from simcore.sunken_treasure.engine_options import (
     K_ATTEMPT,
     K_BANK,
@@ -59,21 +45,7 @@ from simcore.sunken_treasure.engine_options import (
     do_option,
     list_options,
 )
-from simcore.sunken_treasure.engine_surface import (
-    can_bank,
-    can_steal,
-)
-from simcore.sunken_treasure.rules import (
-    P_N_TKINDS,
-    P_PLAYERS,
-    P_SHARKS,
-    P_TARGET,
-    R_ATTEMPT_COUNTS,
-    R_BAGS,
-    R_TCOUNT,
-    R_TVALUE,
-)
-from simcore.sunken_treasure.state import F_LOCK, F_PLAYED, F_STEAL, S_SHARKS, X_OPTS
+from simcore.sunken_treasure.engine_surface import can_bank, can_steal
 
 # Policy ids (the registry in simcore/sunken_treasure/__init__.py maps names to these).
 POL_RANDOM = 0
@@ -93,30 +65,24 @@ W_HUNT = 6  # > 0: a diver carrying nothing surfaces to rob a diver worth robbin
 W_RISK = 7  # weight of the carried treasure a second Trapped would cost, in a lock's value
 
 
-@kernel(inline="always")
-def after(s, r, checked, err):
-    """After an action: the engine's verdict, then (checked mode) the invariants."""
-    if err != 0:
-        return err
-    if checked:
-        return check_invariants(s, r)
-    return 0
+# After an action: the engine's verdict, then (checked mode) the invariants.
+after = bind_after(__name__, check_invariants, inline="always")
 
 
 @kernel
 def random_turn(s, r, tr, seat, rng, checked, x):
     """One whole turn for `seat`, uniform among the legal options."""
-    n = list_options(s, r, seat, x, X_OPTS, True)
+    n = list_options(s, r, seat, x, S.X_OPTS, True)
     if n == 0:
         return ERR_ILLEGAL
-    code = x[X_OPTS + rand_below(rng, n)]
+    code = x[S.X_OPTS + rand_below(rng, n)]
     err = after(s, r, checked, do_option(s, r, tr, rng, seat, code))
     if err != 0 or code // 8 != 8:  # every option but K_ABANDON completes the turn
         return err
-    n = list_options(s, r, seat, x, X_OPTS, False)
+    n = list_options(s, r, seat, x, S.X_OPTS, False)
     if n == 0:
         return ERR_ILLEGAL
-    code = x[X_OPTS + rand_below(rng, n)]
+    code = x[S.X_OPTS + rand_below(rng, n)]
     return after(s, r, checked, do_option(s, r, tr, rng, seat, code))
 
 
@@ -129,10 +95,10 @@ def random_turn(s, r, tr, seat, rng, checked, x):
 def lock_odds(r, cracked, trapped):
     """(P(the lock opens), P(a second Trapped)) from a lock with `cracked` / `trapped` cards
     already on it, drawing from the full attempt deck's mix (Fail ends it with nothing)."""
-    o = float(r[R_ATTEMPT_COUNTS + OPEN])
-    c = float(r[R_ATTEMPT_COUNTS + CRACKED])
-    f = float(r[R_ATTEMPT_COUNTS + FAIL])
-    t = float(r[R_ATTEMPT_COUNTS + TRAPPED])
+    o = float(r[R.R_ATTEMPT_COUNTS + B.OPEN])
+    c = float(r[R.R_ATTEMPT_COUNTS + B.CRACKED])
+    f = float(r[R.R_ATTEMPT_COUNTS + B.FAIL])
+    t = float(r[R.R_ATTEMPT_COUNTS + B.TRAPPED])
     q = o + c + f + t
     if q <= 0.0:
         return 0.0, 0.0
@@ -159,9 +125,9 @@ def mean_treasure(r):
     """Mean dollar value of a Treasure card."""
     v = 0.0
     n = 0.0
-    for k in range(r[P_N_TKINDS]):
-        v += r[R_TVALUE + k] * r[R_TCOUNT + k]
-        n += r[R_TCOUNT + k]
+    for k in range(r[R.P_N_TKINDS]):
+        v += r[R.R_TVALUE + k] * r[R.R_TCOUNT + k]
+        n += r[R.R_TCOUNT + k]
     return v / n if n > 0 else 0.0
 
 
@@ -190,7 +156,7 @@ def lock_value(s, r, seat, kind, cracked, trapped, w, lt):
         i = 4
     if trapped >= 1:
         i += 2
-    gain = lt[i] * r[R_BAGS + kind] * lt[8]
+    gain = lt[i] * r[R.R_BAGS + kind] * lt[8]
     return gain - lt[i + 1] * w[seat, W_RISK] * carried_value(s, r, seat)
 
 
@@ -202,7 +168,7 @@ def best_victim(s, r, seat, w):
         return -1
     best = -1
     best_v = w[seat, W_STEAL_AT] * 1000.0
-    for t in range(r[P_PLAYERS]):
+    for t in range(r[R.P_PLAYERS]):
         if t == seat or is_up(s, t):
             continue
         v = banked_value(s, r, t)
@@ -221,13 +187,13 @@ def heuristic_diver(s, r, tr, seat, w, checked, lt):
     """A diver's turn: bank a winning load, flee (or fight) sharks, bank at the threshold,
     claim, work on the best lock, hunt, else search. Returns (the option code of the turn's
     action, 0), or (-1, the error of giving up a trapped lock, which is free and done here)."""
-    if s[fld(seat, F_PLAYED)] == 0:
+    if s[fld(seat, S.F_PLAYED)] == 0:
         return K_SEARCH * 8, 0  # "On your first play, search for an Item"
     carried = carried_value(s, r, seat)
     banked = banked_value(s, r, seat)
     margin = w[seat, W_MARGIN]
-    danger = margin > 0 and s[S_SHARKS] >= r[P_SHARKS] - margin
-    if carried > 0 and banked + carried >= r[P_TARGET]:
+    danger = margin > 0 and s[S.S_SHARKS] >= r[R.P_SHARKS] - margin
+    if carried > 0 and banked + carried >= r[R.P_TARGET]:
         return K_SURFACE * 8, 0
     if danger and carried > 0:
         if w[seat, W_SAFETY] > 0 and can_safety(s, seat):
@@ -235,26 +201,28 @@ def heuristic_diver(s, r, tr, seat, w, checked, lt):
         return K_SURFACE * 8, 0
     if carried >= w[seat, W_BANK_AT] * 1000.0:
         return K_SURFACE * 8, 0
-    lock = s[fld(seat, F_LOCK)]
-    if lock >= 0 and w[seat, W_TRAP_QUIT] > 0 and stack(s, seat, TRAPPED) > 0:
-        v = lock_value(s, r, seat, lock, stack(s, seat, CRACKED), 1, w, lt)
+    lock = s[fld(seat, S.F_LOCK)]
+    if lock >= 0 and w[seat, W_TRAP_QUIT] > 0 and stack(s, seat, B.TRAPPED) > 0:
+        v = lock_value(s, r, seat, lock, stack(s, seat, B.CRACKED), 1, w, lt)
         if v < 0 and can_abandon(s, r, seat):
             err = after(s, r, checked, do_abandon(s, r, tr, seat))
             if err != 0:
                 return -1, err
             lock = -1
-    if can_claim(s, seat, UNLOCKED_CHEST):
-        return K_CLAIM * 8 + UNLOCKED_CHEST, 0
-    if can_claim(s, seat, UNLOCKED_BOX):
-        return K_CLAIM * 8 + UNLOCKED_BOX, 0
+    if can_claim(s, seat, B.UNLOCKED_CHEST):
+        return K_CLAIM * 8 + B.UNLOCKED_CHEST, 0
+    if can_claim(s, seat, B.UNLOCKED_BOX):
+        return K_CLAIM * 8 + B.UNLOCKED_BOX, 0
     need = w[seat, W_LOCK_MIN] * 1000.0
     if lock >= 0:
-        v = lock_value(s, r, seat, lock, stack(s, seat, CRACKED), stack(s, seat, TRAPPED), w, lt)
+        v = lock_value(
+            s, r, seat, lock, stack(s, seat, B.CRACKED), stack(s, seat, B.TRAPPED), w, lt
+        )
         if v >= need and can_attempt(s, seat, lock):
             return K_ATTEMPT * 8 + lock, 0
     else:
         best = -1
-        for kind in range(LOCKED_SAFE, LOCKED_BOX - 1, -1):
+        for kind in range(B.LOCKED_SAFE, B.LOCKED_BOX - 1, -1):
             if hand(s, seat, kind) > 0:
                 v = lock_value(s, r, seat, kind, 0, 0, w, lt)
                 if v >= need:
@@ -275,7 +243,7 @@ def heuristic_surfaced(s, r, seat, w):
     the option code of the action."""
     if can_bank(s, r, seat):
         return K_BANK * 8
-    theft = s[fld(seat, F_STEAL)]
+    theft = s[fld(seat, S.F_STEAL)]
     if theft >= 0:
         if can_steal(s, r, seat, theft):
             return K_STEAL * 8 + theft

@@ -13,42 +13,22 @@ from dataclasses import dataclass
 import numpy as np
 
 from simcore.rulesbase import RulesBase, RulesError, in_range, variant_registry
-from simcore.sunken_treasure.board import (
-    CONTAINER_SIZE,
-    CRACKED,
-    DEFAULT_ATTEMPT_DECK,
-    DEFAULT_ITEM_DECK,
-    DEFAULT_TREASURE_COUNTS,
-    DEFAULT_TREASURE_VALUES,
-    FAIL,
-    JUNK,
-    MAX_ATTEMPTS,
-    MAX_ITEMS,
-    MAX_PLAYERS,
-    MAX_TREASURE_KINDS,
-    MAX_TREASURES,
-    N_ATTEMPT_KINDS,
-    N_CONTAINERS,
-    N_ITEM_KINDS,
-    NO_EFFECT,
-    OPEN,
-    TRAPPED,
-)
+from simcore.sunken_treasure import board as B
 
 
 @dataclass(frozen=True)
-class SunkenTreasureRules(RulesBase, game="sunken-treasure", players=(1, MAX_PLAYERS)):
+class SunkenTreasureRules(RulesBase, game="sunken-treasure", players=(1, B.MAX_PLAYERS)):
     """Every rule parameter of Sunken Treasure (seed 004)."""
 
-    item_deck: tuple[int, ...] = DEFAULT_ITEM_DECK
+    item_deck: tuple[int, ...] = B.DEFAULT_ITEM_DECK
     """item cards by kind: unlocked box, unlocked chest, locked box, locked chest, locked safe,
     junk, shark, safety (reconstruction: 6,4,5,4,2,8,7,5 = 41 cards)"""
-    attempt_deck: tuple[int, ...] = DEFAULT_ATTEMPT_DECK
+    attempt_deck: tuple[int, ...] = B.DEFAULT_ATTEMPT_DECK
     """attempt cards by kind: open, cracked, no effect, fail, trapped (reconstruction:
     8,4,4,3,2 = 21 cards)"""
-    treasure_values: tuple[int, ...] = DEFAULT_TREASURE_VALUES
+    treasure_values: tuple[int, ...] = B.DEFAULT_TREASURE_VALUES
     """dollar value of each kind of treasure card (reconstruction)"""
-    treasure_counts: tuple[int, ...] = DEFAULT_TREASURE_COUNTS
+    treasure_counts: tuple[int, ...] = B.DEFAULT_TREASURE_COUNTS
     """treasure cards of each value, in the order of treasure_values (reconstruction)"""
     bags: tuple[int, int, int] = (1, 2, 3)
     """treasure cards paid by a box, a chest and a safe (seed 004: 1, 2, 3)"""
@@ -80,37 +60,37 @@ class SunkenTreasureRules(RulesBase, game="sunken-treasure", players=(1, MAX_PLA
     # ----------------------------------------------------------------------------------
     def check(self, players: int | None) -> None:
         """Raise RulesError with one clear sentence when a field is out of range."""
-        if len(self.item_deck) != N_ITEM_KINDS or any(c < 0 for c in self.item_deck):
+        if len(self.item_deck) != B.N_ITEM_KINDS or any(c < 0 for c in self.item_deck):
             raise RulesError(
                 "item_deck needs 8 counts of 0 or more (unlocked box, unlocked chest, locked "
                 "box, locked chest, locked safe, junk, shark, safety)"
             )
-        if sum(self.item_deck) < 1 or sum(self.item_deck) > MAX_ITEMS:
-            raise RulesError(f"item_deck must hold 1 to {MAX_ITEMS} cards")
-        if self.item_deck[JUNK] < 1:
+        if sum(self.item_deck) < 1 or sum(self.item_deck) > B.MAX_ITEMS:
+            raise RulesError(f"item_deck must hold 1 to {B.MAX_ITEMS} cards")
+        if self.item_deck[B.JUNK] < 1:
             raise RulesError("item_deck needs at least one junk card (the deck must cycle)")
-        if len(self.attempt_deck) != N_ATTEMPT_KINDS or any(c < 0 for c in self.attempt_deck):
+        if len(self.attempt_deck) != B.N_ATTEMPT_KINDS or any(c < 0 for c in self.attempt_deck):
             raise RulesError(
                 "attempt_deck needs 5 counts of 0 or more (open, cracked, no effect, fail, trapped)"
             )
-        if self.attempt_deck[OPEN] + self.attempt_deck[FAIL] < 1:
+        if self.attempt_deck[B.OPEN] + self.attempt_deck[B.FAIL] < 1:
             raise RulesError("attempt_deck needs at least one open or fail card")
-        if sum(self.attempt_deck) > MAX_ATTEMPTS:
-            raise RulesError(f"attempt_deck must hold at most {MAX_ATTEMPTS} cards")
+        if sum(self.attempt_deck) > B.MAX_ATTEMPTS:
+            raise RulesError(f"attempt_deck must hold at most {B.MAX_ATTEMPTS} cards")
         # the cards that can lie on open attempts (each seat: at most 1 cracked, 1 trapped and
         # any no-effects) must leave cards to draw
-        lying = min(self.attempt_deck[CRACKED], MAX_PLAYERS)
-        lying += min(self.attempt_deck[TRAPPED], MAX_PLAYERS) + self.attempt_deck[NO_EFFECT]
+        lying = min(self.attempt_deck[B.CRACKED], B.MAX_PLAYERS)
+        lying += min(self.attempt_deck[B.TRAPPED], B.MAX_PLAYERS) + self.attempt_deck[B.NO_EFFECT]
         if sum(self.attempt_deck) - lying < 1:
             raise RulesError("attempt_deck must keep a card to draw while attempts are open")
-        if not 1 <= len(self.treasure_values) <= MAX_TREASURE_KINDS:
-            raise RulesError(f"treasure_values needs 1 to {MAX_TREASURE_KINDS} values")
+        if not 1 <= len(self.treasure_values) <= B.MAX_TREASURE_KINDS:
+            raise RulesError(f"treasure_values needs 1 to {B.MAX_TREASURE_KINDS} values")
         if len(self.treasure_counts) != len(self.treasure_values):
             raise RulesError("treasure_counts needs one count per treasure value")
         if any(v < 0 for v in self.treasure_values) or any(c < 0 for c in self.treasure_counts):
             raise RulesError("treasure values and counts must be 0 or more")
-        if not 1 <= sum(self.treasure_counts) <= MAX_TREASURES:
-            raise RulesError(f"the treasure deck must hold 1 to {MAX_TREASURES} cards")
+        if not 1 <= sum(self.treasure_counts) <= B.MAX_TREASURES:
+            raise RulesError(f"the treasure deck must hold 1 to {B.MAX_TREASURES} cards")
         if len(self.bags) != 3 or any(not 0 <= b <= 10 for b in self.bags):
             raise RulesError("bags needs three counts 0-10 (box, chest, safe)")
         if self.target < 1:
@@ -155,11 +135,11 @@ P_BANK_ON_SURFACE = 12
 P_STEAL_TRAP_DISCARDS = 13
 N_PARAMS = 16
 R_BAGS = N_PARAMS  # [5] treasure cards paid by each container kind
-R_ITEM_COUNTS = R_BAGS + N_CONTAINERS  # [8] item cards of each kind
-R_ATTEMPT_COUNTS = R_ITEM_COUNTS + N_ITEM_KINDS  # [5] attempt cards of each kind
-R_TVALUE = R_ATTEMPT_COUNTS + N_ATTEMPT_KINDS  # [10] dollar value of each treasure kind
-R_TCOUNT = R_TVALUE + MAX_TREASURE_KINDS  # [10] cards of each treasure kind
-RULES_SIZE = R_TCOUNT + MAX_TREASURE_KINDS
+R_ITEM_COUNTS = R_BAGS + B.N_CONTAINERS  # [8] item cards of each kind
+R_ATTEMPT_COUNTS = R_ITEM_COUNTS + B.N_ITEM_KINDS  # [5] attempt cards of each kind
+R_TVALUE = R_ATTEMPT_COUNTS + B.N_ATTEMPT_KINDS  # [10] dollar value of each treasure kind
+R_TCOUNT = R_TVALUE + B.MAX_TREASURE_KINDS  # [10] cards of each treasure kind
+RULES_SIZE = R_TCOUNT + B.MAX_TREASURE_KINDS
 
 
 def pack(rules: SunkenTreasureRules, players: int) -> np.ndarray:
@@ -178,10 +158,10 @@ def pack(rules: SunkenTreasureRules, players: int) -> np.ndarray:
     r[P_KEEP_SAFETY] = int(rules.keep_safety_on_surface)
     r[P_BANK_ON_SURFACE] = int(rules.bank_on_surface)
     r[P_STEAL_TRAP_DISCARDS] = int(rules.steal_trap_discards)
-    for c in range(N_CONTAINERS):
-        r[R_BAGS + c] = rules.bags[CONTAINER_SIZE[c]]
-    r[R_ITEM_COUNTS : R_ITEM_COUNTS + N_ITEM_KINDS] = rules.item_deck
-    r[R_ATTEMPT_COUNTS : R_ATTEMPT_COUNTS + N_ATTEMPT_KINDS] = rules.attempt_deck
+    for c in range(B.N_CONTAINERS):
+        r[R_BAGS + c] = rules.bags[B.CONTAINER_SIZE[c]]
+    r[R_ITEM_COUNTS : R_ITEM_COUNTS + B.N_ITEM_KINDS] = rules.item_deck
+    r[R_ATTEMPT_COUNTS : R_ATTEMPT_COUNTS + B.N_ATTEMPT_KINDS] = rules.attempt_deck
     n = len(rules.treasure_values)
     r[R_TVALUE : R_TVALUE + n] = rules.treasure_values
     r[R_TCOUNT : R_TCOUNT + n] = rules.treasure_counts

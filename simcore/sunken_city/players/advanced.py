@@ -5,6 +5,8 @@ house)."""
 from __future__ import annotations
 
 from simcore.jit import kernel
+from simcore.sunken_city import rules as R
+from simcore.sunken_city import state as S
 from simcore.sunken_city.engine import ERR_ILLEGAL, piece_neighbours, psq
 from simcore.sunken_city.engine_advanced import (
     can_grotto_now,
@@ -31,23 +33,8 @@ from simcore.sunken_city.players.scratch import (
     X_SPIRIT_NEXT_NEIGHBOUR,
     X_SPIRIT_PATH,
 )
-from simcore.sunken_city.players.spirit import on_spirit_path, sink_value, sink_values
+from simcore.sunken_city.players.spirit import next_branch, on_spirit_path, sink_value, sink_values
 from simcore.sunken_city.players.weights import W_BLOCK, W_BUILD, W_CAUTION, W_GREED
-from simcore.sunken_city.rules import N_HOUSES, P_CENTRE, P_PLAYERS
-from simcore.sunken_city.state import (
-    HOUSE_BASE,
-    O_ADVENTURER_SLOT,
-    O_SQUARE_PIECE,
-    PHASE_RAISING,
-    PHASE_SINKING,
-    S_GROTTO_SPACE,
-    S_PHASE,
-    S_RAISE_LEFT,
-    S_SPIRIT_SLOT,
-    S_SPIRIT_STEPS_LEFT,
-    WATER,
-    X_NEIGHBOURS,
-)
 
 
 @kernel
@@ -64,7 +51,7 @@ def forced_spirit_path(s, r, seat, w, pts, x, xf):
         return 0.0
     lim = pts if pts < 6 else 6
     sink_values(s, r, seat, w, lim + 1, x, xf)
-    sp = s[S_SPIRIT_SLOT]
+    sp = s[S.S_SPIRIT_SLOT]
     if sp < 0:
         x[X_SPIRIT_BEST_PATH + 6] = 1
         return 0.2 * w[W_BUILD] * (pts - 1)
@@ -78,14 +65,13 @@ def forced_spirit_path(s, r, seat, w, pts, x, xf):
         x[X_SPIRIT_BEST_PATH + 6] = 1
         return xf[F_SINK_VALUE + sp] + 0.2 * w[W_BUILD] * (pts - 1)
     depth = 0
-    my_pos = s[O_ADVENTURER_SLOT + seat]
+    my_pos = s[S.O_ADVENTURER_SLOT + seat]
     mine = xf[F_CARRIED_VALUE + seat]
     while depth >= 0:
-        i = x[X_SPIRIT_NEXT_NEIGHBOUR + depth]
-        if i >= x[X_SPIRIT_NEIGHBOUR_COUNT + depth]:
+        i = next_branch(x, depth)
+        if i < 0:
             depth -= 1
             continue
-        x[X_SPIRIT_NEXT_NEIGHBOUR + depth] = i + 1
         nxt = x[X_SPIRIT_NEIGHBOURS + 8 * depth + i]
         if on_spirit_path(x, depth, nxt):
             continue
@@ -136,7 +122,7 @@ def forced_value(s, r, seat, w, pts, x, xf):
         return 0.0
     adventurer_field(s, r, seat, x)
     spirit_field_memo(s, r, x)
-    for o in range(r[P_PLAYERS]):
+    for o in range(r[R.P_PLAYERS]):
         xf[F_CARRIED_VALUE + o] = carried_value(s, o)
     return forced_spirit_path(s, r, seat, w, pts, x, xf)
 
@@ -147,17 +133,17 @@ def grotto_value(s, r, seat, w, g, build_after, x, xf):
     next (by us when we still have building points, else by the next seats, who place it
     for themselves); a house already on the lake blocks every raising of houses until
     someone enters it."""
-    slot = HOUSE_BASE + g - 1
-    on_centre_free = s[O_SQUARE_PIECE + r[P_CENTRE]] == WATER
+    slot = S.HOUSE_BASE + g - 1
+    on_centre_free = s[S.O_SQUARE_PIECE + r[R.P_CENTRE]] == S.WATER
     mine = house_value(s, r, seat, slot, on_centre_free)
     theirs = 0.0
-    for o in range(r[P_PLAYERS]):
+    for o in range(r[R.P_PLAYERS]):
         if o != seat:
             theirs += house_value(s, r, o, slot, on_centre_free)
     if psq(s, slot, 0) < 0:
         if build_after > 0 and any_house_spot(s, r):
             return w[W_GREED] * 0.5 * mine - 0.2 * w[W_BLOCK] * theirs
-        return 0.15 * w[W_GREED] * mine - 0.3 * theirs / (r[P_PLAYERS] - 1)
+        return 0.15 * w[W_GREED] * mine - 0.3 * theirs / (r[R.P_PLAYERS] - 1)
     # on the lake: houses stay blocked until its house is entered; good when we are nearest
     d = x[X_DIST_FROM_ADVENTURER + slot]
     near = 1.0 / (1.0 + d) if d < INF else 0.0
@@ -170,7 +156,7 @@ def best_grotto(s, r, seat, w, build_after, other_than, x, xf):
     xf[F_SPIRIT_PATH_VALUE]."""
     best = -1e18
     bg = -1
-    for g in range(1, N_HOUSES + 1):
+    for g in range(1, R.N_HOUSES + 1):
         if g == other_than or not grotto_ok(r, g):
             continue
         v = grotto_value(s, r, seat, w, g, build_after, x, xf) + 1e-6 * g
@@ -186,19 +172,19 @@ def advanced_spirit(s, r, tr, seat, w, checked, x, xf):
     """Spend the forced spirit points of the sinking phase along the best path; banish the
     spirit where it does us most good when it is isolated with points left."""
     for _ in range(64):
-        if not (s[S_PHASE] == PHASE_SINKING and s[S_SPIRIT_STEPS_LEFT] > 0):
+        if not (s[S.S_PHASE] == S.PHASE_SINKING and s[S.S_SPIRIT_STEPS_LEFT] > 0):
             return 0
         adventurer_field(s, r, seat, x)
         spirit_field_memo(s, r, x)
-        for o in range(r[P_PLAYERS]):
+        for o in range(r[R.P_PLAYERS]):
             xf[F_CARRIED_VALUE + o] = carried_value(s, o)
-        if spirit_targets(s, x, X_NEIGHBOURS) == 0:
-            g = best_grotto(s, r, seat, w, s[S_SPIRIT_STEPS_LEFT] - 1, 0, x, xf)
+        if spirit_targets(s, x, S.X_NEIGHBOURS) == 0:
+            g = best_grotto(s, r, seat, w, s[S.S_SPIRIT_STEPS_LEFT] - 1, 0, x, xf)
             err = after(s, r, checked, do_banish(s, r, tr, seat, g, x))
             if err != 0:
                 return err
             continue
-        forced_spirit_path(s, r, seat, w, s[S_SPIRIT_STEPS_LEFT], x, xf)
+        forced_spirit_path(s, r, seat, w, s[S.S_SPIRIT_STEPS_LEFT], x, xf)
         steps = x[X_SPIRIT_BEST_PATH + 7]
         if steps == 0:
             return ERR_ILLEGAL
@@ -216,13 +202,13 @@ def advanced_rest(s, r, tr, seat, w, rng, checked, x, xf):
     points, and raise what banishment turned into building points."""
     if can_grotto_now(s, r, seat):
         adventurer_field(s, r, seat, x)
-        cur = grotto_value(s, r, seat, w, s[S_GROTTO_SPACE], s[S_RAISE_LEFT], x, xf)
-        g = best_grotto(s, r, seat, w, s[S_RAISE_LEFT], s[S_GROTTO_SPACE], x, xf)
+        cur = grotto_value(s, r, seat, w, s[S.S_GROTTO_SPACE], s[S.S_RAISE_LEFT], x, xf)
+        g = best_grotto(s, r, seat, w, s[S.S_RAISE_LEFT], s[S.S_GROTTO_SPACE], x, xf)
         if g > 0 and xf[F_SPIRIT_PATH_VALUE] > cur + 0.5:
             err = after(s, r, checked, do_grotto(s, r, tr, seat, g))
             if err != 0:
                 return err
-            if s[S_RAISE_LEFT] > 0:
+            if s[S.S_RAISE_LEFT] > 0:
                 closeness_fields(s, r, seat, xf)
                 err = heuristic_build(s, r, tr, seat, w, x, xf, rng)
                 if err != 0:
@@ -230,13 +216,13 @@ def advanced_rest(s, r, tr, seat, w, rng, checked, x, xf):
     # forced spirit points; banishment turns the rest into building points, and raising
     # may run the next stack out again
     for _ in range(16):
-        if s[S_PHASE] == PHASE_SINKING and s[S_SPIRIT_STEPS_LEFT] > 0:
+        if s[S.S_PHASE] == S.PHASE_SINKING and s[S.S_SPIRIT_STEPS_LEFT] > 0:
             err = advanced_spirit(s, r, tr, seat, w, checked, x, xf)
-        elif s[S_PHASE] == PHASE_RAISING and s[S_RAISE_LEFT] > 0 and can_build_any(s, r):
-            before = s[S_RAISE_LEFT]
+        elif s[S.S_PHASE] == S.PHASE_RAISING and s[S.S_RAISE_LEFT] > 0 and can_build_any(s, r):
+            before = s[S.S_RAISE_LEFT]
             closeness_fields(s, r, seat, xf)
             err = heuristic_build(s, r, tr, seat, w, x, xf, rng)
-            if err == 0 and s[S_RAISE_LEFT] == before and s[S_PHASE] == PHASE_RAISING:
+            if err == 0 and s[S.S_RAISE_LEFT] == before and s[S.S_PHASE] == S.PHASE_RAISING:
                 break  # nothing worth raising and nothing owed
         else:
             break

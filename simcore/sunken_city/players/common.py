@@ -6,22 +6,13 @@ from __future__ import annotations
 import numpy as np
 
 from simcore.jit import kernel
-from simcore.sunken_city.board import N_SQUARES, SIZE
+from simcore.playerkit import bind_after
+from simcore.sunken_city import board as B
+from simcore.sunken_city import rules as R
+from simcore.sunken_city import state as S
 from simcore.sunken_city.engine import psq, treasure, treasure_value
 from simcore.sunken_city.engine_invariants import check_invariants
 from simcore.sunken_city.players.scratch import F_THREAT_BY_DIST, X_DIST_FROM_SPIRIT
-from simcore.sunken_city.rules import N_TREASURES, R_VILLAGE
-from simcore.sunken_city.state import (
-    CARRIED,
-    CHEST,
-    HOUSE_BASE,
-    HOUSE_SIDE,
-    O_ADVENTURER_SLOT,
-    S_HOUSES_PLACED,
-    S_PIECES_SUNK,
-    S_STREETS_PLACED,
-    VILLAGE,
-)
 
 # a turn gives up (ERR_ILLEGAL) after this many actions: a guard against a player that never
 # ends its turn
@@ -31,21 +22,15 @@ INF = 999  # an unreachable distance
 
 # Row and column of each square, and 1 / (1 + d) for the Manhattan distances d of the lake
 # (numpy's division is the same IEEE operation as the kernels': the same values).
-ROW = np.arange(N_SQUARES, dtype=np.int64) // SIZE
-COL = np.arange(N_SQUARES, dtype=np.int64) % SIZE
-INV1 = 1.0 / (1.0 + np.arange(2 * SIZE, dtype=np.float64))
-PAD = (ROW + 1) * (SIZE + 2) + COL + 1  # each square's place in a grid with a border
+ROW = np.arange(B.N_SQUARES, dtype=np.int64) // B.SIZE
+COL = np.arange(B.N_SQUARES, dtype=np.int64) % B.SIZE
+INV1 = 1.0 / (1.0 + np.arange(2 * B.SIZE, dtype=np.float64))
+PAD = (ROW + 1) * (B.SIZE + 2) + COL + 1  # each square's place in a grid with a border
 INV_COST = 1.0 / (1.0 + np.arange(1000, dtype=np.float64))  # 1 / (1 + c), c < 1000
 
 
-@kernel
-def after(s, r, checked, err):
-    """After an action: the engine's verdict, then (checked mode) the invariants."""
-    if err != 0:
-        return err
-    if checked:
-        return check_invariants(s, r)
-    return 0
+# After an action: the engine's verdict, then (checked mode) the invariants.
+after = bind_after(__name__, check_invariants)
 
 
 @kernel(inline="always")
@@ -80,7 +65,7 @@ def has_slot(lo, hi, o):
 @kernel(inline="always")
 def board_signature(s):
     """Changes whenever a piece appears or sinks (the counters only grow)."""
-    return s[S_STREETS_PLACED] + 1000 * s[S_HOUSES_PLACED] + 1000000 * s[S_PIECES_SUNK]
+    return s[S.S_STREETS_PLACED] + 1000 * s[S.S_HOUSES_PLACED] + 1000000 * s[S.S_PIECES_SUNK]
 
 
 @kernel(inline="always")
@@ -91,17 +76,17 @@ def manhattan(a, b):
 @kernel
 def position_square(s, r, seat):
     """A square for the seat's adventurer: its piece's square, or its village's corner."""
-    a = s[O_ADVENTURER_SLOT + seat]
-    if a == VILLAGE:
-        return r[R_VILLAGE + seat]
+    a = s[S.O_ADVENTURER_SLOT + seat]
+    if a == S.VILLAGE:
+        return r[R.R_VILLAGE + seat]
     return psq(s, a, 0)
 
 
 @kernel
 def carried_value(s, seat):
     v = 0.0
-    for t in range(N_TREASURES):
-        if treasure(s, seat, t) == CARRIED:
+    for t in range(R.N_TREASURES):
+        if treasure(s, seat, t) == S.CARRIED:
             v += tv(t)
     return v
 
@@ -110,19 +95,19 @@ def carried_value(s, seat):
 def house_value(s, r, seat, slot, on_centre):
     """Treasure value of entering house `slot` for the seat (its own treasure and, in the
     centre, the chest)."""
-    h = slot - HOUSE_BASE
+    h = slot - S.HOUSE_BASE
     v = 0.0
-    if treasure(s, seat, h) == HOUSE_SIDE:
+    if treasure(s, seat, h) == S.HOUSE_SIDE:
         v += tv(h)
-    if on_centre and treasure(s, seat, CHEST) == HOUSE_SIDE:
-        v += tv(CHEST)
+    if on_centre and treasure(s, seat, S.CHEST) == S.HOUSE_SIDE:
+        v += tv(S.CHEST)
     return v
 
 
 @kernel(inline="always")
 def threat(slot, x, xf):
     """Threat to the piece under `slot` (threat_table must be current)."""
-    if slot == VILLAGE:
+    if slot == S.VILLAGE:
         return 0.0
     d = x[X_DIST_FROM_SPIRIT + slot]
     if d >= INF:

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from simcore.bits import trailing_zeros
 from simcore.jit import kernel
-from simcore.sunken_city.board import N_SQUARES, ORTH, SIZE
-from simcore.sunken_city.engine import covers, piece_owner
+from simcore.sunken_city import board as B
+from simcore.sunken_city import rules as R
+from simcore.sunken_city import state as S
+from simcore.sunken_city.engine import covers, piece_beside, piece_owner
 from simcore.sunken_city.players.common import (
     INF,
     INV1,
@@ -43,34 +45,6 @@ from simcore.sunken_city.players.scratch import (
     X_STALE_ADJACENT,
     X_TABLES_LAKE,
 )
-from simcore.sunken_city.rules import (
-    N_HOUSES,
-    P_ADVANCED,
-    P_DIE_N,
-    P_N_CARDS,
-    P_OWNER_LIMIT,
-    P_PLAYERS,
-    R_CARDS,
-    R_DIE,
-    R_VILLAGE,
-)
-from simcore.sunken_city.state import (
-    HOUSE_BASE,
-    N_SLOTS,
-    O_ADVENTURER_SLOT,
-    O_HAND,
-    O_PIECE_SQUARES,
-    O_SQUARE_PIECE,
-    O_STACKS,
-    PHASE_SINKING,
-    S_DRAW_SPACE,
-    S_GROTTO_SPACE,
-    S_PHASE,
-    S_RAISE_LEFT,
-    S_SPIRIT_SLOT,
-    VILLAGE,
-    WATER,
-)
 
 
 @kernel
@@ -82,15 +56,12 @@ def set_neighbours(s, x, p):
     hi = 0
     a = X_ADJACENT + 8 * p
     for k in range(2):
-        q = s[O_PIECE_SQUARES + 2 * p + k]
+        q = s[S.O_PIECE_SQUARES + 2 * p + k]
         if q < 0:
             continue
         for j in range(4):
-            nq = ORTH[q, j]
-            if nq < 0:
-                continue
-            o = s[O_SQUARE_PIECE + nq]
-            if o == WATER or o == p:
+            o = piece_beside(s, q, j, p)
+            if o == S.WATER:
                 continue
             b = slot_bit(o)
             if o < 64:
@@ -126,9 +97,9 @@ def appeared(s, x, p):
     (adjacent) list a stale one when they reach it. The tables are then those relink would
     give for the squares that changed."""
     for k in range(2):
-        q = s[O_PIECE_SQUARES + 2 * p + k]
+        q = s[S.O_PIECE_SQUARES + 2 * p + k]
         if q >= 0:
-            x[X_TABLES_LAKE + q] = s[O_SQUARE_PIECE + q]
+            x[X_TABLES_LAKE + q] = s[S.O_SQUARE_PIECE + q]
     set_neighbours(s, x, p)
     b = slot_bit(p)
     for v in range(2):  # the words of p's bit set: slots 0..63, 64..69
@@ -145,13 +116,13 @@ def square_changed(s, x, q, lo, hi):
     """Square q of the lake changed: X_TABLES_LAKE[q] takes its new content, and the pieces on it
     (before and now) and beside it join the set (lo, hi) of pieces to relink."""
     lo, hi = with_slot(lo, hi, x[X_TABLES_LAKE + q])
-    o = s[O_SQUARE_PIECE + q]
+    o = s[S.O_SQUARE_PIECE + q]
     x[X_TABLES_LAKE + q] = o
     lo, hi = with_slot(lo, hi, o)
     for j in range(4):
-        nq = ORTH[q, j]
+        nq = B.ORTH[q, j]
         if nq >= 0:
-            lo, hi = with_slot(lo, hi, s[O_SQUARE_PIECE + nq])
+            lo, hi = with_slot(lo, hi, s[S.O_SQUARE_PIECE + nq])
     return lo, hi
 
 
@@ -184,15 +155,15 @@ def piece_graph(s, x):
     if x[X_MEMO_ADJACENT] != 0:
         lo = 0
         hi = 0
-        for q in range(N_SQUARES):
-            if s[O_SQUARE_PIECE + q] != x[X_TABLES_LAKE + q]:
+        for q in range(B.N_SQUARES):
+            if s[S.O_SQUARE_PIECE + q] != x[X_TABLES_LAKE + q]:
                 lo, hi = square_changed(s, x, q, lo, hi)
         relink(s, x, lo, hi)
         x[X_MEMO_ADJACENT] = key
         return
-    for q in range(N_SQUARES):
-        x[X_TABLES_LAKE + q] = s[O_SQUARE_PIECE + q]
-    for p in range(N_SLOTS):
+    for q in range(B.N_SQUARES):
+        x[X_TABLES_LAKE + q] = s[S.O_SQUARE_PIECE + q]
+    for p in range(S.N_SLOTS):
         set_neighbours(s, x, p)
     x[X_MEMO_ADJACENT] = key
 
@@ -205,12 +176,12 @@ def field(s, r, seat, src, x, od, want_lo, want_hi):
     wanted set of slots (want_lo, want_hi: slots 0..63, 64..69) the search stops once all
     of them are reached; the other entries may then be incomplete."""
     piece_graph(s, x)
-    for k in range(N_SLOTS):
+    for k in range(S.N_SLOTS):
         x[od + k] = INF
     level = 0
-    if src == VILLAGE:
-        src = s[O_SQUARE_PIECE + r[R_VILLAGE + seat]]
-        if src == WATER:
+    if src == S.VILLAGE:
+        src = s[S.O_SQUARE_PIECE + r[R.R_VILLAGE + seat]]
+        if src == S.WATER:
             return
         level = 1
     x[od + src] = level
@@ -264,9 +235,9 @@ def bfs(s, r, seat, src, x, op, goal):
     own, are not written). Returns 1 when the goal was reached, else 0. The pieces reached are
     kept as two bit sets (slots 0..63, 64..69), so no table is cleared first."""
     piece_graph(s, x)
-    if src == VILLAGE:
-        q = s[O_SQUARE_PIECE + r[R_VILLAGE + seat]]
-        if q == WATER:
+    if src == S.VILLAGE:
+        q = s[S.O_SQUARE_PIECE + r[R.R_VILLAGE + seat]]
+        if q == S.WATER:
             return 0
         x[op + q] = -1
         src = q
@@ -297,15 +268,15 @@ def spirit_origin(s):
     """The piece the spirit stands on; in the advanced game, while it is in the grotto, the
     house it would appear at when a sinking phase begins (the house of its grotto space, else
     the highest-numbered house on the lake), -1 when there is none."""
-    sp = s[S_SPIRIT_SLOT]
+    sp = s[S.S_SPIRIT_SLOT]
     if sp >= 0:
         return sp
-    g = s[S_GROTTO_SPACE]
-    if 1 <= g <= N_HOUSES and s[O_PIECE_SQUARES + 2 * (HOUSE_BASE + g - 1)] >= 0:
-        return HOUSE_BASE + g - 1
-    for h in range(N_HOUSES, 0, -1):
-        if s[O_PIECE_SQUARES + 2 * (HOUSE_BASE + h - 1)] >= 0:
-            return HOUSE_BASE + h - 1
+    g = s[S.S_GROTTO_SPACE]
+    if 1 <= g <= R.N_HOUSES and s[S.O_PIECE_SQUARES + 2 * (S.HOUSE_BASE + g - 1)] >= 0:
+        return S.HOUSE_BASE + g - 1
+    for h in range(R.N_HOUSES, 0, -1):
+        if s[S.O_PIECE_SQUARES + 2 * (S.HOUSE_BASE + h - 1)] >= 0:
+            return S.HOUSE_BASE + h - 1
     return -1
 
 
@@ -315,7 +286,7 @@ def spirit_field(s, r, x):
     (from spirit_origin; all INF when it has none)."""
     sp = spirit_origin(s)
     if sp < 0:
-        for k in range(N_SLOTS):
+        for k in range(S.N_SLOTS):
             x[X_DIST_FROM_SPIRIT + k] = INF
         return
     field(s, r, 0, sp, x, X_DIST_FROM_SPIRIT, 0, 0)
@@ -326,18 +297,18 @@ def threat_table(s, r, seat, xf):
     """F_THREAT_BY_DIST[d]: chance that an opponent's spirit move sinks a piece at spirit distance d
     before our next turn: the spirit must reach it and leave it (die faces above d, or the
     owner's limit when the spirit stands in an opponent's territory)."""
-    if r[P_ADVANCED] == 1:
+    if r[R.P_ADVANCED] == 1:
         advanced_threat_table(s, r, seat, xf)
         return
-    n = r[P_DIE_N]
-    owner = piece_owner(s, r, s[S_SPIRIT_SLOT])
+    n = r[R.P_DIE_N]
+    owner = piece_owner(s, r, s[S.S_SPIRIT_SLOT])
     for d in range(8):
         hit = 0
         for k in range(n):
-            if r[R_DIE + k] > d:
+            if r[R.R_DIE + k] > d:
                 hit += 1
         t = hit / n
-        if owner >= 0 and owner != seat and r[P_OWNER_LIMIT] > d:
+        if owner >= 0 and owner != seat and r[R.P_OWNER_LIMIT] > d:
             t = 1.0
         xf[F_THREAT_BY_DIST + d] = 0.7 * t
 
@@ -350,11 +321,11 @@ def advanced_threat_table(s, r, seat, xf):
     out). Each opponent in turn plays a card of its hand (uniformly): its top number raises
     streets until the stack is used up, then moves the spirit. F_SPIRIT_REACH[0..31] holds the
     distribution: index k < 16 = raising with k streets used, 16 + j = sinking, j steps."""
-    players = r[P_PLAYERS]
-    left = s[O_STACKS + s[S_DRAW_SPACE]]
+    players = r[R.P_PLAYERS]
+    left = s[S.O_STACKS + s[S.S_DRAW_SPACE]]
     for k in range(32):
         xf[F_SPIRIT_REACH + k] = 0.0
-    if s[S_PHASE] == PHASE_SINKING:
+    if s[S.S_PHASE] == S.PHASE_SINKING:
         xf[F_SPIRIT_REACH + 16] = 1.0
     elif left >= 16:
         for d in range(8):
@@ -364,9 +335,9 @@ def advanced_threat_table(s, r, seat, xf):
         xf[F_SPIRIT_REACH + 0] = 1.0
     for i in range(1, players):
         o = (seat + i) % players
-        hand = s[O_HAND + o]
+        hand = s[S.O_HAND + o]
         n = 0
-        for c in range(r[P_N_CARDS]):
+        for c in range(r[R.P_N_CARDS]):
             if hand & (1 << c):
                 n += 1
         if n == 0:
@@ -377,10 +348,10 @@ def advanced_threat_table(s, r, seat, xf):
             pk = xf[F_SPIRIT_REACH + k]
             if pk == 0.0:
                 continue
-            for c in range(r[P_N_CARDS]):
+            for c in range(r[R.P_N_CARDS]):
                 if not (hand & (1 << c)):
                     continue
-                top = r[R_CARDS + 3 * c]
+                top = r[R.R_CARDS + 3 * c]
                 if k < 16:
                     u = k + top
                     if u < left:
@@ -425,9 +396,9 @@ def spirit_key(sig, spirit):
 def adventurer_field(s, r, seat, x):
     """X_DIST_FROM_ADVENTURER from the seat's adventurer, recomputed only when the lake, the seat or
     its position changed."""
-    key = adventurer_key(board_signature(s), seat, s[O_ADVENTURER_SLOT + seat])
+    key = adventurer_key(board_signature(s), seat, s[S.O_ADVENTURER_SLOT + seat])
     if x[X_MEMO_ADVENTURER] != key:
-        field(s, r, seat, s[O_ADVENTURER_SLOT + seat], x, X_DIST_FROM_ADVENTURER, 0, 0)
+        field(s, r, seat, s[S.O_ADVENTURER_SLOT + seat], x, X_DIST_FROM_ADVENTURER, 0, 0)
         x[X_MEMO_ADVENTURER] = key
 
 
@@ -437,7 +408,7 @@ def village_field(s, r, seat, x):
     changed."""
     key = village_key(board_signature(s), seat)
     if x[X_MEMO_VILLAGE] != key:
-        field(s, r, seat, VILLAGE, x, X_DIST_FROM_VILLAGE, 0, 0)
+        field(s, r, seat, S.VILLAGE, x, X_DIST_FROM_VILLAGE, 0, 0)
         x[X_MEMO_VILLAGE] = key
 
 
@@ -458,7 +429,7 @@ def grow_field(s, r, seat, x, od, src, p):
     that gets nearer is reached first by its shortest way from p, so each is there once; the
     order of the neighbours does not change which)."""
     d = INF
-    if src == VILLAGE and covers(s, p, r[R_VILLAGE + seat]):
+    if src == S.VILLAGE and covers(s, p, r[R.R_VILLAGE + seat]):
         d = 1
     for w in range(2):
         m = x[X_ADJACENT_BITS + 2 * p + w]
@@ -488,6 +459,20 @@ def grow_field(s, r, seat, x, od, src, p):
     return tail
 
 
+@kernel(inline="always")
+def reach_via_village(s, r, seat, x, adv):
+    """The seat's village corner, when free, is reached through the village: its X_REACH_COST
+    is at most the adventurer's distance (adv: its slot or VILLAGE) to the village + 1."""
+    home = 0 if adv == S.VILLAGE else x[X_DIST_FROM_VILLAGE + adv]
+    corner = r[R.R_VILLAGE + seat]
+    if (
+        s[S.O_SQUARE_PIECE + corner] == S.WATER
+        and home < INF
+        and home + 1 < x[X_REACH_COST + corner]
+    ):
+        x[X_REACH_COST + corner] = home + 1
+
+
 @kernel
 def raised(s, r, seat, x, p, sig0):
     """After we raised piece p on the lake of signature sig0: the connection tables,
@@ -500,7 +485,7 @@ def raised(s, r, seat, x, p, sig0):
     else:
         piece_graph(s, x)
     sig = board_signature(s)
-    adv = s[O_ADVENTURER_SLOT + seat]
+    adv = s[S.O_ADVENTURER_SLOT + seat]
     old_da = x[X_MEMO_ADVENTURER] == adventurer_key(sig0, seat, adv)
     old_dv = x[X_MEMO_VILLAGE] == village_key(sig0, seat)
     # X_REACH_COST is read only to choose the next piece: with no building point left it is not
@@ -509,14 +494,14 @@ def raised(s, r, seat, x, p, sig0):
     reach = (
         old_da
         and old_dv
-        and s[S_RAISE_LEFT] > 0
+        and s[S.S_RAISE_LEFT] > 0
         and x[X_MEMO_REACH] == adventurer_key(sig0, seat, adv)
     )
     if reach:
         # p's squares are taken; every piece that got nearer (p among them) offers its new
         # distance + 1 to the free squares beside it: the costs only fall
         for k in range(2):
-            q = s[O_PIECE_SQUARES + 2 * p + k]
+            q = s[S.O_PIECE_SQUARES + 2 * p + k]
             if q >= 0:
                 x[X_REACH_COST + q] = INF
     if old_da:
@@ -527,25 +512,22 @@ def raised(s, r, seat, x, p, sig0):
                 u = x[X_BFS_QUEUE + i]
                 c = x[X_DIST_FROM_ADVENTURER + u] + 1
                 for k in range(2):
-                    q = s[O_PIECE_SQUARES + 2 * u + k]
+                    q = s[S.O_PIECE_SQUARES + 2 * u + k]
                     if q < 0:
                         continue
                     for j in range(4):
-                        nq = ORTH[q, j]
-                        if nq >= 0 and s[O_SQUARE_PIECE + nq] == WATER and c < x[X_REACH_COST + nq]:
+                        nq = B.ORTH[q, j]
+                        if (
+                            nq >= 0
+                            and s[S.O_SQUARE_PIECE + nq] == S.WATER
+                            and c < x[X_REACH_COST + nq]
+                        ):
                             x[X_REACH_COST + nq] = c
     if old_dv:
-        grow_field(s, r, seat, x, X_DIST_FROM_VILLAGE, VILLAGE, p)
+        grow_field(s, r, seat, x, X_DIST_FROM_VILLAGE, S.VILLAGE, p)
         x[X_MEMO_VILLAGE] = village_key(sig, seat)
     if reach:
-        home = 0 if adv == VILLAGE else x[X_DIST_FROM_VILLAGE + adv]
-        corner = r[R_VILLAGE + seat]
-        if (
-            s[O_SQUARE_PIECE + corner] == WATER
-            and home < INF
-            and home + 1 < x[X_REACH_COST + corner]
-        ):
-            x[X_REACH_COST + corner] = home + 1
+        reach_via_village(s, r, seat, x, adv)
         x[X_MEMO_REACH] = adventurer_key(sig, seat, adv)
     sp = spirit_origin(s)  # (the advanced game's origin may move when a house appears:
     #                          then the keys differ and the field is searched anew)
@@ -567,21 +549,17 @@ def reach_costs(s, r, seat, x):
     square q (via a neighbouring piece, or via the village for its corner); INF otherwise.
     X_PADDED_COST holds each square's X_DIST_FROM_ADVENTURER (INF on water and on the border around
     the lake), so a free square's cost is 1 + the least of its four neighbours, capped at INF."""
-    for i in range((SIZE + 2) * (SIZE + 2)):
+    for i in range((B.SIZE + 2) * (B.SIZE + 2)):
         x[X_PADDED_COST + i] = INF
-    for q in range(N_SQUARES):
-        o = s[O_SQUARE_PIECE + q]
+    for q in range(B.N_SQUARES):
+        o = s[S.O_SQUARE_PIECE + q]
         d = x[X_DIST_FROM_ADVENTURER + (o if o >= 0 else 0)]
         x[X_PADDED_COST + PAD[q]] = d if o >= 0 else INF
-    for q in range(N_SQUARES):
+    for q in range(B.N_SQUARES):
         i = X_PADDED_COST + PAD[q]
-        c = min(min(x[i - 1], x[i + 1]), min(x[i - SIZE - 2], x[i + SIZE + 2])) + 1
-        x[X_REACH_COST + q] = c if (c < INF and s[O_SQUARE_PIECE + q] == WATER) else INF
-    adv = s[O_ADVENTURER_SLOT + seat]
-    home = 0 if adv == VILLAGE else x[X_DIST_FROM_VILLAGE + adv]
-    corner = r[R_VILLAGE + seat]
-    if s[O_SQUARE_PIECE + corner] == WATER and home < INF and home + 1 < x[X_REACH_COST + corner]:
-        x[X_REACH_COST + corner] = home + 1
+        c = min(min(x[i - 1], x[i + 1]), min(x[i - B.SIZE - 2], x[i + B.SIZE + 2])) + 1
+        x[X_REACH_COST + q] = c if (c < INF and s[S.O_SQUARE_PIECE + q] == S.WATER) else INF
+    reach_via_village(s, r, seat, x, s[S.O_ADVENTURER_SLOT + seat])
 
 
 @kernel
@@ -589,7 +567,7 @@ def reach_costs_memo(s, r, seat, x):
     """X_REACH_COST, recomputed only when the lake, the seat or its adventurer's place changed
     (X_DIST_FROM_ADVENTURER and X_DIST_FROM_VILLAGE must be current; raised() keeps it current after
     our own pieces)."""
-    key = adventurer_key(board_signature(s), seat, s[O_ADVENTURER_SLOT + seat])
+    key = adventurer_key(board_signature(s), seat, s[S.O_ADVENTURER_SLOT + seat])
     if x[X_MEMO_REACH] != key:
         reach_costs(s, r, seat, x)
         x[X_MEMO_REACH] = key
@@ -599,11 +577,11 @@ def reach_costs_memo(s, r, seat, x):
 def closeness_fields(s, r, seat, xf):
     """F_CLOSENESS_BY_OPPONENT[o, q] = 1 / (1 + Manhattan distance from opponent o's adventurer to
     q) and F_OPPONENTS_CLOSENESS[q] their sum over the opponents."""
-    for q in range(N_SQUARES):
+    for q in range(B.N_SQUARES):
         xf[F_OPPONENTS_CLOSENESS + q] = 0.0
-    for o in range(r[P_PLAYERS]):
+    for o in range(r[R.P_PLAYERS]):
         pos = position_square(s, r, o)
-        for q in range(N_SQUARES):
+        for q in range(B.N_SQUARES):
             c = 0.0 if o == seat else INV1[manhattan(q, pos)]
-            xf[F_CLOSENESS_BY_OPPONENT + N_SQUARES * o + q] = c
+            xf[F_CLOSENESS_BY_OPPONENT + B.N_SQUARES * o + q] = c
             xf[F_OPPONENTS_CLOSENESS + q] += c

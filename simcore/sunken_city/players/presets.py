@@ -12,9 +12,11 @@ from simcore.sunken_city.players.turn import POL_HEURISTIC
 from simcore.sunken_city.players.weights import weights
 
 
-def heuristic(name: str, description: str, **changes: float) -> PolicySpec:
-    """A preset of the heuristic player: the default weights with `changes`."""
-    return PolicySpec(name, POL_HEURISTIC, description, weights(**changes))
+def heuristic(name: str, description: str, changes: str = "") -> PolicySpec:
+    """A preset of the heuristic player: the default weights with `changes`, written as on the
+    command line ('greed=6.0,bank=0.4': name=value, comma-separated)."""
+    pairs = (c.split("=") for c in changes.split(",") if c)
+    return PolicySpec(name, POL_HEURISTIC, description, weights(**{k: float(v) for k, v in pairs}))
 
 
 POLICIES = {
@@ -27,34 +29,17 @@ POLICIES = {
         heuristic(
             "greedy",
             "the most treasure value this turn; banks when the route passes home",
-            greed=6.0,
-            bank=0.4,
-            caution=0.0,
-            aggression=0.1,
+            "greed=6.0,bank=0.4,caution=0.0,aggression=0.1",
         ),
         heuristic(
             "cautious",
             "banks early, carries little, keeps out of the spirit's likely reach",
-            greed=0.8,
-            bank=2.0,
-            caution=3.0,
-            aggression=0.0,
-            build=1.0,
-            block=0.4,
-            chip=3.0,
-            centre=0.5,
+            "greed=0.8,bank=2.0,caution=3.0,aggression=0.0,build=1.0,block=0.4,chip=3.0,centre=0.5",
         ),
         heuristic(
             "aggressive",
             "moves the spirit through opponents who carry the most and cuts their routes",
-            greed=1.2,
-            bank=0.6,
-            caution=0.3,
-            aggression=4.0,
-            build=1.0,
-            block=0.6,
-            chip=4.0,
-            centre=1.0,
+            "greed=1.2,bank=0.6,caution=0.3,aggression=4.0,build=1.0,block=0.6,chip=4.0,centre=1.0",
         ),
         PolicySpec(
             "random",

@@ -6,7 +6,9 @@ from __future__ import annotations
 from simcore.bits import trailing_zeros
 from simcore.jit import kernel
 from simcore.rng import rand_below
-from simcore.sunken_city.board import N_SQUARES, SIZE
+from simcore.sunken_city import board as B
+from simcore.sunken_city import rules as R
+from simcore.sunken_city import state as S
 from simcore.sunken_city.engine import psq, street_available, treasure
 from simcore.sunken_city.engine_raising import (
     any_house_spot,
@@ -41,34 +43,15 @@ from simcore.sunken_city.players.scratch import (
     X_ROW_STREET_BITS,
 )
 from simcore.sunken_city.players.weights import W_BLOCK, W_BUILD, W_CENTRE, W_GREED
-from simcore.sunken_city.rules import (
-    N_HOUSES,
-    P_CENTRE,
-    P_N_HOUSE_SQ,
-    P_N_SPOTS,
-    P_PLAYERS,
-    P_STREET_SQUARES,
-    R_HOUSE_SQ,
-    R_SPOTS,
-)
-from simcore.sunken_city.state import (
-    CHEST,
-    HOUSE_BASE,
-    HOUSE_SIDE,
-    O_SQUARE_PIECE,
-    S_HOUSE_RAISED,
-    S_RAISE_LEFT,
-    WATER,
-)
 
 
 @kernel
 def place_best_house(s, r, tr, seat, w, x, xf, rng):
     """Raise the house worth most to us near our reach and away from opponents who need it;
     returns 1 when a house was raised, 0 when none is worth it, or an error code < 0."""
-    if s[S_HOUSE_RAISED] == 1 or not any_house_spot(s, r):
+    if s[S.S_HOUSE_RAISED] == 1 or not any_house_spot(s, r):
         return 0
-    centre = r[P_CENTRE]
+    centre = r[R.P_CENTRE]
     best = 0.0
     bh = -1
     bq = -1
@@ -81,17 +64,17 @@ def place_best_house(s, r, tr, seat, w, x, xf, rng):
     for h in range(1, 11):
         if house_raisable(s, r, h):  # (advanced game: only the grotto space's house)
             grotto |= 1 << h
-            if treasure(s, seat, h - 1) == HOUSE_SIDE:
+            if treasure(s, seat, h - 1) == S.HOUSE_SIDE:
                 needed |= 1 << h
-    chest = treasure(s, seat, CHEST) == HOUSE_SIDE
+    chest = treasure(s, seat, S.CHEST) == S.HOUSE_SIDE
     if needed == 0 and not (chest and grotto != 0):
         return 0  # no square has a house worth something to us (the draw above is kept)
     # the opponents who still need each house (4 bits per house)
-    players = r[P_PLAYERS]
+    players = r[R.P_PLAYERS]
     others = 0
     for h in range(1, 11):
         for o in range(players):
-            if o != seat and treasure(s, o, h - 1) == HOUSE_SIDE:
+            if o != seat and treasure(s, o, h - 1) == S.HOUSE_SIDE:
                 others |= 1 << (4 * h + o)
     # With the greed and block weights >= 0 a house off the centre scores at most
     # greed * (value of the best house we need) * near + jitter (the block term takes away
@@ -106,8 +89,8 @@ def place_best_house(s, r, tr, seat, w, x, xf, rng):
             h = trailing_zeros(m)
             m &= m - 1
         top_v = w[W_GREED] * tv(h - 1)  # the highest house needed is worth the most
-    for k in range(r[P_N_HOUSE_SQ]):
-        q = r[R_HOUSE_SQ + k]
+    for k in range(r[R.P_N_HOUSE_SQ]):
+        q = r[R.R_HOUSE_SQ + k]
         on_centre = q == centre
         cands = grotto if (on_centre and chest) else needed
         if cands == 0 or not house_spot_ok(s, r, q):
@@ -128,15 +111,15 @@ def place_best_house(s, r, tr, seat, w, x, xf, rng):
             if needed & (1 << h):
                 v += tv(h - 1)
             if on_centre and chest:
-                v += tv(CHEST)
-                v += w[W_CENTRE] * tv(CHEST)
+                v += tv(S.CHEST)
+                v += w[W_CENTRE] * tv(S.CHEST)
             if v <= 0.0:
                 continue
             opp = 0.0  # how close those opponents are to q (closeness_fields)
             m = others >> (4 * h)
             for o in range(players):
                 if m & (1 << o):
-                    opp += xf[F_CLOSENESS_BY_OPPONENT + N_SQUARES * o + q]
+                    opp += xf[F_CLOSENESS_BY_OPPONENT + B.N_SQUARES * o + q]
             score = w[W_GREED] * v * near - w[W_BLOCK] * v * opp + jitter
             better = score > best
             best = score if better else best
@@ -148,7 +131,7 @@ def place_best_house(s, r, tr, seat, w, x, xf, rng):
     err = do_house(s, r, tr, bh, bq)
     if err != 0:
         return -err
-    raised(s, r, seat, x, HOUSE_BASE + bh - 1, sig0)
+    raised(s, r, seat, x, S.HOUSE_BASE + bh - 1, sig0)
     return 1
 
 
@@ -158,13 +141,13 @@ def street_target(s, r, seat, x):
     most per Manhattan step, else the centre."""
     here = position_square(s, r, seat)
     best = -1.0
-    tq = r[P_CENTRE]
-    for h in range(N_HOUSES):
-        slot = HOUSE_BASE + h
+    tq = r[R.P_CENTRE]
+    for h in range(R.N_HOUSES):
+        slot = S.HOUSE_BASE + h
         q = psq(s, slot, 0)
         if q < 0:
             continue
-        v = house_value(s, r, seat, slot, q == r[P_CENTRE])
+        v = house_value(s, r, seat, slot, q == r[R.P_CENTRE])
         if v <= 0.0 or x[X_DIST_FROM_ADVENTURER + slot] < INF:
             continue
         score = v / (1.0 + manhattan(here, q))
@@ -207,11 +190,11 @@ def place_best_street(s, r, tr, seat, w, x, xf, rng):
     # scores at most -30 + 0.0011 (its distance and block terms are <= 0, its tie-break
     # < 0.0011): once a connected spot scores more, such spots cannot win.
     cutoff = -29.99 if (build <= 0.0 and block >= 0.0) else 1e300
-    if r[P_STREET_SQUARES] == 1:
+    if r[R.P_STREET_SQUARES] == 1:
         bk = -1
-        for k in range(r[P_N_SPOTS]):
-            a = r[R_SPOTS + 2 * k]
-            if s[O_SQUARE_PIECE + a] != WATER:
+        for k in range(r[R.P_N_SPOTS]):
+            a = r[R.R_SPOTS + 2 * k]
+            if s[S.O_SQUARE_PIECE + a] != S.WATER:
                 continue  # not free (spot_free)
             score = street_score(x, xf, a, a, target, off, build, block)
             if score > best:
@@ -219,7 +202,7 @@ def place_best_street(s, r, tr, seat, w, x, xf, rng):
                 bk = k
         if bk < 0:
             return 0
-        a = r[R_SPOTS + 2 * bk]
+        a = r[R.R_SPOTS + 2 * bk]
         b = -1
     else:
         # 2-square spots are the pairs of edge-adjacent squares without the centre, listed
@@ -228,31 +211,31 @@ def place_best_street(s, r, tr, seat, w, x, xf, rng):
         # squares (X_ROW_STREET_BITS) and of those next to what we reach (X_ROW_STREET_BITS + 10)
         # give the free spots; the connected ones are scored first, the others only when they could
         # win.
-        centre = r[P_CENTRE]
-        for row in range(SIZE):
+        centre = r[R.P_CENTRE]
+        for row in range(B.SIZE):
             fr = 0
             cr = 0
-            for col in range(SIZE):
-                q = row * SIZE + col
-                if s[O_SQUARE_PIECE + q] == WATER and q != centre:
+            for col in range(B.SIZE):
+                q = row * B.SIZE + col
+                if s[S.O_SQUARE_PIECE + q] == S.WATER and q != centre:
                     fr |= 1 << col
                 if x[X_REACH_COST + q] < INF:
                     cr |= 1 << col
             x[X_ROW_STREET_BITS + row] = fr
-            x[X_ROW_STREET_BITS + SIZE + 1 + row] = cr
-        x[X_ROW_STREET_BITS + SIZE] = 0
-        x[X_ROW_STREET_BITS + 2 * SIZE + 1] = 0
+            x[X_ROW_STREET_BITS + B.SIZE + 1 + row] = cr
+        x[X_ROW_STREET_BITS + B.SIZE] = 0
+        x[X_ROW_STREET_BITS + 2 * B.SIZE + 1] = 0
         bcode = -1
         for rnd in range(2):
             if rnd == 1 and best > cutoff:
                 break
-            for row in range(SIZE):
+            for row in range(B.SIZE):
                 fr = x[X_ROW_STREET_BITS + row]
-                cr = x[X_ROW_STREET_BITS + SIZE + 1 + row]
+                cr = x[X_ROW_STREET_BITS + B.SIZE + 1 + row]
                 right = fr & (fr >> 1)  # bit c: c and c + 1 free
                 below = fr & x[X_ROW_STREET_BITS + row + 1]
                 near_r = right & (cr | (cr >> 1))
-                near_b = below & (cr | x[X_ROW_STREET_BITS + SIZE + 2 + row])
+                near_b = below & (cr | x[X_ROW_STREET_BITS + B.SIZE + 2 + row])
                 if rnd == 0:
                     right = near_r
                     below = near_b
@@ -263,7 +246,7 @@ def place_best_street(s, r, tr, seat, w, x, xf, rng):
                 while m != 0:
                     col = trailing_zeros(m)
                     m &= m - 1
-                    a = row * SIZE + col
+                    a = row * B.SIZE + col
                     for d in range(2):
                         if d == 0:
                             if not (right >> col) & 1:
@@ -272,7 +255,7 @@ def place_best_street(s, r, tr, seat, w, x, xf, rng):
                         else:
                             if not (below >> col) & 1:
                                 continue
-                            b = a + SIZE
+                            b = a + B.SIZE
                         score = street_score(x, xf, a, b, target, off, build, block)
                         code = 2 * a + d
                         # selects rather than branches (the outcome is hard to guess)
@@ -282,12 +265,12 @@ def place_best_street(s, r, tr, seat, w, x, xf, rng):
         if bcode < 0:
             return 0
         a = bcode >> 1
-        b = a + 1 if bcode & 1 == 0 else a + SIZE
+        b = a + 1 if bcode & 1 == 0 else a + B.SIZE
     sig0 = board_signature(s)
     err = do_street(s, r, tr, a, b)
     if err != 0:
         return -err
-    raised(s, r, seat, x, s[O_SQUARE_PIECE + a], sig0)
+    raised(s, r, seat, x, s[S.O_SQUARE_PIECE + a], sig0)
     return 1
 
 
@@ -295,7 +278,7 @@ def place_best_street(s, r, tr, seat, w, x, xf, rng):
 def heuristic_build(s, r, tr, seat, w, x, xf, rng):
     """Raise the card's pieces: a needed house first when one is worth it, then streets toward
     our target; whatever is still owed afterwards is raised at random legal spots."""
-    while s[S_RAISE_LEFT] > 0 and can_build_any(s, r):
+    while s[S.S_RAISE_LEFT] > 0 and can_build_any(s, r):
         adventurer_field(s, r, seat, x)
         village_field(s, r, seat, x)
         reach_costs_memo(s, r, seat, x)

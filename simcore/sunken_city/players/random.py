@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from simcore.jit import kernel
 from simcore.rng import rand_below
+from simcore.sunken_city import rules as R
+from simcore.sunken_city import state as S
 from simcore.sunken_city.engine import ERR_ILLEGAL, street_available
 from simcore.sunken_city.engine_advanced import do_banish, do_grotto, do_sink_step, grotto_ok
 from simcore.sunken_city.engine_moves import do_chip, do_step, step_targets
@@ -42,24 +44,6 @@ from simcore.sunken_city.engine_turn import (
     turn_options,
 )
 from simcore.sunken_city.players.common import MAX_ACTIONS_PER_TURN, after
-from simcore.sunken_city.rules import (
-    N_HOUSES,
-    P_N_CARDS,
-    P_N_HOUSE_SQ,
-    P_N_SPOTS,
-    R_HOUSE_SQ,
-    R_SPOTS,
-)
-from simcore.sunken_city.state import (
-    O_HAND,
-    S_GROTTO_SPACE,
-    S_HOUSE_RAISED,
-    S_SPIRIT_ACTIVE,
-    X_HOUSE_SQUARES,
-    X_NEIGHBOURS,
-    X_OPTIONS,
-    X_STREET_SPOTS,
-)
 
 # Policy ids (the registry in simcore/sunken_city/__init__.py maps names to these).
 POL_RANDOM = 0
@@ -69,14 +53,14 @@ POL_RANDOM = 0
 def random_street(s, r, tr, rng, x):
     """A street on a uniformly chosen legal spot: rejection sampling over the board's spots
     (uniform over the legal ones), falling back to listing them when the lake is crowded."""
-    n = r[P_N_SPOTS]
+    n = r[R.P_N_SPOTS]
     for _ in range(24):
         k = rand_below(rng, n)
         if spot_free(s, r, k):
-            return do_street(s, r, tr, r[R_SPOTS + 2 * k], r[R_SPOTS + 2 * k + 1])
-    ns = list_street_spots(s, r, x, X_STREET_SPOTS)
+            return do_street(s, r, tr, r[R.R_SPOTS + 2 * k], r[R.R_SPOTS + 2 * k + 1])
+    ns = list_street_spots(s, r, x, S.X_STREET_SPOTS)
     i = rand_below(rng, ns)
-    return do_street(s, r, tr, x[X_STREET_SPOTS + 2 * i], x[X_STREET_SPOTS + 2 * i + 1])
+    return do_street(s, r, tr, x[S.X_STREET_SPOTS + 2 * i], x[S.X_STREET_SPOTS + 2 * i + 1])
 
 
 @kernel
@@ -85,16 +69,16 @@ def random_house(s, r, tr, rng, x):
     n = 0
     for h in range(1, 11):
         if house_raisable(s, r, h):
-            x[X_OPTIONS + n] = h
+            x[S.X_OPTIONS + n] = h
             n += 1
-    h = x[X_OPTIONS + rand_below(rng, n)]
-    m = r[P_N_HOUSE_SQ]
+    h = x[S.X_OPTIONS + rand_below(rng, n)]
+    m = r[R.P_N_HOUSE_SQ]
     for _ in range(16):
-        q = r[R_HOUSE_SQ + rand_below(rng, m)]
+        q = r[R.R_HOUSE_SQ + rand_below(rng, m)]
         if house_spot_ok(s, r, q):
             return do_house(s, r, tr, h, q)
-    nh = list_house_squares(s, r, x, X_HOUSE_SQUARES)
-    return do_house(s, r, tr, h, x[X_HOUSE_SQUARES + rand_below(rng, nh)])
+    nh = list_house_squares(s, r, x, S.X_HOUSE_SQUARES)
+    return do_house(s, r, tr, h, x[S.X_HOUSE_SQUARES + rand_below(rng, nh)])
 
 
 @kernel
@@ -104,7 +88,7 @@ def random_place(s, r, tr, rng, x):
     house_first = rand_below(rng, 2) == 1
     for attempt in range(2):
         if house_first == (attempt == 0):
-            if s[S_HOUSE_RAISED] == 0 and grotto_has_house(s, r) and any_house_spot(s, r):
+            if s[S.S_HOUSE_RAISED] == 0 and grotto_has_house(s, r) and any_house_spot(s, r):
                 return random_house(s, r, tr, rng, x)
         elif street_available(s) and any_street_spot(s, r):
             return random_street(s, r, tr, rng, x)
@@ -116,13 +100,13 @@ def random_spirit(s, r, tr, seat, rng, checked, x):
     """Move the spirit: begin (the die may be rolled), then at each point stop or step to a
     uniformly chosen neighbouring piece."""
     err = after(s, r, checked, do_spirit_begin(s, r, tr, seat, rng, x))
-    while err == 0 and s[S_SPIRIT_ACTIVE] == 1:
-        m = spirit_targets(s, x, X_NEIGHBOURS)
+    while err == 0 and s[S.S_SPIRIT_ACTIVE] == 1:
+        m = spirit_targets(s, x, S.X_NEIGHBOURS)
         k = rand_below(rng, m + 1)
         if k == m:
             err = do_spirit_stop(s, r, tr, seat)
         else:
-            err = do_spirit_step(s, r, tr, seat, x[X_NEIGHBOURS + k], x)
+            err = do_spirit_step(s, r, tr, seat, x[S.X_NEIGHBOURS + k], x)
         err = after(s, r, checked, err)
     return err
 
@@ -132,11 +116,11 @@ def random_turn(s, r, tr, seat, rng, checked, x):
     """Play one whole turn for `seat`, choosing uniformly among legal options at each
     decision. Returns 0 or an error code."""
     n = 0
-    for c in range(r[P_N_CARDS]):
-        if s[O_HAND + seat] & (1 << c):
-            x[X_OPTIONS + n] = c
+    for c in range(r[R.P_N_CARDS]):
+        if s[S.O_HAND + seat] & (1 << c):
+            x[S.X_OPTIONS + n] = c
             n += 1
-    err = after(s, r, checked, do_card(s, r, tr, seat, x[X_OPTIONS + rand_below(rng, n)]))
+    err = after(s, r, checked, do_card(s, r, tr, seat, x[S.X_OPTIONS + rand_below(rng, n)]))
     for _ in range(MAX_ACTIONS_PER_TURN):
         if err != 0:
             return err
@@ -144,32 +128,32 @@ def random_turn(s, r, tr, seat, rng, checked, x):
         n = 0
         for k in range(N_KINDS):
             if m & (1 << k):
-                x[X_OPTIONS + n] = k
+                x[S.X_OPTIONS + n] = k
                 n += 1
         if n == 0:
             return ERR_ILLEGAL
-        k = x[X_OPTIONS + rand_below(rng, n)]
+        k = x[S.X_OPTIONS + rand_below(rng, n)]
         if k == K_END:
             return after(s, r, checked, do_end_turn(s, r, tr))
         if k == K_PLACE:
             err = random_place(s, r, tr, rng, x)
         elif k == K_STEP:
-            m = step_targets(s, r, seat, x, X_NEIGHBOURS)
-            err = do_step(s, r, tr, seat, x[X_NEIGHBOURS + rand_below(rng, m)], x)
+            m = step_targets(s, r, seat, x, S.X_NEIGHBOURS)
+            err = do_step(s, r, tr, seat, x[S.X_NEIGHBOURS + rand_below(rng, m)], x)
         elif k == K_CHIP:
             err = do_chip(s, r, tr, seat)
         elif k == K_SPIRIT:
             err = random_spirit(s, r, tr, seat, rng, checked, x)
         elif k == K_SINK:
-            m = spirit_targets(s, x, X_NEIGHBOURS)
-            err = do_sink_step(s, r, tr, seat, x[X_NEIGHBOURS + rand_below(rng, m)], x)
+            m = spirit_targets(s, x, S.X_NEIGHBOURS)
+            err = do_sink_step(s, r, tr, seat, x[S.X_NEIGHBOURS + rand_below(rng, m)], x)
         elif k == K_BANISH:
             err = do_banish(s, r, tr, seat, random_grotto(s, r, rng, 0, x), x)
         else:
             # moving the spirit to another grotto space is optional: half the time it stays
             # (for now; the right lasts the turn)
             if rand_below(rng, 2) == 0:
-                err = do_grotto(s, r, tr, seat, random_grotto(s, r, rng, s[S_GROTTO_SPACE], x))
+                err = do_grotto(s, r, tr, seat, random_grotto(s, r, rng, s[S.S_GROTTO_SPACE], x))
         err = after(s, r, checked, err)
     return ERR_ILLEGAL
 
@@ -178,8 +162,8 @@ def random_turn(s, r, tr, seat, rng, checked, x):
 def random_grotto(s, r, rng, other_than, x):
     """A uniformly chosen grotto space the spirit may be sent to, other than `other_than`."""
     n = 0
-    for g in range(1, N_HOUSES + 1):
+    for g in range(1, R.N_HOUSES + 1):
         if grotto_ok(r, g) and g != other_than:
-            x[X_OPTIONS + n] = g
+            x[S.X_OPTIONS + n] = g
             n += 1
-    return x[X_OPTIONS + rand_below(rng, n)]
+    return x[S.X_OPTIONS + rand_below(rng, n)]

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from simcore.bits import trailing_zeros
 from simcore.jit import kernel
+from simcore.sunken_city import rules as R
+from simcore.sunken_city import state as S
 from simcore.sunken_city.engine import psq, treasure
 from simcore.sunken_city.engine_moves import do_step
 from simcore.sunken_city.players.common import (
@@ -42,16 +44,6 @@ from simcore.sunken_city.players.scratch import (
     X_WALK_PARENT,
 )
 from simcore.sunken_city.players.weights import W_BANK, W_CAUTION, W_GREED, W_KEYS, W_SEARCH
-from simcore.sunken_city.rules import N_HOUSES, N_TREASURES, P_CENTRE, R_VILLAGE
-from simcore.sunken_city.state import (
-    HOUSE_BASE,
-    HOUSE_SIDE,
-    O_ADVENTURER_SLOT,
-    O_SQUARE_PIECE,
-    S_MOVE_LEFT,
-    VILLAGE,
-    WATER,
-)
 
 # a route search's most expansions whatever its weight `search`: more than the 1,956 orders
 # of 6 key houses, so a search up to it is complete
@@ -76,17 +68,17 @@ def key_houses(s, r, seat, w, x, xf):
     # the same lake, seat and position as the last call (the card choice, then the move
     # when nothing was raised): the keys and their distances still hold
     need = 0
-    for t in range(N_TREASURES):
-        if treasure(s, seat, t) == HOUSE_SIDE:
+    for t in range(R.N_TREASURES):
+        if treasure(s, seat, t) == S.HOUSE_SIDE:
             need |= 1 << t
-    memo = ((board_signature(s) * 8 + seat) * 128 + s[O_ADVENTURER_SLOT + seat] + 2) * 2048 + need
+    memo = ((board_signature(s) * 8 + seat) * 128 + s[S.O_ADVENTURER_SLOT + seat] + 2) * 2048 + need
     if x[X_MEMO_KEY_HOUSES] == memo:
         return x[X_MEMO_KEY_COUNT]
     k = 0
     lim = key_limit(w)
-    centre = r[P_CENTRE]
-    for h in range(N_HOUSES):
-        slot = HOUSE_BASE + h
+    centre = r[R.P_CENTRE]
+    for h in range(R.N_HOUSES):
+        slot = S.HOUSE_BASE + h
         q = psq(s, slot, 0)
         if q < 0 or x[X_DIST_FROM_ADVENTURER + slot] >= INF:
             continue
@@ -164,7 +156,7 @@ def route_leaf(s, r, seat, w, x, xf, collected, final_slot, banked, carried0):
     p_end = xf[F_URGENCY + 1]
     if banked:
         return w[W_GREED] * collected + (w[W_BANK] + 1.5 * urg) * total
-    d_home = x[X_DIST_FROM_VILLAGE + final_slot] if final_slot != VILLAGE else 0
+    d_home = x[X_DIST_FROM_VILLAGE + final_slot] if final_slot != S.VILLAGE else 0
     if d_home >= INF:
         d_home = 20
     risk = threat(final_slot, x, xf)
@@ -228,19 +220,19 @@ def plan_route(s, r, seat, w, budget, x, xf, ob, k):
     <= 40). Returns the best value. X_DIST_FROM_ADVENTURER, X_DIST_FROM_VILLAGE, X_DIST_FROM_SPIRIT,
     the threat table (threat_table) and the k key houses (key_houses) must be current."""
     carried0 = carried_value(s, seat)
-    adv = s[O_ADVENTURER_SLOT + seat]
+    adv = s[S.O_ADVENTURER_SLOT + seat]
     for c in range(budget + 1):
         xf[ob + c] = -1e18
-    stay = route_leaf(s, r, seat, w, x, xf, 0.0, adv, adv == VILLAGE and carried0 > 0, carried0)
-    if adv == VILLAGE:
+    stay = route_leaf(s, r, seat, w, x, xf, 0.0, adv, adv == S.VILLAGE and carried0 > 0, carried0)
+    if adv == S.VILLAGE:
         stay = 0.0
     xf[ob + 0] = stay
     best = stay
     x[X_BEST_ROUTE] = -1
-    d_home_start = 0 if adv == VILLAGE else x[X_DIST_FROM_VILLAGE + adv]
+    d_home_start = 0 if adv == S.VILLAGE else x[X_DIST_FROM_VILLAGE + adv]
     # going straight home
-    if adv != VILLAGE and d_home_start <= budget:
-        v = route_leaf(s, r, seat, w, x, xf, 0.0, VILLAGE, True, carried0)
+    if adv != S.VILLAGE and d_home_start <= budget:
+        v = route_leaf(s, r, seat, w, x, xf, 0.0, S.VILLAGE, True, carried0)
         if v > xf[ob + d_home_start]:
             xf[ob + d_home_start] = v
         if v > best:
@@ -338,13 +330,13 @@ def plan_route(s, r, seat, w, budget, x, xf, ob, k):
 @kernel
 def walk_to(s, r, tr, seat, target, x):
     """Walk the adventurer along a shortest path to piece `target` (VILLAGE: home)."""
-    adv = s[O_ADVENTURER_SLOT + seat]
+    adv = s[S.O_ADVENTURER_SLOT + seat]
     if target == adv:
         return 0
     goal = target
-    if target == VILLAGE:
-        goal = s[O_SQUARE_PIECE + r[R_VILLAGE + seat]]
-        if goal == WATER:
+    if target == S.VILLAGE:
+        goal = s[S.O_SQUARE_PIECE + r[R.R_VILLAGE + seat]]
+        if goal == S.WATER:
             return 0
     op = X_WALK_PARENT
     if bfs(s, r, seat, adv, x, op, goal) == 0:
@@ -357,11 +349,11 @@ def walk_to(s, r, tr, seat, target, x):
         n += 1
         p = x[op + p]
     for j in range(n - 1, -1, -1):
-        if s[S_MOVE_LEFT] <= 0:
+        if s[S.S_MOVE_LEFT] <= 0:
             return 0
         err = do_step(s, r, tr, seat, x[X_ROUTE_NODE + j], x)
         if err != 0:
             return err
-    if target == VILLAGE and s[S_MOVE_LEFT] > 0:
-        return do_step(s, r, tr, seat, VILLAGE, x)
+    if target == S.VILLAGE and s[S.S_MOVE_LEFT] > 0:
+        return do_step(s, r, tr, seat, S.VILLAGE, x)
     return 0

@@ -4,6 +4,8 @@ best path of the spirit within its limit, and the spirit part of a turn."""
 from __future__ import annotations
 
 from simcore.jit import kernel
+from simcore.sunken_city import rules as R
+from simcore.sunken_city import state as S
 from simcore.sunken_city.engine import is_house, piece_owner, psq, treasure
 from simcore.sunken_city.engine_spirit import (
     can_spirit_now,
@@ -45,18 +47,6 @@ from simcore.sunken_city.players.scratch import (
     X_SPIRIT_PATH,
 )
 from simcore.sunken_city.players.weights import W_AGGRESSION, W_BUILD, W_CAUTION, W_GREED
-from simcore.sunken_city.rules import P_CHIPS, P_DIE_N, P_OWNER_LIMIT, P_PLAYERS, R_DIE
-from simcore.sunken_city.state import (
-    HOUSE_BASE,
-    HOUSE_SIDE,
-    N_SLOTS,
-    O_ADVENTURER_SLOT,
-    S_CHIP_SUPPLY,
-    S_SPIRIT_ACTIVE,
-    S_SPIRIT_SLOT,
-    S_SPIRIT_STEPS_LEFT,
-    VILLAGE,
-)
 
 
 @kernel
@@ -64,9 +54,9 @@ def sink_value(s, r, seat, w, x, xf, slot):
     """Value for `seat` of the spirit leaving piece `slot`, which sinks (F_CARRIED_VALUE and
     X_DIST_FROM_ADVENTURER must be current)."""
     v = 0.0
-    chips = r[P_CHIPS] == 1 and s[S_CHIP_SUPPLY] > 0
-    for o in range(r[P_PLAYERS]):
-        if s[O_ADVENTURER_SLOT + o] != slot:
+    chips = r[R.P_CHIPS] == 1 and s[S.S_CHIP_SUPPLY] > 0
+    for o in range(r[R.P_PLAYERS]):
+        if s[S.O_ADVENTURER_SLOT + o] != slot:
             continue
         if o == seat:
             v -= (1.0 + w[W_CAUTION]) * (xf[F_CARRIED_VALUE + o] + 5.0)
@@ -75,11 +65,11 @@ def sink_value(s, r, seat, w, x, xf, slot):
             if chips:
                 v -= 3.0
     if is_house(slot):
-        h = slot - HOUSE_BASE
-        if treasure(s, seat, h) == HOUSE_SIDE and x[X_DIST_FROM_ADVENTURER + slot] < INF:
+        h = slot - S.HOUSE_BASE
+        if treasure(s, seat, h) == S.HOUSE_SIDE and x[X_DIST_FROM_ADVENTURER + slot] < INF:
             v -= 0.5 * w[W_GREED] * tv(h)
-        for o in range(r[P_PLAYERS]):
-            if o != seat and treasure(s, o, h) == HOUSE_SIDE:
+        for o in range(r[R.P_PLAYERS]):
+            if o != seat and treasure(s, o, h) == S.HOUSE_SIDE:
                 v += (
                     0.2
                     * w[W_AGGRESSION]
@@ -90,8 +80,12 @@ def sink_value(s, r, seat, w, x, xf, slot):
         v -= w[W_BUILD] * 2.0  # a piece of our own way
     # cutting an opponent's way home while they carry treasure
     q = psq(s, slot, 0)
-    for o in range(r[P_PLAYERS]):
-        if o != seat and s[O_ADVENTURER_SLOT + o] != VILLAGE and s[O_ADVENTURER_SLOT + o] != slot:
+    for o in range(r[R.P_PLAYERS]):
+        if (
+            o != seat
+            and s[S.O_ADVENTURER_SLOT + o] != S.VILLAGE
+            and s[S.O_ADVENTURER_SLOT + o] != slot
+        ):
             cv = xf[F_CARRIED_VALUE + o]
             if cv > 0.0 and manhattan(q, position_square(s, r, o)) <= 2:
                 v += w[W_AGGRESSION] * 0.1 * cv
@@ -105,17 +99,17 @@ def sink_values(s, r, seat, w, lim, x, xf):
     cutting an opponent's way home), computed here with the same operations in the same
     order (the values are bit for bit sink_value's) and what does not depend on the piece
     worked out once: which opponents carry treasure out on the lake."""
-    players = r[P_PLAYERS]
+    players = r[R.P_PLAYERS]
     adv_lo = 0  # the pieces holding an adventurer (slots 0..63, 64..69)
     adv_hi = 0
     cut = 0  # the opponents whose way home a sinking may cut (bit per seat)
     for o in range(players):
-        adv_lo, adv_hi = with_slot(adv_lo, adv_hi, s[O_ADVENTURER_SLOT + o])
-        if o != seat and s[O_ADVENTURER_SLOT + o] != VILLAGE and xf[F_CARRIED_VALUE + o] > 0.0:
+        adv_lo, adv_hi = with_slot(adv_lo, adv_hi, s[S.O_ADVENTURER_SLOT + o])
+        if o != seat and s[S.O_ADVENTURER_SLOT + o] != S.VILLAGE and xf[F_CARRIED_VALUE + o] > 0.0:
             cut |= 1 << o
     build2 = w[W_BUILD] * 2.0
     aggr = w[W_AGGRESSION] * 0.1
-    for p in range(N_SLOTS):
+    for p in range(S.N_SLOTS):
         if x[X_DIST_FROM_SPIRIT + p] >= lim:
             continue
         if is_house(p) or has_slot(adv_lo, adv_hi, p):
@@ -130,6 +124,17 @@ def sink_values(s, r, seat, w, lim, x, xf):
                 if (cut >> o) & 1 and manhattan(q, position_square(s, r, o)) <= 2:
                     v += aggr * xf[F_CARRIED_VALUE + o]
         xf[F_SINK_VALUE + p] = v
+
+
+@kernel(inline="always")
+def next_branch(x, depth):
+    """The spirit path search's next neighbour to try at `depth`: its index in that depth's
+    list (the depth's counter moves on), or -1 when every one has been tried."""
+    i = x[X_SPIRIT_NEXT_NEIGHBOUR + depth]
+    if i >= x[X_SPIRIT_NEIGHBOUR_COUNT + depth]:
+        return -1
+    x[X_SPIRIT_NEXT_NEIGHBOUR + depth] = i + 1
+    return i
 
 
 @kernel(inline="always")
@@ -159,20 +164,19 @@ def best_spirit_path(s, r, seat, w, limit, x, xf):
     piece_graph(
         s, x
     )  # the neighbours of the piece at each depth: X_ADJACENT of X_SPIRIT_PATH[depth]
-    x[X_SPIRIT_PATH] = s[S_SPIRIT_SLOT]
+    x[X_SPIRIT_PATH] = s[S.S_SPIRIT_SLOT]
     xf[F_SPIRIT_PATH_VALUE] = 0.0
-    x[X_SPIRIT_NEIGHBOUR_COUNT] = adjacent(s, x, s[S_SPIRIT_SLOT])
+    x[X_SPIRIT_NEIGHBOUR_COUNT] = adjacent(s, x, s[S.S_SPIRIT_SLOT])
     x[X_SPIRIT_NEXT_NEIGHBOUR] = 0
     depth = 0
-    my_pos = s[O_ADVENTURER_SLOT + seat]
+    my_pos = s[S.O_ADVENTURER_SLOT + seat]
     mine = xf[F_CARRIED_VALUE + seat]
     seq = 0
     while depth >= 0:
-        i = x[X_SPIRIT_NEXT_NEIGHBOUR + depth]
-        if i >= x[X_SPIRIT_NEIGHBOUR_COUNT + depth]:
+        i = next_branch(x, depth)
+        if i < 0:
             depth -= 1
             continue
-        x[X_SPIRIT_NEXT_NEIGHBOUR + depth] = i + 1
         nxt = x[X_ADJACENT + 8 * x[X_SPIRIT_PATH + depth] + i]
         if on_spirit_path(x, depth, nxt):
             continue  # a simple path: never back onto a piece already left (it has sunk)
@@ -237,42 +241,42 @@ def heuristic_spirit(s, r, tr, seat, w, rng, checked, x, xf):
         return 0
     adventurer_field(s, r, seat, x)
     spirit_field_memo(s, r, x)
-    for o in range(r[P_PLAYERS]):
+    for o in range(r[R.P_PLAYERS]):
         xf[F_CARRIED_VALUE + o] = carried_value(s, o)
-    owner = piece_owner(s, r, s[S_SPIRIT_SLOT])
+    owner = piece_owner(s, r, s[S.S_SPIRIT_SLOT])
     if owner == seat:
-        top = r[P_OWNER_LIMIT]
+        top = r[R.P_OWNER_LIMIT]
         ev = best_spirit_path(s, r, seat, w, top, x, xf)
     else:
         # one search up to the largest face; the expected value over the faces
         top = 0
-        n = r[P_DIE_N]
+        n = r[R.P_DIE_N]
         for k in range(n):
-            if r[R_DIE + k] > top:
-                top = r[R_DIE + k]
+            if r[R.R_DIE + k] > top:
+                top = r[R.R_DIE + k]
         best_spirit_path(s, r, seat, w, top, x, xf)
         ev = 0.0
         for k in range(n):
-            f = r[R_DIE + k]
+            f = r[R.R_DIE + k]
             ev += xf[F_SPIRIT_BEST_UP_TO + (f if f < 7 else 7)]
         ev /= n
     if ev <= 0.5:
         return 0
     err = after(s, r, checked, do_spirit_begin(s, r, tr, seat, rng, x))
-    if err != 0 or s[S_SPIRIT_ACTIVE] == 0:
+    if err != 0 or s[S.S_SPIRIT_ACTIVE] == 0:
         return err
-    if s[S_SPIRIT_STEPS_LEFT] <= top:
+    if s[S.S_SPIRIT_STEPS_LEFT] <= top:
         # nothing moved since the search above, which covered this limit
-        spirit_path_for_limit(x, xf, s[S_SPIRIT_STEPS_LEFT])
+        spirit_path_for_limit(x, xf, s[S.S_SPIRIT_STEPS_LEFT])
     else:
-        best_spirit_path(s, r, seat, w, s[S_SPIRIT_STEPS_LEFT], x, xf)
+        best_spirit_path(s, r, seat, w, s[S.S_SPIRIT_STEPS_LEFT], x, xf)
     steps = x[X_SPIRIT_BEST_PATH + 7]
     for j in range(steps):
-        if s[S_SPIRIT_ACTIVE] == 0:
+        if s[S.S_SPIRIT_ACTIVE] == 0:
             break
         err = after(s, r, checked, do_spirit_step(s, r, tr, seat, x[X_SPIRIT_BEST_PATH + j], x))
         if err != 0:
             return err
-    if s[S_SPIRIT_ACTIVE] == 1:
+    if s[S.S_SPIRIT_ACTIVE] == 1:
         err = after(s, r, checked, do_spirit_stop(s, r, tr, seat))
     return err

@@ -9,6 +9,8 @@ from __future__ import annotations
 from simcore.bits import trailing_zeros
 from simcore.jit import kernel
 from simcore.rng import rand_float
+from simcore.sunken_city import rules as R
+from simcore.sunken_city import state as S
 from simcore.sunken_city.engine import ERR_ILLEGAL, psq, treasure
 from simcore.sunken_city.engine_invariants import check_invariants
 from simcore.sunken_city.engine_moves import can_chip_now, do_chip, house_side_count
@@ -38,33 +40,26 @@ from simcore.sunken_city.players.weights import (
     W_GREED,
     W_NOISE,
 )
-from simcore.sunken_city.rules import (
-    P_ADVANCED,
-    P_CHIPS,
-    P_N_CARDS,
-    P_NEEDS_ICON,
-    P_PLAYERS,
-    R_CARDS,
-)
-from simcore.sunken_city.state import (
-    HOUSE_BASE,
-    HOUSE_SIDE,
-    O_ADVENTURER_SLOT,
-    O_CHIPS,
-    O_HAND,
-    O_STACKS,
-    PHASE_SINKING,
-    S_DRAW_SPACE,
-    S_END_REASON,
-    S_HOURGLASS,
-    S_MOVE_LEFT,
-    S_PHASE,
-    S_ROUND,
-    S_STREETS_PLACED,
-    VILLAGE,
-)
 
 POL_HEURISTIC = 1
+
+
+@kernel(inline="always")
+def streets_to_hourglass(s):
+    """The streets left on the street spaces up to space 5, from the one drawn from now."""
+    left = 0
+    for k in range(s[S.S_DRAW_SPACE], 5):
+        left += s[S.O_STACKS + k]
+    return left
+
+
+@kernel(inline="always")
+def streets_per_round(s, r):
+    """The streets raised per round so far (about two per seat before the first round is
+    over)."""
+    if s[S.S_ROUND] > 0:
+        return s[S.S_STREETS_PLACED] / s[S.S_ROUND]
+    return 2.0 * r[R.P_PLAYERS]
 
 
 @kernel
@@ -72,17 +67,12 @@ def urgency(s, r):
     """How close the end is, 0..1: the streets left before the hourglass against the streets
     raised per round so far (about two per seat before the first round is over); 1 once the
     hourglass shows."""
-    if s[S_HOURGLASS] == 1:
+    if s[S.S_HOURGLASS] == 1:
         return 1.0
-    left = 0
-    for k in range(s[S_DRAW_SPACE], 5):
-        left += s[O_STACKS + k]
-    rate = 2.0 * r[P_PLAYERS]
-    if s[S_ROUND] > 0:
-        rate = s[S_STREETS_PLACED] / s[S_ROUND]
-        if rate < 1.0:
-            rate = 1.0
-    rounds_left = left / rate
+    rate = streets_per_round(s, r)
+    if rate < 1.0:
+        rate = 1.0
+    rounds_left = streets_to_hourglass(s) / rate
     u = 1.0 - rounds_left / 3.0
     if u < 0.0:
         return 0.0
@@ -94,18 +84,14 @@ def last_turn_chance(s, r, seat):
     """Chance that this is the seat's last turn: the game ends with the round, so it is
     when an end condition is already met, or when the seats after us in this round can use
     up the street spaces up to space 5 before our next turn."""
-    if s[S_END_REASON] >= 0:
+    if s[S.S_END_REASON] >= 0:
         return 1.0
-    after = r[P_PLAYERS] - 1 - seat
+    after = r[R.P_PLAYERS] - 1 - seat
     if after <= 0:
         return 0.0
-    left = 0
-    for k in range(s[S_DRAW_SPACE], 5):
-        left += s[O_STACKS + k]
-    rate = 2.0 * r[P_PLAYERS]
-    if s[S_ROUND] > 0:
-        rate = s[S_STREETS_PLACED] / s[S_ROUND]
-    e = rate * after / r[P_PLAYERS]  # streets the seats after us draw this round
+    left = streets_to_hourglass(s)
+    # the streets the seats after us draw this round
+    e = streets_per_round(s, r) * after / r[R.P_PLAYERS]
     if e <= 0.0:
         return 0.0
     p = (1.5 * e - left) / e
@@ -128,17 +114,17 @@ def choose_card(s, r, seat, w, x, xf, rng):
     random spread on each card's value (no draw at all when the noise is 0). With one card
     left in the hand there is nothing to choose (basic game: nothing computed here is needed
     later, the other phases compute what they read)."""
-    hand = s[O_HAND + seat]
-    if r[P_ADVANCED] == 0 and hand & (hand - 1) == 0:
+    hand = s[S.O_HAND + seat]
+    if r[R.P_ADVANCED] == 0 and hand & (hand - 1) == 0:
         return trailing_zeros(hand)
     nz = noise_level(r, w)
     distance_fields(s, r, seat, x)
     maxb = 0
-    for c in range(r[P_N_CARDS]):
-        if s[O_HAND + seat] & (1 << c) and r[R_CARDS + 3 * c + 1] > maxb:
-            maxb = r[R_CARDS + 3 * c + 1]
+    for c in range(r[R.P_N_CARDS]):
+        if s[S.O_HAND + seat] & (1 << c) and r[R.R_CARDS + 3 * c + 1] > maxb:
+            maxb = r[R.R_CARDS + 3 * c + 1]
     extra = 0
-    if r[P_CHIPS] == 1 and s[O_CHIPS + seat] > 0:
+    if r[R.P_CHIPS] == 1 and s[S.O_CHIPS + seat] > 0:
         extra = house_side_count(s, seat)
     top = maxb + extra
     if top > 40:
@@ -146,36 +132,36 @@ def choose_card(s, r, seat, w, x, xf, rng):
     plan_route(s, r, seat, w, top, x, xf, F_BEST_VALUE_BY_POINTS, key_houses(s, r, seat, w, x, xf))
     need = 0.3
     for h in range(1, 11):
-        if treasure(s, seat, h - 1) == HOUSE_SIDE:
-            slot = HOUSE_BASE + h - 1
+        if treasure(s, seat, h - 1) == S.HOUSE_SIDE:
+            slot = S.HOUSE_BASE + h - 1
             if psq(s, slot, 0) < 0 or x[X_DIST_FROM_ADVENTURER + slot] >= INF:
                 need = 1.0
     aggro = 0.0
-    for o in range(r[P_PLAYERS]):
-        a = s[O_ADVENTURER_SLOT + o]
-        if o != seat and a != VILLAGE and x[X_DIST_FROM_SPIRIT + a] <= 3:
+    for o in range(r[R.P_PLAYERS]):
+        a = s[S.O_ADVENTURER_SLOT + o]
+        if o != seat and a != S.VILLAGE and x[X_DIST_FROM_SPIRIT + a] <= 3:
             aggro += carried_value(s, o)
     best = -1e18
     bc = -1
-    for c in range(r[P_N_CARDS]):
-        if not (s[O_HAND + seat] & (1 << c)):
+    for c in range(r[R.P_N_CARDS]):
+        if not (s[S.O_HAND + seat] & (1 << c)):
             continue
-        m = r[R_CARDS + 3 * c + 1]
+        m = r[R.R_CARDS + 3 * c + 1]
         v = xf[F_BEST_VALUE_BY_POINTS + min(m, top)]
         if extra > 0:
             vc = xf[F_BEST_VALUE_BY_POINTS + min(m + extra, top)] - w[W_CHIP]
             if vc > v:
                 v = vc
-        if r[P_ADVANCED] == 1:
+        if r[R.P_ADVANCED] == 1:
             # seed 001: the top number is building points or (sinking) forced spirit points
-            top = r[R_CARDS + 3 * c]
-            if s[S_PHASE] == PHASE_SINKING:
+            top = r[R.R_CARDS + 3 * c]
+            if s[S.S_PHASE] == S.PHASE_SINKING:
                 v += forced_value(s, r, seat, w, top, x, xf)
             else:
                 v += w[W_BUILD] * need * 2.0 * top
         else:
-            v += w[W_BUILD] * need * 2.0 * r[R_CARDS + 3 * c]
-            if r[R_CARDS + 3 * c + 2] == 1 or r[P_NEEDS_ICON] == 0:
+            v += w[W_BUILD] * need * 2.0 * r[R.R_CARDS + 3 * c]
+            if r[R.R_CARDS + 3 * c + 2] == 1 or r[R.P_NEEDS_ICON] == 0:
                 v += w[W_AGGRESSION] * 0.3 * aggro
         if nz > 0.0:
             # a spread like a person's: about +-nz treasures of value (greed-weighted)
@@ -190,15 +176,15 @@ def choose_card(s, r, seat, w, x, xf, rng):
 def heuristic_move(s, r, tr, seat, w, x, xf):
     """Plan the route for the movement points we have (and with a chip when it gains at
     least the chip weight), then walk it."""
-    if s[S_MOVE_LEFT] <= 0:
+    if s[S.S_MOVE_LEFT] <= 0:
         return 0
-    if r[P_ADVANCED] == 1:
+    if r[R.P_ADVANCED] == 1:
         # the advanced game's threat depends on the stacks and the phase, which raising
         # may have changed since the card was chosen
         threat_table(s, r, seat, xf)
     distance_fields(s, r, seat, x)
     k = key_houses(s, r, seat, w, x, xf)
-    budget = s[S_MOVE_LEFT]
+    budget = s[S.S_MOVE_LEFT]
     v0 = plan_route(s, r, seat, w, budget, x, xf, F_BEST_VALUE_BY_POINTS, k)
     if can_chip_now(s, r, seat):
         for j in range(16):
@@ -219,7 +205,7 @@ def heuristic_move(s, r, tr, seat, w, x, xf):
         node = x[X_BEST_ROUTE + j]
         if node == -1:
             break
-        target = VILLAGE if node == -2 else x[X_KEY_HOUSES + node]
+        target = S.VILLAGE if node == -2 else x[X_KEY_HOUSES + node]
         err = walk_to(s, r, tr, seat, target, x)
         if err != 0:
             return err
@@ -247,7 +233,7 @@ def heuristic_turn(s, r, tr, seat, w, rng, checked, x, xf):
         err = after(s, r, checked, heuristic_move(s, r, tr, seat, w, x, xf))
     if err == 0:
         err = heuristic_spirit(s, r, tr, seat, w, rng, checked, x, xf)
-    if err == 0 and r[P_ADVANCED] == 1:
+    if err == 0 and r[R.P_ADVANCED] == 1:
         err = advanced_rest(s, r, tr, seat, w, rng, checked, x, xf)
     # whatever is still owed (a sunk street may have come back onto space 6)
     for _ in range(MAX_ACTIONS_PER_TURN):
