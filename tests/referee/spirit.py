@@ -76,13 +76,7 @@ class RefereeSpirit(RefereeTurns):
                 self.flag(f"the spirit moves {len(path)} steps, more than its limit {cap}")
         for k, step in enumerate(path):
             where = f"spirit step {k + 1}"
-            if not isinstance(step, dict):
-                self.flag(f"{where}: malformed step {step!r}")
-                return
-            if step.get("to") == "village":
-                self.flag(f"{where}: the spirit may not move into a village")
-                return
-            to = self.pos_name(step.get("to"), where)
+            to = self.step_to(step, where, spirit=True)
             if to is None:
                 return
             if not self.connected(cur, to):
@@ -179,41 +173,37 @@ class RefereeSpirit(RefereeTurns):
 
     # ---- the advanced game's spirit -----------------------------------------------------
 
-    def check_mover(self, a: dict) -> None:
+    def sinking_phase_action(self, a: dict, in_the_basic_game: str, in_another_phase: str) -> bool:
+        """The checks of an action of the advanced game's sinking phase: False, flagged with the
+        first message, in the basic game; the second flagged in another phase, and a mover that
+        is not the seat on turn."""
+        if not self.advanced:
+            self.flag(in_the_basic_game)
+            return False
+        if self.phase != "sinking":
+            self.flag(in_another_phase)
         if a.get("mover") != self.seat:
             self.flag(f"the mover is seat {a.get('mover')}, but seat {self.seat} is on turn")
+        return True
 
     def do_sink(self, t: TurnState, a: dict) -> None:
         """Forced spirit steps of the sinking phase: "Use 1 Neptune Movement Point per space -
         must use all points on played Action Card"."""
-        if not self.advanced:
-            self.flag("sink steps belong to the advanced game")
+        if not self.sinking_phase_action(
+            a,
+            "sink steps belong to the advanced game",
+            "the spirit moves only in the sinking phase",
+        ):
             return
-        if self.phase != "sinking":
-            self.flag("the spirit moves only in the sinking phase")
-        self.check_mover(a)
         if self.spirit is None:
             self.flag(f"the spirit is in grotto space {self.grotto}, not on the lake")
             return
         start = self.pos_name(a.get("start"), "sink start")
         if start is not None and start != self.spirit:
             self.flag(f"the spirit stands on {self.spirit}, not {start}")
-        path = a.get("path")
-        if not isinstance(path, list) or not path:
-            self.flag("a sink action needs at least one step")
-            return
         cur = self.spirit
-        for k, step in enumerate(path):
-            where = f"spirit step {k + 1}"
-            if not isinstance(step, dict):
-                self.flag(f"{where}: malformed step {step!r}")
-                return
-            if step.get("to") == "village":
-                self.flag(f"{where}: the spirit may not move into a village")
-                return
-            to = self.pos_name(step.get("to"), where)
-            if to is None:
-                return
+        needs = "a sink action needs at least one step"
+        for where, step, to in self.path_steps(a, "spirit step", True, needs):
             if t.sp <= 0:
                 self.flag(f"{where} to {to}: no spirit points left")
             t.sp -= 1
@@ -229,12 +219,12 @@ class RefereeSpirit(RefereeTurns):
         """ "If Neptune becomes isolated (cannot move) and has Neptune Movement Point(s) left:
         Spend 1 Neptune Movement Point to banish Neptune to any grotto space; Sinking Phase
         ends; begin a new Raising Phase" (the piece he leaves sinks)."""
-        if not self.advanced:
-            self.flag("banishment belongs to the advanced game")
+        if not self.sinking_phase_action(
+            a,
+            "banishment belongs to the advanced game",
+            "the spirit can be banished only in the sinking phase",
+        ):
             return
-        if self.phase != "sinking":
-            self.flag("the spirit can be banished only in the sinking phase")
-        self.check_mover(a)
         if t.sp <= 0:
             self.flag("the spirit has no spirit point left to pay for its banishment")
         t.sp -= 1

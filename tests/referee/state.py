@@ -288,6 +288,32 @@ class RefereeState:
             )
         return name
 
+    def step_to(self, step: Any, where: str, spirit: bool) -> str | None:
+        """Where a step of a recorded path goes (as pos_name); None, after flagging it, when the
+        step is malformed or its position wrong, or when the spirit would enter a village."""
+        if not isinstance(step, dict):
+            self.flag(f"{where}: malformed step {step!r}")
+            return None
+        if spirit and step.get("to") == "village":
+            self.flag(f"{where}: the spirit may not move into a village")
+            return None
+        return self.pos_name(step.get("to"), where)
+
+    def path_steps(self, a: dict, label: str, spirit: bool, needs: str):
+        """The steps of an action's path, in order, as (where, step, position name): flags
+        `needs` when the path is missing or empty, and stops at the first step that step_to
+        rejects (`where` is the label and the step's number from 1)."""
+        path = a.get("path")
+        if not isinstance(path, list) or not path:
+            self.flag(needs)
+            return
+        for k, step in enumerate(path):
+            where = f"{label} {k + 1}"
+            to = self.step_to(step, where, spirit)
+            if to is None:
+                return
+            yield where, step, to
+
     def spirit_json(self) -> Any:
         if self.spirit is None:
             return {"grotto": self.grotto}

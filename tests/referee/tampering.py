@@ -27,6 +27,22 @@ def turns(rows: Rows) -> Iterator[dict]:
     return iter(rows[1:-1])
 
 
+def actions_of(rows: Rows, kind: str) -> Iterator[tuple[dict, dict]]:
+    """(turn, action) for every action of that type, in the order of the trace."""
+    return ((t, a) for t in turns(rows) for a in t["actions"] if a["type"] == kind)
+
+
+def steps_of(rows: Rows, kind: str) -> Iterator[tuple[dict, dict]]:
+    """(action, step) for every step of the paths of the actions of that type, in order."""
+    return ((a, p) for _, a in actions_of(rows, kind) for p in a["path"])
+
+
+def numbered_actions_of(rows: Rows, kind: str) -> Iterator[tuple[dict, int, dict]]:
+    """(turn, index in the turn's actions, action) for every action of that type, in order: for
+    an edit that replaces, inserts or deletes actions."""
+    return ((t, i, a) for t in turns(rows) for i, a in enumerate(t["actions"]) if a["type"] == kind)
+
+
 def tamper(texts: list[str], edit: Callable[[Rows], bool]) -> str:
     """The first trace `edit` applies to (edit changes the rows and returns True)."""
     for text in texts:

@@ -13,6 +13,7 @@ import collections
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,10 +23,13 @@ from tests.referee import check_trace
 from tests.referee.tampering import (
     PLAYERS,
     Rows,
+    actions_of,
     assert_caught,
     centre,
     dump,
+    numbered_actions_of,
     parse,
+    steps_of,
     tamper,
     turns,
 )
@@ -177,347 +181,289 @@ def village_square(rows: Rows, seat: int) -> list[int]:
     return corners[hdr["rules"]["corners_2p"][seat] if hdr["players"] == 2 else seat]
 
 
-def test_street_on_the_centre(pool):
-    def edit(rows):
-        for t in turns(rows):
-            for a in t["actions"]:
-                if a["type"] == "street":
-                    c = centre(rows)
-                    a["squares"] = [c, [c[0], c[1] + 1]] if len(a["squares"]) == 2 else [c]
-                    return True
-        return False
-
-    assert_caught(tamper(pool["base"], edit), "centre")
+def street_on_the_centre(rows: Rows) -> bool:
+    for _, a in actions_of(rows, "street"):
+        c = centre(rows)
+        a["squares"] = [c, [c[0], c[1] + 1]] if len(a["squares"]) == 2 else [c]
+        return True
+    return False
 
 
-def test_house_touching_another_house(pool):
-    def edit(rows):
-        board = rows[0]["rules"]["board"].split("/")
-        for t in turns(rows):
-            st = t["state"]
-            lake = [tuple(q) for q in st["houses"].values() if isinstance(q, list)]
-            if not lake:
+def house_touching_another_house(rows: Rows) -> bool:
+    board = rows[0]["rules"]["board"].split("/")
+    for t in turns(rows):
+        st = t["state"]
+        lake = [tuple(q) for q in st["houses"].values() if isinstance(q, list)]
+        if not lake:
+            continue
+        taken = {tuple(q) for s in st["streets"] for q in s["squares"]} | set(lake)
+        for a in t["actions"]:
+            if a["type"] == "street":
+                taken |= {tuple(q) for q in a["squares"]}
+            elif a["type"] == "house":
+                taken.add(tuple(a["square"]))
+        for a in t["actions"]:
+            if a["type"] != "house":
                 continue
-            taken = {tuple(q) for s in st["streets"] for q in s["squares"]} | set(lake)
-            for a in t["actions"]:
-                if a["type"] == "street":
-                    taken |= {tuple(q) for q in a["squares"]}
-                elif a["type"] == "house":
-                    taken.add(tuple(a["square"]))
-            for a in t["actions"]:
-                if a["type"] != "house":
-                    continue
-                for r, c in lake:
-                    for dr, dc in ((1, 1), (1, -1), (-1, 1), (-1, -1), (0, 1), (1, 0)):
-                        q = (r + dr, c + dc)
-                        if 0 <= q[0] < 9 and 0 <= q[1] < 9 and q not in taken:
-                            if board[q[0]][q[1]] == "#":
-                                a["square"] = list(q)
-                                return True
-        return False
-
-    assert_caught(tamper(pool["base"], edit), "touch")
-
-
-def test_step_beyond_the_movement_points(pool):
-    def edit(rows):
-        for t in turns(rows):
-            for a in t["actions"]:
-                if a["type"] != "move" or a["path"][-1]["points_left"] != 0:
-                    continue
-                back = a["start"] if len(a["path"]) == 1 else a["path"][-2]["to"]
-                if back == "village" or not back["piece"].startswith("street"):
-                    continue
-                a["path"].append({"to": back, "recovered": [], "banked": [], "points_left": 0})
-                return True
-        return False
-
-    assert_caught(tamper(all_traces(pool), edit), "no movement points left")
-
-
-def test_die_roll_not_on_the_die(pool):
-    def edit(rows):
-        for t in turns(rows):
-            for a in t["actions"]:
-                if a["type"] == "spirit" and a["die_roll"] is not None:
-                    a["die_roll"] = a["limit"] = max(rows[0]["rules"]["die"]) + 5
-                    return True
-        return False
-
-    assert_caught(tamper(pool["base"], edit), "not a face of the die")
-
-
-def test_spirit_moves_further_than_the_roll(pool):
-    def edit(rows):
-        die = rows[0]["rules"]["die"]
-        for t in turns(rows):
-            for a in t["actions"]:
-                if a["type"] == "spirit" and a["die_roll"] is not None:
-                    if a["path"] and len(a["path"]) - 1 in die:
-                        a["die_roll"] = a["limit"] = len(a["path"]) - 1
-                        return True
-        return False
-
-    assert_caught(tamper(all_traces(pool), edit), "more than its limit")
-
-
-def test_dropped_sent_home(pool):
-    def edit(rows):
-        for t in turns(rows):
-            for a in t["actions"]:
-                if a["type"] == "spirit":
-                    for p in a["path"]:
-                        if p["sent_home"]:
-                            p["sent_home"].pop()
+            for r, c in lake:
+                for dr, dc in ((1, 1), (1, -1), (-1, 1), (-1, -1), (0, 1), (1, 0)):
+                    q = (r + dr, c + dc)
+                    if 0 <= q[0] < 9 and 0 <= q[1] < 9 and q not in taken:
+                        if board[q[0]][q[1]] == "#":
+                            a["square"] = list(q)
                             return True
-        return False
-
-    assert_caught(tamper(all_traces(pool), edit), "the trace sends home")
+    return False
 
 
-def test_chip_for_a_self_sink(pool):
-    def edit(rows):
-        if not rows[0]["rules"]["chips"]:
-            return False
-        for t in turns(rows):
-            for a in t["actions"]:
-                if a["type"] == "spirit":
-                    for p in a["path"]:
-                        for h in p["sent_home"]:
-                            if h["seat"] == a["mover"] and not h["chip"]:
-                                h["chip"] = True
-                                return True
-        return False
-
-    assert_caught(tamper(all_traces(pool), edit), "moved the spirit itself")
-
-
-def test_missing_chip_for_a_sink_by_another_seat(pool):
-    def edit(rows):
-        for t in turns(rows):
-            for a in t["actions"]:
-                if a["type"] == "spirit":
-                    for p in a["path"]:
-                        for h in p["sent_home"]:
-                            if h["chip"]:
-                                h["chip"] = False
-                                return True
-        return False
-
-    assert_caught(tamper(all_traces(pool), edit), "gets chip")
-
-
-def test_card_not_in_hand(pool):
-    def edit(rows):
-        cards = rows[0]["cards"]
-        for t in turns(rows):
-            seat = t["state"]["seat"]
-            hand = t["state"]["hands"][seat]
-            gone = [c for c in range(len(cards)) if c not in hand]
-            if gone:
-                c = gone[0]
-                raise_n, move_n, icon = cards[c]
-                t["actions"][0].update(card=c, move=move_n, icon=bool(icon))
-                t["actions"][0]["raise"] = raise_n
-                return True
-        return False
-
-    assert_caught(tamper(pool["base"], edit), "is not in seat")
-
-
-def test_two_houses_in_one_turn(pool):
-    def edit(rows):
-        for t in turns(rows):
-            acts = t["actions"]
-            for i, a in enumerate(acts):
-                if a["type"] == "house":
-                    grotto = [int(h) for h, q in t["state"]["houses"].items() if q == "grotto"]
-                    other = [h for h in grotto if h != a["house"]]
-                    if other:
-                        acts.insert(i + 1, dict(a, house=other[0]))
-                        return True
-        return False
-
-    assert_caught(tamper(pool["base"], edit), "only one house")
-
-
-def test_spirit_without_the_icon(pool):
-    def edit(rows):
-        for t in turns(rows):
-            acts = t["actions"]
-            if acts[0]["icon"]:
+def step_beyond_the_movement_points(rows: Rows) -> bool:
+    for t in turns(rows):
+        for a in t["actions"]:
+            if a["type"] != "move" or a["path"][-1]["points_left"] != 0:
                 continue
-            st = t["state"]
-            acts.insert(
-                len(acts) - 1,
-                {
-                    "type": "spirit",
-                    "mover": st["seat"],
-                    "limit": 0,
-                    "die_roll": 0,
-                    "territory_owner": None,
-                    "start": st["spirit"],
-                    "path": [],
-                    "steps": 0,
-                },
-            )
+            back = a["start"] if len(a["path"]) == 1 else a["path"][-2]["to"]
+            if back == "village" or not back["piece"].startswith("street"):
+                continue
+            a["path"].append({"to": back, "recovered": [], "banked": [], "points_left": 0})
             return True
-        return False
-
-    assert_caught(tamper(pool["base"], edit), "no water-spirit icon")
+    return False
 
 
-def test_missing_stack_turnover(pool):
-    def edit(rows):
-        for t in turns(rows):
-            acts = t["actions"]
-            for i, a in enumerate(acts):
-                if a["type"] == "stack_turn":
-                    del acts[i]
-                    return True
-        return False
-
-    assert_caught(tamper(pool["base"], edit), "expected", "stack_turn")
+def die_roll_not_on_the_die(rows: Rows) -> bool:
+    for _, a in actions_of(rows, "spirit"):
+        if a["die_roll"] is not None:
+            a["die_roll"] = a["limit"] = max(rows[0]["rules"]["die"]) + 5
+            return True
+    return False
 
 
-def test_piece_left_unraised(pool):
-    def edit(rows):
-        for t in turns(rows):
-            acts = t["actions"]
-            kinds = [a["type"] for a in acts]
-            if "stack_turn" in kinds or "hourglass" in kinds or acts[-1]["unraised"]:
-                continue
-            streets = [i for i, k in enumerate(kinds) if k == "street"]
-            if streets:
-                del acts[streets[-1]]
+def spirit_moves_further_than_the_roll(rows: Rows) -> bool:
+    die = rows[0]["rules"]["die"]
+    for _, a in actions_of(rows, "spirit"):
+        if a["die_roll"] is not None:
+            if a["path"] and len(a["path"]) - 1 in die:
+                a["die_roll"] = a["limit"] = len(a["path"]) - 1
                 return True
+    return False
+
+
+def dropped_sent_home(rows: Rows) -> bool:
+    for _, p in steps_of(rows, "spirit"):
+        if p["sent_home"]:
+            p["sent_home"].pop()
+            return True
+    return False
+
+
+def chip_for_a_self_sink(rows: Rows) -> bool:
+    if not rows[0]["rules"]["chips"]:
         return False
-
-    assert_caught(tamper(pool["base"], edit), "not raised although")
-
-
-def test_interleaving_when_it_is_off(pool):
-    def edit(rows):
-        for t in turns(rows):
-            acts = t["actions"]
-            kinds = [a["type"] for a in acts]
-            if "stack_turn" in kinds or "hourglass" in kinds:
-                continue
-            for i in range(2, len(acts)):
-                if (
-                    kinds[i] == "move"
-                    and kinds[i - 1] == "street"
-                    and kinds[i - 2] in ("street", "house")
-                ):
-                    acts[i - 1], acts[i] = acts[i], acts[i - 1]
-                    return True
-        return False
-
-    assert_caught(tamper(pool["interleave=false"], edit), "interleave is off")
-
-
-def test_treasure_not_recovered(pool):
-    def edit(rows):
-        for t in turns(rows):
-            for a in t["actions"]:
-                if a["type"] == "move":
-                    for p in a["path"]:
-                        if p["recovered"]:
-                            p["recovered"] = []
-                            return True
-        return False
-
-    assert_caught(tamper(all_traces(pool), edit), "recovers")
-
-
-def test_leaving_the_village_away_from_its_corner(pool):
-    def edit(rows):
-        for t in turns(rows):
-            st = t["state"]
-            corner = village_square(rows, st["seat"])
-            for a in t["actions"]:
-                if a["type"] == "move" and a["start"] == "village":
-                    for s in st["streets"]:
-                        if corner not in s["squares"]:
-                            a["path"][0]["to"] = s
-                            return True
-        return False
-
-    assert_caught(tamper(pool["base"], edit), "village is reached only through")
-
-
-def test_street_sunk_onto_the_wrong_space(pool):
-    def edit(rows):
-        for t in turns(rows):
-            for a in t["actions"]:
-                if a["type"] == "spirit":
-                    for p in a["path"]:
-                        if p["sunk"]["kind"] == "street":
-                            p["sunk"]["to_space"] = p["sunk"]["to_space"] % 6 + 1
-                            return True
-        return False
-
-    assert_caught(tamper(all_traces(pool), edit), "sinks onto street space")
-
-
-def test_chip_extra_points_miscounted(pool):
-    def edit(rows):
-        for t in turns(rows):
-            for a in t["actions"]:
-                if a["type"] == "chip":
-                    a["extra_points"] += 1
-                    return True
-        return False
-
-    assert_caught(tamper(all_traces(pool), edit), "house-side treasures")
-
-
-def test_chip_without_holding_one(pool):
-    def edit(rows):
-        if not rows[0]["rules"]["chips"]:
-            return False
-        for t in turns(rows):
-            st = t["state"]
-            if st["chips"][st["seat"]] == 0:
-                t["actions"].insert(1, {"type": "chip", "extra_points": 0})
+    for a, p in steps_of(rows, "spirit"):
+        for h in p["sent_home"]:
+            if h["seat"] == a["mover"] and not h["chip"]:
+                h["chip"] = True
                 return True
+    return False
+
+
+def missing_chip_for_a_sink_by_another_seat(rows: Rows) -> bool:
+    for _, p in steps_of(rows, "spirit"):
+        for h in p["sent_home"]:
+            if h["chip"]:
+                h["chip"] = False
+                return True
+    return False
+
+
+def card_not_in_hand(rows: Rows) -> bool:
+    cards = rows[0]["cards"]
+    for t in turns(rows):
+        seat = t["state"]["seat"]
+        hand = t["state"]["hands"][seat]
+        gone = [c for c in range(len(cards)) if c not in hand]
+        if gone:
+            c = gone[0]
+            raise_n, move_n, icon = cards[c]
+            t["actions"][0].update(card=c, move=move_n, icon=bool(icon))
+            t["actions"][0]["raise"] = raise_n
+            return True
+    return False
+
+
+def two_houses_in_one_turn(rows: Rows) -> bool:
+    for t, i, a in numbered_actions_of(rows, "house"):
+        acts = t["actions"]
+        grotto = [int(h) for h, q in t["state"]["houses"].items() if q == "grotto"]
+        other = [h for h in grotto if h != a["house"]]
+        if other:
+            acts.insert(i + 1, dict(a, house=other[0]))
+            return True
+    return False
+
+
+def spirit_without_the_icon(rows: Rows) -> bool:
+    for t in turns(rows):
+        acts = t["actions"]
+        if acts[0]["icon"]:
+            continue
+        st = t["state"]
+        acts.insert(
+            len(acts) - 1,
+            {
+                "type": "spirit",
+                "mover": st["seat"],
+                "limit": 0,
+                "die_roll": 0,
+                "territory_owner": None,
+                "start": st["spirit"],
+                "path": [],
+                "steps": 0,
+            },
+        )
+        return True
+    return False
+
+
+def missing_stack_turnover(rows: Rows) -> bool:
+    for t, i, _ in numbered_actions_of(rows, "stack_turn"):
+        del t["actions"][i]
+        return True
+    return False
+
+
+def plain_turns(rows: Rows) -> Iterator[tuple[list[dict], list[str]]]:
+    """(actions, their types) of every turn with neither a stack turnover nor the hourglass."""
+    for t in turns(rows):
+        kinds = [a["type"] for a in t["actions"]]
+        if "stack_turn" not in kinds and "hourglass" not in kinds:
+            yield t["actions"], kinds
+
+
+def piece_left_unraised(rows: Rows) -> bool:
+    for acts, kinds in plain_turns(rows):
+        if acts[-1]["unraised"]:
+            continue
+        streets = [i for i, k in enumerate(kinds) if k == "street"]
+        if streets:
+            del acts[streets[-1]]
+            return True
+    return False
+
+
+def interleaving_when_it_is_off(rows: Rows) -> bool:
+    for acts, kinds in plain_turns(rows):
+        for i in range(2, len(acts)):
+            if (
+                kinds[i] == "move"
+                and kinds[i - 1] == "street"
+                and kinds[i - 2] in ("street", "house")
+            ):
+                acts[i - 1], acts[i] = acts[i], acts[i - 1]
+                return True
+    return False
+
+
+def treasure_not_recovered(rows: Rows) -> bool:
+    for _, p in steps_of(rows, "move"):
+        if p["recovered"]:
+            p["recovered"] = []
+            return True
+    return False
+
+
+def leaving_the_village_away_from_its_corner(rows: Rows) -> bool:
+    for t in turns(rows):
+        st = t["state"]
+        corner = village_square(rows, st["seat"])
+        for a in t["actions"]:
+            if a["type"] == "move" and a["start"] == "village":
+                for s in st["streets"]:
+                    if corner not in s["squares"]:
+                        a["path"][0]["to"] = s
+                        return True
+    return False
+
+
+def street_sunk_onto_the_wrong_space(rows: Rows) -> bool:
+    for _, p in steps_of(rows, "spirit"):
+        if p["sunk"]["kind"] == "street":
+            p["sunk"]["to_space"] = p["sunk"]["to_space"] % 6 + 1
+            return True
+    return False
+
+
+def chip_extra_points_miscounted(rows: Rows) -> bool:
+    for _, a in actions_of(rows, "chip"):
+        a["extra_points"] += 1
+        return True
+    return False
+
+
+def chip_without_holding_one(rows: Rows) -> bool:
+    if not rows[0]["rules"]["chips"]:
         return False
-
-    assert_caught(tamper(pool["base"], edit), "holds no chip")
-
-
-def test_recorded_state_differs(pool):
-    def edit(rows):
-        t = rows[3]
-        t["state"]["chip_supply"] += 1
-        return True
-
-    assert_caught(tamper(pool["base"], edit), "state field 'chip_supply' differs")
+    for t in turns(rows):
+        st = t["state"]
+        if st["chips"][st["seat"]] == 0:
+            t["actions"].insert(1, {"type": "chip", "extra_points": 0})
+            return True
+    return False
 
 
-def test_setup_differs_from_the_rulebook(pool):
-    def edit(rows):
-        rows[1]["state"]["stacks"][0] += 1
-        return True
-
-    assert_caught(tamper(pool["base"], edit), "differs from the setup")
+def recorded_state_differs(rows: Rows) -> bool:
+    t = rows[3]
+    t["state"]["chip_supply"] += 1
+    return True
 
 
-def test_wrong_winner(pool):
-    def edit(rows):
-        end = rows[-1]
-        end["winner"] = (end["winner"] + 1) % rows[0]["players"]
-        return True
-
-    assert_caught(tamper(pool["base"], edit), "winner")
+def setup_differs_from_the_rulebook(rows: Rows) -> bool:
+    rows[1]["state"]["stacks"][0] += 1
+    return True
 
 
-def test_game_cut_short(pool):
-    def edit(rows):
-        del rows[-2]
-        return True
+def wrong_winner(rows: Rows) -> bool:
+    end = rows[-1]
+    end["winner"] = (end["winner"] + 1) % rows[0]["players"]
+    return True
 
-    assert_caught(tamper(pool["base"], edit), "not over")
+
+def game_cut_short(rows: Rows) -> bool:
+    del rows[-2]
+    return True
+
+
+# (the edit, the setting whose traces it tampers with ("all": every setting), words of the
+# violation the referee must report)
+TAMPERED = [
+    (street_on_the_centre, "base", ["centre"]),
+    (house_touching_another_house, "base", ["touch"]),
+    (step_beyond_the_movement_points, "all", ["no movement points left"]),
+    (die_roll_not_on_the_die, "base", ["not a face of the die"]),
+    (spirit_moves_further_than_the_roll, "all", ["more than its limit"]),
+    (dropped_sent_home, "all", ["the trace sends home"]),
+    (chip_for_a_self_sink, "all", ["moved the spirit itself"]),
+    (missing_chip_for_a_sink_by_another_seat, "all", ["gets chip"]),
+    (card_not_in_hand, "base", ["is not in seat"]),
+    (two_houses_in_one_turn, "base", ["only one house"]),
+    (spirit_without_the_icon, "base", ["no water-spirit icon"]),
+    (missing_stack_turnover, "base", ["expected", "stack_turn"]),
+    (piece_left_unraised, "base", ["not raised although"]),
+    (interleaving_when_it_is_off, "interleave=false", ["interleave is off"]),
+    (treasure_not_recovered, "all", ["recovers"]),
+    (leaving_the_village_away_from_its_corner, "base", ["village is reached only through"]),
+    (street_sunk_onto_the_wrong_space, "all", ["sinks onto street space"]),
+    (chip_extra_points_miscounted, "all", ["house-side treasures"]),
+    (chip_without_holding_one, "base", ["holds no chip"]),
+    (recorded_state_differs, "base", ["state field 'chip_supply' differs"]),
+    (setup_differs_from_the_rulebook, "base", ["differs from the setup"]),
+    (wrong_winner, "base", ["winner"]),
+    (game_cut_short, "base", ["not over"]),
+]
+
+
+@pytest.mark.parametrize("edit,setting,words", TAMPERED, ids=[e[0].__name__ for e in TAMPERED])
+def test_a_tampered_trace_is_reported(pool, edit, setting, words):
+    traces = all_traces(pool) if setting == "all" else pool[setting]
+    assert_caught(tamper(traces, edit), *words)
 
 
 # ---------------------------------------------------------------------------------------

@@ -10,7 +10,17 @@ import pytest
 
 from simcore import get_game
 from tests.referee import check_trace
-from tests.referee.tampering import PLAYERS, assert_caught, centre, parse, tamper, turns
+from tests.referee.tampering import (
+    PLAYERS,
+    Rows,
+    actions_of,
+    assert_caught,
+    centre,
+    numbered_actions_of,
+    parse,
+    tamper,
+    turns,
+)
 
 # ---------------------------------------------------------------------------------------
 # the advanced game (seed 001)
@@ -126,228 +136,206 @@ def test_the_advanced_games_exercise_the_rules(adv_pool):
         assert seen[event] > 0, (event, seen)
 
 
-def test_house_not_of_the_grotto_space(adv_pool):
-    def edit(rows):
-        for t in turns(rows):
-            st = t["state"]
-            for a in t["actions"]:
-                if a["type"] == "house":
-                    other = [
-                        int(h)
-                        for h, q in st["houses"].items()
-                        if q == "grotto" and int(h) != a["house"]
-                    ]
-                    if other:
-                        a["house"] = other[0]
+def house_not_of_the_grotto_space(rows: Rows) -> bool:
+    for t in turns(rows):
+        st = t["state"]
+        for a in t["actions"]:
+            if a["type"] == "house":
+                other = [
+                    int(h)
+                    for h, q in st["houses"].items()
+                    if q == "grotto" and int(h) != a["house"]
+                ]
+                if other:
+                    a["house"] = other[0]
+                    return True
+    return False
+
+
+def house_10_on_the_lake_at_the_advanced_setup(rows: Rows) -> bool:
+    rows[1]["state"]["houses"]["10"] = centre(rows)
+    return True
+
+
+def turn_ends_with_spirit_points_left(rows: Rows) -> bool:
+    for t in turns(rows):
+        acts = t["actions"]
+        if acts[-2]["type"] == "sink" and acts[-2]["path"][-1]["points_left"] == 0:
+            path = acts[-2]["path"]
+            path.pop()
+            if not path:
+                del acts[-2]
+            return True
+    return False
+
+
+def spirit_appears_at_the_wrong_house(rows: Rows) -> bool:
+    for t in turns(rows):
+        houses = t["state"]["houses"]
+        for a in t["actions"]:
+            if a["type"] == "phase" and a["phase"] == "sinking" and "piece" in a["spirit"]:
+                for h, q in houses.items():
+                    if isinstance(q, list) and f"house{h}" != a["spirit"]["piece"]:
+                        a["spirit"] = {"piece": f"house{h}", "squares": [q]}
                         return True
-        return False
-
-    assert_caught(tamper(adv_traces(adv_pool), edit), "only the house of the spirit's grotto")
+    return False
 
 
-def test_house_10_on_the_lake_at_the_advanced_setup(adv_pool):
-    def edit(rows):
-        rows[1]["state"]["houses"]["10"] = centre(rows)
+def spirit_stays_in_the_grotto_although_a_house_is_on_the_lake(rows: Rows) -> bool:
+    for t, a in actions_of(rows, "phase"):
+        if a["phase"] == "sinking" and "piece" in a["spirit"]:
+            a["spirit"] = {"grotto": t["state"]["grotto"]}
+            return True
+    return False
+
+
+def banishment_while_the_spirit_can_move(rows: Rows) -> bool:
+    for t, i, a in numbered_actions_of(rows, "sink"):
+        acts = t["actions"]
+        if a["start"] != "village":
+            first = a["path"][0]
+            acts[i] = {
+                "type": "banish",
+                "mover": a["mover"],
+                "from": a["start"],
+                "grotto": t["state"]["grotto"] or 10,
+                "points_left": first["points_left"],
+                "sunk": first["sunk"],
+                "sent_home": first["sent_home"],
+            }
+            return True
+    return False
+
+
+def grotto_move_without_entering_the_house(rows: Rows) -> bool:
+    for t in turns(rows):
+        st = t["state"]
+        kinds = [a["type"] for a in t["actions"]]
+        if st["phase"] == "raising" and kinds == ["card", "end_turn"]:
+            g = st["grotto"]
+            t["actions"].insert(1, {"type": "grotto", "from": g, "to": g % 9 + 2})
+            return True
+    return False
+
+
+def grotto_move_to_the_same_space(rows: Rows) -> bool:
+    for _, a in actions_of(rows, "grotto"):
+        a["to"] = a["from"]
         return True
-
-    assert_caught(tamper(adv_traces(adv_pool), edit), "state field 'houses' differs from the setup")
-
-
-def test_turn_ends_with_spirit_points_left(adv_pool):
-    def edit(rows):
-        for t in turns(rows):
-            acts = t["actions"]
-            if acts[-2]["type"] == "sink" and acts[-2]["path"][-1]["points_left"] == 0:
-                path = acts[-2]["path"]
-                path.pop()
-                if not path:
-                    del acts[-2]
-                return True
-        return False
-
-    assert_caught(tamper(adv_traces(adv_pool), edit), "spirit point(s) left")
+    return False
 
 
-def test_spirit_appears_at_the_wrong_house(adv_pool):
-    def edit(rows):
-        for t in turns(rows):
-            houses = t["state"]["houses"]
-            for a in t["actions"]:
-                if a["type"] == "phase" and a["phase"] == "sinking" and "piece" in a["spirit"]:
-                    for h, q in houses.items():
-                        if isinstance(q, list) and f"house{h}" != a["spirit"]["piece"]:
-                            a["spirit"] = {"piece": f"house{h}", "squares": [q]}
-                            return True
-        return False
-
-    assert_caught(tamper(adv_traces(adv_pool), edit), "the spirit must be at")
-
-
-def test_spirit_stays_in_the_grotto_although_a_house_is_on_the_lake(adv_pool):
-    def edit(rows):
-        for t in turns(rows):
-            for a in t["actions"]:
-                if a["type"] == "phase" and a["phase"] == "sinking" and "piece" in a["spirit"]:
-                    a["spirit"] = {"grotto": t["state"]["grotto"]}
-                    return True
-        return False
-
-    assert_caught(tamper(adv_traces(adv_pool), edit), "the spirit must be at")
+def raising_in_the_sinking_phase(rows: Rows) -> bool:
+    for t in turns(rows):
+        st = t["state"]
+        acts = t["actions"]
+        if st["phase"] == "sinking" and acts[0]["raise"] > 0 and acts[1]["type"] == "sink":
+            acts.insert(
+                1,
+                {
+                    "type": "street",
+                    "piece": "street29",
+                    "squares": [[8, 4], [8, 5]],
+                    "from_space": st["draw_space"],
+                },
+            )
+            return True
+    return False
 
 
-def test_banishment_while_the_spirit_can_move(adv_pool):
-    def edit(rows):
-        for t in turns(rows):
-            acts = t["actions"]
-            for i, a in enumerate(acts):
-                if a["type"] == "sink" and a["start"] != "village":
-                    first = a["path"][0]
-                    acts[i] = {
-                        "type": "banish",
-                        "mover": a["mover"],
-                        "from": a["start"],
-                        "grotto": t["state"]["grotto"] or 10,
-                        "points_left": first["points_left"],
-                        "sunk": first["sunk"],
-                        "sent_home": first["sent_home"],
-                    }
-                    return True
-        return False
-
-    assert_caught(tamper(adv_traces(adv_pool), edit), "can still move")
+def basic_spirit_move_in_the_advanced_game(rows: Rows) -> bool:
+    for t, i, a in numbered_actions_of(rows, "sink"):
+        acts = t["actions"]
+        acts[i] = dict(
+            a,
+            type="spirit",
+            limit=3,
+            die_roll=3,
+            territory_owner=None,
+            steps=len(a["path"]),
+        )
+        return True
+    return False
 
 
-def test_grotto_move_without_entering_the_house(adv_pool):
-    def edit(rows):
-        for t in turns(rows):
-            st = t["state"]
-            kinds = [a["type"] for a in t["actions"]]
-            if st["phase"] == "raising" and kinds == ["card", "end_turn"]:
-                g = st["grotto"]
-                t["actions"].insert(1, {"type": "grotto", "from": g, "to": g % 9 + 2})
-                return True
-        return False
-
-    assert_caught(tamper(adv_traces(adv_pool), edit), "has not entered house")
+def building_points_not_converted(rows: Rows) -> bool:
+    for _, a in actions_of(rows, "phase"):
+        if a["phase"] == "sinking" and a["points"] > 0:
+            a["points"] = 0
+            return True
+    return False
 
 
-def test_grotto_move_to_the_same_space(adv_pool):
-    def edit(rows):
-        for t in turns(rows):
-            for a in t["actions"]:
-                if a["type"] == "grotto":
-                    a["to"] = a["from"]
-                    return True
-        return False
-
-    assert_caught(tamper(adv_traces(adv_pool), edit), "a different grotto space")
-
-
-def test_raising_in_the_sinking_phase(adv_pool):
-    def edit(rows):
-        for t in turns(rows):
-            st = t["state"]
-            acts = t["actions"]
-            if st["phase"] == "sinking" and acts[0]["raise"] > 0 and acts[1]["type"] == "sink":
-                acts.insert(
-                    1,
-                    {
-                        "type": "street",
-                        "piece": "street29",
-                        "squares": [[8, 4], [8, 5]],
-                        "from_space": st["draw_space"],
-                    },
-                )
-                return True
-        return False
-
-    assert_caught(tamper(adv_traces(adv_pool), edit), "no piece may rise in the sinking phase")
-
-
-def test_basic_spirit_move_in_the_advanced_game(adv_pool):
-    def edit(rows):
-        for t in turns(rows):
-            acts = t["actions"]
-            for i, a in enumerate(acts):
-                if a["type"] == "sink":
-                    acts[i] = dict(
-                        a,
-                        type="spirit",
-                        limit=3,
-                        die_roll=3,
-                        territory_owner=None,
-                        steps=len(a["path"]),
-                    )
-                    return True
-        return False
-
-    assert_caught(tamper(adv_traces(adv_pool), edit), "does not exist in the advanced game")
-
-
-def test_building_points_not_converted(adv_pool):
-    def edit(rows):
-        for t in turns(rows):
-            for a in t["actions"]:
-                if a["type"] == "phase" and a["phase"] == "sinking" and a["points"] > 0:
-                    a["points"] = 0
-                    return True
-        return False
-
-    assert_caught(tamper(adv_traces(adv_pool), edit), "point(s) are left to convert")
-
-
-def test_advanced_game_ends_at_the_hourglass_before_the_last_sinking_phase_ends(adv_pool):
+def advanced_game_ends_at_the_hourglass_before_the_last_sinking_phase_ends(rows: Rows) -> bool:
     """The hourglass alone does not end the advanced game: a trace that stops at the end of the
     hourglass round while the last sinking phase is still running is cut short."""
-
-    def edit(rows):
-        body = list(turns(rows))
-        for k, t in enumerate(body):
-            if any(a["type"] == "hourglass" for a in t["actions"]):
-                rnd = t["state"]["round"]
-                nxt = [j for j in range(k, len(body)) if body[j]["state"]["round"] > rnd]
-                if not nxt or body[nxt[0]]["state"]["end_triggered"] is not None:
-                    return False
-                end = dict(rows[-1], rounds=rnd + 1, turns=nxt[0])
-                rows[:] = rows[: nxt[0] + 1] + [end]
-                return True
-        return False
-
-    assert_caught(tamper(adv_traces(adv_pool), edit), "not over")
+    body = list(turns(rows))
+    for k, t in enumerate(body):
+        if any(a["type"] == "hourglass" for a in t["actions"]):
+            rnd = t["state"]["round"]
+            nxt = [j for j in range(k, len(body)) if body[j]["state"]["round"] > rnd]
+            if not nxt or body[nxt[0]]["state"]["end_triggered"] is not None:
+                return False
+            end = dict(rows[-1], rounds=rnd + 1, turns=nxt[0])
+            rows[:] = rows[: nxt[0] + 1] + [end]
+            return True
+    return False
 
 
-def test_end_triggered_at_the_hourglass_itself(adv_pool):
+def end_triggered_at_the_hourglass_itself(rows: Rows) -> bool:
     """The end condition is met only when the sinking phase begun by the hourglass ends."""
-
-    def edit(rows):
-        body = list(turns(rows))
-        for k, t in enumerate(body[:-1]):
-            if any(a["type"] == "hourglass" for a in t["actions"]):
-                if body[k + 1]["state"]["end_triggered"] is None:
-                    body[k + 1]["state"]["end_triggered"] = "hourglass"
-                    return True
-        return False
-
-    assert_caught(tamper(adv_traces(adv_pool), edit), "state field 'end_triggered' differs")
+    body = list(turns(rows))
+    for k, t in enumerate(body[:-1]):
+        if any(a["type"] == "hourglass" for a in t["actions"]):
+            if body[k + 1]["state"]["end_triggered"] is None:
+                body[k + 1]["state"]["end_triggered"] = "hourglass"
+                return True
+    return False
 
 
-def test_banishment_to_grotto_space_1_in_the_short_game(adv_pool):
-    def edit(rows):
-        for t in turns(rows):
-            for a in t["actions"]:
-                if a["type"] == "banish":
-                    a["grotto"] = 1
-                    return True
-        return False
-
-    assert_caught(
-        tamper(adv_traces(adv_pool, "advanced+short"), edit), "grotto space 1 is not in play"
-    )
-
-
-def test_interleave_off_is_no_rule_of_the_advanced_game(adv_pool):
-    def edit(rows):
-        rows[0]["rules"]["interleave"] = False
+def banishment_to_grotto_space_1_in_the_short_game(rows: Rows) -> bool:
+    for _, a in actions_of(rows, "banish"):
+        a["grotto"] = 1
         return True
+    return False
 
-    assert_caught(tamper(adv_traces(adv_pool), edit), "interleave=false is not a rule")
+
+def interleave_off_is_no_rule_of_the_advanced_game(rows: Rows) -> bool:
+    rows[0]["rules"]["interleave"] = False
+    return True
+
+
+# (the edit, the variants whose traces it tampers with (none named: every variant), words of
+# the violation the referee must report)
+ADV_TAMPERED = [
+    (house_not_of_the_grotto_space, [], ["only the house of the spirit's grotto"]),
+    (
+        house_10_on_the_lake_at_the_advanced_setup,
+        [],
+        ["state field 'houses' differs from the setup"],
+    ),
+    (turn_ends_with_spirit_points_left, [], ["spirit point(s) left"]),
+    (spirit_appears_at_the_wrong_house, [], ["the spirit must be at"]),
+    (spirit_stays_in_the_grotto_although_a_house_is_on_the_lake, [], ["the spirit must be at"]),
+    (banishment_while_the_spirit_can_move, [], ["can still move"]),
+    (grotto_move_without_entering_the_house, [], ["has not entered house"]),
+    (grotto_move_to_the_same_space, [], ["a different grotto space"]),
+    (raising_in_the_sinking_phase, [], ["no piece may rise in the sinking phase"]),
+    (basic_spirit_move_in_the_advanced_game, [], ["does not exist in the advanced game"]),
+    (building_points_not_converted, [], ["point(s) are left to convert"]),
+    (advanced_game_ends_at_the_hourglass_before_the_last_sinking_phase_ends, [], ["not over"]),
+    (end_triggered_at_the_hourglass_itself, [], ["state field 'end_triggered' differs"]),
+    (
+        banishment_to_grotto_space_1_in_the_short_game,
+        ["advanced+short"],
+        ["grotto space 1 is not in play"],
+    ),
+    (interleave_off_is_no_rule_of_the_advanced_game, [], ["interleave=false is not a rule"]),
+]
+
+
+@pytest.mark.parametrize(
+    "edit,labels,words", ADV_TAMPERED, ids=[e[0].__name__ for e in ADV_TAMPERED]
+)
+def test_a_tampered_advanced_trace_is_reported(adv_pool, edit, labels, words):
+    assert_caught(tamper(adv_traces(adv_pool, *labels), edit), *words)

@@ -364,19 +364,8 @@ class RefereeTurns(RefereeState):
             self.flag(
                 f"the move starts at {start}, but seat {seat}'s adventurer is at {self.adv[seat]}"
             )
-        path = a.get("path")
-        if not isinstance(path, list) or not path:
-            self.flag("a move needs at least one step")
-            return
         cur = self.adv[seat]
-        for k, step in enumerate(path):
-            where = f"step {k + 1}"
-            if not isinstance(step, dict):
-                self.flag(f"{where}: malformed step {step!r}")
-                return
-            to = self.pos_name(step.get("to"), where)
-            if to is None:
-                return
+        for where, step, to in self.path_steps(a, "step", False, "a move needs at least one step"):
             if t.points <= 0:
                 self.flag(
                     f"{where} to {to}: no movement points left (card {t.move_n}"
