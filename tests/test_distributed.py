@@ -210,54 +210,31 @@ def test_sigint_gives_a_partial_result(tmp_path):
 
 
 TIMING = ("elapsed_s", "games_per_s", "threads")
+BALANCE = [sys.executable, "-c", "from cli import main; main()"]  # the command, in a process
 
 
 def _cli_json(*args):
     out = subprocess.run(
-        [sys.executable, "-c", "from cli import main; main()", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
+        [*BALANCE, *args], capture_output=True, text=True, timeout=300, check=True
     ).stdout
     return {k: v for k, v in json.loads(out).items() if k not in TIMING}
 
 
+def _cli_started(*args) -> subprocess.Popen:
+    """`balance ARGS` started in its own process, its stdout and stderr piped."""
+    return subprocess.Popen(
+        [*BALANCE, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
 def test_cli_dask_json_equals_local():
-    base = [
-        "simulate",
-        "sunken-city",
-        "--players",
-        "3",
-        "--games",
-        "6000",
-        "--seed",
-        "4",
-        "--policy",
-        "random",
-        "--json",
-    ]
+    base = "simulate sunken-city --players 3 --games 6000 --seed 4 --policy random --json".split()
     assert _cli_json(*base, "--backend", "dask", "--workers", "2") == _cli_json(*base)
 
 
 def test_cli_sigint_prints_a_marked_partial_summary(tmp_path):
     out = tmp_path / "rows.csv"
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "from cli import main; main()",
-            "simulate",
-            "sunken-city",
-            "--games",
-            "1e6",
-            "--out",
-            str(out),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    proc = _cli_started("simulate", "sunken-city", "--games", "1e6", "--out", str(out))
     time.sleep(15.0)  # well into the run even on a loaded machine (0 chunks done is fine)
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=120)
@@ -418,24 +395,7 @@ def test_backend_dask_without_dask_installed(monkeypatch, capsys):
 def test_cli_sigint_during_a_report_leaves_no_report(tmp_path):
     """Ctrl-C while the report's games are played: one error line, status 130, no folder."""
     out = tmp_path / "rep"
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "from cli import main; main()",
-            "report",
-            SC,
-            "--out",
-            str(out),
-            "--policy",
-            "random",
-            "--games",
-            "3e5",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    proc = _cli_started("report", SC, "--out", str(out), "--policy", "random", "--games", "3e5")
     assert "playing" in proc.stdout.readline()  # the games have started
     time.sleep(2.0)
     proc.send_signal(signal.SIGINT)
