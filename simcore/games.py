@@ -295,8 +295,10 @@ def get_game(name: str) -> GameSpec:
 
 
 def all_games() -> dict[str, GameSpec]:
+    """Every registered game, by name in alphabetical order (whatever order they were
+    imported in)."""
     _load_all()
-    return GAMES
+    return dict(sorted(GAMES.items()))
 
 
 def _load_all() -> None:

@@ -16,7 +16,8 @@ found by name in the play module or else in the modules it is given:
                                                 one seat's whole turn, with check_invariants,
                                                 snapshot and ERR_TRACE
     scores(s, r, score, tiebreak)               fill score[seat], tiebreak[seat]
-    length(s, r) -> (rounds, turns)             the row's rounds and turns
+    length(s, r) -> (rounds, turns)             optional: the row's rounds and turns; default
+                                                rounds_begun (from the state's S_TURN)
     record(tr, s, kind, a, b, c)                the game's trace record (the game-end record)
     winners(s, r, score, tiebreak)              optional: (seat or -1, mask); default
                                                 winners_of_scores
@@ -32,6 +33,9 @@ record's kind).
 The scratch of one game is the same for every game: the state s (int64[STATE_SIZE]), an int
 scratch x (int64[X_SIZE]) and a float scratch xf (float64[XF_SIZE]) of the players, zeroed
 before each game, and a table tab (float64[TABLE_SIZE]) that depends on the rules only.
+
+A game depends only on (rules, policies, seed, game index): its random stream comes from
+simcore.rng.stream_for(seed, index), never from the thread count or the chunking.
 
 Why templates: numba's on-disk cache does not work for closures over compiled functions (the
 cache key pickles the closure, and a dispatcher pickles differently in every process). So the
@@ -222,6 +226,13 @@ def fill_row(s, r, index, policy_idx, score, tb, rows, i):  # pragma: no cover -
     rows[i, R_ERROR] = s[S_ERROR]  # noqa: F821
 
 
+def rounds_begun(s, r):  # pragma: no cover - compiled
+    """The default `length`: (rounds begun, turns played) from the turn counter S_TURN (a
+    game may end in the middle of a round)."""
+    players = r[P_PLAYERS]
+    return (s[S_TURN] + players - 1) // players, s[S_TURN]  # noqa: F821
+
+
 def play_turns(s, r, pols, wts, rng, checked, tr, x, xf, tab):  # pragma: no cover - compiled
     """The turn loop of a game played turn by turn: the seat to play plays its whole turn
     until the game is over (a snapshot before each turn when tracing; invariants checked at
@@ -306,6 +317,7 @@ def play_batch(r, pol_ids, weights, seed, start, rotate, checked, rows):  # prag
 
 # (template, compile decorator) in the order they are bound
 _TEMPLATES: tuple[tuple[Callable, Callable], ...] = (
+    (rounds_begun, kernel),
     (play_turns, kernel),
     (fill_row, kernel),
     (run_game, kernel),
@@ -324,7 +336,7 @@ _STATE_NAMES = (
     "END_ERROR",
     "A_GAME_END",
 )
-_HOOKS = ("setup", "scores", "length", "record")
+_HOOKS = ("setup", "scores", "record")
 _TURN_HOOKS = ("play_turn", "check_invariants", "snapshot", "ERR_TRACE")
 _OPTIONAL = {"winners": winners_of_scores, "derived": no_derived, "tables": no_tables}
 
@@ -348,7 +360,9 @@ def bind_driver(
     much of x is zeroed before a game (default all of it)."""
     play = sys.modules[module]
     found: dict[str, Any] = {}
-    for name in _STATE_NAMES + _HOOKS + ("play_from",) + _TURN_HOOKS + tuple(_OPTIONAL):
+    for name in (
+        _STATE_NAMES + _HOOKS + ("play_from", "length", "S_TURN") + _TURN_HOOKS + tuple(_OPTIONAL)
+    ):
         for src in (play, *sources):
             if hasattr(src, name):
                 found[name] = getattr(src, name)
@@ -356,12 +370,13 @@ def bind_driver(
     if "play_from" not in vars(play):  # a game with its own loop defines play_from in play.py
         found.pop("play_from", None)
     required = _STATE_NAMES + _HOOKS + (() if "play_from" in found else _TURN_HOOKS)
+    required += () if "length" in found else ("S_TURN",)
     missing = [n for n in required if n not in found]
     if missing:
         raise TypeError(f"{module}: the driver finds no {', '.join(missing)}")
     g = dict(globals())
     g.update(layout.constants())
-    g.update({f"game_{n}": found[n] for n in _HOOKS + ("play_from",) if n in found})
+    g.update({f"game_{n}": found[n] for n in _HOOKS + ("play_from", "length") if n in found})
     g.update({f"game_{n}": found.get(n, default) for n, default in _OPTIONAL.items()})
     g.update(
         __name__=module,
@@ -371,6 +386,7 @@ def bind_driver(
         S_OVER=found["S_GAME_OVER"],
         S_ERROR=found["S_ERROR"],
         S_SEAT=found["S_SEAT"],
+        S_TURN=found.get("S_TURN", -1),
         END_ERROR=found["END_ERROR"],
         X_SIZE=max(x_size, 1),
         X_ZEROED=x_size if x_zeroed is None else x_zeroed,
@@ -383,7 +399,9 @@ def bind_driver(
         g["ERR_TRACE"] = turn[3]
     out = types.SimpleNamespace(module=module, layout=layout, columns=layout.columns)
     for template, compile_ in _TEMPLATES:
-        if template is play_turns and turn is None:
+        if (template is play_turns and turn is None) or (
+            template is rounds_begun and "length" in found
+        ):
             continue
         fn = types.FunctionType(
             template.__code__, g, template.__name__, template.__defaults__, template.__closure__
@@ -395,5 +413,7 @@ def bind_driver(
         g[template.__name__] = compiled
         if template is play_turns:
             g["game_play_from"] = compiled
+        if template is rounds_begun:
+            g["game_length"] = compiled
         setattr(out, template.__name__, compiled)
     return out

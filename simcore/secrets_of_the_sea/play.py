@@ -1,9 +1,6 @@
 """Playing Secrets of the Sea: the game's turn loop and result row, plugged into the shared
 driver (simcore.skeleton): play_game (one game, optionally traced) and play_batch (blocks of
 games in parallel).
-
-A game depends only on (rules, policies, seed, game index): its random stream comes from
-simcore.rng.stream_for(seed, index), never from thread count or chunking.
 """
 
 from __future__ import annotations
@@ -17,36 +14,8 @@ from simcore.secrets_of_the_sea.rules import (
     N_BONUS,
     N_TYPES,
     P_N_TILES,
-    P_PLAYERS,
     R_FRONT,
     R_VALUE,
-)
-from simcore.secrets_of_the_sea.state import (
-    C_BUSTS,
-    C_DIVES,
-    C_EMPTY_STOPS,
-    C_EXCHANGES,
-    C_FIGHTS_LOST,
-    C_FIGHTS_WON,
-    C_WRECK,
-    N_CNT,
-    O_BONUS,
-    O_CNT,
-    O_OWNER,
-    S_BONUS_LEFT,
-    S_BUSTS,
-    S_CAVES,
-    S_DARK_LEFT,
-    S_DIVES,
-    S_EMPTY_STOPS,
-    S_EXCHANGES,
-    S_FIGHTS,
-    S_FIGHTS_WON,
-    S_LIGHT_LEFT,
-    S_MOVES,
-    S_TURN,
-    S_WRECK_LEFT,
-    S_WRECK_TAKEN,
 )
 from simcore.skeleton import DERIVED, RowLayout, bind_driver
 
@@ -55,34 +24,34 @@ from simcore.skeleton import DERIVED, RowLayout, bind_driver
 ROW = RowLayout(
     MAX_PLAYERS,
     game_counters=(
-        ("dives", S_DIVES),
-        ("busts", S_BUSTS),
-        ("lamp_moves", S_MOVES),
-        ("fights", S_FIGHTS),
-        ("fights_won", S_FIGHTS_WON),
-        ("exchanges", S_EXCHANGES),
-        ("caves_opened", S_CAVES),
-        ("empty_stops", S_EMPTY_STOPS),
-        ("wreck_taken", S_WRECK_TAKEN),
-        ("light_left", S_LIGHT_LEFT),
-        ("dark_left", S_DARK_LEFT),
-        ("wreck_left", S_WRECK_LEFT),
-        ("bonus_left", S_BONUS_LEFT),
+        ("dives", state.S_DIVES),
+        ("busts", state.S_BUSTS),
+        ("lamp_moves", state.S_MOVES),
+        ("fights", state.S_FIGHTS),
+        ("fights_won", state.S_FIGHTS_WON),
+        ("exchanges", state.S_EXCHANGES),
+        ("caves_opened", state.S_CAVES),
+        ("empty_stops", state.S_EMPTY_STOPS),
+        ("wreck_taken", state.S_WRECK_TAKEN),
+        ("light_left", state.S_LIGHT_LEFT),
+        ("dark_left", state.S_DARK_LEFT),
+        ("wreck_left", state.S_WRECK_LEFT),
+        ("bonus_left", state.S_BONUS_LEFT),
     ),
     seat_counters=(
         ("tiles", DERIVED),
         ("treasure_points", DERIVED),
         ("bonus_tiles", DERIVED),
-        ("wreck_tiles", C_WRECK),
-        ("monsters_won", C_FIGHTS_WON),
-        ("monsters_lost", C_FIGHTS_LOST),
-        ("busts", C_BUSTS),
-        ("exchanges", C_EXCHANGES),
-        ("empty_stops", C_EMPTY_STOPS),
-        ("dives", C_DIVES),
+        ("wreck_tiles", state.C_WRECK),
+        ("monsters_won", state.C_FIGHTS_WON),
+        ("monsters_lost", state.C_FIGHTS_LOST),
+        ("busts", state.C_BUSTS),
+        ("exchanges", state.C_EXCHANGES),
+        ("empty_stops", state.C_EMPTY_STOPS),
+        ("dives", state.C_DIVES),
     ),
-    seat_base=O_CNT,
-    seat_stride=N_CNT,
+    seat_base=state.O_CNT,
+    seat_stride=state.N_CNT,
 )
 N_COLS = len(ROW.columns)
 K_TILES = ROW.counter("tiles")
@@ -97,24 +66,17 @@ def play_turn(s, r, tr, seat, pol, wts, rng, checked, x, xf, tab):
 
 
 @kernel
-def length(s, r):
-    """(rounds begun, turns played): the game ends mid-round when a kind of tile runs out."""
-    players = r[P_PLAYERS]
-    return (s[S_TURN] + players - 1) // players, s[S_TURN]
-
-
-@kernel
 def derived(s, r, k, seat):
     """The seat counters that are not one state field: tiles in front of the seat, the points
     of its treasure tiles, its bonus tiles."""
     n = 0
     if k == K_BONUS_TILES:
         for b in range(N_BONUS):
-            if s[O_BONUS + b] == seat:
+            if s[state.O_BONUS + b] == seat:
                 n += 1
         return n
     for t in range(r[P_N_TILES]):
-        if s[O_OWNER + t] == seat:
+        if s[state.O_OWNER + t] == seat:
             if k == K_TILES:
                 n += 1
             elif r[R_FRONT + t] < N_TYPES:

@@ -1,9 +1,6 @@
 """Playing Sunken City: the game's turn loop and result row, plugged into the shared driver
 (simcore.skeleton): play_game (one game, optionally traced) and play_batch (blocks of games in
 parallel).
-
-A game depends only on (rules, policies, seed, game index): its random stream comes from
-simcore.rng.stream_for(seed, index), never from thread count or chunking.
 """
 
 from __future__ import annotations
@@ -21,67 +18,39 @@ from simcore.sunken_city.players.scratch import F_SIZE as XF_SIZE
 from simcore.sunken_city.players.scratch import X_SIZE
 from simcore.sunken_city.players.turn import POL_HEURISTIC, heuristic_turn
 from simcore.sunken_city.rules import MAX_PLAYERS, N_SPACES, N_TREASURES
-from simcore.sunken_city.state import (
-    BANKED,
-    C_CHIPS_GAINED,
-    C_CHIPS_MISSED,
-    C_CHIPS_USED,
-    C_MOVE_POINTS_SPENT,
-    C_SENT_HOME,
-    C_SENT_OTHERS,
-    C_SPIRIT_MOVES,
-    C_TREASURES_LOST,
-    C_TREASURES_RECOVERED,
-    N_COUNTERS,
-    O_COUNTERS,
-    O_STACKS,
-    S_BANISHMENTS,
-    S_CHIP_SUPPLY,
-    S_DRAW_SPACE,
-    S_GROTTO_MOVES,
-    S_HOUSES_PLACED,
-    S_PIECES_SUNK,
-    S_ROUND,
-    S_SINK_STEPS,
-    S_SINKING_PHASES,
-    S_SPIRIT_MOVES,
-    S_STARVED_TURNS,
-    S_STREETS_PLACED,
-    S_TURN,
-)
 
 # The result row: common columns, then Sunken City's counters (name, state field).
 ROW = RowLayout(
     MAX_PLAYERS,
     game_counters=(
-        ("spirit_moves", S_SPIRIT_MOVES),
-        ("pieces_sunk", S_PIECES_SUNK),
-        ("streets_placed", S_STREETS_PLACED),
-        ("houses_placed", S_HOUSES_PLACED),
-        ("starved_turns", S_STARVED_TURNS),
+        ("spirit_moves", state.S_SPIRIT_MOVES),
+        ("pieces_sunk", state.S_PIECES_SUNK),
+        ("streets_placed", state.S_STREETS_PLACED),
+        ("houses_placed", state.S_HOUSES_PLACED),
+        ("starved_turns", state.S_STARVED_TURNS),
         ("final_street_space", DERIVED),
         ("streets_left", DERIVED),
-        ("chips_left", S_CHIP_SUPPLY),
+        ("chips_left", state.S_CHIP_SUPPLY),
         # the advanced game (seed 001); 0 in the basic game
-        ("sinking_phases", S_SINKING_PHASES),
-        ("banishments", S_BANISHMENTS),
-        ("grotto_moves", S_GROTTO_MOVES),
-        ("sinking_steps", S_SINK_STEPS),
+        ("sinking_phases", state.S_SINKING_PHASES),
+        ("banishments", state.S_BANISHMENTS),
+        ("grotto_moves", state.S_GROTTO_MOVES),
+        ("sinking_steps", state.S_SINK_STEPS),
     ),
     seat_counters=(
-        ("sent_home", C_SENT_HOME),
-        ("sent_others_home", C_SENT_OTHERS),
-        ("chips_gained", C_CHIPS_GAINED),
-        ("chips_used", C_CHIPS_USED),
-        ("chips_missed", C_CHIPS_MISSED),
+        ("sent_home", state.C_SENT_HOME),
+        ("sent_others_home", state.C_SENT_OTHERS),
+        ("chips_gained", state.C_CHIPS_GAINED),
+        ("chips_used", state.C_CHIPS_USED),
+        ("chips_missed", state.C_CHIPS_MISSED),
         ("treasures_banked", DERIVED),
-        ("treasures_recovered", C_TREASURES_RECOVERED),
-        ("treasures_lost", C_TREASURES_LOST),
-        ("spirit_moved", C_SPIRIT_MOVES),
-        ("steps", C_MOVE_POINTS_SPENT),
+        ("treasures_recovered", state.C_TREASURES_RECOVERED),
+        ("treasures_lost", state.C_TREASURES_LOST),
+        ("spirit_moved", state.C_SPIRIT_MOVES),
+        ("steps", state.C_MOVE_POINTS_SPENT),
     ),
-    seat_base=O_COUNTERS,
-    seat_stride=N_COUNTERS,
+    seat_base=state.O_COUNTERS,
+    seat_stride=state.N_COUNTERS,
 )
 N_COLS = len(ROW.columns)
 K_FINAL_STREET_SPACE = ROW.counter("final_street_space")
@@ -110,23 +79,23 @@ def setup(s, r, tr, rng):
 @kernel
 def length(s, r):
     """(rounds, turns) played."""
-    return s[S_ROUND], s[S_TURN]
+    return s[state.S_ROUND], s[state.S_TURN]
 
 
 @kernel
 def derived(s, r, k, seat):
     """The counters that are not one state field."""
     if k == K_FINAL_STREET_SPACE:
-        return s[S_DRAW_SPACE] + 1
+        return s[state.S_DRAW_SPACE] + 1
     if k == K_STREETS_LEFT:
         left = 0
         for q in range(N_SPACES):
-            left += s[O_STACKS + q]
+            left += s[state.O_STACKS + q]
         return left
     if k == K_TREASURES_BANKED:
         v = 0
         for t in range(N_TREASURES):
-            if treasure(s, seat, t) == BANKED:
+            if treasure(s, seat, t) == state.BANKED:
                 v += 1
         return v
     return 0

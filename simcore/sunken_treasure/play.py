@@ -2,9 +2,6 @@
 (simcore.skeleton): play_game (one game, optionally traced) and play_batch (blocks of games in
 parallel).
 
-A game depends only on (rules, policies, seed, game index): its random stream comes from
-simcore.rng.stream_for(seed, index), never from thread count or chunking.
-
 The common columns with one player: `winner` is 0 when the target was banked within the solo
 turn limit, else -1 with `win_mask` 0 (a loss, not a shared win).
 """
@@ -26,68 +23,39 @@ from simcore.sunken_treasure.policies import (
     lock_table,
     random_turn,
 )
-from simcore.sunken_treasure.rules import P_PLAYERS
-from simcore.sunken_treasure.state import (
-    C_ABANDONED,
-    C_ATTACKED,
-    C_BANKS,
-    C_CARDS_TAKEN,
-    C_LOCKS_FAILED,
-    C_OPENED,
-    C_ROBBED,
-    C_SAFETY,
-    C_SURFACED,
-    C_THEFTS,
-    C_THEFTS_WON,
-    C_TRAP_SURFACED,
-    C_VALUE_LOST,
-    F_CNT,
-    O_SEATS,
-    S_ATTACKS,
-    S_RESHUFFLES,
-    S_SAFETY_PLAYED,
-    S_SHARKS_CLEARED,
-    S_SHARKS_DRAWN,
-    S_SHORT,
-    S_TRE_DN,
-    S_TRE_N,
-    S_TURN,
-    SEAT_W,
-    X_SIZE,
-)
 
 # The result row: common columns, then Sunken Treasure's counters (name, state field).
 ROW = RowLayout(
     MAX_PLAYERS,
     game_counters=(
-        ("shark_attacks", S_ATTACKS),
-        ("sharks_drawn", S_SHARKS_DRAWN),
-        ("sharks_cleared", S_SHARKS_CLEARED),
-        ("safety_played", S_SAFETY_PLAYED),
-        ("item_reshuffles", S_RESHUFFLES),
-        ("attempt_reshuffles", S_RESHUFFLES + 1),
-        ("treasure_reshuffles", S_RESHUFFLES + 2),
-        ("treasure_short", S_SHORT),
+        ("shark_attacks", state.S_ATTACKS),
+        ("sharks_drawn", state.S_SHARKS_DRAWN),
+        ("sharks_cleared", state.S_SHARKS_CLEARED),
+        ("safety_played", state.S_SAFETY_PLAYED),
+        ("item_reshuffles", state.S_RESHUFFLES),
+        ("attempt_reshuffles", state.S_RESHUFFLES + 1),
+        ("treasure_reshuffles", state.S_RESHUFFLES + 2),
+        ("treasure_short", state.S_SHORT),
         ("treasure_left", DERIVED),
     ),
     seat_counters=(
         ("cards_banked", DERIVED),
-        ("containers_opened", C_OPENED),
-        ("treasure_taken", C_CARDS_TAKEN),
-        ("locks_failed", C_LOCKS_FAILED),
-        ("trap_surfaced", C_TRAP_SURFACED),
-        ("shark_attacked", C_ATTACKED),
-        ("value_lost", C_VALUE_LOST),
-        ("thefts", C_THEFTS),
-        ("thefts_won", C_THEFTS_WON),
-        ("cards_robbed", C_ROBBED),
-        ("surfaced", C_SURFACED),
-        ("banks", C_BANKS),
-        ("safety", C_SAFETY),
-        ("abandoned", C_ABANDONED),
+        ("containers_opened", state.C_OPENED),
+        ("treasure_taken", state.C_CARDS_TAKEN),
+        ("locks_failed", state.C_LOCKS_FAILED),
+        ("trap_surfaced", state.C_TRAP_SURFACED),
+        ("shark_attacked", state.C_ATTACKED),
+        ("value_lost", state.C_VALUE_LOST),
+        ("thefts", state.C_THEFTS),
+        ("thefts_won", state.C_THEFTS_WON),
+        ("cards_robbed", state.C_ROBBED),
+        ("surfaced", state.C_SURFACED),
+        ("banks", state.C_BANKS),
+        ("safety", state.C_SAFETY),
+        ("abandoned", state.C_ABANDONED),
     ),
-    seat_base=O_SEATS + F_CNT,
-    seat_stride=SEAT_W,
+    seat_base=state.O_SEATS + state.F_CNT,
+    seat_stride=state.SEAT_W,
 )
 N_COLS = len(ROW.columns)
 K_TREASURE_LEFT = ROW.counter("treasure_left")
@@ -100,14 +68,14 @@ def play_turn(s, r, tr, seat, pol, wts, rng, checked, x, xf, lt):
     kernel, and the whole matrix rather than a row view, so no reference counting per turn).
     x: int64[X_SIZE] scratch; lt: the lock table (policies.lock_table); xf is not used. A
     player that returns without completing its turn is an error."""
-    turn = s[S_TURN]
+    turn = s[state.S_TURN]
     if pol == POL_RANDOM:
         err = random_turn(s, r, tr, seat, rng, checked, x)
     elif pol > POL_RANDOM:
         err = heuristic_turn(s, r, tr, seat, wts, rng, checked, lt)
     else:
         err = ERR_ILLEGAL
-    if err == 0 and s[S_TURN] != turn + 1:
+    if err == 0 and s[state.S_TURN] != turn + 1:
         err = ERR_ILLEGAL
     return err
 
@@ -116,24 +84,17 @@ tables = lock_table  # filled once per block of games
 
 
 @kernel
-def length(s, r):
-    """(rounds begun, turns played): the game ends mid-round when the target is banked."""
-    players = r[P_PLAYERS]
-    return (s[S_TURN] + players - 1) // players, s[S_TURN]
-
-
-@kernel
 def derived(s, r, k, seat):
     """The counters that are not one state field."""
     if k == K_TREASURE_LEFT:
-        return s[S_TRE_N] + s[S_TRE_DN]
+        return s[state.S_TRE_N] + s[state.S_TRE_DN]
     if k == K_CARDS_BANKED:
         return n_banked(s, r, seat)
     return 0
 
 
 DRIVER = bind_driver(
-    __name__, ROW, state, engine, engine_invariants, x_size=X_SIZE, table_size=LT_SIZE
+    __name__, ROW, state, engine, engine_invariants, x_size=state.X_SIZE, table_size=LT_SIZE
 )
 play_game = DRIVER.play_game
 play_batch = DRIVER.play_batch
