@@ -27,6 +27,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import types
 from pathlib import Path
 
 import numba
@@ -103,3 +104,24 @@ def driver(fn=None, **options):
     if fn is None:
         return lambda f: _compile(f, opts)
     return _compile(fn, opts)
+
+
+def bound_copy(template, module: str, names: dict, compile_=None, name: str | None = None):
+    """A compiled copy of the plain function `template` that belongs to `module` (a game's
+    module: its cache directory, simcore.jit), whose global names are `names` (a whole globals
+    dict, used as it is, so that copies bound together can call each other). numba's on-disk
+    cache does not work for closures over compiled functions (the cache key pickles the
+    closure, and a dispatcher pickles differently in every process); a copy with its own
+    globals caches like any function of the game. compile_: kernel (default) or a driver
+    decorator."""
+    fn = types.FunctionType(
+        template.__code__,
+        names,
+        name or template.__name__,
+        template.__defaults__,
+        template.__closure__,
+    )
+    fn.__qualname__ = name or template.__qualname__
+    fn.__doc__ = template.__doc__
+    fn.__module__ = module
+    return (compile_ or kernel)(fn)

@@ -10,10 +10,9 @@ recompiles the games' callers too.
 
 from __future__ import annotations
 
-import types
 from collections.abc import Callable
 
-from simcore.jit import kernel
+from simcore.jit import bound_copy, kernel
 
 
 def _after(s, r, checked, err):
@@ -29,8 +28,5 @@ def bind_after(module: str, check_invariants: Callable, inline: str = "never") -
     """The game's `after(s, r, checked, err)` over its compiled check_invariants(s, r),
     compiled for `module` (the game's players module, whose cache directory it shares);
     inline as for @kernel."""
-    fn = types.FunctionType(_after.__code__, {"game_check_invariants": check_invariants}, "after")
-    fn.__qualname__ = "after"
-    fn.__doc__ = _after.__doc__
-    fn.__module__ = module
-    return kernel(fn, inline=inline)
+    names = {"game_check_invariants": check_invariants}
+    return bound_copy(_after, module, names, lambda f: kernel(f, inline=inline), "after")

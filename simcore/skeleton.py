@@ -37,11 +37,10 @@ before each game, and a table tab (float64[TABLE_SIZE]) that depends on the rule
 A game depends only on (rules, policies, seed, game index): its random stream comes from
 simcore.rng.stream_for(seed, index), never from the thread count or the chunking.
 
-Why templates: numba's on-disk cache does not work for closures over compiled functions (the
-cache key pickles the closure, and a dispatcher pickles differently in every process). So the
-templates are plain functions whose free names (the hooks and the game's constants) are bound
-by giving each game its own copy of the function with its own globals; the copy is cached in
-the game's cache directory (simcore.jit) like any function of the game.
+Why templates: numba's on-disk cache does not work for closures over compiled functions. So
+the templates are plain functions whose free names (the hooks and the game's constants) are
+bound by giving each game its own copy with its own globals (simcore.jit.bound_copy); the copy
+is cached in the game's cache directory like any function of the game.
 """
 
 from __future__ import annotations
@@ -55,7 +54,7 @@ from typing import Any
 import numpy as np
 from numba import prange
 
-from simcore.jit import driver, kernel
+from simcore.jit import bound_copy, driver, kernel
 from simcore.rng import stream_for
 from simcore.seats import seat_policies
 from simcore.tracebuf import T_HEADER, T_ON, trace_full
@@ -403,17 +402,11 @@ def bind_driver(
             template is rounds_begun and "length" in found
         ):
             continue
-        fn = types.FunctionType(
-            template.__code__, g, template.__name__, template.__defaults__, template.__closure__
-        )
-        fn.__qualname__ = template.__qualname__
-        fn.__doc__ = template.__doc__
-        fn.__module__ = module
-        compiled = compile_(fn)
+        compiled = bound_copy(template, module, g, compile_)
         g[template.__name__] = compiled
+        setattr(out, template.__name__, compiled)
         if template is play_turns:
             g["game_play_from"] = compiled
         if template is rounds_begun:
             g["game_length"] = compiled
-        setattr(out, template.__name__, compiled)
     return out

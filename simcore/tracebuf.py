@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simcore.jit import kernel
+from simcore.jit import bound_copy, kernel
 
 T_ON = 0  # 1 record, 0 off
 T_NA = 1  # action records written (may exceed the capacity: overflow)
@@ -126,3 +126,26 @@ class TraceShape:
 
     def snapshots(self, tr: np.ndarray) -> np.ndarray:
         return read_snapshots(tr, self.width, self.snap_size)
+
+
+def _record(tr, s, kind, a=0, b=0, c=0, d=0, e=0, f=0, g=0, h=0, i=0):  # pragma: no cover
+    """Append one action record (the state's clock, the seat, kind, then a.. up to the
+    record's width) when tracing is on."""
+    put_record(tr, WIDTH, s[CLOCK], s[SEAT], kind, a, b, c, d, e, f, g, h, i)  # noqa: F821
+
+
+def _snapshot(tr, s):  # pragma: no cover - compiled
+    """Append the state before a turn (its first SNAP_SIZE values) when tracing is on."""
+    write_snapshot(tr, s, WIDTH, SNAP_SIZE)  # noqa: F821
+
+
+def trace_kernels(
+    module: str, width: int, clock: int, seat: int, snap_size: int, inline: str = "never"
+):
+    """A game's `record(tr, s, kind, a, ...)` and `snapshot(tr, s)` kernels, compiled for its
+    engine `module`: records of `width` ints that start with s[clock] (the turn or decision
+    counter) and s[seat], snapshots of the state's first `snap_size` values; `record` inlined
+    as for @kernel(inline=...)."""
+    names = {**globals(), "WIDTH": width, "CLOCK": clock, "SEAT": seat, "SNAP_SIZE": snap_size}
+    record = bound_copy(_record, module, names, lambda f: kernel(f, inline=inline), "record")
+    return record, bound_copy(_snapshot, module, names, name="snapshot")

@@ -23,7 +23,7 @@ from simcore.jit import kernel
 from simcore.sunken_city import board as B
 from simcore.sunken_city import rules as R
 from simcore.sunken_city import state as S
-from simcore.tracebuf import put_record, write_snapshot
+from simcore.tracebuf import trace_kernels
 
 # Error codes: 0 = fine. ERR_ILLEGAL is returned by do_* for an illegal action; the others
 # come from check_invariants (checked mode).
@@ -157,16 +157,7 @@ def recount_near(s):
 # Trace recording
 
 
-@kernel
-def record(tr, s, kind, a=0, b=0, c=0, d=0, e=0, f=0, g=0, h=0, i=0):
-    """Append one action record (turn, seat, kind, a..i) when tracing is on."""
-    put_record(tr, S.ACTION_WIDTH, s[S.S_TURN], s[S.S_SEAT], kind, a, b, c, d, e, f, g, h, i)
-
-
-@kernel
-def snapshot(tr, s):
-    """Append the whole state (before a turn) to the trace when tracing is on."""
-    write_snapshot(tr, s, S.ACTION_WIDTH, S.STATE_SIZE)
+record, snapshot = trace_kernels(__name__, S.ACTION_WIDTH, S.S_TURN, S.S_SEAT, S.STATE_SIZE)
 
 
 # ---------------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from simcore.rng import rand_below
 from simcore.sunken_treasure import board as B
 from simcore.sunken_treasure import rules as R
 from simcore.sunken_treasure import state as S
-from simcore.tracebuf import put_record, write_snapshot
+from simcore.tracebuf import trace_kernels
 
 # Error codes: 0 = fine. ERR_ILLEGAL is returned by do_* for an illegal action; ERR_TRACE by
 # play.py when the trace buffer overflows; the others come from check_invariants (checked
@@ -150,16 +150,9 @@ def recount_ok(s, r, seat):
 # Trace
 
 
-@kernel(inline="always")
-def record(tr, s, kind, a=0, b=0, c=0, d=0, e=0, f=0, g=0, h=0, i=0):
-    """Append one action record (turn, seat, kind, a..i) when tracing is on."""
-    put_record(tr, S.ACTION_WIDTH, s[S.S_TURN], s[S.S_SEAT], kind, a, b, c, d, e, f, g, h, i)
-
-
-@kernel
-def snapshot(tr, s):
-    """Append the whole state (before a turn) to the trace when tracing is on."""
-    write_snapshot(tr, s, S.ACTION_WIDTH, S.STATE_SIZE)
+record, snapshot = trace_kernels(
+    __name__, S.ACTION_WIDTH, S.S_TURN, S.S_SEAT, S.STATE_SIZE, inline="always"
+)
 
 
 # ---------------------------------------------------------------------------------------
