@@ -24,6 +24,7 @@ import numpy as np
 
 from simcore.bits import trailing_zeros
 from simcore.jit import kernel
+from simcore.playerkit import bind_after
 from simcore.rng import rand_below
 from simcore.secrets_of_the_sea import board as B
 from simcore.secrets_of_the_sea import rules as R
@@ -66,14 +67,8 @@ XF_D = XF_W + 12 * 2  # [12 x 2] value of rolling on from row 0..11 with 1 / 2 d
 XF_SIZE = XF_D + 12 * 2
 
 
-@kernel
-def after(s, r, checked, err):
-    """After an action: the engine's verdict, then (checked mode) the invariants."""
-    if err != 0:
-        return err
-    if checked:
-        return check_invariants(s, r)
-    return 0
+# After an action: the engine's verdict, then (checked mode) the invariants.
+after = bind_after(__name__, check_invariants)
 
 
 # ---------------------------------------------------------------------------------------
