@@ -31,7 +31,8 @@ class GameTrace:
     end: dict
     r: np.ndarray
     snaps: np.ndarray
-    render: Callable[[GameTrace], str] = field(repr=False, compare=False)
+    render: Callable[[GameTrace], list[str]] = field(repr=False, compare=False)
+    ending: Callable[[dict], str] = field(repr=False, compare=False)
 
     def jsonl(self) -> str:
         lines = [json.dumps(self.header)]
@@ -40,7 +41,8 @@ class GameTrace:
         return "\n".join(lines) + "\n"
 
     def text(self) -> str:
-        return self.render(self)
+        """The readable replay: the game's lines, then a blank line and how it ended."""
+        return "\n".join(self.render(self) + ["", self.ending(self.end)]) + "\n"
 
 
 @dataclass(frozen=True)
@@ -55,10 +57,13 @@ class TraceFormat:
     driver: Any  # the game's simcore.skeleton driver (play.DRIVER)
     state: ModuleType
     turns: Callable[[Any, int], int]  # (rules, players) -> the longest game, in snapshots
-    turn: Callable[[np.ndarray, np.ndarray, np.ndarray], dict]  # (snapshot, its records, r)
-    render: Callable[[GameTrace], str]
+    state_json: Callable[[np.ndarray, np.ndarray], dict]  # (snapshot, r) -> the state
+    actions: Callable[[np.ndarray, np.ndarray, np.ndarray], list]  # (snapshot, records, r)
+    render: Callable[[GameTrace], list[str]]  # the title, then each turn's lines
+    ending: Callable[[dict], str]  # the end line -> the sentence on how the game ended
+    header_extra: Callable[[Any, np.ndarray], dict] = lambda rules, r: {}  # (rules, r)
     clock: str = "S_TURN"
-    header_extra: Callable[[Any, np.ndarray], dict] = lambda rules, r: {}
+    turn_type: str = "turn"  # the "type" of a turn's line ("decision" in Sumeria)
     tiebreaks: bool = True  # the end line lists the tie-breaks
 
 
@@ -112,8 +117,15 @@ def replay(
     turns = []
     for snap in snaps:
         sel = recs[(recs[:, 0] == snap[clock]) & (recs[:, 2] != fmt.state.A_GAME_END)]
-        turns.append(fmt.turn(snap, sel, r))
-    return GameTrace(header, turns, end_line(fmt, row, players), r, snaps, fmt.render)
+        turns.append(
+            {
+                "type": fmt.turn_type,
+                "state": fmt.state_json(snap, r),
+                "actions": fmt.actions(snap, sel, r),
+            }
+        )
+    end = end_line(fmt, row, players)
+    return GameTrace(header, turns, end, r, snaps, fmt.render, fmt.ending)
 
 
 def end_line(fmt: TraceFormat, row: np.ndarray, players: int) -> dict:

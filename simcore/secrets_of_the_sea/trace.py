@@ -8,8 +8,8 @@ import json
 
 import numpy as np
 
-from simcore.replay import SEAT_LETTERS, GameTrace, TraceFormat, title_lines
-from simcore.secrets_of_the_sea import state as game_state
+from simcore.replay import SEAT_LETTERS, GameTrace, TraceFormat, title_lines, winner_sentence
+from simcore.secrets_of_the_sea import state as S
 from simcore.secrets_of_the_sea.board import (
     COLS,
     ROWS,
@@ -113,8 +113,8 @@ def actions_json(recs: np.ndarray, r: np.ndarray) -> list[dict]:
     return out
 
 
-def render(trace: GameTrace) -> str:
-    """The readable replay."""
+def render(trace: GameTrace) -> list[str]:
+    """The readable replay's lines, up to how the game ended."""
     out = title_lines(f"Secrets of the Sea, {trace.header['players']} players", trace.header)
     for t in trace.turns:
         st = t["state"]
@@ -126,19 +126,14 @@ def render(trace: GameTrace) -> str:
         for a in t["actions"]:
             if a["type"] != "end_turn":
                 out.append("  " + describe_action(a))
-    e = trace.end
-    out.append("")
-    win = (
-        f"Winner: seat {SEAT_LETTERS[e['winner']]}."
-        if e["winner"] >= 0
-        else "Shared win: seats "
-        + ", ".join(SEAT_LETTERS[s] for s in range(len(e["scores"])) if e["win_mask"] & (1 << s))
-        + "."
+    return out
+
+
+def ending(e: dict) -> str:
+    return (
+        f"Game over ({e['end_reason']}) after {e['turns']} turns. Scores {e['scores']}. "
+        + winner_sentence(e)
     )
-    out.append(
-        f"Game over ({e['end_reason']}) after {e['turns']} turns. Scores {e['scores']}. " + win
-    )
-    return "\n".join(out) + "\n"
 
 
 def draw_board(st: dict) -> str:
@@ -206,15 +201,15 @@ def describe_action(a: dict) -> str:
     return json.dumps(a)
 
 
+def turn_actions(snap: np.ndarray, recs: np.ndarray, r: np.ndarray) -> list[dict]:
+    return actions_json(recs, r)
+
+
+def max_turns(rules, players: int) -> int:
+    """The most turns a game can last."""
+    return rules.max_turns + 1
+
+
 FORMAT = TraceFormat(
-    DRIVER,
-    game_state,
-    turns=lambda rules, players: rules.max_turns + 1,
-    turn=lambda snap, recs, r: {
-        "type": "turn",
-        "state": state_json(snap, r),
-        "actions": actions_json(recs, r),
-    },
-    render=render,
-    tiebreaks=False,
+    DRIVER, S, max_turns, state_json, turn_actions, render, ending, tiebreaks=False
 )

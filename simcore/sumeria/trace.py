@@ -9,7 +9,7 @@ import json
 import numpy as np
 
 from simcore.replay import SEAT_LETTERS, GameTrace, TraceFormat, title_lines, winner_sentence
-from simcore.sumeria import state as game_state
+from simcore.sumeria import state as S
 from simcore.sumeria.board import LOCS_PER_STATE, N_STATES, TYPE_NAMES, load_map, loc_name
 from simcore.sumeria.play import DRIVER
 from simcore.sumeria.rules import P_N_SCORED, P_PLAYERS
@@ -146,8 +146,8 @@ def actions_json(recs: np.ndarray) -> list[dict]:
     return out
 
 
-def render(trace: GameTrace) -> str:
-    """The readable replay."""
+def render(trace: GameTrace) -> list[str]:
+    """The readable replay's lines, up to how the game ended."""
     h = trace.header
     out = title_lines(f"Sumeria, {h['players']} players", h)
     out[0] += f", map {h['rules']['map']}"
@@ -163,13 +163,14 @@ def render(trace: GameTrace) -> str:
             out.append(draw_board(st))
         for a in t["actions"]:
             out.append(f"  [{st['decision']:3d}] " + describe_action(a))
-    e = trace.end
-    out.append("")
-    out.append(
+    return out
+
+
+def ending(e: dict) -> str:
+    return (
         f"Game over after {e['rounds']} rounds. Scores {e['scores']}, tie-breaks "
         f"{e['tiebreaks']}. " + winner_sentence(e)
     )
-    return "\n".join(out) + "\n"
 
 
 def draw_board(st: dict) -> str:
@@ -241,7 +242,7 @@ def describe_action(a: dict) -> str:
     return json.dumps(a)
 
 
-def _decisions(rules, players: int) -> int:
+def max_turns(rules, players: int) -> int:
     """The most decisions a game can take (and room for the setup's)."""
     return (
         players * (rules.initial_traders[players - 3] + rules.rounds * (rules.turns_per_round + 9))
@@ -249,18 +250,24 @@ def _decisions(rules, players: int) -> int:
     )
 
 
+def turn_actions(snap: np.ndarray, recs: np.ndarray, r: np.ndarray) -> list[dict]:
+    return actions_json(recs)
+
+
+def routes(rules, r: np.ndarray) -> dict:
+    """The map's trade routes."""
+    return {"routes": [[loc_name(a), loc_name(b)] for a, b in load_map(rules.map)]}
+
+
 FORMAT = TraceFormat(
     DRIVER,
-    game_state,
-    turns=_decisions,
-    turn=lambda snap, recs, r: {
-        "type": "decision",
-        "state": state_json(snap, r),
-        "actions": actions_json(recs),
-    },
-    render=render,
+    S,
+    max_turns,
+    state_json,
+    turn_actions,
+    render,
+    ending,
     clock="S_DECISION",
-    header_extra=lambda rules, r: {
-        "routes": [[loc_name(a), loc_name(b)] for a, b in load_map(rules.map)]
-    },
+    turn_type="decision",
+    header_extra=routes,
 )

@@ -11,7 +11,7 @@ import numpy as np
 
 from simcore.replay import SEAT_LETTERS, GameTrace, TraceFormat, title_lines, winner_sentence
 from simcore.sunken_city import engine
-from simcore.sunken_city import state as game_state
+from simcore.sunken_city import state as S
 from simcore.sunken_city.play import DRIVER
 from simcore.sunken_city.rules import (
     N_TREASURES,
@@ -300,8 +300,8 @@ def _plain_action(kind: int, rec: np.ndarray, pieces: _Pieces) -> dict:
     return {"type": "end_turn", "unraised": a, "points_left": b}
 
 
-def render(trace: GameTrace) -> str:
-    """The readable replay."""
+def render(trace: GameTrace) -> list[str]:
+    """The readable replay's lines, up to how the game ended."""
     out = title_lines(f"Sunken City, {trace.header['players']} players", trace.header)
     for t, snap in zip(trace.turns, trace.snaps):
         st = t["state"]
@@ -313,13 +313,14 @@ def render(trace: GameTrace) -> str:
         out.append(_summary_line(st))
         for a in t["actions"]:
             out.append("  " + describe_action(a))
-    e = trace.end
-    out.append("")
-    out.append(
+    return out
+
+
+def ending(e: dict) -> str:
+    return (
         f"Game over ({e['end_reason']}) after {e['rounds']} rounds. Scores "
         f"{e['scores']}, tie-breaks {e['tiebreaks']}. " + winner_sentence(e)
     )
-    return "\n".join(out) + "\n"
 
 
 def _summary_line(st: dict) -> str:
@@ -463,17 +464,20 @@ def describe_action(a: dict) -> str:
     return json.dumps(a)
 
 
-FORMAT = TraceFormat(
-    DRIVER,
-    game_state,
-    turns=lambda rules, players: rules.max_rounds * players + 1,
-    turn=lambda snap, recs, r: {
-        "type": "turn",
-        "state": state_json(snap, r),
-        "actions": actions_json(recs, _Pieces(snap)),
-    },
-    render=render,
-    header_extra=lambda rules, r: {
+def turn_actions(snap: np.ndarray, recs: np.ndarray, r: np.ndarray) -> list[dict]:
+    return actions_json(recs, _Pieces(snap))
+
+
+def cards(rules, r: np.ndarray) -> dict:
+    """The movement cards of the packed rules."""
+    return {
         "cards": [[int(r[R_CARDS + 3 * c + j]) for j in range(3)] for c in range(int(r[P_N_CARDS]))]
-    },
-)
+    }
+
+
+def max_turns(rules, players: int) -> int:
+    """The most turns a game can last."""
+    return rules.max_rounds * players + 1
+
+
+FORMAT = TraceFormat(DRIVER, S, max_turns, state_json, turn_actions, render, ending, cards)

@@ -9,7 +9,7 @@ import json
 import numpy as np
 
 from simcore.replay import SEAT_LETTERS, GameTrace, TraceFormat, title_lines
-from simcore.sunken_treasure import state as game_state
+from simcore.sunken_treasure import state as S
 from simcore.sunken_treasure.board import ATTEMPT_NAMES, DECK_NAMES, ITEM_NAMES
 from simcore.sunken_treasure.play import DRIVER
 from simcore.sunken_treasure.rules import P_N_TKINDS, P_PLAYERS, R_TVALUE
@@ -209,8 +209,8 @@ def _seat_line(k: int, st: dict) -> str:
     )
 
 
-def render(trace: GameTrace) -> str:
-    """The readable replay."""
+def render(trace: GameTrace) -> list[str]:
+    """The readable replay's lines, up to how the game ended."""
     out = title_lines(f"Sunken Treasure, {trace.header['players']} player(s)", trace.header)
     for t in trace.turns:
         st = t["state"]
@@ -226,30 +226,22 @@ def render(trace: GameTrace) -> str:
             out.append(_seat_line(k, seat))
         for a in t["actions"]:
             out.append("  " + describe_action(a))
-    e = trace.end
-    out.append("")
+    return out
+
+
+def ending(e: dict) -> str:
     win = f"Winner: seat {SEAT_LETTERS[e['winner']]}." if e["winner"] >= 0 else "No winner."
-    out.append(
-        f"Game over ({e['end_reason']}) after {e['turns']} turns. Banked "
-        + ", ".join(f"${v:,}" for v in e["scores"])
-        + f". {win}"
-    )
-    return "\n".join(out) + "\n"
+    banked = ", ".join(f"${v:,}" for v in e["scores"])
+    return f"Game over ({e['end_reason']}) after {e['turns']} turns. Banked {banked}. {win}"
 
 
-def _turns(rules, players: int) -> int:
+def max_turns(rules, players: int) -> int:
     """The most turns a game can last (one player: the solo turn limit)."""
     return (rules.solo_turns if players == 1 else rules.max_rounds * players) + 1
 
 
-FORMAT = TraceFormat(
-    DRIVER,
-    game_state,
-    turns=_turns,
-    turn=lambda snap, recs, r: {
-        "type": "turn",
-        "state": state_json(snap, r),
-        "actions": actions_json(recs),
-    },
-    render=render,
-)
+def turn_actions(snap: np.ndarray, recs: np.ndarray, r: np.ndarray) -> list[dict]:
+    return actions_json(recs)
+
+
+FORMAT = TraceFormat(DRIVER, S, max_turns, state_json, turn_actions, render, ending)
