@@ -32,7 +32,7 @@ def reserve_record(tr, width):
     return T_HEADER + n * width
 
 
-@kernel
+@kernel(inline="always")
 def put_record(tr, width, clock, seat, kind, a, b, c, d, e, f, g, h, i):
     """Append one action record (clock, seat, kind, then a.. up to the record's width) when
     tracing is on; a game's `record` calls this with its turn (or decision) counter."""
@@ -54,7 +54,7 @@ def put_record(tr, width, clock, seat, kind, a, b, c, d, e, f, g, h, i):
         tr[o + 11] = i
 
 
-@kernel
+@kernel(inline="always")
 def trace_full(tr):
     """True when tracing is on and the buffer overflowed (the game stops with ERR_TRACE)."""
     return tr[T_ON] == 1 and (tr[T_NA] > tr[T_CAPA] or tr[T_NS] > tr[T_CAPS])

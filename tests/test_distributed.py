@@ -77,7 +77,8 @@ def test_lost_worker_chunks_are_recomputed(what):
     arms = [variant_arm("base"), variant_arm("no-chips")]
     try:
         if what == "simulate":
-            expected = simulate("sunken-city", 3, 6000, seed=8, chunk_size=200)
+            # enough chunks that the run is still going when a worker is killed, however fast
+            expected = simulate("sunken-city", 3, 30000, seed=8, chunk_size=200)
         else:
             expected = compare("sunken-city", 3, arms, 3000, seed=8, policies="random")
         pids = list(client.run(os.getpid).values())
@@ -87,7 +88,7 @@ def test_lost_worker_chunks_are_recomputed(what):
             got = simulate(
                 "sunken-city",
                 3,
-                6000,
+                30000,
                 seed=8,
                 chunk_size=200,
                 backend="dask",

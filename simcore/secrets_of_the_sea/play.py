@@ -84,6 +84,8 @@ def derived(s, r, k, seat):
     return n
 
 
-DRIVER = bind_driver(__name__, ROW, state, engine, engine_invariants, xf_size=XF_SIZE)
+DRIVER = bind_driver(
+    __name__, ROW, state, engine, engine_invariants, xf_size=XF_SIZE, zero_state=False
+)
 play_game = DRIVER.play_game
 play_batch = DRIVER.play_batch

@@ -94,7 +94,14 @@ def derived(s, r, k, seat):
 
 
 DRIVER = bind_driver(
-    __name__, ROW, state, engine, engine_invariants, x_size=state.X_SIZE, table_size=LT_SIZE
+    __name__,
+    ROW,
+    state,
+    engine,
+    engine_invariants,
+    x_size=state.X_SIZE,
+    table_size=LT_SIZE,
+    zero_state=False,
 )
 play_game = DRIVER.play_game
 play_batch = DRIVER.play_batch
