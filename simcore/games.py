@@ -4,6 +4,8 @@ policies, seat range, result columns and compiled entry points.
 
 from __future__ import annotations
 
+import importlib
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,19 +45,18 @@ class SeatPolicy:
 
 @dataclass(frozen=True)
 class GameSpec:
-    """What a game tells the runner. The seat range comes from its rules class (RulesBase), the
-    result columns and the batch kernel from its driver (simcore.skeleton.bind_driver), the
-    trace decoding from the `trace` module beside its `play` module."""
+    """What a game tells the runner. The seat range, the named variants (VARIANTS) and the
+    packing (pack) come from its rules class (RulesBase) and the module that defines it; the
+    result columns and the batch kernel from its driver (simcore.skeleton.bind_driver); the end
+    reasons (END_REASONS) from the `state` module and the trace decoding from the `trace` module
+    beside its `play` module."""
 
     name: str
     title: str
     rules_cls: type  # a RulesBase dataclass
-    variants: VariantRegistry
     policies: dict[str, PolicySpec]
     default_policy: str
     driver: Any  # the game's simcore.skeleton driver (play.DRIVER)
-    end_reasons: tuple[str, ...]
-    pack: Callable[[Any, int], np.ndarray]
     named_values: dict[str, dict[str, Any]] = field(default_factory=dict)  # field -> {name: value}
     max_weights: int = 8
     report_variants: tuple[str, ...] = ("base",)  # the variants a default report compares
@@ -65,6 +66,23 @@ class GameSpec:
     policy_note: str = ""  # one line on rules-dependent weights, shown by `balance games`
     # (weight name, value) -> what is wrong with that value, or None when it is allowed
     check_weight: Callable[[str, float], str | None] | None = None
+
+    def _sibling(self, name: str) -> Any:
+        """A module of the game's package (state, trace), beside its play module."""
+        return importlib.import_module(self.driver.module.rsplit(".", 1)[0] + "." + name)
+
+    @property
+    def variants(self) -> VariantRegistry:
+        return sys.modules[self.rules_cls.__module__].VARIANTS
+
+    @property
+    def pack(self) -> Callable[[Any, int], np.ndarray]:
+        """(rules, players) -> the packed int64 rules array the kernels read."""
+        return sys.modules[self.rules_cls.__module__].pack
+
+    @property
+    def end_reasons(self) -> tuple[str, ...]:
+        return tuple(self._sibling("state").END_REASONS)
 
     @property
     def min_players(self) -> int:
@@ -91,11 +109,6 @@ class GameSpec:
     @property
     def play_batch(self) -> Callable[..., None]:
         return self.driver.play_batch
-
-    @property
-    def trace_module(self) -> str:
-        """The module whose FORMAT (simcore.replay.TraceFormat) decodes a trace."""
-        return self.driver.module.rsplit(".", 1)[0] + ".trace"
 
     # ------------------------------------------------------------------ rules
     def check_players(self, players: int) -> None:
@@ -168,11 +181,9 @@ class GameSpec:
     ):
         """Play game `index` of `seed` with its trace on: a simcore.replay.GameTrace (its
         .jsonl() and .text())."""
-        import importlib
-
         from simcore.replay import replay
 
-        fmt = importlib.import_module(self.trace_module).FORMAT
+        fmt = self._sibling("trace").FORMAT
         return replay(
             fmt,
             self.name,

@@ -12,8 +12,7 @@ from simcore.secrets_of_the_sea.policies import (
     POL_RANDOM,
     POL_VALUE,
 )
-from simcore.secrets_of_the_sea.rules import VARIANTS, SecretsRules, pack
-from simcore.secrets_of_the_sea.state import END_REASONS
+from simcore.secrets_of_the_sea.rules import SecretsRules
 
 POLICIES = {
     "balanced": PolicySpec(
@@ -54,11 +53,8 @@ SPEC = register(
         name="secrets-of-the-sea",
         title="Secrets of the Sea (seed 003, GAME-DATA tile mix)",
         rules_cls=SecretsRules,
-        variants=VARIANTS,
         policies=POLICIES,
         default_policy="balanced",
-        end_reasons=END_REASONS,
-        pack=pack,
         driver=_play.DRIVER,
         report_variants=("base", "exact-wreck", "must-dive", "beatable-monsters"),
     )

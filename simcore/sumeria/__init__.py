@@ -5,8 +5,7 @@ from __future__ import annotations
 from simcore.games import GameSpec, PolicySpec, register
 from simcore.sumeria import play as _play
 from simcore.sumeria.policies import POL_HEURISTIC, POL_RANDOM, WEIGHT_NAMES
-from simcore.sumeria.rules import MAP_NAMES, VARIANTS, SumeriaRules, pack
-from simcore.sumeria.state import END_REASONS
+from simcore.sumeria.rules import MAP_NAMES, SumeriaRules
 
 
 def _weights(now, next_, deny, city, reserve, sets, noise, late) -> dict[str, float]:
@@ -46,11 +45,8 @@ SPEC = register(
         name="sumeria",
         title="Sumeria (seed 002)",
         rules_cls=SumeriaRules,
-        variants=VARIANTS,
         policies=POLICIES,
         default_policy="balanced",
-        end_reasons=END_REASONS,
-        pack=pack,
         driver=_play.DRIVER,
         report_variants=("base", "short", "linear", "ring-map", "cross-map"),
     )

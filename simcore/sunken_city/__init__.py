@@ -7,20 +7,16 @@ from simcore.games import GameSpec, register
 from simcore.sunken_city import play as _play
 from simcore.sunken_city.players.presets import POLICIES, check_weight, rules_weights
 from simcore.sunken_city.players.weights import WEIGHT_NAMES
-from simcore.sunken_city.rules import DICE, VARIANTS, SunkenCityRules, pack
-from simcore.sunken_city.state import END_REASONS
+from simcore.sunken_city.rules import DICE, SunkenCityRules
 
 SPEC = register(
     GameSpec(
         name="sunken-city",
         title="Sunken City (basic game seed 000, advanced game seed 001)",
         rules_cls=SunkenCityRules,
-        variants=VARIANTS,
         named_values={"die": DICE},
         policies=POLICIES,
         default_policy="balanced",
-        end_reasons=END_REASONS,
-        pack=pack,
         driver=_play.DRIVER,
         max_weights=len(WEIGHT_NAMES),
         rules_weights=rules_weights,

@@ -12,8 +12,7 @@ from simcore.sunken_treasure.policies import (
     POL_RANDOM,
     POL_THIEF,
 )
-from simcore.sunken_treasure.rules import VARIANTS, SunkenTreasureRules, pack
-from simcore.sunken_treasure.state import END_REASONS
+from simcore.sunken_treasure.rules import SunkenTreasureRules
 
 
 def _weights(**changes: float) -> dict[str, float]:
@@ -74,11 +73,8 @@ SPEC = register(
         name="sunken-treasure",
         title="Sunken Treasure (seed 004)",
         rules_cls=SunkenTreasureRules,
-        variants=VARIANTS,
         policies=POLICIES,
         default_policy="balanced",
-        end_reasons=END_REASONS,
-        pack=pack,
         driver=_play.DRIVER,
         report_variants=("base", "bank-on-surface", "keep-safety", "four-sharks"),
     )
