@@ -317,7 +317,7 @@ def play_batch(r, pol_ids, weights, seed, start, rotate, checked, rows):  # prag
 # (template, compile decorator) in the order they are bound
 _TEMPLATES: tuple[tuple[Callable, Callable], ...] = (
     (rounds_begun, kernel),
-    (play_turns, kernel),
+    (play_turns, lambda f: kernel(f, inline="always")),
     (fill_row, kernel),
     (run_game, kernel),
     (new_scratch, driver),
