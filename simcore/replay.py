@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from simcore.rulesbase import rules_hash
+from simcore.tracebuf import overflowed
 
 SEAT_LETTERS = "ABCD"
 
@@ -144,12 +145,6 @@ def end_line(fmt: TraceFormat, row: np.ndarray, players: int) -> dict:
         end["tiebreaks"] = [int(row[col[f"tiebreak_{s}"]]) for s in range(players)]
     end["error"] = int(row[col["error"]])
     return end
-
-
-def overflowed(tr: np.ndarray) -> bool:
-    from simcore.tracebuf import overflowed as _overflowed
-
-    return _overflowed(tr)
 
 
 def title_lines(title: str, header: dict) -> list[str]:

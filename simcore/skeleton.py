@@ -131,12 +131,8 @@ class RowLayout:
             "R_GAME_CNT": len(common_columns(self.max_players)),
             "R_SEAT_CNT": len(common_columns(self.max_players)) + len(self.game_counters),
             "R_ERROR": self.col("error"),
-            "GAME_SRC": np.array([src for _, src in self.game_counters] or [0], np.int64)[
-                : len(self.game_counters)
-            ],
-            "SEAT_SRC": np.array([src for _, src in self.seat_counters] or [0], np.int64)[
-                : len(self.seat_counters)
-            ],
+            "GAME_SRC": np.array([src for _, src in self.game_counters], dtype=np.int64),
+            "SEAT_SRC": np.array([src for _, src in self.seat_counters], dtype=np.int64),
             "N_GAME_CNT": len(self.game_counters),
             "SEAT_BASE": self.seat_base,
             "SEAT_STRIDE": self.seat_stride,
@@ -362,15 +358,13 @@ def bind_driver(
     values costs a tenth of a Sunken Treasure game)."""
     play = sys.modules[module]
     found: dict[str, Any] = {}
-    for name in (
-        _STATE_NAMES + _HOOKS + ("play_from", "length", "S_TURN") + _TURN_HOOKS + tuple(_OPTIONAL)
-    ):
+    for name in _STATE_NAMES + _HOOKS + ("length", "S_TURN") + _TURN_HOOKS + tuple(_OPTIONAL):
         for src in (play, *sources):
             if hasattr(src, name):
                 found[name] = getattr(src, name)
                 break
-    if "play_from" not in vars(play):  # a game with its own loop defines play_from in play.py
-        found.pop("play_from", None)
+    if "play_from" in vars(play):  # a game with its own loop defines play_from in play.py
+        found["play_from"] = vars(play)["play_from"]
     required = _STATE_NAMES + _HOOKS + (() if "play_from" in found else _TURN_HOOKS)
     required += () if "length" in found else ("S_TURN",)
     missing = [n for n in required if n not in found]
