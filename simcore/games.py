@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from simcore import search
 from simcore.rulesbase import (
     RulesError,
     VariantRegistry,
@@ -31,6 +32,7 @@ class PolicySpec:
     id: int
     description: str
     weights: dict[str, float] = field(default_factory=dict)
+    base: str = ""  # a `search` player's base player (simcore.search)
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,32 @@ class GameSpec:
     policy_note: str = ""  # one line on rules-dependent weights, shown by `balance games`
     # (weight name, value) -> what is wrong with that value, or None when it is allowed
     check_weight: Callable[[str, float], str | None] | None = None
+
+    def __post_init__(self) -> None:
+        if getattr(self.driver, "search", False) and "search" not in self.policies:
+            base = self.policies[self.default_policy]
+            entry = PolicySpec(
+                "search",
+                search.SEARCH_ID,
+                f"Monte Carlo evaluation of candidate turns, completed and simulated by the base "
+                f"player (default {base.name}); weights budget, horizon, margin, base=NAME and "
+                "the base player's own",
+                _search_weights(base, self.max_weights),
+                base.name,
+            )
+            object.__setattr__(self, "policies", {**self.policies, "search": entry})
+
+    @property
+    def presets(self) -> list[str]:
+        """The names of the game's players other than `search` (the players a search
+        simulates with, and the report's lineups)."""
+        return [n for n, p in self.policies.items() if p.id != search.SEARCH_ID]
+
+    @property
+    def weights_width(self) -> int:
+        """Columns of the weight matrix: the widest player's weights, then the search's."""
+        has_search = "search" in self.policies
+        return self.max_weights + (search.N_PARAMS if has_search else 0)
 
     def _sibling(self, name: str) -> Any:
         """A module of the game's package (state, trace), beside its play module."""
@@ -228,6 +256,9 @@ class GameSpec:
             raise RulesError(f"--policy gives {len(entries)} players for a {players}-player game")
         out = []
         for name, weights in entries:
+            if name == "search" and "search" in self.policies:
+                out.append(self._search_seat(weights))
+                continue
             spec = self.policies.get(name)
             if spec is None:
                 raise RulesError(
@@ -260,16 +291,61 @@ class GameSpec:
         out = []
         for p in seats:
             vec = dict(p.spec.weights)
-            for k, v in self.rules_weights(rules, p.spec.name).items():
+            for k, v in self.rules_weights(rules, p.spec.base or p.spec.name).items():
                 if k in vec:
                     vec[k] = float(v)
             vec.update(dict(p.user))
             out.append(SeatPolicy(p.spec, tuple(vec.values()), p.label, p.user))
         return out
 
+    def _search_seat(self, user: dict[str, str]) -> SeatPolicy:
+        """A `search` seat from the weights the user wrote: base=NAME picks the base player
+        (default: the game's default player), whose own weights may be set too."""
+        base_name = user.get("base", self.policies["search"].base)
+        base = self.policies.get(base_name)
+        if base is None or base.id == search.SEARCH_ID:
+            raise RulesError(
+                f"search:base must be one of {', '.join(self.presets)}, not '{base_name}'"
+            )
+        base_w = dict(base.weights)
+        params: dict[str, float] = {}
+        set_: list[tuple[str, float]] = []
+        for k, v in user.items():
+            if k == "base":
+                continue
+            try:
+                f = float(v)
+            except ValueError:
+                raise RulesError(f"weight search:{k} must be a number, got '{v}'") from None
+            if k in search.PARAMS:
+                _, lo, hi, _ = search.PARAMS[k]
+                whole = k != "margin"
+                if not lo <= f <= hi or (whole and f != int(f)):
+                    kind = "a whole number" if whole else "a number"
+                    raise RulesError(
+                        f"weight search:{k} must be {kind} from {lo:g} to {hi:g}, got '{v}'"
+                    )
+                params[k] = f
+            elif k in base_w and not k.startswith("_"):
+                wrong = self.check_weight(k, f) if self.check_weight else None
+                if wrong:
+                    raise RulesError(f"weight search:{k} {wrong}, got '{v}'")
+                base_w[k] = f
+            else:
+                known = ", ".join(["base", *search.PARAMS, *base.weights])
+                raise RulesError(f"policy 'search' has no weight '{k}' (weights: {known})")
+            set_.append((k, f))
+        base_spec = PolicySpec(base.name, base.id, base.description, base_w)
+        vec = _search_weights(base_spec, self.max_weights, params)
+        spec = PolicySpec(
+            "search", search.SEARCH_ID, self.policies["search"].description, vec, base.name
+        )
+        label = "search" + (":" + ",".join(f"{k}={v}" for k, v in user.items()) if user else "")
+        return SeatPolicy(spec, tuple(vec.values()), label, tuple(set_))
+
     def policy_arrays(self, seats: list[SeatPolicy]) -> tuple[np.ndarray, np.ndarray]:
         ids = np.array([p.spec.id for p in seats], dtype=np.int64)
-        w = np.zeros((len(seats), self.max_weights), dtype=np.float64)
+        w = np.zeros((len(seats), self.weights_width), dtype=np.float64)
         for i, p in enumerate(seats):
             w[i, : len(p.weights)] = p.weights
         return ids, w
@@ -281,13 +357,30 @@ class GameSpec:
             "players": [self.min_players, self.max_players],
             "variants": self.variants.describe(),
             "policies": {
-                k: {"description": p.description, "weights": p.weights}
+                k: {
+                    "description": p.description,
+                    "weights": {n: v for n, v in p.weights.items() if not n.startswith("_")},
+                }
                 for k, p in self.policies.items()
             },
             "default_policy": self.default_policy,
             "policy_note": self.policy_note,
             "rules": self.rules_fields(),
         }
+
+
+def _search_weights(base: PolicySpec, w0: int, params: dict[str, float] | None = None):
+    """The weight dict of a `search` seat on `base`: the base's weights in its order, padded to
+    w0, then the search's parameters (simcore.search.P_*)."""
+    out = dict(base.weights)
+    for k in range(len(out), w0):
+        out[f"_pad{k}"] = 0.0
+    vals = {k: v[0] for k, v in search.PARAMS.items()} | dict(params or {})
+    out["budget"] = vals["budget"]
+    out["horizon"] = vals["horizon"]
+    out["base"] = float(base.id)
+    out["margin"] = vals["margin"]
+    return out
 
 
 GAMES: dict[str, GameSpec] = {}
