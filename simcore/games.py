@@ -298,6 +298,13 @@ class GameSpec:
             out.append(SeatPolicy(p.spec, tuple(vec.values()), p.label, p.user))
         return out
 
+    def _shown_weights(self, p: PolicySpec) -> dict[str, Any]:
+        """A player's weights as `balance games` lists them (a search's: its own, and its
+        base player by name)."""
+        if p.id != search.SEARCH_ID:
+            return dict(p.weights)
+        return {k: p.weights[k] for k in search.PARAMS} | {"base": p.base}
+
     def _search_seat(self, user: dict[str, str]) -> SeatPolicy:
         """A `search` seat from the weights the user wrote: base=NAME picks the base player
         (default: the game's default player), whose own weights may be set too."""
@@ -357,10 +364,7 @@ class GameSpec:
             "players": [self.min_players, self.max_players],
             "variants": self.variants.describe(),
             "policies": {
-                k: {
-                    "description": p.description,
-                    "weights": {n: v for n, v in p.weights.items() if not n.startswith("_")},
-                }
+                k: {"description": p.description, "weights": self._shown_weights(p)}
                 for k, p in self.policies.items()
             },
             "default_policy": self.default_policy,

@@ -47,3 +47,14 @@ def test_search_beats_its_base_player():
     assert strong > 0.42
     assert base < 0.38
     assert strong - base > 0.1
+
+
+def test_search_plays_the_advanced_game_and_the_variants_legally():
+    from tests.conformance.cases import check_rows
+
+    for variant in ("advanced", "short+no-chips"):
+        rules, seats = resolve(
+            "sunken-city", 4, [variant], policy="search:budget=4,random,greedy,balanced"
+        )
+        rows = play_rows("sunken-city", 4, rules, seats, 2, 0, 6, True, True)
+        check_rows("sunken-city", 4, rows, 0, 4)
