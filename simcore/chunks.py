@@ -22,12 +22,15 @@ from simcore.metrics import shared_win
 DEFAULT_CHUNK = 16_384
 HIST_BINS = 4096  # rounds / turns histograms (longer games land in the last bin)
 # score histograms per seat: SCORE_BINS bins of score_width points each, bin k holding the
-# scores k * score_width .. (k + 1) * score_width - 1. The width starts at 1 and doubles (two
-# neighbouring bins merged) whenever a score would not fit, so it is the smallest power of two
-# with every score below SCORE_BINS * width: 1 for Sunken City, Sumeria and Secrets of the Sea,
-# a few dollars for Sunken Treasure. That width depends only on the largest score played, and
-# merging by powers of two is nested, so every chunking gives the same histogram.
-SCORE_BINS = 1024
+# scores k * score_width .. (k + 1) * score_width - 1. The width starts at 1 and grows tenfold
+# (ten neighbouring bins merged) whenever a score would not fit: it is the smallest power of ten
+# with every score below SCORE_BINS * width. Sunken City, Sumeria and Secrets of the Sea score
+# below 1,000 (bins of one point: the exact distribution); Sunken Treasure's dollars (multiples
+# of $1,000, up to about $40,000) get bins of $100, each holding one possible score. The width
+# depends only on the largest score played and the merging is nested, so every chunking and
+# every order of merging gives the same histogram.
+SCORE_BINS = 1000
+SCORE_WIDEN = 10  # the factor by which the bins grow
 # the fields of a Summary that two chunks add up: whole numbers, then arrays
 COUNT_FIELDS = ("games", "shared_wins", "no_winner", "errors")
 ARRAY_FIELDS = (
@@ -69,7 +72,7 @@ class Summary:
     score_sum: np.ndarray = field(default=None)  # type: ignore[assignment]
     score_sq: np.ndarray = field(default=None)  # type: ignore[assignment]
     score_hist: np.ndarray = field(default=None)  # type: ignore[assignment]  # [seat, bin]
-    score_width: int = 1  # points per bin of score_hist (a power of two)
+    score_width: int = 1  # points per bin of score_hist (a power of ten)
     tiebreak_sum: np.ndarray = field(default=None)  # type: ignore[assignment]
     counter_sum: np.ndarray = field(default=None)  # type: ignore[assignment]
     counter_sq: np.ndarray = field(default=None)  # type: ignore[assignment]
@@ -175,21 +178,22 @@ class Summary:
 
 
 def _score_width(top: int) -> int:
-    """The smallest power of two w with top < SCORE_BINS * w."""
+    """The smallest power of ten w with top < SCORE_BINS * w."""
     w = 1
     while top >= SCORE_BINS * w:
-        w *= 2
+        w *= SCORE_WIDEN
     return w
 
 
 def _widened(hist: np.ndarray, width: int, to: int) -> np.ndarray:
-    """A score histogram of bins `width` wide as bins `to` wide (both powers of two, to >=
-    width): neighbouring bins merged in pairs, the upper half of the bins left empty."""
+    """A score histogram of bins `width` wide as bins `to` wide (both powers of ten, to >=
+    width): each ten neighbouring bins merged into one, the bins above left empty."""
     hist = hist.copy()
     while width < to:
-        pairs = hist.reshape(hist.shape[0], SCORE_BINS // 2, 2).sum(axis=2)
-        hist = np.concatenate([pairs, np.zeros_like(pairs)], axis=1)
-        width *= 2
+        merged = hist.reshape(hist.shape[0], SCORE_BINS // SCORE_WIDEN, SCORE_WIDEN).sum(axis=2)
+        hist = np.zeros_like(hist)
+        hist[:, : merged.shape[1]] = merged
+        width *= SCORE_WIDEN
     return hist
 
 

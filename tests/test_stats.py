@@ -142,3 +142,19 @@ def test_p_values_below_the_smallest_printed_value(p, text):
     assert p_text(p) == text
     assert fmt_p(p) == ("p " + text if text.startswith("<") else "p = " + text)
     assert fmt_p(p, "Holm p").startswith("Holm p ")
+
+
+def test_precision_flag_in_the_json():
+    """--precision: the JSON says whether the target was reached, with the target and the
+    largest half-width achieved; a run without a target has no flag (null)."""
+    from analysis.summary import result_json
+
+    reached = result_json(
+        simulate("sunken-city", 3, 20_000, seed=4, precision=0.03, chunk_size=500)
+    )
+    assert reached["precision"] == 0.03 and reached["precision_reached"] is True
+    assert reached["max_half_width"] <= 0.03 and reached["games"] < 20_000
+    capped = result_json(simulate("sunken-city", 3, 1000, seed=4, precision=0.005, chunk_size=500))
+    assert capped["precision_reached"] is False and capped["games"] == 1000
+    assert capped["max_half_width"] > 0.005
+    assert result_json(simulate("sunken-city", 3, 500, seed=4))["precision_reached"] is None
