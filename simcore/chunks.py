@@ -26,7 +26,7 @@ HIST_BINS = 4096  # rounds / turns histograms (longer games land in the last bin
 # (ten neighbouring bins merged) whenever a score would not fit: it is the smallest power of ten
 # with every score below SCORE_BINS * width. Sunken City, Sumeria and Secrets of the Sea score
 # below 1,000 (bins of one point: the exact distribution); Sunken Treasure's dollars (multiples
-# of $1,000, up to about $40,000) get bins of $100, each holding one possible score. The width
+# of $1,000, in the tens of thousands) get bins of $100, each holding one possible score. The width
 # depends only on the largest score played and the merging is nested, so every chunking and
 # every order of merging gives the same histogram.
 SCORE_BINS = 1000
