@@ -343,7 +343,10 @@ def _seats_part(body: Document, runs: Any, version: str, echo) -> list[dict]:
     body.heading("Seat balance", 2)
     body.text(
         f"The rulebook's game with the default players (`{runs.policy or spec.default_policy}`), "
-        f"{runs.games['seats']:,} games per player count. Intervals are 95% (Wilson for rates)."
+        f"{runs.games['seats']:,} games per player count. Intervals are 95% (Wilson for rates; "
+        "the largest seat gap's holds for the data-picked best and worst seats: simultaneous "
+        "over every pair of seats). A shared first place counts as no seat's win. p-values "
+        "below 0.001 are shown as < 0.001."
     )
     out = []
     for p in runs.player_counts:
