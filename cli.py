@@ -156,7 +156,7 @@ SimGamesOpt = _opt(
 PrecisionOpt = _opt(
     float | None,
     "--precision",
-    help="play until every seat's 95%% CI half-width is at most this",
+    help="play until every seat's 95% CI half-width is at most this",
 )
 CheckOpt = _opt(bool, "--check", help="assert invariants after every action")
 RowsOutOpt = _opt(str | None, "--out", help="write per-game rows (.csv/.parquet)")
@@ -224,7 +224,10 @@ def simulate(
     checkpoint: CheckpointOpt = None,
     resume: ResumeOpt = False,
 ) -> None:
-    """Play many games and report win rates per seat and policy, length and end reasons."""
+    """Play many games and report win rates per seat and policy, length and end reasons.
+
+    A shared first place counts as no seat's win (win rates are outright wins only).
+    """
     from analysis import render
     from simcore.runner import Interrupted
     from simcore.runner import simulate as run

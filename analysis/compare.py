@@ -23,7 +23,7 @@ from scipy import stats as _st
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_effectsize
 
-from analysis.stats import seat_balance, wilson
+from analysis.stats import fmt_p, p_text, seat_balance, wilson
 from analysis.summary import records
 from simcore.metrics import LARGEST_GAP, Metric, largest_gap_seats
 
@@ -171,15 +171,6 @@ def comparison_table(run: Any, alpha: float = ALPHA, paired: bool = True) -> pd.
 
 
 # --------------------------------------------------------------------------------- words
-def fmt_p(p: float) -> str:
-    """'p < 0.001' or 'p = 0.041'."""
-    if not np.isfinite(p):
-        return "p = n/a"
-    if p < 0.001:
-        return "p < 0.001"
-    return f"p = {p:.2g}" if p < 0.1 else f"p = {p:.2f}"
-
-
 def _decimals(half_width: float, kind: str) -> int:
     """Two significant digits of the interval's half-width (in points for rates)."""
     hw = abs(half_width) * (100 if kind == "rate" else 1)
@@ -223,7 +214,7 @@ def verdict(m: Metric, r: Any, base: str, alpha: float = ALPHA, tests: int = 1) 
         f"{_num(lo, m.kind, dec, True)} to {_num(hi, m.kind, dec, True)}; {fmt_p(r.p_value)}"
     )
     if r.p_value < alpha:
-        text += f", but Holm p = {r.p_holm:.2g} over the table's {tests} tests: not significant"
+        text += f", but {fmt_p(r.p_holm, 'Holm p')} over the table's {tests} tests: not significant"
     return text + ")"
 
 
@@ -334,7 +325,8 @@ def _with_interval(rec: dict, name: str, key: str, v: pd.DataFrame) -> None:
 
 
 def _dice_rows(p: int, run: Any, alpha: float) -> list[dict]:
-    """One row per die of a player count (arm 0 the rulebook's die), the fairest marked."""
+    """One row per die of a player count (arm 0 the rulebook's die), the fairest (smallest
+    largest seat gap) marked."""
     vals = arm_values(run, alpha)
     counters = [c for c in key_counters(run.spec) if c in run.index]
     prow = []
@@ -366,17 +358,22 @@ def _dice_rows(p: int, run: Any, alpha: float) -> list[dict]:
     return prow
 
 
-def _fairest_vs_rulebook(run: Any, prow: list[dict], alpha: float) -> tuple:
-    """(index of the fairest die, gap difference to the rulebook's die, its paired interval
-    and p); NaN when the rulebook's die is the fairest."""
+def _gap_excess(run: Any, prow: list[dict], alpha: float) -> None:
+    """For every die but the fairest: how much larger its largest seat gap is than the
+    fairest die's (gap_excess), with the paired interval and p of that difference (the same
+    games under both dice; each gap's best and worst seats as found in its own games).
+    Fills gap_excess, gap_excess_low, gap_excess_high, gap_excess_p (NaN on the fairest)."""
     best = next(a for a, r in enumerate(prow) if r["fairest"])
-    if best == 0:
-        return best, np.nan, np.nan, np.nan, np.nan
-    c, _, _ = _gap_vector(run, best)
-    c0, _, _ = _gap_vector(run, 0)
-    _, se = run.moments.paired(best, c, c0)
-    d = prow[best]["largest_gap"] - prow[0]["largest_gap"]
-    return (best, d, *t_interval(d, se, run.moments.n, alpha))
+    cb, _, _ = _gap_vector(run, best)
+    for a, r in enumerate(prow):
+        r.update(gap_excess=np.nan, gap_excess_low=np.nan, gap_excess_high=np.nan)
+        r["gap_excess_p"] = np.nan
+        if a == best:
+            continue
+        c, _, _ = _gap_vector(run, a)
+        d, se = run.moments.between(a, best, c, cb)
+        lo, hi, pv = t_interval(d, se, run.moments.n, alpha)
+        r.update(gap_excess=d, gap_excess_low=lo, gap_excess_high=hi, gap_excess_p=pv)
 
 
 def dice_tables(runs: dict[int, Any], alpha: float = ALPHA) -> dict[str, Any]:
@@ -385,46 +382,71 @@ def dice_tables(runs: dict[int, Any], alpha: float = ALPHA) -> dict[str, Any]:
 
     Returns {'table': one row per (players, die): seat fairness chi-square p, largest gap and
     first-player advantage with intervals, length and the key counters (key_counters), the
-    fairest die (smallest largest gap) and the rulebook's die marked; 'verdicts': one line per
-    player count on whether the fairest die is significantly fairer than the rulebook's
-    (paired gap difference, Holm-corrected over the player counts); 'counters': the key
-    counters shown; 'runs'}."""
-    rows, tests = [], []
+    rulebook's die and the fairest die (smallest largest gap in these games) marked, and for
+    every other die its gap's excess over the fairest die's (gap_excess: paired interval, p,
+    and gap_excess_p_holm, Holm-corrected over every die and player count); 'verdicts': one
+    line per player count; 'counters': the key counters shown; 'runs'}.
+
+    A die is called the fairest of its player count (clearly_fairest) only when its gap is
+    significantly smaller than every other die's (every Holm p < alpha), the rulebook's die
+    included; otherwise the verdict says that no die is clearly fairer and gives the margin
+    to the runner-up (the die with the next smallest gap) with its interval."""
+    rows = []
     for p, run in runs.items():
         prow = _dice_rows(p, run, alpha)
-        tests.append((p, prow, *_fairest_vs_rulebook(run, prow, alpha)))
-        rows.extend(prow)
-    pvals = [t[6] for t in tests if np.isfinite(t[6])]
-    holm = list(multipletests(pvals, alpha=alpha, method="holm")[1]) if pvals else []
-    verdicts = [_dice_verdict(*t, holm, alpha) for t in tests]
-    counters = key_counters(next(iter(runs.values())).spec) if runs else []
-    return {"table": pd.DataFrame(rows), "verdicts": verdicts, "counters": counters, "runs": runs}
-
-
-def _dice_verdict(p, prow, best, d, lo, hi, pv, holm: list, alpha: float) -> str:
-    """The verdict line of one player count; marks fairer_than_rulebook in its rows (pops
-    the count's Holm p from `holm` when there is a test)."""
-    b, book = prow[best], prow[0]
-    head = (
-        f"{p} players: fairest die {b['die']} (largest seat gap {b['largest_gap'] * 100:.1f} "
-        f"points, 95% CI {b['gap_low'] * 100:.1f} to {b['gap_high'] * 100:.1f}; "
-        f"chi-square {fmt_p(b['chi2_p'])})"
-    )
-    if best == 0:
+        _gap_excess(run, prow, alpha)
+        rows.append(prow)
+    flat = [r for prow in rows for r in prow]
+    pvals = [r["gap_excess_p"] for r in flat if np.isfinite(r["gap_excess_p"])]
+    holm = iter(multipletests(pvals, alpha=alpha, method="holm")[1] if pvals else [])
+    for r in flat:
+        r["gap_excess_p_holm"] = next(holm) if np.isfinite(r["gap_excess_p"]) else np.nan
+    for prow in rows:
+        others = [r for r in prow if not r["fairest"]]
+        clear = bool(others) and all(r["gap_excess_p_holm"] < alpha for r in others)
         for r in prow:
-            r["fairer_than_rulebook"] = ""
-        return head + " is the rulebook's die"
-    ph = holm.pop(0)
-    sig = ph < alpha
-    for r in prow:
-        r["fairer_than_rulebook"] = ("yes" if sig else "no") if r is b else ""
-    return (
-        head
-        + f"; the rulebook's {book['die']} has {book['largest_gap'] * 100:.1f} points; "
-        + f"{b['die']} is {'significantly' if sig else 'not significantly'} fairer "
-        + f"(gap {d * 100:+.1f} points, 95% CI {lo * 100:+.1f} to {hi * 100:+.1f}; "
-        + f"{fmt_p(pv)}, Holm p = {ph:.2g})"
+            r["clearly_fairest"] = r["fairest"] and clear
+    verdicts = [_dice_verdict(prow, alpha) for prow in rows]
+    counters = key_counters(next(iter(runs.values())).spec) if runs else []
+    return {"table": pd.DataFrame(flat), "verdicts": verdicts, "counters": counters, "runs": runs}
+
+
+def _pts_ci(v: float, lo: float, hi: float) -> str:
+    return f"{v * 100:.1f} points, 95% CI {lo * 100:.1f} to {hi * 100:.1f}"
+
+
+def _dice_verdict(prow: list[dict], alpha: float) -> str:
+    """The verdict line of one player count (its rows as filled by dice_tables)."""
+    best = next(r for r in prow if r["fairest"])
+    book = prow[0]
+    p = best["players"]
+    others = sorted((r for r in prow if not r["fairest"]), key=lambda r: r["largest_gap"])
+    gap = f"largest seat gap {_pts_ci(best['largest_gap'], best['gap_low'], best['gap_high'])}"
+    if not others:
+        return f"{p} players: only one die ({best['die']}, {gap})"
+    runner = others[0]
+    margin = (
+        f"{_pts_ci(runner['gap_excess'], runner['gap_excess_low'], runner['gap_excess_high'])}; "
+        f"{fmt_p(runner['gap_excess_p'])}, {fmt_p(runner['gap_excess_p_holm'], 'Holm p')}"
     )
+    where = "the rulebook's die" if best is book else f"the rulebook's is {book['die']}"
+    if best["clearly_fairest"]:
+        weakest = max(others, key=lambda r: r["gap_excess_p_holm"])
+        return (
+            f"{p} players: {best['die']} is the fairest die ({where}; {gap}): its gap is "
+            f"smaller than every other die's, by {margin} against the runner-up "
+            f"{runner['die']} (the largest Holm p over the other dice: "
+            f"{p_text(weakest['gap_excess_p_holm'])})"
+        )
+    text = (
+        f"{p} players: no die is clearly fairer: {best['die']} has the smallest gap ({gap}; "
+        f"{where}), the runner-up {runner['die']} "
+        f"{runner['largest_gap'] * 100:.1f} points; margin {margin}"
+    )
+    weak = [r for r in others[1:] if r["gap_excess_p_holm"] >= alpha]
+    if runner["gap_excess_p_holm"] < alpha and weak:
+        text += f"; not clearly fairer than {', '.join(r['die'] for r in weak)}"
+    return text
 
 
 def sweep_wide(table: pd.DataFrame, params: list[str], metrics: list[str]) -> pd.DataFrame:

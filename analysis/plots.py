@@ -111,16 +111,21 @@ def length_histogram(df: pd.DataFrame, ax=None, title: str = "Game length"):
 
 
 def score_distributions(df: pd.DataFrame, ax=None, title: str = "Final scores per seat"):
-    """df: columns seat, score, games (one row per seat and score). One line per seat: the
-    share of games ending with each score, with a 95% Wilson band."""
+    """df: columns seat, score, score_high, games (one row per seat and score bin, as
+    analysis.summary.score_table). One line per seat: the share of games ending in each bin
+    (at the bin's lowest score), with a 95% Wilson band. Bins no seat ever reached are left
+    out (Sunken Treasure's scores are multiples of 1,000 in bins of 100)."""
     ax = _ax(ax)
+    width = int(df["score_high"].iloc[0] - df["score"].iloc[0]) + 1 if len(df) else 1
+    df = df[df.groupby("score")["games"].transform("sum") > 0]
     for seat, grp in df.groupby("seat"):
         total = grp["games"].sum()
         share, (below, above) = _wilson_err(grp["games"], total)
         x = grp["score"].to_numpy()
         ax.plot(x, share, marker="o", ms=3, label=f"seat {seat}")
         ax.fill_between(x, share - below, share + above, alpha=0.2)
-    return _labelled(ax, "final score", "share of games", title + " (bands: 95% Wilson CI)")
+    xlabel = "final score" + (f" (bins of {width})" if width > 1 else "")
+    return _labelled(ax, xlabel, "share of games", title + " (bands: 95% Wilson CI)")
 
 
 def end_reasons(df: pd.DataFrame, ax=None, title: str = "How games end"):
@@ -212,7 +217,7 @@ def dice_gaps(df: pd.DataFrame, ax=None, title: str = "Largest seat gap per die"
     ax.set_xticklabels([f"{p} players" for p in counts])
     return _labelled(
         ax,
-        "player count (star: fairest die; ring: the rulebook's die)",
+        "player count (star: smallest gap; ring: the rulebook's die)",
         "largest seat gap (points, 95% CI)",
         title,
         ncol=2,

@@ -16,6 +16,7 @@ from typing import Any
 
 import pandas as pd
 
+from analysis.stats import fmt_p, p_text
 from analysis.summary import records, result_json, summarize
 from simcore.rulesbase import RulesError
 
@@ -93,7 +94,7 @@ def simulation(
         + (", seats rotated" if res.rotate_seats else "")
     )
     if res.precision is not None:
-        verdict = "reached" if res.max_half_width <= res.precision else "NOT reached (cap hit)"
+        verdict = "reached" if res.precision_reached else "NOT reached (cap hit)"
         echo(
             f"precision {res.precision}: {verdict} after {res.games:,} games "
             f"(largest seat half-width {res.max_half_width:.4f})"
@@ -117,7 +118,7 @@ def _balance_lines(res: Any, t: dict[str, pd.DataFrame], echo: Echo) -> None:
         fpa_lo, fpa_hi = b.first_player_advantage_ci
         gap_lo, gap_hi = b.largest_gap_ci
         echo(
-            f"seat fairness chi-square p = {b.p_value:.3g}; first-player advantage "
+            f"seat fairness chi-square {fmt_p(b.p_value)}; first-player advantage "
             f"{b.first_player_advantage:+.4f} (95% CI {fpa_lo:+.4f} to {fpa_hi:+.4f}); largest "
             f"seat gap {b.largest_gap:.4f} ({gap_lo:.4f} to {gap_hi:.4f}); shared wins "
             f"{b.shared_win_rate:.4f}"
@@ -200,8 +201,8 @@ def comparison_text(table: pd.DataFrame, headlines: list[str], echo: Echo) -> No
             "arm": table["arm"],
             "value [95% CI]": [_cell(r) for r in table.itertuples()],
             "diff [paired 95% CI]": [_diff(r) for r in table.itertuples()],
-            "p": table["p_value"].map(_optional(".2g")),
-            "Holm p": table["p_holm"].map(_optional(".2g")),
+            "p": table["p_value"].map(lambda v: "" if v != v else p_text(v)),
+            "Holm p": table["p_holm"].map(lambda v: "" if v != v else p_text(v)),
             "h": table["cohen_h"].map(_optional("+.3f")),
         }
     )
@@ -254,20 +255,30 @@ def dice(runs: dict[int, Any], json_out: bool, echo: Echo) -> None:
             "die": [f"{d}{' *' if f else ''}" for d, f in zip(t["die"], t["fairest"])],
             "faces": t["faces"],
             "rulebook": t["rulebook"].map(lambda v: "yes" if v else ""),
-            "chi2 p": t["chi2_p"].map(lambda v: f"{v:.2g}"),
+            "chi2 p": t["chi2_p"].map(p_text),
             "gap [95% CI]": [
                 f"{r.largest_gap:.4f} [{r.gap_low:.4f}, {r.gap_high:.4f}]" for r in t.itertuples()
             ],
             "first-player adv. [95% CI]": [
                 f"{r.fpa:+.4f} [{r.fpa_low:+.4f}, {r.fpa_high:+.4f}]" for r in t.itertuples()
             ],
+            "gap - fairest's [95% CI]": [
+                ""
+                if r.fairest
+                else f"{r.gap_excess:+.4f} [{r.gap_excess_low:+.4f}, {r.gap_excess_high:+.4f}]"
+                for r in t.itertuples()
+            ],
+            "Holm p": t["gap_excess_p_holm"].map(lambda v: "" if v != v else p_text(v)),
             "rounds": t["rounds"].map(lambda v: f"{v:.2f}"),
         }
     )
     for c in res["counters"]:
         show[c.replace("_", " ")] = t[c].map(lambda v: f"{v:.2f}")
     echo(show.to_string(index=False))
-    echo("(* the fairest die: smallest largest seat gap)")
+    echo(
+        "(* the smallest largest seat gap in these games; gap - fairest's: paired, Holm over "
+        "every die and player count; a die is called the fairest only when every Holm p < 0.05)"
+    )
     for v in res["verdicts"]:
         echo(v)
 

@@ -24,9 +24,9 @@ import numpy as np
 import pandas as pd
 
 from analysis import plots
-from analysis.compare import comparison, dice_tables, fmt_p
+from analysis.compare import comparison, dice_tables
 from analysis.html import Document
-from analysis.stats import wilson
+from analysis.stats import fmt_p, p_text, wilson
 from analysis.summary import records, result_json, summarize
 
 SECTIONS = ("Provenance", "Seat balance", "Variant comparison", "Dice", "Player ladder")
@@ -133,7 +133,7 @@ def _variant_section(doc: Document, players: int, run):
                     if rate
                     else f"{r.diff:+.2f} ({r.diff_low:+.2f} to {r.diff_high:+.2f})"
                 ),
-                "Holm p": "" if np.isnan(r.p_holm) else fmt_p(r.p_holm)[4:].strip("= "),
+                "Holm p": "" if np.isnan(r.p_holm) else p_text(r.p_holm),
                 "Cohen's h": "" if np.isnan(r.cohen_h) else f"{r.cohen_h:+.3f}",
             }
         )
@@ -167,16 +167,24 @@ def _dice_section(doc: Document, runs: dict):
                 "die": f"**{r.die}**" if r.fairest else r.die,
                 "faces": r.faces,
                 "rulebook": "yes" if r.rulebook else "",
-                "chi-square p": fmt_p(r.chi2_p)[4:].strip("= "),
+                "chi-square p": p_text(r.chi2_p),
                 "largest gap, points (95% CI)": f"{r.largest_gap * 100:.1f} "
                 f"({r.gap_low * 100:.1f}-{r.gap_high * 100:.1f})",
+                "gap minus the fairest's, points (95% CI)": ""
+                if r.fairest
+                else _pts(r.gap_excess, r.gap_excess_low, r.gap_excess_high),
+                "Holm p": "" if r.fairest else p_text(r.gap_excess_p_holm),
                 "first-player adv., points": _pts(r.fpa, r.fpa_low, r.fpa_high),
                 "rounds": _ci(r.rounds, r.rounds_low, r.rounds_high, False),
                 **{c.replace("_", " "): f"{getattr(r, c):.2f}" for c in d["counters"]},
-                "fairest": "yes" if r.fairest else "",
+                "clearly fairest": "yes" if r.clearly_fairest else "",
             }
         )
-    doc.table(pd.DataFrame(rows), caption="Every die for every player count (fairest in bold)")
+    doc.table(
+        pd.DataFrame(rows),
+        caption="Every die for every player count (the smallest gap in bold; 'clearly "
+        "fairest' when its gap is significantly smaller than every other die's)",
+    )
     fig, ax = plots.new_figure((6.5, 3.6))
     plots.dice_gaps(t, ax=ax)
     doc.figure(fig, "dice.png", "Largest seat gap per die and player count")
@@ -299,9 +307,11 @@ def write_report(
         body.heading("Dice", 2)
         body.text(
             f"Every die of the box for every player count, {n['dice']:,} games per die on the "
-            "same games. The fairest die has the smallest largest seat gap; 'significantly "
-            "fairer' compares its gap with the rulebook's die per game (paired, Holm over the "
-            "player counts)."
+            "same games. The die with the smallest largest seat gap is called the fairest only "
+            "when its gap is significantly smaller than every other die's, the rulebook's "
+            "included: each die's gap minus the smallest is compared per game (paired), "
+            "Holm-corrected over every die and player count. Otherwise the verdict says that "
+            "no die is clearly fairer and gives the margin to the runner-up."
         )
         data["dice"] = _dice_section(body, results[("dice",)])
         echo("  dice: done")
@@ -333,7 +343,10 @@ def _seats_part(body: Document, runs: Any, version: str, echo) -> list[dict]:
     body.heading("Seat balance", 2)
     body.text(
         f"The rulebook's game with the default players (`{runs.policy or spec.default_policy}`), "
-        f"{runs.games['seats']:,} games per player count. Intervals are 95% (Wilson for rates)."
+        f"{runs.games['seats']:,} games per player count. Intervals are 95% (Wilson for rates; "
+        "the largest seat gap's holds for the data-picked best and worst seats: simultaneous "
+        "over every pair of seats). A shared first place counts as no seat's win. p-values "
+        "below 0.001 are shown as < 0.001."
     )
     out = []
     for p in runs.player_counts:

@@ -1,4 +1,5 @@
-"""Statistics from scipy / statsmodels (no hand-written formulas)."""
+"""Statistics from scipy / statsmodels (no hand-written formulas), and how p-values are
+printed (p_text, fmt_p: the one formatter every table, verdict and command uses)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,25 @@ from scipy import stats as _st
 from statsmodels.stats.proportion import proportion_confint
 
 from simcore.metrics import fair_share, first_player_advantage, largest_gap_seats
+
+P_SMALLEST = 0.001  # the smallest p-value printed as a number; smaller ones print "< 0.001"
+
+
+def p_text(p: float) -> str:
+    """A p-value as printed in every table: '< 0.001' below the smallest printed value (never
+    '0.001' or '0' for a smaller p), two significant digits below 0.1 ('0.041'), two decimals
+    from 0.1 ('0.41'), 'n/a' when there is no test (NaN, None)."""
+    if p is None or not np.isfinite(p):
+        return "n/a"
+    if p < P_SMALLEST:
+        return f"< {P_SMALLEST:g}"
+    return f"{p:.2g}" if p < 0.1 else f"{p:.2f}"
+
+
+def fmt_p(p: float, name: str = "p") -> str:
+    """A p-value in a sentence: 'p < 0.001', 'p = 0.041', 'Holm p = 0.15', 'p = n/a'."""
+    text = p_text(p)
+    return f"{name} {text}" if text.startswith("<") else f"{name} = {text}"
 
 
 def wilson(successes, trials, alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
@@ -29,38 +49,75 @@ def seat_fairness(wins) -> tuple[float, float]:
     return float(res.statistic), float(res.pvalue)
 
 
-def multinomial_diff_ci(ci: float, cj: float, n: float, alpha: float = 0.05):
+def multinomial_diff_ci(ci, cj, n: float, alpha: float = 0.05):
     """Interval for p_i - p_j, two outcome shares of the same n games (multinomial
-    covariance), normal approximation with scipy's quantile."""
+    covariance), normal approximation with scipy's quantile; ci, cj scalars or arrays."""
     z = _st.norm.ppf(1 - alpha / 2)
-    pi, pj = ci / n, cj / n
+    pi, pj = np.asarray(ci) / n, np.asarray(cj) / n
     d = pi - pj
-    se = np.sqrt(max(pi + pj - d * d, 0.0) / n)
+    se = np.sqrt(np.maximum(pi + pj - d * d, 0.0) / n)
     return d, d - z * se, d + z * se
+
+
+def largest_gap_ci(wins, games: int, alpha: float = 0.05) -> tuple[float, float]:
+    """A (1 - alpha) interval for the true largest seat gap max_i p_i - min_j p_j (p_i: seat
+    i's outright win rate), valid although the best and worst seats are picked from the data.
+
+    Every pairwise difference p_i - p_j gets its interval (multinomial_diff_ci) at the
+    Bonferroni level alpha / m, m = seats * (seats - 1) / 2 pairs, so that all of them hold
+    together with probability at least 1 - alpha. When they all hold, the true gap (the
+    difference of the truly best and worst seats) lies below the largest upper end, and every
+    lower end lies below it: [max(0, largest lower end), largest upper end] over the ordered
+    pairs. With 2 seats this is the usual interval of |p_0 - p_1|."""
+    w = np.asarray(wins, dtype=float)
+    k = len(w)
+    if k < 2 or games <= 0:
+        return float("nan"), float("nan")
+    _, lo, hi = multinomial_diff_ci(w[:, None], w[None, :], games, alpha / (k * (k - 1) / 2))
+    pairs = ~np.eye(k, dtype=bool)  # every ordered pair of two different seats
+    return max(float(lo[pairs].max()), 0.0), float(hi[pairs].max())
 
 
 def seat_balance(wins, shared: int, games: int, alpha: float = 0.05) -> dict:
     """Balance metrics of outright seat wins (defined in simcore.metrics): first-player
     advantage (seat 0 win rate minus its fair share: the outright wins split evenly) with a
-    Wilson interval, the largest seat gap with an interval, the shared-win rate with a Wilson
-    interval, and the seat-fairness test."""
+    Wilson interval, the largest seat gap with its simultaneous interval (largest_gap_ci), the
+    shared-win rate with a Wilson interval, and the seat-fairness test.
+
+    With one seat there is no other seat to compare with: the first-player advantage (0 by
+    definition), the largest gap and the fairness test are None (null in JSON, 'n/a' in
+    print)."""
     w = np.asarray(wins, dtype=float)
     n = len(w)
     fair = fair_share(w.sum(), games, n)
-    lo, hi = wilson(w[0], games, alpha)
-    best, worst = largest_gap_seats(w)
-    gap, glo, ghi = multinomial_diff_ci(w[best], w[worst], games, alpha)
     slo, shi = wilson(shared, games, alpha)
-    chi, p = seat_fairness(w)
-    return {
+    out = {
         "fair_share": fair,
-        "first_player_advantage": first_player_advantage(w[0], w.sum(), games, n),
-        "first_player_advantage_ci": [float(lo) - fair, float(hi) - fair],
-        "largest_gap": gap,
-        "largest_gap_ci": [max(glo, 0.0), ghi],
-        "largest_gap_seats": [best, worst],
+        "first_player_advantage": None,
+        "first_player_advantage_ci": None,
+        "largest_gap": None,
+        "largest_gap_ci": None,
+        "largest_gap_seats": None,
         "shared_win_rate": shared / games,
         "shared_win_rate_ci": [float(slo), float(shi)],
-        "chi2": chi,
-        "p_value": p,
+        "chi2": None,
+        "p_value": None,
     }
+    if n < 2:
+        return out
+    lo, hi = wilson(w[0], games, alpha)
+    best, worst = largest_gap_seats(w)
+    glo, ghi = largest_gap_ci(w, games, alpha)
+    chi, p = seat_fairness(w)
+    out.update(
+        {
+            "first_player_advantage": first_player_advantage(w[0], w.sum(), games, n),
+            "first_player_advantage_ci": [float(lo) - fair, float(hi) - fair],
+            "largest_gap": (w[best] - w[worst]) / games,
+            "largest_gap_ci": [glo, ghi],
+            "largest_gap_seats": [best, worst],
+            "chi2": chi,
+            "p_value": p,
+        }
+    )
+    return out

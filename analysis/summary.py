@@ -32,6 +32,23 @@ def _hist_quantile(hist: np.ndarray, q: float) -> float:
     return float(np.searchsorted(c, q * c[-1], side="left"))
 
 
+def score_table(hist: np.ndarray, width: int, games: int) -> pd.DataFrame:
+    """Final scores per seat from a summary's score histogram (simcore.chunks: bins of `width`
+    points): one row per seat and bin up to the highest bin any seat reached, with the bin's
+    lowest and highest score, the games that ended in it and their share."""
+    top = int(np.max(np.nonzero(hist.sum(axis=0))[0], initial=0)) + 1
+    k = np.arange(top)
+    return pd.DataFrame(
+        {
+            "seat": np.repeat(np.arange(hist.shape[0]), top),
+            "score": np.tile(k * width, hist.shape[0]),
+            "score_high": np.tile(k * width + width - 1, hist.shape[0]),
+            "games": hist[:, :top].ravel(),
+            "share": hist[:, :top].ravel() / games,
+        }
+    )
+
+
 def summarize(result: Any) -> dict[str, pd.DataFrame]:
     """Tidy tables of a simulate() result: seats, policies, length, end_reasons, counters."""
     s = result.summary
@@ -84,19 +101,7 @@ def summarize(result: Any) -> dict[str, pd.DataFrame]:
     ends = pd.DataFrame(
         {"end_reason": list(result.end_reasons), "games": s.end_reasons, "share": s.end_reasons / n}
     )
-    top = int(np.max(np.nonzero(s.score_hist.sum(axis=0))[0], initial=0)) + 1
-    scores = pd.DataFrame(
-        [
-            {
-                "seat": seat,
-                "score": k,
-                "games": int(s.score_hist[seat, k]),
-                "share": s.score_hist[seat, k] / n,
-            }
-            for seat in range(result.players)
-            for k in range(top)
-        ]
-    )
+    scores = score_table(s.score_hist, s.score_width, n)
     last = int(np.max(np.nonzero(s.rounds_hist)[0], initial=0)) + 1
     rounds_hist = pd.DataFrame(
         {
@@ -146,17 +151,23 @@ def result_json(result: Any, version: str = "") -> dict[str, Any]:
         "shared_win_rate": s.shared_wins / s.games,
         "seat_fairness": {"chi2": bal["chi2"], "p_value": bal["p_value"]},
         "balance": {k: v for k, v in bal.items() if k not in ("chi2", "p_value")},
+        # --precision: the target half-width (None without one), whether it was reached (the
+        # run stopped at the first chunk where it was; False: the --games cap came first) and
+        # the largest seat half-width achieved
         "precision": result.precision,
+        "precision_reached": result.precision_reached,
         "max_half_width": result.max_half_width,
         "games_requested": result.games_requested,
         "length": {k: float(length[k]) for k in t["length"].columns},
         "rounds_histogram": {
             int(r): int(g) for r, g in zip(t["rounds_hist"].rounds, t["rounds_hist"].games) if g
         },
+        # per seat: the lowest score of each bin -> games (bins of score_bin_width points)
         "score_distribution": [
             {int(k): int(g) for k, g in zip(grp.score, grp.games) if g}
             for _, grp in t["scores"].groupby("seat")
         ],
+        "score_bin_width": int(s.score_width),
         "end_reasons": {r: int(c) for r, c in zip(result.end_reasons, s.end_reasons)},
         "counters": {c: float(m) for c, m in zip(t["counters"].counter, t["counters"]["mean"])},
         "errors": int(s.errors),

@@ -129,6 +129,14 @@ def resolve_arms(spec: Any, players: int, arms: list[Arm], rules_file: str | Non
     return out
 
 
+def arm_moments(arms: int, metrics: list[Metric], players: int) -> ArmMoments:
+    """Empty running sums of a comparison: exact (scaled to whole numbers), the seats' win
+    indicators kept for every pair of arms (the dice compare any two dice's seat gaps)."""
+    names = [m.name for m in metrics]
+    wins = [names.index(f"win_{s}") for s in range(players)]
+    return ArmMoments(arms, len(metrics), metric_scale(metrics, players), wins)
+
+
 def play_arms_chunk(
     game: str,
     players: int,
@@ -142,8 +150,9 @@ def play_arms_chunk(
     threads: int | None = None,
 ) -> tuple[list[Any], ArmMoments]:
     """Games first .. first + n - 1 under every arm's rules (the same random streams in every
-    arm): (one Summary per arm, the ArmMoments of these games). The unit of work of a
-    comparison on every backend; the rows are dropped here."""
+    arm): (one Summary per arm, the ArmMoments of these games, with the seats' win
+    indicators as pair metrics). The unit of work of a comparison on every backend; the rows
+    are dropped here."""
     spec = get_game(game)
     block = np.zeros((len(arm_rules), n, len(metrics)))
     summaries = []
@@ -154,7 +163,7 @@ def play_arms_chunk(
         )
         block[a] = game_metrics(rows_frame(spec, rows, players), metrics, players)
         summaries.append(summary)
-    moments = ArmMoments(len(arm_rules), len(metrics), metric_scale(metrics, players))
+    moments = arm_moments(len(arm_rules), metrics, players)
     moments.add(block)
     return summaries, moments
 
@@ -169,7 +178,7 @@ class ArmsJob:
         self.arms, self.arm_rules, self.seats = list(arms), arm_rules, seats
         self.seed, self.games, self.rotate, self.chunk = int(seed), games, rotate, chunk
         self.metrics = metric_list(spec, players)
-        self.moments = ArmMoments(len(arms), len(self.metrics), metric_scale(self.metrics, players))
+        self.moments = arm_moments(len(arms), self.metrics, players)
         # one SimJob per arm keeps the arm's merged summary and makes its SimResult
         self.per_arm = [
             SimJob(spec, players, games, r, spec.resolve_seats(seats, r), seed, rotate_seats=rotate)

@@ -16,7 +16,7 @@ import numpy as np
 from simcore.inputs import check_folder_of
 from simcore.rulesbase import RulesError
 
-FORMAT = 1
+FORMAT = 2  # 2: summaries carry score_width (score bins of any width)
 
 
 def _summary_to_json(summary) -> dict:

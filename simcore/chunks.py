@@ -21,7 +21,16 @@ from simcore.metrics import shared_win
 
 DEFAULT_CHUNK = 16_384
 HIST_BINS = 4096  # rounds / turns histograms (longer games land in the last bin)
-SCORE_BINS = 256  # score histograms per seat (higher scores land in the last bin)
+# score histograms per seat: SCORE_BINS bins of score_width points each, bin k holding the
+# scores k * score_width .. (k + 1) * score_width - 1. The width starts at 1 and grows tenfold
+# (ten neighbouring bins merged) whenever a score would not fit: it is the smallest power of ten
+# with every score below SCORE_BINS * width. Sunken City, Sumeria and Secrets of the Sea score
+# below 1,000 (bins of one point: the exact distribution); Sunken Treasure's dollars (multiples
+# of $1,000, in the tens of thousands) get bins of $100, each holding one possible score. The width
+# depends only on the largest score played and the merging is nested, so every chunking and
+# every order of merging gives the same histogram.
+SCORE_BINS = 1000
+SCORE_WIDEN = 10  # the factor by which the bins grow
 # the fields of a Summary that two chunks add up: whole numbers, then arrays
 COUNT_FIELDS = ("games", "shared_wins", "no_winner", "errors")
 ARRAY_FIELDS = (
@@ -62,7 +71,8 @@ class Summary:
     end_reasons: np.ndarray = field(default=None)  # type: ignore[assignment]
     score_sum: np.ndarray = field(default=None)  # type: ignore[assignment]
     score_sq: np.ndarray = field(default=None)  # type: ignore[assignment]
-    score_hist: np.ndarray = field(default=None)  # type: ignore[assignment]  # [seat, score]
+    score_hist: np.ndarray = field(default=None)  # type: ignore[assignment]  # [seat, bin]
+    score_width: int = 1  # points per bin of score_hist (a power of ten)
     tiebreak_sum: np.ndarray = field(default=None)  # type: ignore[assignment]
     counter_sum: np.ndarray = field(default=None)  # type: ignore[assignment]
     counter_sq: np.ndarray = field(default=None)  # type: ignore[assignment]
@@ -114,9 +124,6 @@ class Summary:
                 np.int64
             )
             self.score_sum[s] += int(score.sum())
-            self.score_hist[s] += np.bincount(
-                np.clip(score, 0, SCORE_BINS - 1), minlength=SCORE_BINS
-            )
             self.score_sq[s] += int((score * score).sum())
             self.tiebreak_sum[s] += int(rows[:, col[f"tiebreak_{s}"]].sum())
         self.rounds_hist += np.bincount(
@@ -125,6 +132,7 @@ class Summary:
         self.turns_hist += np.bincount(
             np.minimum(rows[:, col["turns"]], HIST_BINS - 1), minlength=HIST_BINS
         )
+        self.add_scores(np.stack([rows[:, col[f"score_{s}"]] for s in range(n)]))
         self.end_reasons += np.bincount(rows[:, col["end_reason"]], minlength=self.n_end_reasons)[
             : self.n_end_reasons
         ]
@@ -135,6 +143,18 @@ class Summary:
         self.counter_sq += np.einsum("ij,ij->j", rows, rows)[idx]
         self.errors += int(np.count_nonzero(rows[:, col["error"]]))
 
+    def add_scores(self, scores: np.ndarray) -> None:
+        """Count final scores (int64[seat, game], every score 0 or more) in score_hist."""
+        if scores.size == 0:
+            return
+        if scores.min() < 0:
+            raise ValueError("a final score below 0: score histograms start at 0")
+        width = max(self.score_width, _score_width(int(scores.max())))
+        self.score_hist = _widened(self.score_hist, self.score_width, width)
+        self.score_width = width
+        for s in range(self.players):
+            self.score_hist[s] += np.bincount(scores[s] // width, minlength=SCORE_BINS)
+
     def merge(self, other: Summary) -> Summary:
         """A new summary of both runs (the two must come from the same setting)."""
         out = Summary.empty_like(self)
@@ -142,12 +162,39 @@ class Summary:
             setattr(out, name, getattr(self, name) + getattr(other, name))
         for name in ARRAY_FIELDS:
             setattr(out, name, getattr(self, name) + getattr(other, name))
+        width = max(self.score_width, other.score_width)
+        out.score_width = width
+        out.score_hist = _widened(self.score_hist, self.score_width, width) + _widened(
+            other.score_hist, other.score_width, width
+        )
         return out
 
     def equals(self, other: Summary) -> bool:
-        return all(getattr(self, k) == getattr(other, k) for k in COUNT_FIELDS) and all(
-            np.array_equal(getattr(self, k), getattr(other, k)) for k in ARRAY_FIELDS
+        return (
+            all(getattr(self, k) == getattr(other, k) for k in COUNT_FIELDS + ("score_width",))
+            and all(np.array_equal(getattr(self, k), getattr(other, k)) for k in ARRAY_FIELDS)
+            and np.array_equal(self.score_hist, other.score_hist)
         )
+
+
+def _score_width(top: int) -> int:
+    """The smallest power of ten w with top < SCORE_BINS * w."""
+    w = 1
+    while top >= SCORE_BINS * w:
+        w *= SCORE_WIDEN
+    return w
+
+
+def _widened(hist: np.ndarray, width: int, to: int) -> np.ndarray:
+    """A score histogram of bins `width` wide as bins `to` wide (both powers of ten, to >=
+    width): each ten neighbouring bins merged into one, the bins above left empty."""
+    hist = hist.copy()
+    while width < to:
+        merged = hist.reshape(hist.shape[0], SCORE_BINS // SCORE_WIDEN, SCORE_WIDEN).sum(axis=2)
+        hist = np.zeros_like(hist)
+        hist[:, : merged.shape[1]] = merged
+        width *= SCORE_WIDEN
+    return hist
 
 
 def chunk_plan(start: int, games: int, chunk: int) -> list[tuple[int, int]]:

@@ -113,22 +113,28 @@ def metric_scale(metrics: list[Metric], players: int) -> np.ndarray:
 # --------------------------------------------------------------------------- running sums
 class ArmMoments:
     """Running sums of per-game metric vectors of A arms (K metrics each), enough for every
-    paired interval against arm 0 and every linear combination within an arm.
+    paired interval against arm 0, every linear combination within an arm, and the paired
+    interval between any two arms of combinations of the pair metrics.
 
     sums: float64[A, K]; within: float64[A, K, K] (sum of x_a x_a^T); cross: float64[A, K, K]
-    (sum of x_a x_0^T over the same games), all of the scaled values x * scale.
+    (sum of x_a x_0^T over the same games); pairs: float64[A, A, P, P] (sum of x_a[P] x_b[P]^T
+    for every two arms, P = pair_metrics, the indices of a few metrics such as the seats' win
+    indicators), all of the scaled values x * scale.
 
     scale (float64[K], from metric_scale): when given, the scaled values are whole numbers and
     every sum is exact (whole numbers below 2**53 are exact in float64, whatever the order of
     the additions), so chunks merge to the same bits in any chunking and any order."""
 
-    def __init__(self, arms: int, metrics: int, scale: np.ndarray | None = None):
+    def __init__(self, arms: int, metrics: int, scale: np.ndarray | None = None, pair_metrics=()):
         self.n = 0
         self.exact = scale is not None
         self.scale = np.ones(metrics) if scale is None else np.asarray(scale, dtype=np.float64)
         self.sums = np.zeros((arms, metrics))
         self.within = np.zeros((arms, metrics, metrics))
         self.cross = np.zeros((arms, metrics, metrics))
+        self.pair_metrics = np.asarray(pair_metrics, dtype=np.int64)
+        p = len(self.pair_metrics)
+        self.pairs = np.zeros((arms, arms, p, p))
 
     def add(self, x: np.ndarray) -> None:
         """x: float64[A, n, K], the same n games in every arm."""
@@ -138,6 +144,10 @@ class ArmMoments:
         self.sums += x.sum(axis=1)
         self.within += np.einsum("ank,anl->akl", x, x)
         self.cross += np.einsum("ank,nl->akl", x, x[0])
+        if len(self.pair_metrics):
+            a, n, p = x.shape[0], x.shape[1], len(self.pair_metrics)
+            flat = x[:, :, self.pair_metrics].transpose(0, 2, 1).reshape(a * p, n)
+            self.pairs += (flat @ flat.T).reshape(a, p, a, p).transpose(0, 2, 1, 3)
 
     def merge(self, other: ArmMoments) -> None:
         """Add the sums of other games (the same arms and metrics) to these."""
@@ -145,6 +155,7 @@ class ArmMoments:
         self.sums += other.sums
         self.within += other.within
         self.cross += other.cross
+        self.pairs += other.pairs
 
     def count(self, a: int, j: int) -> float:
         """The sum of metric j over arm a's games (a count, for rates)."""
@@ -180,6 +191,26 @@ class ArmMoments:
         """As paired, but ignoring that the games share their random numbers (the standard
         error two independent runs of this size would give)."""
         return self._difference(a, c, c0, paired=False)
+
+    def between(self, a: int, b: int, ca: np.ndarray, cb: np.ndarray) -> tuple[float, float]:
+        """Mean and standard error of the per-game difference ca . x_a - cb . x_b of any two
+        arms (paired: the same games), for ca and cb zero outside the pair metrics."""
+        idx = self.pair_metrics
+        outside = np.ones(len(self.scale), dtype=bool)
+        outside[idx] = False
+        if np.any(ca[outside]) or np.any(cb[outside]):
+            raise ValueError("between() combines only the pair metrics")
+        n, sc = self.n, self.scale[idx]
+        m = self.sums[:, idx] / n
+
+        def cov(i: int, j: int) -> np.ndarray:
+            s = self.pairs[i, j] - n * np.outer(m[i], m[j])
+            return s / max(n - 1, 1) / np.outer(sc, sc)
+
+        u, v = ca[idx], cb[idx]
+        var = u @ cov(a, a) @ u + v @ cov(b, b) @ v - 2 * u @ cov(a, b) @ v
+        d = float(u @ self.mean(a)[idx] - v @ self.mean(b)[idx])
+        return d, math.sqrt(max(float(var), 0.0) / n)
 
     def _difference(self, a: int, c, c0, paired: bool) -> tuple[float, float]:
         c0 = c if c0 is None else c0

@@ -60,6 +60,14 @@ class SimResult:
         return max_half_width(self.summary)
 
     @property
+    def precision_reached(self) -> bool | None:
+        """Whether the run stopped because every seat's half-width reached --precision (False:
+        the --games cap came first); None without a precision target."""
+        if self.precision is None:
+            return None
+        return self.max_half_width <= self.precision
+
+    @property
     def games_per_s(self) -> float:
         return self.games / self.elapsed_s if self.elapsed_s > 0 else float("inf")
 

@@ -46,11 +46,40 @@ def test_report_has_every_section(small_report):
         assert tag in html, tag
     for item in ("package version", "command:", "seed: 1", "rules hash", "wall time", "cores"):
         assert item in md and item in html, item
-    for words in ("Seat win rates", "Game length", "End reasons", "fairest die", "no-chips"):
+    for words in ("Seat win rates", "Game length", "End reasons", "no-chips"):
         assert words in md, words
+    assert "is the fairest die" in md or "no die is clearly fairer" in md
     js = json.loads((out / "report.json").read_text())
     assert {"seats", "variants", "dice", "ladder"} <= set(js)
     assert len(js["seats"]) == 3 and js["games"]["seats"] == 120
+
+
+def test_report_score_distributions_and_p_values(small_report):
+    """Every player count's score distribution is there (each seat's counts add up to the
+    games), and no p-value below 0.001 is printed as a number: the variant tables show
+    '< 0.001' for each such Holm p, '0.001' only for a p that is 0.001 to two digits."""
+    out, _ = small_report
+    md = (out / "report.md").read_text()
+    js = json.loads((out / "report.json").read_text())
+    for part in js["seats"]:
+        assert len(part["score_distribution"]) == part["players"]
+        for dist in part["score_distribution"]:
+            assert dist and sum(dist.values()) == part["games"]
+    shown = [
+        r["p_holm"]
+        for v in js["variants"]
+        for r in v["table"]
+        if r["p_holm"] is not None
+        and (
+            r["metric"] in ("largest_gap", "fpa", "shared", "rounds")
+            or r["metric"][:4] in ("win_", "scor")
+        )
+    ]
+    tiny = sum(p < 0.001 for p in shown)
+    assert tiny > 0  # the short variant's length: the check below means something
+    assert md.count("| < 0.001 |") >= tiny
+    assert md.count("| 0.001 |") == sum(0.001 <= p < 0.00105 for p in shown)
+    assert not re.search(r"p = 0(\.0+)?[;,) ]", md)
 
 
 def test_report_images_decode_and_page_is_self_contained(small_report):
@@ -79,9 +108,13 @@ TEXT_OUTPUTS = [
         ["baseline base", "Holm p", "no-chips: ", "die=purple,chips=false: "],
     ),
     (
+        "simulate sunken-city --players 3 --games 2000 --policy balanced,random,random",
+        ["seat fairness chi-square p < 0.001;"],
+    ),
+    (
         "dice sunken-city --players 2,3 --die 0,1,1,2,2,3 --die 1,1,2,2,3,3 --games 400"
         " --policy random",
-        ["2 players: fairest die", "3 players: fairest die", "1,1,2,2,3,3", "*"],
+        ["2 players: ", "3 players: ", "die is", "Holm p", "1,1,2,2,3,3", "*"],
     ),
 ]
 

@@ -7,7 +7,7 @@ import pytest
 from scipy import stats as st
 from statsmodels.stats.proportion import proportion_confint
 
-from analysis.stats import multinomial_diff_ci, seat_balance, seat_fairness, wilson
+from analysis.stats import largest_gap_ci, multinomial_diff_ci, seat_balance, seat_fairness, wilson
 from simcore import simulate
 
 
@@ -85,3 +85,76 @@ def test_precision_bounds():
     for bad in (0, 0.5, -1, 2):
         with pytest.raises(RulesError):
             simulate("sunken-city", 3, 100, precision=bad)
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_largest_gap_interval_covers_in_an_exactly_fair_game(seats):
+    """In an exactly fair game (every seat wins outright with the same probability, 5% of the
+    games shared) the true largest gap is 0; its 95% interval covers it in at least 93% of
+    2,000 simulated runs of 3,000 games, for 2, 3 and 4 seats (the old interval, +-1.96 se
+    around the data-picked best and worst seats, covered 95%, 88% and 78%)."""
+    rng = np.random.default_rng(100 + seats)
+    games, reps = 3000, 2000
+    counts = rng.multinomial(games, [0.95 / seats] * seats + [0.05], size=reps)
+    covered = [largest_gap_ci(c[:seats], games)[0] <= 0.0 for c in counts]
+    assert np.mean(covered) >= 0.93
+    # the interval every command prints is this one
+    b = seat_balance(counts[0][:seats], shared=int(counts[0][seats]), games=games)
+    assert b["largest_gap_ci"] == list(largest_gap_ci(counts[0][:seats], games))
+
+
+@pytest.mark.parametrize("probs", [[0.4, 0.35, 0.25], [0.27, 0.25, 0.25, 0.23], [0.52, 0.48]])
+def test_largest_gap_interval_covers_in_unfair_games(probs):
+    rng = np.random.default_rng(9)
+    games, reps = 3000, 2000
+    true_gap = max(probs) - min(probs)
+    counts = rng.multinomial(games, probs, size=reps)
+    covered = [lo <= true_gap <= hi for lo, hi in (largest_gap_ci(c, games) for c in counts)]
+    assert np.mean(covered) >= 0.93
+
+
+def test_one_seat_has_no_first_player_advantage_or_gap():
+    """A solo game: the first-player advantage is 0 by definition and the largest gap and the
+    fairness test need two seats: all None (null in JSON), not an interval around 0."""
+    b = seat_balance([370], shared=0, games=1000)
+    assert b["fair_share"] == pytest.approx(0.37)
+    for k in ("first_player_advantage", "first_player_advantage_ci", "largest_gap"):
+        assert b[k] is None
+    assert b["largest_gap_ci"] is None and b["p_value"] is None
+
+
+@pytest.mark.parametrize(
+    "p,text",
+    [
+        (0.0, "< 0.001"),
+        (1e-300, "< 0.001"),
+        (0.000999, "< 0.001"),
+        (0.001, "0.001"),
+        (0.0412, "0.041"),
+        (0.41, "0.41"),
+        (float("nan"), "n/a"),
+        (None, "n/a"),
+    ],
+)
+def test_p_values_below_the_smallest_printed_value(p, text):
+    from analysis.stats import fmt_p, p_text
+
+    assert p_text(p) == text
+    assert fmt_p(p) == ("p " + text if text.startswith("<") else "p = " + text)
+    assert fmt_p(p, "Holm p").startswith("Holm p ")
+
+
+def test_precision_flag_in_the_json():
+    """--precision: the JSON says whether the target was reached, with the target and the
+    largest half-width achieved; a run without a target has no flag (null)."""
+    from analysis.summary import result_json
+
+    reached = result_json(
+        simulate("sunken-city", 3, 20_000, seed=4, precision=0.03, chunk_size=500)
+    )
+    assert reached["precision"] == 0.03 and reached["precision_reached"] is True
+    assert reached["max_half_width"] <= 0.03 and reached["games"] < 20_000
+    capped = result_json(simulate("sunken-city", 3, 1000, seed=4, precision=0.005, chunk_size=500))
+    assert capped["precision_reached"] is False and capped["games"] == 1000
+    assert capped["max_half_width"] > 0.005
+    assert result_json(simulate("sunken-city", 3, 500, seed=4))["precision_reached"] is None
