@@ -56,6 +56,6 @@ SPEC = register(
         policies=POLICIES,
         default_policy="balanced",
         driver=_play.DRIVER,
-        report_variants=("base", "exact-wreck", "must-dive", "beatable-monsters"),
+        report_variants=("base", "exact-wreck", "must-dive", "unbeatable-monsters"),
     )
 )

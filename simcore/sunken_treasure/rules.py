@@ -12,8 +12,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simcore.rulesbase import RulesBase, RulesError, in_range, variant_registry
+from simcore.rulesbase import RulesBase, RulesError, in_range, one_of, variant_registry
 from simcore.sunken_treasure import board as B
+
+# When an empty deck takes its shuffled discards (rules field `reshuffle`).
+RESHUFFLE = ("when-depleted", "when-needed")
+RESHUFFLE_WHEN_DEPLETED = 0
+RESHUFFLE_WHEN_NEEDED = 1
 
 
 @dataclass(frozen=True)
@@ -53,6 +58,12 @@ class SunkenTreasureRules(RulesBase, game="sunken-treasure", players=(1, B.MAX_P
     steal_trap_discards: bool = True
     """a second Trapped on a theft makes the thief discard all but banked treasure ('the same
     rules as a Shark Attack'); False: the theft just ends"""
+    reshuffle: str = one_of("when-depleted", RESHUFFLE)
+    """when a deck's discards become its new pile: "when-depleted" (seed 004: "When the
+    Attempt Cards pile is depleted, the discards are shuffled and made into a new pile") at
+    the draw that takes its last card, so cards discarded later wait for the next reshuffle;
+    "when-needed": only when the next card is drawn, taking every card discarded until then.
+    For all three decks (Item, Attempt, Treasure)"""
     max_rounds: int = in_range(500, 1, 10_000)
     """safety cap: the game ends with no winner after this many rounds (end reason
     'round-limit'; the rulebook has no such end)"""
@@ -113,6 +124,11 @@ VARIANTS.add(
     "four-sharks", "the fourth shark, not the third, forces the divers up", sharks_to_attack=4
 )
 VARIANTS.add(
+    "reshuffle-when-needed",
+    "an empty deck takes its shuffled discards only when the next card is drawn",
+    reshuffle="when-needed",
+)
+VARIANTS.add(
     "literal-cracked", "a second Cracked pays one Treasure card", second_cracked_full=False
 )
 
@@ -133,6 +149,7 @@ P_ABANDON_NEEDS_TRAP = 10
 P_KEEP_SAFETY = 11
 P_BANK_ON_SURFACE = 12
 P_STEAL_TRAP_DISCARDS = 13
+P_RESHUFFLE = 14  # RESHUFFLE_WHEN_DEPLETED or RESHUFFLE_WHEN_NEEDED
 N_PARAMS = 16
 R_BAGS = N_PARAMS  # [5] treasure cards paid by each container kind
 R_ITEM_COUNTS = R_BAGS + B.N_CONTAINERS  # [8] item cards of each kind
@@ -158,6 +175,7 @@ def pack(rules: SunkenTreasureRules, players: int) -> np.ndarray:
     r[P_KEEP_SAFETY] = int(rules.keep_safety_on_surface)
     r[P_BANK_ON_SURFACE] = int(rules.bank_on_surface)
     r[P_STEAL_TRAP_DISCARDS] = int(rules.steal_trap_discards)
+    r[P_RESHUFFLE] = RESHUFFLE.index(rules.reshuffle)
     for c in range(B.N_CONTAINERS):
         r[R_BAGS + c] = rules.bags[B.CONTAINER_SIZE[c]]
     r[R_ITEM_COUNTS : R_ITEM_COUNTS + B.N_ITEM_KINDS] = rules.item_deck
