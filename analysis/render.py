@@ -8,8 +8,6 @@ one of these; everything they print is also available as a function of the resul
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,6 +15,7 @@ from typing import Any
 import pandas as pd
 
 from analysis.summary import records, result_json, summarize
+from simcore.inputs import write_atomic
 from simcore.rulesbase import RulesError
 
 Echo = Callable[..., None]
@@ -24,21 +23,6 @@ Echo = Callable[..., None]
 
 def _four(v: float) -> str:
     return f"{v:.4f}"
-
-
-def write_atomic(path: Path, write: Callable[[str], Any]) -> None:
-    """Write via a temporary file in the same folder, then rename: no partial output file."""
-    fd, tmp = tempfile.mkstemp(
-        dir=path.parent if str(path.parent) else ".", prefix=f".{path.name}.", suffix=path.suffix
-    )
-    os.close(fd)
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def _json(obj: Any, echo: Echo) -> None:
@@ -317,5 +301,5 @@ def sweep(
 def bench(res: dict, json_out: bool, echo: Echo) -> None:
     """`balance bench --json`: the measurements (printed as they were made) into bench.json."""
     if json_out:
-        Path("bench.json").write_text(json.dumps(res, indent=2))
+        write_atomic(Path("bench.json"), lambda p: Path(p).write_text(json.dumps(res, indent=2)))
         echo("wrote bench.json")

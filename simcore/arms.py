@@ -22,7 +22,7 @@ import numpy as np
 from simcore.chunks import DEFAULT_CHUNK, chunk_plan, play_chunk, rows_frame
 from simcore.games import all_games, get_game
 from simcore.inputs import check_games, check_seed
-from simcore.jobs import Plan, Task, play
+from simcore.jobs import Plan, Task, TaskList, play
 from simcore.metrics import ArmMoments, Metric, game_metrics, metric_list, metric_scale
 from simcore.rulesbase import RulesError, apply_overrides
 from simcore.runner import SimJob
@@ -186,10 +186,12 @@ class ArmsJob:
             job.backend = backend
         args = (self.game, self.players, self.arm_rules, self.seats, self.seed)
         games = len(self.arms)  # games per game index
-        return [
-            (i, Task(play_arms_chunk, (*args, first, n, self.rotate, self.metrics), n * games))
-            for i, (first, n) in enumerate(chunk_plan(0, self.games, chunk))
-        ]
+        return TaskList(
+            chunk_plan(0, self.games, chunk),
+            lambda first, n: Task(
+                play_arms_chunk, (*args, first, n, self.rotate, self.metrics), n * games
+            ),
+        )
 
     def warm(self) -> None:
         self.per_arm[0].warm()

@@ -9,6 +9,7 @@ module; it imports neither.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -150,9 +151,38 @@ class Summary:
         )
 
 
-def chunk_plan(start: int, games: int, chunk: int) -> list[tuple[int, int]]:
-    """The chunks of consecutive game indices: (first index, number of games)."""
-    return [(start + k, min(chunk, games - k)) for k in range(0, games, chunk)]
+class ChunkPlan(Sequence):
+    """The chunks of consecutive game indices, (first index, number of games), computed when
+    asked for: the plan of 2**62 games takes no more memory than that of 100."""
+
+    def __init__(self, start: int, games: int, chunk: int):
+        self.start, self.games, self.chunk = start, games, chunk
+
+    def __len__(self) -> int:
+        return -(-self.games // self.chunk)
+
+    def __getitem__(self, k):  # type: ignore[override]
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        if k < 0:
+            k += len(self)
+        if not 0 <= k < len(self):
+            raise IndexError(k)
+        first = k * self.chunk
+        return (self.start + first, min(self.chunk, self.games - first))
+
+    def __iter__(self):
+        for k in range(len(self)):
+            yield self[k]
+
+    def games_in(self, k: int) -> int:
+        """Games in the first k chunks."""
+        return min(k * self.chunk, self.games)
+
+
+def chunk_plan(start: int, games: int, chunk: int) -> ChunkPlan:
+    """The chunks of consecutive game indices: (first index, number of games), lazily."""
+    return ChunkPlan(start, games, chunk)
 
 
 def new_summary(spec: GameSpec, players: int, n_policies: int) -> Summary:

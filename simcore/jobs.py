@@ -11,7 +11,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -120,6 +120,32 @@ class Task(NamedTuple):
     games: int
 
 
+class TaskList(Sequence):
+    """(plan index, task) of the chunks of a plan from chunk `skip` on, made when asked for:
+    make(first, n) -> the Task of the chunk of games first .. first + n - 1 (memory does not
+    grow with the number of chunks)."""
+
+    def __init__(self, plan: Sequence, make: Callable[[int, int], Task], skip: int = 0):
+        self.plan, self.make, self.skip = plan, make, skip
+
+    def __len__(self) -> int:
+        return max(len(self.plan) - self.skip, 0)
+
+    def __getitem__(self, k):  # type: ignore[override]
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        if k < 0:
+            k += len(self)
+        if not 0 <= k < len(self):
+            raise IndexError(k)
+        i = self.skip + k
+        return i, self.make(*self.plan[i])
+
+    def __iter__(self):
+        for k in range(len(self)):
+            yield self[k]
+
+
 class Job:
     """One setting played in chunks of game indices. A backend runs `tasks()` (anywhere, in
     any order) and hands each result to `fold` in plan order; fold returns True to stop."""
@@ -130,8 +156,8 @@ class Job:
     done_games: int = 0  # of those, already played before the run (a resumed checkpoint)
     elapsed_s: float = 0.0  # set by the backend
 
-    def tasks(self, backend: str) -> list[tuple[int, Task]]:
-        """(plan index, task) of every chunk still to play, in plan order."""
+    def tasks(self, backend: str) -> Sequence[tuple[int, Task]]:
+        """(plan index, task) of every chunk still to play, in plan order (a TaskList)."""
         raise NotImplementedError
 
     def warm(self) -> None:

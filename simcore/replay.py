@@ -94,7 +94,7 @@ def replay(
     tr = fmt.state.new_trace(fmt.turns(rules, players), enabled=True)
     row = np.zeros(len(fmt.driver.columns), dtype=np.int64)
     fmt.driver.play_game(
-        r, ids, w, np.uint64(seed % 2**64), np.uint64(index), rotate, checked, tr, row
+        r, ids, w, np.uint64(seed), np.uint64(index), rotate, checked, tr, row
     )
     if overflowed(tr):
         raise RuntimeError("trace buffer overflow")
