@@ -39,20 +39,32 @@ def games(specs: dict[str, Any], json_out: bool, echo: Echo) -> None:
     for g in info:
         echo(f"{g['game']}: {g['title']}, {g['players'][0]}-{g['players'][1]} players")
         echo("  variants:")
+        kw = max(24, *(len(k) for k in [*g["variants"], *g["policies"]]))
         for k, d in g["variants"].items():
-            echo(f"    {k:<24} {d}")
+            echo(f"    {k:<{kw}} {d}")
         echo(f"  policies (default {g['default_policy']}):")
         for k, p in g["policies"].items():
             w = ", ".join(f"{a}={b}" for a, b in p["weights"].items()) or "no weights"
-            echo(f"    {k:<24} {p['description']} [{w}]")
+            echo(f"    {k:<{kw}} {p['description']} [{w}]")
         if g.get("policy_note"):
             echo(f"    ({g['policy_note']})")
         echo("  rules fields (--set key=value):")
-        for f in g["rules"]:
-            d = f["default"]
-            if isinstance(d, tuple):
-                d = ",".join("/".join(map(str, x)) if isinstance(x, tuple) else str(x) for x in d)
-            echo(f"    {f['key']:<20} = {str(d):<28} {f['description']}")
+        defaults = [_default_text(f["default"]) for f in g["rules"]]
+        fk = max(20, *(len(f["key"]) for f in g["rules"]))
+        dk = max(28, *(len(d) for d in defaults if len(d) <= 40))
+        for f, d in zip(g["rules"], defaults):
+            if len(d) > 40:  # a long default (a board, a tile list) on a line of its own
+                echo(f"    {f['key']:<{fk}} {f['description']}")
+                echo(f"    {'':<{fk}} = {d}")
+            else:
+                echo(f"    {f['key']:<{fk}} = {d:<{dk}} {f['description']}")
+
+
+def _default_text(d: Any) -> str:
+    """A rules field's default as on the command line (tuples comma-separated, pairs a/b)."""
+    if isinstance(d, tuple):
+        return ",".join("/".join(map(str, x)) if isinstance(x, tuple) else str(x) for x in d)
+    return str(d)
 
 
 # --------------------------------------------------------------------------------- simulate
@@ -87,6 +99,8 @@ def simulation(
         echo("")
         echo(t["policies"].to_string(index=False, float_format=_four))
     _balance_lines(res, t, echo)
+    if res.checked:
+        echo(f"checked mode: the invariants held after every action of {res.games:,} games")
     echo(f"{res.games_per_s:,.0f} games/s on {res.threads} threads ({res.elapsed_s:.2f} s)")
     if out_path:
         echo(f"rows written to {out_path}")

@@ -400,11 +400,18 @@ def sweep_plan(
     games: int,
     *,
     variants: list[str] | None = None,
+    metrics: list[str] | None = None,
     **kw: Any,
 ) -> Plan:
     """Every combination of the parameter values (one or two --param), on the same games, as a
-    plan; its result is a SweepRun (analysis.compare.sweep_table); kw as arms_job."""
+    plan; its result is a SweepRun (analysis.compare.sweep_table); kw as arms_job. metrics:
+    the metrics to be shown, checked here, before any game is played."""
     spec = get_game(game) if isinstance(game, str) else game
+    spec.check_players(players)
+    known = [m.name for m in metric_list(spec, players)] + (["largest_gap"] if players > 1 else [])
+    bad = [m for m in metrics or [] if m not in known]
+    if bad:
+        raise RulesError(f"--metric '{bad[0]}' is not a metric here (known: {', '.join(known)})")
     if not params:
         raise RulesError("--param: give at least one key=v1,v2,...")
     if len(params) > 2:

@@ -45,9 +45,7 @@ def _nested_whole(v, shape: tuple[int, ...]) -> bool:
     if not shape:
         return _whole(v)
     return (
-        isinstance(v, list)
-        and len(v) == shape[0]
-        and all(_nested_whole(x, shape[1:]) for x in v)
+        isinstance(v, list) and len(v) == shape[0] and all(_nested_whole(x, shape[1:]) for x in v)
     )
 
 

@@ -9,6 +9,8 @@ module; it imports neither.
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -219,8 +221,23 @@ def play_chunk(
     return first, summary, (rows if keep_rows else None)
 
 
+def kernels_cached(spec: GameSpec) -> bool:
+    """The game's batch kernel is compiled in this process or found in numba's disk cache."""
+    disp = spec.play_batch
+    if getattr(disp, "signatures", None):
+        return True
+    cache_file = getattr(getattr(disp, "_cache", None), "_cache_file", None)
+    index = getattr(cache_file, "_index_path", None)
+    return index is None or os.path.exists(index)
+
+
 def warm_kernels(spec: GameSpec, players: int, rules: Any, seats, rotate: bool, checked: bool):
-    """Compile (or load from the cache) the game's batch kernel: an empty batch."""
+    """Compile (or load from the cache) the game's batch kernel: an empty batch. A cold
+    start says so on stderr (a terminal or a log) before the minute of compiling."""
+    if not kernels_cached(spec):
+        name = spec.title.split(" (")[0]
+        sys.stderr.write(f"compiling the {name} kernels, first run only: about a minute\n")
+        sys.stderr.flush()
     spec.play_batch(
         spec.pack(rules, players),
         *spec.policy_arrays(seats),

@@ -46,8 +46,10 @@ class WeightRange:
     def problem(self, value: float) -> str | None:
         """What is wrong with `value` ('must be ...'), or None when it is allowed."""
         kind = "a whole number" if self.whole else "a number"
-        if not math.isfinite(value) or not self.lo <= value <= self.hi or (
-            self.whole and not float(value).is_integer()
+        if (
+            not math.isfinite(value)
+            or not self.lo <= value <= self.hi
+            or (self.whole and not float(value).is_integer())
         ):
             return f"must be {kind} from {_num(self.lo)} to {_num(self.hi)}"
         return None

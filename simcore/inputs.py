@@ -25,6 +25,7 @@ TRACE_SUFFIXES = (".txt", ".jsonl", ".json")  # replay --out
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")  # sweep --out
 MAX_GAMES = 2**62  # games per command (the game indices stay within the kernels' int64)
 MAX_SEED = 2**64 - 1  # seeds and game indices: the random stream's 64-bit key
+MAX_ROWS = 10_000_000  # games whose rows are kept in memory (simulate --out, bench)
 
 
 def parse_count(text: str, what: str = "--games") -> int:
@@ -99,9 +100,13 @@ def check_games(games, minimum: int = 1, purpose: str = "") -> int:
     return check_whole(games, "--games", minimum, purpose, maximum=MAX_GAMES)
 
 
-def check_count(value, what: str, minimum: int = 1, maximum: int = 1_000_000) -> int:
-    """A small whole-number option (--runs, --workers, ...)."""
-    return check_whole(value, what, minimum, maximum=maximum)
+def check_rows(games: int, what: str) -> int:
+    """A number of games whose every row is held in memory: at most MAX_ROWS."""
+    if games > MAX_ROWS:
+        raise RulesError(
+            f"{what} keeps every game's row in memory: at most {MAX_ROWS:,} games, not {games:,}"
+        )
+    return games
 
 
 def check_folder_of(path: str, what: str = "--out") -> None:

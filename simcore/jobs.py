@@ -56,14 +56,14 @@ class Progress:
             return
         self.last = now
         dt = max(now - self.t0, 1e-9)
-        rate = (done - self.start) / dt
-        eta = (self.total - done) / rate if rate > 0 else float("inf")
         frac = done / self.total if self.total else 1.0
         bar = "#" * int(frac * 30)
-        sys.stderr.write(
-            f"\r[{bar:<30}] {frac:6.1%} {done:,}/{self.total:,} games "
-            f"{rate:,.0f} games/s ETA {eta:,.0f}s "
-        )
+        if done > self.start:  # the rate and ETA once this run has played games
+            rate = (done - self.start) / dt
+            speed = f"{rate:,.0f} games/s ETA {(self.total - done) / rate:,.0f}s"
+        else:
+            speed = "starting"
+        sys.stderr.write(f"\r[{bar:<30}] {frac:6.1%} {done:,}/{self.total:,} games {speed} ")
         sys.stderr.flush()
 
     def restart(self, done: int) -> None:
@@ -225,7 +225,7 @@ def run_jobs(
     with _sigterm_as_interrupt():
         try:
             if backend == "local":
-                _run_local(jobs, todo, nthreads, task_done)
+                _run_local(jobs, todo, nthreads, task_done, on_start=lambda: bar.restart(done))
             else:
 
                 def fold(j: int, i: int, result: Any) -> bool:
@@ -247,14 +247,22 @@ def run_jobs(
             bar.close()
 
 
-def _run_local(jobs: list[Job], todo, nthreads: int, task_done: Callable[[int], None]) -> None:
+def _run_local(
+    jobs: list[Job],
+    todo,
+    nthreads: int,
+    task_done: Callable[[int], None],
+    on_start: Callable[[], None] = lambda: None,
+) -> None:
     """The local backend: the jobs in order, chunk by chunk, on this process's numba threads.
-    A job's elapsed_s is the time spent on its chunks (compiling excluded)."""
+    A job's elapsed_s is the time spent on its chunks (compiling excluded); on_start is called
+    once the kernels are compiled (the progress bar's clock starts there)."""
     prev = numba.get_num_threads()
     numba.set_num_threads(nthreads)
     try:
         for job in jobs:
             job.warm()
+        on_start()
         for job, tasks in zip(jobs, todo):
             for i, task in tasks:
                 t = time.perf_counter()

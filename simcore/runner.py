@@ -23,7 +23,14 @@ from simcore.chunks import (
     warm_kernels,
 )
 from simcore.games import GameSpec, SeatPolicy, get_game
-from simcore.inputs import MAX_GAMES, check_games, check_index, check_seed, check_whole
+from simcore.inputs import (
+    MAX_GAMES,
+    check_games,
+    check_index,
+    check_rows,
+    check_seed,
+    check_whole,
+)
 from simcore.jobs import Job, Plan, Task, TaskList, check_threads, run_jobs, split_run_options
 from simcore.rulesbase import RulesError, rules_hash
 
@@ -54,6 +61,7 @@ class SimResult:
     partial: bool = False
     backend: str = "local"
     title: str = ""  # the game's title
+    games_played: int | None = None  # games played by this run (a resumed run: fewer)
 
     @property
     def max_half_width(self) -> float:
@@ -61,7 +69,9 @@ class SimResult:
 
     @property
     def games_per_s(self) -> float:
-        return self.games / self.elapsed_s if self.elapsed_s > 0 else float("inf")
+        """Games played per second by this run (a resumed run counts only its own games)."""
+        n = self.games if self.games_played is None else self.games_played
+        return n / self.elapsed_s if self.elapsed_s > 0 else float("inf")
 
 
 def max_half_width(summary: Summary) -> float:
@@ -191,6 +201,7 @@ class SimJob(Job):
             partial=partial,
             backend=self.backend,
             title=self.spec.title,
+            games_played=self.summary.games - self.done_games,
         )
 
 
@@ -228,6 +239,8 @@ def prepare_simulation(
         raise RulesError("--resume needs --checkpoint FILE")
     if checkpoint and keep_rows:
         raise RulesError("--checkpoint keeps summaries only; it cannot be combined with --out")
+    if keep_rows:
+        check_rows(games, "--out")
     nthreads = check_threads(threads)
     rules = spec.resolve_rules(variants, overrides, rules_file, players)
     seats = policies if isinstance(policies, list) else spec.parse_policies(policies, players)
