@@ -20,6 +20,7 @@ import numba
 import numpy as np
 
 from simcore.distributed import run_dask
+from simcore.inputs import MAX_GAMES
 from simcore.rulesbase import RulesError
 
 
@@ -211,9 +212,12 @@ def run_jobs(
     (the jobs keep what was folded so far)."""
     check_backend(backend, scheduler, workers)
     nthreads = check_threads(threads)
+    total = sum(job.total_games for job in jobs)
+    if total > MAX_GAMES:
+        raise RulesError(f"this command would play {total:,} games: at most 2**62 ({MAX_GAMES:,})")
     todo = [job.tasks(backend) for job in jobs]
     done = sum(job.done_games for job in jobs)
-    bar = Progress(sum(job.total_games for job in jobs), progress, start=done)
+    bar = Progress(total, progress, start=done)
     bar.update(done, force=True)
     t0 = time.perf_counter()
 
