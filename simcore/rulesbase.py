@@ -10,13 +10,13 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import tomllib
 import typing
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
-import tomllib
 
 
 class RulesError(ValueError):
