@@ -153,7 +153,28 @@ class Summary:
         )
 
 
-class ChunkPlan(Sequence):
+class LazyList(Sequence):
+    """A read-only list whose item k is computed when asked for (`item`), of `__len__` items:
+    indexing (negative too), slices (as lists) and iteration."""
+
+    def item(self, k: int) -> Any:
+        raise NotImplementedError
+
+    def __getitem__(self, k):  # type: ignore[override]
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        if k < 0:
+            k += len(self)
+        if not 0 <= k < len(self):
+            raise IndexError(k)
+        return self.item(k)
+
+    def __iter__(self):
+        for k in range(len(self)):
+            yield self.item(k)
+
+
+class ChunkPlan(LazyList):
     """The chunks of consecutive game indices, (first index, number of games), computed when
     asked for: the plan of 2**62 games takes no more memory than that of 100."""
 
@@ -163,19 +184,9 @@ class ChunkPlan(Sequence):
     def __len__(self) -> int:
         return -(-self.games // self.chunk)
 
-    def __getitem__(self, k):  # type: ignore[override]
-        if isinstance(k, slice):
-            return [self[i] for i in range(*k.indices(len(self)))]
-        if k < 0:
-            k += len(self)
-        if not 0 <= k < len(self):
-            raise IndexError(k)
+    def item(self, k: int) -> tuple[int, int]:
         first = k * self.chunk
         return (self.start + first, min(self.chunk, self.games - first))
-
-    def __iter__(self):
-        for k in range(len(self)):
-            yield self[k]
 
     def games_in(self, k: int) -> int:
         """Games in the first k chunks."""

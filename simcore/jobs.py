@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 import numba
 import numpy as np
 
+from simcore.chunks import LazyList
 from simcore.distributed import run_dask
 from simcore.inputs import MAX_GAMES
 from simcore.rulesbase import RulesError
@@ -121,7 +122,7 @@ class Task(NamedTuple):
     games: int
 
 
-class TaskList(Sequence):
+class TaskList(LazyList):
     """(plan index, task) of the chunks of a plan from chunk `skip` on, made when asked for:
     make(first, n) -> the Task of the chunk of games first .. first + n - 1 (memory does not
     grow with the number of chunks)."""
@@ -132,19 +133,9 @@ class TaskList(Sequence):
     def __len__(self) -> int:
         return max(len(self.plan) - self.skip, 0)
 
-    def __getitem__(self, k):  # type: ignore[override]
-        if isinstance(k, slice):
-            return [self[i] for i in range(*k.indices(len(self)))]
-        if k < 0:
-            k += len(self)
-        if not 0 <= k < len(self):
-            raise IndexError(k)
+    def item(self, k: int) -> tuple[int, Task]:
         i = self.skip + k
         return i, self.make(*self.plan[i])
-
-    def __iter__(self):
-        for k in range(len(self)):
-            yield self[k]
 
 
 class Job:

@@ -29,6 +29,7 @@ from simcore.chunks import ChunkPlan
 from simcore.games import all_games
 from simcore.inputs import MAX_GAMES, MAX_SEED
 from simcore.runner import prepare_simulation
+from tests.conftest import run_main
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = all_games()
@@ -356,17 +357,6 @@ def sandbox(tmp_path, monkeypatch):
     monkeypatch.setattr("simcore.games.GameSpec.replay", refuse)
     monkeypatch.setattr("simcore.bench._time_batch", refuse)
     return tmp_path
-
-
-def run_main(args, monkeypatch, capsys) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "argv", ["balance", *args])
-    code = 0
-    try:
-        cli.main()
-    except SystemExit as exc:
-        code = exc.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def assert_refused(args, sandbox, monkeypatch, capsys) -> str:
