@@ -265,7 +265,7 @@ def replay(
     game: GameArg,
     players: PlayersOpt = 3,
     seed: SeedOpt = DEFAULT_SEED,
-    game_index: _opt(int, "--game", help="game index within the seed, 0 to 2**64-1") = 0,
+    game_index: _opt(int, "--game", help="game index within the seed, 0 to 2**63-1") = 0,
     rules: dict[str, Any] = RULES,
     rotate_seats: _opt(bool, "--rotate-seats", help="") = False,
     fmt: _opt(str, "--format", help="text or jsonl") = "text",

@@ -1,9 +1,10 @@
 """Checks of the user's input, written once for every command and API function: game counts,
 seeds and game indices, output files and folders, numbers of threads and workers. Each raises
 RulesError with one line that names the option (the command line prints it and exits with
-status 2). The hard limits: at most MAX_GAMES games per command, seeds and game indices 0 to
-MAX_SEED (a 64-bit stream key, used exactly as given). The ranges of rules fields and policy
-weights are declared beside them (simcore.rulesbase.in_range, simcore.games.WeightRange).
+status 2). The hard limits: at most MAX_GAMES games per command, seeds 0 to MAX_SEED (a
+64-bit stream key, used exactly as given), game indices 0 to MAX_INDEX. The ranges of rules
+fields and policy weights are declared beside them (simcore.rulesbase.in_range,
+simcore.games.WeightRange).
 """
 
 from __future__ import annotations
@@ -24,7 +25,10 @@ ROWS_SUFFIXES = (".csv", ".parquet")  # simulate --out
 TRACE_SUFFIXES = (".txt", ".jsonl", ".json")  # replay --out
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")  # sweep --out
 MAX_GAMES = 2**62  # games per command (the game indices stay within the kernels' int64)
-MAX_SEED = 2**64 - 1  # seeds and game indices: the random stream's 64-bit key
+MAX_SEED = 2**64 - 1  # seeds: the random stream's 64-bit key
+# game indices: the kernels count them in int64 (seat rotation takes the index modulo the
+# player count there), so replay reaches exactly the games simulate can play
+MAX_INDEX = 2**63 - 1
 MAX_ROWS = 10_000_000  # games whose rows are kept in memory (simulate --out, bench)
 
 
@@ -92,8 +96,8 @@ def check_seed(seed) -> int:
 
 
 def check_index(index, what: str = "--game") -> int:
-    """A game index: 0 to MAX_SEED, used as given (never reduced modulo 2**64)."""
-    return check_whole(index, what, maximum=MAX_SEED)
+    """A game index: 0 to MAX_INDEX, used as given (never reduced modulo 2**64)."""
+    return check_whole(index, what, maximum=MAX_INDEX)
 
 
 def check_games(games, minimum: int = 1, purpose: str = "") -> int:

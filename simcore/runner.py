@@ -24,7 +24,7 @@ from simcore.chunks import (
 )
 from simcore.games import GameSpec, SeatPolicy, get_game
 from simcore.inputs import (
-    MAX_GAMES,
+    MAX_INDEX,
     check_games,
     check_index,
     check_rows,
@@ -231,8 +231,8 @@ def prepare_simulation(
     spec = get_game(game) if isinstance(game, str) else game
     spec.check_players(players)
     games, seed = check_games(games), check_seed(seed)
-    # the kernels count game indices in int64
-    start = check_whole(start, "start", maximum=2 * MAX_GAMES - games)
+    # the kernels count game indices in int64: the last one at most MAX_INDEX
+    start = check_whole(start, "start", maximum=MAX_INDEX + 1 - games)
     if precision is not None and not (0 < precision < 0.5):
         raise RulesError(f"--precision must lie between 0 and 0.5, not {precision}")
     if resume and not checkpoint:

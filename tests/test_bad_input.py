@@ -212,6 +212,7 @@ SPECIFIC: list[tuple[str, list[str]]] = [
     ("simulate-seed-2**64", ["simulate", "sunken-city", "--seed", str(MAX_SEED + 1)]),
     ("simulate-seed-negative", ["simulate", "sunken-city", "--seed", "-1"]),
     ("replay-game-2**64", ["replay", "sunken-city", "--game", str(MAX_SEED + 1)]),
+    ("replay-game-2**63", ["replay", "sunken-treasure", "-n", "3", "--game", str(2**63)]),
     ("replay-seed-2**64", ["replay", "sumeria", "--seed", str(MAX_SEED + 1)]),
     ("replay-game-negative", ["replay", "secrets-of-the-sea", "--game", "-1"]),
     ("compare-seed-2**64", ["compare", "sunken-treasure", *ARMS, "--seed", str(2**64)]),
@@ -478,3 +479,25 @@ def test_bad_input_in_real_processes(tmp_path):
         lines = err.splitlines()
         assert len(lines) == 1 and lines[0].startswith("error: "), (args, err)
         assert _snapshot(folder) == before
+
+
+def test_the_ends_of_every_range_are_accepted():
+    """The other side of the table: each declared end itself is valid (off-by-one guard)."""
+    from simcore.inputs import MAX_INDEX, check_games, check_index, check_seed
+    from simcore.rulesbase import apply_overrides
+
+    assert check_seed(MAX_SEED) == MAX_SEED and check_index(MAX_INDEX) == MAX_INDEX
+    assert check_games(MAX_GAMES) == MAX_GAMES
+    for spec in GAMES.values():
+        default = spec.rules_cls()
+        for f in dataclasses.fields(spec.rules_cls):
+            if "range" not in f.metadata:
+                continue
+            for end in f.metadata["range"]:
+                text = _out_of_range(f, getattr(default, f.name), end)
+                apply_overrides(default, {f.name: text}, spec.named_values).check_fields()
+        for pol in spec.policies.values():
+            for w in pol.weights:
+                r = spec.weight_range(w)
+                for end in (r.lo, r.hi):
+                    spec.parse_policies(f"{pol.name}:{w}={end}", spec.min_players)
