@@ -71,6 +71,8 @@ class SimResult:
     def games_per_s(self) -> float:
         """Games played per second by this run (a resumed run counts only its own games)."""
         n = self.games if self.games_played is None else self.games_played
+        if n == 0:  # a resumed run that had nothing left to play
+            return 0.0
         return n / self.elapsed_s if self.elapsed_s > 0 else float("inf")
 
 
