@@ -108,12 +108,12 @@ class SecretsRules(RulesBase, game="secrets-of-the-sea", players=(2, MAX_PLAYERS
     """the 25 dark-blue tiles (rows 6-10), same notation (reconstruction)"""
     wreck_tiles: str = DEFAULT_WRECK
     """the wreck tiles (treasure types only), face up at the wreck (reconstruction)"""
-    bonus_thresholds: tuple[int, ...] = (3, 3, 3, 3, 3, 2, 3)
+    bonus_thresholds: tuple[int, ...] = in_range((3, 3, 3, 3, 3, 2, 3), 1, 50)
     """tiles needed for each bonus: shell, amphora, barrel, gold, chest, monster (fights won),
     seagrass (reconstruction; seagrass 3 is the rulebook's)"""
     bonus_points: int = in_range(5, 0, 100)
     """points of each bonus tile (rulebook)"""
-    die: tuple[int, ...] = (1, 2, 3, 4, X, X)
+    die: tuple[int, ...] = in_range((1, 2, 3, 4, X, X), 0, ROWS + 1)
     """faces of each of the two dice; 0 is the X face (GAME-DATA: 1, 2, 3, 4, X, X)"""
     overshoot_to_wreck: bool = True
     """ruling: a move that would pass row 10 ends at the wreck; False: the wreck must be reached

@@ -25,21 +25,21 @@ RESHUFFLE_WHEN_NEEDED = 1
 class SunkenTreasureRules(RulesBase, game="sunken-treasure", players=(1, B.MAX_PLAYERS)):
     """Every rule parameter of Sunken Treasure (seed 004)."""
 
-    item_deck: tuple[int, ...] = B.DEFAULT_ITEM_DECK
+    item_deck: tuple[int, ...] = in_range(B.DEFAULT_ITEM_DECK, 0, B.MAX_ITEMS)
     """item cards by kind: unlocked box, unlocked chest, locked box, locked chest, locked safe,
     junk, shark, safety (reconstruction: 6,4,5,4,2,8,7,5 = 41 cards)"""
-    attempt_deck: tuple[int, ...] = B.DEFAULT_ATTEMPT_DECK
+    attempt_deck: tuple[int, ...] = in_range(B.DEFAULT_ATTEMPT_DECK, 0, B.MAX_ATTEMPTS)
     """attempt cards by kind: open, cracked, no effect, fail, trapped (reconstruction:
     8,4,4,3,2 = 21 cards)"""
-    treasure_values: tuple[int, ...] = B.DEFAULT_TREASURE_VALUES
+    treasure_values: tuple[int, ...] = in_range(B.DEFAULT_TREASURE_VALUES, 0, 1_000_000)
     """dollar value of each kind of treasure card (reconstruction)"""
-    treasure_counts: tuple[int, ...] = B.DEFAULT_TREASURE_COUNTS
+    treasure_counts: tuple[int, ...] = in_range(B.DEFAULT_TREASURE_COUNTS, 0, B.MAX_TREASURES)
     """treasure cards of each value, in the order of treasure_values (reconstruction)"""
-    bags: tuple[int, int, int] = (1, 2, 3)
+    bags: tuple[int, int, int] = in_range((1, 2, 3), 0, 10)
     """treasure cards paid by a box, a chest and a safe (seed 004: 1, 2, 3)"""
     sharks_to_attack: int = in_range(3, 1, 20)
     """sharks on the board that force every diver up (seed 004: the third)"""
-    target: int = 20000
+    target: int = in_range(20000, 1, 1_000_000_000)
     """banked dollars that win the game (seed 004: $20,000)"""
     solo_turns: int = in_range(40, 1, 10_000)
     """one player: the target must be banked within this many turns (GAME-DATA ruling)"""
