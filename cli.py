@@ -27,6 +27,7 @@ app = typer.Typer(
     no_args_is_help=True,
     help="Monte Carlo rules-balance analyser for board games.",
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # help text as written: "[variant.NAME]" is not markup
 )
 
 
@@ -143,7 +144,8 @@ RulesFileOpt = _opt(
 PolicyOpt = _opt(
     str | None, "--policy", help="policy per seat: random,random or name:weight=value,..."
 )
-SeedOpt = _opt(int, "--seed", help="random seed (0 or more)")
+SeedOpt = _opt(int, "--seed", help="random seed, 0 to 2**64-1")
+DEFAULT_SEED = 1  # every command's --seed default (README: "Seeds")
 BackendOpt = _opt(str, "--backend", help="local (numba threads) or dask (see docs/cluster.md)")
 SchedulerOpt = _opt(str | None, "--scheduler", help="address of a running Dask scheduler")
 WorkersOpt = _opt(int | None, "--workers", help="start a local Dask cluster of N workers")
@@ -151,7 +153,10 @@ ThreadsOpt = _opt(int | None, "--threads", help="worker threads")
 JsonOpt = _opt(bool, "--json", help="print one JSON object")
 RotateOpt = _opt(bool, "--rotate-seats", help="rotate the policy list over the seats")
 SimGamesOpt = _opt(
-    str | None, "--games", "-g", help="games to play (1e6 ok); the cap with --precision"
+    str | None,
+    "--games",
+    "-g",
+    help="games to play (1e6 ok); the cap with --precision  [default: 10000; 1e8 with --precision]",
 )
 PrecisionOpt = _opt(
     float | None,
@@ -214,7 +219,7 @@ def simulate(
     games_: SimGamesOpt = None,
     rules: dict[str, Any] = RULES,
     rotate_seats: RotateOpt = False,
-    seed: SeedOpt = 0,
+    seed: SeedOpt = DEFAULT_SEED,
     threads: ThreadsOpt = None,
     precision: PrecisionOpt = None,
     check: CheckOpt = False,
@@ -262,8 +267,8 @@ def simulate(
 def replay(
     game: GameArg,
     players: PlayersOpt = 3,
-    seed: SeedOpt = 0,
-    game_index: _opt(int, "--game", help="game index within the seed") = 0,
+    seed: SeedOpt = DEFAULT_SEED,
+    game_index: _opt(int, "--game", help="game index within the seed, 0 to 2**63-1") = 0,
     rules: dict[str, Any] = RULES,
     rotate_seats: _opt(bool, "--rotate-seats", help="") = False,
     fmt: _opt(str, "--format", help="text or jsonl") = "text",
@@ -305,7 +310,10 @@ def bench(
     from analysis import render
     from simcore.bench import BenchError
     from simcore.bench import bench as measure
+    from simcore.inputs import check_folder_of
 
+    if json_out:
+        check_folder_of("bench.json", "--json")
     try:
         res = measure(game, _count(games_), runs, policy=policy, full=full, echo=typer.echo)
     except BenchError as e:
@@ -326,7 +334,7 @@ def compare(
     policy: PolicyOpt = None,
     rotate_seats: _opt(bool, "--rotate-seats", help="") = False,
     games_: _opt(str, "--games", "-g", help="games per arm (1e4 ok)") = "20000",
-    seed: SeedOpt = 1,
+    seed: SeedOpt = DEFAULT_SEED,
     threads: ThreadsOpt = None,
     json_out: JsonOpt = False,
     cluster: dict[str, Any] = CLUSTER,
@@ -354,7 +362,7 @@ def dice(
     set_: SetOpt = None,
     policy: PolicyOpt = None,
     games_: _opt(str, "--games", "-g", help="games per die and player count") = "20000",
-    seed: SeedOpt = 1,
+    seed: SeedOpt = DEFAULT_SEED,
     threads: ThreadsOpt = None,
     json_out: JsonOpt = False,
     cluster: dict[str, Any] = CLUSTER,
@@ -380,7 +388,7 @@ def sweep(
     rules: dict[str, Any] = RULES,
     metric: MetricOpt = None,
     games_: _opt(str, "--games", "-g", help="games per setting") = "10000",
-    seed: SeedOpt = 1,
+    seed: SeedOpt = DEFAULT_SEED,
     threads: ThreadsOpt = None,
     json_out: JsonOpt = False,
     out: _opt(str | None, "--out", help="write the plot (.png/.svg/.pdf)") = None,
@@ -393,7 +401,9 @@ def sweep(
     out_path = _out(out, "plot")
     options = _api_options(rules, cluster, threads, json_out)
     with interrupt_exits():
-        swept = run_sweep(game, players, param or [], _count(games_), seed=seed, **options)
+        swept = run_sweep(
+            game, players, param or [], _count(games_), seed=seed, metrics=metric, **options
+        )
     render.sweep(swept, metric, out_path, json_out, typer.echo)
 
 
@@ -405,7 +415,7 @@ def report(
     games_: _opt(
         str, "--games", "-g", help="games per player count (other sections use fewer)"
     ) = "30000",
-    seed: SeedOpt = 1,
+    seed: SeedOpt = DEFAULT_SEED,
     policy: PolicyOpt = None,
     threads: ThreadsOpt = None,
     cluster: dict[str, Any] = CLUSTER,
@@ -444,7 +454,7 @@ def main() -> None:
         if isinstance(rc, int) and rc != 0:
             sys.exit(rc)
     except (UserError, RulesError) as e:
-        sys.stderr.write(f"error: {e}\n")
+        sys.stderr.write(f"error: {' '.join(str(e).split())}\n")  # always one line
         sys.exit(2)
     except _cx.ClickException as e:
         if type(e).__name__ == "NoArgsIsHelpError":

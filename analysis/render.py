@@ -8,8 +8,6 @@ one of these; everything they print is also available as a function of the resul
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,6 +16,7 @@ import pandas as pd
 
 from analysis.stats import fmt_p, p_text
 from analysis.summary import records, result_json, summarize
+from simcore.inputs import write_atomic
 from simcore.rulesbase import RulesError
 
 Echo = Callable[..., None]
@@ -25,21 +24,6 @@ Echo = Callable[..., None]
 
 def _four(v: float) -> str:
     return f"{v:.4f}"
-
-
-def write_atomic(path: Path, write: Callable[[str], Any]) -> None:
-    """Write via a temporary file in the same folder, then rename: no partial output file."""
-    fd, tmp = tempfile.mkstemp(
-        dir=path.parent if str(path.parent) else ".", prefix=f".{path.name}.", suffix=path.suffix
-    )
-    os.close(fd)
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def _json(obj: Any, echo: Echo) -> None:
@@ -56,20 +40,32 @@ def games(specs: dict[str, Any], json_out: bool, echo: Echo) -> None:
     for g in info:
         echo(f"{g['game']}: {g['title']}, {g['players'][0]}-{g['players'][1]} players")
         echo("  variants:")
+        kw = max(24, *(len(k) for k in [*g["variants"], *g["policies"]]))
         for k, d in g["variants"].items():
-            echo(f"    {k:<24} {d}")
+            echo(f"    {k:<{kw}} {d}")
         echo(f"  policies (default {g['default_policy']}):")
         for k, p in g["policies"].items():
             w = ", ".join(f"{a}={b}" for a, b in p["weights"].items()) or "no weights"
-            echo(f"    {k:<24} {p['description']} [{w}]")
+            echo(f"    {k:<{kw}} {p['description']} [{w}]")
         if g.get("policy_note"):
             echo(f"    ({g['policy_note']})")
         echo("  rules fields (--set key=value):")
-        for f in g["rules"]:
-            d = f["default"]
-            if isinstance(d, tuple):
-                d = ",".join("/".join(map(str, x)) if isinstance(x, tuple) else str(x) for x in d)
-            echo(f"    {f['key']:<20} = {str(d):<28} {f['description']}")
+        defaults = [_default_text(f["default"]) for f in g["rules"]]
+        fk = max(20, *(len(f["key"]) for f in g["rules"]))
+        dk = max(28, *(len(d) for d in defaults if len(d) <= 40))
+        for f, d in zip(g["rules"], defaults):
+            if len(d) > 40:  # a long default (a board, a tile list) on a line of its own
+                echo(f"    {f['key']:<{fk}} {f['description']}")
+                echo(f"    {'':<{fk}} = {d}")
+            else:
+                echo(f"    {f['key']:<{fk}} = {d:<{dk}} {f['description']}")
+
+
+def _default_text(d: Any) -> str:
+    """A rules field's default as on the command line (tuples comma-separated, pairs a/b)."""
+    if isinstance(d, tuple):
+        return ",".join("/".join(map(str, x)) if isinstance(x, tuple) else str(x) for x in d)
+    return str(d)
 
 
 # --------------------------------------------------------------------------------- simulate
@@ -104,6 +100,8 @@ def simulation(
         echo("")
         echo(t["policies"].to_string(index=False, float_format=_four))
     _balance_lines(res, t, echo)
+    if res.checked:
+        echo(f"checked mode: the invariants held after every action of {res.games:,} games")
     echo(f"{res.games_per_s:,.0f} games/s on {res.threads} threads ({res.elapsed_s:.2f} s)")
     if out_path:
         echo(f"rows written to {out_path}")
@@ -328,5 +326,5 @@ def sweep(
 def bench(res: dict, json_out: bool, echo: Echo) -> None:
     """`balance bench --json`: the measurements (printed as they were made) into bench.json."""
     if json_out:
-        Path("bench.json").write_text(json.dumps(res, indent=2))
+        write_atomic(Path("bench.json"), lambda p: Path(p).write_text(json.dumps(res, indent=2)))
         echo("wrote bench.json")

@@ -28,6 +28,7 @@ from analysis.compare import comparison, dice_tables
 from analysis.html import Document
 from analysis.stats import fmt_p, p_text, wilson
 from analysis.summary import records, result_json, summarize
+from simcore.rulesbase import RulesError
 
 SECTIONS = ("Provenance", "Seat balance", "Variant comparison", "Dice", "Player ladder")
 
@@ -376,6 +377,15 @@ def _provenance(runs: Any, version: str, command: str, wall: float) -> list[str]
 def _write_files(out: Path, doc: Document, summary: dict) -> dict[str, Path]:
     """report.md (+ PNGs), report.html and report.json written into a temporary folder next
     to `out`, then moved in (report.json last): never a half-written report."""
+    try:
+        _move_in(out, doc, summary)
+    except OSError as e:  # a full disk, a folder gone: one line, no half-written report
+        raise RulesError(f"--out '{out}': the report could not be written ({e.strerror})") from None
+    return {"html": out / "report.html", "markdown": out / "report.md", "json": out / "report.json"}
+
+
+def _move_in(out: Path, doc: Document, summary: dict) -> None:
+    """The files written into a temporary folder beside `out`, then moved in."""
     import shutil
     import tempfile
 
@@ -391,4 +401,3 @@ def _write_files(out: Path, doc: Document, summary: dict) -> dict[str, Path]:
             os.replace(tmp / name, out / name)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    return {"html": out / "report.html", "markdown": out / "report.md", "json": out / "report.json"}

@@ -22,7 +22,7 @@ import numpy as np
 from simcore.chunks import DEFAULT_CHUNK, chunk_plan, play_chunk, rows_frame
 from simcore.games import all_games, get_game
 from simcore.inputs import check_games, check_seed
-from simcore.jobs import Plan, Task, play
+from simcore.jobs import Plan, Task, TaskList, play
 from simcore.metrics import ArmMoments, Metric, game_metrics, metric_list, metric_scale
 from simcore.rulesbase import RulesError, apply_overrides
 from simcore.runner import SimJob
@@ -195,10 +195,12 @@ class ArmsJob:
             job.backend = backend
         args = (self.game, self.players, self.arm_rules, self.seats, self.seed)
         games = len(self.arms)  # games per game index
-        return [
-            (i, Task(play_arms_chunk, (*args, first, n, self.rotate, self.metrics), n * games))
-            for i, (first, n) in enumerate(chunk_plan(0, self.games, chunk))
-        ]
+        return TaskList(
+            chunk_plan(0, self.games, chunk),
+            lambda first, n: Task(
+                play_arms_chunk, (*args, first, n, self.rotate, self.metrics), n * games
+            ),
+        )
 
     def warm(self) -> None:
         self.per_arm[0].warm()
@@ -407,11 +409,18 @@ def sweep_plan(
     games: int,
     *,
     variants: list[str] | None = None,
+    metrics: list[str] | None = None,
     **kw: Any,
 ) -> Plan:
     """Every combination of the parameter values (one or two --param), on the same games, as a
-    plan; its result is a SweepRun (analysis.compare.sweep_table); kw as arms_job."""
+    plan; its result is a SweepRun (analysis.compare.sweep_table); kw as arms_job. metrics:
+    the metrics to be shown, checked here, before any game is played."""
     spec = get_game(game) if isinstance(game, str) else game
+    spec.check_players(players)
+    known = [m.name for m in metric_list(spec, players)] + (["largest_gap"] if players > 1 else [])
+    bad = [m for m in metrics or [] if m not in known]
+    if bad:
+        raise RulesError(f"--metric '{bad[0]}' is not a metric here (known: {', '.join(known)})")
     if not params:
         raise RulesError("--param: give at least one key=v1,v2,...")
     if len(params) > 2:

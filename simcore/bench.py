@@ -11,7 +11,7 @@ import numba
 import numpy as np
 
 from simcore.games import all_games, get_game
-from simcore.inputs import check_games, check_whole
+from simcore.inputs import check_games, check_rows, check_whole
 from simcore.rulesbase import RulesError
 
 
@@ -136,8 +136,8 @@ def bench(
 ) -> dict:
     """`balance bench`: run_bench's table (printed as it is measured), and with full=True
     run_full's slow figures under the key 'full' (BenchError when a measurement fails)."""
-    games = check_games(games)
-    runs = check_whole(runs, "--runs", 1)
+    games = check_rows(check_games(games), "bench")
+    runs = check_whole(runs, "--runs", 1, maximum=1000)
     res = run_bench(game, games, runs, echo=echo, policy=policy)
     if full:
         res["full"] = run_full(game, echo=echo, policy=policy, bench=res)

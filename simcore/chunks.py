@@ -9,6 +9,9 @@ module; it imports neither.
 
 from __future__ import annotations
 
+import os
+import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -197,9 +200,49 @@ def _widened(hist: np.ndarray, width: int, to: int) -> np.ndarray:
     return hist
 
 
-def chunk_plan(start: int, games: int, chunk: int) -> list[tuple[int, int]]:
-    """The chunks of consecutive game indices: (first index, number of games)."""
-    return [(start + k, min(chunk, games - k)) for k in range(0, games, chunk)]
+class LazyList(Sequence):
+    """A read-only list whose item k is computed when asked for (`item`), of `__len__` items:
+    indexing (negative too), slices (as lists) and iteration."""
+
+    def item(self, k: int) -> Any:
+        raise NotImplementedError
+
+    def __getitem__(self, k):  # type: ignore[override]
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        if k < 0:
+            k += len(self)
+        if not 0 <= k < len(self):
+            raise IndexError(k)
+        return self.item(k)
+
+    def __iter__(self):
+        for k in range(len(self)):
+            yield self.item(k)
+
+
+class ChunkPlan(LazyList):
+    """The chunks of consecutive game indices, (first index, number of games), computed when
+    asked for: the plan of 2**62 games takes no more memory than that of 100."""
+
+    def __init__(self, start: int, games: int, chunk: int):
+        self.start, self.games, self.chunk = start, games, chunk
+
+    def __len__(self) -> int:
+        return -(-self.games // self.chunk)
+
+    def item(self, k: int) -> tuple[int, int]:
+        first = k * self.chunk
+        return (self.start + first, min(self.chunk, self.games - first))
+
+    def games_in(self, k: int) -> int:
+        """Games in the first k chunks."""
+        return min(k * self.chunk, self.games)
+
+
+def chunk_plan(start: int, games: int, chunk: int) -> ChunkPlan:
+    """The chunks of consecutive game indices: (first index, number of games), lazily."""
+    return ChunkPlan(start, games, chunk)
 
 
 def new_summary(spec: GameSpec, players: int, n_policies: int) -> Summary:
@@ -236,8 +279,23 @@ def play_chunk(
     return first, summary, (rows if keep_rows else None)
 
 
+def kernels_cached(spec: GameSpec) -> bool:
+    """The game's batch kernel is compiled in this process or found in numba's disk cache."""
+    disp = spec.play_batch
+    if getattr(disp, "signatures", None):
+        return True
+    cache_file = getattr(getattr(disp, "_cache", None), "_cache_file", None)
+    index = getattr(cache_file, "_index_path", None)
+    return index is None or os.path.exists(index)
+
+
 def warm_kernels(spec: GameSpec, players: int, rules: Any, seats, rotate: bool, checked: bool):
-    """Compile (or load from the cache) the game's batch kernel: an empty batch."""
+    """Compile (or load from the cache) the game's batch kernel: an empty batch. A cold
+    start says so on stderr (a terminal or a log) before the minute of compiling."""
+    if not kernels_cached(spec):
+        name = spec.title.split(" (")[0]
+        sys.stderr.write(f"compiling the {name} kernels, first run only: about a minute\n")
+        sys.stderr.flush()
     spec.play_batch(
         spec.pack(rules, players),
         *spec.policy_arrays(seats),

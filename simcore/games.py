@@ -5,6 +5,7 @@ policies, seat range, result columns and compiled entry points.
 from __future__ import annotations
 
 import importlib
+import math
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -33,6 +34,31 @@ class PolicySpec:
     description: str
     weights: dict[str, float] = field(default_factory=dict)
     base: str = ""  # a `search` player's base player (simcore.search)
+
+
+@dataclass(frozen=True)
+class WeightRange:
+    """The values a policy weight may take: lo to hi, whole numbers only when `whole`
+    (declared beside the game's weights, GameSpec.weight_ranges)."""
+
+    lo: float
+    hi: float
+    whole: bool = False
+
+    def problem(self, value: float) -> str | None:
+        """What is wrong with `value` ('must be ...'), or None when it is allowed."""
+        kind = "a whole number" if self.whole else "a number"
+        if (
+            not math.isfinite(value)
+            or not self.lo <= value <= self.hi
+            or (self.whole and not float(value).is_integer())
+        ):
+            return f"must be {kind} from {_num(self.lo)} to {_num(self.hi)}"
+        return None
+
+
+def _num(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else str(v)
 
 
 @dataclass(frozen=True)
@@ -66,8 +92,8 @@ class GameSpec:
     # tuned separately for a rules mode, e.g. Sunken City's advanced game); None: no change
     rules_weights: Callable[[Any, str], dict[str, float]] | None = None
     policy_note: str = ""  # one line on rules-dependent weights, shown by `balance games`
-    # (weight name, value) -> what is wrong with that value, or None when it is allowed
-    check_weight: Callable[[str, float], str | None] | None = None
+    # weight name -> its valid values (every weight of every policy declares one)
+    weight_ranges: dict[str, WeightRange] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if getattr(self.driver, "search", False) and "search" not in self.policies:
@@ -156,7 +182,11 @@ class GameSpec:
         """Default rules, then each variant in order (built-in or from the rules file), then
         the overrides; validated for the player count."""
         rules = self.rules_cls()
-        file_variants = load_variant_file(rules_file, self.rules_cls) if rules_file else {}
+        file_variants = (
+            load_variant_file(rules_file, self.rules_cls, self.variants.names(), self.named_values)
+            if rules_file
+            else {}
+        )
         for name in split_variants(variants):
             if name in file_variants:
                 rules = apply_overrides(rules, file_variants[name], self.named_values)
@@ -273,7 +303,7 @@ class GameSpec:
                     vec[k] = float(v)
                 except ValueError:
                     raise RulesError(f"weight {name}:{k} must be a number, got '{v}'") from None
-                wrong = self.check_weight(k, vec[k]) if self.check_weight else None
+                wrong = self.weight_range(k).problem(vec[k])
                 if wrong:
                     raise RulesError(f"weight {name}:{k} {wrong}, got '{v}'")
             label = name + (
@@ -282,6 +312,10 @@ class GameSpec:
             user = tuple((k, vec[k]) for k in weights)
             out.append(SeatPolicy(spec, tuple(vec.values()), label, user))
         return out
+
+    def weight_range(self, name: str) -> WeightRange:
+        """The declared range of a weight (any finite number when a game declares none)."""
+        return self.weight_ranges.get(name, WeightRange(-math.inf, math.inf))
 
     def resolve_seats(self, seats: list[SeatPolicy], rules: Any) -> list[SeatPolicy]:
         """The weight vectors in effect under these rules: the preset's weights, replaced by

@@ -11,7 +11,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -19,7 +19,9 @@ from typing import Any, NamedTuple
 import numba
 import numpy as np
 
+from simcore.chunks import LazyList
 from simcore.distributed import run_dask
+from simcore.inputs import MAX_GAMES
 from simcore.rulesbase import RulesError
 
 
@@ -56,14 +58,14 @@ class Progress:
             return
         self.last = now
         dt = max(now - self.t0, 1e-9)
-        rate = (done - self.start) / dt
-        eta = (self.total - done) / rate if rate > 0 else float("inf")
         frac = done / self.total if self.total else 1.0
         bar = "#" * int(frac * 30)
-        sys.stderr.write(
-            f"\r[{bar:<30}] {frac:6.1%} {done:,}/{self.total:,} games "
-            f"{rate:,.0f} games/s ETA {eta:,.0f}s "
-        )
+        if done > self.start:  # the rate and ETA once this run has played games
+            rate = (done - self.start) / dt
+            speed = f"{rate:,.0f} games/s ETA {(self.total - done) / rate:,.0f}s"
+        else:
+            speed = "starting"
+        sys.stderr.write(f"\r[{bar:<30}] {frac:6.1%} {done:,}/{self.total:,} games {speed} ")
         sys.stderr.flush()
 
     def restart(self, done: int) -> None:
@@ -120,6 +122,22 @@ class Task(NamedTuple):
     games: int
 
 
+class TaskList(LazyList):
+    """(plan index, task) of the chunks of a plan from chunk `skip` on, made when asked for:
+    make(first, n) -> the Task of the chunk of games first .. first + n - 1 (memory does not
+    grow with the number of chunks)."""
+
+    def __init__(self, plan: Sequence, make: Callable[[int, int], Task], skip: int = 0):
+        self.plan, self.make, self.skip = plan, make, skip
+
+    def __len__(self) -> int:
+        return max(len(self.plan) - self.skip, 0)
+
+    def item(self, k: int) -> tuple[int, Task]:
+        i = self.skip + k
+        return i, self.make(*self.plan[i])
+
+
 class Job:
     """One setting played in chunks of game indices. A backend runs `tasks()` (anywhere, in
     any order) and hands each result to `fold` in plan order; fold returns True to stop."""
@@ -130,8 +148,8 @@ class Job:
     done_games: int = 0  # of those, already played before the run (a resumed checkpoint)
     elapsed_s: float = 0.0  # set by the backend
 
-    def tasks(self, backend: str) -> list[tuple[int, Task]]:
-        """(plan index, task) of every chunk still to play, in plan order."""
+    def tasks(self, backend: str) -> Sequence[tuple[int, Task]]:
+        """(plan index, task) of every chunk still to play, in plan order (a TaskList)."""
         raise NotImplementedError
 
     def warm(self) -> None:
@@ -185,9 +203,12 @@ def run_jobs(
     (the jobs keep what was folded so far)."""
     check_backend(backend, scheduler, workers)
     nthreads = check_threads(threads)
+    total = sum(job.total_games for job in jobs)
+    if total > MAX_GAMES:
+        raise RulesError(f"this command would play {total:,} games: at most 2**62 ({MAX_GAMES:,})")
     todo = [job.tasks(backend) for job in jobs]
     done = sum(job.done_games for job in jobs)
-    bar = Progress(sum(job.total_games for job in jobs), progress, start=done)
+    bar = Progress(total, progress, start=done)
     bar.update(done, force=True)
     t0 = time.perf_counter()
 
@@ -199,7 +220,7 @@ def run_jobs(
     with _sigterm_as_interrupt():
         try:
             if backend == "local":
-                _run_local(jobs, todo, nthreads, task_done)
+                _run_local(jobs, todo, nthreads, task_done, on_start=lambda: bar.restart(done))
             else:
 
                 def fold(j: int, i: int, result: Any) -> bool:
@@ -221,14 +242,22 @@ def run_jobs(
             bar.close()
 
 
-def _run_local(jobs: list[Job], todo, nthreads: int, task_done: Callable[[int], None]) -> None:
+def _run_local(
+    jobs: list[Job],
+    todo,
+    nthreads: int,
+    task_done: Callable[[int], None],
+    on_start: Callable[[], None] = lambda: None,
+) -> None:
     """The local backend: the jobs in order, chunk by chunk, on this process's numba threads.
-    A job's elapsed_s is the time spent on its chunks (compiling excluded)."""
+    A job's elapsed_s is the time spent on its chunks (compiling excluded); on_start is called
+    once the kernels are compiled (the progress bar's clock starts there)."""
     prev = numba.get_num_threads()
     numba.set_num_threads(nthreads)
     try:
         for job in jobs:
             job.warm()
+        on_start()
         for job, tasks in zip(jobs, todo):
             for i, task in tasks:
                 t = time.perf_counter()

@@ -93,9 +93,7 @@ def replay(
     ids, w = policy_arrays
     tr = fmt.state.new_trace(fmt.turns(rules, players), enabled=True)
     row = np.zeros(len(fmt.driver.columns), dtype=np.int64)
-    fmt.driver.play_game(
-        r, ids, w, np.uint64(seed % 2**64), np.uint64(index), rotate, checked, tr, row
-    )
+    fmt.driver.play_game(r, ids, w, np.uint64(seed), np.uint64(index), rotate, checked, tr, row)
     if overflowed(tr):
         raise RuntimeError("trace buffer overflow")
     recs = fmt.state.trace_actions(tr)

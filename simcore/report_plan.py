@@ -18,9 +18,9 @@ import numba
 
 from simcore.arms import compare_plan, dice_plan, variant_arm
 from simcore.games import get_game
-from simcore.inputs import check_games, check_seed
+from simcore.inputs import MAX_GAMES, check_games, check_seed
 from simcore.jobs import check_backend, run_plans
-from simcore.rulesbase import rules_hash
+from simcore.rulesbase import RulesError, rules_hash
 from simcore.runner import simulation_plan
 
 MIN_GAMES = 12
@@ -130,6 +130,8 @@ def play_report(
     check_backend(backend, scheduler, workers)
     plans = report_plans(spec, games, seed, policy)
     total = sum(job.total_games for p in plans.values() for job in p.jobs)
+    if total > MAX_GAMES:
+        raise RulesError(f"this report would play {total:,} games: at most 2**62 ({MAX_GAMES:,})")
     jobs = sum(len(p.jobs) for p in plans.values())
     where = "local"
     if backend == "dask":

@@ -10,13 +10,13 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import tomllib
 import typing
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
-import tomllib
 
 
 class RulesError(ValueError):
@@ -49,15 +49,14 @@ class RulesBase:
                 f"{self.GAME} is for {self.MIN_PLAYERS} to {self.MAX_PLAYERS} players, "
                 f"not {players}"
             )
-        for f in dataclasses.fields(self):  # type: ignore[arg-type]
-            value = getattr(self, f.name)
-            if "range" in f.metadata:
-                lo, hi = f.metadata["range"]
-                if not lo <= value <= hi:
-                    raise RulesError(f"{f.name} must be {lo} to {hi}")
-            if "choices" in f.metadata and value not in f.metadata["choices"]:
-                raise RulesError(f"{f.name} must be one of {', '.join(f.metadata['choices'])}")
+        self.check_fields()
         self.check(players)
+
+    def check_fields(self) -> None:
+        """The declared checks of each field (in_range, one_of), which hold whatever the
+        player count and the other fields: RulesError with one sentence."""
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            check_declared(f, getattr(self, f.name))
 
     def check(self, players: int | None) -> None:
         """The game's own field checks (RulesError); players None: those that do not depend
@@ -83,10 +82,41 @@ class RulesBase:
         return {}
 
 
-def in_range(default: int, lo: int, hi: int) -> Any:
-    """A whole-number rules field whose value must be lo to hi: RulesBase.validate says
-    "NAME must be LO to HI" for any other."""
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1  # what the packed rules array (int64) holds
+
+
+def in_range(default: Any, lo: int, hi: int) -> Any:
+    """A whole-number rules field whose value must be lo to hi, or a tuple (of tuples) of whole
+    numbers each of which must be lo to hi: RulesBase.validate says "NAME must be LO to HI"
+    (or "each value of NAME ...") for any other. lo and hi lie within int64 (the packed
+    array)."""
+    assert INT64_MIN <= lo <= hi <= INT64_MAX
     return dataclasses.field(default=default, metadata={"range": (lo, hi)})
+
+
+def _whole_numbers(value: Any):
+    """The whole numbers of a value, flattening tuples and lists."""
+    if isinstance(value, (tuple, list)):
+        for v in value:
+            yield from _whole_numbers(v)
+    elif isinstance(value, int) and not isinstance(value, bool):
+        yield value
+
+
+def check_declared(f: dataclasses.Field, value: Any) -> None:
+    """A field's declared range (in_range) or choices (one_of); every whole number, declared
+    or not, must fit the packed int64 array."""
+    if "range" in f.metadata:
+        lo, hi = f.metadata["range"]
+        if isinstance(value, (tuple, list)):
+            if any(not lo <= v <= hi for v in _whole_numbers(value)):
+                raise RulesError(f"each value of {f.name} must be {lo} to {hi}")
+        elif not lo <= value <= hi:
+            raise RulesError(f"{f.name} must be {lo} to {hi}")
+    if "choices" in f.metadata and value not in f.metadata["choices"]:
+        raise RulesError(f"{f.name} must be one of {', '.join(f.metadata['choices'])}")
+    if any(not INT64_MIN <= v <= INT64_MAX for v in _whole_numbers(value)):
+        raise RulesError(f"{f.name}: a value is too large (the engine holds 64-bit numbers)")
 
 
 def one_of(default: str, names: tuple[str, ...]) -> Any:
@@ -166,12 +196,21 @@ def field_docs(cls) -> dict[str, str]:
 
 
 def _parse_int(key: str, text: str) -> int:
+    """'12', '-3', '1e3', '1_000' -> a whole number (digits are read exactly, never through a
+    float)."""
+    t = text.strip().replace("_", "")
+    if t.lstrip("+-").isdigit():
+        if len(t) > 30:
+            raise RulesError(f"{key}: '{text}' is far too large")
+        return int(t)
     try:
-        f = float(text.replace("_", ""))
+        f = float(t)
     except ValueError:
         raise RulesError(f"{key}: '{text}' is not a whole number") from None
     if not f.is_integer():
         raise RulesError(f"{key}: '{text}' is not a whole number")
+    if abs(f) > INT64_MAX:
+        raise RulesError(f"{key}: '{text}' is too large (the engine holds 64-bit numbers)")
     return int(f)
 
 
@@ -261,17 +300,34 @@ def parse_set_options(items: Iterable[str]) -> dict[str, str]:
     return out
 
 
-def load_variant_file(path: str | Path, rules_cls: type) -> dict[str, dict[str, Any]]:
-    """Read a TOML file of ``[variant.NAME]`` tables of rules fields (validated keys)."""
+MAX_RULES_FILE = 1_000_000  # bytes: a rules file is a few tables of fields
+
+
+def load_variant_file(
+    path: str | Path,
+    rules_cls: type,
+    builtin: Iterable[str] = (),
+    named: dict[str, Any] | None = None,
+) -> dict[str, dict[str, Any]]:
+    """Read a TOML file of ``[variant.NAME]`` tables of rules fields. Every table is checked
+    at once, used or not: known keys, values of the field's type and within its declared
+    range (in_range, one_of); a name of a built-in variant (`builtin`) is refused."""
     p = Path(path)
     try:
+        if p.is_dir():
+            raise RulesError(f"rules file '{path}' is a directory")
+        if p.exists() and p.stat().st_size > MAX_RULES_FILE:
+            raise RulesError(f"rules file '{path}' is larger than {MAX_RULES_FILE:,} bytes")
         data = tomllib.loads(p.read_text())
     except FileNotFoundError:
         raise RulesError(f"rules file '{path}' does not exist") from None
     except (OSError, UnicodeDecodeError) as e:
-        raise RulesError(f"rules file '{path}' cannot be read: {e}") from None
+        why = e.strerror if isinstance(e, OSError) else "not UTF-8 text"
+        raise RulesError(f"rules file '{path}' cannot be read ({why})") from None
     except tomllib.TOMLDecodeError as e:
         raise RulesError(f"rules file '{path}' is not valid TOML: {e}") from None
+    except RecursionError:
+        raise RulesError(f"rules file '{path}' is nested too deeply to be a rules file") from None
     extra = set(data) - {"variant"}
     if extra:
         raise RulesError(
@@ -285,9 +341,18 @@ def load_variant_file(path: str | Path, rules_cls: type) -> dict[str, dict[str, 
     for name, table in variants.items():
         if not isinstance(table, dict):
             raise RulesError(f"rules file '{path}': variant '{name}' must be a table")
+        if name in builtin:
+            raise RulesError(
+                f"rules file '{path}': variant '{name}' is a built-in variant's name; "
+                "give yours another name"
+            )
         for k in table:
             if k not in types:
                 raise RulesError(f"rules file '{path}': variant '{name}' has unknown key '{k}'")
+        try:
+            apply_overrides(rules_cls(), table, named).check_fields()
+        except RulesError as e:
+            raise RulesError(f"rules file '{path}': variant '{name}': {e}") from None
     return variants
 
 

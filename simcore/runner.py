@@ -23,8 +23,15 @@ from simcore.chunks import (
     warm_kernels,
 )
 from simcore.games import GameSpec, SeatPolicy, get_game
-from simcore.inputs import check_games, check_seed, check_whole
-from simcore.jobs import Job, Plan, Task, check_threads, run_jobs, split_run_options
+from simcore.inputs import (
+    MAX_INDEX,
+    check_games,
+    check_index,
+    check_rows,
+    check_seed,
+    check_whole,
+)
+from simcore.jobs import Job, Plan, Task, TaskList, check_threads, run_jobs, split_run_options
 from simcore.rulesbase import RulesError, rules_hash
 
 __all__ = ["Interrupted", "SimJob", "SimResult", "Summary", "play_chunk", "simulate"]
@@ -54,6 +61,7 @@ class SimResult:
     partial: bool = False
     backend: str = "local"
     title: str = ""  # the game's title
+    games_played: int | None = None  # games played by this run (a resumed run: fewer)
 
     @property
     def max_half_width(self) -> float:
@@ -69,7 +77,11 @@ class SimResult:
 
     @property
     def games_per_s(self) -> float:
-        return self.games / self.elapsed_s if self.elapsed_s > 0 else float("inf")
+        """Games played per second by this run (a resumed run counts only its own games)."""
+        n = self.games if self.games_played is None else self.games_played
+        if n == 0:  # a resumed run that had nothing left to play
+            return 0.0
+        return n / self.elapsed_s if self.elapsed_s > 0 else float("inf")
 
 
 def max_half_width(summary: Summary) -> float:
@@ -121,6 +133,7 @@ class SimJob(Job):
         self.resolved = spec.resolved(rules, players)
         self.plan = chunk_plan(start, games, chunk)
         self.fingerprint = {
+            "command": "simulate",
             "game": spec.name,
             "players": players,
             "games": int(games),
@@ -137,7 +150,7 @@ class SimJob(Job):
         self.done_chunks = 0
         if checkpoint:
             self.done_chunks, loaded = load_checkpoint(
-                checkpoint, self.fingerprint, resume, self.summary
+                checkpoint, self.fingerprint, resume, self.summary, self.plan
             )
             if loaded is not None:
                 self.summary = loaded
@@ -146,14 +159,15 @@ class SimJob(Job):
         self.done_games = self.summary.games
         self.backend = "local"
 
-    def tasks(self, backend: str) -> list[tuple[int, Task]]:
+    def tasks(self, backend: str) -> TaskList:
         self.backend = backend
         args = (self.game, self.players, self.rules, self.seats, self.seed)
         flags = (self.rotate, self.checked, self.keep_rows)
-        return [
-            (i, Task(play_chunk, (*args, first, n, *flags), n))
-            for i, (first, n) in enumerate(self.plan)
-        ][self.done_chunks :]
+        return TaskList(
+            self.plan,
+            lambda first, n: Task(play_chunk, (*args, first, n, *flags), n),
+            self.done_chunks,
+        )
 
     def warm(self) -> None:
         warm_kernels(self.spec, self.players, self.rules, self.seats, self.rotate, self.checked)
@@ -197,6 +211,7 @@ class SimJob(Job):
             partial=partial,
             backend=self.backend,
             title=self.spec.title,
+            games_played=self.summary.games - self.done_games,
         )
 
 
@@ -226,12 +241,16 @@ def prepare_simulation(
     spec = get_game(game) if isinstance(game, str) else game
     spec.check_players(players)
     games, seed = check_games(games), check_seed(seed)
+    # the kernels count game indices in int64: the last one at most MAX_INDEX
+    start = check_whole(start, "start", maximum=MAX_INDEX + 1 - games)
     if precision is not None and not (0 < precision < 0.5):
         raise RulesError(f"--precision must lie between 0 and 0.5, not {precision}")
     if resume and not checkpoint:
         raise RulesError("--resume needs --checkpoint FILE")
     if checkpoint and keep_rows:
         raise RulesError("--checkpoint keeps summaries only; it cannot be combined with --out")
+    if keep_rows:
+        check_rows(games, "--out")
     nthreads = check_threads(threads)
     rules = spec.resolve_rules(variants, overrides, rules_file, players)
     seats = policies if isinstance(policies, list) else spec.parse_policies(policies, players)
@@ -306,7 +325,7 @@ def replay_game(
     """Game `index` of `seed` move by move, in checked mode (the same game as that index of a
     simulate with these settings): an object with .text() and .jsonl()."""
     spec = get_game(game) if isinstance(game, str) else game
-    seed, index = check_seed(seed), check_whole(index, "--game")
+    seed, index = check_seed(seed), check_index(index)
     spec.check_players(players)
     rules = spec.resolve_rules(variants, overrides, rules_file, players)
     seats = spec.parse_policies(policies, players)

@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 from typer.testing import CliRunner
 
 import cli
 from analysis.compare import comparison, dice_tables, sweep_table
 from simcore.arms import run_compare, run_dice, run_sweep
+
+
+def run_main(args, monkeypatch, capsys) -> tuple[int, str, str]:
+    """Run `balance ARGS` in this process through cli.main: (exit status, stdout, stderr)."""
+    monkeypatch.setattr(sys, "argv", ["balance", *args])
+    code = 0
+    try:
+        cli.main()
+    except SystemExit as exc:
+        code = exc.code
+    out = capsys.readouterr()
+    return code, out.out, out.err
 
 
 def compare(*args, **kw):

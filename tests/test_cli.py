@@ -4,25 +4,14 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import pytest
 from typer.testing import CliRunner
 
 import cli
+from tests.conftest import run_main
 
 runner = CliRunner()
-
-
-def run_main(args, monkeypatch, capsys):
-    monkeypatch.setattr(sys, "argv", ["balance", *args])
-    code = 0
-    try:
-        cli.main()
-    except SystemExit as exc:
-        code = exc.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def test_games_lists_sunken_city():

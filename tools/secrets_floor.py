@@ -7,8 +7,10 @@ die an X, which die and buoy land best (the same branch-free landing score), wha
 the lamp (empty, monster, tile), take or dive on (a mean value per region and kind against the
 balanced thresholds), the fight, the wreck, the end check. Everything else the engine does is
 left out: bonus tiles, exchanges, caves' fronts, the legality checks, the phase machine, the
-per-seat counters, the result row. The tile mix is the default reconstruction (25 light and 25
-dark tiles, 7 wreck tiles), the die 1-2-3-4-X-X, 4 players.
+per-seat counters, the result row. The tile mix is the reconstruction the measurements of
+docs/performance.md were made with (25 light and 25 dark tiles, 7 wreck tiles; dark monsters of
+4, 5, 5, 6 pips and a 6-pip cave monster, today's `unbeatable-monsters` variant), the die
+1-2-3-4-X-X, 4 players.
 
     .venv/bin/python tools/secrets_floor.py [games]
 

@@ -3,7 +3,7 @@ mix reconstructed in ../shared/GAME-DATA.md, as a compiled simulator."""
 
 from __future__ import annotations
 
-from simcore.games import GameSpec, PolicySpec, register
+from simcore.games import GameSpec, PolicySpec, WeightRange, register
 from simcore.secrets_of_the_sea import play as _play
 from simcore.secrets_of_the_sea.policies import (
     POL_BALANCED,
@@ -13,6 +13,15 @@ from simcore.secrets_of_the_sea.policies import (
     POL_VALUE,
 )
 from simcore.secrets_of_the_sea.rules import SecretsRules
+
+# expected values are in points (a tile holds 0 to 99); depth is a row, 1-10 or 11 (the wreck)
+WEIGHT_RANGES = {
+    "take2": WeightRange(0.0, 100.0),
+    "take1": WeightRange(0.0, 100.0),
+    "per_row": WeightRange(-10.0, 10.0),
+    "target": WeightRange(0.0, 100.0),
+    "depth": WeightRange(1.0, 11.0, whole=True),
+}
 
 POLICIES = {
     "balanced": PolicySpec(
@@ -56,6 +65,7 @@ SPEC = register(
         policies=POLICIES,
         default_policy="balanced",
         driver=_play.DRIVER,
-        report_variants=("base", "exact-wreck", "must-dive", "beatable-monsters"),
+        weight_ranges=WEIGHT_RANGES,
+        report_variants=("base", "exact-wreck", "must-dive", "unbeatable-monsters"),
     )
 )

@@ -8,7 +8,7 @@ lists which number rests on what.
 Tile lists are text: comma-separated ``kind=v/v/...`` groups, one tile per value. Kinds:
 ``shell amphora barrel gold chest`` (the five treasure types), ``seagrass``, ``exchange``,
 ``monster`` (the value is the number of pips), and caves ``cave-<front>`` whose hidden front is
-one of the other kinds (``cave-seagrass=0``, ``cave-chest=2``, ``cave-monster=6``).
+one of the other kinds (``cave-seagrass=0``, ``cave-chest=2``, ``cave-monster=4``).
 """
 
 from __future__ import annotations
@@ -53,9 +53,15 @@ DEFAULT_LIGHT = (
     "shell=1/1/2,amphora=1/1/2,barrel=1/1/2,gold=1/1/2,chest=1/1/2,"
     "seagrass=0/0/0/0,exchange=2/2,monster=2/3,cave-seagrass=0,cave-chest=2"
 )
+# Dark monsters (GAME-DATA: "Monsters have at most 4 pips"): 3, 4, 4, 4 pips and a 4-pip cave
+# monster. The withdrawn reconstruction (GAME-DATA before issue #23) had 4, 5, 5, 6 pips and a
+# 6-pip cave monster: no 1-4 die beats 5 or 6 pips, so the dark region could never be emptied.
+# It is kept as the `unbeatable-monsters` variant.
+DEFAULT_MONSTERS = "monster=3/4/4/4,cave-monster=4"
+UNBEATABLE_MONSTERS = "monster=4/5/5/6,cave-monster=6"
 DEFAULT_DARK = (
     "shell=2/3/4,amphora=2/3/4,barrel=2/3/4,gold=2/3/4,chest=2/3/4,"
-    "seagrass=0/0,exchange=2/2,monster=4/5/5/6,cave-monster=6,cave-gold=4"
+    f"seagrass=0/0,exchange=2/2,{DEFAULT_MONSTERS},cave-gold=4"
 )
 DEFAULT_WRECK = "shell=5,amphora=5,barrel=5,gold=5/6,chest=5/7"
 
@@ -102,12 +108,12 @@ class SecretsRules(RulesBase, game="secrets-of-the-sea", players=(2, MAX_PLAYERS
     """the 25 dark-blue tiles (rows 6-10), same notation (reconstruction)"""
     wreck_tiles: str = DEFAULT_WRECK
     """the wreck tiles (treasure types only), face up at the wreck (reconstruction)"""
-    bonus_thresholds: tuple[int, ...] = (3, 3, 3, 3, 3, 2, 3)
+    bonus_thresholds: tuple[int, ...] = in_range((3, 3, 3, 3, 3, 2, 3), 1, 50)
     """tiles needed for each bonus: shell, amphora, barrel, gold, chest, monster (fights won),
     seagrass (reconstruction; seagrass 3 is the rulebook's)"""
     bonus_points: int = in_range(5, 0, 100)
     """points of each bonus tile (rulebook)"""
-    die: tuple[int, ...] = (1, 2, 3, 4, X, X)
+    die: tuple[int, ...] = in_range((1, 2, 3, 4, X, X), 0, ROWS + 1)
     """faces of each of the two dice; 0 is the X face (GAME-DATA: 1, 2, 3, 4, X, X)"""
     overshoot_to_wreck: bool = True
     """ruling: a move that would pass row 10 ends at the wreck; False: the wreck must be reached
@@ -170,15 +176,19 @@ VARIANTS.add(
 
 
 @VARIANTS.register(
-    "beatable-monsters",
-    "designer experiment: dark monsters of 3, 4, 4, 4 pips and a 4-pip cave monster, so every "
-    "monster can be beaten by a 1-4 die",
+    "unbeatable-monsters",
+    "the withdrawn reconstruction: dark monsters of 4, 5, 5, 6 pips and a 6-pip cave monster "
+    "(no 1-4 die beats 5 or 6 pips, so the dark tiles never run out)",
 )
-def _beatable(r: SecretsRules) -> SecretsRules:
-    dark = r.dark_tiles.replace("monster=4/5/5/6", "monster=3/4/4/4").replace(
-        "cave-monster=6", "cave-monster=4"
+def _unbeatable(r: SecretsRules) -> SecretsRules:
+    if DEFAULT_MONSTERS not in r.dark_tiles:
+        raise RulesError(
+            "unbeatable-monsters needs the default dark monsters "
+            f"'{DEFAULT_MONSTERS}' in dark_tiles"
+        )
+    return dataclasses.replace(
+        r, dark_tiles=r.dark_tiles.replace(DEFAULT_MONSTERS, UNBEATABLE_MONSTERS)
     )
-    return dataclasses.replace(r, dark_tiles=dark)
 
 
 # ---------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from simcore.games import GameSpec, PolicySpec, register
+from simcore.games import GameSpec, PolicySpec, WeightRange, register
 from simcore.sumeria import play as _play
 from simcore.sumeria.policies import POL_HEURISTIC, POL_RANDOM, WEIGHT_NAMES
 from simcore.sumeria.rules import MAP_NAMES, SumeriaRules
@@ -11,6 +11,10 @@ from simcore.sumeria.rules import MAP_NAMES, SumeriaRules
 def _weights(now, next_, deny, city, reserve, sets, noise, late) -> dict[str, float]:
     return dict(zip(WEIGHT_NAMES, (now, next_, deny, city, reserve, sets, noise, late)))
 
+
+# every weight scales a value or a random spread: 0 to 100 (a negative value would reward
+# the opposite of what the weight names)
+WEIGHT_RANGES = {name: WeightRange(0.0, 100.0) for name in WEIGHT_NAMES}
 
 POLICIES = {
     "random": PolicySpec(
@@ -48,6 +52,7 @@ SPEC = register(
         policies=POLICIES,
         default_policy="balanced",
         driver=_play.DRIVER,
+        weight_ranges=WEIGHT_RANGES,
         report_variants=("base", "short", "linear", "ring-map", "cross-map"),
     )
 )

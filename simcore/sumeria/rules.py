@@ -38,11 +38,11 @@ class SumeriaRules(RulesBase, game="sumeria", players=(3, MAX_PLAYERS)):
     """rounds played ("6 rounds are played so that all the Influence tiles come into play")"""
     turns_per_round: int = in_range(3, 1, 20)
     """turns each player takes in a round ("players ... take 3 turns")"""
-    traders: tuple[int, int] = (14, 10)
+    traders: tuple[int, int] = in_range((14, 10), 0, N_LOCS)
     """traders per player in a 3- and a 4-player game"""
-    initial_traders: tuple[int, int] = (8, 5)
+    initial_traders: tuple[int, int] = in_range((8, 5), 0, N_LOCS)
     """traders each player places at setup in a 3- and a 4-player game"""
-    tiles_per_state: tuple[int, ...] = (3, 2, 1)
+    tiles_per_state: tuple[int, ...] = in_range((3, 2, 1), 1, 9)
     """influence tiles above each scored city-state, most important first; the number of
     entries is the number of city-states scored per round (controller takes all but one when
     there are 2 or more, the second-place player the rest)"""

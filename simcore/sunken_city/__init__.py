@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from simcore.games import GameSpec, register
 from simcore.sunken_city import play as _play
-from simcore.sunken_city.players.presets import POLICIES, check_weight, rules_weights
+from simcore.sunken_city.players.presets import POLICIES, WEIGHT_RANGES, rules_weights
 from simcore.sunken_city.players.weights import WEIGHT_NAMES
 from simcore.sunken_city.rules import DICE, SunkenCityRules
 
@@ -20,7 +20,7 @@ SPEC = register(
         driver=_play.DRIVER,
         max_weights=len(WEIGHT_NAMES),
         rules_weights=rules_weights,
-        check_weight=check_weight,
+        weight_ranges=WEIGHT_RANGES,
         policy_note="under --variant advanced every preset plays with noise=0.1 and balanced "
         "with block=1.2; weights you set yourself win",
         report_variants=(

@@ -59,32 +59,34 @@ N_SPACES = 6  # street spaces 1..6
 CORNER_SQUARES = (0, SIZE - 1, N_SQUARES - 1, N_SQUARES - SIZE)
 
 SCORING = ("count", "value")
+MAX_FACE = 99  # die faces and the owner's spirit limit: squares the spirit may move
+MAX_STREETS = 60  # streets in the box
 
 
 @dataclass(frozen=True)
 class SunkenCityRules(RulesBase, game="sunken-city", players=(2, MAX_PLAYERS)):
     """Every rule parameter of Sunken City (basic game, seed 000)."""
 
-    die: tuple[int, ...] = ()
+    die: tuple[int, ...] = in_range((), 0, MAX_FACE)
     """faces of the water-spirit die; empty = the box's die for the player count
     (2: beige, 3: black, 4: purple). A die name (beige, black, purple) is accepted too."""
-    streets_space1: tuple[int, int, int] = (20, 23, 26)
+    streets_space1: tuple[int, int, int] = in_range((20, 23, 26), 0, MAX_STREETS)
     """streets face up on street space 1 at setup, for 2, 3 and 4 players"""
-    facedown_streets: int = 1
+    facedown_streets: int = in_range(1, 0, MAX_STREETS // 4)
     """face-down streets placed on each of street spaces 2 to 5 at setup"""
-    total_streets: int = 30
+    total_streets: int = in_range(30, 1, MAX_STREETS)
     """streets in the box (those not set out stay in the box all game)"""
-    street_squares: int = 2
+    street_squares: int = in_range(2, 1, 2)
     """squares one street covers: 2 (domino, GAME-DATA default) or 1 (literal reading)"""
-    cards: tuple[tuple[int, int, int], ...] = DEFAULT_CARDS
+    cards: tuple[tuple[int, int, int], ...] = in_range(DEFAULT_CARDS, 0, 30)
     """movement cards as raise/move/icon triples, e.g. 0/7/0,1/6/0,... (reconstruction)"""
-    owner_limit: tuple[int, int, int] = (4, 3, 3)
+    owner_limit: tuple[int, int, int] = in_range((4, 3, 3), 0, MAX_FACE)
     """spirit movement limit for the territory's owner, for 2, 3 and 4 players"""
     board: str = DEFAULT_BOARD
     """lake pattern, 9 rows joined by '/': '#' dark, '.' light, 'C' centre (reconstruction)"""
     territory_size: int = in_range(4, 1, 4)
     """side of each player's square territory at their corner"""
-    corners_2p: tuple[int, int] = (0, 2)
+    corners_2p: tuple[int, int] = in_range((0, 2), 0, 3)
     """corners used by the 2 seats of a 2-player game (0=(0,0), 1=(0,8), 2=(8,8), 3=(8,0))"""
     scoring: str = one_of("count", SCORING)
     """'count': most treasures banked, tie-break their sum (seed 000); 'value': sum (seed 001)"""

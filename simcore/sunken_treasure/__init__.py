@@ -3,7 +3,7 @@ third shark, steal from the surface. 1 to 4 players; one player plays against a 
 
 from __future__ import annotations
 
-from simcore.games import GameSpec, PolicySpec, register
+from simcore.games import GameSpec, PolicySpec, WeightRange, register
 from simcore.sunken_treasure import play as _play
 from simcore.sunken_treasure.policies import (
     POL_BALANCED,
@@ -30,6 +30,19 @@ def _weights(**changes: float) -> dict[str, float]:
     w.update(changes)
     return w
 
+
+# amounts in $1000 (0 to 100), margin in sharks (0 to 20, sharks_to_attack's range), the
+# switches (> 0: on) 0 to 10, steal_at -1 (never) to 100, risk 0 to 10
+WEIGHT_RANGES = {
+    "bank_at": WeightRange(0.0, 100.0),
+    "margin": WeightRange(0.0, 20.0),
+    "safety": WeightRange(0.0, 10.0),
+    "lock_min": WeightRange(0.0, 100.0),
+    "steal_at": WeightRange(-1.0, 100.0),
+    "trap_quit": WeightRange(0.0, 10.0),
+    "hunt": WeightRange(0.0, 10.0),
+    "risk": WeightRange(0.0, 10.0),
+}
 
 POLICIES = {
     "balanced": PolicySpec(
@@ -76,6 +89,7 @@ SPEC = register(
         policies=POLICIES,
         default_policy="balanced",
         driver=_play.DRIVER,
+        weight_ranges=WEIGHT_RANGES,
         report_variants=("base", "bank-on-surface", "keep-safety", "four-sharks"),
     )
 )

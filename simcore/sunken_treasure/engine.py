@@ -171,24 +171,38 @@ def shuffle(s, off, n, rng):
 
 
 @kernel(inline="always")
-def draw(s, tr, rng, deck, disc, n_idx, dn_idx, deck_id):
-    """The top card of a deck, or -1 when deck and discard are both empty. An empty deck
-    first takes its discard pile, shuffled ("When the Attempt Cards pile is depleted, the
-    discards are shuffled and made into a new pile"; the same for the other decks)."""
+def refill(s, tr, rng, deck, disc, n_idx, dn_idx, deck_id):
+    """The discard pile, shuffled, becomes the (empty) deck: "the discards are shuffled and
+    made into a new pile"."""
+    m = s[dn_idx]
+    for k in range(m):
+        s[deck + k] = s[disc + k]
+    s[n_idx] = m
+    s[dn_idx] = 0
+    shuffle(s, deck, m, rng)
+    s[S.S_RESHUFFLES + deck_id] += 1
+    record(tr, s, S.A_RESHUFFLE, deck_id, m)
+
+
+@kernel(inline="always")
+def draw(s, r, tr, rng, deck, disc, n_idx, dn_idx, deck_id):
+    """The top card of a deck, or -1 when deck and discard are both empty. "When the Attempt
+    Cards pile is depleted, the discards are shuffled and made into a new pile" (the same for
+    the other decks; rules field `reshuffle`): with "when-depleted" the draw that takes the
+    last card shuffles the discards into a new pile at once, before the card drawn or any
+    later card is discarded; with "when-needed" an empty deck takes its discards only when the
+    next card is drawn. Either way an empty deck whose discards were empty when it ran out
+    takes them when a card is next needed."""
     if s[n_idx] == 0:
-        m = s[dn_idx]
-        if m == 0:
+        if s[dn_idx] == 0:
             return -1
-        for k in range(m):
-            s[deck + k] = s[disc + k]
-        s[n_idx] = m
-        s[dn_idx] = 0
-        shuffle(s, deck, m, rng)
-        s[S.S_RESHUFFLES + deck_id] += 1
-        record(tr, s, S.A_RESHUFFLE, deck_id, m)
+        refill(s, tr, rng, deck, disc, n_idx, dn_idx, deck_id)
     n = s[n_idx] - 1
     s[n_idx] = n
-    return s[deck + n]
+    card = s[deck + n]
+    if (n == 0) & (s[dn_idx] > 0) & (r[R.P_RESHUFFLE] == R.RESHUFFLE_WHEN_DEPLETED):
+        refill(s, tr, rng, deck, disc, n_idx, dn_idx, deck_id)
+    return card
 
 
 @kernel(inline="always")
@@ -200,18 +214,18 @@ def discard(s, disc, dn_idx, card, n=1):
 
 
 @kernel(inline="always")
-def draw_item(s, tr, rng):
-    return draw(s, tr, rng, S.O_ITEM_DECK, S.O_ITEM_DISC, S.S_ITEM_N, S.S_ITEM_DN, B.ITEM_DECK)
+def draw_item(s, r, tr, rng):
+    return draw(s, r, tr, rng, S.O_ITEM_DECK, S.O_ITEM_DISC, S.S_ITEM_N, S.S_ITEM_DN, B.ITEM_DECK)
 
 
 @kernel(inline="always")
-def draw_attempt(s, tr, rng):
-    return draw(s, tr, rng, S.O_ATT_DECK, S.O_ATT_DISC, S.S_ATT_N, S.S_ATT_DN, B.ATTEMPT_DECK)
+def draw_attempt(s, r, tr, rng):
+    return draw(s, r, tr, rng, S.O_ATT_DECK, S.O_ATT_DISC, S.S_ATT_N, S.S_ATT_DN, B.ATTEMPT_DECK)
 
 
 @kernel(inline="always")
-def draw_treasure(s, tr, rng):
-    return draw(s, tr, rng, S.O_TRE_DECK, S.O_TRE_DISC, S.S_TRE_N, S.S_TRE_DN, B.TREASURE_DECK)
+def draw_treasure(s, r, tr, rng):
+    return draw(s, r, tr, rng, S.O_TRE_DECK, S.O_TRE_DISC, S.S_TRE_N, S.S_TRE_DN, B.TREASURE_DECK)
 
 
 @kernel(inline="always")
@@ -267,7 +281,7 @@ def take_treasure(s, r, tr, rng, seat, n):
     """The seat takes n Treasure cards face up ("taking and keeping one or more Treasure
     Cards"). When deck and discard are both empty the rest is not paid (ruling; counted)."""
     for _ in range(n):
-        t = draw_treasure(s, tr, rng)
+        t = draw_treasure(s, r, tr, rng)
         if t < 0:
             record(tr, s, S.A_SHORT, 1)
             s[S.S_SHORT] += 1

@@ -65,7 +65,7 @@ def act_search(s, r, tr, rng, seat):
     is Junk, discard it. If it is a Shark card, place it on the board.'"""
     if not can_search(s, seat):
         return E.ERR_ILLEGAL
-    card = E.draw_item(s, tr, rng)
+    card = E.draw_item(s, r, tr, rng)
     # Without branches on the card drawn (a branch on a random card is mispredicted often):
     # Junk goes on the discard pile (the card is written there in any case, one place past
     # the pile when it is not Junk, where nothing is read), a Shark on the board, the rest

@@ -95,7 +95,7 @@ def act_attempt(s, r, tr, rng, seat, kind):
     if s[E.fld(seat, S.F_LOCK)] < 0:
         s[E.fld(seat, S.F_HAND + kind)] -= 1
         s[E.fld(seat, S.F_LOCK)] = kind
-    card = E.draw_attempt(s, tr, rng)
+    card = E.draw_attempt(s, r, tr, rng)
     s[E.fld(seat, S.F_STACK + card)] += 1
     bags = r[R.R_BAGS + kind]
     outcome = S.O_GOES_ON

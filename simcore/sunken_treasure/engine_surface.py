@@ -217,7 +217,7 @@ def act_steal(s, r, tr, rng, seat, target):
         s[E.fld(seat, S.F_STEAL)] = target
         s[E.fld(seat, S.F_STEAL_USED)] = 1
         E.count(s, seat, S.C_THEFTS)
-    card = E.draw_attempt(s, tr, rng)
+    card = E.draw_attempt(s, r, tr, rng)
     s[E.fld(seat, S.F_STACK + card)] += 1
     outcome = S.O_GOES_ON
     if card == B.OPEN or (card == B.CRACKED and E.stack(s, seat, B.CRACKED) >= 2):

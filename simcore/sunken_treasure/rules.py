@@ -12,29 +12,34 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simcore.rulesbase import RulesBase, RulesError, in_range, variant_registry
+from simcore.rulesbase import RulesBase, RulesError, in_range, one_of, variant_registry
 from simcore.sunken_treasure import board as B
+
+# When an empty deck takes its shuffled discards (rules field `reshuffle`).
+RESHUFFLE = ("when-depleted", "when-needed")
+RESHUFFLE_WHEN_DEPLETED = 0
+RESHUFFLE_WHEN_NEEDED = 1
 
 
 @dataclass(frozen=True)
 class SunkenTreasureRules(RulesBase, game="sunken-treasure", players=(1, B.MAX_PLAYERS)):
     """Every rule parameter of Sunken Treasure (seed 004)."""
 
-    item_deck: tuple[int, ...] = B.DEFAULT_ITEM_DECK
+    item_deck: tuple[int, ...] = in_range(B.DEFAULT_ITEM_DECK, 0, B.MAX_ITEMS)
     """item cards by kind: unlocked box, unlocked chest, locked box, locked chest, locked safe,
     junk, shark, safety (reconstruction: 6,4,5,4,2,8,7,5 = 41 cards)"""
-    attempt_deck: tuple[int, ...] = B.DEFAULT_ATTEMPT_DECK
+    attempt_deck: tuple[int, ...] = in_range(B.DEFAULT_ATTEMPT_DECK, 0, B.MAX_ATTEMPTS)
     """attempt cards by kind: open, cracked, no effect, fail, trapped (reconstruction:
     8,4,4,3,2 = 21 cards)"""
-    treasure_values: tuple[int, ...] = B.DEFAULT_TREASURE_VALUES
+    treasure_values: tuple[int, ...] = in_range(B.DEFAULT_TREASURE_VALUES, 0, 1_000_000)
     """dollar value of each kind of treasure card (reconstruction)"""
-    treasure_counts: tuple[int, ...] = B.DEFAULT_TREASURE_COUNTS
+    treasure_counts: tuple[int, ...] = in_range(B.DEFAULT_TREASURE_COUNTS, 0, B.MAX_TREASURES)
     """treasure cards of each value, in the order of treasure_values (reconstruction)"""
-    bags: tuple[int, int, int] = (1, 2, 3)
+    bags: tuple[int, int, int] = in_range((1, 2, 3), 0, 10)
     """treasure cards paid by a box, a chest and a safe (seed 004: 1, 2, 3)"""
     sharks_to_attack: int = in_range(3, 1, 20)
     """sharks on the board that force every diver up (seed 004: the third)"""
-    target: int = 20000
+    target: int = in_range(20000, 1, 1_000_000_000)
     """banked dollars that win the game (seed 004: $20,000)"""
     solo_turns: int = in_range(40, 1, 10_000)
     """one player: the target must be banked within this many turns (GAME-DATA ruling)"""
@@ -53,6 +58,12 @@ class SunkenTreasureRules(RulesBase, game="sunken-treasure", players=(1, B.MAX_P
     steal_trap_discards: bool = True
     """a second Trapped on a theft makes the thief discard all but banked treasure ('the same
     rules as a Shark Attack'); False: the theft just ends"""
+    reshuffle: str = one_of("when-depleted", RESHUFFLE)
+    """when a deck's discards become its new pile: "when-depleted" (seed 004: "When the
+    Attempt Cards pile is depleted, the discards are shuffled and made into a new pile") at
+    the draw that takes its last card, so cards discarded later wait for the next reshuffle;
+    "when-needed": only when the next card is drawn, taking every card discarded until then.
+    For all three decks (Item, Attempt, Treasure)"""
     max_rounds: int = in_range(500, 1, 10_000)
     """safety cap: the game ends with no winner after this many rounds (end reason
     'round-limit'; the rulebook has no such end)"""
@@ -113,6 +124,11 @@ VARIANTS.add(
     "four-sharks", "the fourth shark, not the third, forces the divers up", sharks_to_attack=4
 )
 VARIANTS.add(
+    "reshuffle-when-needed",
+    "an empty deck takes its shuffled discards only when the next card is drawn",
+    reshuffle="when-needed",
+)
+VARIANTS.add(
     "literal-cracked", "a second Cracked pays one Treasure card", second_cracked_full=False
 )
 
@@ -133,6 +149,7 @@ P_ABANDON_NEEDS_TRAP = 10
 P_KEEP_SAFETY = 11
 P_BANK_ON_SURFACE = 12
 P_STEAL_TRAP_DISCARDS = 13
+P_RESHUFFLE = 14  # RESHUFFLE_WHEN_DEPLETED or RESHUFFLE_WHEN_NEEDED
 N_PARAMS = 16
 R_BAGS = N_PARAMS  # [5] treasure cards paid by each container kind
 R_ITEM_COUNTS = R_BAGS + B.N_CONTAINERS  # [8] item cards of each kind
@@ -158,6 +175,7 @@ def pack(rules: SunkenTreasureRules, players: int) -> np.ndarray:
     r[P_KEEP_SAFETY] = int(rules.keep_safety_on_surface)
     r[P_BANK_ON_SURFACE] = int(rules.bank_on_surface)
     r[P_STEAL_TRAP_DISCARDS] = int(rules.steal_trap_discards)
+    r[P_RESHUFFLE] = RESHUFFLE.index(rules.reshuffle)
     for c in range(B.N_CONTAINERS):
         r[R_BAGS + c] = rules.bags[B.CONTAINER_SIZE[c]]
     r[R_ITEM_COUNTS : R_ITEM_COUNTS + B.N_ITEM_KINDS] = rules.item_deck

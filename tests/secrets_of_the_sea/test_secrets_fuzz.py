@@ -13,7 +13,7 @@ SETTINGS = [
     (["exact-wreck"], {}),
     (["must-dive"], {}),
     (["cave-monsters-free"], {}),
-    (["beatable-monsters"], {}),
+    (["unbeatable-monsters"], {}),
     (["exact-wreck+must-dive"], {"wreck_counts_for_bonus": "false"}),
     ([], {"die": "1,2,3,0", "bonus_thresholds": "1,1,1,1,1,1,1"}),
 ]

@@ -3,7 +3,7 @@ sentence, on positions built from text diagrams.
 
 Diagrams: 10 lines (rows 1..10 from the surface), 5 tokens (buoys 0..4). S A B G C = shell,
 amphora, barrel, gold, chest with their value (S1, C2); g seagrass; E exchange; M<pips> a
-monster; V<front> a cave (Vg, VC2, VM6); '.' an empty space. Dice faces: 0 is the X.
+monster; V<front> a cave (Vg, VC2, VM4); '.' an empty space. Dice faces: 0 is the X.
 """
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ E  M2 M3 Vg VC2
 S2 A2 B2 G2 C2
 S3 A3 B3 G3 C3
 S4 A4 B4 G4 C4
-g  g  E  E  M4
-M5 M5 M6 VM6 VG4
+g  g  E  E  M3
+M4 M4 M4 VM4 VG4
 """
 
 
@@ -51,6 +51,17 @@ def board(*edits: tuple[int, int, str]) -> str:
     for c, r, tok in edits:
         rows[r - 1][c] = tok
     return "\n".join(" ".join(r) for r in rows)
+
+
+def last_dark_tile(token: str, rules=None) -> Game:
+    """A position whose only dark tile is `token` at buoy 0, row 10, with the lamp on it
+    (dived with 4, 4, 2)."""
+    rows = BASE.strip().splitlines()[:5] + [". . . . ."] * 4 + [f"{token} . . . ."]
+    g = Game("\n".join(rows), rules=rules)
+    for d in (4, 4, 2):
+        g.roll(d, d)
+        g.move(0, 0)
+    return g
 
 
 def _make_room(r, diagram: str, held: dict[int, list[str]]) -> str:
@@ -183,8 +194,8 @@ def test_setup_places_the_mix_by_region():
 
 def test_tile_mix_is_the_reconstruction():
     """GAME-DATA: light 15 treasures (1,1,2 per type), 4 seagrass, 2 exchange, monsters 2 and
-    3, caves seagrass and chest 2; dark treasures 2,3,4, 2 seagrass, 2 exchange, monsters 4, 5,
-    5, 6, caves monster 6 and gold 4; wreck: 5 per type, gold 6, chest 7."""
+    3, caves seagrass and chest 2; dark treasures 2,3,4, 2 seagrass, 2 exchange, monsters 3, 4,
+    4, 4, caves monster 4 and gold 4; wreck: 5 per type, gold 6, chest 7."""
     r = pack(SecretsRules(), 2)
     light = sorted(S.tile_token(r, t) for t in range(25))
     dark = sorted(S.tile_token(r, t) for t in range(25, 50))
@@ -206,9 +217,13 @@ def test_rules_validation_and_variants():
         pack(SecretsRules(die=(0, 0)), 3)
     r = VARIANTS.items["exact-wreck"][0](VARIANTS.items["must-dive"][0](SecretsRules()))
     assert not r.overshoot_to_wreck and not r.empty_may_stop
-    beat = VARIANTS.items["beatable-monsters"][0](SecretsRules())
-    pack(beat, 3)
-    assert "monster=3/4/4/4" in beat.dark_tiles
+    old = VARIANTS.items["unbeatable-monsters"][0](SecretsRules())
+    pack(old, 3)
+    assert "monster=4/5/5/6,cave-monster=6" in old.dark_tiles
+    with pytest.raises(RulesError, match="unbeatable-monsters needs"):
+        VARIANTS.items["unbeatable-monsters"][0](
+            SecretsRules(dark_tiles=SecretsRules().light_tiles)
+        )
 
 
 # ------------------------------------------------------------------------------ dice
@@ -491,14 +506,14 @@ def test_cave_monster_must_be_fought():
     """ "... or perhaps sea monsters": ruling cave_monster_fights -- the monster in a taken cave
     is fought like any other; lost, the cave stays with its front known."""
     g = cave_position(3, 10)
-    assert g.at(3, 10) == "VM6"
+    assert g.at(3, 10) == "VM4"
     g.take()
     assert g.phase == S.PH_FIGHT
-    g.fight(4, 4)  # 6 monsters cannot be beaten by a 1-4 die
-    assert g.at(3, 10) == "VM6" and g.known(3, 10) == S.FRONT and g.held(0) == []
+    g.fight(3, 2)  # 4 monsters need a 4
+    assert g.at(3, 10) == "VM4" and g.known(3, 10) == S.FRONT and g.held(0) == []
     g2 = cave_position(3, 10, rules=SecretsRules(cave_monster_fights=False))
     g2.take()
-    assert g2.held(0) == ["VM6"] and g2.scores()[0] == 6
+    assert g2.held(0) == ["VM4"] and g2.scores()[0] == 4
 
 
 # ------------------------------------------------------------------------------ bonus tiles
@@ -557,13 +572,35 @@ def test_end_when_the_last_light_tile_is_taken():
 
 
 def test_end_when_the_last_dark_tile_is_taken():
-    rows = BASE.strip().splitlines()[:5] + [". . . . ."] * 4 + ["G4 . . . ."]
-    g = Game("\n".join(rows))
-    for d in (4, 4, 2):
-        g.roll(d, d)
-        g.move(0, 0)
+    g = last_dark_tile("G4")
     g.take()
     assert g.s[S.S_END_REASON] == S.END_DARK and g.s[S.S_GAME_OVER] == 1
+
+
+def monster_pips(rules: SecretsRules) -> list[int]:
+    r = pack(rules, 3)
+    return sorted(int(r[R_VALUE + t]) for t in S.monster_fronts(r))
+
+
+def test_every_monster_can_be_beaten_so_the_dark_tiles_can_run_out():
+    """GAME-DATA: "Monsters have at most 4 pips: a fight is won with a die showing at least
+    the pips, and the dice show 1-4". So every dark tile can be taken, and the rulebook's end
+    by the last dark blue tile can happen: here the last one is a 4-pip cave monster, beaten.
+    The withdrawn mix (`unbeatable-monsters`: 4, 5, 5, 6 and a 6-pip cave monster) keeps
+    tiles no roll can win."""
+    assert monster_pips(SecretsRules()) == [2, 3, 3, 4, 4, 4, 4]
+    assert max(monster_pips(SecretsRules())) <= max(SecretsRules().die)
+    unbeatable = VARIANTS.items["unbeatable-monsters"][0](SecretsRules())
+    assert monster_pips(unbeatable) == [2, 3, 4, 5, 5, 6, 6]
+    g = last_dark_tile("VM4")
+    g.take()
+    assert g.phase == S.PH_FIGHT
+    g.fight(1, 4)
+    assert g.held(0) == ["VM4"]
+    assert g.s[S.S_END_REASON] == S.END_DARK and g.s[S.S_GAME_OVER] == 1
+    g = last_dark_tile("M5", rules=unbeatable)
+    g.fight(4, 4)  # lost: the tile stays, the game goes on
+    assert g.at(0, 10) == "M5" and g.s[S.S_GAME_OVER] == 0
 
 
 def test_end_when_the_last_wreck_tile_is_taken():
@@ -618,7 +655,7 @@ def test_ev_player_values():
     below: from row 10 with one die (faces 1-4, X, X) the wreck is reached with 4/6, and the
     best wreck tile is a 7-point chest: 4/6 * 7."""
     rows = BASE.strip().splitlines()
-    rows = [r if i < 9 else ". M5 M6 VM6 VG4" for i, r in enumerate(rows)]
+    rows = [r if i < 9 else ". M4 M4 VM4 VG4" for i, r in enumerate(rows)]
     g = Game("\n".join(rows))
     xf = np.zeros(P.XF_SIZE)
     P.fill_kind_values(g.s, g.r, 0, xf)

@@ -239,14 +239,22 @@ def test_searching_for_items(card, kept):
     assert g.s[S.S_SHARKS] == (1 if card == SHARK else 0)
 
 
-def test_item_deck_reshuffles_its_discards():
-    """An empty Item deck takes its discard pile, shuffled (as the rule for Attempt cards)."""
-    g = Game(2).played().turn(0).deplete("item", 1)
+@pytest.mark.parametrize("mode", ["when-depleted", "when-needed"])
+def test_item_deck_reshuffles_its_discards(mode):
+    """An empty Item deck takes its discard pile, shuffled (as the rule for Attempt cards):
+    at once when its last card is drawn (default), or at the next draw (`reshuffle`
+    "when-needed")."""
+    g = Game(2, rules=SunkenTreasureRules(reshuffle=mode)).played().turn(0)
+    g.top("item", JUNK).deplete("item", 1)
     g.ok()
-    g.search(0)  # the last card
-    assert g.s[S.S_ITEM_N] == 0
-    g.search(1)  # reshuffle, then draw
-    assert g.s[S.S_RESHUFFLES] == 1 and g.s[S.S_ITEM_N] >= 38
+    g.search(0)  # the last card, a Junk: discarded after the pile ran out
+    if mode == "when-depleted":
+        assert g.s[S.S_RESHUFFLES] == 1 and g.s[S.S_ITEM_N] == 40
+        assert discards(g, "item") == [JUNK]  # not in the new pile
+    else:
+        assert g.s[S.S_RESHUFFLES] == 0 and g.s[S.S_ITEM_N] == 0 and g.s[S.S_ITEM_DN] == 41
+    g.search(1)  # when-needed: reshuffle all 41, then draw
+    assert g.s[S.S_RESHUFFLES] == 1 and g.s[S.S_ITEM_N] == (39 if mode == "when-depleted" else 40)
 
 
 # ------------------------------------------------------------------------------ claiming
@@ -618,14 +626,55 @@ def test_theft_ends_when_the_thief_dives():
 # ------------------------------------------------------------------------------ decks
 def test_attempt_deck_reshuffles():
     """'When the Attempt Cards pile is depleted, the discards are shuffled and made into a new
-    pile.'"""
-    g = Game(2).played().give(0, LOCKED_BOX).turn(0).deplete("attempt", 0)
-    assert g.s[S.S_ATT_N] == 0 and g.s[S.S_ATT_DN] == 21
+    pile.' The default (`reshuffle` "when-depleted"): the draw that takes the last card makes
+    the new pile at once, so the Fail it turns up (and the box it discards) stay out of it."""
+    g = Game(2).played().give(0, LOCKED_BOX).turn(0).top("attempt", FAIL).deplete("attempt", 1)
+    g.tr = S.new_trace(4, True)
+    assert g.s[S.S_ATT_N] == 1 and g.s[S.S_ATT_DN] == 20
     g.attempt(0, LOCKED_BOX)
-    assert (
-        g.s[S.S_RESHUFFLES + 1] == 1
-        and g.s[S.S_ATT_N] + g.s[S.S_ATT_DN] + g.seat(0).stack.sum() == 21
+    assert g.s[S.S_RESHUFFLES + 1] == 1 and g.s[S.S_ATT_N] == 20
+    assert discards(g, "attempt") == [FAIL]
+    reshuffles = [rec for rec in S.trace_actions(g.tr) if rec[2] == S.A_RESHUFFLE]
+    assert [(int(rec[3]), int(rec[4])) for rec in reshuffles] == [(1, 20)]
+    # the new pile's order is the shuffle's: every card of the discards, none seen
+    assert sorted(int(c) for c in g.s[S.O_ATT_DECK : S.O_ATT_DECK + 20]) == sorted(
+        [OPEN] * 8 + [CRACKED] * 4 + [NO_EFFECT] * 4 + [FAIL] * 2 + [TRAPPED] * 2
     )
+
+
+def test_attempt_deck_reshuffles_when_needed():
+    """`reshuffle` "when-needed" (the reading before issue #23): the pile stays empty until
+    the next attempt, and the cards discarded meanwhile join the new pile."""
+    g = Game(2, rules=SunkenTreasureRules(reshuffle="when-needed")).played()
+    g.give(0, LOCKED_BOX).give(1, LOCKED_BOX).turn(0).top("attempt", FAIL).deplete("attempt", 1)
+    g.tr = S.new_trace(4, True)
+    g.attempt(0, LOCKED_BOX)
+    assert g.s[S.S_RESHUFFLES + 1] == 0 and g.s[S.S_ATT_N] == 0 and g.s[S.S_ATT_DN] == 21
+    g.attempt(1, LOCKED_BOX)
+    assert g.s[S.S_RESHUFFLES + 1] == 1
+    assert g.s[S.S_ATT_N] + g.s[S.S_ATT_DN] + g.seat(1).stack.sum() == 21
+    reshuffles = [rec for rec in S.trace_actions(g.tr) if rec[2] == S.A_RESHUFFLE]
+    assert [(int(rec[3]), int(rec[4])) for rec in reshuffles] == [(1, 21)]
+
+
+def test_treasure_deck_reshuffles_when_depleted():
+    """GAME-DATA: 'The treasure discard pile is reshuffled when the deck runs out' -- at the
+    draw of its last card (default): a card discarded later waits in the discard pile."""
+    for mode in ("when-depleted", "when-needed"):
+        g = Game(2, rules=SunkenTreasureRules(reshuffle=mode)).played()
+        vals = [1000] * 6 + [2000] * 6 + [3000] * 4 + [5000] * 2
+        g.treasure(1, *vals, banked=True)  # the deck keeps a $5,000 and the $10,000 card
+        g.treasure(0, 5000).give(0, LOCKED_BOX).sharks(2).turn(0).top("attempt", NO_EFFECT)
+        g.attempt(0, LOCKED_BOX)
+        g.top("item", SHARK).search(1)  # attack: A's $5,000 goes to the discard pile
+        assert discards(g, "treasure") == [3] and g.s[S.S_TRE_N] == 1
+        g.turn(0).dive(0)
+        g.give(0, UNLOCKED_BOX).turn(0).claim(0, UNLOCKED_BOX)  # the last card: $10,000
+        assert g.carried(0) == 10000
+        if mode == "when-depleted":
+            assert g.s[S.S_RESHUFFLES + 2] == 1 and g.s[S.S_TRE_N] == 1 and g.s[S.S_TRE_DN] == 0
+        else:
+            assert g.s[S.S_RESHUFFLES + 2] == 0 and g.s[S.S_TRE_N] == 0 and g.s[S.S_TRE_DN] == 1
 
 
 def test_treasure_deck_reshuffles_and_runs_short():

@@ -5,11 +5,11 @@ explains each weight and gives the measured ladder."""
 
 from __future__ import annotations
 
-from simcore.games import PolicySpec
+from simcore.games import PolicySpec, WeightRange
 from simcore.sunken_city.players.random import POL_RANDOM
 from simcore.sunken_city.players.routes import MAX_KEYS
 from simcore.sunken_city.players.turn import POL_HEURISTIC
-from simcore.sunken_city.players.weights import weights
+from simcore.sunken_city.players.weights import WEIGHT_BOUNDS, weights
 
 
 def heuristic(name: str, description: str, changes: str = "") -> PolicySpec:
@@ -60,12 +60,9 @@ ADVANCED_WEIGHTS = {
 }
 
 
-def check_weight(name, value):
-    """`keys` is a whole number of key houses, 0 to MAX_KEYS (the other weights take any
-    number)."""
-    if name == "keys" and value not in range(MAX_KEYS + 1):
-        return f"must be a whole number from 0 to {MAX_KEYS}"
-    return None
+# the declared range of every weight (weights.WEIGHT_BOUNDS), for GameSpec.weight_ranges
+WEIGHT_RANGES = {n: WeightRange(*b) for n, b in WEIGHT_BOUNDS.items()}
+assert WEIGHT_RANGES["keys"].hi == MAX_KEYS
 
 
 def rules_weights(rules, name):

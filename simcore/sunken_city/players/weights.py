@@ -52,6 +52,18 @@ DEFAULT_WEIGHTS = {
 }
 assert set(DEFAULT_WEIGHTS) == set(WEIGHT_NAMES)
 
+# The values each weight may take, (lo, hi, whole): the value weights 0 to 100 (a negative
+# value would reward losing treasure), noise 0 to 10 treasures, search 0 (no route search) to
+# 1e9 (the kernel's cap), keys a whole number 0 to MAX_KEYS (routes.MAX_KEYS, checked there).
+MAX_KEYS_WEIGHT = 6
+WEIGHT_BOUNDS: dict[str, tuple[float, float, bool]] = {
+    **{n: (0.0, 100.0, False) for n in WEIGHT_NAMES if n not in ("noise", "search", "keys")},
+    "noise": (0.0, 10.0, False),
+    "search": (0.0, 1e9, False),
+    "keys": (0.0, float(MAX_KEYS_WEIGHT), True),
+}
+assert set(WEIGHT_BOUNDS) == set(WEIGHT_NAMES)
+
 
 def weights(**changes: float) -> dict[str, float]:
     """The default weights with `changes` applied, in weight-vector order (WEIGHT_NAMES)."""

@@ -1,0 +1,503 @@
+"""Hostile input (issue #22): every bad invocation of every command, for every game, ends with
+exactly one line on stderr ("error: ..."), exit status 2, no traceback, and no file left
+behind or changed, before any game is played or any kernel compiled.
+
+The table is written from the declarations where it can be: one case per declared range end of
+every rules field (in_range, one_of) and every policy weight (GameSpec.weight_ranges), one per
+number-typed option of every command; then the specific cases of the issue (sizes, numbers the
+engine cannot hold, checkpoints, rules files, paths). The cases run in-process through
+cli.main (stderr captured as written); a few run as real subprocesses, the honest check of
+"one line on stderr". Playing or compiling during a case is itself a failure (guarded).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+import tracemalloc
+from pathlib import Path
+
+import pytest
+import typer
+
+import cli
+from simcore.checkpoint import save_checkpoint
+from simcore.chunks import ChunkPlan
+from simcore.games import all_games
+from simcore.inputs import MAX_GAMES, MAX_SEED
+from simcore.runner import prepare_simulation
+from tests.conftest import run_main
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = all_games()
+# a command that takes --set and --policy for each game, in turn (every command gets cases)
+RULES_COMMANDS = ("simulate", "replay", "compare", "sweep")
+ARMS = ["-v", "base", "-v", "base"]  # two arms, valid in every game
+
+
+def _players(game: str) -> str:
+    spec = GAMES[game]
+    return str(max(spec.min_players, 2))
+
+
+def _cmd(command: str, game: str, *extra: str, avoid: str = "") -> list[str]:
+    """A command line of `command` for `game` that is valid but for `extra` (a sweep over a
+    whole-number field other than `avoid`)."""
+    base = [command, game, "-n", _players(game)]
+    if command == "compare":
+        base += ARMS
+    if command == "sweep":
+        field = next(
+            f.name
+            for f in dataclasses.fields(GAMES[game].rules_cls)
+            if f.type == "int" and f.name != avoid
+        )
+        base += ["--param", f"{field}={getattr(GAMES[game].rules_cls(), field)}"]
+    return [*base, *extra]
+
+
+def _out_of_range(f: dataclasses.Field, default, value: int) -> str:
+    """--set text for field f with one whole number replaced by `value`."""
+    if isinstance(default, tuple):
+        if default and isinstance(default[0], tuple):
+            first = "/".join(map(str, (value, *default[0][1:])))
+            return ",".join([first, *("/".join(map(str, c)) for c in default[1:])])
+        items = list(default) or [value]
+        items[0] = value
+        return ",".join(map(str, items))
+    return str(value)
+
+
+def _rules_cases() -> list[tuple[str, list[str]]]:
+    """One case per end of every declared range, one per one_of field, all four games."""
+    cases = []
+    k = 0
+    for game, spec in GAMES.items():
+        default = spec.rules_cls()
+        for f in dataclasses.fields(spec.rules_cls):
+            command = RULES_COMMANDS[k % len(RULES_COMMANDS)]
+            k += 1
+            d = getattr(default, f.name)
+            if "range" in f.metadata:
+                lo, hi = f.metadata["range"]
+                for v, end in ((lo - 1, "below"), (hi + 1, "above")):
+                    text = _out_of_range(f, d, v)
+                    cases.append(
+                        (
+                            f"{game}-{f.name}-{end}",
+                            _cmd(command, game, "--set", f"{f.name}={text}", avoid=f.name),
+                        )
+                    )
+            elif "choices" in f.metadata:
+                cases.append(
+                    (f"{game}-{f.name}-choice", _cmd(command, game, "--set", f"{f.name}=nonsense"))
+                )
+    return cases
+
+
+def _weight_cases() -> list[tuple[str, list[str]]]:
+    """Per game, every weight of every policy: each end of its declared range, nan and inf;
+    a fraction where it must be whole."""
+    cases = []
+    for game, spec in GAMES.items():
+        for pol in spec.policies.values():
+            for w in pol.weights:
+                r = spec.weight_ranges[w]
+                bad = [r.lo - 1, r.hi + 1]
+                if r.whole:
+                    bad.append(r.lo + 0.5)
+                for v in bad:
+                    cases.append(
+                        (
+                            f"{game}-{pol.name}:{w}={v}",
+                            _cmd("simulate", game, "--policy", f"{pol.name}:{w}={v}"),
+                        )
+                    )
+        pol = next(p for p in spec.policies.values() if p.weights)
+        w = next(iter(pol.weights))
+        for v in ("nan", "inf", "-inf", "1e999", "abc"):
+            cases.append(
+                (
+                    f"{game}-{pol.name}:{w}={v}",
+                    _cmd("compare", game, "--policy", f"{pol.name}:{w}={v}"),
+                )
+            )
+    return cases
+
+
+def _typed_option_cases() -> list[tuple[str, list[str]]]:
+    """Every option of every command whose declared type is a number, given a word."""
+    cases = []
+    group = typer.main.get_command(cli.app)
+    for name, command in group.commands.items():
+        for p in command.params:
+            if not p.opts[0].startswith("--") or str(p.bare_type()) not in ("int", "float"):
+                continue
+            args = [name] + (["sunken-city"] if name != "games" else []) + [p.opts[0], "many"]
+            cases.append((f"{name}{p.opts[0]}-type", args))
+    return cases
+
+
+def _bad_checkpoints(tmp: Path) -> dict[str, object]:
+    """Checkpoint files of every kind of damage, for the run `simulate sunken-city -n 3
+    --games 20000 --seed 1` (the right fingerprint, so only the damage is refused)."""
+    job = prepare_simulation("sunken-city", 3, 20_000, seed=1)
+    good = {
+        "format": 1,
+        "fingerprint": job.fingerprint,
+        "chunks_done": 1,
+        "summary": None,
+    }
+    save_checkpoint(str(tmp / "real.json"), job.fingerprint, 0, job.summary)
+    good["summary"] = json.loads((tmp / "real.json").read_text())["summary"]
+    (tmp / "real.json").unlink()
+    summary = good["summary"]
+    wrong_shape = dict(summary, seat_wins=[0, 0])
+    wrong_type = dict(summary, games="many")
+    return {
+        "list": [1, 2, 3],
+        "string": "checkpoint",
+        "summary-shape": dict(good, chunks_done=0, summary=wrong_shape),
+        "summary-type": dict(good, chunks_done=0, summary=wrong_type),
+        "summary-list": dict(good, summary=[1]),
+        "negative-chunks": dict(good, chunks_done=-3),
+        "too-many-chunks": dict(good, chunks_done=99),
+        "games-mismatch": dict(good, chunks_done=1),  # a summary of 0 games for 16,384
+        "other-run": dict(good, fingerprint=dict(job.fingerprint, seed=2)),
+        "not-json": None,
+    }
+
+
+CHECKPOINT_KINDS = (
+    "list",
+    "string",
+    "summary-shape",
+    "summary-type",
+    "summary-list",
+    "negative-chunks",
+    "too-many-chunks",
+    "games-mismatch",
+    "other-run",
+    "not-json",
+)
+
+DEEP_TOML = "[variant.deep]\ndie = " + "[" * 5000 + "]" * 5000 + "\n"
+
+SPECIFIC: list[tuple[str, list[str]]] = [
+    # unbounded sizes
+    ("simulate-games-1e30", ["simulate", "sunken-city", "--games", "1e30"]),
+    ("simulate-games-2**62+1", ["simulate", "sumeria", "--games", str(MAX_GAMES + 1)]),
+    ("simulate-games-0", ["simulate", "sunken-treasure", "--games", "0"]),
+    ("simulate-games-fraction", ["simulate", "secrets-of-the-sea", "--games", "10.5"]),
+    ("simulate-games-word", ["simulate", "sunken-city", "--games", "lots"]),
+    ("simulate-games-inf", ["simulate", "sunken-city", "--games", "inf"]),
+    ("simulate-out-rows-cap", ["simulate", "sunken-city", "--games", "1e9", "--out", "r.csv"]),
+    ("compare-games-1e30", ["compare", "sunken-city", *ARMS, "--games", "1e30"]),
+    (
+        "compare-total-over-2**62",
+        ["compare", "sumeria", "-v", "base", "-v", "short", "--games", str(MAX_GAMES)],
+    ),
+    ("bench-games-1e30", ["bench", "sunken-city", "--games", "1e30"]),
+    ("bench-games-1e12", ["bench", "sunken-city", "--games", "1e12"]),
+    ("bench-runs-0", ["bench", "sunken-city", "--runs", "0"]),
+    ("bench-runs-huge", ["bench", "sunken-city", "--runs", "1000000000"]),
+    ("dice-games-1e30", ["dice", "sunken-city", "--games", "1e30"]),
+    ("sweep-games-1e30", ["sweep", "sunken-city", "--param", "chip_supply=4,8", "--games", "1e30"]),
+    ("report-games-1e30", ["report", "sunken-city", "--games", "1e30", "--out", "rep"]),
+    ("report-games-few", ["report", "sumeria", "--games", "10", "--out", "rep"]),
+    # numbers the engine cannot hold
+    ("simulate-seed-2**64", ["simulate", "sunken-city", "--seed", str(MAX_SEED + 1)]),
+    ("simulate-seed-negative", ["simulate", "sunken-city", "--seed", "-1"]),
+    ("replay-game-2**64", ["replay", "sunken-city", "--game", str(MAX_SEED + 1)]),
+    ("replay-game-2**63", ["replay", "sunken-treasure", "-n", "3", "--game", str(2**63)]),
+    ("replay-seed-2**64", ["replay", "sumeria", "--seed", str(MAX_SEED + 1)]),
+    ("replay-game-negative", ["replay", "secrets-of-the-sea", "--game", "-1"]),
+    ("compare-seed-2**64", ["compare", "sunken-treasure", *ARMS, "--seed", str(2**64)]),
+    ("dice-seed-huge", ["dice", "sunken-city", "--seed", str(10**30)]),
+    ("sweep-seed-2**64", ["sweep", "sumeria", "--param", "rounds=5,6", "--seed", str(2**64)]),
+    ("report-seed-2**64", ["report", "sunken-treasure", "--seed", str(2**64), "--out", "rep"]),
+    ("set-die-huge", ["simulate", "sunken-city", "--set", "die=99999999999999999999999"]),
+    ("set-die-1e18", ["simulate", "sunken-city", "--set", "die=1e18,1e18"]),
+    ("set-owner-limit-1e20", ["simulate", "sunken-city", "--set", "owner_limit=1e20,3,3"]),
+    ("set-max-rounds-1e400", ["simulate", "sunken-city", "--set", "max_rounds=1e400"]),
+    ("set-target-huge", ["simulate", "sunken-treasure", "--set", f"target={2**70}"]),
+    ("set-bad-key", ["simulate", "sumeria", "--set", "colour=blue"]),
+    ("set-no-equals", ["simulate", "sumeria", "--set", "rounds"]),
+    ("set-bool-word", ["simulate", "secrets-of-the-sea", "--set", "empty_may_stop=perhaps"]),
+    ("set-arm-huge", ["compare", "sunken-city", "-v", "base", "--set-arm", "chip_supply=1e30"]),
+    ("set-arm-empty", ["compare", "sunken-city", "-v", "base", "--set-arm", ""]),
+    ("players-huge", ["simulate", "sunken-city", "-n", "99999999999999999999"]),
+    ("players-zero", ["compare", "sumeria", "-n", "0", *ARMS]),
+    # nonsense that used to be accepted
+    ("weight-greed-nan", ["simulate", "sunken-city", "--policy", "balanced:greed=nan"]),
+    ("weight-caution-inf", ["simulate", "sunken-city", "--policy", "balanced:caution=inf"]),
+    ("weight-search-negative", ["simulate", "sunken-city", "--policy", "balanced:search=-5"]),
+    ("weight-depth-99", ["simulate", "secrets-of-the-sea", "--policy", "stop-at-depth:depth=99"]),
+    ("policy-unknown", ["replay", "sunken-treasure", "--policy", "genius"]),
+    ("policy-seat-count", ["simulate", "sumeria", "-n", "3", "--policy", "random,random"]),
+    ("bench-policy-nan", ["bench", "sunken-city", "--policy", "balanced:greed=nan"]),
+    ("dice-policy-inf", ["dice", "sunken-city", "--policy", "balanced:bank=inf"]),
+    ("report-policy-bad", ["report", "sumeria", "--policy", "balanced:now=-1", "--out", "rep"]),
+    # options out of their ranges
+    ("precision-too-big", ["simulate", "sunken-city", "--precision", "0.7"]),
+    ("precision-nan", ["simulate", "sunken-city", "--precision", "nan"]),
+    ("threads-zero", ["simulate", "sunken-city", "--threads", "0"]),
+    ("threads-huge", ["compare", "sunken-city", *ARMS, "--threads", "100000"]),
+    ("backend-unknown", ["simulate", "sunken-city", "--backend", "gpu"]),
+    ("workers-local", ["dice", "sunken-city", "--workers", "2"]),
+    (
+        "scheduler-local",
+        ["sweep", "sunken-city", "--param", "chip_supply=4,8", "--scheduler", "x:1"],
+    ),
+    ("replay-format", ["replay", "sunken-city", "--format", "xml"]),
+    ("dice-players-repeat", ["dice", "sunken-city", "--players", "2,2"]),
+    ("dice-players-word", ["dice", "sunken-city", "--players", "two"]),
+    ("dice-no-die-field", ["dice", "sumeria"]),
+    ("dice-die-huge", ["dice", "sunken-city", "--die", "1e18,1e18"]),
+    ("dice-set-die", ["dice", "sunken-city", "--set", "die=black"]),
+    (
+        "sweep-metric-unknown",
+        ["sweep", "sunken-city", "--param", "chip_supply=4,8", "--metric", "fun"],
+    ),
+    ("sweep-no-param", ["sweep", "sunken-treasure"]),
+    ("sweep-param-huge", ["sweep", "sunken-treasure", "--param", "target=1,1e30"]),
+    ("compare-variant-unknown", ["compare", "secrets-of-the-sea", "-v", "base", "-v", "turbo"]),
+    ("simulate-variant-unknown", ["simulate", "sunken-treasure", "-v", "base+turbo"]),
+    ("game-unknown", ["simulate", "chess"]),
+    ("bench-game-unknown", ["bench", "chess"]),
+    ("command-unknown", ["play", "sunken-city"]),
+    ("option-unknown", ["games", "--colour"]),
+    ("resume-without-checkpoint", ["simulate", "sunken-city", "--resume"]),
+    (
+        "checkpoint-with-out",
+        ["simulate", "sunken-city", "--checkpoint", "c.json", "--out", "r.csv"],
+    ),
+    # paths that cannot be written: refused before any game
+    ("out-proc", ["simulate", "sunken-city", "--out", "/proc/x.csv"]),
+    ("out-sys", ["simulate", "sumeria", "--out", "/sys/x.csv"]),
+    ("out-directory", ["simulate", "sunken-city", "--out", "adir"]),
+    ("out-missing-parent", ["simulate", "sunken-city", "--out", "missing/x.csv"]),
+    ("out-suffix", ["simulate", "sunken-city", "--out", "rows.txt"]),
+    ("replay-out-proc", ["replay", "sunken-treasure", "--out", "/proc/x.txt"]),
+    ("replay-out-directory", ["replay", "sunken-city", "--out", "adir"]),
+    (
+        "sweep-out-sys",
+        ["sweep", "sunken-city", "--param", "chip_supply=4,8", "--out", "/sys/x.png"],
+    ),
+    ("sweep-out-suffix", ["sweep", "sunken-city", "--param", "chip_supply=4,8", "--out", "x.gif"]),
+    ("report-out-proc", ["report", "sunken-city", "--out", "/proc/x"]),
+    ("report-out-file", ["report", "sunken-city", "--out", "afile"]),
+    ("checkpoint-proc", ["simulate", "sunken-city", "--checkpoint", "/proc/x.json"]),
+    ("checkpoint-directory", ["simulate", "sunken-city", "--checkpoint", "adir", "--resume"]),
+    (
+        "checkpoint-missing-resume",
+        ["simulate", "sunken-city", "--checkpoint", "no.json", "--resume"],
+    ),
+    ("checkpoint-exists-no-resume", ["simulate", "sunken-city", "--checkpoint", "afile"]),
+    # rules files
+    ("rules-file-deep", ["simulate", "sunken-city", "--rules-file", "deep.toml", "-v", "deep"]),
+    (
+        "rules-file-builtin-name",
+        ["simulate", "sunken-city", "--rules-file", "short.toml", "-v", "short"],
+    ),
+    (
+        "rules-file-huge-number",
+        ["compare", "sunken-treasure", "--rules-file", "huge.toml", "-v", "base", "-v", "big"],
+    ),
+    ("rules-file-float-die", ["simulate", "sunken-city", "--rules-file", "float.toml", "-v", "f"]),
+    ("rules-file-unused-bad", ["simulate", "sumeria", "--rules-file", "unused.toml", "-v", "good"]),
+    ("rules-file-directory", ["simulate", "sumeria", "--rules-file", "adir"]),
+    (
+        "rules-file-missing",
+        ["sweep", "sumeria", "--param", "rounds=5,6", "--rules-file", "no.toml"],
+    ),
+    ("rules-file-not-utf8", ["simulate", "secrets-of-the-sea", "--rules-file", "latin.toml"]),
+    ("rules-file-not-toml", ["simulate", "secrets-of-the-sea", "--rules-file", "afile"]),
+    (
+        "rules-file-unknown-key",
+        ["replay", "sunken-treasure", "--rules-file", "unknown.toml", "-v", "x"],
+    ),
+]
+
+
+def _files(tmp: Path) -> None:
+    """The inputs the cases refer to (checkpoints are added by the checkpoint cases)."""
+    (tmp / "adir").mkdir()
+    (tmp / "afile").write_text("x = [\n")
+    (tmp / "deep.toml").write_text(DEEP_TOML)
+    (tmp / "short.toml").write_text("[variant.short]\nchip_supply = 3\n")
+    (tmp / "huge.toml").write_text(f"[variant.big]\ntarget = {10**23}\n")
+    (tmp / "float.toml").write_text("[variant.f]\ndie = [1e18, 1.0]\n")
+    (tmp / "unused.toml").write_text("[variant.good]\nrounds = 5\n[variant.bad]\nrounds = 1e9\n")
+    (tmp / "latin.toml").write_bytes("[variant.caf\xe9]\n".encode("latin-1"))
+    (tmp / "unknown.toml").write_text("[variant.x]\nsharks = 3\n")
+
+
+def _snapshot(tmp: Path) -> dict[str, bytes | None]:
+    return {
+        str(p.relative_to(tmp)): (p.read_bytes() if p.is_file() else None)
+        for p in sorted(tmp.rglob("*"))
+    }
+
+
+@pytest.fixture
+def sandbox(tmp_path, monkeypatch):
+    """A folder with the cases' input files as the working directory; playing or compiling
+    fails the test (bad input must be refused before)."""
+    _files(tmp_path)
+    monkeypatch.chdir(tmp_path)
+
+    def refuse(*a, **k):
+        raise AssertionError("a game was played or compiled for bad input")
+
+    monkeypatch.setattr("simcore.jobs._run_local", refuse)
+    monkeypatch.setattr("simcore.jobs.run_dask", refuse)
+    monkeypatch.setattr("simcore.games.GameSpec.replay", refuse)
+    monkeypatch.setattr("simcore.bench._time_batch", refuse)
+    return tmp_path
+
+
+def assert_refused(args, sandbox, monkeypatch, capsys) -> str:
+    before = _snapshot(sandbox)
+    code, out, err = run_main(args, monkeypatch, capsys)
+    lines = err.splitlines()
+    assert code == 2, (args, code, out, err)
+    assert len(lines) == 1 and lines[0].startswith("error: "), (args, err)
+    assert "Traceback" not in err + out
+    assert _snapshot(sandbox) == before, "a file was left behind or changed"
+    return lines[0]
+
+
+TABLE = SPECIFIC + _rules_cases() + _weight_cases() + _typed_option_cases()
+
+
+def test_table_is_large_and_covers_every_command_and_game():
+    assert len(TABLE) + len(CHECKPOINT_KINDS) >= 80
+    commands = {args[0] for _, args in TABLE}
+    assert set(typer.main.get_command(cli.app).commands) <= commands
+    assert {g for _, args in TABLE for g in GAMES if g in args} == set(GAMES)
+
+
+@pytest.mark.parametrize("args", [a for _, a in TABLE], ids=[i for i, _ in TABLE])
+def test_bad_input_is_one_line(args, sandbox, monkeypatch, capsys):
+    assert_refused(args, sandbox, monkeypatch, capsys)
+
+
+@pytest.mark.parametrize("kind", CHECKPOINT_KINDS)
+def test_bad_checkpoint_is_refused_and_left_untouched(kind, sandbox, monkeypatch, capsys):
+    data = _bad_checkpoints(sandbox)[kind]
+    path = sandbox / "ck.json"
+    path.write_text("{not json" if data is None else json.dumps(data))
+    args = ["simulate", "sunken-city", "-n", "3", "--games", "20000", "--seed", "1"]
+    line = assert_refused(
+        [*args, "--checkpoint", "ck.json", "--resume"], sandbox, monkeypatch, capsys
+    )
+    assert "ck.json" in line
+
+
+def test_every_rules_field_and_weight_declares_its_range():
+    """Ranges come from the declarations: every whole-number field (or tuple of them) of every
+    game's rules declares in_range, every text field one_of or a check of its own; every
+    weight of every policy a WeightRange that holds its default."""
+    text_fields = {"board", "map", "light_tiles", "dark_tiles", "wreck_tiles"}
+    for game, spec in GAMES.items():
+        for f in dataclasses.fields(spec.rules_cls):
+            if f.type == "bool" or f.name in text_fields:
+                continue
+            assert "range" in f.metadata or "choices" in f.metadata, (game, f.name)
+        for pol in spec.policies.values():
+            for w, v in pol.weights.items():
+                assert spec.weight_ranges[w].problem(v) is None, (game, pol.name, w)
+
+
+def test_chunk_plan_is_lazy():
+    """2**62 games: the plan, the job and its task list take no memory to speak of."""
+    plan = ChunkPlan(0, MAX_GAMES, 16_384)
+    assert len(plan) == MAX_GAMES // 16_384
+    assert plan[-1] == (MAX_GAMES - 16_384, 16_384) and plan.games_in(3) == 3 * 16_384
+    tracemalloc.start()
+    job = prepare_simulation("sunken-city", 3, MAX_GAMES, seed=MAX_SEED)
+    tasks = job.tasks("local")
+    assert len(tasks) == len(plan) and tasks[5][0] == 5
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 20_000_000
+
+
+def test_files_get_the_umask_mode(tmp_path):
+    from simcore.inputs import umask_mode, write_atomic
+
+    out = tmp_path / "x.txt"
+    write_atomic(out, lambda p: Path(p).write_text("hi"))
+    assert (out.stat().st_mode & 0o777) == umask_mode()
+    assert [p.name for p in tmp_path.iterdir()] == ["x.txt"]
+
+
+def test_failed_write_leaves_no_file(tmp_path):
+    from simcore.inputs import write_atomic
+    from simcore.rulesbase import RulesError
+
+    def broken(p):
+        Path(p).write_text("half")
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(RulesError, match="could not be written"):
+        write_atomic(tmp_path / "x.csv", broken)
+    assert list(tmp_path.iterdir()) == []
+
+
+SUBPROCESS = [  # a few only: each process takes seconds to import numpy, pandas and numba
+    ["simulate", "sunken-city", "--games", "1e30"],
+    ["replay", "sunken-city", "--seed", str(MAX_SEED + 1)],
+    ["simulate", "sumeria", "--rules-file", "deep.toml", "-v", "deep", "--out", "/proc/x.csv"],
+]
+
+
+def test_bad_input_in_real_processes(tmp_path):
+    """The honest check: real processes (started together), their real stderr."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    procs = []
+    for k, args in enumerate(SUBPROCESS):
+        folder = tmp_path / str(k)
+        folder.mkdir()
+        _files(folder)
+        proc = subprocess.Popen(
+            [sys.executable, str(ROOT / "cli.py"), *args],
+            cwd=folder,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        procs.append((args, folder, _snapshot(folder), proc))
+    for args, folder, before, proc in procs:
+        out, err = proc.communicate(timeout=180)
+        assert proc.returncode == 2, (args, err)
+        lines = err.splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: "), (args, err)
+        assert _snapshot(folder) == before
+
+
+def test_the_ends_of_every_range_are_accepted():
+    """The other side of the table: each declared end itself is valid (off-by-one guard)."""
+    from simcore.inputs import MAX_INDEX, check_games, check_index, check_seed
+    from simcore.rulesbase import apply_overrides
+
+    assert check_seed(MAX_SEED) == MAX_SEED and check_index(MAX_INDEX) == MAX_INDEX
+    assert check_games(MAX_GAMES) == MAX_GAMES
+    for spec in GAMES.values():
+        default = spec.rules_cls()
+        for f in dataclasses.fields(spec.rules_cls):
+            if "range" not in f.metadata:
+                continue
+            for end in f.metadata["range"]:
+                text = _out_of_range(f, getattr(default, f.name), end)
+                apply_overrides(default, {f.name: text}, spec.named_values).check_fields()
+        for pol in spec.policies.values():
+            for w in pol.weights:
+                r = spec.weight_range(w)
+                for end in (r.lo, r.hi):
+                    spec.parse_policies(f"{pol.name}:{w}={end}", spec.min_players)
