@@ -102,12 +102,18 @@ class GameSpec:
                 "search",
                 search.SEARCH_ID,
                 f"Monte Carlo evaluation of candidate turns, completed and simulated by the base "
-                f"player (default {base.name}); weights budget, horizon, margin, base=NAME and "
+                f"player (default {base.name}); weights budget, horizon, lead, base=NAME and "
                 "the base player's own",
-                _search_weights(base, self.max_weights),
+                _search_weights(base),
                 base.name,
             )
             object.__setattr__(self, "policies", {**self.policies, "search": entry})
+            clash = set(search.PARAMS) & set(self.weight_ranges)
+            assert not clash, f"{self.name}: a player's weight is named like the search's {clash}"
+            ranges = {
+                k: WeightRange(lo, hi, whole) for k, (_, lo, hi, whole, _) in search.PARAMS.items()
+            }
+            object.__setattr__(self, "weight_ranges", {**self.weight_ranges, **ranges})
 
     @property
     def presets(self) -> list[str]:
@@ -358,26 +364,20 @@ class GameSpec:
                 f = float(v)
             except ValueError:
                 raise RulesError(f"weight search:{k} must be a number, got '{v}'") from None
-            if k in search.PARAMS:
-                _, lo, hi, _ = search.PARAMS[k]
-                whole = k != "margin"
-                if not lo <= f <= hi or (whole and f != int(f)):
-                    kind = "a whole number" if whole else "a number"
-                    raise RulesError(
-                        f"weight search:{k} must be {kind} from {lo:g} to {hi:g}, got '{v}'"
-                    )
-                params[k] = f
-            elif k in base_w and not k.startswith("_"):
-                wrong = self.check_weight(k, f) if self.check_weight else None
+            if k in search.PARAMS or (k in base_w and k in self.weight_ranges):
+                wrong = self.weight_range(k).problem(f)
                 if wrong:
                     raise RulesError(f"weight search:{k} {wrong}, got '{v}'")
-                base_w[k] = f
+                if k in search.PARAMS:
+                    params[k] = f
+                else:
+                    base_w[k] = f
             else:
                 known = ", ".join(["base", *search.PARAMS, *base.weights])
                 raise RulesError(f"policy 'search' has no weight '{k}' (weights: {known})")
             set_.append((k, f))
         base_spec = PolicySpec(base.name, base.id, base.description, base_w)
-        vec = _search_weights(base_spec, self.max_weights, params)
+        vec = _search_weights(base_spec, params)
         spec = PolicySpec(
             "search", search.SEARCH_ID, self.policies["search"].description, vec, base.name
         )
@@ -388,7 +388,13 @@ class GameSpec:
         ids = np.array([p.spec.id for p in seats], dtype=np.int64)
         w = np.zeros((len(seats), self.weights_width), dtype=np.float64)
         for i, p in enumerate(seats):
-            w[i, : len(p.weights)] = p.weights
+            if p.spec.id == search.SEARCH_ID:  # the search's parameters in the last columns
+                nb = len(p.weights) - len(search.PARAMS)
+                w[i, :nb] = p.weights[:nb]
+                tail = search.row_tail(p.weights[nb:], self.policies[p.spec.base].id)
+                w[i, -search.N_PARAMS :] = tail
+            else:
+                w[i, : len(p.weights)] = p.weights
         return ids, w
 
     def describe(self) -> dict[str, Any]:
@@ -407,18 +413,12 @@ class GameSpec:
         }
 
 
-def _search_weights(base: PolicySpec, w0: int, params: dict[str, float] | None = None):
-    """The weight dict of a `search` seat on `base`: the base's weights in its order, padded to
-    w0, then the search's parameters (simcore.search.P_*)."""
-    out = dict(base.weights)
-    for k in range(len(out), w0):
-        out[f"_pad{k}"] = 0.0
+def _search_weights(base: PolicySpec, params: dict[str, float] | None = None):
+    """The weight dict of a `search` seat on `base`: the base's weights in its order, then the
+    search's (simcore.search.PARAMS, in order; GameSpec.policy_arrays moves them to the last
+    columns of the row, with the base's id)."""
     vals = {k: v[0] for k, v in search.PARAMS.items()} | dict(params or {})
-    out["budget"] = vals["budget"]
-    out["horizon"] = vals["horizon"]
-    out["base"] = float(base.id)
-    out["margin"] = vals["margin"]
-    return out
+    return dict(base.weights) | {k: vals[k] for k in search.PARAMS}
 
 
 GAMES: dict[str, GameSpec] = {}

@@ -8,7 +8,7 @@ by simulation: from a copy of the position, with the hidden information resample
 completed by the base player (`search_play`), and the game is then played on by every seat's own
 player (a `search` seat by its base player) to its end, or for `horizon` turns. A simulation's
 value for the player is its share of the win (1 alone, 1/k in a k-way tie, 0 otherwise) plus a
-small term for its score margin (docs/policies-<game>.md).
+small term for its score lead (docs/policies-<game>.md).
 
 The budget (simulations per decision) is spent by sequential halving (Karnin, Koren and Somekh,
 "Almost Optimal Exploration in Multi-Armed Bandits", 2013): ceil(log2 n) rounds, each sharing
@@ -18,11 +18,11 @@ candidates are compared on the same dice and draws and their difference is far l
 their values. The chosen candidate is then played in the real game, completed by the base
 player, on the real random stream.
 
-The weight row of a `search` seat is the base player's own weight vector (padded to the game's
-base width), then the search's parameters, the last N_PARAMS columns (P_*): so a simulation
-plays a `search` seat with its own row, as the base player. The search's working memory is the
-tail of the players' int and float scratch (x, xf) behind the base players' part: no allocation
-in the decision loop.
+The weight row of a `search` seat is the base player's own weight vector, and in its last
+N_PARAMS columns the search's parameters (P_*; GameSpec.policy_arrays puts them there): so a
+simulation plays a `search` seat with its own row, as the base player. The search's working
+memory is the tail of the players' int and float scratch (x, xf) behind the base players'
+part: no allocation in the decision loop.
 
 The game provides, by name (simcore.skeleton.bind_driver finds them):
 
@@ -50,16 +50,24 @@ MAX_OPTIONS = 64  # candidates per decision at the most
 # the search's parameters: the last N_PARAMS columns of the weight matrix
 P_BUDGET = 0
 P_HORIZON = 1
-P_BASE = 2
-P_MARGIN = 3
+P_BASE = 2  # the base player's policy id
+P_LEAD = 3
 N_PARAMS = 4
 
-# name: (default, low, high, description)
-PARAMS: dict[str, tuple[float, float, float, str]] = {
-    "budget": (64.0, 0.0, 100_000.0, "simulations per decision (0: play as the base player)"),
-    "horizon": (0.0, 0.0, 10_000.0, "turns simulated after the candidate turn (0: to the end)"),
-    "margin": (0.05, 0.0, 1.0, "weight of the score margin in a simulation's value"),
+# the weights a user sets, in the order they follow the base player's weights in a search
+# seat's weight vector: name -> (default, low, high, whole, description)
+PARAMS: dict[str, tuple[float, float, float, bool, str]] = {
+    "budget": (64.0, 0.0, 100_000.0, True, "simulations per decision (0: the base player)"),
+    "horizon": (0.0, 0.0, 10_000.0, True, "turns simulated after the candidate (0: to the end)"),
+    "lead": (0.05, 0.0, 1.0, False, "weight of the score lead in a simulation's value"),
 }
+
+
+def row_tail(values: tuple[float, ...], base_id: int) -> list[float]:
+    """The last N_PARAMS columns of a search seat's weight row, from the values of PARAMS
+    (in their order) and the base player's id."""
+    budget, horizon, lead = values
+    return [budget, horizon, float(base_id), lead]
 
 
 def x_tail(x_base: int, state_size: int, max_players: int) -> int:
@@ -101,9 +109,9 @@ def offsets(x_base: int, xf_base: int, state_size: int, max_players: int) -> dic
 # constants (the names in capitals and game_*) as their globals.
 
 
-def search_value(s, r, seat, x, margin):  # pragma: no cover - compiled
-    """A finished (or cut) simulation's value for `seat`: its share of the win, plus `margin`
-    times its score margin over the best other seat, scaled into -1..1."""
+def search_value(s, r, seat, x, lead):  # pragma: no cover - compiled
+    """A finished (or cut) simulation's value for `seat`: its share of the win, plus `lead`
+    times its score lead over the best other seat, scaled into -1..1."""
     for k in range(MAX_PLAYERS):  # noqa: F821
         x[XS_SCORE + k] = 0  # noqa: F821
         x[XS_TB + k] = 0  # noqa: F821
@@ -121,14 +129,14 @@ def search_value(s, r, seat, x, margin):  # pragma: no cover - compiled
     for k in range(r[0]):
         if k != seat and score[k] > best:
             best = score[k]
-    if r[0] > 1 and margin > 0.0:
+    if r[0] > 1 and lead > 0.0:
         d = score[seat] - best
         scale = abs(score[seat]) + abs(best) + 1
-        v += margin * d / scale
+        v += lead * d / scale
     return v
 
 
-def simulate(s, r, tr, seat, opt, wts, key, j, horizon, margin, rng, checked, x, xf, tab):  # noqa: E501  # pragma: no cover
+def simulate(s, r, tr, seat, opt, wts, key, j, horizon, lead, rng, checked, x, xf, tab):  # noqa: E501  # pragma: no cover
     """One simulation of candidate `opt` on stream (key, j), from the position saved at the
     decision; its value for `seat` (0 if the simulation meets an error)."""
     for k in range(STATE_SIZE):  # noqa: F821
@@ -144,7 +152,7 @@ def simulate(s, r, tr, seat, opt, wts, key, j, horizon, margin, rng, checked, x,
         turns += 1
     if err != 0:
         return 0.0
-    return search_value(s, r, seat, x, margin)
+    return search_value(s, r, seat, x, lead)
 
 
 def search_turn(s, r, tr, seat, pols, wts, rng, checked, x, xf, tab):  # pragma: no cover
@@ -153,7 +161,7 @@ def search_turn(s, r, tr, seat, pols, wts, rng, checked, x, xf, tab):  # pragma:
     budget = int(wts[seat, w0 + P_BUDGET])
     horizon = int(wts[seat, w0 + P_HORIZON])
     base = int(wts[seat, w0 + P_BASE])
-    margin = wts[seat, w0 + P_MARGIN]
+    lead = wts[seat, w0 + P_LEAD]
     n = game_search_options(s, r, seat, x, XS_OPTS) if budget > 0 else 0  # noqa: F821
     if n <= 1:
         if n == 1:
@@ -188,24 +196,11 @@ def search_turn(s, r, tr, seat, pols, wts, rng, checked, x, xf, tab):  # pragma:
             per = 1
         for a in range(alive):
             i = x[XS_ALIVE + a]  # noqa: F821
+            o = x[XS_OPTS + i]  # noqa: F821
             for j in range(done, done + per):
                 v = simulate(
-                    s,
-                    r,
-                    tr,
-                    seat,
-                    x[XS_OPTS + i],
-                    wts,
-                    key,
-                    j,
-                    horizon,
-                    margin,
-                    rng,
-                    checked,
-                    x,
-                    xf,
-                    tab,
-                )  # noqa: F821, E501
+                    s, r, tr, seat, o, wts, key, j, horizon, lead, rng, checked, x, xf, tab
+                )
                 xf[XF_SUM + i] += v  # noqa: F821
             xf[XF_N + i] += per  # noqa: F821
         done += per
