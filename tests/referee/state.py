@@ -52,7 +52,8 @@ class RefereeState:
             self.chip_supply0 = int(rules["chip_supply"]) if self.chips_on else 0
             self.use_house_1 = bool(rules["use_house_1"])
             self.needs_icon = bool(rules["spirit_needs_icon"])
-            self.interleave = bool(rules["interleave"])
+            self.action_order = rules["action_order"]
+            self.chip_timing = rules["chip_timing"]
             self.max_rounds = int(rules["max_rounds"])
             self.advanced = bool(rules.get("advanced", False))
             self.own_chip = bool(rules.get("chip_for_own_sinking", False))
@@ -67,9 +68,13 @@ class RefereeState:
             raise TraceError(f"street_squares must be 1 or 2, not {self.street_squares}")
         if self.scoring not in ("count", "value"):
             raise TraceError(f"unknown scoring {self.scoring!r}")
-        if self.advanced and not self.interleave:
+        if self.action_order not in ("blocks", "intermingled"):
+            raise TraceError(f"unknown action_order {self.action_order!r}")
+        if self.chip_timing not in ("before-move", "any-time"):
+            raise TraceError(f"unknown chip_timing {self.chip_timing!r}")
+        if self.advanced and self.action_order != "intermingled":
             self.flag(
-                "interleave=false is not a rule of the advanced game (seed 001: the actions "
+                "action_order=blocks is not a rule of the advanced game (seed 001: the actions "
                 "may be intermingled)"
             )
         hcards = header.get("cards")

@@ -49,13 +49,16 @@ SETTINGS: dict[str, tuple[list[str], dict[str, str]]] = {
     "no-chips": (["no-chips"], {}),
     "value-scoring": (["value-scoring"], {}),
     "single-square-streets": (["single-square-streets"], {}),
-    "interleave=false": ([], {"interleave": "false"}),
-    "short+no-chips, interleave=false": (["short+no-chips"], {"interleave": "false"}),
+    "intermingled": (["intermingled"], {}),
+    "short+no-chips, intermingled, chips any time": (
+        ["short+no-chips", "intermingled"],
+        {"chip_timing": "any-time"},
+    ),
     "no icon needed, die 0/4/6": ([], {"spirit_needs_icon": "false", "die": "0,4,6"}),
     "long moves, chip supply 2": ([], LONG_MOVES),
-    "long moves, single squares, value, interleave=false": (
-        ["single-square-streets", "value-scoring"],
-        dict(LONG_MOVES, interleave="false", chip_supply="1"),
+    "long moves, single squares, value, intermingled, chips any time": (
+        ["single-square-streets", "value-scoring", "intermingled"],
+        dict(LONG_MOVES, chip_timing="any-time", chip_supply="1"),
     ),
 }
 ROOT = Path(__file__).parents[2]
@@ -349,7 +352,7 @@ def piece_left_unraised(rows: Rows) -> bool:
     return False
 
 
-def interleaving_when_it_is_off(rows: Rows) -> bool:
+def raising_split_around_a_move(rows: Rows) -> bool:
     for acts, kinds in plain_turns(rows):
         for i in range(2, len(acts)):
             if (
@@ -358,6 +361,23 @@ def interleaving_when_it_is_off(rows: Rows) -> bool:
                 and kinds[i - 2] in ("street", "house")
             ):
                 acts[i - 1], acts[i] = acts[i], acts[i - 1]
+                return True
+    return False
+
+
+def chip_after_the_first_step(rows: Rows) -> bool:
+    """Seed 000: the chip's points are "the treasures that, before their move, were showing
+    the house side up": a chip played after the first step of the move (its points moved
+    from the first step to the rest of the path, so only the timing is wrong)."""
+    for t in turns(rows):
+        acts = t["actions"]
+        kinds = [a["type"] for a in acts]
+        for i in range(len(acts) - 1):
+            if kinds[i] == "chip" and kinds[i + 1] == "move" and len(acts[i + 1]["path"]) >= 2:
+                move = acts[i + 1]
+                first = {"type": "move", "start": move["start"], "path": move["path"][:1]}
+                rest = {"type": "move", "start": move["path"][0]["to"], "path": move["path"][1:]}
+                acts[i : i + 2] = [first, acts[i], rest]
                 return True
     return False
 
@@ -447,7 +467,8 @@ TAMPERED = [
     (spirit_without_the_icon, "base", ["no water-spirit icon"]),
     (missing_stack_turnover, "base", ["expected", "stack_turn"]),
     (piece_left_unraised, "base", ["not raised although"]),
-    (interleaving_when_it_is_off, "interleave=false", ["interleave is off"]),
+    (raising_split_around_a_move, "base", ["whole blocks", "resumes"]),
+    (chip_after_the_first_step, "long moves, chip supply 2", ["already moved"]),
     (treasure_not_recovered, "all", ["recovers"]),
     (leaving_the_village_away_from_its_corner, "base", ["village is reached only through"]),
     (street_sunk_onto_the_wrong_space, "all", ["sinks onto street space"]),
@@ -486,7 +507,7 @@ HEURISTIC_LINEUPS = [
     (3, "balanced,greedy,aggressive", [], {}),
     (4, "balanced,greedy,cautious,aggressive", ["short"], {}),
     (2, "balanced,aggressive", ["no-chips"], {}),
-    (3, "balanced,balanced,cautious", [], {"interleave": "false"}),
+    (3, "balanced,balanced,cautious", ["intermingled"], {}),
 ]
 
 
