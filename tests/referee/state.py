@@ -271,8 +271,18 @@ class RefereeState:
     # positions --------------------------------------------------------------------------
 
     def pos_name(self, pos: Any, what: str) -> str | None:
-        """Check a recorded position against the model; return the piece name or 'village'."""
+        """Check a recorded position against the model; return the piece name or 'village'
+        (a village position names its seat, which must be the seat on turn: adventurers enter
+        only their own village, and only the adventurer of the seat on turn moves)."""
+        if isinstance(pos, dict) and set(pos) == {"village"}:
+            if pos["village"] != self.seat:
+                self.flag(
+                    f"{what}: the village of seat {pos['village']!r} is not the village of "
+                    f"seat {self.seat}, whose adventurer moves"
+                )
+            return "village"
         if pos == "village":
+            self.flag(f"{what}: a village position must say whose village it is")
             return "village"
         if not isinstance(pos, dict) or "piece" not in pos or "squares" not in pos:
             self.flag(f"{what}: malformed position {pos!r}")
@@ -299,7 +309,8 @@ class RefereeState:
         if not isinstance(step, dict):
             self.flag(f"{where}: malformed step {step!r}")
             return None
-        if spirit and step.get("to") == "village":
+        to = step.get("to")
+        if spirit and (to == "village" or (isinstance(to, dict) and "village" in to)):
             self.flag(f"{where}: the spirit may not move into a village")
             return None
         return self.pos_name(step.get("to"), where)
@@ -324,9 +335,10 @@ class RefereeState:
             return {"grotto": self.grotto}
         return self.pos_json(self.spirit)
 
-    def pos_json(self, name: str) -> Any:
+    def pos_json(self, name: str, seat: int | None = None) -> Any:
+        """A position as the trace writes it; `seat` says whose village "village" is."""
         if name == "village":
-            return "village"
+            return {"village": seat}
         return {"piece": name, "squares": [list(q) for q in sorted(self.piece_squares(name))]}
 
     # ------------------------------------------------------------------------------------
@@ -346,7 +358,7 @@ class RefereeState:
                 for h, loc in sorted(self.houses.items())
             },
             "spirit": self.spirit_json(),
-            "adventurers": [self.pos_json(a) for a in self.adv],
+            "adventurers": [self.pos_json(a, s) for s, a in enumerate(self.adv)],
             "treasures": [
                 {
                     k: sorted(t for t, v in tr.items() if v == side)
@@ -436,7 +448,7 @@ class RefereeState:
             self.houses = houses
             self.adv = []
             for p in st["adventurers"]:
-                self.adv.append("village" if p == "village" else p["piece"])
+                self.adv.append("village" if "village" in p else p["piece"])
             sp = st["spirit"]
             if self.advanced and isinstance(sp, dict) and "grotto" in sp:
                 self.spirit = None

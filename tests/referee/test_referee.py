@@ -224,7 +224,7 @@ def step_beyond_the_movement_points(rows: Rows) -> bool:
             if a["type"] != "move" or a["path"][-1]["points_left"] != 0:
                 continue
             back = a["start"] if len(a["path"]) == 1 else a["path"][-2]["to"]
-            if back == "village" or not back["piece"].startswith("street"):
+            if "village" in back or not back["piece"].startswith("street"):
                 continue
             a["path"].append({"to": back, "recovered": [], "banked": [], "points_left": 0})
             return True
@@ -365,6 +365,40 @@ def raising_split_around_a_move(rows: Rows) -> bool:
     return False
 
 
+def village_of_another_seat(rows: Rows) -> bool:
+    """A village position names its seat: an adventurer banking in another seat's village."""
+    n = rows[0]["players"]
+    for _, p in steps_of(rows, "move"):
+        if "village" in p["to"]:
+            p["to"] = {"village": (p["to"]["village"] + 1) % n}
+            return True
+    return False
+
+
+def village_without_its_seat(rows: Rows) -> bool:
+    for _, p in steps_of(rows, "move"):
+        if "village" in p["to"]:
+            p["to"] = "village"
+            return True
+    return False
+
+
+def final_state_differs(rows: Rows) -> bool:
+    """The end line's final state is checked like a turn's state (here: one more banked
+    treasure than the game gave)."""
+    final = rows[-1]["final"]
+    for tr in final["treasures"]:
+        if tr["carried"]:
+            tr["banked"].append(tr["carried"].pop())
+            return True
+    return False
+
+
+def final_state_missing(rows: Rows) -> bool:
+    del rows[-1]["final"]
+    return True
+
+
 def chip_after_the_first_step(rows: Rows) -> bool:
     """Seed 000: the chip's points are "the treasures that, before their move, were showing
     the house side up": a chip played after the first step of the move (its points moved
@@ -395,7 +429,7 @@ def leaving_the_village_away_from_its_corner(rows: Rows) -> bool:
         st = t["state"]
         corner = village_square(rows, st["seat"])
         for a in t["actions"]:
-            if a["type"] == "move" and a["start"] == "village":
+            if a["type"] == "move" and "village" in a["start"]:
                 for s in st["streets"]:
                     if corner not in s["squares"]:
                         a["path"][0]["to"] = s
@@ -469,6 +503,10 @@ TAMPERED = [
     (piece_left_unraised, "base", ["not raised although"]),
     (raising_split_around_a_move, "base", ["whole blocks", "resumes"]),
     (chip_after_the_first_step, "long moves, chip supply 2", ["already moved"]),
+    (village_of_another_seat, "all", ["not the village of seat"]),
+    (village_without_its_seat, "all", ["must say whose village"]),
+    (final_state_differs, "all", ["end: state field 'treasures' differs"]),
+    (final_state_missing, "base", ["end line carries no final state"]),
     (treasure_not_recovered, "all", ["recovers"]),
     (leaving_the_village_away_from_its_corner, "base", ["village is reached only through"]),
     (street_sunk_onto_the_wrong_space, "all", ["sinks onto street space"]),

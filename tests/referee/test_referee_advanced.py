@@ -192,7 +192,7 @@ def spirit_stays_in_the_grotto_although_a_house_is_on_the_lake(rows: Rows) -> bo
 def banishment_while_the_spirit_can_move(rows: Rows) -> bool:
     for t, i, a in numbered_actions_of(rows, "sink"):
         acts = t["actions"]
-        if a["start"] != "village":
+        if "piece" in a["start"]:
             first = a["path"][0]
             acts[i] = {
                 "type": "banish",

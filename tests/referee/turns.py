@@ -159,7 +159,10 @@ class RefereeTurns(RefereeState):
             if self.end_triggered is not None:
                 self.over, self.end_reason = True, self.end_triggered
             elif self.round >= self.max_rounds:
+                # the safety cap ends the game at once; the final state names it as the end
+                # condition met
                 self.over, self.end_reason = True, "round-limit"
+                self.end_triggered = "round-limit"
 
     # ---- actions -----------------------------------------------------------------------
 
