@@ -213,13 +213,5 @@ def max_turns(rules, players: int) -> int:
 # the end line's final state: the tiles held per seat and the bonus tiles' owners (the
 # scores), the board and the wreck
 FORMAT = TraceFormat(
-    DRIVER,
-    S,
-    max_turns,
-    state_json,
-    turn_actions,
-    render,
-    ending,
-    final_state=state_json,
-    tiebreaks=False,
+    DRIVER, S, max_turns, state_json, turn_actions, render, ending, state_json, tiebreaks=False
 )

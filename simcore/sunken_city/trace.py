@@ -486,16 +486,8 @@ def max_turns(rules, players: int) -> int:
     return rules.max_rounds * players + 1
 
 
-# the end line's final state: everything a turn's state has (banked treasures per seat, hands,
-# stacks, ...), after the last turn
+# final_state (the end line's "final"): everything a turn's state has (banked treasures per
+# seat, hands, stacks, ...), after the last turn; header_extra: the cards
 FORMAT = TraceFormat(
-    DRIVER,
-    S,
-    max_turns,
-    state_json,
-    turn_actions,
-    render,
-    ending,
-    final_state=state_json,
-    header_extra=cards,
+    DRIVER, S, max_turns, state_json, turn_actions, render, ending, state_json, cards
 )
