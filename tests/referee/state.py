@@ -50,6 +50,8 @@ class RefereeState:
             self.scoring = rules["scoring"]
             self.chips_on = bool(rules["chips"])
             self.chip_supply0 = int(rules["chip_supply"]) if self.chips_on else 0
+            if not self.chips_on and int(rules["chip_supply"]) != 0:
+                self.flag(f"chips are off, but the header's chip_supply is {rules['chip_supply']}")
             self.use_house_1 = bool(rules["use_house_1"])
             self.needs_icon = bool(rules["spirit_needs_icon"])
             self.action_order = rules["action_order"]

@@ -394,6 +394,11 @@ def final_state_differs(rows: Rows) -> bool:
     return False
 
 
+def chip_supply_in_the_header_with_chips_off(rows: Rows) -> bool:
+    rows[0]["rules"]["chip_supply"] = 8
+    return True
+
+
 def final_state_missing(rows: Rows) -> bool:
     del rows[-1]["final"]
     return True
@@ -507,6 +512,7 @@ TAMPERED = [
     (village_without_its_seat, "all", ["must say whose village"]),
     (final_state_differs, "all", ["end: state field 'treasures' differs"]),
     (final_state_missing, "base", ["end line carries no final state"]),
+    (chip_supply_in_the_header_with_chips_off, "no-chips", ["header's chip_supply is 8"]),
     (treasure_not_recovered, "all", ["recovers"]),
     (leaving_the_village_away_from_its_corner, "base", ["village is reached only through"]),
     (street_sunk_onto_the_wrong_space, "all", ["sinks onto street space"]),

@@ -339,6 +339,9 @@ def test_no_chips_variant_has_no_chip():
     g.card(CARD_0_7)
     assert g.chip(ok=False) != 0
     assert g.scal(S.S_CHIP_SUPPLY) == 0
+    # the rules as a trace header gives them agree: no chips, an empty supply
+    assert SunkenCityRules(chips=False).resolved(3)["chip_supply"] == 0
+    assert SunkenCityRules().resolved(3)["chip_supply"] == 8
 
 
 # ------------------------------------------------------------------------------ the spirit
