@@ -1,9 +1,10 @@
 """Replay every game shares: play one game with its trace on and decode it into JSON lines (a
-header line, one line per turn, an end line; docs/trace-format.md) and a readable text.
+header line, one line per turn, an end line with the final state; docs/trace-format.md) and a
+readable text.
 
 A game's trace module describes its own part in a `TraceFormat` (how big a buffer one game
-needs, how to read its records and snapshots, the JSON object of one turn, header fields of
-its own, and the text rendering); `replay` does the rest.
+needs, how to read its records and snapshots, the JSON object of one turn, the final state of
+the end line, header fields of its own, and the text rendering); `replay` does the rest.
 """
 
 from __future__ import annotations
@@ -49,7 +50,9 @@ class GameTrace:
 @dataclass(frozen=True)
 class TraceFormat:
     """What a game's trace module tells `replay`: its driver and state module, how many turns
-    (or decisions) a game can last, the JSON object of one turn and the text rendering.
+    (or decisions) a game can last, the JSON object of one turn, the final state that the end
+    line carries (everything the scores are computed from, so that an outside program can
+    check the last turn and the scores) and the text rendering.
 
     From the state module: END_REASONS, A_GAME_END (the game-end record, not listed in a
     turn), new_trace(n, enabled), trace_actions(tr), trace_snapshots(tr), and the field named
@@ -62,6 +65,7 @@ class TraceFormat:
     actions: Callable[[np.ndarray, np.ndarray, np.ndarray], list]  # (snapshot, records, r)
     render: Callable[[GameTrace], list[str]]  # the title, then each turn's lines
     ending: Callable[[dict], str]  # the end line -> the sentence on how the game ended
+    final_state: Callable[[np.ndarray, np.ndarray], dict]  # (final state, r) -> end's "final"
     header_extra: Callable[[Any, np.ndarray], dict] = lambda rules, r: {}  # (rules, r)
     clock: str = "S_TURN"
     turn_type: str = "turn"  # the "type" of a turn's line ("decision" in Sumeria)
@@ -93,7 +97,9 @@ def replay(
     ids, w = policy_arrays
     tr = fmt.state.new_trace(fmt.turns(rules, players), enabled=True)
     row = np.zeros(len(fmt.driver.columns), dtype=np.int64)
-    fmt.driver.play_game(r, ids, w, np.uint64(seed), np.uint64(index), rotate, checked, tr, row)
+    final = fmt.driver.play_game(
+        r, ids, w, np.uint64(seed), np.uint64(index), rotate, checked, tr, row
+    )
     if overflowed(tr):
         raise RuntimeError("trace buffer overflow")
     recs = fmt.state.trace_actions(tr)
@@ -124,11 +130,12 @@ def replay(
             }
         )
     end = end_line(fmt, row, players)
+    end["final"] = fmt.final_state(final, r)
     return GameTrace(header, turns, end, r, snaps, fmt.render, fmt.ending)
 
 
 def end_line(fmt: TraceFormat, row: np.ndarray, players: int) -> dict:
-    """The trace's last line, from the game's result row."""
+    """The trace's last line, from the game's result row (`replay` adds the final state)."""
     col = {c: i for i, c in enumerate(fmt.driver.columns)}
     end = {
         "type": "end",

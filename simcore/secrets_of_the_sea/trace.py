@@ -210,6 +210,8 @@ def max_turns(rules, players: int) -> int:
     return rules.max_turns + 1
 
 
+# the end line's final state: the tiles held per seat and the bonus tiles' owners (the
+# scores), the board and the wreck
 FORMAT = TraceFormat(
-    DRIVER, S, max_turns, state_json, turn_actions, render, ending, tiebreaks=False
+    DRIVER, S, max_turns, state_json, turn_actions, render, ending, state_json, tiebreaks=False
 )

@@ -259,6 +259,8 @@ def routes(rules, r: np.ndarray) -> dict:
     return {"routes": [[loc_name(a), loc_name(b)] for a, b in load_map(rules.map)]}
 
 
+# the end line's final state: the influence tiles held per seat by type (the scores and the
+# tie-break), the traders on the board, the reserves, the display and the bag
 FORMAT = TraceFormat(
     DRIVER,
     S,
@@ -267,6 +269,7 @@ FORMAT = TraceFormat(
     turn_actions,
     render,
     ending,
+    final_state=state_json,
     clock="S_DECISION",
     turn_type="decision",
     header_extra=routes,

@@ -175,23 +175,34 @@ def house_side_count(s, seat):
     return n
 
 
+@kernel(inline="always")
+def moved_this_turn(s):
+    """Has the adventurer taken a step this turn? (The move block is begun by a step or a
+    chip; with no chip played yet, only a step can have begun it.)"""
+    return s[S.S_CHIP_USED] == 0 and (s[S.S_BLOCKS_BEGUN] & (1 << S.BLOCK_MOVE)) != 0
+
+
 @kernel
 def can_chip_now(s, r, seat):
+    """A chip may be played on one's turn, one per turn; seed 000's example counts its points
+    "from the treasures that, before their move, were showing the house side up", so it is
+    played before the adventurer's first step (chip_timing=before-move; any-time: also later)."""
     return (
         r[R.P_CHIPS] == 1
         and s[S.S_CARD] >= 0
         and s[S.S_SPIRIT_ACTIVE] == 0
         and s[S.S_CHIP_USED] == 0
         and s[S.O_CHIPS + seat] > 0
+        and (r[R.P_CHIP_ANY_TIME] == 1 or not moved_this_turn(s))
         and block_ok(s, r, S.BLOCK_MOVE)
     )
 
 
 @kernel
 def do_chip(s, r, tr, seat):
-    """Use a chip: extra movement points equal to the house-side treasures now (ruling: counted
-    when the chip is played, normally before the move starts); "may use only one chip per turn.
-    The chip used is then returned to the supply"."""
+    """Use a chip: extra movement points equal to the house-side treasures now, that is before
+    the move (chip_timing=before-move; under any-time counted when the chip is played); "may use
+    only one chip per turn. The chip used is then returned to the supply"."""
     if seat != s[S.S_SEAT] or not can_chip_now(s, r, seat):
         return E.ERR_ILLEGAL
     enter_block(s, S.BLOCK_MOVE)

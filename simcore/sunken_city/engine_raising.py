@@ -1,4 +1,4 @@
-"""Sunken City engine, raising: the action blocks of interleave=False, where streets and
+"""Sunken City engine, raising: the action blocks of action_order=blocks, where streets and
 houses may appear, and raising them (seed 000, "Streets and Houses Appear"). Imports only
 engine.py of the engine modules (see its docstring for the order).
 
@@ -15,7 +15,7 @@ from simcore.sunken_city import rules as R
 from simcore.sunken_city import state as S
 
 # ---------------------------------------------------------------------------------------
-# Action blocks (interleave=False keeps each of the three actions in one piece)
+# Action blocks (action_order=blocks keeps each of the three actions whole)
 
 
 @kernel
@@ -156,7 +156,7 @@ def raising_owed(s, r):
         and s[S.S_BLOCKS_BEGUN] & (1 << S.BLOCK_BUILD)
         and (s[S.S_ACTION_BLOCK] != S.BLOCK_BUILD)
     ):
-        # interleave=False: the raising action, once left (when nothing was owed), is over
+        # action_order=blocks: the raising action, once left (when nothing was owed), is over
         return False
     return s[S.S_RAISE_LEFT] > 0 and E.street_available(s) and can_build_any(s, r)
 

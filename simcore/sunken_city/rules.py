@@ -61,6 +61,15 @@ CORNER_SQUARES = (0, SIZE - 1, N_SQUARES - 1, N_SQUARES - SIZE)
 SCORING = ("count", "value")
 MAX_FACE = 99  # die faces and the owner's spirit limit: squares the spirit may move
 MAX_STREETS = 60  # streets in the box
+# Action order (seed 000: "Each card allows 3 actions ... The order of these actions is free to
+# choose"): "blocks" = each of the three actions whole, in any order (default of the basic
+# game); "intermingled" = raising and the adventurer's steps may be split around the other
+# actions (seed 001 says so of the advanced game: "actions may be intermingled").
+ACTION_ORDERS = ("blocks", "intermingled")
+# When a water-spirit chip may be played (seed 000's example counts its points "from the
+# treasures that, before their move, were showing the house side up"): "before-move" = before
+# the adventurer's first step of the turn (default); "any-time" = also in the middle of the move.
+CHIP_TIMINGS = ("before-move", "any-time")
 
 
 @dataclass(frozen=True)
@@ -98,9 +107,14 @@ class SunkenCityRules(RulesBase, game="sunken-city", players=(2, MAX_PLAYERS)):
     """house 1 and treasure 1 in play (the 'short' variant removes them)"""
     spirit_needs_icon: bool = True
     """the spirit may be moved only with a card showing the water-spirit icon (ruling)"""
-    interleave: bool = True
-    """pieces and adventurer steps may be mixed freely within a turn; False: each of the three
-    actions (raise, move, spirit) is done in one piece, in an order the player chooses"""
+    action_order: str = one_of("blocks", ACTION_ORDERS)
+    """'blocks': each of the three actions (raise, move the adventurer, move the spirit) is
+    done whole, in an order the player chooses (seed 000, default); 'intermingled': raising
+    and the adventurer's steps may be split around the other actions (seed 001's advanced game;
+    the 'intermingled' variant)"""
+    chip_timing: str = one_of("before-move", CHIP_TIMINGS)
+    """'before-move': a chip is played before the adventurer's first step of the turn (seed
+    000's example); 'any-time': also in the middle of the move"""
     max_rounds: int = in_range(200, 1, 10_000)
     """safety cap: the game ends after this many rounds (end reason 'round-limit')"""
     advanced: bool = False
@@ -158,10 +172,11 @@ class SunkenCityRules(RulesBase, game="sunken-city", players=(2, MAX_PLAYERS)):
         if any(c not in (0, 1, 2, 3) for c in self.corners_2p):
             raise RulesError("corners_2p must name two different corners 0-3")
         if self.advanced:
-            if not self.interleave:
+            if self.action_order != "intermingled":
                 raise RulesError(
-                    "the advanced game mixes raising, sinking and moving freely: "
-                    "interleave=false is for the basic game only"
+                    "the advanced game intermingles raising, sinking and moving (seed 001): "
+                    "action_order=blocks is for the basic game only (--variant advanced sets "
+                    "action_order=intermingled)"
                 )
             if players is not None and self.streets_space1[players - 2] < 1:
                 raise RulesError("the advanced game needs at least one street on street space 1")
@@ -171,8 +186,12 @@ class SunkenCityRules(RulesBase, game="sunken-city", players=(2, MAX_PLAYERS)):
         return tuple(self.die) if self.die else DICE[DIE_FOR_PLAYERS[players]]
 
     def resolved_extra(self, players: int) -> dict:
-        """The die resolved for this player count."""
-        return {"die": list(self.die_faces(players))}
+        """The die resolved for this player count, and the chip supply as played: 0 when the
+        chips are off (the 'no-chips' variant), as the packed rules and the state have it."""
+        return {
+            "die": list(self.die_faces(players)),
+            "chip_supply": self.chip_supply if self.chips else 0,
+        }
 
 
 # ---------------------------------------------------------------------------------------
@@ -182,6 +201,12 @@ VARIANTS.add(
     "short", "seed 000 'A Shorter Playing Time': no house 1, no treasure 1", use_house_1=False
 )
 VARIANTS.add("no-chips", "seed 000 'Without Water Spirit Chips': nobody gets chips", chips=False)
+VARIANTS.add(
+    "intermingled",
+    "raising and the adventurer's steps may be split around the other actions (the reading "
+    "before issue #23; seed 001 allows it in the advanced game)",
+    action_order="intermingled",
+)
 VARIANTS.add(
     "value-scoring", "seed 001's reading: the winner has the highest sum of values", scoring="value"
 )
@@ -193,6 +218,7 @@ VARIANTS.add(
     advanced=True,
     streets_space1=(14, 18, 22),
     chips=False,
+    action_order="intermingled",
 )
 VARIANTS.add(
     "chips", "water-spirit chips in play (seed 001's optional rule for 'advanced')", chips=True
@@ -217,7 +243,7 @@ P_CHIPS = 7
 P_CHIP_SUPPLY = 8  # 0 when chips are off
 P_USE_HOUSE_1 = 9
 P_NEEDS_ICON = 10
-P_INTERLEAVE = 11
+P_INTERLEAVE = 11  # 1: action_order = intermingled
 P_MAX_ROUNDS = 12
 P_CENTRE = 13  # square index of the centre
 P_N_CARDS = 14
@@ -226,7 +252,8 @@ P_N_HOUSE_SQ = 16  # squares that take houses (dark squares and the centre)
 P_N_SPOTS = 17  # street spots of the board (pairs of squares, or single squares)
 P_ADVANCED = 18  # 1: seed 001's advanced game (phases)
 P_SELF_CHIP = 19  # 1: a chip also for sinking one's own adventurer
-N_PARAMS = 20
+P_CHIP_ANY_TIME = 20  # 1: chip_timing = any-time (a chip also in the middle of a move)
+N_PARAMS = 21
 MAX_FACES = 20
 MAX_CARDS = 15
 R_KIND = N_PARAMS  # [81] LIGHT, DARK, CENTRE
@@ -261,7 +288,8 @@ def pack(rules: SunkenCityRules, players: int) -> np.ndarray:
     r[P_CHIP_SUPPLY] = rules.chip_supply if rules.chips else 0
     r[P_USE_HOUSE_1] = int(rules.use_house_1)
     r[P_NEEDS_ICON] = int(rules.spirit_needs_icon)
-    r[P_INTERLEAVE] = int(rules.interleave)
+    r[P_INTERLEAVE] = int(rules.action_order == "intermingled")
+    r[P_CHIP_ANY_TIME] = int(rules.chip_timing == "any-time")
     r[P_MAX_ROUNDS] = rules.max_rounds
     r[P_ADVANCED] = int(rules.advanced)
     r[P_SELF_CHIP] = int(rules.chip_for_own_sinking)

@@ -53,8 +53,8 @@ S_SPIRIT_BEGUN = 14  # 1 when the spirit's move was begun this turn
 S_SPIRIT_STEPS_LEFT = 15  # steps the spirit may still take in the move under way
 S_SPIRIT_ACTIVE = 16  # 1 while a spirit move is under way
 S_SPIRIT_ROLL = 17  # die roll of the move under way, -1 when the owner's limit applies
-S_ACTION_BLOCK = 18  # interleave=False: the action block under way (BLOCK_*)
-S_BLOCKS_BEGUN = 19  # interleave=False: bitmask of blocks begun this turn (1 << BLOCK_*)
+S_ACTION_BLOCK = 18  # the action block under way (BLOCK_*; binding under action_order=blocks)
+S_BLOCKS_BEGUN = 19  # bitmask of blocks begun this turn (1 << BLOCK_*; every action order)
 S_GAME_OVER = 20  # 1 when the game is over
 S_ERROR = 21  # first error (engine ERR_* code), 0 none
 S_SPIRIT_MOVES = 22  # spirit moves made (with at least one step)
@@ -125,7 +125,7 @@ STATE_SIZE = O_ADVANCED_COUNTERS + 8
 PHASE_RAISING, PHASE_SINKING = 0, 1
 PHASE_NAMES = ("raising", "sinking")
 
-# Action blocks (interleave=False).
+# Action blocks (binding under action_order=blocks).
 BLOCK_NONE, BLOCK_BUILD, BLOCK_MOVE, BLOCK_SPIRIT = 0, 1, 2, 3
 
 # End reasons.

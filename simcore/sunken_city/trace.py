@@ -83,9 +83,13 @@ class _Pieces:
             if v.piece_sq[k, 0] >= 0
         }
 
-    def pos(self, slot: int) -> Any:
+    def pos(self, slot: int, seat: int = -1) -> Any:
+        """A position: {"village": seat} (an adventurer's own village: `seat` is its seat),
+        "grotto", or a piece and its squares."""
         if slot == VILLAGE:
-            return "village"
+            if seat < 0:
+                raise ValueError("a village position needs the seat whose village it is")
+            return {"village": int(seat)}
         if slot < -1:
             return "grotto"
         return {"piece": self.name(slot), "squares": [_rc(q) for q in self.sq.get(slot, [])]}
@@ -129,8 +133,10 @@ def state_json(snap: np.ndarray, r: np.ndarray) -> dict:
         "seat": int(v.scal[S_SEAT]),
         "streets": streets,
         "houses": houses,
-        "spirit": pieces.pos(int(v.scal[S_SPIRIT_SLOT])),
-        "adventurers": [pieces.pos(int(v.adv[s])) for s in range(players)],
+        "spirit": pieces.pos(int(v.scal[S_SPIRIT_SLOT]))
+        if v.scal[S_SPIRIT_SLOT] >= 0
+        else None,  # the advanced game's grotto space, below
+        "adventurers": [pieces.pos(int(v.adv[s]), s) for s in range(players)],
         "treasures": treasures,
         "chips": [int(c) for c in v.chips[:players]],
         "chip_supply": int(v.scal[S_CHIP_SUPPLY]),
@@ -197,11 +203,11 @@ def actions_json(recs: np.ndarray, pieces: _Pieces) -> list[dict]:
             continue
         if kind == A_STEP:
             if move is None:
-                move = {"type": "move", "start": pieces.pos(a), "path": []}
+                move = {"type": "move", "start": pieces.pos(a, int(rec[1])), "path": []}
                 out.append(move)
             move["path"].append(
                 {
-                    "to": pieces.pos(b),
+                    "to": pieces.pos(b, int(rec[1])),
                     "recovered": _values(d),
                     "banked": _values(e),
                     "points_left": f,
@@ -377,8 +383,8 @@ def draw_board(snap: np.ndarray, r: np.ndarray) -> str:
 
 
 def _pos(p: Any) -> str:
-    if p == "village":
-        return "the village"
+    if isinstance(p, dict) and "village" in p:
+        return f"seat {SEAT_LETTERS[p['village']]}'s village"
     return f"{p['piece']} at " + "+".join(f"r{a}c{b}" for a, b in p["squares"])
 
 
@@ -480,4 +486,8 @@ def max_turns(rules, players: int) -> int:
     return rules.max_rounds * players + 1
 
 
-FORMAT = TraceFormat(DRIVER, S, max_turns, state_json, turn_actions, render, ending, cards)
+# final_state (the end line's "final"): everything a turn's state has (banked treasures per
+# seat, hands, stacks, ...), after the last turn; header_extra: the cards
+FORMAT = TraceFormat(
+    DRIVER, S, max_turns, state_json, turn_actions, render, ending, state_json, cards
+)

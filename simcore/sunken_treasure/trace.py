@@ -244,4 +244,8 @@ def turn_actions(snap: np.ndarray, recs: np.ndarray, r: np.ndarray) -> list[dict
     return actions_json(recs)
 
 
-FORMAT = TraceFormat(DRIVER, S, max_turns, state_json, turn_actions, render, ending)
+# the end line's final state: each seat's banked and carried treasures (score and tie-break),
+# hands, locks, attempt cards, the decks and the end condition
+FORMAT = TraceFormat(
+    DRIVER, S, max_turns, state_json, turn_actions, render, ending, final_state=state_json
+)

@@ -48,7 +48,15 @@ CASES = [
     Case("sumeria", 4, 9, 2, "balanced,shifter,chaser,random", "cross-map"),
     Case("sunken-city", 2, 1, 3, "random"),
     Case("sunken-city", 3, 7, 11, "random", "short+no-chips"),
-    Case("sunken-city", 4, 5, 2, "random", "", (("die", "0,1,2,3"), ("interleave", "false"))),
+    Case(
+        "sunken-city",
+        4,
+        5,
+        2,
+        "random",
+        "intermingled",
+        (("chip_timing", "any-time"), ("die", "0,1,2,3")),
+    ),
     Case("sunken-treasure", 3, 4, 2, "balanced,thief,random"),
     Case(
         "sunken-treasure",

@@ -58,6 +58,7 @@ class TurnState:
         self.points = move_n
         self.houses = 0
         self.chip_used = False
+        self.moved = False  # the adventurer has taken a step this turn
         self.spirit_used = False
         self.ended = False
         self.pending: list[dict] = []

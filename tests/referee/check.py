@@ -32,6 +32,11 @@ class Referee(RefereeSpirit):
             self.flag(f"turns is {end.get('turns')}, expected {self.turn}")
         if end.get("error", 0) != 0:
             self.flag(f"the engine reports error {end.get('error')}")
+        # the final state after the last turn: its last actions and the scores' ingredients
+        if "final" not in end:
+            self.flag("the end line carries no final state")
+        else:
+            self.compare_state(end["final"], first=False)
         scores, ties = [], []
         for tr in self.treasure:
             banked = [v for v, s in tr.items() if s == "banked"]

@@ -50,9 +50,12 @@ class RefereeState:
             self.scoring = rules["scoring"]
             self.chips_on = bool(rules["chips"])
             self.chip_supply0 = int(rules["chip_supply"]) if self.chips_on else 0
+            if not self.chips_on and int(rules["chip_supply"]) != 0:
+                self.flag(f"chips are off, but the header's chip_supply is {rules['chip_supply']}")
             self.use_house_1 = bool(rules["use_house_1"])
             self.needs_icon = bool(rules["spirit_needs_icon"])
-            self.interleave = bool(rules["interleave"])
+            self.action_order = rules["action_order"]
+            self.chip_timing = rules["chip_timing"]
             self.max_rounds = int(rules["max_rounds"])
             self.advanced = bool(rules.get("advanced", False))
             self.own_chip = bool(rules.get("chip_for_own_sinking", False))
@@ -67,9 +70,13 @@ class RefereeState:
             raise TraceError(f"street_squares must be 1 or 2, not {self.street_squares}")
         if self.scoring not in ("count", "value"):
             raise TraceError(f"unknown scoring {self.scoring!r}")
-        if self.advanced and not self.interleave:
+        if self.action_order not in ("blocks", "intermingled"):
+            raise TraceError(f"unknown action_order {self.action_order!r}")
+        if self.chip_timing not in ("before-move", "any-time"):
+            raise TraceError(f"unknown chip_timing {self.chip_timing!r}")
+        if self.advanced and self.action_order != "intermingled":
             self.flag(
-                "interleave=false is not a rule of the advanced game (seed 001: the actions "
+                "action_order=blocks is not a rule of the advanced game (seed 001: the actions "
                 "may be intermingled)"
             )
         hcards = header.get("cards")
@@ -266,8 +273,18 @@ class RefereeState:
     # positions --------------------------------------------------------------------------
 
     def pos_name(self, pos: Any, what: str) -> str | None:
-        """Check a recorded position against the model; return the piece name or 'village'."""
+        """Check a recorded position against the model; return the piece name or 'village'
+        (a village position names its seat, which must be the seat on turn: adventurers enter
+        only their own village, and only the adventurer of the seat on turn moves)."""
+        if isinstance(pos, dict) and set(pos) == {"village"}:
+            if pos["village"] != self.seat:
+                self.flag(
+                    f"{what}: the village of seat {pos['village']!r} is not the village of "
+                    f"seat {self.seat}, whose adventurer moves"
+                )
+            return "village"
         if pos == "village":
+            self.flag(f"{what}: a village position must say whose village it is")
             return "village"
         if not isinstance(pos, dict) or "piece" not in pos or "squares" not in pos:
             self.flag(f"{what}: malformed position {pos!r}")
@@ -294,7 +311,8 @@ class RefereeState:
         if not isinstance(step, dict):
             self.flag(f"{where}: malformed step {step!r}")
             return None
-        if spirit and step.get("to") == "village":
+        to = step.get("to")
+        if spirit and (to == "village" or (isinstance(to, dict) and "village" in to)):
             self.flag(f"{where}: the spirit may not move into a village")
             return None
         return self.pos_name(step.get("to"), where)
@@ -319,9 +337,10 @@ class RefereeState:
             return {"grotto": self.grotto}
         return self.pos_json(self.spirit)
 
-    def pos_json(self, name: str) -> Any:
+    def pos_json(self, name: str, seat: int | None = None) -> Any:
+        """A position as the trace writes it; `seat` says whose village "village" is."""
         if name == "village":
-            return "village"
+            return {"village": seat}
         return {"piece": name, "squares": [list(q) for q in sorted(self.piece_squares(name))]}
 
     # ------------------------------------------------------------------------------------
@@ -341,7 +360,7 @@ class RefereeState:
                 for h, loc in sorted(self.houses.items())
             },
             "spirit": self.spirit_json(),
-            "adventurers": [self.pos_json(a) for a in self.adv],
+            "adventurers": [self.pos_json(a, s) for s, a in enumerate(self.adv)],
             "treasures": [
                 {
                     k: sorted(t for t, v in tr.items() if v == side)
@@ -431,7 +450,7 @@ class RefereeState:
             self.houses = houses
             self.adv = []
             for p in st["adventurers"]:
-                self.adv.append("village" if p == "village" else p["piece"])
+                self.adv.append("village" if "village" in p else p["piece"])
             sp = st["spirit"]
             if self.advanced and isinstance(sp, dict) and "grotto" in sp:
                 self.spirit = None

@@ -49,13 +49,16 @@ SETTINGS: dict[str, tuple[list[str], dict[str, str]]] = {
     "no-chips": (["no-chips"], {}),
     "value-scoring": (["value-scoring"], {}),
     "single-square-streets": (["single-square-streets"], {}),
-    "interleave=false": ([], {"interleave": "false"}),
-    "short+no-chips, interleave=false": (["short+no-chips"], {"interleave": "false"}),
+    "intermingled": (["intermingled"], {}),
+    "short+no-chips, intermingled, chips any time": (
+        ["short+no-chips", "intermingled"],
+        {"chip_timing": "any-time"},
+    ),
     "no icon needed, die 0/4/6": ([], {"spirit_needs_icon": "false", "die": "0,4,6"}),
     "long moves, chip supply 2": ([], LONG_MOVES),
-    "long moves, single squares, value, interleave=false": (
-        ["single-square-streets", "value-scoring"],
-        dict(LONG_MOVES, interleave="false", chip_supply="1"),
+    "long moves, single squares, value, intermingled, chips any time": (
+        ["single-square-streets", "value-scoring", "intermingled"],
+        dict(LONG_MOVES, chip_timing="any-time", chip_supply="1"),
     ),
 }
 ROOT = Path(__file__).parents[2]
@@ -221,7 +224,7 @@ def step_beyond_the_movement_points(rows: Rows) -> bool:
             if a["type"] != "move" or a["path"][-1]["points_left"] != 0:
                 continue
             back = a["start"] if len(a["path"]) == 1 else a["path"][-2]["to"]
-            if back == "village" or not back["piece"].startswith("street"):
+            if "village" in back or not back["piece"].startswith("street"):
                 continue
             a["path"].append({"to": back, "recovered": [], "banked": [], "points_left": 0})
             return True
@@ -349,7 +352,7 @@ def piece_left_unraised(rows: Rows) -> bool:
     return False
 
 
-def interleaving_when_it_is_off(rows: Rows) -> bool:
+def raising_split_around_a_move(rows: Rows) -> bool:
     for acts, kinds in plain_turns(rows):
         for i in range(2, len(acts)):
             if (
@@ -358,6 +361,62 @@ def interleaving_when_it_is_off(rows: Rows) -> bool:
                 and kinds[i - 2] in ("street", "house")
             ):
                 acts[i - 1], acts[i] = acts[i], acts[i - 1]
+                return True
+    return False
+
+
+def village_of_another_seat(rows: Rows) -> bool:
+    """A village position names its seat: an adventurer banking in another seat's village."""
+    n = rows[0]["players"]
+    for _, p in steps_of(rows, "move"):
+        if "village" in p["to"]:
+            p["to"] = {"village": (p["to"]["village"] + 1) % n}
+            return True
+    return False
+
+
+def village_without_its_seat(rows: Rows) -> bool:
+    for _, p in steps_of(rows, "move"):
+        if "village" in p["to"]:
+            p["to"] = "village"
+            return True
+    return False
+
+
+def final_state_differs(rows: Rows) -> bool:
+    """The end line's final state is checked like a turn's state (here: one more banked
+    treasure than the game gave)."""
+    final = rows[-1]["final"]
+    for tr in final["treasures"]:
+        if tr["carried"]:
+            tr["banked"].append(tr["carried"].pop())
+            return True
+    return False
+
+
+def chip_supply_in_the_header_with_chips_off(rows: Rows) -> bool:
+    rows[0]["rules"]["chip_supply"] = 8
+    return True
+
+
+def final_state_missing(rows: Rows) -> bool:
+    del rows[-1]["final"]
+    return True
+
+
+def chip_after_the_first_step(rows: Rows) -> bool:
+    """Seed 000: the chip's points are "the treasures that, before their move, were showing
+    the house side up": a chip played after the first step of the move (its points moved
+    from the first step to the rest of the path, so only the timing is wrong)."""
+    for t in turns(rows):
+        acts = t["actions"]
+        kinds = [a["type"] for a in acts]
+        for i in range(len(acts) - 1):
+            if kinds[i] == "chip" and kinds[i + 1] == "move" and len(acts[i + 1]["path"]) >= 2:
+                move = acts[i + 1]
+                first = {"type": "move", "start": move["start"], "path": move["path"][:1]}
+                rest = {"type": "move", "start": move["path"][0]["to"], "path": move["path"][1:]}
+                acts[i : i + 2] = [first, acts[i], rest]
                 return True
     return False
 
@@ -375,7 +434,7 @@ def leaving_the_village_away_from_its_corner(rows: Rows) -> bool:
         st = t["state"]
         corner = village_square(rows, st["seat"])
         for a in t["actions"]:
-            if a["type"] == "move" and a["start"] == "village":
+            if a["type"] == "move" and "village" in a["start"]:
                 for s in st["streets"]:
                     if corner not in s["squares"]:
                         a["path"][0]["to"] = s
@@ -447,7 +506,13 @@ TAMPERED = [
     (spirit_without_the_icon, "base", ["no water-spirit icon"]),
     (missing_stack_turnover, "base", ["expected", "stack_turn"]),
     (piece_left_unraised, "base", ["not raised although"]),
-    (interleaving_when_it_is_off, "interleave=false", ["interleave is off"]),
+    (raising_split_around_a_move, "base", ["whole blocks", "resumes"]),
+    (chip_after_the_first_step, "long moves, chip supply 2", ["already moved"]),
+    (village_of_another_seat, "all", ["not the village of seat"]),
+    (village_without_its_seat, "all", ["must say whose village"]),
+    (final_state_differs, "all", ["end: state field 'treasures' differs"]),
+    (final_state_missing, "base", ["end line carries no final state"]),
+    (chip_supply_in_the_header_with_chips_off, "no-chips", ["header's chip_supply is 8"]),
     (treasure_not_recovered, "all", ["recovers"]),
     (leaving_the_village_away_from_its_corner, "base", ["village is reached only through"]),
     (street_sunk_onto_the_wrong_space, "all", ["sinks onto street space"]),
@@ -486,7 +551,7 @@ HEURISTIC_LINEUPS = [
     (3, "balanced,greedy,aggressive", [], {}),
     (4, "balanced,greedy,cautious,aggressive", ["short"], {}),
     (2, "balanced,aggressive", ["no-chips"], {}),
-    (3, "balanced,balanced,cautious", [], {"interleave": "false"}),
+    (3, "balanced,balanced,cautious", ["intermingled"], {}),
 ]
 
 

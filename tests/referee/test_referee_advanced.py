@@ -192,7 +192,7 @@ def spirit_stays_in_the_grotto_although_a_house_is_on_the_lake(rows: Rows) -> bo
 def banishment_while_the_spirit_can_move(rows: Rows) -> bool:
     for t, i, a in numbered_actions_of(rows, "sink"):
         acts = t["actions"]
-        if a["start"] != "village":
+        if "piece" in a["start"]:
             first = a["path"][0]
             acts[i] = {
                 "type": "banish",
@@ -300,8 +300,8 @@ def banishment_to_grotto_space_1_in_the_short_game(rows: Rows) -> bool:
     return False
 
 
-def interleave_off_is_no_rule_of_the_advanced_game(rows: Rows) -> bool:
-    rows[0]["rules"]["interleave"] = False
+def blocks_are_no_rule_of_the_advanced_game(rows: Rows) -> bool:
+    rows[0]["rules"]["action_order"] = "blocks"
     return True
 
 
@@ -330,7 +330,7 @@ ADV_TAMPERED = [
         ["advanced+short"],
         ["grotto space 1 is not in play"],
     ),
-    (interleave_off_is_no_rule_of_the_advanced_game, [], ["interleave=false is not a rule"]),
+    (blocks_are_no_rule_of_the_advanced_game, [], ["action_order=blocks is not a rule"]),
 ]
 
 

@@ -100,7 +100,8 @@ class RefereeTurns(RefereeState):
         self.advance()
 
     def block(self, t: TurnState, typ: str | None) -> None:
-        """interleave = false: raise, move and spirit are each done in one piece."""
+        """action_order = blocks (seed 000, the basic game): raise, move and spirit are each
+        done whole, in any order."""
         cls = {
             "street": "raise",
             "house": "raise",
@@ -110,20 +111,21 @@ class RefereeTurns(RefereeState):
             "move": "move",
             "spirit": "spirit",
         }.get(typ or "")
-        if cls is None or self.interleave or self.advanced:
+        if cls is None or self.action_order == "intermingled" or self.advanced:
             return
         if t.blocks and t.blocks[-1] == cls:
             return
         if cls in t.blocks:
             self.flag(
-                f"interleave is off, but the {cls} action resumes after {' then '.join(t.blocks)}"
+                f"the actions are whole blocks, but the {cls} action resumes after "
+                f"{' then '.join(t.blocks)}"
             )
         if t.blocks and t.blocks[-1] == "raise" and not t.raise_checked:
             # the raising action is over: it must not be left while pieces are still owed
             t.raise_checked = True
             owed = self.raising_owed(t)
             if owed:
-                self.flag(f"interleave is off and the raising is left for good, but {owed}")
+                self.flag(f"the actions are whole blocks and the raising is left, but {owed}")
         t.blocks.append(cls)
 
     def raising_owed(self, t: TurnState) -> str | None:
@@ -157,7 +159,10 @@ class RefereeTurns(RefereeState):
             if self.end_triggered is not None:
                 self.over, self.end_reason = True, self.end_triggered
             elif self.round >= self.max_rounds:
+                # the safety cap ends the game at once; the final state names it as the end
+                # condition met
                 self.over, self.end_reason = True, "round-limit"
+                self.end_triggered = "round-limit"
 
     # ---- actions -----------------------------------------------------------------------
 
@@ -343,6 +348,10 @@ class RefereeTurns(RefereeState):
             self.flag("chips are not in play")
         if t.chip_used:
             self.flag("only one chip may be used per turn")
+        if t.moved and self.chip_timing == "before-move":
+            # seed 000's example: the chip's points are "the treasures that, before their
+            # move, were showing the house side up"
+            self.flag("a chip is played before the move, but the adventurer has already moved")
         if self.chips[seat] <= 0:
             self.flag(f"seat {seat} holds no chip")
         extra = sum(1 for v in self.treasure[seat].values() if v == "house")
@@ -365,6 +374,7 @@ class RefereeTurns(RefereeState):
                 f"the move starts at {start}, but seat {seat}'s adventurer is at {self.adv[seat]}"
             )
         cur = self.adv[seat]
+        t.moved = True
         for where, step, to in self.path_steps(a, "step", False, "a move needs at least one step"):
             if t.points <= 0:
                 self.flag(

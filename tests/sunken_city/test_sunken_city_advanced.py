@@ -70,8 +70,9 @@ def test_setup_advanced(players, space1):
 
 
 def test_advanced_rules_validation():
-    with pytest.raises(RulesError, match="interleave"):
-        dataclasses.replace(ADV, interleave=False).validate(3)
+    with pytest.raises(RulesError, match="action_order=blocks is for the basic game"):
+        dataclasses.replace(ADV, action_order="blocks").validate(3)
+    assert ADV.action_order == "intermingled"  # seed 001: "actions may be intermingled"
     with pytest.raises(RulesError, match="street space 1"):
         dataclasses.replace(ADV, streets_space1=(0, 0, 0)).validate(3)
     assert ADV.advanced and ADV.streets_space1 == (14, 18, 22) and not ADV.chips
@@ -422,7 +423,7 @@ def test_advanced_determinism_across_threads_and_chunks():
     "args,needle",
     [
         (
-            ["simulate", "sunken-city", "--variant", "advanced", "--set", "interleave=false"],
+            ["simulate", "sunken-city", "--variant", "advanced", "--set", "action_order=blocks"],
             "basic",
         ),
         (

@@ -12,7 +12,7 @@ from tests.conformance.cases import checked_frame
 
 VARIANTS = ["base", "short", "no-chips", "value-scoring", "single-square-streets", "short+no-chips"]
 OVERRIDES = [
-    {"interleave": "false"},
+    {"action_order": "intermingled", "chip_timing": "any-time"},
     {"spirit_needs_icon": "false", "die": "0,4,6"},
     {"cards": "4/7/1,0/2/1,3/3/0", "chip_supply": "2"},
 ]

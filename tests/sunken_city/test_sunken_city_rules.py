@@ -310,11 +310,38 @@ def test_chip_move_of_fourteen():
     assert g.check() == 0
 
 
+@pytest.mark.parametrize("timing", ["before-move", "any-time"])
+def test_chip_only_before_the_first_step(timing):
+    """seed 000's example counts the chip's points "from the treasures that, before their move,
+    were showing the house side up": the chip belongs to the move and is played before its
+    first step (chip_timing=before-move, default). chip_timing=any-time keeps the reading
+    before issue #23: also in the middle of the move, counted when played."""
+    g = Game(
+        "aa.......\n" + ".........\n" * 3 + "....0....\n" + ".........\n" * 4,
+        rules=SunkenCityRules(chip_timing=timing),
+        chips={0: 1},
+    )
+    g.card(CARD_0_7)
+    assert "chip" in g.options()
+    g.step((0, 0))
+    if timing == "before-move":
+        assert "chip" not in g.options()
+        assert g.chip(ok=False) != 0
+        assert g.scal(S.S_MOVE_LEFT) == 6 and g.v.chips[0] == 1
+    else:
+        g.chip()
+        assert g.scal(S.S_MOVE_LEFT) == 6 + 11
+    assert g.check() == 0
+
+
 def test_no_chips_variant_has_no_chip():
     g = Game(EMPTY, rules=SunkenCityRules(chips=False), chips={})
     g.card(CARD_0_7)
     assert g.chip(ok=False) != 0
     assert g.scal(S.S_CHIP_SUPPLY) == 0
+    # the rules as a trace header gives them agree: no chips, an empty supply
+    assert SunkenCityRules(chips=False).resolved(3)["chip_supply"] == 0
+    assert SunkenCityRules().resolved(3)["chip_supply"] == 8
 
 
 # ------------------------------------------------------------------------------ the spirit
@@ -594,9 +621,13 @@ def test_scoring(scoring, banked, winner):
 
 
 # ------------------------------------------------------------------------------ action order
+INTERMINGLED = SunkenCityRules(action_order="intermingled")
+
+
 def test_interleaving_pieces_and_steps():
-    """Within a turn the player chooses the order: raise, move, raise again, move on."""
-    g = Game(EMPTY)
+    """action_order=intermingled (seed 001's advanced game; the basic game's reading before
+    issue #23): raise, move, raise again, move on."""
+    g = Game(EMPTY, rules=INTERMINGLED)
     g.card(CARD_3_4)
     g.street((0, 0), (0, 1))
     g.step((0, 0))
@@ -608,11 +639,12 @@ def test_interleaving_pieces_and_steps():
     g.end_turn()
 
 
-def test_strict_order_option():
-    """interleave=False: each of the three actions in one piece, in any order; raising may
-    not be left unfinished."""
-    rules = SunkenCityRules(interleave=False)
-    g = Game(EMPTY, rules=rules)
+def test_three_whole_actions_in_any_order_by_default():
+    """seed 000: "Each card allows 3 actions ... The order of these actions is free to choose"
+    (and seed 001 allows intermingling in the advanced game only): by default each of the
+    three actions is whole, in any order; raising may not be left unfinished."""
+    assert SunkenCityRules().action_order == "blocks"
+    g = Game(EMPTY)
     g.card(CARD_3_4)
     g.street((0, 0), (0, 1))
     assert g.step((0, 0), ok=False) != 0  # raising unfinished
@@ -629,6 +661,46 @@ def test_strict_order_option():
     assert g.step((0, 2), ok=False) != 0  # the move is over
     g.street((3, 0), (4, 0))
     g.end_turn()
+
+
+def sunken_streets_return_mid_turn(rules: SunkenCityRules) -> Game:
+    """The situation of `balance replay sunken-city --players 3 --seed 1 --game 0 --policy
+    balanced`, turn 24: two streets use up space 5, the spirit sinks a street onto space 6."""
+    g = Game(
+        SINK.replace("..5aabbcc", "...aabbcc"),
+        rules=rules,
+        spirit=(2, 3),
+        stacks=(0, 0, 0, 0, 2, 0),
+        draw_space=4,
+        seat=0,
+    )
+    g.card(CARD_3_4)
+    g.street((6, 6), (6, 7))
+    g.street((7, 6), (7, 7))  # space 5 is used up: the hourglass
+    assert g.scal(S.S_HOURGLASS) == 1 and list(g.v.stacks) == [0] * 6
+    assert ET.can_end_now(g.s, g.r)  # no street left: the third piece is not owed
+    g.spirit_begin()
+    g.spirit_step((2, 5))  # street aa sinks onto space 6
+    g.spirit_stop()
+    assert list(g.v.stacks) == [0, 0, 0, 0, 0, 1]
+    return g
+
+
+def test_raising_is_not_split_around_the_spirit_by_default():
+    """By default the raising action is over once the spirit moved: the street that sank onto
+    space 6 cannot be drawn as this card's third piece (the checked players and the referee
+    use the same legality)."""
+    g = sunken_streets_return_mid_turn(SunkenCityRules())
+    assert "place" not in g.options() and "end" in g.options()
+    assert g.street((6, 2), (7, 2), ok=False) != 0
+    g.end_turn()
+    assert g.check() == 0
+    # the old reading, a named option: the raising resumes after the spirit's move
+    g = sunken_streets_return_mid_turn(INTERMINGLED)
+    assert "place" in g.options() and "end" not in g.options()
+    g.street((6, 2), (7, 2))
+    g.end_turn()
+    assert g.check() == 0
 
 
 def test_card_must_come_first_and_turn_order():
