@@ -22,16 +22,9 @@ from __future__ import annotations
 
 from simcore.jit import kernel
 from simcore.sumeria import board as B
+from simcore.sumeria import engine as E
 from simcore.sumeria import policies as P
 from simcore.sumeria import state as S
-from simcore.sumeria.engine import (
-    ERR_ILLEGAL,
-    display,
-    do_add,
-    do_listed_move,
-    do_place,
-    do_remove,
-)
 from simcore.sumeria.engine_round import do_choose
 from simcore.sumeria.rules import P_SETUP_SHIFTS
 
@@ -125,7 +118,7 @@ def search_options(s, r, seat, x, at):
     if ph == S.PH_CHOOSE:
         n = 0
         for t in range(B.N_TYPES):
-            if display(s, s[S.S_CHOOSE_POS], t) > 0:
+            if E.display(s, s[S.S_CHOOSE_POS], t) > 0:
                 x[at + n] = t
                 n += 1
         return n
@@ -145,17 +138,17 @@ def play_candidate(s, r, tr, seat, opt, w, x, xf):
     if ph == S.PH_CHOOSE:
         return do_choose(s, r, tr, seat, opt)
     if ph != S.PH_SETUP and ph != S.PH_TURN:
-        return ERR_ILLEGAL
+        return E.ERR_ILLEGAL
     n = rank_candidates(s, r, seat, w, x, xf)
     if opt < 0 or opt >= n:
-        return ERR_ILLEGAL
+        return E.ERR_ILLEGAL
     code = x[S.X_OPTS + opt]
     kind = code // NN
     a = (code // B.N_LOCS) % B.N_LOCS
     if ph == S.PH_SETUP:
-        return do_place(s, r, tr, seat, a)
+        return E.do_place(s, r, tr, seat, a)
     if kind == ADD:
-        return do_add(s, r, tr, seat, a)
+        return E.do_add(s, r, tr, seat, a)
     if kind == REMOVE:
-        return do_remove(s, r, tr, seat, a)
-    return do_listed_move(s, r, tr, seat, a, code % B.N_LOCS)
+        return E.do_remove(s, r, tr, seat, a)
+    return E.do_listed_move(s, r, tr, seat, a, code % B.N_LOCS)
