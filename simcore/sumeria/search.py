@@ -32,6 +32,15 @@ WIDTH = 8  # candidates per setup placement or action: the base player's best WI
 XF_RANK = P.XF_USED  # [WIDTH] the values of the kept candidates (float scratch)
 assert XF_RANK + WIDTH <= S.XF_SIZE
 
+
+def horizon_for(turns_per_round: int) -> int:
+    """The default `horizon` of a Sumeria search (decisions simulated after the candidate):
+    about two rounds of a 4-player game, 8 actions per turn of a round plus 6 tile choices (30
+    under the rulebook's 3 turns), so that a simulation always takes in the next scoring; its
+    value is then the scores so far (docs/policies-sumeria.md, search)."""
+    return 8 * turns_per_round + 6
+
+
 # a candidate action as one code: kind * N_LOCS**2 + a * N_LOCS + b
 ADD, MOVE, REMOVE = 0, 1, 2
 NN = B.N_LOCS * B.N_LOCS
