@@ -109,8 +109,9 @@ def test_candidates_are_the_base_players_ranking():
 
 def test_search_beats_its_base_player():
     """One `search` seat (budget 16) against three `balanced`, seats rotated, 80 games at a
-    fixed seed: it wins at least 30 (37.5%; measured about 50%, docs/policies-sumeria.md),
-    where its base player on the same games wins fewer (a fair share is 20)."""
+    fixed seed: it wins at least 40 (50%; measured 63% over 2,000 games,
+    docs/policies-sumeria.md), where its base player on the same games wins far fewer (14 of
+    them; a fair share is 20)."""
 
     def wins(policies: str) -> int:
         res = simulate(
@@ -119,5 +120,5 @@ def test_search_beats_its_base_player():
         df = res.rows
         return sum(int(((df.winner == s) & (df[f"policy_{s}"] == 0)).sum()) for s in range(4))
 
-    assert wins("search:budget=16,balanced,balanced,balanced") >= 30
+    assert wins("search:budget=16,balanced,balanced,balanced") >= 40
     assert wins("balanced,balanced,balanced,balanced") < 30
