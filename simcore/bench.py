@@ -24,7 +24,8 @@ def _time_batch(
 ):
     rules = spec.rules_cls()
     r = spec.pack(rules, players)
-    ids, w = spec.policy_arrays(spec.parse_policies(policy, players))
+    seats = spec.resolve_seats(spec.parse_policies(policy, players), rules)
+    ids, w = spec.policy_arrays(seats)
     rows = np.zeros((games, len(spec.columns)), dtype=np.int64)
     prev = numba.get_num_threads()
     numba.set_num_threads(threads)
