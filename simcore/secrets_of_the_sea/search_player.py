@@ -5,8 +5,10 @@ A turn is one dive: the first roll, the buoy and die, then a run of take-or-dive
 at every lit tile or empty space. A candidate is a plan for the whole dive, chosen before the
 first roll: a bias (in points) added to the value of taking, which the base player's own
 decisions then follow (policies.plan_turn). The plans: the base player as it is (first, so
-that ties keep it), more daring (-1.5), more cautious (+1.5), never take (dive for the
-wreck) and take the first lit tile (or stop on the first empty space).
+that ties keep it), more daring (-1) and more cautious (+1). After the dive the random
+stream restarts from a value derived from the stream at the start of the turn, so that in
+simulation j every plan is followed by the same dice (common random numbers for the rest of
+the game too, not only for the dive).
 
 What a seat cannot see is where the face-down tiles lie: search_hide deals the region's
 unseen tiles again over its unseen spaces, uniformly among the deals that agree with what
@@ -19,15 +21,14 @@ from __future__ import annotations
 import numpy as np
 
 from simcore.jit import kernel
-from simcore.rng import rand_below
+from simcore.rng import rand_below, stream_for
 from simcore.secrets_of_the_sea import board as B
 from simcore.secrets_of_the_sea import state as S
 from simcore.secrets_of_the_sea.engine import lamp_kind, recount
 from simcore.secrets_of_the_sea.policies import plan_turn
 
-NEVER = 1.0e9  # a bias that decides every test (take / stop at once, or never)
 # The plans' biases, in candidate order: the base player itself first.
-PLAN_BIAS = np.array([0.0, -1.5, 1.5, -NEVER, NEVER])
+PLAN_BIAS = np.array([0.0, -1.0, 1.0])
 N_PLANS = len(PLAN_BIAS)
 
 
@@ -41,8 +42,12 @@ def search_options(s, r, seat, x, at):
 
 @kernel
 def search_play(s, r, tr, seat, opt, pol, wts, rng, checked, x, xf, tab):
-    """The seat's whole turn: policy `pol` (weights wts[seat]) with plan `opt`'s bias."""
-    return plan_turn(s, r, tr, seat, pol, wts, rng, checked, xf, PLAN_BIAS[opt])
+    """The seat's whole turn: policy `pol` (weights wts[seat]) with plan `opt`'s bias; then the
+    stream goes on from a fixed function of its state at the start of the turn."""
+    at = rng[0]
+    err = plan_turn(s, r, tr, seat, pol, wts, rng, checked, xf, PLAN_BIAS[opt])
+    stream_for(at, np.uint64(1), rng)
+    return err
 
 
 @kernel(inline="always")
