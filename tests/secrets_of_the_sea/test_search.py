@@ -11,7 +11,7 @@ from simcore.rng import new_stream
 from simcore.runner import replay_game
 from simcore.secrets_of_the_sea import board as B
 from simcore.secrets_of_the_sea import state as S
-from simcore.secrets_of_the_sea.engine import lamp_kind
+from simcore.secrets_of_the_sea.engine import lamp_kind, recount
 from simcore.secrets_of_the_sea.engine_invariants import check_invariants
 from simcore.secrets_of_the_sea.search_player import search_hide
 
@@ -69,6 +69,7 @@ def test_search_hide_keeps_what_a_seat_sees():
     rng = new_stream(11, 0)
     for snap in game.snaps[5::7]:
         s = snap.astype(np.int64).copy()
+        recount(s, r)  # a snapshot is int32: the bitmask of held tiles lost its high bits
         before = s.copy()
         search_hide(s, r, 0, rng)
         assert check_invariants(s, r) == 0
@@ -112,3 +113,26 @@ def test_search_hide_is_uniform_over_a_lit_kind():
         counts[int(s[S.O_SPACE + q])] += 1
     expect = n / len(same)
     assert all(abs(c - expect) < 5 * (expect**0.5) for c in counts.values()), counts
+
+
+def test_search_beats_its_base_player():
+    """The plans' bias lets the search correct its base player's stopping rule: on a base that
+    takes every lit tile, worthless seagrass included (stop-at-value, target 0), against two
+    of them, 3 players, seats rotated, 300 games, seed 1, budget 64 wins clearly more games
+    than the base itself (84 and 108 of 300 when written). Against `ev` the search's edge is
+    too small to show in a test this short (docs/policies-secrets-of-the-sea.md)."""
+    weak = "stop-at-value:target=0"
+
+    def wins(budget):
+        res = simulate(
+            GAME,
+            3,
+            300,
+            policies=f"search:budget={budget},base=stop-at-value,target=0,{weak},{weak}",
+            seed=1,
+            rotate_seats=True,
+        )
+        return res.summary.policy_wins[0]
+
+    base, strong = wins(0), wins(64)
+    assert strong >= base + 15, (base, strong)
