@@ -94,6 +94,9 @@ class GameSpec:
     policy_note: str = ""  # one line on rules-dependent weights, shown by `balance games`
     # weight name -> its valid values (every weight of every policy declares one)
     weight_ranges: dict[str, WeightRange] = field(default_factory=dict)
+    # the `search` player's defaults where the game's differ from simcore.search.PARAMS'
+    # (e.g. a larger budget where simulations are cheap and decisions many)
+    search_defaults: dict[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if getattr(self.driver, "search", False) and "search" not in self.policies:
@@ -104,7 +107,7 @@ class GameSpec:
                 f"Monte Carlo evaluation of candidate turns, completed and simulated by the base "
                 f"player (default {base.name}); weights budget, horizon, lead, base=NAME and "
                 "the base player's own",
-                _search_weights(base),
+                _search_weights(base, self.search_defaults),
                 base.name,
             )
             object.__setattr__(self, "policies", {**self.policies, "search": entry})
@@ -377,7 +380,7 @@ class GameSpec:
                 raise RulesError(f"policy 'search' has no weight '{k}' (weights: {known})")
             set_.append((k, f))
         base_spec = PolicySpec(base.name, base.id, base.description, base_w)
-        vec = _search_weights(base_spec, params)
+        vec = _search_weights(base_spec, self.search_defaults | params)
         spec = PolicySpec(
             "search", search.SEARCH_ID, self.policies["search"].description, vec, base.name
         )

@@ -19,7 +19,7 @@ def _weights(**changes: float) -> dict[str, float]:
     """The heuristic's weight vector (policies.W_* order), defaults = balanced."""
     w = {
         "bank_at": 6.0,  # surface with this many $1000 carried
-        "shark_margin": 1.0,  # afraid when sharks >= sharks_to_attack - shark_margin
+        "margin": 1.0,  # afraid when sharks >= sharks_to_attack - margin
         "safety": 1.0,  # in danger, play a Safety card rather than surface
         "lock_min": 0.0,  # expected $1000 a lock must be worth to work on it
         "steal_at": 3.0,  # rob a diver with this many $1000 banked (< 0 never)
@@ -90,6 +90,7 @@ SPEC = register(
         default_policy="balanced",
         driver=_play.DRIVER,
         weight_ranges=WEIGHT_RANGES,
+        search_defaults={"budget": 1024.0},
         report_variants=("base", "bank-on-surface", "keep-safety", "four-sharks"),
     )
 )

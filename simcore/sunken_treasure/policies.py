@@ -56,7 +56,7 @@ POL_THIEF = 4
 
 # The heuristic's weights (one vector layout for every heuristic player).
 W_BANK_AT = 0  # surface once this many $1000 of treasure are carried face up
-W_MARGIN = 1  # danger when sharks >= sharks_to_attack - shark_margin (0: never afraid)
+W_MARGIN = 1  # danger when sharks >= sharks_to_attack - margin (0: never afraid)
 W_SAFETY = 2  # > 0: in danger, play a Safety card before surfacing
 W_LOCK_MIN = 3  # work on a lock only when its expected payout is >= this many $1000
 W_STEAL_AT = 4  # rob a diver with >= this many $1000 banked; < 0: never steal
