@@ -24,7 +24,8 @@ def _time_batch(
 ):
     rules = spec.rules_cls()
     r = spec.pack(rules, players)
-    ids, w = spec.policy_arrays(spec.parse_policies(policy, players))
+    seats = spec.resolve_seats(spec.parse_policies(policy, players), rules)
+    ids, w = spec.policy_arrays(seats)
     rows = np.zeros((games, len(spec.columns)), dtype=np.int64)
     prev = numba.get_num_threads()
     numba.set_num_threads(threads)
@@ -40,11 +41,19 @@ def _time_batch(
 
 def _policy_fits(spec, policy: str) -> bool:
     """Whether `policy` (as --policy gives it, with weights) is one of the game's players."""
-    try:
-        spec.parse_policies(policy, spec.min_players)
-    except RulesError:
-        return False
-    return True
+    return bool(_counts_for(spec, policy))
+
+
+def _counts_for(spec, policy: str | None) -> list[int]:
+    """The player counts `policy` fits (a list of one entry per seat fits its own count)."""
+    out = []
+    for players in range(spec.min_players, spec.max_players + 1):
+        try:
+            spec.parse_policies(policy, players)
+        except RulesError:
+            continue
+        out.append(players)
+    return out
 
 
 def run_bench(
@@ -60,7 +69,8 @@ def run_bench(
         # 2); with every game, the games the policy (name and weights) does not fit are left
         # out
         if game:
-            specs[0].parse_policies(policy, specs[0].min_players)
+            if not _counts_for(specs[0], policy):  # say why it fits no player count
+                specs[0].parse_policies(policy, specs[0].min_players)
         else:
             fit = [spec for spec in specs if _policy_fits(spec, policy)]
             if not fit:
@@ -76,7 +86,10 @@ def run_bench(
         f"{f'{maxt} threads g/s':>16}{'speed-up':>10}{'ns/turn':>10}"
     )
     for spec in specs:
+        counts = _counts_for(spec, policy) if policy else None
         for players in range(spec.min_players, spec.max_players + 1):
+            if counts is not None and players not in counts:
+                continue
             pol = policy or spec.default_policy
             _time_batch(spec, players, min(games, 2000), 1, policy=pol)  # warm-up
             # the thread counts take turns run by run, so that a slow spell of the machine

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from simcore import search
 from simcore.rulesbase import (
     RulesError,
     VariantRegistry,
@@ -32,6 +33,7 @@ class PolicySpec:
     id: int
     description: str
     weights: dict[str, float] = field(default_factory=dict)
+    base: str = ""  # a `search` player's base player (simcore.search)
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,41 @@ class GameSpec:
     policy_note: str = ""  # one line on rules-dependent weights, shown by `balance games`
     # weight name -> its valid values (every weight of every policy declares one)
     weight_ranges: dict[str, WeightRange] = field(default_factory=dict)
+    # the `search` player's defaults where the game's differ from simcore.search.PARAMS'
+    # (e.g. a larger budget where simulations are cheap and decisions many)
+    search_defaults: dict[str, float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if getattr(self.driver, "search", False) and "search" not in self.policies:
+            base = self.policies[self.default_policy]
+            entry = PolicySpec(
+                "search",
+                search.SEARCH_ID,
+                f"Monte Carlo evaluation of candidate turns, completed and simulated by the base "
+                f"player (default {base.name}); weights budget, horizon, lead, base=NAME and "
+                "the base player's own",
+                _search_weights(base, self.search_defaults),
+                base.name,
+            )
+            object.__setattr__(self, "policies", {**self.policies, "search": entry})
+            clash = set(search.PARAMS) & set(self.weight_ranges)
+            assert not clash, f"{self.name}: a player's weight is named like the search's {clash}"
+            ranges = {
+                k: WeightRange(lo, hi, whole) for k, (_, lo, hi, whole, _) in search.PARAMS.items()
+            }
+            object.__setattr__(self, "weight_ranges", {**self.weight_ranges, **ranges})
+
+    @property
+    def presets(self) -> list[str]:
+        """The names of the game's players other than `search` (the players a search
+        simulates with, and the report's lineups)."""
+        return [n for n, p in self.policies.items() if p.id != search.SEARCH_ID]
+
+    @property
+    def weights_width(self) -> int:
+        """Columns of the weight matrix: the widest player's weights, then the search's."""
+        has_search = "search" in self.policies
+        return self.max_weights + (search.N_PARAMS if has_search else 0)
 
     def _sibling(self, name: str) -> Any:
         """A module of the game's package (state, trace), beside its play module."""
@@ -258,6 +295,9 @@ class GameSpec:
             raise RulesError(f"--policy gives {len(entries)} players for a {players}-player game")
         out = []
         for name, weights in entries:
+            if name == "search" and "search" in self.policies:
+                out.append(self._search_seat(weights))
+                continue
             spec = self.policies.get(name)
             if spec is None:
                 raise RulesError(
@@ -294,18 +334,70 @@ class GameSpec:
         out = []
         for p in seats:
             vec = dict(p.spec.weights)
-            for k, v in self.rules_weights(rules, p.spec.name).items():
+            for k, v in self.rules_weights(rules, p.spec.base or p.spec.name).items():
                 if k in vec:
                     vec[k] = float(v)
             vec.update(dict(p.user))
             out.append(SeatPolicy(p.spec, tuple(vec.values()), p.label, p.user))
         return out
 
+    def _shown_weights(self, p: PolicySpec) -> dict[str, Any]:
+        """A player's weights as `balance games` lists them (a search's: its own, and its
+        base player by name)."""
+        if p.id != search.SEARCH_ID:
+            return dict(p.weights)
+        return {k: p.weights[k] for k in search.PARAMS} | {"base": p.base}
+
+    def _search_seat(self, user: dict[str, str]) -> SeatPolicy:
+        """A `search` seat from the weights the user wrote: base=NAME picks the base player
+        (default: the game's default player), whose own weights may be set too."""
+        base_name = user.get("base", self.policies["search"].base)
+        base = self.policies.get(base_name)
+        if base is None or base.id == search.SEARCH_ID:
+            raise RulesError(
+                f"search:base must be one of {', '.join(self.presets)}, not '{base_name}'"
+            )
+        base_w = dict(base.weights)
+        params: dict[str, float] = {}
+        set_: list[tuple[str, float]] = []
+        for k, v in user.items():
+            if k == "base":
+                continue
+            try:
+                f = float(v)
+            except ValueError:
+                raise RulesError(f"weight search:{k} must be a number, got '{v}'") from None
+            if k in search.PARAMS or (k in base_w and k in self.weight_ranges):
+                wrong = self.weight_range(k).problem(f)
+                if wrong:
+                    raise RulesError(f"weight search:{k} {wrong}, got '{v}'")
+                if k in search.PARAMS:
+                    params[k] = f
+                else:
+                    base_w[k] = f
+            else:
+                known = ", ".join(["base", *search.PARAMS, *base.weights])
+                raise RulesError(f"policy 'search' has no weight '{k}' (weights: {known})")
+            set_.append((k, f))
+        base_spec = PolicySpec(base.name, base.id, base.description, base_w)
+        vec = _search_weights(base_spec, self.search_defaults | params)
+        spec = PolicySpec(
+            "search", search.SEARCH_ID, self.policies["search"].description, vec, base.name
+        )
+        label = "search" + (":" + ",".join(f"{k}={v}" for k, v in user.items()) if user else "")
+        return SeatPolicy(spec, tuple(vec.values()), label, tuple(set_))
+
     def policy_arrays(self, seats: list[SeatPolicy]) -> tuple[np.ndarray, np.ndarray]:
         ids = np.array([p.spec.id for p in seats], dtype=np.int64)
-        w = np.zeros((len(seats), self.max_weights), dtype=np.float64)
+        w = np.zeros((len(seats), self.weights_width), dtype=np.float64)
         for i, p in enumerate(seats):
-            w[i, : len(p.weights)] = p.weights
+            if p.spec.id == search.SEARCH_ID:  # the search's parameters in the last columns
+                nb = len(p.weights) - len(search.PARAMS)
+                w[i, :nb] = p.weights[:nb]
+                tail = search.row_tail(p.weights[nb:], self.policies[p.spec.base].id)
+                w[i, -search.N_PARAMS :] = tail
+            else:
+                w[i, : len(p.weights)] = p.weights
         return ids, w
 
     def describe(self) -> dict[str, Any]:
@@ -315,13 +407,21 @@ class GameSpec:
             "players": [self.min_players, self.max_players],
             "variants": self.variants.describe(),
             "policies": {
-                k: {"description": p.description, "weights": p.weights}
+                k: {"description": p.description, "weights": self._shown_weights(p)}
                 for k, p in self.policies.items()
             },
             "default_policy": self.default_policy,
             "policy_note": self.policy_note,
             "rules": self.rules_fields(),
         }
+
+
+def _search_weights(base: PolicySpec, params: dict[str, float] | None = None):
+    """The weight dict of a `search` seat on `base`: the base's weights in its order, then the
+    search's (simcore.search.PARAMS, in order; GameSpec.policy_arrays moves them to the last
+    columns of the row, with the base's id)."""
+    vals = {k: v[0] for k, v in search.PARAMS.items()} | dict(params or {})
+    return dict(base.weights) | {k: vals[k] for k in search.PARAMS}
 
 
 GAMES: dict[str, GameSpec] = {}

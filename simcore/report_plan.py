@@ -43,7 +43,7 @@ def clamp_players(spec: Any, p: int) -> int:
 
 def _ladder_plans(spec: Any, games: int, seed: int) -> dict[tuple, Any]:
     """The ladder's simulations: each preset against random players, and head to head."""
-    presets = [p for p in spec.policies if p != "random"]
+    presets = [p for p in spec.presets if p != "random"]
     n3, n2 = clamp_players(spec, 3), clamp_players(spec, 2)
     plans = {}
     for p in presets:

@@ -54,6 +54,7 @@ from typing import Any
 import numpy as np
 from numba import prange
 
+from simcore import search
 from simcore.jit import bound_copy, driver, kernel
 from simcore.rng import stream_for
 from simcore.seats import seat_policies
@@ -238,7 +239,11 @@ def play_turns(s, r, pols, wts, rng, checked, tr, x, xf, tab):  # pragma: no cov
         seat = s[S_SEAT]  # noqa: F821
         if tr[T_ON] == 1:
             game_snapshot(tr, s)  # noqa: F821
-        err = game_play_turn(s, r, tr, seat, pols[seat], wts, rng, checked, x, xf, tab)  # noqa: F821
+        pol = pols[seat]
+        if pol == SEARCH_ID:  # noqa: F821
+            err = search_turn(s, r, tr, seat, pols, wts, rng, checked, x, xf, tab)  # noqa: F821
+        else:
+            err = game_play_turn(s, r, tr, seat, pol, wts, rng, checked, x, xf, tab)  # noqa: F821
         if trace_full(tr):
             err = ERR_TRACE  # noqa: F821
     return err
@@ -259,7 +264,7 @@ def run_game(r, pol_ids, weights, seed, index, rotate, checked, tr, rows, i, g):
         s[k] = 0
     for k in range(X_ZEROED):  # noqa: F821
         x[k] = 0
-    for k in range(xf.shape[0]):
+    for k in range(XF_ZEROED):  # noqa: F821
         xf[k] = 0.0
     game_setup(s, r, tr, rng)  # noqa: F821
     err = game_play_from(s, r, pols, wts, rng, checked, tr, x, xf, tab)  # noqa: F821
@@ -310,9 +315,19 @@ def play_batch(r, pol_ids, weights, seed, start, rotate, checked, rows):  # prag
             run_game(r, pol_ids, weights, seed, start + i, rotate, checked, tr, rows, i, g)
 
 
+def no_search_turn(s, r, tr, seat, pols, wts, rng, checked, x, xf, tab):  # pragma: no cover
+    """The `search_turn` of a game without a search player (never called: its policy list
+    has no `search`, so no seat has its id)."""
+    return END_ERROR  # noqa: F821
+
+
 # (template, compile decorator) in the order they are bound
 _TEMPLATES: tuple[tuple[Callable, Callable], ...] = (
     (rounds_begun, kernel),
+    (search.search_value, kernel),
+    (search.simulate, kernel),
+    (search.search_turn, kernel),
+    (no_search_turn, kernel),
     (play_turns, lambda f: kernel(f, inline="always")),
     (fill_row, kernel),
     (run_game, kernel),
@@ -358,7 +373,8 @@ def bind_driver(
     values costs a tenth of a Sunken Treasure game)."""
     play = sys.modules[module]
     found: dict[str, Any] = {}
-    for name in _STATE_NAMES + _HOOKS + ("length", "S_TURN") + _TURN_HOOKS + tuple(_OPTIONAL):
+    names = _STATE_NAMES + _HOOKS + ("length", "S_TURN") + _TURN_HOOKS + tuple(_OPTIONAL)
+    for name in names + search.HOOKS + tuple(search.DEFAULT_HOOKS):
         for src in (play, *sources):
             if hasattr(src, name):
                 found[name] = getattr(src, name)
@@ -370,7 +386,8 @@ def bind_driver(
     missing = [n for n in required if n not in found]
     if missing:
         raise TypeError(f"{module}: the driver finds no {', '.join(missing)}")
-    g = dict(globals())
+    g = dict(vars(search))
+    g.update(globals())
     g.update(layout.constants())
     g.update({f"game_{n}": found[n] for n in _HOOKS + ("play_from", "length") if n in found})
     g.update({f"game_{n}": found.get(n, default) for n, default in _OPTIONAL.items()})
@@ -384,20 +401,34 @@ def bind_driver(
         S_SEAT=found["S_SEAT"],
         S_TURN=found.get("S_TURN", -1),
         END_ERROR=found["END_ERROR"],
-        X_SIZE=max(x_size, 1),
         X_ZEROED=x_size if x_zeroed is None else x_zeroed,
+        XF_ZEROED=xf_size,
         S_ZEROED=found["STATE_SIZE"] if zero_state else 0,
-        XF_SIZE=max(xf_size, 1),
         TABLE_SIZE=max(table_size, 1),
+        SEARCH_ID=search.SEARCH_ID,
+        N_PARAMS=search.N_PARAMS,
     )
     turn = None if "play_from" in found else tuple(found[n] for n in _TURN_HOOKS)
+    has_search = turn is not None and all(n in found for n in search.HOOKS)
     if turn is not None:
         g.update(zip(("game_play_turn", "game_check_invariants", "game_snapshot"), turn[:3]))
         g["ERR_TRACE"] = turn[3]
-    out = types.SimpleNamespace(module=module, layout=layout, columns=layout.columns)
+    if has_search:  # the search's working memory behind the players' scratch
+        g.update({f"game_{n}": found.get(n, d) for n, d in search.DEFAULT_HOOKS.items()})
+        g.update({f"game_{n}": found[n] for n in search.HOOKS})
+        g.update(search.offsets(x_size, xf_size, found["STATE_SIZE"], layout.max_players))
+        x_size += search.x_tail(x_size, found["STATE_SIZE"], layout.max_players)
+        xf_size += search.xf_tail(xf_size)
+    g.update(X_SIZE=max(x_size, 1), XF_SIZE=max(xf_size, 1))
+    out = types.SimpleNamespace(
+        module=module, layout=layout, columns=layout.columns, search=has_search
+    )
     for template, compile_ in _TEMPLATES:
-        if (template is play_turns and turn is None) or (
-            template is rounds_begun and "length" in found
+        if (
+            (template is play_turns and turn is None)
+            or (template is rounds_begun and "length" in found)
+            or (template in search.TEMPLATES and not has_search)
+            or (template is no_search_turn and (has_search or turn is None))
         ):
             continue
         compiled = bound_copy(template, module, g, compile_)
@@ -405,6 +436,8 @@ def bind_driver(
         setattr(out, template.__name__, compiled)
         if template is play_turns:
             g["game_play_from"] = compiled
+        if template is no_search_turn:
+            g["search_turn"] = compiled
         if template is rounds_begun:
             g["game_length"] = compiled
     return out

@@ -28,11 +28,11 @@ def cases() -> list[tuple[str, int, str, str, bool, bool]]:
     """(game, players, variant, lineup, rotate, checked) of every configuration."""
     out = []
     for name, spec in sorted(all_games().items()):
-        mixed = ",".join(spec.policies)
+        mixed = ",".join(spec.presets)
         for players in range(spec.min_players, spec.max_players + 1):
             for variant in spec.variants.names():
                 out.append((name, players, variant, spec.default_policy, False, False))
-            lineup = ",".join((list(spec.policies) * 4)[:players])
+            lineup = ",".join((spec.presets * 4)[:players])
             out.append((name, players, "base", lineup, True, True))
         out.append((name, spec.max_players, "base", mixed.split(",")[-1], False, True))
     return out

@@ -17,6 +17,11 @@ from simcore.secrets_of_the_sea.rules import (
     R_FRONT,
     R_VALUE,
 )
+from simcore.secrets_of_the_sea.search_player import (  # noqa: F401 - the search's hooks
+    search_hide,
+    search_options,
+    search_play,
+)
 from simcore.skeleton import DERIVED, RowLayout, bind_driver
 
 # The result row: common columns, then Secrets of the Sea's counters (name, state field). The

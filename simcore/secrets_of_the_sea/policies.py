@@ -480,8 +480,10 @@ def random_step(s, r, tr, seat, rng):
 
 
 @kernel(inline="always")
-def threshold_step(s, r, tr, seat, rng, pol, w):
-    """balanced, stop-at-value, stop-at-depth: one decision (weights w[seat])."""
+def threshold_step(s, r, tr, seat, rng, pol, w, bias):
+    """balanced, stop-at-value, stop-at-depth: one decision (weights w[seat]). bias: added to
+    the value of a lit tile (stop-at-depth: to its row) before the test; 0 for the player
+    itself, a search plan's bias otherwise (plan_turn)."""
     ph = s[S.S_PHASE]
     if ph == S.PH_FIGHT:
         return do_fight(s, r, tr, rng)
@@ -493,9 +495,9 @@ def threshold_step(s, r, tr, seat, rng, pol, w):
         # PH_LIT: take, or dive on
         nd = dice_available(s)
         if pol == POL_DEPTH:
-            take = s[S.S_POS] >= w[seat, 0]
+            take = s[S.S_POS] + bias >= w[seat, 0]
         else:
-            v = lit_value(s, r, seat, nd)
+            v = lit_value(s, r, seat, nd) + bias
             if pol == POL_VALUE:
                 take = v >= w[seat, 0]
             else:
@@ -533,8 +535,9 @@ def ev_choose(s, r, tr, seat, xf):
 
 
 @kernel
-def ev_step(s, r, tr, seat, rng, xf):
-    """The risk-neutral player: one decision."""
+def ev_step(s, r, tr, seat, rng, xf, bias):
+    """The risk-neutral player: one decision. bias: added to the value of taking the lit tile
+    or stopping on an empty space (0 for the player itself; a search plan's bias otherwise)."""
     ph = s[S.S_PHASE]
     if ph == S.PH_FIGHT:
         return do_fight(s, r, tr, rng)
@@ -547,9 +550,9 @@ def ev_step(s, r, tr, seat, rng, xf):
         column_values(s, r, seat, s[S.S_COL], xf, s[S.S_POS])
         dive = xf[XF_D + s[S.S_POS] * 2 + nd - 1]
         if ph == S.PH_EMPTY:
-            if dive <= 0.0 and can_stop(s, r):
+            if dive <= bias and can_stop(s, r):
                 return do_stop(s, r, tr)
-        elif lit_value(s, r, seat, nd) >= dive:
+        elif lit_value(s, r, seat, nd) + bias >= dive:
             return take_or_exchange(s, r, tr, seat)
     # the first roll, or diving on: one call site of the roll (compiled inline)
     return do_roll(s, r, tr, rng)
@@ -560,6 +563,15 @@ def play_turn(s, r, tr, seat, pol, w, rng, checked, xf):
     """Let policy `pol` play the seat's whole turn with the weights w[seat] (w: float64[4, W],
     the whole matrix rather than a row view: no reference counting per turn). xf: float64
     scratch of XF_SIZE. Returns 0 or an error code."""
+    return plan_turn(s, r, tr, seat, pol, w, rng, checked, xf, 0.0)
+
+
+@kernel(inline="always")
+def plan_turn(s, r, tr, seat, pol, w, rng, checked, xf, bias):
+    """play_turn with a bias toward taking (points added to the value of taking a lit tile or,
+    for ev, of stopping on an empty space; stop-at-depth: rows): 0.0 is the player itself, a
+    search plan (simcore/secrets_of_the_sea/search_player.py) sets another. The random player
+    ignores it."""
     turn = s[S.S_TURN]
     if pol == POL_EV:
         fill_kind_values(s, r, seat, xf)
@@ -569,9 +581,9 @@ def play_turn(s, r, tr, seat, pol, w, rng, checked, xf):
         if pol == POL_RANDOM:
             err = random_step(s, r, tr, seat, rng)
         elif pol == POL_EV:
-            err = ev_step(s, r, tr, seat, rng, xf)
+            err = ev_step(s, r, tr, seat, rng, xf, bias)
         elif pol == POL_BALANCED or pol == POL_VALUE or pol == POL_DEPTH:
-            err = threshold_step(s, r, tr, seat, rng, pol, w)
+            err = threshold_step(s, r, tr, seat, rng, pol, w, bias)
         else:
             return ERR_ILLEGAL
         err = after(s, r, checked, err)

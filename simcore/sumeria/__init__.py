@@ -6,6 +6,7 @@ from simcore.games import GameSpec, PolicySpec, WeightRange, register
 from simcore.sumeria import play as _play
 from simcore.sumeria.policies import POL_HEURISTIC, POL_RANDOM, WEIGHT_NAMES
 from simcore.sumeria.rules import MAP_NAMES, SumeriaRules
+from simcore.sumeria.search import horizon_for
 
 
 def _weights(now, next_, deny, city, reserve, sets, noise, late) -> dict[str, float]:
@@ -44,6 +45,13 @@ POLICIES = {
 }
 
 
+def _rules_weights(rules: SumeriaRules, name: str) -> dict[str, float]:
+    """The weights in effect under these rules: a `search` seat (whatever its base) simulates
+    about two rounds of decisions, not to the end of the game (search.horizon_for; a horizon
+    the user sets wins). The presets have no `horizon`, so they are unchanged."""
+    return {"horizon": float(horizon_for(rules.turns_per_round))}
+
+
 SPEC = register(
     GameSpec(
         name="sumeria",
@@ -54,6 +62,9 @@ SPEC = register(
         driver=_play.DRIVER,
         weight_ranges=WEIGHT_RANGES,
         report_variants=("base", "short", "linear", "ring-map", "cross-map"),
+        rules_weights=_rules_weights,
+        policy_note="search simulates 8 x turns_per_round + 6 decisions unless horizon is set "
+        "(30: about two rounds)",
     )
 )
 

@@ -1,6 +1,8 @@
-"""Playing Sumeria: the game's decision loop and result row, plugged into the shared driver
-(simcore.skeleton): play_game (one game, optionally traced) and play_batch (blocks of games in
-parallel).
+"""Playing Sumeria: one decision at a time through the shared turn loop, and the result row,
+plugged into the shared driver (simcore.skeleton): play_game (one game, optionally traced) and
+play_batch (blocks of games in parallel). A Sumeria "turn" for the driver is one decision (a
+setup placement, an action, or a tile choice) with the automatic end-of-round steps it sets
+off; the `search` player (simcore.search) searches each decision (sumeria/search.py).
 """
 
 from __future__ import annotations
@@ -9,10 +11,6 @@ from simcore.jit import kernel
 from simcore.skeleton import DERIVED, RowLayout, bind_driver
 from simcore.sumeria import engine, engine_round, state
 from simcore.sumeria.board import N_LOCS, N_TYPES
-from simcore.sumeria.engine import (
-    ERR_TRACE,
-    snapshot,
-)
 from simcore.sumeria.engine_invariants import (
     check_invariants,
 )
@@ -21,7 +19,7 @@ from simcore.sumeria.engine_round import (
 )
 from simcore.sumeria.policies import decide
 from simcore.sumeria.rules import MAX_PLAYERS
-from simcore.tracebuf import trace_full
+from simcore.sumeria.search import play_candidate, search_options  # noqa: F401 (a hook)
 
 # The result row: common columns, then Sumeria's counters (name, state field).
 ROW = RowLayout(
@@ -54,29 +52,41 @@ K_TILES = ROW.counter("tiles")
 
 
 @kernel
-def play_from(s, r, pols, weights, rng, checked, tr, x, xf, tab):
-    """Play the game in s to its end. pols: int64[4] policy id per seat; weights:
-    float64[4, W]; x: int64[X_SIZE] (its first X_ZEROED values zeroed before the game)
-    and xf: float64[XF_SIZE], the players' scratch; tab is not used. Returns 0 or the first
-    error code (the driver ends the game with it). The deciding seat's weights are a row view of
-    the matrix: a kernel does no reference counting, so the view costs nothing per
-    decision."""
-    err = check_invariants(s, r) if checked else 0
-    while err == 0 and s[state.S_GAME_OVER] == 0:
-        seat = s[state.S_SEAT]
-        snapshot(tr, s)
-        err = decide(s, r, tr, seat, pols[seat], weights[seat], rng, x, xf)
-        if err == 0 and checked:
+def settle(s, r, tr, rng, checked, err):
+    """What follows a decision (err: its error code): the invariants in checked mode, then the
+    automatic end-of-round steps it set off (they belong to it), then the decision counter.
+    Returns 0 or the first error code."""
+    if err == 0 and checked:
+        err = check_invariants(s, r)
+    while err == 0 and s[state.S_PHASE] == state.PH_SCORE:
+        advance(s, r, tr, rng)
+        if checked:
             err = check_invariants(s, r)
-        # the automatic end-of-round steps belong to the decision that set them off
-        while err == 0 and s[state.S_PHASE] == state.PH_SCORE:
-            advance(s, r, tr, rng)
-            if checked:
-                err = check_invariants(s, r)
-        s[state.S_DECISION] += 1
-        if trace_full(tr):
-            err = ERR_TRACE
+    s[state.S_DECISION] += 1
     return err
+
+
+@kernel
+def play_turn(s, r, tr, seat, pol, wts, rng, checked, x, xf, tab):
+    """One decision of `seat` by policy `pol` (a setup placement, an action on its turn, or a
+    tile choice) and the automatic steps after it: the shared turn loop (simcore.skeleton
+    play_turns) calls it until the game is over. wts: float64[4, W]; the deciding seat's
+    weights are a row view of the matrix (a kernel does no reference counting, so the view
+    costs nothing per decision); x: int64[X_SIZE] (its first X_ZEROED values zeroed before the
+    game) and xf: float64[XF_SIZE], the players' scratch; tab is not used. Returns 0 or the
+    first error code (the driver ends the game with it)."""
+    err = decide(s, r, tr, seat, pol, wts[seat], rng, x, xf)
+    return settle(s, r, tr, rng, checked, err)
+
+
+@kernel
+def search_play(s, r, tr, seat, opt, pol, wts, rng, checked, x, xf, tab):
+    """The `search` player's hook (simcore.search): play candidate `opt` of the decision in
+    front of `seat` (search.search_options; ranked with the seat's weights, the base player's)
+    and the automatic steps after it, as play_turn does. A decision is the whole turn, so
+    nothing is left for the base player `pol` to complete."""
+    err = play_candidate(s, r, tr, seat, opt, wts[seat], x, xf)
+    return settle(s, r, tr, rng, checked, err)
 
 
 @kernel

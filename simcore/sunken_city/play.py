@@ -16,6 +16,7 @@ from simcore.sunken_city.engine import setup as deal
 from simcore.sunken_city.players.random import POL_RANDOM, random_turn
 from simcore.sunken_city.players.scratch import F_SIZE as XF_SIZE
 from simcore.sunken_city.players.scratch import X_SIZE
+from simcore.sunken_city.players.search import search_options, search_play  # noqa: F401 - hooks
 from simcore.sunken_city.players.turn import POL_HEURISTIC, heuristic_turn
 from simcore.sunken_city.rules import MAX_PLAYERS, N_SPACES, N_TREASURES
 

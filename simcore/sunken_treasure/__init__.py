@@ -90,6 +90,7 @@ SPEC = register(
         default_policy="balanced",
         driver=_play.DRIVER,
         weight_ranges=WEIGHT_RANGES,
+        search_defaults={"budget": 1024.0},
         report_variants=("base", "bank-on-surface", "keep-safety", "four-sharks"),
     )
 )

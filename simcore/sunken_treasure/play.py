@@ -23,6 +23,11 @@ from simcore.sunken_treasure.policies import (
     lock_table,
     random_turn,
 )
+from simcore.sunken_treasure.search_player import (  # noqa: F401 - the search's hooks
+    search_hide,
+    search_options,
+    search_play,
+)
 
 # The result row: common columns, then Sunken Treasure's counters (name, state field).
 ROW = RowLayout(

@@ -40,7 +40,7 @@ def game_players_variants() -> list[tuple[str, int, str]]:
 def lineup(name: str, players: int) -> str:
     """A policy list of `players` different policies where the game has enough (cycled
     otherwise), starting at a different policy for each player count."""
-    names = list(get_game(name).policies)
+    names = get_game(name).presets
     return ",".join(names[(players + k) % len(names)] for k in range(players))
 
 

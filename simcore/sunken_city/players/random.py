@@ -120,7 +120,14 @@ def random_turn(s, r, tr, seat, rng, checked, x):
         if s[S.O_HAND + seat] & (1 << c):
             x[S.X_OPTIONS + n] = c
             n += 1
-    err = after(s, r, checked, do_card(s, r, tr, seat, x[S.X_OPTIONS + rand_below(rng, n)]))
+    return random_rest(s, r, tr, seat, x[S.X_OPTIONS + rand_below(rng, n)], rng, checked, x)
+
+
+@kernel
+def random_rest(s, r, tr, seat, card, rng, checked, x):
+    """Play `card`, then the rest of the turn uniformly among the legal options at each
+    decision (random_turn after its card; the search completes its candidate cards so)."""
+    err = after(s, r, checked, do_card(s, r, tr, seat, card))
     for _ in range(MAX_ACTIONS_PER_TURN):
         if err != 0:
             return err

@@ -215,10 +215,24 @@ def heuristic_move(s, r, tr, seat, w, x, xf):
 @kernel
 def heuristic_turn(s, r, tr, seat, w, rng, checked, x, xf):
     """One whole turn of a heuristic player: card, raising, move, spirit, end."""
+    heuristic_prepare(s, r, seat, xf)
+    c = choose_card(s, r, seat, w, x, xf, rng)
+    return heuristic_rest(s, r, tr, seat, c, w, rng, checked, x, xf)
+
+
+@kernel
+def heuristic_prepare(s, r, seat, xf):
+    """What the heuristic turn computes before its card: the urgency of the end and the
+    spirit's threat (it stays where it is until the player's own spirit move)."""
     xf[F_URGENCY] = urgency(s, r)
     xf[F_URGENCY + 1] = last_turn_chance(s, r, seat)
-    threat_table(s, r, seat, xf)  # the spirit stays where it is until our own spirit move
-    c = choose_card(s, r, seat, w, x, xf, rng)
+    threat_table(s, r, seat, xf)
+
+
+@kernel
+def heuristic_rest(s, r, tr, seat, c, w, rng, checked, x, xf):
+    """Play card `c`, then the rest of the heuristic turn: raising, move, spirit, end (after
+    heuristic_prepare; the search completes its candidate cards so)."""
     err = after(s, r, checked, do_card(s, r, tr, seat, c))
     if err != 0:
         return err

@@ -1,0 +1,79 @@
+"""The `search` player in every game that has it (simcore.search): its turns pass checked mode,
+its games depend only on (rules, policies, seed, index) whatever the threads and chunking,
+replay reproduces them, and its budget changes its decisions. Small budgets keep this fast;
+each game's own tests/<game>/test_search.py checks its strength."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pytest
+
+from simcore import get_game, simulate
+from tests.conformance.cases import GAMES, check_rows, play_rows, resolve
+from tests.conformance.test_replay import end_matches_row
+
+SEARCH_GAMES = [g for g in GAMES if "search" in get_game(g).policies]
+TWO_THREADS = min(2, numba.config.NUMBA_NUM_THREADS)
+
+
+def search_lineup(game: str, players: int, budget: int = 4) -> str:
+    """One `search` seat (on the game's default player), then the other presets."""
+    spec = get_game(game)
+    others = (spec.presets * players)[: players - 1]
+    return ",".join([f"search:budget={budget}", *others])
+
+
+def test_every_game_has_a_search_player():
+    assert SEARCH_GAMES == GAMES
+
+
+@pytest.mark.parametrize("game", SEARCH_GAMES)
+def test_search_plays_legal_games_in_checked_mode(game):
+    spec = get_game(game)
+    for players in sorted({spec.min_players, spec.max_players}):
+        policy = search_lineup(game, players)
+        rules, seats = resolve(game, players, policy=policy)
+        rows = play_rows(game, players, rules, seats, 5, 0, 12, True, True)
+        check_rows(game, players, rows, 0, players)
+        if players < 2:
+            continue
+        # two search seats (their simulations play each other's base player)
+        two = ",".join(["search:budget=2"] * 2 + spec.presets[: players - 2])
+        rules, seats = resolve(game, players, policy=two)
+        check_rows(
+            game, players, play_rows(game, players, rules, seats, 6, 0, 6, True, True), 0, players
+        )
+
+
+@pytest.mark.parametrize("game", SEARCH_GAMES)
+def test_search_games_do_not_depend_on_threads_or_chunks(game):
+    players = get_game(game).max_players
+    kw = dict(seed=13, keep_rows=True, policies=search_lineup(game, players), rotate_seats=True)
+    base = simulate(game, players, 16, threads=1, **kw)
+    other = simulate(game, players, 16, threads=TWO_THREADS, chunk_size=5, **kw)
+    assert base.rows.equals(other.rows)
+
+
+@pytest.mark.parametrize("game", SEARCH_GAMES)
+def test_replay_reproduces_a_search_game(game):
+    spec = get_game(game)
+    players = spec.min_players if spec.min_players > 1 else 2
+    rules, seats = resolve(game, players, policy=search_lineup(game, players))
+    rows = play_rows(game, players, rules, seats, 21, 0, 4, True, False)
+    tr = spec.replay(rules, players, seats, 21, 3, rotate=True, checked=True)
+    end_matches_row(spec, tr.end, {c: int(v) for c, v in zip(spec.columns, rows[3])}, players)
+
+
+@pytest.mark.parametrize("game", SEARCH_GAMES)
+def test_the_budget_changes_the_decisions(game):
+    """budget=0 is the base player, game for game; a budget makes the seat play other games."""
+    spec = get_game(game)
+    players = max(spec.min_players, 2)
+    base = spec.policies["search"].base
+    rows = {}
+    for first in ("search:budget=0", "search:budget=16", base):
+        rules, seats = resolve(game, players, policy=",".join([first] + [base] * (players - 1)))
+        rows[first] = play_rows(game, players, rules, seats, 8, 0, 20, False, False)
+    assert np.array_equal(rows["search:budget=0"], rows[base])
+    assert not np.array_equal(rows["search:budget=16"], rows[base])
