@@ -55,15 +55,10 @@ def synthetic_run(players: int, dice: dict[str, list[float]], games: int, rng, s
         results.append(SimpleNamespace(summary=s, games=games))
         arms.append(Arm(name, (), (("die", name),)))
     moments.add(np.stack(block))
-    return SimpleNamespace(
-        spec=SPEC,
-        players=players,
-        arms=arms,
-        metrics=metrics,
-        results=results,
-        moments=moments,
-        index={m.name: j for j, m in enumerate(metrics)},
-    )
+    run = SimpleNamespace(spec=SPEC, players=players, arms=arms, metrics=metrics)
+    run.results, run.moments = results, moments
+    run.index = {m.name: j for j, m in enumerate(metrics)}
+    return run
 
 
 EQUAL_3 = {"A": [0.35, 0.30, 0.30], "B": [0.30, 0.35, 0.30]}  # both gaps 5 points

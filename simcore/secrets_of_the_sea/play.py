@@ -6,7 +6,12 @@ games in parallel).
 from __future__ import annotations
 
 from simcore.jit import kernel
-from simcore.secrets_of_the_sea import engine, engine_invariants, state
+from simcore.secrets_of_the_sea import (
+    engine,
+    engine_invariants,
+    search_player,  # the search's hooks
+    state,
+)
 from simcore.secrets_of_the_sea.policies import XF_SIZE
 from simcore.secrets_of_the_sea.policies import play_turn as policy_turn
 from simcore.secrets_of_the_sea.rules import (
@@ -16,11 +21,6 @@ from simcore.secrets_of_the_sea.rules import (
     P_N_TILES,
     R_FRONT,
     R_VALUE,
-)
-from simcore.secrets_of_the_sea.search_player import (  # noqa: F401 - the search's hooks
-    search_hide,
-    search_options,
-    search_play,
 )
 from simcore.skeleton import DERIVED, RowLayout, bind_driver
 
@@ -90,7 +90,14 @@ def derived(s, r, k, seat):
 
 
 DRIVER = bind_driver(
-    __name__, ROW, state, engine, engine_invariants, xf_size=XF_SIZE, zero_state=False
+    __name__,
+    ROW,
+    state,
+    engine,
+    engine_invariants,
+    search_player,
+    xf_size=XF_SIZE,
+    zero_state=False,
 )
 play_game = DRIVER.play_game
 play_batch = DRIVER.play_batch

@@ -10,7 +10,12 @@ from __future__ import annotations
 
 from simcore.jit import kernel
 from simcore.skeleton import DERIVED, RowLayout, bind_driver
-from simcore.sunken_treasure import engine, engine_invariants, state
+from simcore.sunken_treasure import (
+    engine,
+    engine_invariants,
+    search_player,  # the search's hooks
+    state,
+)
 from simcore.sunken_treasure.board import MAX_PLAYERS
 from simcore.sunken_treasure.engine import (
     ERR_ILLEGAL,
@@ -22,11 +27,6 @@ from simcore.sunken_treasure.policies import (
     heuristic_turn,
     lock_table,
     random_turn,
-)
-from simcore.sunken_treasure.search_player import (  # noqa: F401 - the search's hooks
-    search_hide,
-    search_options,
-    search_play,
 )
 
 # The result row: common columns, then Sunken Treasure's counters (name, state field).
@@ -104,6 +104,7 @@ DRIVER = bind_driver(
     state,
     engine,
     engine_invariants,
+    search_player,
     x_size=state.X_SIZE,
     table_size=LT_SIZE,
     zero_state=False,

@@ -44,6 +44,17 @@ def lineup(name: str, players: int) -> str:
     return ",".join(names[(players + k) % len(names)] for k in range(players))
 
 
+def search_rows(game: str, players: int, policies: str, games: int, **kw) -> pd.DataFrame:
+    """The rows of `games` games of a lineup with search seats, seats rotated (simulate's
+    keyword arguments in kw: seed, threads, checked)."""
+    from simcore import simulate
+
+    kw = {"seed": 5, "threads": 1, "checked": False} | kw
+    return simulate(
+        game, players, games, policies=policies, rotate_seats=True, keep_rows=True, **kw
+    ).rows
+
+
 def resolve(name: str, players: int, variants=(), overrides=None, policy: str | None = None):
     """(rules, seats) as simulate resolves them: the seats carry the weights in effect under
     the rules (GameSpec.resolve_seats)."""

@@ -1,6 +1,7 @@
 """Secrets of the Sea's `search` player (simcore/secrets_of_the_sea/search_player.py): legal in
-checked mode, deterministic for any thread count, its budget changes its play, it beats its
-base player, and its simulations see only what a seat can see (search_hide)."""
+checked mode, it beats a weak base player, and its simulations see only what a seat can see
+(search_hide). Determinism across threads and "budget 0 = the base player" are the
+conformance suite's (tests/conformance/test_search.py, every game)."""
 
 from __future__ import annotations
 
@@ -14,24 +15,15 @@ from simcore.secrets_of_the_sea import state as S
 from simcore.secrets_of_the_sea.engine import lamp_kind, recount
 from simcore.secrets_of_the_sea.engine_invariants import check_invariants
 from simcore.secrets_of_the_sea.search_player import search_hide
+from tests.conformance.cases import search_rows
 
 GAME = "secrets-of-the-sea"
 SEARCH = "search:budget={},base=ev"
 
 
 def rows(budget, games, seed=5, threads=1, checked=False, others="ev,ev"):
-    res = simulate(
-        GAME,
-        3,
-        games,
-        policies=SEARCH.format(budget) + "," + others,
-        seed=seed,
-        threads=threads,
-        checked=checked,
-        rotate_seats=True,
-        keep_rows=True,
-    )
-    return res.rows
+    lineup = SEARCH.format(budget) + "," + others
+    return search_rows(GAME, 3, lineup, games, seed=seed, threads=threads, checked=checked)
 
 
 def test_checked_mode_finds_nothing_and_the_replay_agrees():
@@ -41,22 +33,6 @@ def test_checked_mode_finds_nothing_and_the_replay_agrees():
         GAME, 3, 5, 2, policies=SEARCH.format(4) + ",balanced,random", rotate_seats=True
     )
     assert game.end["winner"] == df.winner.iloc[2]
-
-
-def test_the_same_games_for_any_thread_count():
-    one = rows(4, 8, threads=1)
-    two = rows(4, 8, threads=2)
-    assert one.equals(two)
-
-
-def test_budget_changes_decisions_and_zero_is_the_base_player():
-    """Budget 0 plays the base player's games exactly; budget 8 plays other games."""
-    zero = rows(0, 8)
-    base = simulate(GAME, 3, 8, policies="ev,ev,ev", seed=5, rotate_seats=True, keep_rows=True).rows
-    cols = [c for c in zero.columns if not c.startswith("policy")]
-    assert zero[cols].equals(base[cols])
-    eight = rows(8, 8)
-    assert not eight[cols].equals(zero[cols])
 
 
 def test_search_hide_keeps_what_a_seat_sees():

@@ -1,6 +1,7 @@
 """Sunken Treasure's `search` player (simcore/sunken_treasure/search_player.py): legal in checked
-mode, deterministic for any thread count, its budget changes its play, it beats its base
-player, and its simulations see only what a seat can see (search_hide)."""
+mode, it beats its base player, and its simulations see only what a seat can see (search_hide).
+Determinism across threads and "budget 0 = the base player" are the conformance suite's
+(tests/conformance/test_search.py, every game)."""
 
 from __future__ import annotations
 
@@ -12,24 +13,15 @@ from simcore.runner import replay_game
 from simcore.sunken_treasure import state as S
 from simcore.sunken_treasure.engine_invariants import check_invariants
 from simcore.sunken_treasure.search_player import search_hide
+from tests.conformance.cases import search_rows
 
 GAME = "sunken-treasure"
 DECKS = ((S.O_ITEM_DECK, S.S_ITEM_N), (S.O_ATT_DECK, S.S_ATT_N), (S.O_TRE_DECK, S.S_TRE_N))
 
 
 def rows(budget, games, players=2, seed=5, threads=1, checked=False, others="balanced"):
-    res = simulate(
-        GAME,
-        players,
-        games,
-        policies=f"search:budget={budget},{others}",
-        seed=seed,
-        threads=threads,
-        checked=checked,
-        rotate_seats=True,
-        keep_rows=True,
-    )
-    return res.rows
+    lineup = f"search:budget={budget},{others}"
+    return search_rows(GAME, players, lineup, games, seed=seed, threads=threads, checked=checked)
 
 
 def test_checked_mode_finds_nothing_and_the_replay_agrees():
@@ -53,24 +45,6 @@ def test_search_on_a_random_base_is_legal():
         keep_rows=True,
     )
     assert (res.rows.error == 0).all()
-
-
-def test_the_same_games_for_any_thread_count():
-    one = rows(16, 40, threads=1)
-    two = rows(16, 40, threads=2)
-    assert one.equals(two)
-
-
-def test_budget_changes_decisions_and_zero_is_the_base_player():
-    """Budget 0 plays the base player's games exactly; budget 16 plays other games."""
-    zero = rows(0, 40)
-    base = simulate(
-        GAME, 2, 40, policies="balanced,balanced", seed=5, rotate_seats=True, keep_rows=True
-    ).rows
-    cols = [c for c in zero.columns if not c.startswith("policy")]
-    assert zero[cols].equals(base[cols])
-    more = rows(16, 40)
-    assert not more[cols].equals(zero[cols])
 
 
 def test_search_hide_shuffles_the_decks_only():
