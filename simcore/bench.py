@@ -86,9 +86,9 @@ def run_bench(
         f"{f'{maxt} threads g/s':>16}{'speed-up':>10}{'ns/turn':>10}"
     )
     for spec in specs:
-        counts = _counts_for(spec, policy) if policy else None
+        fits = _counts_for(spec, policy) if policy else None
         for players in range(spec.min_players, spec.max_players + 1):
-            if counts is not None and players not in counts:
+            if fits is not None and players not in fits:
                 continue
             pol = policy or spec.default_policy
             _time_batch(spec, players, min(games, 2000), 1, policy=pol)  # warm-up
