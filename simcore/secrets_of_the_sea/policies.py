@@ -566,7 +566,7 @@ def play_turn(s, r, tr, seat, pol, w, rng, checked, xf):
     return plan_turn(s, r, tr, seat, pol, w, rng, checked, xf, 0.0)
 
 
-@kernel(inline="always")
+@kernel
 def plan_turn(s, r, tr, seat, pol, w, rng, checked, xf, bias):
     """play_turn with a bias toward taking (points added to the value of taking a lit tile or,
     for ev, of stopping on an empty space; stop-at-depth: rows): 0.0 is the player itself, a
