@@ -77,7 +77,7 @@ def x_tail(x_base: int, state_size: int, max_players: int) -> int:
 
 def xf_tail(xf_base: int) -> int:
     """The float scratch the search needs behind the players' xf_base values."""
-    return xf_base + 2 * MAX_OPTIONS
+    return xf_base + MAX_OPTIONS
 
 
 def offsets(x_base: int, xf_base: int, state_size: int, max_players: int) -> dict[str, int]:
@@ -98,7 +98,6 @@ def offsets(x_base: int, xf_base: int, state_size: int, max_players: int) -> dic
         "XS_TB": xsc + max_players,
         "XF_X": xf_base,  # the players' float scratch at the decision
         "XF_SUM": 2 * xf_base,  # the sum of each candidate's simulation values
-        "XF_N": 2 * xf_base + MAX_OPTIONS,  # the number of its simulations
         "X_BASE": x_base,
         "XF_BASE": xf_base,
     }
@@ -184,7 +183,6 @@ def search_turn(s, r, tr, seat, pols, wts, rng, checked, x, xf, tab):  # pragma:
     for i in range(n):
         x[XS_ALIVE + i] = i  # noqa: F821
         xf[XF_SUM + i] = 0.0  # noqa: F821
-        xf[XF_N + i] = 0.0  # noqa: F821
     rounds = 0
     while (1 << rounds) < n:
         rounds += 1
@@ -202,7 +200,6 @@ def search_turn(s, r, tr, seat, pols, wts, rng, checked, x, xf, tab):  # pragma:
                     s, r, tr, seat, o, wts, key, j, horizon, lead, rng, checked, x, xf, tab
                 )
                 xf[XF_SUM + i] += v  # noqa: F821
-            xf[XF_N + i] += per  # noqa: F821
         done += per
         # keep the better half (insertion sort of the alive list by mean, best first; ties
         # keep the game's order of the candidates)
