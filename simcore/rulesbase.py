@@ -134,6 +134,9 @@ class VariantRegistry:
 
     def __init__(self) -> None:
         self.items: dict[str, tuple[Callable[[Any], Any], str]] = {}
+        # the component readings among the variants: name -> the reconstruction it replaces
+        # (a GAME-DATA.md section) and its source or reasoning (docs/component-readings.md)
+        self.readings: dict[str, tuple[str, str]] = {}
 
     def register(self, name: str, description: str):
         def deco(fn):
@@ -149,6 +152,16 @@ class VariantRegistry:
             return dataclasses.replace(rules, **changes) if changes else rules
 
         self.items[name] = (variant, description)
+
+    def add_reading(
+        self, name: str, description: str, replaces: str, source: str, **changes: Any
+    ) -> None:
+        """Register a component reading: a variant giving another plausible value of a
+        reconstructed component (`replaces`: the reconstruction, as GAME-DATA.md names it;
+        `source`: where the alternative comes from or why it is plausible). Selected like
+        any variant; `balance robustness` runs every reading as a component setting."""
+        self.add(name, description, **changes)
+        self.readings[name] = (replaces, source)
 
     def names(self) -> list[str]:
         return list(self.items)
