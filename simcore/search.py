@@ -32,6 +32,22 @@ The game provides, by name (simcore.skeleton.bind_driver finds them):
                                                  the seat's whole turn: candidate `opt` first,
                                                  completed by policy `pol` (weights wts[seat])
     search_hide(s, r, seat, rng)                 optional: resample what `seat` cannot see
+
+A game whose turn holds several decisions worth searching (Secrets of the Sea: when to stop a
+dive, after seeing the dice) searches each of them instead of the turn's first one. It also
+provides:
+
+    search_step(s, r, tr, seat, opt, pol, wts, rng, checked, x, xf, tab) -> err
+                                                 only the decision `opt` (the real game)
+    search_more(s, r, seat, turn) -> bool        the seat has another decision in this turn
+                                                 (turn: s[S_TURN] when the turn began)
+    search_prefer(s, r, seat, base, wts, x, xf, at, n) -> i
+                                                 which of the n candidates x[at:] the base
+                                                 player `base` would choose (weight z > 0;
+                                                 default: the first)
+
+and search_play plays candidate `opt` and completes the turn from there (the simulations).
+By default search_step is search_play and search_more is false: one decision per turn.
 """
 
 from __future__ import annotations
@@ -52,7 +68,8 @@ P_BUDGET = 0
 P_HORIZON = 1
 P_BASE = 2  # the base player's policy id
 P_LEAD = 3
-N_PARAMS = 4
+P_Z = 4
+N_PARAMS = 5
 
 # the weights a user sets, in the order they follow the base player's weights in a search
 # seat's weight vector: name -> (default, low, high, whole, description)
@@ -60,14 +77,22 @@ PARAMS: dict[str, tuple[float, float, float, bool, str]] = {
     "budget": (64.0, 0.0, 100_000.0, True, "simulations per decision (0: the base player)"),
     "horizon": (0.0, 0.0, 10_000.0, True, "turns simulated after the candidate (0: to the end)"),
     "lead": (0.05, 0.0, 1.0, False, "weight of the score lead in a simulation's value"),
+    "z": (
+        0.0,
+        0.0,
+        10.0,
+        False,
+        "0: sequential halving; > 0: keep the base player's choice unless another candidate "
+        "beats it by this many standard errors (paired)",
+    ),
 }
 
 
 def row_tail(values: tuple[float, ...], base_id: int) -> list[float]:
     """The last N_PARAMS columns of a search seat's weight row, from the values of PARAMS
     (in their order) and the base player's id."""
-    budget, horizon, lead = values
-    return [budget, horizon, float(base_id), lead]
+    budget, horizon, lead, z = values
+    return [budget, horizon, float(base_id), lead, z]
 
 
 def x_tail(x_base: int, state_size: int, max_players: int) -> int:
@@ -77,7 +102,7 @@ def x_tail(x_base: int, state_size: int, max_players: int) -> int:
 
 def xf_tail(xf_base: int) -> int:
     """The float scratch the search needs behind the players' xf_base values."""
-    return xf_base + MAX_OPTIONS
+    return xf_base + 2 * MAX_OPTIONS
 
 
 def offsets(x_base: int, xf_base: int, state_size: int, max_players: int) -> dict[str, int]:
@@ -97,7 +122,9 @@ def offsets(x_base: int, xf_base: int, state_size: int, max_players: int) -> dic
         "XS_SCORE": xsc,  # scores and tie-breaks of a finished simulation
         "XS_TB": xsc + max_players,
         "XF_X": xf_base,  # the players' float scratch at the decision
-        "XF_SUM": 2 * xf_base,  # the sum of each candidate's simulation values
+        "XF_SUM": 2 * xf_base,  # the sum of each candidate's simulation values (z > 0:
+        # of its differences from the base player's choice)
+        "XF_SQ": 2 * xf_base + MAX_OPTIONS,  # z > 0: the sum of the squared differences
         "X_BASE": x_base,
         "XF_BASE": xf_base,
     }
@@ -155,17 +182,27 @@ def simulate(s, r, tr, seat, opt, wts, key, j, horizon, lead, rng, checked, x, x
 
 
 def search_turn(s, r, tr, seat, pols, wts, rng, checked, x, xf, tab):  # pragma: no cover
-    """The `search` seat's whole turn (see the module docstring)."""
+    """The `search` seat's whole turn: one searched decision, and more while the game's
+    search_more says the turn holds another (see the module docstring)."""
+    turn = s[S_TURN] if S_TURN >= 0 else 0  # noqa: F821
+    err = search_decision(s, r, tr, seat, pols, wts, rng, checked, x, xf, tab)
+    while err == 0 and game_search_more(s, r, seat, turn):  # noqa: F821
+        err = search_decision(s, r, tr, seat, pols, wts, rng, checked, x, xf, tab)
+    return err
+
+
+def search_decision(s, r, tr, seat, pols, wts, rng, checked, x, xf, tab):  # pragma: no cover
+    """One decision of the `search` seat (the turn's first, or the one search_more found):
+    its candidates estimated by simulation, the best played in the real game."""
     w0 = wts.shape[1] - N_PARAMS
     budget = int(wts[seat, w0 + P_BUDGET])
-    horizon = int(wts[seat, w0 + P_HORIZON])
     base = int(wts[seat, w0 + P_BASE])
-    lead = wts[seat, w0 + P_LEAD]
+    z = wts[seat, w0 + P_Z]
     n = game_search_options(s, r, seat, x, XS_OPTS) if budget > 0 else 0  # noqa: F821
     if n <= 1:
         if n == 1:
             opt = x[XS_OPTS]  # noqa: F821
-            return game_search_play(s, r, tr, seat, opt, base, wts, rng, checked, x, xf, tab)  # noqa: F821, E501
+            return game_search_step(s, r, tr, seat, opt, base, wts, rng, checked, x, xf, tab)  # noqa: F821, E501
         return game_play_turn(s, r, tr, seat, base, wts, rng, checked, x, xf, tab)  # noqa: F821
     key = next_u64(rng)
     saved_rng = rng[0]
@@ -180,6 +217,28 @@ def search_turn(s, r, tr, seat, pols, wts, rng, checked, x, xf, tab):  # pragma:
     for k in range(MAX_PLAYERS):  # noqa: F821
         p = pols[k] if k < r[0] else 0
         x[XS_POLS + k] = int(wts[k, w0 + P_BASE]) if p == SEARCH_ID else p  # noqa: F821
+    if z > 0.0:
+        best = paired(s, r, tr, seat, n, base, z, wts, key, rng, checked, x, xf, tab)
+    else:
+        best = halving(s, r, tr, seat, n, wts, key, rng, checked, x, xf, tab)
+    for k in range(STATE_SIZE):  # noqa: F821
+        s[k] = x[XS_ROOT + k]  # noqa: F821
+    for k in range(X_BASE):  # noqa: F821
+        x[k] = x[XS_X + k]  # noqa: F821
+    for k in range(XF_BASE):  # noqa: F821
+        xf[k] = xf[XF_X + k]  # noqa: F821
+    rng[0] = saved_rng
+    tr[T_ON] = on
+    return game_search_step(s, r, tr, seat, best, base, wts, rng, checked, x, xf, tab)  # noqa: F821
+
+
+def halving(s, r, tr, seat, n, wts, key, rng, checked, x, xf, tab):  # pragma: no cover
+    """Sequential halving over the n candidates in x[XS_OPTS:], on the position saved at
+    XS_ROOT: the best candidate's code."""
+    w0 = wts.shape[1] - N_PARAMS
+    budget = int(wts[seat, w0 + P_BUDGET])
+    horizon = int(wts[seat, w0 + P_HORIZON])
+    lead = wts[seat, w0 + P_LEAD]
     for i in range(n):
         x[XS_ALIVE + i] = i  # noqa: F821
         xf[XF_SUM + i] = 0.0  # noqa: F821
@@ -211,16 +270,51 @@ def search_turn(s, r, tr, seat, pols, wts, rng, checked, x, xf, tab):  # pragma:
                 b -= 1
             x[XS_ALIVE + b] = i  # noqa: F821
         alive = (alive + 1) // 2
-    best = x[XS_OPTS + x[XS_ALIVE]]  # noqa: F821
-    for k in range(STATE_SIZE):  # noqa: F821
-        s[k] = x[XS_ROOT + k]  # noqa: F821
-    for k in range(X_BASE):  # noqa: F821
-        x[k] = x[XS_X + k]  # noqa: F821
-    for k in range(XF_BASE):  # noqa: F821
-        xf[k] = xf[XF_X + k]  # noqa: F821
-    rng[0] = saved_rng
-    tr[T_ON] = on
-    return game_search_play(s, r, tr, seat, best, base, wts, rng, checked, x, xf, tab)  # noqa: F821
+    return x[XS_OPTS + x[XS_ALIVE]]  # noqa: F821
+
+
+def paired(s, r, tr, seat, n, base, z, wts, key, rng, checked, x, xf, tab):  # pragma: no cover
+    """The base player's own choice among the n candidates (the game's search_prefer), unless
+    another beats it by `z` standard errors: every candidate gets budget // n
+    simulations, simulation j of each on the same stream, and a candidate's score is the mean
+    of its paired differences from the base's choice over its standard error. Returns the
+    chosen candidate's code."""
+    w0 = wts.shape[1] - N_PARAMS
+    budget = int(wts[seat, w0 + P_BUDGET])
+    horizon = int(wts[seat, w0 + P_HORIZON])
+    lead = wts[seat, w0 + P_LEAD]
+    ref = game_search_prefer(s, r, seat, base, wts, x, xf, XS_OPTS, n)  # noqa: F821
+    for i in range(n):
+        xf[XF_SUM + i] = 0.0  # noqa: F821
+        xf[XF_SQ + i] = 0.0  # noqa: F821
+    per = budget // n
+    if per < 2:
+        per = 2
+    ro = x[XS_OPTS + ref]  # noqa: F821
+    for j in range(per):
+        v0 = simulate(s, r, tr, seat, ro, wts, key, j, horizon, lead, rng, checked, x, xf, tab)
+        for i in range(n):
+            if i != ref:
+                o = x[XS_OPTS + i]  # noqa: F821
+                v = simulate(s, r, tr, seat, o, wts, key, j, horizon, lead, rng, checked, x, xf, tab)  # noqa: E501
+                xf[XF_SUM + i] += v - v0  # noqa: F821
+                xf[XF_SQ + i] += (v - v0) * (v - v0)  # noqa: F821
+    best = ref
+    top = 0.0
+    for i in range(n):
+        if i == ref:
+            continue
+        mean = xf[XF_SUM + i] / per  # noqa: F821
+        var = (xf[XF_SQ + i] / per - mean * mean) * per / (per - 1)  # noqa: F821
+        if mean > top and mean * mean * per > z * z * max(var, 0.0):
+            best = i
+            top = mean
+    return x[XS_OPTS + best]  # noqa: F821
+
+
+def first_candidate(s, r, seat, base, wts, x, xf, at, n):  # pragma: no cover - compiled
+    """The default `search_prefer`: the game lists the base player's choice first."""
+    return 0
 
 
 def no_hide(s, r, seat, rng):  # pragma: no cover - compiled
@@ -228,6 +322,16 @@ def no_hide(s, r, seat, rng):  # pragma: no cover - compiled
     return
 
 
-TEMPLATES = (search_value, simulate, search_turn)
-DEFAULT_HOOKS: dict[str, Any] = {"search_hide": kernel(no_hide)}
+def no_more(s, r, seat, turn):  # pragma: no cover - compiled
+    """The default `search_more`: one searched decision per turn."""
+    return False
+
+
+TEMPLATES = (search_value, simulate, halving, paired, search_decision, search_turn)
+DEFAULT_HOOKS: dict[str, Any] = {
+    "search_hide": kernel(no_hide),
+    "search_more": kernel(no_more),
+    "search_prefer": kernel(first_candidate),
+}
 HOOKS = ("search_options", "search_play")
+STEP_HOOK = "search_step"  # optional; search_play when the game has none

@@ -326,6 +326,9 @@ _TEMPLATES: tuple[tuple[Callable, Callable], ...] = (
     (rounds_begun, kernel),
     (search.search_value, kernel),
     (search.simulate, kernel),
+    (search.halving, kernel),
+    (search.paired, kernel),
+    (search.search_decision, kernel),
     (search.search_turn, kernel),
     (no_search_turn, kernel),
     (play_turns, lambda f: kernel(f, inline="always")),
@@ -374,7 +377,7 @@ def bind_driver(
     play = sys.modules[module]
     found: dict[str, Any] = {}
     names = _STATE_NAMES + _HOOKS + ("length", "S_TURN") + _TURN_HOOKS + tuple(_OPTIONAL)
-    for name in names + search.HOOKS + tuple(search.DEFAULT_HOOKS):
+    for name in names + search.HOOKS + tuple(search.DEFAULT_HOOKS) + (search.STEP_HOOK,):
         for src in (play, *sources):
             if hasattr(src, name):
                 found[name] = getattr(src, name)
@@ -416,6 +419,7 @@ def bind_driver(
     if has_search:  # the search's working memory behind the players' scratch
         g.update({f"game_{n}": found.get(n, d) for n, d in search.DEFAULT_HOOKS.items()})
         g.update({f"game_{n}": found[n] for n in search.HOOKS})
+        g["game_search_step"] = found.get(search.STEP_HOOK, found["search_play"])
         g.update(search.offsets(x_size, xf_size, found["STATE_SIZE"], layout.max_players))
         x_size += search.x_tail(x_size, found["STATE_SIZE"], layout.max_players)
         xf_size += search.xf_tail(xf_size)

@@ -67,5 +67,9 @@ SPEC = register(
         driver=_play.DRIVER,
         weight_ranges=WEIGHT_RANGES,
         report_variants=("base", "exact-wreck", "must-dive", "unbeatable-monsters"),
+        # each stopping decision searched on the score lead six turns on, and the base
+        # player's choice kept unless another is better by one standard error
+        # (docs/policies-secrets-of-the-sea.md, the strength curve)
+        search_defaults={"z": 1.0, "horizon": 6.0, "lead": 1.0},
     )
 )

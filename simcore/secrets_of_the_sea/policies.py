@@ -480,6 +480,20 @@ def random_step(s, r, tr, seat, rng):
 
 
 @kernel(inline="always")
+def threshold_takes(s, r, seat, pol, w, bias):
+    """balanced, stop-at-value, stop-at-depth over a lit tile: take it (rather than dive on)."""
+    nd = dice_available(s)
+    if pol == POL_DEPTH:
+        return s[S.S_POS] + bias >= w[seat, 0]
+    v = lit_value(s, r, seat, nd) + bias
+    if pol == POL_VALUE:
+        return v >= w[seat, 0]
+    # balanced: target w0 with two dice free, w1 with one; w2 per row below row 1
+    target = (w[seat, 0] if nd == 2 else w[seat, 1]) - w[seat, 2] * (s[S.S_POS] - 1)
+    return v >= target
+
+
+@kernel(inline="always")
 def threshold_step(s, r, tr, seat, rng, pol, w, bias):
     """balanced, stop-at-value, stop-at-depth: one decision (weights w[seat]). bias: added to
     the value of a lit tile (stop-at-depth: to its row) before the test; 0 for the player
@@ -493,18 +507,7 @@ def threshold_step(s, r, tr, seat, rng, pol, w, bias):
         return take_wreck(s, r, tr, seat)
     if ph != S.PH_ROLL and ph != S.PH_EMPTY:
         # PH_LIT: take, or dive on
-        nd = dice_available(s)
-        if pol == POL_DEPTH:
-            take = s[S.S_POS] + bias >= w[seat, 0]
-        else:
-            v = lit_value(s, r, seat, nd) + bias
-            if pol == POL_VALUE:
-                take = v >= w[seat, 0]
-            else:
-                # balanced: target w0 with two dice free, w1 with one; w2 per row below row 1
-                target = (w[seat, 0] if nd == 2 else w[seat, 1]) - w[seat, 2] * (s[S.S_POS] - 1)
-                take = v >= target
-        if take:
+        if threshold_takes(s, r, seat, pol, w, bias):
             return take_or_exchange(s, r, tr, seat)
     # the first roll, always diving on over an empty space, or not taking: one call site of
     # the roll (compiled inline)
@@ -545,17 +548,24 @@ def ev_step(s, r, tr, seat, rng, xf, bias):
         return take_wreck(s, r, tr, seat)
     if ph == S.PH_CHOOSE:
         return ev_choose(s, r, tr, seat, xf)
-    if ph != S.PH_ROLL:
-        nd = dice_available(s)
-        column_values(s, r, seat, s[S.S_COL], xf, s[S.S_POS])
-        dive = xf[XF_D + s[S.S_POS] * 2 + nd - 1]
+    if ph != S.PH_ROLL and ev_ends_dive(s, r, seat, xf, bias):
         if ph == S.PH_EMPTY:
-            if dive <= bias and can_stop(s, r):
-                return do_stop(s, r, tr)
-        elif lit_value(s, r, seat, nd) + bias >= dive:
-            return take_or_exchange(s, r, tr, seat)
+            return do_stop(s, r, tr)
+        return take_or_exchange(s, r, tr, seat)
     # the first roll, or diving on: one call site of the roll (compiled inline)
     return do_roll(s, r, tr, rng)
+
+
+@kernel
+def ev_ends_dive(s, r, seat, xf, bias):
+    """ev over a lit tile or an empty space: end the dive (take the tile, or stop) rather than
+    dive on. xf: fill_kind_values done for this turn."""
+    nd = dice_available(s)
+    column_values(s, r, seat, s[S.S_COL], xf, s[S.S_POS])
+    dive = xf[XF_D + s[S.S_POS] * 2 + nd - 1]
+    if s[S.S_PHASE] == S.PH_EMPTY:
+        return dive <= bias and can_stop(s, r)
+    return lit_value(s, r, seat, nd) + bias >= dive
 
 
 @kernel(inline="always")

@@ -2,13 +2,15 @@
 measured strength are in docs/policies-secrets-of-the-sea.md.
 
 A turn is one dive: the first roll, the buoy and die, then a run of take-or-dive-on decisions
-at every lit tile or empty space. A candidate is a plan for the whole dive, chosen before the
-first roll: a bias (in points) added to the value of taking, which the base player's own
-decisions then follow (policies.plan_turn). The plans: the base player as it is (first, so
-that ties keep it), more daring (-1) and more cautious (+1). After the dive the random
-stream restarts from a value derived from the stream at the start of the turn, so that in
-simulation j every plan is followed by the same dice (common random numbers for the rest of
-the game too, not only for the dive).
+at every lit tile or empty space, each after more dice. The search decides each of those
+(search_more: while the dive goes on), after seeing the dice and the lamp: take the tile, dive
+on, stop (an empty space), or give an exchange tile to an opponent for their best tile (one
+candidate per opponent). The other decisions of the turn -- the roll, the fight, the die and
+buoy, the wreck tile -- are the base player's (one candidate: nothing to search). A candidate
+is completed by the base player to the end of the turn; then the random stream restarts from
+a value derived from the stream at the decision, so that in simulation j every candidate is
+followed by the same dice (common random numbers for the rest of the game too, not only for
+the dive).
 
 What a seat cannot see is where the face-down tiles lie: search_hide deals the region's
 unseen tiles again over its unseen spaces, uniformly among the deals that agree with what
@@ -23,29 +25,166 @@ import numpy as np
 from simcore.jit import kernel
 from simcore.rng import rand_below, stream_for
 from simcore.secrets_of_the_sea import board as B
+from simcore.secrets_of_the_sea import rules as R
 from simcore.secrets_of_the_sea import state as S
-from simcore.secrets_of_the_sea.engine import lamp_kind, recount
-from simcore.secrets_of_the_sea.policies import plan_turn
+from simcore.secrets_of_the_sea.engine import (
+    can_stop,
+    do_exchange,
+    do_roll,
+    do_stop,
+    do_take,
+    exchange_ok,
+    front_kind,
+    lamp_kind,
+    recount,
+    tile_value,
+)
+from simcore.secrets_of_the_sea.policies import (
+    POL_EV,
+    POL_RANDOM,
+    after,
+    best_steal,
+    bonus_gain,
+    ev_ends_dive,
+    ev_step,
+    fill_kind_values,
+    plan_turn,
+    random_step,
+    threshold_step,
+    threshold_takes,
+)
 
-# The plans' biases, in candidate order: the base player itself first.
-PLAN_BIAS = np.array([0.0, -1.0, 1.0])
-N_PLANS = len(PLAN_BIAS)
+# The candidates at a decision (codes in x): the base player's own next action (a decision
+# not searched), take the lit tile (an exchange tile: keep it), dive on, stop over an empty
+# space, or OPT_GIVE + tile * MAX_SEATS + target: give the exchange tile to `target` for
+# their `tile`.
+OPT_BASE = 0
+OPT_TAKE = 1
+OPT_DIVE = 2
+OPT_STOP = 3
+OPT_GIVE = 4
+MAX_SEATS = 8
+
+
+@kernel
+def best_from(s, r, seat, target):
+    """The tile of `target` an exchange would best take for `seat` (its points plus the bonus
+    it would complete; ties: the lowest tile id), or -1 when none may be taken."""
+    best = -1.0
+    bt = -1
+    for t in range(r[R.P_N_TILES]):
+        if s[S.O_OWNER + t] == target and exchange_ok(s, r, target, t):
+            v = tile_value(r, t) + bonus_gain(s, r, seat, front_kind(r, t))
+            if v > best:
+                best = v
+                bt = t
+    return bt
 
 
 @kernel
 def search_options(s, r, seat, x, at):
-    """The plans, as indices into PLAN_BIAS, into x[at:]."""
-    for i in range(N_PLANS):
-        x[at + i] = i
-    return N_PLANS
+    """The candidates of the decision under way into x[at:]: over a lit tile take / dive on
+    (/ give an exchange tile to each opponent holding a tile it may take), over an empty
+    space dive on / stop; any other decision is the base player's (one candidate)."""
+    ph = s[S.S_PHASE]
+    if s[S.S_GAME_OVER] == 1 or (ph != S.PH_LIT and ph != S.PH_EMPTY):
+        x[at] = OPT_BASE
+        return 1
+    n = 0
+    if ph == S.PH_LIT:
+        x[at] = OPT_TAKE
+        n = 1
+        if lamp_kind(r, s[S.S_TILE]) == R.EXCHANGE:
+            for o in range(r[R.P_PLAYERS]):
+                if o != seat:
+                    t = best_from(s, r, seat, o)
+                    if t >= 0:
+                        x[at + n] = OPT_GIVE + t * MAX_SEATS + o
+                        n += 1
+    elif can_stop(s, r):
+        x[at] = OPT_STOP
+        n = 1
+    x[at + n] = OPT_DIVE
+    return n + 1
+
+
+@kernel
+def base_choice(s, r, seat, pol, wts, xf):
+    """The base player's own decision over a lit tile or an empty space, as a candidate code
+    (-1 for the random player: no choice of its own)."""
+    ph = s[S.S_PHASE]
+    if pol == POL_EV:
+        fill_kind_values(s, r, seat, xf)
+        end = ev_ends_dive(s, r, seat, xf, 0.0)
+    elif pol == POL_RANDOM:
+        return -1
+    else:
+        end = ph == S.PH_LIT and threshold_takes(s, r, seat, pol, wts, 0.0)
+    if not end:
+        return OPT_DIVE
+    if ph == S.PH_EMPTY:
+        return OPT_STOP
+    t = s[S.S_TILE]
+    if lamp_kind(r, t) == R.EXCHANGE:
+        v, o, bt = best_steal(s, r, seat)
+        if v > tile_value(r, t) and exchange_ok(s, r, o, bt):
+            return OPT_GIVE + bt * MAX_SEATS + o
+    return OPT_TAKE
+
+
+@kernel
+def search_prefer(s, r, seat, base, wts, x, xf, at, n):
+    """Which of the candidates x[at : at + n] the base player would choose (the first when
+    it is not among them)."""
+    c = base_choice(s, r, seat, base, wts, xf)
+    for i in range(n):
+        if x[at + i] == c:
+            return i
+    return 0
+
+
+@kernel
+def base_step(s, r, tr, seat, pol, wts, rng, xf):
+    """One decision of the base player `pol` (its own, as in its turn)."""
+    if pol == POL_RANDOM:
+        return random_step(s, r, tr, seat, rng)
+    if pol == POL_EV:
+        fill_kind_values(s, r, seat, xf)
+        return ev_step(s, r, tr, seat, rng, xf, 0.0)
+    return threshold_step(s, r, tr, seat, rng, pol, wts, 0.0)
+
+
+@kernel
+def search_step(s, r, tr, seat, opt, pol, wts, rng, checked, x, xf, tab):
+    """Decision `opt` only (OPT_BASE: the base player's)."""
+    if opt == OPT_BASE:
+        err = base_step(s, r, tr, seat, pol, wts, rng, xf)
+    elif opt == OPT_TAKE:
+        err = do_take(s, r, tr)
+    elif opt == OPT_DIVE:
+        err = do_roll(s, r, tr, rng)
+    elif opt == OPT_STOP:
+        err = do_stop(s, r, tr)
+    else:
+        g = opt - OPT_GIVE
+        err = do_exchange(s, r, tr, g % MAX_SEATS, g // MAX_SEATS)
+    return after(s, r, checked, err)
+
+
+@kernel
+def search_more(s, r, seat, turn):
+    """The seat's dive goes on (another decision to make in this turn)."""
+    return s[S.S_TURN] == turn and s[S.S_GAME_OVER] == 0
 
 
 @kernel
 def search_play(s, r, tr, seat, opt, pol, wts, rng, checked, x, xf, tab):
-    """The seat's whole turn: policy `pol` (weights wts[seat]) with plan `opt`'s bias; then the
-    stream goes on from a fixed function of its state at the start of the turn."""
+    """Decision `opt`, then the rest of the turn by policy `pol` (weights wts[seat]); then the
+    stream goes on from a fixed function of its state at the decision."""
     at = rng[0]
-    err = plan_turn(s, r, tr, seat, pol, wts, rng, checked, xf, PLAN_BIAS[opt])
+    err = search_step(s, r, tr, seat, opt, pol, wts, rng, checked, x, xf, tab)
+    if err == 0:
+        err = plan_turn(s, r, tr, seat, pol, wts, rng, checked, xf, 0.0)
     stream_for(at, np.uint64(1), rng)
     return err
 
