@@ -7,6 +7,7 @@ loads and plays."""
 from __future__ import annotations
 
 import functools
+import json
 from pathlib import Path
 
 import numpy as np
@@ -133,6 +134,36 @@ def test_a_reading_from_a_rules_file_loads_and_plays(tmp_path):
     seats = spec.resolve_seats(spec.parse_policies("random", 2), rules)
     rows = play_rows("sunken-city", 2, rules, seats, SEED, 0, 20, False, True)
     check_rows("sunken-city", 2, rows, 0, len(seats))
+
+
+def test_the_worked_example_of_the_doc_loads(tmp_path):
+    text = DOC.read_text().split("```toml\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "my-readings.toml"
+    path.write_text(text)
+    spec = get_game("sunken-city")
+    mine = {n: r for n, r in spec.readings(str(path)).items() if n not in spec.variants.readings}
+    assert {n: r[0] for n, r in mine.items()} == {
+        "dark-squares-cross": "dark squares",
+        "cards-slow": "movement cards",
+    }
+    for name in mine:
+        assert spec.resolve_rules([name], {}, str(path), 3) != spec.rules_cls()
+
+
+def test_balance_games_marks_the_readings():
+    from typer.testing import CliRunner
+
+    import cli
+
+    res = CliRunner().invoke(cli.app, ["games"])
+    assert res.exit_code == 0
+    line = next(x for x in res.output.splitlines() if x.strip().startswith("dark-squares-ring"))
+    assert line.endswith("[reading: dark squares]")
+    res = CliRunner().invoke(cli.app, ["games", "--json"])
+    info = {g["game"]: g for g in json.loads(res.output)}
+    for game, names in RECONSTRUCTIONS.items():
+        replaced = {r["replaces"] for r in info[game]["readings"].values()}
+        assert replaced == names
 
 
 @pytest.mark.parametrize(
