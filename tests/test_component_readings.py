@@ -105,7 +105,7 @@ def test_each_reading_changes_the_game_and_keeps_the_invariants(game, name):
     base = _base_rows(game)
     score = spec.columns.index("score_0")
     changed = (rows[:, score] != base[:, score]).mean()
-    assert changed > 0.2, f"{name} changed seat 0's score in only {changed:.0%} of the games"
+    assert changed > 0.5, f"{name} changed seat 0's score in only {changed:.0%} of the games"
 
 
 EXAMPLE = """
