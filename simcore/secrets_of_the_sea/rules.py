@@ -203,24 +203,35 @@ def _treasures(values: str) -> str:
     return ",".join(f"{k}={values}" for k in KIND_NAMES[:N_TYPES])
 
 
-VARIANTS.add_reading(
+def _treasure_values_reading(name: str, light: str, dark: str, why: str, source: str) -> None:
+    """A reading with the default's tiles but other values for each treasure type: `light`
+    instead of 1/1/2 and `dark` instead of 2/3/4."""
+    VARIANTS.add_reading(
+        name,
+        f"treasures {light} light, {dark} dark per type ({why})",
+        TILE_MIX,
+        source,
+        light_tiles=DEFAULT_LIGHT.replace(_treasures("1/1/2"), _treasures(light)),
+        dark_tiles=DEFAULT_DARK.replace(_treasures("2/3/4"), _treasures(dark)),
+    )
+
+
+_treasure_values_reading(
     "tiles-shallow-step",
-    "treasures 1/2/2 light, 2/3/3 dark per type (a smaller step with depth)",
-    TILE_MIX,
+    "1/2/2",
+    "2/3/3",
+    "a smaller step with depth",
     "the same kinds and numbers of tiles and the same treasure total (13 points per type, 65 in "
     "all); the values rise less steeply from light to dark water",
-    light_tiles=DEFAULT_LIGHT.replace(_treasures("1/1/2"), _treasures("1/2/2")),
-    dark_tiles=DEFAULT_DARK.replace(_treasures("2/3/4"), _treasures("2/3/3")),
 )
-VARIANTS.add_reading(
+_treasure_values_reading(
     "tiles-rich-deep",
-    "treasures 1/1/1 light, 2/4/4 dark per type (more value in the deep)",
-    TILE_MIX,
+    "1/1/1",
+    "2/4/4",
+    "more value in the deep",
     "the same kinds and numbers of tiles and the same treasure total (13 points per type); more "
     "of the value lies in dark water (50 of the 65 points instead of 45), so diving deep pays "
     "more",
-    light_tiles=DEFAULT_LIGHT.replace(_treasures("1/1/2"), _treasures("1/1/1")),
-    dark_tiles=DEFAULT_DARK.replace(_treasures("2/3/4"), _treasures("2/4/4")),
 )
 VARIANTS.add_reading(
     "tiles-more-monsters",
