@@ -18,7 +18,7 @@ from simcore.rulesbase import RulesError
 from tests.conformance.cases import check_rows, play_rows, resolve
 
 DOC = Path(__file__).parent.parent / "docs" / "component-readings.md"
-GAMES = 300  # per reading, in checked mode
+GAMES = 200  # per reading, in checked mode
 PLAYERS = 3  # every game allows 3
 SEED = 25
 
