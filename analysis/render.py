@@ -39,10 +39,11 @@ def games(specs: dict[str, Any], json_out: bool, echo: Echo) -> None:
         return
     for g in info:
         echo(f"{g['game']}: {g['title']}, {g['players'][0]}-{g['players'][1]} players")
-        echo("  variants:")
+        echo("  variants (a [reading] replaces a reconstructed component):")
         kw = max(24, *(len(k) for k in [*g["variants"], *g["policies"]]))
         for k, d in g["variants"].items():
-            echo(f"    {k:<{kw}} {d}")
+            reading = g["readings"].get(k)
+            echo(f"    {k:<{kw}} {d}" + (f" [reading: {reading['replaces']}]" if reading else ""))
         echo(f"  policies (default {g['default_policy']}):")
         for k, p in g["policies"].items():
             w = ", ".join(f"{a}={b}" for a, b in p["weights"].items()) or "no weights"

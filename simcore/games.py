@@ -19,6 +19,7 @@ from simcore.rulesbase import (
     VariantRegistry,
     apply_overrides,
     field_docs,
+    load_rules_file,
     load_variant_file,
     rules_hash,
     split_variants,
@@ -210,6 +211,18 @@ class GameSpec:
             rules = apply_overrides(rules, overrides, self.named_values)
         rules.validate(players)
         return rules
+
+    def readings(self, rules_file: str | None = None) -> dict[str, tuple[str, str]]:
+        """The component readings, name -> (the reconstruction it replaces, its source or
+        reasoning): the game's own (VARIANTS.add_reading), then the ``[reading.NAME]`` tables of
+        a rules file (each selected like a variant, by name)."""
+        own = dict(self.variants.readings)
+        if not rules_file:
+            return own
+        _, mine = load_rules_file(
+            rules_file, self.rules_cls, self.variants.names(), self.named_values
+        )
+        return own | mine
 
     def rules_fields(self) -> list[dict[str, Any]]:
         """Each rules field with its default and one-line description."""
@@ -406,6 +419,9 @@ class GameSpec:
             "title": self.title,
             "players": [self.min_players, self.max_players],
             "variants": self.variants.describe(),
+            "readings": {
+                k: {"replaces": r, "source": src} for k, (r, src) in self.readings().items()
+            },
             "policies": {
                 k: {"description": p.description, "weights": self._shown_weights(p)}
                 for k, p in self.policies.items()

@@ -316,22 +316,18 @@ def parse_set_options(items: Iterable[str]) -> dict[str, str]:
 MAX_RULES_FILE = 1_000_000  # bytes: a rules file is a few tables of fields
 
 
-def load_variant_file(
-    path: str | Path,
-    rules_cls: type,
-    builtin: Iterable[str] = (),
-    named: dict[str, Any] | None = None,
-) -> dict[str, dict[str, Any]]:
-    """Read a TOML file of ``[variant.NAME]`` tables of rules fields. Every table is checked
-    at once, used or not: known keys, values of the field's type and within its declared
-    range (in_range, one_of); a name of a built-in variant (`builtin`) is refused."""
+READING_KEYS = ("replaces", "source")  # the texts a [reading.NAME] table adds to its fields
+
+
+def _read_rules_toml(path: str | Path) -> dict[str, Any]:
+    """A rules file's TOML data; RulesError with one sentence when it cannot be read."""
     p = Path(path)
     try:
         if p.is_dir():
             raise RulesError(f"rules file '{path}' is a directory")
         if p.exists() and p.stat().st_size > MAX_RULES_FILE:
             raise RulesError(f"rules file '{path}' is larger than {MAX_RULES_FILE:,} bytes")
-        data = tomllib.loads(p.read_text())
+        return tomllib.loads(p.read_text())
     except FileNotFoundError:
         raise RulesError(f"rules file '{path}' does not exist") from None
     except (OSError, UnicodeDecodeError) as e:
@@ -341,32 +337,71 @@ def load_variant_file(
         raise RulesError(f"rules file '{path}' is not valid TOML: {e}") from None
     except RecursionError:
         raise RulesError(f"rules file '{path}' is nested too deeply to be a rules file") from None
-    extra = set(data) - {"variant"}
+
+
+def load_rules_file(
+    path: str | Path,
+    rules_cls: type,
+    builtin: Iterable[str] = (),
+    named: dict[str, Any] | None = None,
+) -> tuple[dict[str, dict[str, Any]], dict[str, tuple[str, str]]]:
+    """Read a TOML file of ``[variant.NAME]`` and ``[reading.NAME]`` tables of rules fields;
+    a reading (a designer's own component reading, docs/component-readings.md) may also give
+    the texts `replaces` (the reconstruction it replaces) and `source` (its source or
+    reasoning). Every table is checked at once, used or not: known keys, values of the field's
+    type and within its declared range (in_range, one_of); a name of a built-in variant
+    (`builtin`) or a name used twice is refused. Returns (name -> its fields, for variants and
+    readings alike; reading name -> (replaces, source))."""
+    data = _read_rules_toml(path)
+    extra = set(data) - {"variant", "reading"}
     if extra:
         raise RulesError(
             f"rules file '{path}': unknown top-level key(s) {sorted(extra)}; "
-            "use [variant.NAME] tables"
+            "use [variant.NAME] or [reading.NAME] tables"
         )
-    variants = data.get("variant", {})
-    if not isinstance(variants, dict) or not variants:
-        raise RulesError(f"rules file '{path}' defines no [variant.NAME] table")
+    groups = {kind: data.get(kind, {}) for kind in ("variant", "reading")}
+    if any(not isinstance(g, dict) for g in groups.values()) or not any(groups.values()):
+        raise RulesError(f"rules file '{path}' defines no [variant.NAME] or [reading.NAME] table")
     types = _field_types(rules_cls)
-    for name, table in variants.items():
-        if not isinstance(table, dict):
-            raise RulesError(f"rules file '{path}': variant '{name}' must be a table")
-        if name in builtin:
-            raise RulesError(
-                f"rules file '{path}': variant '{name}' is a built-in variant's name; "
-                "give yours another name"
-            )
-        for k in table:
-            if k not in types:
-                raise RulesError(f"rules file '{path}': variant '{name}' has unknown key '{k}'")
-        try:
-            apply_overrides(rules_cls(), table, named).check_fields()
-        except RulesError as e:
-            raise RulesError(f"rules file '{path}': variant '{name}': {e}") from None
-    return variants
+    tables: dict[str, dict[str, Any]] = {}
+    readings: dict[str, tuple[str, str]] = {}
+    for kind, group in groups.items():
+        for name, table in group.items():
+            where = f"rules file '{path}': {kind} '{name}'"
+            if not isinstance(table, dict):
+                raise RulesError(f"{where} must be a table")
+            if name in builtin:
+                raise RulesError(f"{where} is a built-in variant's name; give yours another name")
+            if name in tables:
+                raise RulesError(f"{where} is defined twice (as a variant and as a reading)")
+            fields = dict(table)
+            if kind == "reading":
+                meta = {k: fields.pop(k, "") for k in READING_KEYS}
+                if any(not isinstance(v, str) for v in meta.values()):
+                    raise RulesError(f"{where}: replaces and source must be text")
+                readings[name] = (
+                    meta["replaces"] or "the designer's reading",
+                    meta["source"] or f"rules file {path}",
+                )
+            for k in fields:
+                if k not in types:
+                    raise RulesError(f"{where} has unknown key '{k}'")
+            try:
+                apply_overrides(rules_cls(), fields, named).check_fields()
+            except RulesError as e:
+                raise RulesError(f"{where}: {e}") from None
+            tables[name] = fields
+    return tables, readings
+
+
+def load_variant_file(
+    path: str | Path,
+    rules_cls: type,
+    builtin: Iterable[str] = (),
+    named: dict[str, Any] | None = None,
+) -> dict[str, dict[str, Any]]:
+    """The rules file's variants and readings by name, each as its fields (load_rules_file)."""
+    return load_rules_file(path, rules_cls, builtin, named)[0]
 
 
 def rules_hash(resolved: dict) -> str:

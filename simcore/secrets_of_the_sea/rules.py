@@ -192,6 +192,64 @@ def _unbeatable(r: SecretsRules) -> SecretsRules:
 
 
 # ---------------------------------------------------------------------------------------
+# Component readings of the tile mix (issue #25; docs/component-readings.md): other plausible
+# mixes that keep GAME-DATA's facts (25 light and 25 dark tiles, five treasure types, exchange
+# tiles worth 2, caves hiding seagrass, a treasure or a monster, monsters of at most 4 pips).
+TILE_MIX = "tile mix"
+
+
+def _treasures(values: str) -> str:
+    """'1/1/2' -> the five treasure types each with these values, as tile-list groups."""
+    return ",".join(f"{k}={values}" for k in KIND_NAMES[:N_TYPES])
+
+
+def _treasure_values_reading(name: str, light: str, dark: str, why: str, source: str) -> None:
+    """A reading with the default's tiles but other values for each treasure type: `light`
+    instead of 1/1/2 and `dark` instead of 2/3/4."""
+    VARIANTS.add_reading(
+        name,
+        f"treasures {light} light, {dark} dark per type ({why})",
+        TILE_MIX,
+        source,
+        light_tiles=DEFAULT_LIGHT.replace(_treasures("1/1/2"), _treasures(light)),
+        dark_tiles=DEFAULT_DARK.replace(_treasures("2/3/4"), _treasures(dark)),
+    )
+
+
+_treasure_values_reading(
+    "tiles-shallow-step",
+    "1/2/2",
+    "2/3/3",
+    "a smaller step with depth",
+    "the same kinds and numbers of tiles and the same treasure total (13 points per type, 65 in "
+    "all); the values rise less steeply from light to dark water",
+)
+_treasure_values_reading(
+    "tiles-rich-deep",
+    "1/1/1",
+    "2/4/4",
+    "more value in the deep",
+    "the same kinds and numbers of tiles and the same treasure total (13 points per type); more "
+    "of the value lies in dark water (50 of the 65 points instead of 45), so diving deep pays "
+    "more",
+)
+VARIANTS.add_reading(
+    "tiles-more-monsters",
+    "one seagrass per region becomes a monster (light 2/3/3, dark 3/3/4/4/4 pips)",
+    TILE_MIX,
+    "the same treasures; the share of hazards is not given, so one seagrass tile in each "
+    "region is a monster (every monster still at most 4 pips; 5 seagrass tiles, one in a cave, "
+    "remain for the rulebook's 3-seagrass bonus)",
+    light_tiles=DEFAULT_LIGHT.replace("seagrass=0/0/0/0", "seagrass=0/0/0").replace(
+        "monster=2/3", "monster=2/3/3"
+    ),
+    dark_tiles=DEFAULT_DARK.replace("seagrass=0/0", "seagrass=0").replace(
+        DEFAULT_MONSTERS, "monster=3/3/4/4/4,cave-monster=4"
+    ),
+)
+
+
+# ---------------------------------------------------------------------------------------
 # Packing for the kernels: one flat int64 array r.
 P_PLAYERS = 0
 P_BONUS_POINTS = 1

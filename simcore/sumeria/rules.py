@@ -53,7 +53,8 @@ class SumeriaRules(RulesBase, game="sumeria", players=(3, MAX_PLAYERS)):
     """'triangular': n tiles of one type score n(n+1)/2 (the rulebook's table); 'linear': 1
     point per tile"""
     map: str = "default"
-    """trade-route map: default (GAME-DATA reconstruction), ring, cross, or a map file path"""
+    """trade-route map: default (GAME-DATA reconstruction), ring, cross, city-chords, or a map
+    file path"""
     setup_shifts_order: bool = False
     """ruling: do traders placed at setup move their city-state's tile left like an Add?"""
     move_shifts_source: bool = False
@@ -102,8 +103,33 @@ VARIANTS.add("few-traders", "2 traders fewer per player (12 / 8)", traders=(12, 
 VARIANTS.add(
     "linear", "1 point per influence tile instead of the triangular table", scoring="linear"
 )
-VARIANTS.add("ring-map", "the map without its two chords (a plain ring of city-states)", map="ring")
-VARIANTS.add("cross-map", "the ring with four chords joining opposite city-states", map="cross")
+# Component readings of the trade-route map (issue #25; docs/component-readings.md).
+MAP = "trade-route map"
+VARIANTS.add_reading(
+    "ring-map",
+    "the map without its two chords (a plain ring of city-states)",
+    MAP,
+    "the simplest layout consistent with the 8 city-states of 7 locations: the default's ring "
+    "of states without any shortcut across the board (56 routes)",
+    map="ring",
+)
+VARIANTS.add_reading(
+    "cross-map",
+    "the ring with four chords joining opposite city-states",
+    MAP,
+    "a symmetric reading: every city-state, not only 1, 2, 5 and 6, has a shortcut to the "
+    "opposite state (V2 villages 1-5, 2-6, 3-7, 4-8; 60 routes)",
+    map="cross",
+)
+VARIANTS.add_reading(
+    "city-chords-map",
+    "the default map with its two chords between cities (1C-6C, 2C-5C)",
+    MAP,
+    "the same 58 routes and the same pairs of city-states joined, but the shortcuts run "
+    "between the cities (main ports) instead of the V2 villages, so they start and end at the "
+    "most important locations",
+    map="city-chords",
+)
 VARIANTS.add(
     "source-loses",
     "ruling option: a trader moving out costs its state influence",

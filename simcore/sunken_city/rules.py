@@ -227,6 +227,69 @@ VARIANTS.add(
     "single-square-streets", "the literal reading: one street covers one square", street_squares=1
 )
 
+# ---------------------------------------------------------------------------------------
+# Component readings (issue #25; docs/component-readings.md): other plausible values of the
+# reconstructed board and cards that keep every fact of the rulebook and GAME-DATA.md.
+
+# The same 32 dark squares, 5 in each territory, row 4 and column 4 as in the default and up
+# to 13 non-touching houses; the dark water lies one step further from the centre.
+RING_BOARD = (
+    "....#..../..#####../.##.#.##./.#.....#./###.C.###/.#.....#./.##.#.##./..#####../....#...."
+)
+# 32 dark squares at Manhattan distance 4 and 5 from the centre: a wide ring, 7 dark squares
+# in each territory, up to 13 non-touching houses.
+WIDE_BOARD = (
+    "...###.../..##.##../.##...##./##.....##/#...C...#/##.....##/.##...##./..##.##../...###..."
+)
+DARK_SQUARES = "dark squares"
+CARDS = "movement cards"
+VARIANTS.add_reading(
+    "dark-squares-ring",
+    "dark squares as a ring one step further out (32 dark, 5 per territory)",
+    DARK_SQUARES,
+    "no source gives the printed pattern; this one keeps every number of the reconstruction "
+    "(32 dark squares, 5 per territory, row 4 and column 4, 13 non-touching houses) and the "
+    "reviews' 'diamond around the centre, light water around the centre and near the villages', "
+    "with a wider ring of light water round the centre",
+    board=RING_BOARD,
+)
+VARIANTS.add_reading(
+    "dark-squares-wide",
+    "dark squares at distance 4-5 from the centre (32 dark, 7 per territory)",
+    DARK_SQUARES,
+    "the reviews' diamond read as a wide band: the 32 squares at Manhattan distance 4 and 5, so "
+    "the centre lies in a large light pool and the dark water comes closer to the villages (7 "
+    "dark squares per territory instead of 5; still 13 non-touching houses)",
+    board=WIDE_BOARD,
+)
+VARIANTS.add_reading(
+    "cards-flat",
+    "cards 0/7, 1/5, 2/5*, 2/5*, 3/4*, 4/3* (flatter movement, same totals)",
+    CARDS,
+    "keeps the rulebook's example cards (2/5, 3/4, 4/3 with the spirit), the 0/7 card, the "
+    "raise numbers, 4 spirit icons and the totals (12 raised, 29 movement points); the "
+    "movement is spread more evenly (7, 5, 5, 5, 4, 3 instead of 7, 6, 5, 4, 4, 3)",
+    cards=((0, 7, 0), (1, 5, 0), (2, 5, 1), (3, 4, 1), (4, 3, 1), (2, 5, 1)),
+)
+VARIANTS.add_reading(
+    "cards-spread",
+    "cards 0/7, 0/7, 2/5*, 3/4*, 4/3*, 3/3* (two pure movers, same totals)",
+    CARDS,
+    "keeps the rulebook's example cards, 4 spirit icons and the totals (12 raised, 29 movement "
+    "points) with raise + move 6-7 on every card; the two cards the sources do not pin down "
+    "are the extremes (a second 0/7 and a 3/3) instead of 1/6 and 2/4",
+    cards=((0, 7, 0), (0, 7, 0), (2, 5, 1), (3, 4, 1), (4, 3, 1), (3, 3, 1)),
+)
+VARIANTS.add_reading(
+    "cards-icons-fast",
+    "the default numbers; spirit icons on 0/7, 1/6, 2/5 and 4/3",
+    CARDS,
+    "the sources say only that some cards show the spirit; the rulebook's example moves it "
+    "with the 4/3 card, so that one keeps its icon, and the other three icons sit on the fast "
+    "cards (0/7, 1/6, 2/5) instead of the builders (3/4, 2/4)",
+    cards=((0, 7, 1), (1, 6, 1), (2, 5, 1), (3, 4, 0), (4, 3, 1), (2, 4, 0)),
+)
+
 
 # ---------------------------------------------------------------------------------------
 # Packing for the kernels.

@@ -134,6 +134,37 @@ VARIANTS.add(
 
 
 # ---------------------------------------------------------------------------------------
+# Component readings of the decks (issue #25; docs/component-readings.md): other plausible mixes
+# with seed 004's card counts (41 Item, 21 Attempt, 20 Treasure cards).
+DECKS = "decks"
+VARIANTS.add_reading(
+    "decks-more-locks",
+    "items: unlocked box 4, unlocked chest 3, locked box 6, locked chest 5, locked safe 3",
+    DECKS,
+    "the same 41 Item cards, 21 of them containers, and the same junk, sharks and safety; more "
+    "of the containers are locked (14 of 21 instead of 11), so more treasure needs Attempt cards",
+    item_deck=(4, 3, 6, 5, 3, 8, 7, 5),
+)
+VARIANTS.add_reading(
+    "decks-harsh-attempts",
+    "attempts: open 6, cracked 4, no effect 4, fail 4, trapped 3",
+    DECKS,
+    "the same 21 Attempt cards with fewer that open a lock at once (6 instead of 8) and more "
+    "fails and traps: the attempt deck's split is not given",
+    attempt_deck=(6, 4, 4, 4, 3),
+)
+VARIANTS.add_reading(
+    "decks-flat-treasure",
+    "treasure: $1,000 x3, $2,000 x7, $3,000 x6, $5,000 x4 (no $10,000 card)",
+    DECKS,
+    "the same 20 Treasure cards and the same $55,000 in all, without the single $10,000 "
+    "jackpot: values are flatter, so one lucky card matters less against the $20,000 target",
+    treasure_values=(1000, 2000, 3000, 5000),
+    treasure_counts=(3, 7, 6, 4),
+)
+
+
+# ---------------------------------------------------------------------------------------
 # Packing for the kernels: one flat int64 array r, named offsets.
 P_PLAYERS = 0
 P_SHARKS = 1  # sharks_to_attack
