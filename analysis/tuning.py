@@ -226,7 +226,7 @@ def rules_confirmation_table(res: Any, alpha: float = ALPHA) -> pd.DataFrame:
     run = res.confirmation
     table = comparison_table(run, alpha)
     start = run.arms[0].label
-    rows = []
+    rows, objs = [], []
     for a, arm in enumerate(run.arms[1:], start=1):
         for o in res.objectives:
             m = _metric(o.quantity)
@@ -251,16 +251,16 @@ def rules_confirmation_table(res: Any, alpha: float = ALPHA) -> pd.DataFrame:
                     "diff_low": r.diff_low,
                     "diff_high": r.diff_high,
                     "p_value": r.p_value,
-                    "_o": o,
                 }
             )
+            objs.append(o)
     df = pd.DataFrame(rows)
     if df.empty:
         return df
     df["p_holm"] = multipletests(df["p_value"], alpha, "holm")[1]
-    df["improves"] = [_improves(r._o, r.start, r, alpha) for r in df.itertuples()]
-    df["constraints"] = [_constraints_text(res, table, r.candidate) for r in df.itertuples()]
-    return df.drop(columns="_o")
+    df["improves"] = [_improves(o, r.start, r, alpha) for o, (_, r) in zip(objs, df.iterrows())]
+    df["constraints"] = [_constraints_text(res, table, c) for c in df["candidate"]]
+    return df
 
 
 def _constraints_text(res: Any, table: pd.DataFrame, arm: str) -> str:

@@ -146,7 +146,8 @@ class PlayerSearch:
     def __init__(self, spec, players, policy, rules_kw, seed, games_per_trial, run_options):
         self.spec, self.players, self.policy = spec, players, policy
         self.rules_kw, self.seed, self.run_options = rules_kw, seed, run_options
-        self.presets = [n for n in spec.presets if spec.policies[n].weights]
+        # the built-in presets with weights (a preset file loaded in this process is not one)
+        self.presets = [n for n in spec.presets if spec.policies[n].weights and not spec.policies[n].file]
         self.opponents = {n: spec.parse_policies(n, 1)[0] for n in self.presets}
         self.games_per_trial = games_per_trial
         self.study = None

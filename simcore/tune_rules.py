@@ -30,7 +30,6 @@ import numpy as np
 
 from simcore import tuning
 from simcore.arms import Arm, arms_job, parse_param
-from simcore.chunks import rows_frame
 from simcore.games import get_game
 from simcore.inputs import check_games, check_seed, check_whole
 from simcore.jobs import run_jobs, run_plans, split_run_options
@@ -236,9 +235,9 @@ def parse_constraint(spec: Any, players: int, text: str) -> Constraint:
 
 
 def measure(spec: Any, players: int, rows) -> dict[str, float]:
-    """Every quantity of the games in `rows` (result rows of one setting)."""
+    """Every quantity of the games in `rows` (the result rows of one setting, a frame)."""
     metrics = metric_list(spec, players)
-    mat = game_metrics(rows_frame(spec, rows, players), metrics, players)
+    mat = game_metrics(rows, metrics, players)
     q = {m.name: float(mat[:, j].mean()) for j, m in enumerate(metrics)}
     if players > 1:
         wins = np.array([q[f"win_{s}"] for s in range(players)])
@@ -285,7 +284,7 @@ class RulesSearch:
             self.base["resolve"](over)
         except RulesError as e:  # refused together, though each value alone is valid
             trial.set_user_attr("invalid", str(e))
-            trial.set_user_attr("constraints", [1.0] * max(1, len(self.constraints)))
+            self._constrain(trial, [1.0] * max(1, len(self.constraints)))
             return [INVALID if o.direction == "min" else -INVALID for o in self.objectives]
         plan = simulation_plan(
             self.spec,
@@ -299,10 +298,18 @@ class RulesSearch:
             rules_file=self.base["rules_file"],
         )
         (res,) = run_plans([plan], **self.run_options)
-        q = measure(self.spec, self.players, res.rows.to_numpy())
+        q = measure(self.spec, self.players, res.rows)
         trial.set_user_attr("quantities", q)
-        trial.set_user_attr("constraints", [c.excess(q) for c in self.constraints] or [0.0])
+        self._constrain(trial, [c.excess(q) for c in self.constraints] or [0.0])
         return [o.value(q) for o in self.objectives]
+
+    def _constrain(self, trial, excess: list[float]) -> None:
+        """Record each constraint's excess (at most 0: satisfied): for TPE (which then
+        prefers feasible points) and for the candidates' choice."""
+        trial.set_user_attr("constraints", excess)
+        if self.constraints or any(e > 0 for e in excess):
+            for i, e in enumerate(excess):
+                trial.set_constraint(f"c{i}", e)
 
 
 def trial_record(t) -> dict[str, Any]:
@@ -314,10 +321,6 @@ def trial_record(t) -> dict[str, Any]:
         "feasible": all(c <= 0 for c in t.user_attrs.get("constraints", [0.0])),
         "invalid": t.user_attrs.get("invalid"),
     }
-
-
-def _constraints_func(trial) -> list[float]:
-    return list(trial.user_attrs.get("constraints", [0.0]))
 
 
 def pick_candidates(trials, objectives, top: int) -> list[dict[str, Any]]:
@@ -419,7 +422,6 @@ def tune_rules(
         [o.optuna_direction for o in objs],
         seed,
         join,
-        _constraints_func if cons else None,
     )
     st = tuning.open_study(plan)
     before = len(tuning.completed(st))

@@ -87,8 +87,8 @@ def _index_sampler_class():
         """A TPE sampler made afresh for every trial, seeded with trial_seed(seed, index):
         its suggestions depend only on the completed trials and the trial's index."""
 
-        def __init__(self, seed: int, join: bool, constraints=None, startup: int = 10):
-            self.seed, self.join, self.constraints, self.startup = seed, join, constraints, startup
+        def __init__(self, seed: int, join: bool, startup: int = 10):
+            self.seed, self.join, self.startup = seed, join, startup
             self.inner = self._make(0)
 
         def _make(self, index: int, lane: int = 0):
@@ -97,7 +97,6 @@ def _index_sampler_class():
                 n_startup_trials=self.startup,
                 multivariate=True,
                 constant_liar=self.join,
-                constraints_func=self.constraints,
             )
 
         def before_trial(self, study, trial) -> None:
@@ -138,7 +137,6 @@ class StudyPlan:
     directions: list[str]
     seed: int
     join: bool = False
-    constraints: Callable | None = None
 
 
 def default_storage(path: str | Path) -> str:
@@ -169,7 +167,7 @@ def open_study(plan: StudyPlan):
     """Create the study or load it (resume); a study of this name made with other settings is
     refused. Without `join`, trials left running by a killed run are marked failed."""
     optuna = _optuna()
-    sampler = _index_sampler_class()(plan.seed, plan.join, plan.constraints)
+    sampler = _index_sampler_class()(plan.seed, plan.join)
     try:
         storage = optuna.storages.RDBStorage(plan.storage)
         study = optuna.create_study(

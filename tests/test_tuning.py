@@ -31,6 +31,18 @@ from tests.conftest import run_main
 SC = get_game("sunken-city")
 
 
+@pytest.fixture(autouse=True)
+def _forget_preset_files():
+    """Preset files add players to a game for the rest of the process: removed after each
+    test, so that other tests see the built-in players only."""
+    from simcore.games import all_games
+
+    before = {name: spec.policies for name, spec in all_games().items()}
+    yield
+    for name, spec in all_games().items():
+        object.__setattr__(spec, "policies", before[name])
+
+
 # --------------------------------------------------------------------------------- parsing
 @pytest.mark.parametrize(
     "text, quantity, direction, target",
