@@ -112,11 +112,40 @@ def search_space(spec: GameSpec, policy: str) -> dict[str, tuple[float, float, b
     return out
 
 
+# A number weight w in lo..hi is searched as x = w - lo + LOG_SHIFT on a logarithmic scale:
+# the declared ranges are wide (0 to 100 where the presets use 0.2 to 6; the route search's
+# effort 0 to 1e9), and on a log scale each order of magnitude gets the same share of the
+# search, so 0.1 to 1 is explored as well as 10 to 100. Whole-number weights are searched as
+# integers, every value equally.
+LOG_SHIFT = 0.01
+
+
 def distributions(space: dict[str, tuple[float, float, bool]]) -> dict[str, Any]:
+    """The optuna distribution of each weight (in the searched scale x, see LOG_SHIFT)."""
     from optuna.distributions import FloatDistribution, IntDistribution
 
     return {
-        k: IntDistribution(int(lo), int(hi)) if whole else FloatDistribution(lo, hi)
+        k: IntDistribution(int(lo), int(hi))
+        if whole
+        else FloatDistribution(LOG_SHIFT, hi - lo + LOG_SHIFT, log=True)
+        for k, (lo, hi, whole) in space.items()
+    }
+
+
+def to_weights(params: dict[str, Any], space) -> dict[str, float]:
+    """A trial's parameters (the searched scale) -> the weights, within their ranges, to six
+    significant digits."""
+    out: dict[str, float] = {}
+    for k, (lo, hi, whole) in space.items():
+        x = params[k]
+        out[k] = int(x) if whole else min(max(float(f"{x - LOG_SHIFT + lo:.6g}"), lo), hi)
+    return out
+
+
+def to_params(weights: dict[str, float], space) -> dict[str, Any]:
+    """Weights -> the searched scale (the inverse of to_weights)."""
+    return {
+        k: int(weights[k]) if whole else weights[k] - lo + LOG_SHIFT
         for k, (lo, hi, whole) in space.items()
     }
 
@@ -151,6 +180,7 @@ class PlayerSearch:
         self.opponents = {n: spec.parse_policies(n, 1)[0] for n in self.presets}
         self.games_per_trial = games_per_trial
         self.study = None
+        self.space = search_space(spec, policy)
 
     def champion(self, index: int) -> dict[str, Any] | None:
         """The best trial of the generations completed before this index (None in the
@@ -160,7 +190,7 @@ class PlayerSearch:
         return best_trial(done) if done else None
 
     def trials(self) -> list[dict[str, Any]]:
-        return [trial_record(t) for t in tuning.completed(self.study)]
+        return [trial_record(t, self.space) for t in tuning.completed(self.study)]
 
     def play(self, cand: SeatPolicy, opponents: list[SeatPolicy], games: int, **kw):
         """The candidate against each opponent: one SimResult per opponent."""
@@ -180,7 +210,7 @@ class PlayerSearch:
         return run_plans(plans, **self.run_options)
 
     def evaluate(self, trial, index: int) -> float:
-        weights = dict(trial.params)
+        weights = to_weights(trial.params, self.space)
         cand = candidate_seat(self.spec, self.policy, weights, "candidate")
         names, opps = list(self.opponents), list(self.opponents.values())
         champ = self.champion(index)
@@ -198,12 +228,14 @@ class PlayerSearch:
         return float(np.mean(rates))
 
 
-def trial_record(t) -> dict[str, Any]:
+def trial_record(t, space) -> dict[str, Any]:
+    """A completed trial: its index, number, value, weights (params), per-lineup rates and
+    the champion it played."""
     return {
         "index": tuning.trial_index(t),
         "number": t.number,
         "value": float(t.value),
-        "params": dict(t.params),
+        "params": to_weights(t.params, space),
         "rates": t.user_attrs.get("rates", {}),
         "champion": t.user_attrs.get("champion"),
     }
@@ -319,7 +351,8 @@ def tune_players(
     rules = spec.resolve_rules(variants, overrides, rules_file, players)
     rules_kw = dict(variants=list(variants), overrides=overrides, rules_file=rules_file)
     search = PlayerSearch(spec, players, policy, rules_kw, seed, games_per_trial, run_options)
-    start = dict(spec.resolve_seats(spec.parse_policies(policy, 1), rules)[0].spec.weights)
+    seat = spec.resolve_seats(spec.parse_policies(policy, 1), rules)[0]  # under these rules
+    start = to_weights(to_params(dict(zip(seat.spec.weights, seat.weights)), space), space)
     settings = {
         "command": "tune-players",
         "game": spec.name,
@@ -351,7 +384,7 @@ def tune_players(
         budget,
         distributions(space),
         search.evaluate,
-        enqueue={k: (int(v) if space[k][2] else v) for k, v in start.items()},
+        enqueue=to_params(start, space),
         progress=progress,
         describe=describe,
         stop_after=stop_after,

@@ -168,9 +168,7 @@ def _tiny(tmp_path, db, **kw):
 def test_killed_run_resumes_to_the_same_best_trial(tmp_path, monkeypatch):
     whole = _tiny(tmp_path, "a.db")
     assert len(whole.trials) == 13 and whole.confirmation is not None
-    assert whole.trials[0]["params"] == {
-        k: (int(v) if whole.space[k][2] else v) for k, v in whole.start.items()
-    }
+    assert whole.trials[0]["params"] == whole.start  # the first trial: the starting weights
     # a run killed in the middle of its 7th trial (the trial is left running in the database,
     # as after SIGKILL), then the same command again
     calls = {"n": 0}
