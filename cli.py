@@ -492,6 +492,16 @@ BudgetOpt = _opt(str | None, "--budget", help="trials of the search (those store
 ConfirmOpt = _opt(str | None, "--confirm-games", help="fresh games per confirmed candidate")
 
 
+def _sizes(module, budget, games_per_trial, confirm_games) -> dict[str, int]:
+    """A tuning command's --budget, --games-per-trial and --confirm-games (1e4 ok), each
+    given or the module's default."""
+    given = dict(budget=budget, games_per_trial=games_per_trial, confirm_games=confirm_games)
+    return {
+        k: _count(v, "--" + k.replace("_", "-")) if v else getattr(module, f"DEFAULT_{k.upper()}")
+        for k, v in given.items()
+    }
+
+
 @app.command("tune-players")
 @grouped
 def tune_players(
@@ -532,17 +542,7 @@ def tune_players(
             out,
             policy=policy,
             name=name,
-            budget=_count(budget, "--budget") if budget else tp.DEFAULT_BUDGET,
-            games_per_trial=(
-                _count(games_per_trial, "--games-per-trial")
-                if games_per_trial
-                else tp.DEFAULT_GAMES_PER_TRIAL
-            ),
-            confirm_games=(
-                _count(confirm_games, "--confirm-games")
-                if confirm_games
-                else tp.DEFAULT_CONFIRM_GAMES
-            ),
+            **_sizes(tp, budget, games_per_trial, confirm_games),
             top=confirm_top,
             seed=seed,
             storage=storage,
@@ -600,17 +600,7 @@ def tune(
             param or [],
             objective or [],
             constraints=constraint,
-            budget=_count(budget, "--budget") if budget else tr.DEFAULT_BUDGET,
-            games_per_trial=(
-                _count(games_per_trial, "--games-per-trial")
-                if games_per_trial
-                else tr.DEFAULT_GAMES_PER_TRIAL
-            ),
-            confirm_games=(
-                _count(confirm_games, "--confirm-games")
-                if confirm_games
-                else tr.DEFAULT_CONFIRM_GAMES
-            ),
+            **_sizes(tr, budget, games_per_trial, confirm_games),
             top=confirm_top,
             seed=seed,
             storage=storage,

@@ -89,13 +89,9 @@ def player_verdicts(conf: Any, table: pd.DataFrame, chosen: int | None, alpha: f
         ok = r.p_holm < alpha and r["diff"] > 0
         lines.append(
             f"verdict: the weights written ({r.arm}) "
+            + (f"beat {start} on fresh games" if ok else f"are NOT confirmed better than {start}")
             + (
-                f"beat {start} on fresh games"
-                if ok
-                else f"are NOT confirmed better than {start}"
-            )
-            + (
-                f"; the lower end of their win rate's 95% interval is "
+                "; the lower end of their win rate's 95% interval is "
                 + ("above" if r.ci_low > fair else "not above")
                 + f" {fair * 100:.1f}%"
             )
@@ -103,14 +99,12 @@ def player_verdicts(conf: Any, table: pd.DataFrame, chosen: int | None, alpha: f
     return lines
 
 
-def player_json(res: Any, table: pd.DataFrame | None, verdicts: list[str]) -> dict[str, Any]:
-    b = res.best
-    out = {
-        "command": "tune-players",
+def _run_json(res: Any, command: str) -> dict[str, Any]:
+    """The JSON keys of both tuning commands (simcore.tuning.TuningRun)."""
+    return {
+        "command": command,
         "game": res.game,
         "players": res.players,
-        "policy": res.policy,
-        "name": res.name,
         "seed": res.seed,
         "budget": res.budget,
         "trials": len(res.trials),
@@ -118,12 +112,21 @@ def player_json(res: Any, table: pd.DataFrame | None, verdicts: list[str]) -> di
         "games_per_trial": res.games_per_trial,
         "storage": res.storage,
         "study": res.study,
+        "search_s": res.search_s,
+        "confirm_s": res.confirm_s,
+    }
+
+
+def player_json(res: Any, table: pd.DataFrame | None, verdicts: list[str]) -> dict[str, Any]:
+    b = res.best
+    out = {
+        **_run_json(res, "tune-players"),
+        "policy": res.policy,
+        "name": res.name,
         "population": res.population,
         "space": {k: list(v) for k, v in res.space.items()},
         "start": res.start,
         "search_best": {"trial": b["index"], "value": b["value"], "weights": b["params"]},
-        "search_s": res.search_s,
-        "confirm_s": res.confirm_s,
         "out": res.out,
         "verdicts": verdicts,
     }
@@ -333,8 +336,12 @@ def tradeoff_plot(res: Any, path: Any) -> None:
         sign = np.array([1.0 if o.direction == "min" else -1.0 for o in res.objectives])
         recs = [t for t in res.trials if t["feasible"]]
         front = sorted(pareto_front(recs, sign), key=lambda t: t["values"][0])
-        ax.plot([t["values"][0] for t in front], [t["values"][1] for t in front], "o-",
-                label="Pareto front")
+        ax.plot(
+            [t["values"][0] for t in front],
+            [t["values"][1] for t in front],
+            "o-",
+            label="Pareto front",
+        )
         ax.set_xlabel(names[0])
         ax.set_ylabel(names[1])
     else:
@@ -355,24 +362,13 @@ def tradeoff_plot(res: Any, path: Any) -> None:
 
 def rules_json(res: Any, table: pd.DataFrame, verdicts: list[str]) -> dict[str, Any]:
     return {
-        "command": "tune",
-        "game": res.game,
-        "players": res.players,
-        "seed": res.seed,
-        "budget": res.budget,
-        "trials": len(res.trials),
-        "resumed_trials": res.resumed_trials,
-        "games_per_trial": res.games_per_trial,
-        "storage": res.storage,
-        "study": res.study,
+        **_run_json(res, "tune"),
         "policies": res.policies,
         "params": [p.name for p in res.params],
         "objectives": [o.text for o in res.objectives],
         "constraints": [c.text for c in res.constraints],
         "start": {k: (list(v) if isinstance(v, tuple) else v) for k, v in res.start.items()},
         "candidates": res.candidates,
-        "search_s": res.search_s,
-        "confirm_s": res.confirm_s,
         "confirmation": {
             "games": res.confirmation.games if res.confirmation else 0,
             "table": json.loads(table.to_json(orient="records")) if not table.empty else [],

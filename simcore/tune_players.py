@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,8 +30,8 @@ import numpy as np
 
 from simcore import tuning
 from simcore.games import GameSpec, PolicySpec, SeatPolicy, get_game
-from simcore.inputs import check_games, check_out_path, check_seed, check_whole
-from simcore.jobs import run_plans, split_run_options
+from simcore.inputs import check_out_path
+from simcore.jobs import run_plans
 from simcore.presetfile import NAME_RE, PresetFile, write_preset_file
 from simcore.rulesbase import RulesError
 from simcore.runner import simulation_plan
@@ -60,31 +60,20 @@ class PlayerConfirmation:
     opponents: str
 
 
-@dataclass
-class PlayerTuning:
-    """What tune_players returns (analysis.tuning renders it)."""
+@dataclass(kw_only=True)
+class PlayerTuning(tuning.TuningRun):
+    """What tune_players returns (analysis.tuning renders it); trials: index, value, params
+    (the weights), per-lineup rates, champion."""
 
-    game: str
-    players: int
     policy: str
     name: str
-    seed: int
-    budget: int
-    games_per_trial: int
-    storage: str
-    study: str
     space: dict[str, tuple[float, float, bool]]
     start: dict[str, float]
     population: list[str]
-    trials: list[dict[str, Any]]  # index, value, params, per-lineup rates, champion
-    search_s: float
-    resumed_trials: int
     confirmation: PlayerConfirmation | None = None
     chosen: int | None = None  # the confirmation arm written to --out
     out: str | None = None
-    confirm_s: float = 0.0
     rules_hash: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def best(self) -> dict[str, Any]:
@@ -101,7 +90,9 @@ def search_space(spec: GameSpec, policy: str) -> dict[str, tuple[float, float, b
     """Each weight of the player -> (lo, hi, whole): its declared range."""
     tunable = [n for n in spec.presets if spec.policies[n].weights]
     if policy not in tunable:
-        raise RulesError(f"--policy '{policy}': give one of {', '.join(tunable)} (a player with weights)")
+        raise RulesError(
+            f"--policy '{policy}': give one of {', '.join(tunable)} (a player with weights)"
+        )
     base = spec.policies[policy]
     out = {}
     for k in base.weights:
@@ -176,7 +167,9 @@ class PlayerSearch:
         self.spec, self.players, self.policy = spec, players, policy
         self.rules_kw, self.seed, self.run_options = rules_kw, seed, run_options
         # the built-in presets with weights (a preset file loaded in this process is not one)
-        self.presets = [n for n in spec.presets if spec.policies[n].weights and not spec.policies[n].file]
+        self.presets = [
+            n for n in spec.presets if spec.policies[n].weights and not spec.policies[n].file
+        ]
         self.opponents = {n: spec.parse_policies(n, 1)[0] for n in self.presets}
         self.games_per_trial = games_per_trial
         self.study = None
@@ -329,10 +322,13 @@ def tune_players(
     """Search, confirm and write a player's weights (module docstring). kw: the run options
     (threads, backend, scheduler, workers, progress). stop_after: stop the search after this
     many trials of this run, without confirming (the tests' stand-in for a killed run)."""
-    run_options, rest = split_run_options(kw)
-    if rest:
-        raise TypeError(f"unexpected options {sorted(rest)}")
-    progress = bool(run_options.pop("progress", False))
+    sz = tuning.check_sizes(budget, games_per_trial, confirm_games, top, seed, kw)
+    budget, games_per_trial, seed, run_options = (
+        sz.budget,
+        sz.games_per_trial,
+        sz.seed,
+        sz.run_options,
+    )
     spec = get_game(game)
     spec.check_players(players)
     if players < 2:
@@ -342,12 +338,6 @@ def tune_players(
     if not NAME_RE.match(name) or name in spec.policies and not spec.policies[name].file:
         raise RulesError(f"--name '{name}' must be a new lower-case name (not a built-in player)")
     out_path = _check_out(out)
-    budget = tuning.check_budget(budget)
-    games_per_trial = check_games(games_per_trial, 1, " per trial")
-    tuning.search_indices(games_per_trial)
-    tuning.confirm_indices(check_games(confirm_games, 2, " to confirm"))
-    top = check_whole(top, "--confirm-top", 1, maximum=20)
-    seed = check_seed(seed)
     rules = spec.resolve_rules(variants, overrides, rules_file, players)
     rules_kw = dict(variants=list(variants), overrides=overrides, rules_file=rules_file)
     search = PlayerSearch(spec, players, policy, rules_kw, seed, games_per_trial, run_options)
@@ -365,54 +355,48 @@ def tune_players(
         "seed": seed,
         "rules_hash": spec.rules_hash(rules, players),
     }
-    url = tuning.check_storage(storage) if storage else tuning.default_storage(
-        out_path.with_suffix(".study.db")
+    url = (
+        tuning.check_storage(storage)
+        if storage
+        else tuning.default_storage(out_path.with_suffix(".study.db"))
     )
     plan = tuning.StudyPlan(
         url, study or tuning.study_name("players", settings), settings, ["maximize"], seed, join
     )
-    search.study = st = tuning.open_study(plan)
-    before = len(tuning.completed(st))
+    search.study = tuning.open_study(plan)
 
     def describe() -> str:
         b = best_trial(search.trials())
         return f"{b['value']:.4f} (trial {b['index']})"
 
-    t0 = time.perf_counter()
-    tuning.run_trials(
-        st,
-        budget,
+    fields = tuning.search(
+        search.study,
+        plan,
+        sz,
+        spec.name,
+        players,
         distributions(space),
         search.evaluate,
+        search.trials,
         enqueue=to_params(start, space),
-        progress=progress,
         describe=describe,
         stop_after=stop_after,
     )
     result = PlayerTuning(
-        game=spec.name,
-        players=players,
+        **fields,
         policy=policy,
         name=name,
-        seed=seed,
-        budget=budget,
-        games_per_trial=games_per_trial,
-        storage=url,
-        study=plan.name,
         space=space,
         start=start,
         population=search.presets + ["champion"],
-        trials=search.trials(),
-        search_s=time.perf_counter() - t0,
-        resumed_trials=before,
         rules_hash=settings["rules_hash"],
     )
     if stop_after is not None and len(result.trials) < budget:
         return result
     t1 = time.perf_counter()
-    cands = top_candidates(result.trials, top)
+    cands = top_candidates(result.trials, sz.top)
     if cands:
-        result.confirmation = conf = confirm(search, start, cands, confirm_games, top)
+        result.confirmation = conf = confirm(search, start, cands, sz.confirm_games, sz.top)
         # the candidate with the most confirmed wins (the Holm correction in analysis.tuning
         # covers testing every candidate)
         chosen = 1 + int(np.argmax([w.mean() for w in conf.wins[1:]]))

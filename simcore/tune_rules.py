@@ -31,8 +31,7 @@ import numpy as np
 from simcore import tuning
 from simcore.arms import Arm, arms_job, parse_param
 from simcore.games import get_game
-from simcore.inputs import check_games, check_seed, check_whole
-from simcore.jobs import run_jobs, run_plans, split_run_options
+from simcore.jobs import run_jobs, run_plans
 from simcore.metrics import first_player_advantage, game_metrics, metric_list
 from simcore.rulesbase import RulesError
 from simcore.runner import simulation_plan
@@ -248,27 +247,17 @@ def measure(spec: Any, players: int, rows) -> dict[str, float]:
 
 
 # --------------------------------------------------------------------------------- search
-@dataclass
-class RulesTuning:
-    """What tune_rules returns (analysis.tuning renders it)."""
+@dataclass(kw_only=True)
+class RulesTuning(tuning.TuningRun):
+    """What tune_rules returns (analysis.tuning renders it); trials: index, values, params,
+    quantities, feasible, invalid."""
 
-    game: str
-    players: int
-    seed: int
-    budget: int
-    games_per_trial: int
-    storage: str
-    study: str
     params: list[Param]
     objectives: list[Objective]
     constraints: list[Constraint]
     start: dict[str, Any]  # each parameter's value in the starting rules
-    trials: list[dict[str, Any]]
-    search_s: float
-    resumed_trials: int
     candidates: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     confirmation: Any = None  # a simcore.arms.ArmRun: the start first, then the candidates
-    confirm_s: float = 0.0
     policies: list[str] = dataclasses.field(default_factory=list)
 
 
@@ -377,10 +366,13 @@ def tune_rules(
     **kw: Any,
 ) -> RulesTuning:
     """Search rules parameters (module docstring), confirm the best. kw: the run options."""
-    run_options, rest = split_run_options(kw)
-    if rest:
-        raise TypeError(f"unexpected options {sorted(rest)}")
-    progress = bool(run_options.pop("progress", False))
+    sz = tuning.check_sizes(budget, games_per_trial, confirm_games, top, seed, kw)
+    budget, games_per_trial, seed, run_options = (
+        sz.budget,
+        sz.games_per_trial,
+        sz.seed,
+        sz.run_options,
+    )
     spec = get_game(game)
     spec.check_players(players)
     variants, overrides = list(variants or ()), dict(overrides or {})
@@ -395,12 +387,6 @@ def tune_rules(
     if not 1 <= len(objs) <= 2:
         raise RulesError("--objective: give one or two")
     cons = [parse_constraint(spec, players, c) for c in constraints or []]
-    budget = tuning.check_budget(budget)
-    games_per_trial = check_games(games_per_trial, 1, " per trial")
-    tuning.search_indices(games_per_trial)
-    tuning.confirm_indices(check_games(confirm_games, 2, " to confirm"))
-    top = check_whole(top, "--confirm-top", 1, maximum=20)
-    seed = check_seed(seed)
     seats = spec.parse_policies(policies, players)
     settings = {
         "command": "tune",
@@ -424,7 +410,6 @@ def tune_rules(
         join,
     )
     st = tuning.open_study(plan)
-    before = len(tuning.completed(st))
     base = dict(
         resolve=resolve,
         policies=seats,
@@ -445,40 +430,33 @@ def tune_rules(
         return f"{vals} (trial {best[0]['index']})"
 
     start_vals = {p.name: p.start_value(start_rules) for p in parsed}
-    t0 = time.perf_counter()
-    tuning.run_trials(
+    fields = tuning.search(
         st,
-        budget,
+        plan,
+        sz,
+        spec.name,
+        players,
         {p.name: p.distribution() for p in parsed},
         search.evaluate,
+        lambda: [trial_record(t) for t in tuning.completed(st)],
         enqueue=start_point(parsed, start_vals) or None,
-        progress=progress,
         describe=describe,
         stop_after=stop_after,
     )
     result = RulesTuning(
-        game=spec.name,
-        players=players,
-        seed=seed,
-        budget=budget,
-        games_per_trial=games_per_trial,
-        storage=url,
-        study=plan.name,
+        **fields,
         params=parsed,
         objectives=objs,
         constraints=cons,
         start=start_vals,
-        trials=[trial_record(t) for t in tuning.completed(st)],
-        search_s=time.perf_counter() - t0,
-        resumed_trials=before,
         policies=[p.label for p in seats],
     )
     if stop_after is not None and len(result.trials) < budget:
         return result
     t1 = time.perf_counter()
-    result.candidates = pick_candidates(result.trials, objs, top)
+    result.candidates = pick_candidates(result.trials, objs, sz.top)
     if result.candidates:
-        result.confirmation = confirm_rules(search, result.candidates, confirm_games)
+        result.confirmation = confirm_rules(search, result.candidates, sz.confirm_games)
     result.confirm_s = time.perf_counter() - t1
     return result
 

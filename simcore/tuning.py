@@ -217,6 +217,61 @@ def check_budget(budget: int) -> int:
     return check_whole(budget, "--budget", 1, maximum=MAX_BUDGET)
 
 
+@dataclass(kw_only=True)
+class TuningRun:
+    """What both tuning commands return: the setting, the completed trials (dicts with at
+    least index and params), the search's and the confirmation's seconds."""
+
+    game: str
+    players: int
+    seed: int
+    budget: int
+    games_per_trial: int
+    storage: str
+    study: str
+    trials: list[dict[str, Any]]
+    search_s: float
+    resumed_trials: int  # trials found in the database when this run started
+    confirm_s: float = 0.0
+
+
+@dataclass
+class Sizes:
+    """The checked sizes of a tuning run and its run options."""
+
+    budget: int
+    games_per_trial: int
+    confirm_games: int
+    top: int
+    seed: int
+    progress: bool
+    run_options: dict[str, Any]
+
+
+def check_sizes(budget, games_per_trial, confirm_games, top, seed, kw: dict[str, Any]) -> Sizes:
+    """The options both commands share, checked (one RulesError line each); kw: the run
+    options (threads, backend, scheduler, workers, progress), nothing else."""
+    from simcore.inputs import check_games, check_seed
+    from simcore.jobs import split_run_options
+
+    run_options, rest = split_run_options(kw)
+    if rest:
+        raise TypeError(f"unexpected options {sorted(rest)}")
+    games_per_trial = check_games(games_per_trial, 1, " per trial")
+    search_indices(games_per_trial)
+    confirm_games = check_games(confirm_games, 2, " to confirm")
+    confirm_indices(confirm_games)
+    return Sizes(
+        check_budget(budget),
+        games_per_trial,
+        confirm_games,
+        check_whole(top, "--confirm-top", 1, maximum=20),
+        check_seed(seed),
+        bool(run_options.pop("progress", False)),
+        run_options,
+    )
+
+
 # --------------------------------------------------------------------------------- loop
 class TrialProgress:
     """One line on stderr, rewritten after every trial: trial k/N, best so far, ETA."""
@@ -286,3 +341,25 @@ def run_trials(
     finally:
         bar.close()
     return time.perf_counter() - t0
+
+
+def search(
+    study, plan: StudyPlan, sz: Sizes, game: str, players: int, dists, evaluate, records, **kw: Any
+) -> dict[str, Any]:
+    """Run the trials of a study (run_trials; kw: enqueue, describe, stop_after) and return
+    the TuningRun fields of the result (records(): the completed trials as dicts)."""
+    before = len(completed(study))
+    t0 = time.perf_counter()
+    run_trials(study, sz.budget, dists, evaluate, progress=sz.progress, **kw)
+    return dict(
+        game=game,
+        players=players,
+        seed=sz.seed,
+        budget=sz.budget,
+        games_per_trial=sz.games_per_trial,
+        storage=plan.storage,
+        study=plan.name,
+        trials=records(),
+        search_s=time.perf_counter() - t0,
+        resumed_trials=before,
+    )

@@ -19,10 +19,10 @@ from simcore.games import get_game
 from simcore.presetfile import PresetFile, read_preset_file, write_preset_file
 from simcore.rulesbase import RulesError
 from simcore.tune_rules import (
+    pareto_front,
     parse_constraint,
     parse_objective,
     parse_tune_param,
-    pareto_front,
     pick_candidates,
     tune_rules,
 )
@@ -96,9 +96,10 @@ def test_constraint_excess_follows_optuna_convention():
     c = parse_constraint(SC, 3, "mean_rounds<=9")
     assert c.excess({"rounds": 8.5}) < 0 < c.excess({"rounds": 9.5})
     strict = parse_constraint(SC, 3, "rounds<9")
-    assert strict.excess({"rounds": 9.0}) > 0 and parse_constraint(SC, 3, "rounds<=9").excess(
-        {"rounds": 9.0}
-    ) == 0
+    assert (
+        strict.excess({"rounds": 9.0}) > 0
+        and parse_constraint(SC, 3, "rounds<=9").excess({"rounds": 9.0}) == 0
+    )
     assert c.holds(9.0) and not strict.holds(9.0)
 
 
@@ -119,8 +120,14 @@ def test_params_parse():
     assert (p.lo, p.hi, p.entry, p.override(3)) == (0, 8, None, "3")
     p = parse_tune_param(SC, "die=beige,black", 3, rules)
     assert p.choices == ("beige", "black")
-    for bad in ("streets_space1=30..15", "streets_space1=a..b", "nothing=1..2", "die=1..3",
-                "chip_supply", "die=beige"):
+    for bad in (
+        "streets_space1=30..15",
+        "streets_space1=a..b",
+        "nothing=1..2",
+        "die=1..3",
+        "chip_supply",
+        "die=beige",
+    ):
         with pytest.raises(RulesError, match="--param"):
             parse_tune_param(SC, bad, 3, rules)
 
@@ -143,7 +150,9 @@ def test_confirmation_games_are_disjoint_from_the_search():
     assert search.stop <= confirm.start == tuning.CONFIRM_START
     with pytest.raises(RulesError):
         tuning.search_indices(tuning.MAX_SEARCH_GAMES + 1)
-    keys = {int(new_stream(7, i)[0]) for i in [*range(50), *range(confirm.start, confirm.start + 50)]}
+    keys = {
+        int(new_stream(7, i)[0]) for i in [*range(50), *range(confirm.start, confirm.start + 50)]
+    }
     assert len(keys) == 100
     assert tuning.trial_seed(1, 5) != tuning.trial_seed(1, 6) != tuning.trial_seed(2, 6)
 
@@ -194,8 +203,16 @@ def test_killed_run_resumes_to_the_same_best_trial(tmp_path, monkeypatch):
     assert resumed.confirmation.labels == whole.confirmation.labels
     # another --seed makes another study with other suggestions
     other = tp.tune_players(
-        "sunken-city", 3, str(tmp_path / "x.toml"), budget=3, games_per_trial=60,
-        confirm_games=30, top=1, seed=6, storage=str(tmp_path / "c.db"), threads=1,
+        "sunken-city",
+        3,
+        str(tmp_path / "x.toml"),
+        budget=3,
+        games_per_trial=60,
+        confirm_games=30,
+        top=1,
+        seed=6,
+        storage=str(tmp_path / "c.db"),
+        threads=1,
     )
     assert other.trials[1]["params"] != whole.trials[1]["params"]
 
@@ -214,9 +231,10 @@ def test_preset_file_round_trip_and_use(tmp_path):
     assert (pf.game, pf.name, pf.policy, pf.weights) == ("sunken-city", "mine", "balanced", w)
     spec = get_game("sunken-city")
     seats = spec.parse_policies(f"mine@{path},balanced,balanced", 3)
-    assert seats[0].label == "mine" and dict(zip(spec.policies["mine"].weights, seats[0].weights))[
-        "greed"
-    ] == 4.25
+    assert (
+        seats[0].label == "mine"
+        and dict(zip(spec.policies["mine"].weights, seats[0].weights))["greed"] == 4.25
+    )
     # the file's weights win over the advanced game's preset weights, like the user's
     adv = spec.resolve_rules(["advanced"], players=3)
     vec = dict(zip(spec.policies["mine"].weights, spec.resolve_seats(seats, adv)[0].weights))
@@ -226,12 +244,18 @@ def test_preset_file_round_trip_and_use(tmp_path):
 @pytest.mark.parametrize(
     "body, why",
     [
-        ('game = "sunken-city"\nname = "x1"\npolicy = "balanced"\n[weights]\ngreed = 500\n',
-         "must be a number from 0 to 100"),
-        ('game = "sunken-city"\nname = "x2"\npolicy = "balanced"\n[weights]\nkeys = 2.5\n',
-         "whole number"),
-        ('game = "sunken-city"\nname = "x3"\npolicy = "balanced"\n[weights]\nwhat = 1\n',
-         "no weight 'what'"),
+        (
+            'game = "sunken-city"\nname = "x1"\npolicy = "balanced"\n[weights]\ngreed = 500\n',
+            "must be a number from 0 to 100",
+        ),
+        (
+            'game = "sunken-city"\nname = "x2"\npolicy = "balanced"\n[weights]\nkeys = 2.5\n',
+            "whole number",
+        ),
+        (
+            'game = "sunken-city"\nname = "x3"\npolicy = "balanced"\n[weights]\nwhat = 1\n',
+            "no weight 'what'",
+        ),
         ('game = "sumeria"\nname = "x4"\npolicy = "balanced"\n', "is for sumeria"),
         ('game = "sunken-city"\nname = "x5"\npolicy = "random"\n', "policy 'random'"),
         ('game = "sunken-city"\nname = "greedy"\npolicy = "balanced"\n', "taken"),
@@ -262,9 +286,27 @@ def test_missing_preset_file(monkeypatch, capsys, tmp_path):
 # --------------------------------------------------------------------------------- commands
 def test_tune_players_command_writes_a_usable_preset(tmp_path):
     out = tmp_path / "w.toml"
-    args = ["tune-players", "sunken-city", "--players", "3", "--budget", "3",
-            "--games-per-trial", "60", "--confirm-games", "60", "--confirm-top", "1",
-            "--out", str(out), "--name", "cli-tuned", "--threads", "1", "--json"]
+    args = [
+        "tune-players",
+        "sunken-city",
+        "--players",
+        "3",
+        "--budget",
+        "3",
+        "--games-per-trial",
+        "60",
+        "--confirm-games",
+        "60",
+        "--confirm-top",
+        "1",
+        "--out",
+        str(out),
+        "--name",
+        "cli-tuned",
+        "--threads",
+        "1",
+        "--json",
+    ]
     res = CliRunner().invoke(cli.app, args)
     assert res.exit_code == 0, res.output
     js = json.loads(res.output)
@@ -276,8 +318,17 @@ def test_tune_players_command_writes_a_usable_preset(tmp_path):
     assert res.exit_code == 0 and "cli-tuned" in res.output
     res = CliRunner().invoke(
         cli.app,
-        ["simulate", "sunken-city", "--games", "60", "--policy-file", str(out),
-         "--policy", "cli-tuned,balanced,balanced", "--json"],
+        [
+            "simulate",
+            "sunken-city",
+            "--games",
+            "60",
+            "--policy-file",
+            str(out),
+            "--policy",
+            "cli-tuned,balanced,balanced",
+            "--json",
+        ],
     )
     assert res.exit_code == 0, res.output
     assert json.loads(res.output)["seats"][0]["policy"] == "cli-tuned"
@@ -326,8 +377,16 @@ def test_pick_candidates_skips_start_and_infeasible():
     "args",
     [
         ["tune", "sunken-city", "--param", "streets_space1=15..30", "--objective", "gap"],
-        ["tune", "sunken-city", "--param", "streets_space1=15..30", "--objective", "seat-gap",
-         "--constraint", "rounds=9"],
+        [
+            "tune",
+            "sunken-city",
+            "--param",
+            "streets_space1=15..30",
+            "--objective",
+            "seat-gap",
+            "--constraint",
+            "rounds=9",
+        ],
         ["tune", "sunken-city", "--param", "streets_space1=15..300", "--objective", "seat-gap"],
         ["tune", "sunken-city", "--objective", "seat-gap"],
         ["tune-players", "sunken-city", "--out", "w.csv"],
