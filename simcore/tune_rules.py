@@ -296,7 +296,7 @@ class RulesSearch:
         """Record each constraint's excess (at most 0: satisfied): for TPE (which then
         prefers feasible points) and for the candidates' choice."""
         trial.set_user_attr("constraints", excess)
-        if self.constraints or any(e > 0 for e in excess):
+        if self.constraints and hasattr(trial, "set_constraint"):  # optuna 5
             for i, e in enumerate(excess):
                 trial.set_constraint(f"c{i}", e)
 
@@ -408,6 +408,7 @@ def tune_rules(
         [o.optuna_direction for o in objs],
         seed,
         join,
+        constrained=bool(cons),
     )
     st = tuning.open_study(plan)
     base = dict(

@@ -87,8 +87,11 @@ def _index_sampler_class():
         """A TPE sampler made afresh for every trial, seeded with trial_seed(seed, index):
         its suggestions depend only on the completed trials and the trial's index."""
 
-        def __init__(self, seed: int, join: bool, startup: int = 10):
+        def __init__(self, seed: int, join: bool, constrained: bool, startup: int = 10):
             self.seed, self.join, self.startup = seed, join, startup
+            self.extra = {}
+            if constrained and not hasattr(optuna.trial.Trial, "set_constraint"):  # optuna 4
+                self.extra["constraints_func"] = lambda t: t.user_attrs.get("constraints", [0.0])
             self.inner = self._make(0)
 
         def _make(self, index: int, lane: int = 0):
@@ -97,6 +100,7 @@ def _index_sampler_class():
                 n_startup_trials=self.startup,
                 multivariate=True,
                 constant_liar=self.join,
+                **self.extra,
             )
 
         def before_trial(self, study, trial) -> None:
@@ -137,6 +141,7 @@ class StudyPlan:
     directions: list[str]
     seed: int
     join: bool = False
+    constrained: bool = False  # trials record constraints (tune --constraint)
 
 
 def default_storage(path: str | Path) -> str:
@@ -167,7 +172,7 @@ def open_study(plan: StudyPlan):
     """Create the study or load it (resume); a study of this name made with other settings is
     refused. Without `join`, trials left running by a killed run are marked failed."""
     optuna = _optuna()
-    sampler = _index_sampler_class()(plan.seed, plan.join)
+    sampler = _index_sampler_class()(plan.seed, plan.join, plan.constrained)
     try:
         storage = optuna.storages.RDBStorage(plan.storage)
         study = optuna.create_study(
