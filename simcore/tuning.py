@@ -14,7 +14,8 @@ is the number of trials completed before it. TPE's suggestions are a function of
 trials and of its seed, and every trial's value is a function of its parameters (the games are
 the same for every trial: common random numbers), so a resumed run proposes exactly what the
 uninterrupted run proposes at the same index and ends with the same best trial. A trial left
-running by a killed run is marked failed when the run is resumed, and its index is used again.
+running by a killed run stays so in the database and is ignored (it completed nothing): its
+index is used again.
 With several workers on one study (`--join`), the trials running elsewhere count too, so the
 workers do not propose the same point; the order in which workers finish then decides the
 suggestions, and such a run is not reproducible.
@@ -170,7 +171,8 @@ def study_name(prefix: str, settings: dict[str, Any]) -> str:
 
 def open_study(plan: StudyPlan):
     """Create the study or load it (resume); a study of this name made with other settings is
-    refused. Without `join`, trials left running by a killed run are marked failed."""
+    refused. Trials left running by a killed run stay as they are: a trial's index counts
+    completed trials only, and TPE (without `join`) looks at completed trials only."""
     optuna = _optuna()
     sampler = _index_sampler_class()(plan.seed, plan.join, plan.constrained)
     try:
@@ -201,9 +203,6 @@ def open_study(plan: StudyPlan):
         )
     if [d.name.lower() for d in study.directions] != list(plan.directions):
         raise RulesError(f"study '{plan.name}' has other objectives")
-    if not plan.join:
-        for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,)):
-            storage.set_trial_state_values(t._trial_id, optuna.trial.TrialState.FAIL)
     return study
 
 
@@ -326,7 +325,10 @@ def run_trials(
     after this many trials of this run (the tests' stand-in for a kill). Returns the seconds
     spent on this run's trials."""
     optuna = _optuna()
-    if enqueue is not None and not study.get_trials(deepcopy=False):
+    states = [t.state for t in study.get_trials(deepcopy=False)]
+    if enqueue is not None and not any(
+        s in (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.WAITING) for s in states
+    ):  # the starting point first (again, when a killed run left it unfinished)
         study.enqueue_trial(enqueue)
     done = len(completed(study))
     bar = TrialProgress(budget, done, progress, describe)

@@ -398,3 +398,19 @@ def test_bad_tuning_options(args, monkeypatch, capsys, tmp_path):
     monkeypatch.chdir(tmp_path)
     code, _, err = run_main(args, monkeypatch, capsys)
     assert code == 2 and len(err.splitlines()) == 1 and err.startswith("error: "), err
+
+
+def test_a_run_killed_in_its_first_trial_starts_again_from_the_start(tmp_path, monkeypatch):
+    """The first trial is the starting point; a run killed during it (the trial left running)
+    enqueues it again on resume."""
+    real = tp.PlayerSearch.evaluate
+
+    def dying(self, trial, index):
+        raise SystemExit("killed")
+
+    monkeypatch.setattr(tp.PlayerSearch, "evaluate", dying)
+    with pytest.raises(SystemExit):
+        _tiny(tmp_path, "k.db", stop_after=1)
+    monkeypatch.setattr(tp.PlayerSearch, "evaluate", real)
+    res = _tiny(tmp_path, "k.db", stop_after=1)
+    assert res.trials[0]["index"] == 0 and res.trials[0]["params"] == res.start
