@@ -367,6 +367,7 @@ def rules_json(res: Any, table: pd.DataFrame, verdicts: list[str]) -> dict[str, 
         "params": [p.name for p in res.params],
         "objectives": [o.text for o in res.objectives],
         "constraints": [c.text for c in res.constraints],
+        "notes": res.notes,
         "start": {k: (list(v) if isinstance(v, tuple) else v) for k, v in res.start.items()},
         "candidates": res.candidates,
         "confirmation": {
@@ -395,6 +396,8 @@ def render_rules_tuning(res: Any, plot: Any, json_out: bool, echo) -> None:
         + (f"; constraints {', '.join(c.text for c in res.constraints)}" if res.constraints else "")
         + f"; study {res.study} in {res.storage}"
     )
+    for note in res.notes:
+        echo(note)
     df = trials_frame(res)
     names = [o.text for o in res.objectives]
     ascending = [o.direction == "min" for o in res.objectives]

@@ -114,8 +114,24 @@ def parse_tune_param(spec: Any, text: str, players: int, start_rules: Any) -> Pa
     )
 
 
-def check_params(spec, params: list[Param], resolve) -> None:
-    """Every value of every parameter (each range's ends) makes valid rules on its own."""
+MAX_SCANNED = 10_000  # range values checked one by one (a longer range: its ends only)
+
+
+def _refusal(p: Param, v: Any, resolve) -> str | None:
+    """Why the rules refuse parameter p at value v alone (None: they accept it)."""
+    try:
+        resolve({p.name: p.override(v)})
+    except RulesError as e:
+        return str(e)
+    return None
+
+
+def check_params(spec, params: list[Param], resolve) -> tuple[list[Param], list[str]]:
+    """Every value of every parameter must make valid rules on its own. A range is narrowed to
+    the values the rules accept when they are one unbroken run (Sunken City's streets_space1=
+    15..30 for 3 players: 27 and more need more streets than exist), with a note saying so;
+    a range with no valid value, or with gaps, and any refused choice, is an error.
+    Returns the parameters (ranges narrowed) and the notes."""
     if not params:
         raise RulesError("--param: give at least one NAME=LOW..HIGH or NAME=V1,V2,...")
     if len(params) > MAX_PARAMS:
@@ -123,12 +139,22 @@ def check_params(spec, params: list[Param], resolve) -> None:
     names = [p.name for p in params]
     if len(set(names)) != len(names):
         raise RulesError("--param: the same rules field is given twice")
+    out, notes = [], []
     for p in params:
-        for v in p.choices or (p.lo, p.hi):
-            try:
-                resolve({p.name: p.override(v)})
-            except RulesError as e:
-                raise RulesError(f"--param {p.name}: the value {v} is refused: {e}") from None
+        values = p.choices or (range(p.lo, p.hi + 1) if p.hi - p.lo < MAX_SCANNED else (p.lo, p.hi))
+        why = {v: _refusal(p, v, resolve) for v in values}
+        ok = [v for v in values if why[v] is None]
+        bad = next((v for v in values if why[v] is not None), None)
+        if bad is not None and (p.choices or not ok or ok != list(range(ok[0], ok[-1] + 1))):
+            raise RulesError(f"--param {p.name}: the value {bad} is refused: {why[bad]}")
+        if bad is not None:
+            notes.append(
+                f"--param {p.name}={p.lo}..{p.hi}: searched {ok[0]}..{ok[-1]}, the rules "
+                f"refuse the other values ({bad}: {why[bad]})"
+            )
+            p = dataclasses.replace(p, lo=ok[0], hi=ok[-1])
+        out.append(p)
+    return out, notes
 
 
 # --------------------------------------------------------------------------------- quantities
@@ -258,6 +284,7 @@ class RulesTuning(tuning.TuningRun):
     start: dict[str, Any]  # each parameter's value in the starting rules
     candidates: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     confirmation: Any = None  # a simcore.arms.ArmRun: the start first, then the candidates
+    notes: list[str] = dataclasses.field(default_factory=list)  # ranges narrowed
     policies: list[str] = dataclasses.field(default_factory=list)
 
 
@@ -382,7 +409,7 @@ def tune_rules(
     def resolve(over):
         return spec.resolve_rules(variants, {**overrides, **over}, rules_file, players)
 
-    check_params(spec, parsed, resolve)
+    parsed, notes = check_params(spec, parsed, resolve)
     objs = [parse_objective(spec, players, o) for o in objectives or []]
     if not 1 <= len(objs) <= 2:
         raise RulesError("--objective: give one or two")
@@ -451,6 +478,7 @@ def tune_rules(
         constraints=cons,
         start=start_vals,
         policies=[p.label for p in seats],
+        notes=notes,
     )
     if stop_after is not None and len(result.trials) < budget:
         return result

@@ -132,6 +132,22 @@ def test_params_parse():
             parse_tune_param(SC, bad, 3, rules)
 
 
+def test_a_range_is_narrowed_to_the_values_the_rules_accept():
+    from simcore.tune_rules import check_params
+
+    rules = SC.rules_cls()
+
+    def resolve(over):
+        return SC.resolve_rules((), over, None, 3)
+
+    p = parse_tune_param(SC, "streets_space1=15..30", 3, rules)
+    (q,), notes = check_params(SC, [p], resolve)
+    assert (q.lo, q.hi) == (15, 26) and "searched 15..26" in notes[0] and "27" in notes[0]
+    p = parse_tune_param(SC, "streets_space1=40..60", 3, rules)
+    with pytest.raises(RulesError, match="the value 40 is refused"):
+        check_params(SC, [p], resolve)
+
+
 def test_pareto_front():
     trials = [{"values": v, "index": i} for i, v in enumerate([[1, 5], [2, 2], [3, 3], [5, 1]])]
     front = pareto_front(trials, np.array([1.0, 1.0]))
@@ -387,7 +403,7 @@ def test_pick_candidates_skips_start_and_infeasible():
             "--constraint",
             "rounds=9",
         ],
-        ["tune", "sunken-city", "--param", "streets_space1=15..300", "--objective", "seat-gap"],
+        ["tune", "sunken-city", "--param", "streets_space1=40..60", "--objective", "seat-gap"],
         ["tune", "sunken-city", "--objective", "seat-gap"],
         ["tune-players", "sunken-city", "--out", "w.csv"],
         ["tune-players", "sunken-city", "--out", "w.toml", "--policy", "random"],
