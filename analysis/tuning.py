@@ -152,7 +152,7 @@ def _weights_table(res: Any) -> pd.DataFrame:
             {
                 "weight": k,
                 "start": res.start[k],
-                "tuned": shown[k],
+                "written": shown[k],
                 "range": f"{lo:g}..{hi:g}" + (" (whole)" if whole else ""),
             }
         )
