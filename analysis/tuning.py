@@ -299,10 +299,37 @@ def rules_verdicts(res: Any, table: pd.DataFrame) -> list[str]:
             "verdict: no setting in the searched range is confirmed better than the start "
             "on fresh games"
         )
-    else:
+    elif len(res.objectives) == 1:
         names = ", ".join(dict.fromkeys(good.candidate))
         lines.append(f"verdict: confirmed better than the start on fresh games: {names}")
+    else:  # per objective, and in both
+        parts = []
+        for o in res.objectives:
+            sel = good[good.objective == o.text]
+            parts.append(f"in {o.text}: {', '.join(sel.candidate) if len(sel) else 'none'}")
+        both = [c for c, g in good.groupby("candidate") if len(g) == len(res.objectives)]
+        parts.append(f"in both: {', '.join(both) if both else 'none'}")
+        lines.append("verdict: confirmed better than the start on fresh games " + "; ".join(parts))
     return lines
+
+
+def front_table(res: Any) -> pd.DataFrame:
+    """The trials shown: the Pareto front of the feasible trials (two objectives) or the
+    confirmed candidates (one), and the start (trial 0), with their role."""
+    from simcore.tune_rules import pareto_front
+
+    df = trials_frame(res)
+    names = [o.text for o in res.objectives]
+    cand = {c["index"] for c in res.candidates}
+    shown = set(cand) | {0}
+    if len(names) == 2:
+        sign = np.array([1.0 if o.direction == "min" else -1.0 for o in res.objectives])
+        shown |= {t["index"] for t in pareto_front([t for t in res.trials if t["feasible"]], sign)}
+    out = df[df.trial.isin(shown)].copy()
+    out.insert(
+        1, "role", ["start" if i == 0 else "confirmed" if i in cand else "front" for i in out.trial]
+    )
+    return out.sort_values(names, ascending=[o.direction == "min" for o in res.objectives])
 
 
 def trials_frame(res: Any) -> pd.DataFrame:
@@ -353,7 +380,17 @@ def tradeoff_plot(res: Any, path: Any) -> None:
         x = c["values"][0] if len(names) == 2 else c["index"]
         y = c["values"][1] if len(names) == 2 else c["values"][0]
         ax.scatter([x], [y], s=80, facecolors="none", edgecolors="red")
-    ax.set_title(f"{res.game}, {res.players} players: {len(res.trials)} trials")
+    start = next((t for t in res.trials if t["index"] == 0), None)
+    if start is not None:
+        x, y = (
+            (start["values"][0], start["values"][1]) if len(names) == 2 else (0, start["values"][0])
+        )
+        ax.scatter([x], [y], marker="x", c="black", label="start")
+    ax.set_title(
+        f"{res.game}, {res.players} players: {len(res.trials)} trials (search estimates; "
+        "ringed: confirmed)",
+        fontsize=9,
+    )
     ax.legend()
     fig.tight_layout()
     fig.savefig(path)
@@ -398,14 +435,9 @@ def render_rules_tuning(res: Any, plot: Any, json_out: bool, echo) -> None:
     )
     for note in res.notes:
         echo(note)
-    df = trials_frame(res)
-    names = [o.text for o in res.objectives]
-    ascending = [o.direction == "min" for o in res.objectives]
-    kind = "Pareto front candidates" if len(names) == 2 else "best trials"
-    echo(f"{kind} (the search's own estimates, optimistic; not a verdict):")
-    idx = [c["index"] for c in res.candidates]
-    best = df[df.trial.isin(idx) | (df.trial == 0)].sort_values(names, ascending=ascending)
-    echo(best.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+    kind = "the Pareto front" if len(res.objectives) == 2 else "the best trials"
+    echo(f"{kind} and the start (the search's own estimates, optimistic; not a verdict):")
+    echo(front_table(res).to_string(index=False, float_format=lambda x: f"{x:.4f}"))
     if res.confirmation is None:
         echo("no confirmation (the search stopped before its budget, or nothing was feasible)")
         return
