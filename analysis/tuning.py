@@ -263,7 +263,30 @@ def rules_confirmation_table(res: Any, alpha: float = ALPHA) -> pd.DataFrame:
     df["p_holm"] = multipletests(df["p_value"], alpha, "holm")[1]
     df["improves"] = [_improves(o, r.start, r, alpha) for o, (_, r) in zip(objs, df.iterrows())]
     df["constraints"] = [_constraints_text(res, table, c) for c in df["candidate"]]
+    df["also"] = [_side_effects(res, table, c, start) for c in df["candidate"]]
     return df
+
+
+SIDE_METRICS = {"rounds": ("length", "rounds", 1.0), "shared": ("shared wins", "points", 100.0)}
+
+
+def _side_effects(res: Any, table: pd.DataFrame, arm: str, start: str) -> str:
+    """What else the candidate changes (length, shared wins), when not an objective: the
+    start's value, the candidate's, the paired difference's interval (not Holm-corrected:
+    a description, not a test)."""
+    objs = {_metric(o.quantity) for o in res.objectives}
+    out = []
+    for m, (label, unit, k) in SIDE_METRICS.items():
+        sel = table[(table.metric == m) & (table.arm == arm)]
+        b = table[(table.metric == m) & (table.arm == start)]
+        if m in objs or sel.empty or b.empty:
+            continue
+        r = sel.iloc[0]
+        out.append(
+            f"{label} {b.iloc[0].value * k:.2f} -> {r.value * k:.2f} {unit} "
+            f"(95% CI of the difference {r.diff_low * k:+.2f} to {r.diff_high * k:+.2f})"
+        )
+    return "; ".join(out)
 
 
 def _constraints_text(res: Any, table: pd.DataFrame, arm: str) -> str:
@@ -292,6 +315,7 @@ def rules_verdicts(res: Any, table: pd.DataFrame) -> list[str]:
             f"{fmt_p(r.p_value)}, {fmt_p(r.p_holm, 'Holm p')}): "
             + ("confirmed better than the start" if r.improves else "not confirmed better")
             + (f"; constraints {r.constraints}" if r.constraints else "")
+            + (f"; also {r.also}" if r.also else "")
         )
     good = table[table.improves] if not table.empty else table
     if good.empty:
