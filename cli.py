@@ -488,8 +488,16 @@ StorageOpt = _opt(
 )
 StudyOpt = _opt(str | None, "--study", help="the study's name (default: from the settings)")
 JoinOpt = _opt(bool, "--join", help="join a study other workers are running (docs/tuning.md)")
-BudgetOpt = _opt(str | None, "--budget", help="trials of the search (those stored count)")
-ConfirmOpt = _opt(str | None, "--confirm-games", help="fresh games per confirmed candidate")
+BudgetOpt = _opt(
+    str | None,
+    "--budget",
+    help="trials of the search, those stored included  [default: tune-players 200, tune 60]",
+)
+ConfirmOpt = _opt(
+    str | None,
+    "--confirm-games",
+    help="fresh games per confirmed candidate  [default: tune-players 30000, tune 50000]",
+)
 
 
 def _sizes(module, budget, games_per_trial, confirm_games) -> dict[str, int]:
@@ -510,7 +518,7 @@ def tune_players(
     policy: _opt(str | None, "--policy", help="the player to tune (default: the game's)") = None,
     budget: BudgetOpt = None,
     games_per_trial: _opt(
-        str | None, "--games-per-trial", help="games per trial over the population"
+        str | None, "--games-per-trial", help="games per trial over the population  [default: 6000]"
     ) = None,
     out: _opt(str, "--out", help="the preset file to write (.toml)") = "",
     name: _opt(str, "--name", help="the preset's name") = "tuned",
@@ -573,7 +581,9 @@ def tune(
         list[str] | None, "--constraint", help="QUANTITY OP NUMBER, e.g. 'mean_rounds<=9'"
     ) = None,
     budget: BudgetOpt = None,
-    games_per_trial: _opt(str | None, "--games-per-trial", help="games per trial") = None,
+    games_per_trial: _opt(
+        str | None, "--games-per-trial", help="games per trial  [default: 20000]"
+    ) = None,
     confirm_games: ConfirmOpt = None,
     confirm_top: _opt(int, "--confirm-top", help="best settings confirmed") = 3,
     storage: StorageOpt = None,

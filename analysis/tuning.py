@@ -267,7 +267,7 @@ def rules_confirmation_table(res: Any, alpha: float = ALPHA) -> pd.DataFrame:
     return df
 
 
-SIDE_METRICS = {"rounds": ("length", "rounds", 1.0), "shared": ("shared wins", "points", 100.0)}
+SIDE_METRICS = {"rounds": ("length", " rounds", 1.0), "shared": ("shared wins", "%", 100.0)}
 
 
 def _side_effects(res: Any, table: pd.DataFrame, arm: str, start: str) -> str:
@@ -283,7 +283,7 @@ def _side_effects(res: Any, table: pd.DataFrame, arm: str, start: str) -> str:
             continue
         r = sel.iloc[0]
         out.append(
-            f"{label} {b.iloc[0].value * k:.2f} -> {r.value * k:.2f} {unit} "
+            f"{label} {b.iloc[0].value * k:.2f} -> {r.value * k:.2f}{unit} "
             f"(95% CI of the difference {r.diff_low * k:+.2f} to {r.diff_high * k:+.2f})"
         )
     return "; ".join(out)
