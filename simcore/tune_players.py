@@ -248,9 +248,10 @@ def top_candidates(trials: list[dict[str, Any]], k: int) -> list[dict[str, Any]]
     return out
 
 
-def confirm(search: PlayerSearch, start: dict[str, float], cands, games: int, top: int):
+def confirm(search, start: dict[str, float], cands, games: int, top: int, progress=False):
     """Play the confirmation (module docstring): the start against itself, then each
-    candidate against the start, on games indices from CONFIRM_START on."""
+    candidate against the start, on games indices from CONFIRM_START on (a progress bar of
+    its games when asked)."""
     spec, players = search.spec, search.players
     idx = tuning.confirm_indices(games)
     start_seat = candidate_seat(spec, search.policy, start, search.policy)
@@ -271,7 +272,7 @@ def confirm(search: PlayerSearch, start: dict[str, float], cands, games: int, to
         )
         for label, _, w in arms
     ]
-    results = run_plans(plans, **search.run_options)
+    results = run_plans(plans, **search.run_options, progress=progress)
     wins = []
     for r in results:
         g = r.rows["game"].to_numpy()
@@ -396,7 +397,9 @@ def tune_players(
     t1 = time.perf_counter()
     cands = top_candidates(result.trials, sz.top)
     if cands:
-        result.confirmation = conf = confirm(search, start, cands, sz.confirm_games, sz.top)
+        result.confirmation = conf = confirm(
+            search, start, cands, sz.confirm_games, sz.top, sz.progress
+        )
         # the candidate with the most confirmed wins (the Holm correction in analysis.tuning
         # covers testing every candidate)
         chosen = 1 + int(np.argmax([w.mean() for w in conf.wins[1:]]))

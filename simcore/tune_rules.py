@@ -485,7 +485,9 @@ def tune_rules(
     t1 = time.perf_counter()
     result.candidates = pick_candidates(result.trials, objs, sz.top)
     if result.candidates:
-        result.confirmation = confirm_rules(search, result.candidates, sz.confirm_games)
+        result.confirmation = confirm_rules(
+            search, result.candidates, sz.confirm_games, sz.progress
+        )
     result.confirm_s = time.perf_counter() - t1
     return result
 
@@ -506,7 +508,7 @@ def start_point(params: list[Param], start: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def confirm_rules(search: RulesSearch, candidates, games: int):
+def confirm_rules(search: RulesSearch, candidates, games: int, progress: bool = False):
     """The starting rules and each candidate, on the same fresh games (indices from
     CONFIRM_START on): a simcore.arms.ArmRun, the start first."""
     b = search.base
@@ -526,5 +528,5 @@ def confirm_rules(search: RulesSearch, candidates, games: int):
         rules_file=b["rules_file"],
         start=tuning.confirm_indices(games).start,
     )
-    run_jobs([job], **search.run_options)
+    run_jobs([job], **search.run_options, progress=progress)
     return job.result()
