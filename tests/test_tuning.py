@@ -7,6 +7,7 @@ compile anyway."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -29,6 +30,20 @@ from simcore.tune_rules import (
 from tests.conftest import run_main
 
 SC = get_game("sunken-city")
+
+
+@pytest.fixture
+def db_dir(tmp_path):
+    """A folder for the study databases: in memory (/dev/shm) where there is one, since
+    SQLite's commits (optuna commits every parameter) cost a disk sync each."""
+    import os
+    import tempfile
+
+    if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
+        with tempfile.TemporaryDirectory(dir="/dev/shm", prefix="balance-tune-") as d:
+            yield Path(d)
+    else:
+        yield tmp_path
 
 
 @pytest.fixture(autouse=True)
@@ -174,45 +189,45 @@ def test_confirmation_games_are_disjoint_from_the_search():
 
 
 # --------------------------------------------------------------------------------- resume
-def _tiny(tmp_path, db, **kw):
+def _tiny(tmp_path, db, db_dir=None, **kw):
     return tp.tune_players(
         "sunken-city",
         3,
         str(tmp_path / "w.toml"),
-        budget=13,
+        budget=12,
         games_per_trial=60,
         confirm_games=30,
         top=2,
         seed=5,
-        storage=str(tmp_path / db),
+        storage=str((db_dir or tmp_path) / db),
         threads=1,
         **kw,
     )
 
 
-def test_killed_run_resumes_to_the_same_best_trial(tmp_path, monkeypatch):
-    whole = _tiny(tmp_path, "a.db")
-    assert len(whole.trials) == 13 and whole.confirmation is not None
+def test_killed_run_resumes_to_the_same_best_trial(tmp_path, db_dir, monkeypatch):
+    whole = _tiny(tmp_path, "a.db", db_dir=db_dir)
+    assert len(whole.trials) == 12 and whole.confirmation is not None
     assert whole.trials[0]["params"] == whole.start  # the first trial: the starting weights
-    # a run killed in the middle of its 7th trial (the trial is left running in the database,
+    # a run killed in the middle of its 6th trial (the trial is left running in the database,
     # as after SIGKILL), then the same command again
     calls = {"n": 0}
     real = tp.PlayerSearch.evaluate
 
     def dying(self, trial, index):
         calls["n"] += 1
-        if calls["n"] == 7:
+        if calls["n"] == 6:
             raise SystemExit("killed")
         return real(self, trial, index)
 
     monkeypatch.setattr(tp.PlayerSearch, "evaluate", dying)
     with pytest.raises(SystemExit):
-        _tiny(tmp_path, "b.db")
+        _tiny(tmp_path, "b.db", db_dir=db_dir)
     monkeypatch.setattr(tp.PlayerSearch, "evaluate", real)
-    part = _tiny(tmp_path, "b.db", stop_after=2)  # a second, clean stop
-    assert part.resumed_trials == 6 and len(part.trials) == 8 and part.confirmation is None
-    resumed = _tiny(tmp_path, "b.db")
-    assert resumed.resumed_trials == 8
+    part = _tiny(tmp_path, "b.db", db_dir=db_dir, stop_after=2)  # a second, clean stop
+    assert part.resumed_trials == 5 and len(part.trials) == 7 and part.confirmation is None
+    resumed = _tiny(tmp_path, "b.db", db_dir=db_dir)  # TPE's own suggestions from trial 10 on
+    assert resumed.resumed_trials == 7
     strip = [{k: t[k] for k in ("index", "value", "params")} for t in resumed.trials]
     assert strip == [{k: t[k] for k in ("index", "value", "params")} for t in whole.trials]
     assert resumed.best == whole.best
@@ -222,12 +237,12 @@ def test_killed_run_resumes_to_the_same_best_trial(tmp_path, monkeypatch):
         "sunken-city",
         3,
         str(tmp_path / "x.toml"),
-        budget=3,
+        budget=2,
         games_per_trial=60,
         confirm_games=30,
         top=1,
         seed=6,
-        storage=str(tmp_path / "c.db"),
+        storage=str(db_dir / "c.db"),
         threads=1,
     )
     assert other.trials[1]["params"] != whole.trials[1]["params"]
@@ -300,7 +315,7 @@ def test_missing_preset_file(monkeypatch, capsys, tmp_path):
 
 
 # --------------------------------------------------------------------------------- commands
-def test_tune_players_command_writes_a_usable_preset(tmp_path):
+def test_tune_players_command_writes_a_usable_preset(tmp_path, db_dir):
     out = tmp_path / "w.toml"
     args = [
         "tune-players",
@@ -322,6 +337,8 @@ def test_tune_players_command_writes_a_usable_preset(tmp_path):
         "--threads",
         "1",
         "--json",
+        "--storage",
+        str(db_dir / "cli.db"),
     ]
     res = CliRunner().invoke(cli.app, args)
     assert res.exit_code == 0, res.output
@@ -353,7 +370,7 @@ def test_tune_players_command_writes_a_usable_preset(tmp_path):
     assert again["resumed_trials"] == 3 and again["search_best"] == js["search_best"]
 
 
-def test_tune_rules_search_and_confirmation(tmp_path):
+def test_tune_rules_search_and_confirmation(tmp_path, db_dir):
     res = tune_rules(
         "sunken-city",
         3,
@@ -364,7 +381,7 @@ def test_tune_rules_search_and_confirmation(tmp_path):
         games_per_trial=60,
         confirm_games=60,
         top=2,
-        storage=str(tmp_path / "r.db"),
+        storage=str(db_dir / "r.db"),
         threads=1,
     )
     assert len(res.trials) == 4 and res.trials[0]["params"] == {"streets_space1": 23}
@@ -416,7 +433,7 @@ def test_bad_tuning_options(args, monkeypatch, capsys, tmp_path):
     assert code == 2 and len(err.splitlines()) == 1 and err.startswith("error: "), err
 
 
-def test_a_run_killed_in_its_first_trial_starts_again_from_the_start(tmp_path, monkeypatch):
+def test_a_run_killed_in_its_first_trial_starts_again_from_the_start(tmp_path, db_dir, monkeypatch):
     """The first trial is the starting point; a run killed during it (the trial left running)
     enqueues it again on resume."""
     real = tp.PlayerSearch.evaluate
@@ -426,7 +443,7 @@ def test_a_run_killed_in_its_first_trial_starts_again_from_the_start(tmp_path, m
 
     monkeypatch.setattr(tp.PlayerSearch, "evaluate", dying)
     with pytest.raises(SystemExit):
-        _tiny(tmp_path, "k.db", stop_after=1)
+        _tiny(tmp_path, "k.db", db_dir, stop_after=1)
     monkeypatch.setattr(tp.PlayerSearch, "evaluate", real)
-    res = _tiny(tmp_path, "k.db", stop_after=1)
+    res = _tiny(tmp_path, "k.db", db_dir, stop_after=1)
     assert res.trials[0]["index"] == 0 and res.trials[0]["params"] == res.start
