@@ -406,33 +406,6 @@ def test_pick_candidates_skips_start_and_infeasible():
     assert [t["index"] for t in pick_candidates(trials, o, 3)] == [2]
 
 
-@pytest.mark.parametrize(
-    "args",
-    [
-        ["tune", "sunken-city", "--param", "streets_space1=15..30", "--objective", "gap"],
-        [
-            "tune",
-            "sunken-city",
-            "--param",
-            "streets_space1=15..30",
-            "--objective",
-            "seat-gap",
-            "--constraint",
-            "rounds=9",
-        ],
-        ["tune", "sunken-city", "--param", "streets_space1=40..60", "--objective", "seat-gap"],
-        ["tune", "sunken-city", "--objective", "seat-gap"],
-        ["tune-players", "sunken-city", "--out", "w.csv"],
-        ["tune-players", "sunken-city", "--out", "w.toml", "--policy", "random"],
-        ["tune-players", "sunken-city", "--out", "w.toml", "--budget", "0"],
-    ],
-)
-def test_bad_tuning_options(args, monkeypatch, capsys, tmp_path):
-    monkeypatch.chdir(tmp_path)
-    code, _, err = run_main(args, monkeypatch, capsys)
-    assert code == 2 and len(err.splitlines()) == 1 and err.startswith("error: "), err
-
-
 def test_a_run_killed_in_its_first_trial_starts_again_from_the_start(tmp_path, db_dir, monkeypatch):
     """The first trial is the starting point; a run killed during it (the trial left running)
     enqueues it again on resume."""
