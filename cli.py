@@ -53,13 +53,29 @@ def interrupt_exits():
         raise typer.Exit(130) from None
 
 
-def _rules(variant=None, set_=None, rules_file=None, policy=None) -> dict[str, Any]:
+def _rules(
+    variant=None, set_=None, rules_file=None, policy=None, policy_file=None, game=None
+) -> dict[str, Any]:
     """The rules and players options as the API's keywords (--set parsed; options not
-    given are left to the API's defaults)."""
+    given are left to the API's defaults). Each --policy-file is loaded first, so that
+    --policy can name its preset."""
     from simcore.rulesbase import parse_set_options
 
+    _load_presets(game, policy_file)
     given = dict(variants=variant, rules_file=rules_file, policies=policy)
     return {"overrides": parse_set_options(set_ or []), **{k: v for k, v in given.items() if v}}
+
+
+def _load_presets(game: str | None, files: list[str] | None) -> None:
+    """--policy-file: add each preset file's player to its game (simcore.presetfile)."""
+    if not files:
+        return
+    from simcore.games import get_game
+
+    if game is None:
+        raise UserError("--policy-file needs a game")
+    for f in files:
+        get_game(game).add_preset_file(f)
 
 
 def _run(cluster: dict[str, Any], threads, quiet: bool = False) -> dict[str, Any]:
@@ -69,16 +85,17 @@ def _run(cluster: dict[str, Any], threads, quiet: bool = False) -> dict[str, Any
     return dict(**cluster, threads=threads, progress=progress)
 
 
-def _api_options(rules: dict[str, Any], cluster: dict[str, Any], threads, quiet: bool):
+def _api_options(rules: dict[str, Any], cluster: dict[str, Any], threads, quiet: bool, game=None):
     """The keywords of a command's simulating API call: the rules and players options (a dict
     of RULES' names), the package version (provenance) and the run options."""
-    return {**_rules(**rules), "version": package_version(), **_run(cluster, threads, quiet)}
+    rules = _rules(**rules, game=game)
+    return {**rules, "version": package_version(), **_run(cluster, threads, quiet)}
 
 
-def _count(text: str) -> int:
+def _count(text: str, what: str = "--games") -> int:
     from simcore.inputs import parse_count
 
-    return parse_count(text)
+    return parse_count(text, what)
 
 
 def _out(path: str | None, kind: str):
@@ -184,11 +201,17 @@ DieOpt = _opt(
     help="another die: a name or faces such as 0,1,1,2,2,3 (repeatable)",
 )
 ParamOpt = _opt(list[str] | None, "--param", help="key=v1,v2,... (lists: key=a,b;c,d); one or two")
+PolicyFileOpt = _opt(
+    list[str] | None,
+    "--policy-file",
+    help="a preset file of weights (from tune-players); --policy can then name it",
+)
 RULES = OptionGroup(
     variant=(VariantOpt, None),
     set_=(SetOpt, None),
     rules_file=(RulesFileOpt, None),
     policy=(PolicyOpt, None),
+    policy_file=(PolicyFileOpt, None),
 )
 CLUSTER = OptionGroup(
     backend=(BackendOpt, "local"),
@@ -203,11 +226,19 @@ MetricOpt = _opt(
 
 
 @app.command()
-def games(json_out: JsonOpt = False) -> None:
+def games(
+    json_out: JsonOpt = False,
+    policy_file: _opt(
+        list[str] | None, "--policy-file", help="also list the player of this preset file"
+    ) = None,
+) -> None:
     """List the games: seat ranges, variants, policies and rules fields with defaults."""
     from analysis import render
     from simcore.games import all_games
+    from simcore.presetfile import read_preset_file
 
+    for f in policy_file or []:
+        _load_presets(read_preset_file(f).game, [f])
     render.games(all_games(), json_out, typer.echo)
 
 
@@ -239,7 +270,7 @@ def simulate(
 
     out_path = _out(out, "rows")
     n = _count(games_ or ("1e8" if precision is not None else "10000"))
-    options = _api_options(rules, cluster, threads, json_out)
+    options = _api_options(rules, cluster, threads, json_out, game)
     try:
         res = run(
             game,
@@ -286,7 +317,7 @@ def replay(
         players,
         seed,
         game_index,
-        **_rules(**rules),
+        **_rules(**rules, game=game),
         rotate_seats=rotate_seats,
         version=package_version(),
     )
@@ -332,6 +363,7 @@ def compare(
     set_: SetEveryArmOpt = None,
     rules_file: RulesFileOpt = None,
     policy: PolicyOpt = None,
+    policy_file: PolicyFileOpt = None,
     rotate_seats: _opt(bool, "--rotate-seats", help="") = False,
     games_: _opt(str, "--games", "-g", help="games per arm (1e4 ok)") = "20000",
     seed: SeedOpt = DEFAULT_SEED,
@@ -344,8 +376,8 @@ def compare(
     from simcore.arms import command_arms, run_compare
 
     arms = command_arms(variant, set_arm)
-    rules = dict(set_=set_, rules_file=rules_file, policy=policy)
-    options = _api_options(rules, cluster, threads, json_out)
+    rules = dict(set_=set_, rules_file=rules_file, policy=policy, policy_file=policy_file)
+    options = _api_options(rules, cluster, threads, json_out, game)
     with interrupt_exits():
         run = run_compare(
             game, players, arms, _count(games_), seed=seed, rotate_seats=rotate_seats, **options
@@ -361,6 +393,7 @@ def dice(
     die: DieOpt = None,
     set_: SetOpt = None,
     policy: PolicyOpt = None,
+    policy_file: PolicyFileOpt = None,
     games_: _opt(str, "--games", "-g", help="games per die and player count") = "20000",
     seed: SeedOpt = DEFAULT_SEED,
     threads: ThreadsOpt = None,
@@ -373,7 +406,8 @@ def dice(
     from simcore.inputs import parse_player_counts
 
     counts = parse_player_counts(players)
-    options = _api_options(dict(set_=set_, policy=policy), cluster, threads, json_out)
+    rules = dict(set_=set_, policy=policy, policy_file=policy_file)
+    options = _api_options(rules, cluster, threads, json_out, game)
     with interrupt_exits():
         runs = run_dice(game, counts, _count(games_), dice=die, seed=seed, **options)
     render.dice(runs, json_out, typer.echo)
@@ -399,7 +433,7 @@ def sweep(
     from simcore.arms import run_sweep
 
     out_path = _out(out, "plot")
-    options = _api_options(rules, cluster, threads, json_out)
+    options = _api_options(rules, cluster, threads, json_out, game)
     with interrupt_exits():
         swept = run_sweep(
             game, players, param or [], _count(games_), seed=seed, metrics=metric, **options
@@ -417,6 +451,7 @@ def report(
     ) = "30000",
     seed: SeedOpt = DEFAULT_SEED,
     policy: PolicyOpt = None,
+    policy_file: PolicyFileOpt = None,
     threads: ThreadsOpt = None,
     cluster: dict[str, Any] = CLUSTER,
 ) -> None:
@@ -426,6 +461,7 @@ def report(
     from simcore.report_plan import play_report
 
     folder = check_out_folder(out or f"reports/{game}")
+    _load_presets(game, policy_file)
     with interrupt_exits():
         runs = play_report(
             game,
@@ -443,6 +479,147 @@ def report(
             echo=typer.echo,
         )
     typer.echo(f"report written to {paths['html']} and {paths['markdown']} (data: {paths['json']})")
+
+
+StorageOpt = _opt(
+    str | None,
+    "--storage",
+    help="the study's database: a file (SQLite) or a URL such as postgresql://host/db",
+)
+StudyOpt = _opt(str | None, "--study", help="the study's name (default: from the settings)")
+JoinOpt = _opt(bool, "--join", help="join a study other workers are running (docs/tuning.md)")
+BudgetOpt = _opt(
+    str | None,
+    "--budget",
+    help="trials of the search, those stored included  [default: tune-players 200, tune 60]",
+)
+ConfirmOpt = _opt(
+    str | None,
+    "--confirm-games",
+    help="fresh games per confirmed candidate  [default: tune-players 30000, tune 50000]",
+)
+
+
+def _sizes(module, budget, games_per_trial, confirm_games) -> dict[str, int]:
+    """A tuning command's --budget, --games-per-trial and --confirm-games (1e4 ok), each
+    given or the module's default."""
+    given = dict(budget=budget, games_per_trial=games_per_trial, confirm_games=confirm_games)
+    return {
+        k: _count(v, "--" + k.replace("_", "-")) if v else getattr(module, f"DEFAULT_{k.upper()}")
+        for k, v in given.items()
+    }
+
+
+@app.command("tune-players")
+@grouped
+def tune_players(
+    game: GameArg,
+    players: PlayersOpt = 3,
+    policy: _opt(str | None, "--policy", help="the player to tune (default: the game's)") = None,
+    budget: BudgetOpt = None,
+    games_per_trial: _opt(
+        str | None, "--games-per-trial", help="games per trial over the population  [default: 6000]"
+    ) = None,
+    out: _opt(str, "--out", help="the preset file to write (.toml)") = "",
+    name: _opt(str, "--name", help="the preset's name") = "tuned",
+    confirm_games: ConfirmOpt = None,
+    confirm_top: _opt(int, "--confirm-top", help="best trials confirmed") = 3,
+    storage: StorageOpt = None,
+    study: StudyOpt = None,
+    join: JoinOpt = False,
+    variant: VariantOpt = None,
+    set_: SetOpt = None,
+    rules_file: RulesFileOpt = None,
+    seed: SeedOpt = DEFAULT_SEED,
+    threads: ThreadsOpt = None,
+    json_out: JsonOpt = False,
+    cluster: dict[str, Any] = CLUSTER,
+) -> None:
+    """Search a player's weights for the most wins against the presets (optuna), confirm the
+    best on fresh games and write them as a named preset file (docs/tuning.md)."""
+    from analysis.tuning import render_player_tuning
+    from simcore import tune_players as tp
+
+    if not out:
+        raise UserError("--out FILE.toml is needed: the preset file to write")
+    rules = _rules(variant=variant, set_=set_, rules_file=rules_file, game=game)
+    with interrupt_exits():
+        res = tp.tune_players(
+            game,
+            players,
+            out,
+            policy=policy,
+            name=name,
+            **_sizes(tp, budget, games_per_trial, confirm_games),
+            top=confirm_top,
+            seed=seed,
+            storage=storage,
+            study=study,
+            join=join,
+            command="balance " + " ".join(sys.argv[1:]),
+            version=package_version(),
+            **rules,
+            **_run(cluster, threads, json_out),
+        )
+    render_player_tuning(res, json_out, typer.echo)
+
+
+@app.command()
+@grouped
+def tune(
+    game: GameArg,
+    players: PlayersOpt = 3,
+    param: _opt(
+        list[str] | None, "--param", help="NAME=LOW..HIGH or NAME=V1,V2,... (repeatable)"
+    ) = None,
+    objective: _opt(
+        list[str] | None,
+        "--objective",
+        help="seat-gap, first-player, length=TARGET, a quantity, max:Q or Q=TARGET (one or two)",
+    ) = None,
+    constraint: _opt(
+        list[str] | None, "--constraint", help="QUANTITY OP NUMBER, e.g. 'mean_rounds<=9'"
+    ) = None,
+    budget: BudgetOpt = None,
+    games_per_trial: _opt(
+        str | None, "--games-per-trial", help="games per trial  [default: 20000]"
+    ) = None,
+    confirm_games: ConfirmOpt = None,
+    confirm_top: _opt(int, "--confirm-top", help="best settings confirmed") = 3,
+    storage: StorageOpt = None,
+    study: StudyOpt = None,
+    join: JoinOpt = False,
+    rules: dict[str, Any] = RULES,
+    seed: SeedOpt = DEFAULT_SEED,
+    threads: ThreadsOpt = None,
+    json_out: JsonOpt = False,
+    plot: _opt(str | None, "--plot", help="write the trade-off plot (.png/.svg/.pdf)") = None,
+    cluster: dict[str, Any] = CLUSTER,
+) -> None:
+    """Search rules parameters for an objective under constraints (optuna), confirm the best
+    settings against the starting rules on fresh games (docs/tuning.md)."""
+    from analysis.tuning import render_rules_tuning
+    from simcore import tune_rules as tr
+
+    plot_path = _out(plot, "plot")
+    api = _rules(**rules, game=game)
+    with interrupt_exits():
+        res = tr.tune_rules(
+            game,
+            players,
+            param or [],
+            objective or [],
+            constraints=constraint,
+            **_sizes(tr, budget, games_per_trial, confirm_games),
+            top=confirm_top,
+            seed=seed,
+            storage=storage,
+            study=study,
+            join=join,
+            **api,
+            **_run(cluster, threads, json_out),
+        )
+    render_rules_tuning(res, plot_path, json_out, typer.echo)
 
 
 def main() -> None:

@@ -21,7 +21,7 @@ import numpy as np
 
 from simcore.chunks import DEFAULT_CHUNK, chunk_plan, play_chunk, rows_frame
 from simcore.games import all_games, get_game
-from simcore.inputs import check_games, check_seed
+from simcore.inputs import MAX_INDEX, check_games, check_seed, check_whole
 from simcore.jobs import Plan, Task, TaskList, play
 from simcore.metrics import ArmMoments, Metric, game_metrics, metric_list, metric_scale
 from simcore.rulesbase import RulesError, apply_overrides
@@ -173,10 +173,13 @@ class ArmsJob:
     a chunk is played under every arm by one task (play_arms_chunk), and the chunks' summaries
     and moments are merged in plan order (a simcore.jobs.Job)."""
 
-    def __init__(self, spec, players, arms, arm_rules, seats, seed, games, *, rotate, chunk):
+    def __init__(
+        self, spec, players, arms, arm_rules, seats, seed, games, *, rotate, chunk, start=0
+    ):
         self.spec, self.game, self.players = spec, spec.name, players
         self.arms, self.arm_rules, self.seats = list(arms), arm_rules, seats
         self.seed, self.games, self.rotate, self.chunk = int(seed), games, rotate, chunk
+        self.start = start  # the first game index (tuning's confirmation: simcore.tuning)
         self.metrics = metric_list(spec, players)
         self.moments = arm_moments(len(arms), self.metrics, players)
         # one SimJob per arm keeps the arm's merged summary and makes its SimResult
@@ -196,7 +199,7 @@ class ArmsJob:
         args = (self.game, self.players, self.arm_rules, self.seats, self.seed)
         games = len(self.arms)  # games per game index
         return TaskList(
-            chunk_plan(0, self.games, chunk),
+            chunk_plan(self.start, self.games, chunk),
             lambda first, n: Task(
                 play_arms_chunk, (*args, first, n, self.rotate, self.metrics), n * games
             ),
@@ -245,8 +248,10 @@ def arms_job(
     overrides: dict[str, Any] | None = None,
     chunk_size: int | None = None,
     version: str = "",
+    start: int = 0,
 ) -> ArmsJob:
-    """Validate and resolve the arms (bad arms fail at once) into a job, without playing it."""
+    """Validate and resolve the arms (bad arms fail at once) into a job, without playing it.
+    start: the first game index (games start .. start + games - 1)."""
     games = check_games(games, 2, " for a comparison")
     seed = check_seed(seed)
     spec = get_game(game) if isinstance(game, str) else game
@@ -257,8 +262,18 @@ def arms_job(
         raise RulesError("chunk size must be at least 1")
     arm_rules = resolve_arms(spec, players, arms, rules_file, overrides)
     seats = policies if isinstance(policies, list) else spec.parse_policies(policies, players)
+    start = check_whole(start, "start", maximum=MAX_INDEX + 1 - games)
     return ArmsJob(
-        spec, players, arms, arm_rules, seats, seed, games, rotate=rotate_seats, chunk=chunk_size
+        spec,
+        players,
+        arms,
+        arm_rules,
+        seats,
+        seed,
+        games,
+        rotate=rotate_seats,
+        chunk=chunk_size,
+        start=start,
     )
 
 

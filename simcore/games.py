@@ -9,6 +9,7 @@ import math
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -35,6 +36,8 @@ class PolicySpec:
     description: str
     weights: dict[str, float] = field(default_factory=dict)
     base: str = ""  # a `search` player's base player (simcore.search)
+    file: str = ""  # the preset file it was loaded from (simcore.presetfile), if any
+    file_weights: tuple[str, ...] = ()  # the weights that file sets
 
 
 @dataclass(frozen=True)
@@ -308,6 +311,8 @@ class GameSpec:
             raise RulesError(f"--policy gives {len(entries)} players for a {players}-player game")
         out = []
         for name, weights in entries:
+            if "@" in name:  # NAME@FILE: a preset file, loaded here
+                name = self.add_preset_file(name.split("@", 1)[1], name.split("@", 1)[0])
             if name == "search" and "search" in self.policies:
                 out.append(self._search_seat(weights))
                 continue
@@ -331,9 +336,51 @@ class GameSpec:
             label = name + (
                 ":" + ",".join(f"{k}={v}" for k, v in weights.items()) if weights else ""
             )
-            user = tuple((k, vec[k]) for k in weights)
+            # a preset file's weights win over the rules mode's (rules_weights) like the user's
+            user = tuple((k, vec[k]) for k in (*spec.file_weights, *weights))
             out.append(SeatPolicy(spec, tuple(vec.values()), label, user))
         return out
+
+    def add_preset_file(self, path: str, name: str | None = None) -> str:
+        """Load a preset file (simcore.presetfile) and add it to this game's players for the
+        rest of the process (a `balance games` run lists it); its name is returned. name: the
+        name the user wrote before '@', which must be the file's. The file must be for this
+        game, name one of its compiled players (not `random`-like players without weights, nor
+        `search`), and give only that player's weights, each within its declared range; a
+        name already taken by a built-in player, or by another file, is refused."""
+        from simcore.presetfile import read_preset_file
+
+        pf = read_preset_file(path)
+        where = f"--policy-file '{path}'"
+        if name is not None and name != pf.name:
+            raise RulesError(f"{where} holds the preset '{pf.name}', not '{name}'")
+        if pf.game != self.name:
+            raise RulesError(f"{where} is for {pf.game}, not {self.name}")
+        base = self.policies.get(pf.policy)
+        if base is None or base.id == search.SEARCH_ID or base.file or not base.weights:
+            known = ", ".join(n for n in self.presets if self.policies[n].weights)
+            raise RulesError(f"{where}: policy '{pf.policy}' is not one of {known}")
+        for k, v in pf.weights.items():
+            if k not in base.weights:
+                raise RulesError(
+                    f"{where}: {pf.policy} has no weight '{k}' (weights: {', '.join(base.weights)})"
+                )
+            wrong = self.weight_range(k).problem(v)
+            if wrong:
+                raise RulesError(f"{where}: weight {k} {wrong}, got {v:g}")
+        old = self.policies.get(pf.name)
+        if old is not None and not (old.file and Path(old.file).resolve() == Path(path).resolve()):
+            raise RulesError(f"{where}: the name '{pf.name}' is taken by another player")
+        spec = PolicySpec(
+            pf.name,
+            base.id,
+            pf.description or f"{pf.policy} with the weights of {Path(path).name}",
+            dict(base.weights) | pf.weights,
+            file=str(path),
+            file_weights=tuple(pf.weights),
+        )
+        object.__setattr__(self, "policies", {**self.policies, pf.name: spec})
+        return pf.name
 
     def weight_range(self, name: str) -> WeightRange:
         """The declared range of a weight (any finite number when a game declares none)."""

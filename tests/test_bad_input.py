@@ -320,6 +320,67 @@ SPECIFIC: list[tuple[str, list[str]]] = [
         "rules-file-unknown-key",
         ["replay", "sunken-treasure", "--rules-file", "unknown.toml", "-v", "x"],
     ),
+    # tuning (docs/tuning.md): refused before a study file is made or a game played
+    ("tune-players-no-out", ["tune-players", "sunken-city"]),
+    ("tune-players-out-suffix", ["tune-players", "sunken-city", "--out", "w.csv"]),
+    (
+        "tune-players-random",
+        ["tune-players", "sunken-city", "--out", "w.toml", "--policy", "random"],
+    ),
+    ("tune-players-budget-0", ["tune-players", "sunken-city", "--out", "w.toml", "--budget", "0"]),
+    (
+        "tune-players-name-taken",
+        ["tune-players", "sunken-city", "--out", "w.toml", "--name", "greedy"],
+    ),
+    (
+        "tune-players-storage-folder",
+        ["tune-players", "sunken-city", "--out", "w.toml", "--storage", "nofolder/s.db"],
+    ),
+    ("tune-no-param", ["tune", "sunken-city", "--objective", "seat-gap"]),
+    ("tune-no-objective", ["tune", "sunken-city", "--param", "streets_space1=15..30"]),
+    (
+        "tune-bad-objective",
+        ["tune", "sunken-city", "--param", "streets_space1=15..30", "--objective", "gap"],
+    ),
+    (
+        "tune-three-objectives",
+        [
+            "tune",
+            "sunken-city",
+            "--param",
+            "streets_space1=15..30",
+            *["--objective", "seat-gap"] * 3,
+        ],
+    ),
+    (
+        "tune-bad-constraint",
+        [
+            "tune",
+            "sunken-city",
+            "--param",
+            "streets_space1=15..30",
+            "--objective",
+            "seat-gap",
+            "--constraint",
+            "rounds=9",
+        ],
+    ),
+    ("tune-range-none-valid", ["tune", "sunken-city", "--param", "streets_space1=40..60"]),
+    (
+        "tune-plot-suffix",
+        [
+            "tune",
+            "sunken-city",
+            "--param",
+            "streets_space1=15..30",
+            "--objective",
+            "seat-gap",
+            "--plot",
+            "p.txt",
+        ],
+    ),
+    ("policy-file-missing", ["simulate", "sunken-city", "--policy-file", "none.toml"]),
+    ("policy-file-not-toml", ["simulate", "sunken-city", "--policy", "t@afile"]),
 ]
 
 
