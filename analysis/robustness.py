@@ -252,6 +252,7 @@ def classify(settings: list[dict], players: int, verdict: str) -> dict:
 
 
 def _fail(s: dict, r: dict, why: str) -> dict:
+    """A setting's numbers of a verdict, and why it fails there (empty: it does not)."""
     return {
         "setting": s["label"],
         "key": s["key"],
@@ -355,40 +356,64 @@ def unit(verdict: str) -> str:
     return " rounds" if verdict == "length" or verdict.endswith(":rounds") else " points"
 
 
-def _measure(f: dict, key: str) -> str:
-    """'+8.3 (95% CI +6.4 to +10.1, 20,000 games)' of a setting's record (with its Holm p
-    where the verdict is a variant's effect)."""
-    holm = f" Holm {fmt_p(f['p_holm'])}," if f.get("p_holm") is not None else ""
-    return f"{num(f['value'], key)} (95% CI {interval(f['low'], f['high'], key)},{holm} {f['games']:,} games)"
+def _oriented(f: dict, key: str, sign: int) -> tuple[float, float, float]:
+    """A record's value and interval, a seat pair's turned the way of the claim."""
+    v, lo, hi = f["value"], f["low"], f["high"]
+    if key.startswith("seats:") and sign < 0:
+        return -v, -hi, -lo
+    return v, lo, hi
 
 
-def sentence(v: dict) -> str:
-    """One sentence of a classified verdict, with its size and interval and where it fails."""
+def _measure(f: dict, key: str, sign: int) -> str:
+    """'+8.3 points (95% CI +6.4 to +10.1)' (with the Holm p of a variant's effect)."""
+    v, lo, hi = _oriented(f, key, sign)
+    holm = f", Holm {fmt_p(f['p_holm'])}" if f.get("p_holm") is not None else ""
+    return f"{num(v, key)}{unit(key)} (95% CI {interval(lo, hi, key)}{holm})"
+
+
+def _short(f: dict, key: str, sign: int) -> str:
+    """'aggressive in every seat (-0.5, -6.8 to +5.8: not significant)'."""
+    v, lo, hi = _oriented(f, key, sign)
+    return f"{f['setting']} ({num(v, key)}, {interval(lo, hi, key)}: {f['why']})"
+
+
+def sentence(v: dict, shown: int = 3) -> str:
+    """One sentence of a classified verdict: its size and interval in the reference setting
+    and the settings where it fails (the first `shown` of them with their numbers)."""
     key = v["verdict"]
     head = f"{v['players']} players: {v['claim']}"
     if v["status"] == "not measured":
-        return f"{head}: not measured (every setting that measures it is degenerate)"
-    ref = v["reference"]
-    size = f"{ref['setting']} {_measure(ref, key)}{unit(key).rstrip()}"
+        return f"{head}: not measured (every setting that measures it is degenerate)."
+    ref, sign = v["reference"], v["sign"]
     n, fails = v["settings"], v["fails"]
+    size = f"{_measure(ref, key, sign)} with {ref['setting']}"
     if v["status"] == "holds":
-        return (
-            f"{head} in all {n} settings: {size}; across settings "
-            f"{interval(*v['range'], key)}{unit(key)}."
-        )
+        lo, hi = _oriented({"value": 0, "low": v["range"][0], "high": v["range"][1]}, key, sign)[1:]
+        return f"{head} in all {n} settings: {size}; {interval(lo, hi, key)} across settings."
     if v["status"] == "not detected":
         return f"{head}: not detected in any of {n} settings ({size})."
-    shown = "; ".join(f"{f['setting']} {_measure(f, key)} {f['why']}" for f in fails[:3])
-    more = f"; and {len(fails) - 3} more" if len(fails) > 3 else ""
+    at_ref = next((f for f in fails if f["key"] == ref["key"]), None)
+    others = [f for f in fails if f["key"] != ref["key"]]
+    size += f" ({at_ref['why']} there)" if at_ref else ""
+    parts = [_short(f, key, sign) for f in others[:shown]]
+    if len(others) > shown:
+        parts.append(f"{len(others) - shown} more")
+    listed = ", ".join(parts[:-1]) + (" or " if len(parts) > 1 else "") + parts[-1] if parts else ""
+    more = ""
     return (
-        f"{head} in {n - len(fails)} of {n} settings ({v['status']}): {size}; not in {shown}{more}."
+        f"{head} ({v['status']}): {size}; it holds in {n - len(fails)} of {n} settings, "
+        f"not with {listed}{more}."
+        if others
+        else f"{head} ({v['status']}): {size}; it holds in the {n - 1} other settings."
     )
 
 
-def findings(a: Robustness) -> dict[str, list[str]]:
-    """The sentences of the Findings: the verdicts that hold, those that depend on players or
-    on components (or both); the ones not detected are left to the detail."""
-    out: dict[str, list[str]] = {"holds": [], "players": [], "components": [], "both": []}
+def findings(a: Robustness) -> dict[str, Any]:
+    """The Findings: the sentences of the verdicts that hold, and of those that the reference
+    setting (the default report) finds but that depend on the players, the components or both;
+    'others': how many verdicts are significant only in some settings other than the
+    reference (they are in the detail, as are those not detected)."""
+    out: dict[str, Any] = {"holds": [], "players": [], "components": [], "both": [], "others": 0}
     where = {
         "holds": "holds",
         "depends on players": "players",
@@ -396,8 +421,13 @@ def findings(a: Robustness) -> dict[str, list[str]]:
         "depends on players and components": "both",
     }
     for v in a.verdicts:
-        if v["status"] in where:
-            out[where[v["status"]]].append(sentence(v))
+        if v["status"] not in where:
+            continue
+        failed_at_ref = any(f["key"] == v["reference"]["key"] for f in v["fails"])
+        if v["status"] != "holds" and failed_at_ref:
+            out["others"] += 1
+        else:
+            out[where[v["status"]]].append(sentence(v, shown=2))
     return out
 
 

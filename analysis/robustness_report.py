@@ -47,15 +47,20 @@ def findings_section(doc: Document, a: Robustness, note: str = "") -> None:
     )
     groups = (
         ("holds", "Verdicts that hold"),
-        ("players", "Verdicts that depend on the players"),
-        ("components", "Verdicts that depend on the component readings"),
-        ("both", "Verdicts that depend on both"),
+        ("players", "Verdicts of the default report that depend on the players"),
+        ("components", "Verdicts of the default report that depend on the component readings"),
+        ("both", "Verdicts of the default report that depend on both"),
     )
     for key, title in groups:
         if f[key]:
             doc.text(f"**{title}** ({len(f[key])}):")
             doc.items(f[key])
-    if not any(f.values()):
+    if f["others"]:
+        doc.text(
+            f"{f['others']} further verdicts are significant in some settings but not with the "
+            "default players on the rulebook's components; they are in the detail."
+        )
+    if not any(f[k] for k, _ in groups) and not f["others"]:
         doc.text("No verdict is significant in any setting with these games.")
     lines = degenerate_lines(a)
     if lines:

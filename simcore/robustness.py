@@ -367,14 +367,24 @@ class Checkpoint:
 
 
 def grid(
-    spec: Any, counts: list[int], games: int, readings: list[str], settings: list[str] | None
+    spec: Any,
+    counts: list[int],
+    games: int,
+    readings: list[str],
+    settings: list[str] | None,
+    search: bool = True,
 ) -> list[Setting]:
     """The settings of the grid in order: per player count, the lineups, then the readings;
-    `settings` (names) keeps only those lineups and readings (None: all)."""
+    `settings` (names) keeps only those lineups and readings (None: all); search=False leaves
+    out the search settings."""
     variants = tuple(spec.report_variants)
     out = []
     for p in counts:
-        out += lineup_settings(spec, p, games, variants)
+        out += [
+            s
+            for s in lineup_settings(spec, p, games, variants)
+            if search or not s.name.startswith("search")
+        ]
         out += reading_settings(spec, p, games, variants, readings)
     if settings is not None:
         known = sorted({s.name for s in out})
@@ -393,6 +403,7 @@ def robustness_plan(
     seed: int = 1,
     rules_file: str | None = None,
     settings: list[str] | None = None,
+    search: bool = True,
     chunk_size: int | None = None,
     checkpoint: str | None = None,
     resume: bool = False,
@@ -404,14 +415,15 @@ def robustness_plan(
     None for every count the game allows; games: per setting (the search settings play fewer,
     SEARCH_SHARE); settings: the names of the settings to play (the reference setting, the
     default lineup on the rulebook's components, always); checkpoint/resume as simulate's, per
-    setting; progress: a line per finished setting on stderr (echo: where else to write it)."""
+    setting; search=False: without the search settings (the report's cheap grid); progress: a
+    line per finished setting on stderr (echo: where else to write it)."""
     spec = get_game(game) if isinstance(game, str) else game
     games, seed = check_games(games, 2, " per setting"), check_seed(seed)
     counts = player_counts or list(range(spec.min_players, spec.max_players + 1))
     for p in counts:
         spec.check_players(p)
     readings = component_readings(spec, rules_file)
-    grid_ = grid(spec, counts, games, list(readings), settings)
+    grid_ = grid(spec, counts, games, list(readings), settings, search)
     jobs: list[SettingJob] = []
     started = time.perf_counter()
     fingerprint: dict[str, Any] = {"command": "robustness", "game": spec.name, "seed": seed}
