@@ -46,7 +46,7 @@ EFFECT_METRICS = {
 class Thresholds:
     """When a setting is degenerate (each a share of its games; any one suffices)."""
 
-    repeated: float = 0.5  # the most common outcome (scores, length) makes up this share or more
+    repeated: float = 0.25  # the most common outcome (scores, length) makes up this share or more
     limit: float = 0.5  # ended by a safety cap (round or turn limit) this share or more
     no_score: float = 0.5  # no seat scored in this share or more
 

@@ -188,7 +188,7 @@ class Outcomes:
             or not all(_whole_list(r, players + 2) for r in rows)
         ):
             raise RulesError("its outcome tally is not a table of whole numbers")
-        if not all(_whole_list([data["no_score"], data["limit"]], 2)):
+        if not _whole_list([data["no_score"], data["limit"]], 2):
             raise RulesError("its outcome tally's counts are not whole numbers")
         return cls(Counter({tuple(r[:-1]): r[-1] for r in rows}), data["no_score"], data["limit"])
 
