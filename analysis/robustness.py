@@ -34,6 +34,14 @@ import numpy as np
 from analysis.compare import ALPHA, arm_values, comparison_table
 from analysis.stats import fmt_p, multinomial_diff_ci, seat_balance
 
+STATUSES = (
+    "holds",
+    "depends on players",
+    "depends on components",
+    "depends on players and components",
+    "not detected",
+    "not measured",
+)
 LENGTH_TOLERANCE = 0.10  # the length verdict: every setting's mean within 10% of the reference
 EFFECT_METRICS = {
     "largest_gap": "largest seat gap",
@@ -233,18 +241,22 @@ def classify(settings: list[dict], players: int, verdict: str) -> dict:
             continue
         why = "reversed" if r["significant"] else "not significant"
         fails.append(_fail(s, r, why))
+    return {**out, **_classified(recs, ref, fails, sign, claim(verdict, sign), status)}
+
+
+def _classified(recs: list, ref: tuple, fails: list, sign: int, words: str, status=None) -> dict:
+    """The classification's fields: the status from the kinds of the failing settings (unless
+    given), the reference's numbers and the range over the settings."""
     if status is None:
-        kinds = {f["kind"] for f in fails}
         status = {
             frozenset(): "holds",
             frozenset({"lineup"}): "depends on players",
             frozenset({"components"}): "depends on components",
-        }.get(frozenset(kinds), "depends on players and components")
+        }.get(frozenset(f["kind"] for f in fails), "depends on players and components")
     return {
-        **out,
         "status": status,
         "sign": sign,
-        "claim": claim(verdict, sign),
+        "claim": words,
         "reference": _fail(*ref, "") | {"setting": ref[0]["label"]},
         "range": [min(r["value"] for _, r in recs), max(r["value"] for _, r in recs)],
         "fails": fails,
@@ -274,20 +286,8 @@ def _classify_length(recs: list, ref: tuple) -> dict:
         for s, r in recs
         if not lo <= r["value"] <= hi
     ]
-    kinds = {f["kind"] for f in fails}
-    status = {
-        frozenset(): "holds",
-        frozenset({"lineup"}): "depends on players",
-        frozenset({"components"}): "depends on components",
-    }.get(frozenset(kinds), "depends on players and components")
-    return {
-        "status": status,
-        "sign": 1,
-        "claim": f"a game lasts {lo:.1f} to {hi:.1f} rounds (the reference's mean ±10%)",
-        "reference": _fail(*ref, "") | {"setting": ref[0]["label"]},
-        "range": [min(r["value"] for _, r in recs), max(r["value"] for _, r in recs)],
-        "fails": fails,
-    }
+    words = f"a game lasts {lo:.1f} to {hi:.1f} rounds (the reference's mean ±10%)"
+    return _classified(recs, ref, fails, 1, words)
 
 
 def verdict_keys(settings: list[dict], players: int) -> list[str]:
@@ -341,10 +341,13 @@ def robustness(run: Any, alpha: float = ALPHA, thresholds: Thresholds | None = N
 
 # --------------------------------------------------------------------------------- words
 def num(v: float, verdict: str, sign: bool = True) -> str:
-    """A verdict's value: points for rates, rounds for the length ('+8.3', '8.41')."""
-    if verdict == "length" or verdict.endswith(":rounds"):
-        return f"{v:+.2f}" if sign and verdict != "length" else f"{v:.2f}"
-    return f"{v * 100:+.1f}" if sign else f"{v * 100:.1f}"
+    """A verdict's value: points for rates, rounds for the length ('+8.3', '8.41'); a value
+    that rounds to 0 prints without a minus ('+0.0')."""
+    rounds = verdict == "length" or verdict.endswith(":rounds")
+    x = round(v if rounds else v * 100, 2 if rounds else 1) + 0.0  # + 0.0: no '-0.0'
+    if rounds:
+        return f"{x:+.2f}" if sign and verdict != "length" else f"{x:.2f}"
+    return f"{x:+.1f}" if sign else f"{x:.1f}"
 
 
 def interval(lo: float, hi: float, verdict: str) -> str:
@@ -453,14 +456,7 @@ def text(a: Robustness) -> list[str]:
         if degenerate_lines(a)
         else ["no degenerate setting"]
     )
-    for status in (
-        "holds",
-        "depends on players",
-        "depends on components",
-        "depends on players and components",
-        "not detected",
-        "not measured",
-    ):
+    for status in STATUSES:
         sel = [v for v in a.verdicts if v["status"] == status]
         if sel:
             lines.append(f"{status} ({len(sel)}):")

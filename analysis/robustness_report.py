@@ -13,17 +13,8 @@ from typing import Any
 import pandas as pd
 
 from analysis.html import Document
-from analysis.robustness import Robustness, degenerate_lines, interval, num
+from analysis.robustness import STATUSES, Robustness, degenerate_lines, interval, num
 from simcore.inputs import write_atomic
-
-STATUS_ORDER = (
-    "holds",
-    "depends on players",
-    "depends on components",
-    "depends on players and components",
-    "not detected",
-    "not measured",
-)
 
 
 def findings_section(doc: Document, a: Robustness, note: str = "") -> None:
@@ -116,7 +107,7 @@ def settings_frame(a: Robustness) -> pd.DataFrame:
 
 def verdict_frame(verdicts: list[dict]) -> pd.DataFrame:
     rows = []
-    for v in sorted(verdicts, key=lambda v: STATUS_ORDER.index(v["status"])):
+    for v in sorted(verdicts, key=lambda v: STATUSES.index(v["status"])):
         key = v["verdict"]
         ref = v.get("reference")
         rows.append(

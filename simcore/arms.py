@@ -137,25 +137,12 @@ def arm_moments(arms: int, metrics: list[Metric], players: int) -> ArmMoments:
     return ArmMoments(arms, len(metrics), metric_scale(metrics, players), wins)
 
 
-def play_arms_chunk(
-    game: str,
-    players: int,
-    arm_rules: list[Any],
-    seats: list,
-    seed: int,
-    first: int,
-    n: int,
-    rotate: bool | str,
-    metrics: list[Metric],
-    threads: int | None = None,
-) -> tuple[list[Any], ArmMoments]:
+def play_arms_chunk(*args: Any, **kw: Any) -> tuple[list[Any], ArmMoments]:
     """Games first .. first + n - 1 under every arm's rules (the same random streams in every
     arm): (one Summary per arm, the ArmMoments of these games, with the seats' win
     indicators as pair metrics). The unit of work of a comparison on every backend; the rows
-    are dropped here."""
-    summaries, moments, _ = play_arms_rows(
-        game, players, arm_rules, seats, seed, first, n, rotate, metrics, threads
-    )
+    are dropped here. Arguments as play_arms_rows."""
+    summaries, moments, _ = play_arms_rows(*args, **kw)
     return summaries, moments
 
 
@@ -171,8 +158,9 @@ def play_arms_rows(
     metrics: list[Metric],
     threads: int | None = None,
 ) -> tuple[list[Any], ArmMoments, list[Any]]:
-    """As play_arms_chunk, and the games' rows too: (summaries, moments, one DataFrame of
-    result rows per arm, rows_frame's)."""
+    """Games first .. first + n - 1 under every arm's rules (the same random streams in every
+    arm; seats: the policy list, rotate as play_chunk's): (one Summary per arm, the
+    ArmMoments of these games, one DataFrame of result rows per arm, rows_frame's)."""
     spec = get_game(game)
     block = np.zeros((len(arm_rules), n, len(metrics)))
     summaries, frames = [], []

@@ -11,7 +11,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from analysis.robustness import Thresholds, classify, degenerate, robustness
+from analysis.robustness import STATUSES, Thresholds, classify, degenerate, robustness
 from simcore.chunks import POPULATION, play_chunk
 from simcore.games import all_games, get_game
 from simcore.robustness import Outcomes, run_robustness
@@ -159,14 +159,7 @@ def test_json_shape_and_the_seat_verdict(reading, monkeypatch, capsys, tmp_path)
     assert [s["games"] for s in search] == [4, 2] and all(len(s["arms"]) == 1 for s in search)
     for s in js["settings"]:
         assert 0 < s["distinct_share"] <= 1 and isinstance(s["degenerate"], bool)
-    statuses = {
-        "holds",
-        "depends on players",
-        "depends on components",
-        "depends on players and components",
-        "not detected",
-        "not measured",
-    }
+    statuses = set(STATUSES)
     seat = [v for v in js["verdicts"] if v["verdict"] == "seats:1-2"]
     assert len(seat) == 1 and seat[0]["status"] in statuses
     for v in js["verdicts"]:
