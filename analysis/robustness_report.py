@@ -31,7 +31,8 @@ def findings_section(doc: Document, a: Robustness, note: str = "") -> None:
         f"Each verdict was measured in {n} settings: {len(lineups)} lineups of players "
         f"({', '.join(lineups)}) and {len(readings)} component readings"
         + (f" ({', '.join(f'`{r}`' for r in readings)})" if readings else "")
-        + f", on {a.run.games:,} games per setting (seed {a.run.seed}). A verdict **holds** when "
+        + f", on {a.run.games:,} games per setting{_fewer(a)} (seed {a.run.seed}). A verdict "
+        "**holds** when "
         "it is significant in the same direction in every setting that is not degenerate. "
         "Sizes are in points of win rate (or rounds) with 95% intervals, for the reference "
         "setting (the default players on the rulebook's components)." + (f" {note}" if note else "")
@@ -60,6 +61,14 @@ def findings_section(doc: Document, a: Robustness, note: str = "") -> None:
             + "; ".join(lines)
             + "."
         )
+
+
+def _fewer(a: Robustness) -> str:
+    """' (the search settings: 2,000 and 500)' when some settings played fewer games."""
+    few = {s["name"]: s["games"] for s in a.settings if s["games"] != a.run.games}
+    if not few:
+        return ""
+    return " (" + ", ".join(f"{n}: {g:,}" for n, g in few.items()) + ")"
 
 
 def detail_section(doc: Document, a: Robustness, level: int = 2) -> None:

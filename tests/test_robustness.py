@@ -196,3 +196,29 @@ def test_every_game_plays_its_grid(game, reading):
     assert [s["name"] for s in a.settings if s["kind"] == "components"] == [reading]
     assert any(v["verdict"] == "length" for v in a.verdicts)
     assert sorted(READINGS) == sorted(all_games())
+
+
+def test_interrupt_keeps_the_finished_settings(tmp_path, monkeypatch, capsys):
+    """Ctrl-C in the second setting: status 130, one line naming --resume, the first setting
+    in the checkpoint; --resume then plays the rest."""
+    from simcore import robustness as rob
+
+    fold = rob.SettingJob.fold
+
+    def stop_in_greedy(self, i, result):
+        if self.setting.name == "greedy":
+            raise KeyboardInterrupt
+        return fold(self, i, result)
+
+    ck = tmp_path / "rob.json"
+    args = ["robustness", "sunken-city", "-n", "2", "-g", "16", "--setting", "greedy"]
+    monkeypatch.setattr(rob.SettingJob, "fold", stop_in_greedy)
+    code, _, err = run_main([*args, "--checkpoint", str(ck)], monkeypatch, capsys)
+    assert code == 130 and "--resume" in err and len(err.strip().splitlines()) == 1
+    assert list(json.loads(ck.read_text())["settings"]) == ["2p/lineup/balanced"]
+    monkeypatch.setattr(rob.SettingJob, "fold", fold)
+    code, out, err = run_main(
+        [*args, "--checkpoint", str(ck), "--resume", "--json"], monkeypatch, capsys
+    )
+    assert code == 0, err
+    assert json.loads(out)["resumed"] == ["2p/lineup/balanced"]
