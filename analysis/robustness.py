@@ -4,10 +4,11 @@ classified over the settings that remain (docs/robustness.md).
 
 Verdicts, per player count: each pair of seats (which of the two wins more often; the seat
 order), the largest seat gap (the seats are not equally strong), the first-player advantage,
-the game length (a level, not a direction: it holds while every setting's mean lies within
-LENGTH_TOLERANCE of the reference), and for each variant of the game's report the direction
-of its effect on the largest seat gap, the first-player advantage and the length (paired on
-common random numbers, Holm-corrected over each setting's comparison table, as `compare`).
+the game length (a level, not a direction: it holds unless a setting's interval of the mean
+lies wholly outside LENGTH_TOLERANCE of the reference's mean), and for each variant of the
+game's report the direction of its effect on the largest seat gap, the first-player advantage
+and the length (paired on common random numbers, Holm-corrected over each setting's comparison
+table, as `compare`).
 
 Classification of a verdict over the non-degenerate settings that measure it:
 - its direction is the reference setting's (the default lineup on the rulebook's components)
@@ -281,10 +282,10 @@ def _fail(s: dict, r: dict, why: str) -> dict:
 def _classify_length(recs: list, ref: tuple) -> dict:
     base = ref[1]["value"]
     lo, hi = base * (1 - LENGTH_TOLERANCE), base * (1 + LENGTH_TOLERANCE)
-    fails = [
-        _fail(s, r, "shorter" if r["value"] < lo else "longer")
+    fails = [  # the setting's whole interval outside the band: significantly shorter or longer
+        _fail(s, r, "shorter" if r["high"] < lo else "longer")
         for s, r in recs
-        if not lo <= r["value"] <= hi
+        if r["high"] < lo or r["low"] > hi
     ]
     words = f"a game lasts {lo:.1f} to {hi:.1f} rounds (the reference's mean ±10%)"
     return _classified(recs, ref, fails, 1, words)
@@ -340,6 +341,11 @@ def robustness(run: Any, alpha: float = ALPHA, thresholds: Thresholds | None = N
 
 
 # --------------------------------------------------------------------------------- words
+def seats_text(players: int) -> str:
+    """'1 player', '3 players'."""
+    return f"{players} player" + ("s" if players != 1 else "")
+
+
 def num(v: float, verdict: str, sign: bool = True) -> str:
     """A verdict's value: points for rates, rounds for the length ('+8.3', '8.41'); a value
     that rounds to 0 prints without a minus ('+0.0')."""
@@ -384,7 +390,7 @@ def sentence(v: dict, shown: int = 3) -> str:
     """One sentence of a classified verdict: its size and interval in the reference setting
     and the settings where it fails (the first `shown` of them with their numbers)."""
     key = v["verdict"]
-    head = f"{v['players']} players: {v['claim']}"
+    head = f"{seats_text(v['players'])}: {v['claim']}"
     if v["status"] == "not measured":
         return f"{head}: not measured (every setting that measures it is degenerate)."
     ref, sign = v["reference"], v["sign"]
@@ -412,8 +418,8 @@ def sentence(v: dict, shown: int = 3) -> str:
 
 
 def findings(a: Robustness) -> dict[str, Any]:
-    """The Findings: the sentences of the verdicts that hold, and of those that the reference
-    setting (the default report) finds but that depend on the players, the components or both;
+    """The Findings: the verdicts that hold, and those that the reference setting (the default
+    report) finds but that depend on the players, the components or both (lists of verdicts);
     'others': how many verdicts are significant only in some settings other than the
     reference (they are in the detail, as are those not detected)."""
     out: dict[str, Any] = {"holds": [], "players": [], "components": [], "both": [], "others": 0}
@@ -430,14 +436,14 @@ def findings(a: Robustness) -> dict[str, Any]:
         if v["status"] != "holds" and failed_at_ref:
             out["others"] += 1
         else:
-            out[where[v["status"]]].append(sentence(v, shown=2))
+            out[where[v["status"]]].append(v)
     return out
 
 
 def degenerate_lines(a: Robustness) -> list[str]:
     """One line per degenerate setting: why it is left out of the verdicts."""
     return [
-        f"{s['players']} players, {s['label']}: left out ({'; '.join(s['reasons'])})"
+        f"{seats_text(s['players'])}, {s['label']}: left out ({'; '.join(s['reasons'])})"
         for s in a.settings
         if s["degenerate"]
     ]

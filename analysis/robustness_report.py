@@ -13,13 +13,22 @@ from typing import Any
 import pandas as pd
 
 from analysis.html import Document
-from analysis.robustness import STATUSES, Robustness, degenerate_lines, interval, num
+from analysis.robustness import (
+    STATUSES,
+    Robustness,
+    degenerate_lines,
+    interval,
+    num,
+    seats_text,
+    sentence,
+)
 from simcore.inputs import write_atomic
 
 
 def findings_section(doc: Document, a: Robustness, note: str = "") -> None:
     """The Findings: a short lead, then the verdicts that hold and those that depend on the
-    players or the components, one sentence each with size and interval."""
+    players or the components, one sentence each with size and interval (the variants'
+    effects that depend, collapsible: the seat verdicts stay in view)."""
     from analysis.robustness import findings
 
     f = findings(a)
@@ -44,9 +53,18 @@ def findings_section(doc: Document, a: Robustness, note: str = "") -> None:
         ("both", "Verdicts of the default report that depend on both"),
     )
     for key, title in groups:
-        if f[key]:
-            doc.text(f"**{title}** ({len(f[key])}):")
-            doc.items(f[key])
+        seats = [sentence(v, 2) for v in f[key] if not v["verdict"].startswith("variant:")]
+        effects = [sentence(v, 2) for v in f[key] if v["verdict"].startswith("variant:")]
+        if not seats and not effects:
+            continue
+        doc.text(f"**{title}** ({len(seats) + len(effects)}):")
+        if seats:
+            doc.items(seats)
+        if effects and key == "holds":
+            doc.items(effects)
+        elif effects:
+            with doc.details(f"{title}: the variants' effects ({len(effects)})"):
+                doc.items(effects)
     if f["others"]:
         doc.text(
             f"{f['others']} further verdicts are significant in some settings but not with the "
@@ -89,9 +107,11 @@ def detail_section(doc: Document, a: Robustness, level: int = 2) -> None:
         sel = [v for v in a.verdicts if v["players"] == p]
         if not sel:
             continue
-        with doc.details(f"{p} players: every verdict ({len(sel)})"):
-            doc.table(verdict_frame(sel), caption=f"Verdicts, {p} players")
-            doc.table(per_setting_frame(a, p), caption=f"Each verdict in each setting, {p} players")
+        with doc.details(f"{seats_text(p)}: every verdict ({len(sel)})"):
+            doc.table(verdict_frame(sel), caption=f"Verdicts, {seats_text(p)}")
+            doc.table(
+                per_setting_frame(a, p), caption=f"Each verdict in each setting, {seats_text(p)}"
+            )
 
 
 def settings_frame(a: Robustness) -> pd.DataFrame:

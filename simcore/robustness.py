@@ -233,7 +233,7 @@ class SettingJob(ArmsJob):
     chunk_fn = staticmethod(play_setting_chunk)
 
     def __init__(self, setting: Setting, inner: ArmsJob, done: Callable[[SettingJob], None]):
-        self.__dict__.update(inner.__dict__)
+        self.__dict__.update(inner.__dict__)  # the job arms_job validated and built
         self.setting, self.done = setting, done
         self.outcomes = [Outcomes() for _ in self.arms]
         self.n_chunks = -1
