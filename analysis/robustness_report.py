@@ -38,8 +38,12 @@ def findings_section(doc: Document, a: Robustness, note: str = "") -> None:
     readings = sorted({s["name"] for s in a.settings if s["kind"] == "components"})
     doc.text(
         f"Each verdict was measured in {n} settings: {len(lineups)} lineups of players "
-        f"({', '.join(lineups)}) and {len(readings)} component readings"
-        + (f" ({', '.join(f'`{r}`' for r in readings)})" if readings else "")
+        f"({', '.join(lineups)}) and "
+        + (
+            f"{len(readings)} component readings ({', '.join(f'`{r}`' for r in readings)})"
+            if readings
+            else "no component reading (the game registers none)"
+        )
         + f", on {a.run.games:,} games per setting{_fewer(a)} (seed {a.run.seed}). A verdict "
         "**holds** when "
         "it is significant in the same direction in every setting that is not degenerate. "

@@ -19,6 +19,7 @@ search settings play the rules alone (their games cost 100-1,000 times more).
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from collections import Counter
@@ -361,7 +362,10 @@ class Checkpoint:
         )
 
         def write(tmp: str) -> None:
-            Path(tmp).write_text(blob)
+            with open(tmp, "w") as fh:
+                fh.write(blob)
+                fh.flush()
+                os.fsync(fh.fileno())
 
         write_atomic(self.path, write, "--checkpoint")
 
