@@ -188,11 +188,12 @@ def test_resume_plays_only_the_missing_settings_and_gives_the_same_result(tmp_pa
 
 @pytest.mark.parametrize("game", sorted(READINGS))
 def test_every_game_plays_its_grid(game, reading):
-    """The lineups (no search) and the registry's reading, classified."""
+    """The reference, the mixed population and the registry's reading, classified."""
     spec = get_game(game)
-    run = run_robustness(game, [max(spec.min_players, 2)], 16, seed=2, search=False)
+    p = max(spec.min_players, 2)
+    run = run_robustness(game, [p], 16, seed=2, settings=["mixed", reading])
     a = robustness(run)
-    assert {s["kind"] for s in a.settings} == {"lineup", "components"}
+    assert [s["name"] for s in a.settings] == [spec.default_policy, "mixed", reading]
     assert [s["name"] for s in a.settings if s["kind"] == "components"] == [reading]
     assert any(v["verdict"] == "length" for v in a.verdicts)
     assert sorted(READINGS) == sorted(all_games())
