@@ -620,6 +620,56 @@ def tune(
             **_run(cluster, threads, json_out),
         )
     render_rules_tuning(res, plot_path, json_out, typer.echo)
+@app.command()
+@grouped
+def robustness(
+    game: GameArg,
+    players: _opt(str, "--players", "-n", help="player counts, e.g. 2,3,4 (default: all)") = "",
+    games_: _opt(
+        str, "--games", "-g", help="games per setting (the search settings 1/10 and 1/40)"
+    ) = "10000",
+    rules_file: _opt(
+        str | None, "--rules-file", help="TOML file: each [variant.NAME] is a component reading"
+    ) = None,
+    setting: _opt(
+        list[str] | None,
+        "--setting",
+        help="play only this setting (repeatable; the reference always)",
+    ) = None,
+    seed: SeedOpt = DEFAULT_SEED,
+    threads: ThreadsOpt = None,
+    json_out: JsonOpt = False,
+    out: _opt(str | None, "--out", help="folder for robustness.json, .md and .html") = None,
+    cluster: dict[str, Any] = CLUSTER,
+    checkpoint: CheckpointOpt = None,
+    resume: ResumeOpt = False,
+) -> None:
+    """Which balance verdicts hold over lineups of players and component readings (seat order,
+    largest seat gap, first-player advantage, length, each variant's effect)."""
+    from analysis import render
+    from simcore.inputs import check_out_folder, parse_player_counts
+    from simcore.robustness import run_robustness
+
+    counts = parse_player_counts(players)
+    folder = check_out_folder(out) if out else None
+    try:
+        run = run_robustness(
+            game,
+            counts,
+            _count(games_),
+            seed=seed,
+            rules_file=rules_file,
+            settings=setting,
+            checkpoint=checkpoint,
+            resume=resume,
+            version=package_version(),
+            **_run(cluster, threads, json_out),
+        )
+    except KeyboardInterrupt:
+        saved = f"; the finished settings are in {checkpoint}: add --resume" if checkpoint else ""
+        sys.stderr.write(f"\nerror: interrupted{saved}\n")
+        raise typer.Exit(130) from None
+    render.robustness(run, folder, json_out, typer.echo)
 
 
 def main() -> None:

@@ -8,6 +8,7 @@ import base64
 import html
 import io
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ import pandas as pd
 
 @dataclass
 class Block:
-    kind: str  # heading, text, items, table, figure, code
+    kind: str  # heading, text, items, table, figure, code, open/close (a collapsible part)
     data: Any
     level: int = 0
     caption: str = ""
@@ -42,6 +43,16 @@ class Document:
 
     def code(self, text: str) -> None:
         self.blocks.append(Block("code", text))
+
+    @contextmanager
+    def details(self, summary: str):
+        """A collapsible part (<details> in both renderings, closed until clicked): the blocks
+        added inside the `with` are its content, `summary` the line shown when closed."""
+        self.blocks.append(Block("open", summary))
+        try:
+            yield self
+        finally:
+            self.blocks.append(Block("close", ""))
 
     def table(self, df: pd.DataFrame, caption: str = "") -> None:
         self.blocks.append(Block("table", df.astype(str), caption=caption))
@@ -68,6 +79,10 @@ class Document:
                 out += [f"- {line}" for line in b.data] + [""]
             elif b.kind == "code":
                 out += ["```", b.data, "```", ""]
+            elif b.kind == "open":
+                out += ["<details>", f"<summary>{html.escape(b.data)}</summary>", ""]
+            elif b.kind == "close":
+                out += ["</details>", ""]
             elif b.kind == "table":
                 if b.caption:
                     out += [f"*{b.caption}*", ""]
@@ -93,6 +108,10 @@ class Document:
                 body.append("<ul>" + "".join(f"<li>{_inline(x)}</li>" for x in b.data) + "</ul>")
             elif b.kind == "code":
                 body.append(f"<pre><code>{html.escape(b.data)}</code></pre>")
+            elif b.kind == "open":
+                body.append(f"<details><summary>{_inline(b.data)}</summary>")
+            elif b.kind == "close":
+                body.append("</details>")
             elif b.kind == "table":
                 cap = f"<caption>{_inline(b.caption)}</caption>" if b.caption else ""
                 head = "".join(f"<th>{html.escape(str(c))}</th>" for c in b.data.columns)
@@ -128,6 +147,8 @@ _CSS = (
     "img{max-width:100%}figcaption{font-size:.8em;color:#555}"
     "code{background:#f4f4f4;padding:0 .2em}pre{background:#f4f4f4;padding:.6em;"
     "overflow-x:auto}h2{border-bottom:1px solid #ddd;margin-top:2em}"
+    "details{margin:.4em 0 1em}summary{cursor:pointer;color:#335;font-weight:600}"
+    "table{display:block;max-width:100%;overflow-x:auto}"
 )
 
 

@@ -7,6 +7,7 @@ savefig); an ax left out is made by pyplot, with whatever backend the caller has
 from __future__ import annotations
 
 import matplotlib
+import matplotlib.ticker
 import pandas as pd
 from matplotlib.figure import Figure
 
@@ -54,20 +55,46 @@ def seat_win_rates(df: pd.DataFrame, ax=None, title: str = "Win rate per seat"):
     """df: columns seat, win_rate, ci_low, ci_high (one row per seat), optional 'fair'."""
     ax = _ax(ax, (5, 3.2))
     x = df["seat"].to_numpy()
-    y = df["win_rate"].to_numpy()
-    err = _err(y, df["ci_low"].to_numpy(), df["ci_high"].to_numpy())
-    ax.bar(x, y, color="#4C72B0", alpha=0.8)
-    ax.errorbar(x, y, yerr=err, fmt="none", ecolor="black", capsize=4, label="95% Wilson CI")
-    if "fair" in df:
-        ax.axhline(
-            float(df["fair"].iloc[0]),
-            color="grey",
-            ls="--",
-            lw=1,
-            label="fair share of outright wins",
-        )
+    fair = float(df["fair"].iloc[0]) if "fair" in df else None
+    _rates(ax, x, df, "#4C72B0", fair, "fair share of outright wins")
     ax.set_xticks(x)
     return _labelled(ax, "seat (0 starts)", "outright win rate", title)
+
+
+def _rates(ax, x, df: pd.DataFrame, color: str, fair: float | None, fair_label: str) -> None:
+    """Win rates with their 95% Wilson intervals and the fair share (a dashed line). When the
+    rates are close together and far from 0 (the lowest end of the intervals and the fair share
+    lies above their whole spread), the axis is zoomed on them and the rates are drawn as points
+    (a bar from a cut axis would exaggerate the gaps); otherwise bars from 0."""
+    y = df["win_rate"].to_numpy()
+    lo, hi = df["ci_low"].to_numpy(), df["ci_high"].to_numpy()
+    bottom = min([*lo, *([fair] if fair is not None else [])])
+    top = max([*hi, *([fair] if fair is not None else [])])
+    span = max(top - bottom, 1e-3)
+    zoom = bottom > span
+    if zoom:
+        ax.errorbar(
+            x,
+            y,
+            yerr=_err(y, lo, hi),
+            fmt="o",
+            color=color,
+            ecolor="black",
+            capsize=4,
+            label="win rate, 95% Wilson CI",
+        )
+        ax.set_ylim(bottom - 0.3 * span, top + 0.3 * span)
+        ax.set_xlim(min(x) - 0.6, max(x) + 0.6)
+    else:
+        ax.bar(x, y, color=color, alpha=0.8)
+        ax.errorbar(
+            x, y, yerr=_err(y, lo, hi), fmt="none", ecolor="black", capsize=4, label="95% Wilson CI"
+        )
+    if fair is not None:
+        ax.axhline(fair, color="grey", ls="--", lw=1, label=fair_label)
+    ax.yaxis.set_major_formatter(
+        matplotlib.ticker.PercentFormatter(1.0, decimals=0 if span > 0.05 else 1)
+    )
 
 
 def _err(y, lo, hi):
@@ -307,21 +334,10 @@ def sweep_heatmap(
 def ladder(df: pd.DataFrame, ax=None, title: str = "Each player against two random players"):
     """df: columns policy, win_rate, ci_low, ci_high, fair (one row per preset)."""
     ax = _ax(ax)
-    y = df["win_rate"].to_numpy()
-    x = range(len(df))
-    ax.bar(list(x), y, color="#C44E52", alpha=0.8)
-    ax.errorbar(
-        list(x),
-        y,
-        yerr=_err(y, df["ci_low"].to_numpy(), df["ci_high"].to_numpy()),
-        fmt="none",
-        ecolor="black",
-        capsize=4,
-        label="95% Wilson CI",
-    )
-    if "fair" in df:
-        ax.axhline(float(df["fair"].iloc[0]), color="grey", ls="--", lw=1, label="fair share")
-    ax.set_xticks(list(x))
+    x = list(range(len(df)))
+    fair = float(df["fair"].iloc[0]) if "fair" in df else None
+    _rates(ax, x, df, "#C44E52", fair, "fair share")
+    ax.set_xticks(x)
     ax.set_xticklabels(df["policy"])
     return _labelled(ax, "player (seats rotated)", "win rate", title)
 

@@ -234,6 +234,26 @@ def compare(run: Any, json_out: bool, echo: Echo) -> None:
     echo(f"{run.elapsed_s:.1f} s")
 
 
+# --------------------------------------------------------------------------------- robustness
+def robustness(run: Any, folder: Path | None, json_out: bool, echo: Echo) -> None:
+    """`balance robustness`: every verdict classified over the settings (JSON or text), and
+    with a folder, robustness.json, .md and .html written into it."""
+    from analysis.robustness import robustness as analyse
+    from analysis.robustness import text
+    from analysis.robustness_report import write_robustness
+
+    a = analyse(run)
+    if json_out:
+        _json(a.to_json(), echo)
+    else:
+        for line in text(a):
+            echo(line)
+    if folder is not None:
+        paths = write_robustness(a, folder)
+        if not json_out:
+            echo(f"written: {paths['html']}, {paths['md']}, {paths['json']}")
+
+
 # --------------------------------------------------------------------------------- dice
 def dice(runs: dict[int, Any], json_out: bool, echo: Echo) -> None:
     """`balance dice`: the dice table and verdicts of played dice ({players: ArmRun})."""

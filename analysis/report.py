@@ -2,12 +2,15 @@
 content (plus report.json with the numbers and the PNG plots the Markdown links), written from
 the simulations simcore.report_plan.play_report played.
 
-Sections: seat balance per player count (win rates with intervals, length histogram, score
-distributions, end reasons), the variant comparison (common random numbers, paired differences,
-Holm), the dice matrix (games with a die rules field), the player ladder (each preset
-against two `random` players and head to head, seats rotated), and a provenance block.
-With 30,000 games (`balance report --games`) the default Sunken City report plays about
-400,000 games (a few minutes on 2 cores).
+Sections: the Findings (the verdicts that hold over the robustness grid and those that depend
+on the players or the component readings, analysis.robustness), a provenance block, seat
+balance per player count (win rates with intervals, length histogram, score distributions, end
+reasons), the variant comparison (common random numbers, paired differences, Holm), the dice
+matrix (games with a die rules field), the player ladder (each preset against two `random`
+players and head to head, seats rotated), and the robustness detail (collapsible tables).
+With 30,000 games (`make report`) the default Sunken City report plays 734,000 games, 324,000
+of them in the robustness grid: 7.8 minutes from a cold start on 2 cores that other jobs
+shared (172 s of CPU), docs/robustness.md.
 """
 
 from __future__ import annotations
@@ -26,17 +29,29 @@ import pandas as pd
 from analysis import plots
 from analysis.compare import comparison, dice_tables
 from analysis.html import Document
+from analysis.robustness import robustness
+from analysis.robustness_report import detail_section, findings_section, report_json
 from analysis.stats import fmt_p, p_text, wilson
 from analysis.summary import records, result_json, summarize
 from simcore.rulesbase import RulesError
 
-SECTIONS = ("Provenance", "Seat balance", "Variant comparison", "Dice", "Player ladder")
+SECTIONS = (
+    "Findings",
+    "Provenance",
+    "Seat balance",
+    "Variant comparison",
+    "Dice",
+    "Player ladder",
+    "Robustness of the verdicts",
+)
 
 
 def _ci(v: float, lo: float, hi: float, pct: bool = True) -> str:
+    """'32.4% (31.8 to 33.0)', '8.27 (8.25 to 8.29)', '-0.42 (-0.51 to -0.33)': ranges with
+    'to', so that a negative end reads as a sign, not a dash."""
     if pct:
-        return f"{v * 100:.1f}% ({lo * 100:.1f}-{hi * 100:.1f})"
-    return f"{v:.2f} ({lo:.2f}-{hi:.2f})"
+        return f"{v * 100:.1f}% ({lo * 100:.1f} to {hi * 100:.1f})"
+    return f"{v:.2f} ({lo:.2f} to {hi:.2f})"
 
 
 def _pts(v: float, lo: float, hi: float) -> str:
@@ -138,7 +153,8 @@ def _variant_section(doc: Document, players: int, run):
                 "Cohen's h": "" if np.isnan(r.cohen_h) else f"{r.cohen_h:+.3f}",
             }
         )
-    doc.table(pd.DataFrame(rows), caption=f"Balance metrics per variant, {players} players")
+    with doc.details(f"Balance metrics per variant, {players} players (table, {len(rows)} rows)"):
+        doc.table(pd.DataFrame(rows), caption=f"Balance metrics per variant, {players} players")
     rates = t[t["metric"].isin(("largest_gap", "fpa", "shared")) & t["diff"].notna()]
     fig, ax = plots.new_figure((6, 0.3 * len(rates) + 1.4))
     plots.comparison_forest(rates, ax=ax, title=f"Balance vs base, {players} players")
@@ -148,11 +164,26 @@ def _variant_section(doc: Document, players: int, run):
     plots.comparison_forest(lens, ax=ax, title=f"Length vs base (rounds), {players} players")
     doc.figure(fig, f"variants-length-{players}p.png", f"Length vs base, {players} players")
     other = t[~t.index.isin(keep.index) & t["diff"].notna()]
-    lines = [v for v in other["verdict"] if v]
+    lines = [r.verdict for r in other.itertuples() if r.verdict and not _trivial(run, r)]
     if lines:
-        doc.text("Counters and turns (each verdict Holm-corrected over the whole table):")
-        doc.items(lines)
+        with doc.details(f"Counters and turns, {players} players ({len(lines)} verdicts)"):
+            doc.text(
+                "Each verdict Holm-corrected over the whole table; a counter that a variant "
+                "fixes by definition (the same value in every game of the variant) is left out."
+            )
+            doc.items(lines)
     return comp.to_json()
+
+
+def _trivial(run, r) -> bool:
+    """A variant's effect on a counter that the variant fixes by definition: the counter takes
+    one value in every game of the variant's arm (no-chips: no chips gained) while it varies
+    in the baseline. Left out of the prose (it stays in report.json)."""
+    j = run.index.get(r.metric)
+    if j is None:
+        return False
+    a = [arm.label for arm in run.arms].index(r.arm)
+    return bool(run.moments.cov(a)[j, j] <= 1e-12 < run.moments.cov(0)[j, j])
 
 
 # ------------------------------------------------------------------------------ dice
@@ -170,7 +201,7 @@ def _dice_section(doc: Document, runs: dict):
                 "rulebook": "yes" if r.rulebook else "",
                 "chi-square p": p_text(r.chi2_p),
                 "largest gap, points (95% CI)": f"{r.largest_gap * 100:.1f} "
-                f"({r.gap_low * 100:.1f}-{r.gap_high * 100:.1f})",
+                f"({r.gap_low * 100:.1f} to {r.gap_high * 100:.1f})",
                 "gap minus the fairest's, points (95% CI)": ""
                 if r.fairest
                 else _pts(r.gap_excess, r.gap_excess_low, r.gap_excess_high),
@@ -181,11 +212,12 @@ def _dice_section(doc: Document, runs: dict):
                 "clearly fairest": "yes" if r.clearly_fairest else "",
             }
         )
-    doc.table(
-        pd.DataFrame(rows),
-        caption="Every die for every player count (the smallest gap in bold; 'clearly "
-        "fairest' when its gap is significantly smaller than every other die's)",
-    )
+    with doc.details(f"Every die for every player count (table, {len(rows)} rows)"):
+        doc.table(
+            pd.DataFrame(rows),
+            caption="Every die for every player count (the smallest gap in bold; 'clearly "
+            "fairest' when its gap is significantly smaller than every other die's)",
+        )
     fig, ax = plots.new_figure((6.5, 3.6))
     plots.dice_gaps(t, ax=ax)
     doc.figure(fig, "dice.png", "Largest seat gap per die and player count")
@@ -319,8 +351,14 @@ def write_report(
     body.heading("Player ladder", 2)
     data["ladder"] = _ladder_section(body, runs)
     echo("  player ladder: done")
+    rob = _robustness_part(body, runs)
+    if rob is not None:
+        data["robustness"] = report_json(rob)
+        echo("  robustness: done")
     wall = time.time() - runs.started
     doc = Document(body.title)
+    if rob is not None:
+        findings_section(doc, rob, FINDINGS_NOTE)
     doc.heading("Provenance", 2)
     doc.items(_provenance(runs, version, command, wall))
     doc.blocks += body.blocks
@@ -338,6 +376,25 @@ def write_report(
     return _write_files(out, doc, summary)
 
 
+FINDINGS_NOTE = (
+    "The report plays a cheap grid (a tenth of --games per setting, no `search` settings); "
+    "`balance robustness GAME` plays the whole grid with more games (docs/robustness.md), and "
+    "a verdict that holds here may still fail with `search` players. The detail is in the last "
+    "section, 'Robustness of the verdicts'."
+)
+
+
+def _robustness_part(body: Document, runs: Any):
+    """The robustness detail at the end of the report; its analysis (for the Findings at the
+    top), or None when the report has no robustness grid."""
+    run = runs.results.get(("robustness",))
+    if run is None:
+        return None
+    a = robustness(run)
+    detail_section(body, a)
+    return a
+
+
 def _seats_part(body: Document, runs: Any, version: str, echo) -> list[dict]:
     """The seat balance section: one part per player count."""
     spec = runs.spec
@@ -346,8 +403,10 @@ def _seats_part(body: Document, runs: Any, version: str, echo) -> list[dict]:
         f"The rulebook's game with the default players (`{runs.policy or spec.default_policy}`), "
         f"{runs.games['seats']:,} games per player count. Intervals are 95% (Wilson for rates; "
         "the largest seat gap's holds for the data-picked best and worst seats: simultaneous "
-        "over every pair of seats). A shared first place counts as no seat's win. p-values "
-        "below 0.001 are shown as < 0.001."
+        "over every pair of seats). A shared first place counts as no seat's win: the column "
+        "'shared first' counts the games in which the seat tied for first place with another "
+        "seat (same score and tie-break), which are in no seat's win rate. p-values below 0.001 "
+        "are shown as < 0.001."
     )
     out = []
     for p in runs.player_counts:

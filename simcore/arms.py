@@ -137,7 +137,16 @@ def arm_moments(arms: int, metrics: list[Metric], players: int) -> ArmMoments:
     return ArmMoments(arms, len(metrics), metric_scale(metrics, players), wins)
 
 
-def play_arms_chunk(
+def play_arms_chunk(*args: Any, **kw: Any) -> tuple[list[Any], ArmMoments]:
+    """Games first .. first + n - 1 under every arm's rules (the same random streams in every
+    arm): (one Summary per arm, the ArmMoments of these games, with the seats' win
+    indicators as pair metrics). The unit of work of a comparison on every backend; the rows
+    are dropped here. Arguments as play_arms_rows."""
+    summaries, moments, _ = play_arms_rows(*args, **kw)
+    return summaries, moments
+
+
+def play_arms_rows(
     game: str,
     players: int,
     arm_rules: list[Any],
@@ -145,33 +154,37 @@ def play_arms_chunk(
     seed: int,
     first: int,
     n: int,
-    rotate: bool,
+    rotate: bool | str,
     metrics: list[Metric],
     threads: int | None = None,
-) -> tuple[list[Any], ArmMoments]:
+) -> tuple[list[Any], ArmMoments, list[Any]]:
     """Games first .. first + n - 1 under every arm's rules (the same random streams in every
-    arm): (one Summary per arm, the ArmMoments of these games, with the seats' win
-    indicators as pair metrics). The unit of work of a comparison on every backend; the rows
-    are dropped here."""
+    arm; seats: the policy list, rotate as play_chunk's): (one Summary per arm, the
+    ArmMoments of these games, one DataFrame of result rows per arm, rows_frame's)."""
     spec = get_game(game)
     block = np.zeros((len(arm_rules), n, len(metrics)))
-    summaries = []
+    summaries, frames = [], []
     for a, rules in enumerate(arm_rules):
         arm_seats = spec.resolve_seats(seats, rules)  # the weights in effect under the arm
         _, summary, rows = play_chunk(
             game, players, rules, arm_seats, seed, first, n, rotate, False, True, threads
         )
-        block[a] = game_metrics(rows_frame(spec, rows, players), metrics, players)
+        frame = rows_frame(spec, rows, players)
+        block[a] = game_metrics(frame, metrics, players)
         summaries.append(summary)
+        frames.append(frame)
     moments = arm_moments(len(arm_rules), metrics, players)
     moments.add(block)
-    return summaries, moments
+    return summaries, moments, frames
 
 
 class ArmsJob:
     """Every arm of a comparison on games 0 .. games-1 of one seed, in chunks of game indices;
     a chunk is played under every arm by one task (play_arms_chunk), and the chunks' summaries
     and moments are merged in plan order (a simcore.jobs.Job)."""
+
+    chunk_fn = staticmethod(play_arms_chunk)  # the task of one chunk (module-level: Dask)
+    skip_chunks = 0  # chunks already played (a job restored from a checkpoint: all of them)
 
     def __init__(
         self, spec, players, arms, arm_rules, seats, seed, games, *, rotate, chunk, start=0
@@ -201,8 +214,9 @@ class ArmsJob:
         return TaskList(
             chunk_plan(self.start, self.games, chunk),
             lambda first, n: Task(
-                play_arms_chunk, (*args, first, n, self.rotate, self.metrics), n * games
+                self.chunk_fn, (*args, first, n, self.rotate, self.metrics), n * games
             ),
+            self.skip_chunks,
         )
 
     def warm(self) -> None:

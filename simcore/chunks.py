@@ -21,6 +21,9 @@ import pandas as pd
 
 from simcore.games import GameSpec, SeatPolicy, get_game
 from simcore.metrics import shared_win
+from simcore.seats import population_arrays
+
+POPULATION = "population"  # the seating of a pool of players (simcore.seats): rotate=POPULATION
 
 DEFAULT_CHUNK = 16_384
 HIST_BINS = 4096  # rounds / turns histograms (longer games land in the last bin)
@@ -260,23 +263,33 @@ def play_chunk(
     seed: int,
     first: int,
     n: int,
-    rotate: bool,
+    rotate: bool | str,
     checked: bool,
     keep_rows: bool,
     threads: int | None = None,
 ):
     """Play games first .. first + n - 1 and summarise them: (first, Summary, rows or None).
-    The unit of work of every backend (a Dask worker runs exactly this)."""
+    The unit of work of every backend (a Dask worker runs exactly this). rotate: False, True
+    (seats rotated) or POPULATION (seats is a pool each game draws its lineup from)."""
     spec = get_game(game)
     if threads is not None:
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     r = spec.pack(rules, players)
-    ids, w = spec.policy_arrays(seats)
+    ids, w, rotate = seat_arrays(spec, seats, rotate)
     rows = np.zeros((n, len(spec.columns)), dtype=np.int64)
     spec.play_batch(r, ids, w, np.uint64(seed), np.int64(first), rotate, checked, rows)
     summary = new_summary(spec, players, len(seats))
     summary.add_rows(rows, {c: i for i, c in enumerate(spec.columns)})
     return first, summary, (rows if keep_rows else None)
+
+
+def seat_arrays(spec: GameSpec, seats: list[SeatPolicy], rotate: bool | str):
+    """(ids, weights, rotate flag) for the batch kernel: the policy list as arrays, as a
+    population list (simcore.seats) when rotate is POPULATION."""
+    ids, w = spec.policy_arrays(seats)
+    if rotate == POPULATION:
+        return (*population_arrays(ids, w), False)
+    return ids, w, bool(rotate)
 
 
 def kernels_cached(spec: GameSpec) -> bool:
@@ -289,16 +302,20 @@ def kernels_cached(spec: GameSpec) -> bool:
     return index is None or os.path.exists(index)
 
 
-def warm_kernels(spec: GameSpec, players: int, rules: Any, seats, rotate: bool, checked: bool):
+def warm_kernels(
+    spec: GameSpec, players: int, rules: Any, seats, rotate: bool | str, checked: bool
+):
     """Compile (or load from the cache) the game's batch kernel: an empty batch. A cold
     start says so on stderr (a terminal or a log) before the minute of compiling."""
     if not kernels_cached(spec):
         name = spec.title.split(" (")[0]
         sys.stderr.write(f"compiling the {name} kernels, first run only: about a minute\n")
         sys.stderr.flush()
+    ids, w, rotate = seat_arrays(spec, seats, rotate)
     spec.play_batch(
         spec.pack(rules, players),
-        *spec.policy_arrays(seats),
+        ids,
+        w,
         np.uint64(0),
         np.int64(0),
         rotate,

@@ -3,7 +3,9 @@ balance per player count, the variant comparison, the dice (games with a die rul
 the player ladder, all played together (on a cluster, all at once).
 
 Game counts per section, from `games` (K): K per player count for the seat balance, K/3 per
-arm for the variant comparison and per die, K/6 per ladder match.
+arm for the variant comparison and per die, K/6 per ladder match, K/10 per arm of each setting
+of the robustness grid (the Findings: every preset in every seat, the mixed population and the
+component readings, without the search settings; `balance robustness` plays the whole grid).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from simcore.arms import compare_plan, dice_plan, variant_arm
 from simcore.games import get_game
 from simcore.inputs import MAX_GAMES, check_games, check_seed
 from simcore.jobs import check_backend, run_plans
+from simcore.robustness import robustness_plan
 from simcore.rulesbase import RulesError, rules_hash
 from simcore.runner import simulation_plan
 
@@ -33,6 +36,7 @@ def section_games(games: int) -> dict[str, int]:
         "variants": max(games // 3, 2),
         "dice": max(games // 3, 2),
         "ladder": max(games // 6, 2),
+        "robustness": max(games // 10, 2),
     }
 
 
@@ -61,8 +65,8 @@ def _ladder_plans(spec: Any, games: int, seed: int) -> dict[tuple, Any]:
 
 def report_plans(spec: Any, games: int, seed: int, policy: str | None) -> dict[tuple, Any]:
     """Every simulation of the report as plans (simcore.jobs.Plan), keyed by section:
-    ('seats', players), ('variants', players), ('dice',), ('vs_random', preset) and
-    ('h2h', preset, preset)."""
+    ('seats', players), ('variants', players), ('dice',), ('vs_random', preset),
+    ('h2h', preset, preset) and ('robustness',)."""
     n = section_games(games)
     counts = list(range(spec.min_players, spec.max_players + 1))
     plans: dict[tuple, Any] = {}
@@ -78,6 +82,7 @@ def report_plans(spec: Any, games: int, seed: int, policy: str | None) -> dict[t
     if "die" in spec.named_values:
         plans[("dice",)] = dice_plan(spec, counts, n["dice"], seed=seed, policies=policy)
     plans.update(_ladder_plans(spec, n["ladder"], seed))
+    plans[("robustness",)] = robustness_plan(spec, counts, n["robustness"], seed=seed, search=False)
     return plans
 
 

@@ -142,7 +142,7 @@ class SimJob(Job):
             "chunk": int(chunk),
             "rules_hash": rules_hash(self.resolved),
             "policies": [[p.label, list(p.weights)] for p in seats],
-            "rotate": bool(rotate_seats),
+            "rotate": rotate_seats if isinstance(rotate_seats, str) else bool(rotate_seats),
             "checked": bool(checked),
             "precision": precision,
         }

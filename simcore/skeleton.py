@@ -254,8 +254,8 @@ def run_game(r, pol_ids, weights, seed, index, rotate, checked, tr, rows, i, g):
     one game g = (s, x, xf, tab, rng, pols, wts, policy_idx, score, tb), reused from game
     to game: s (unless its setup writes all of it), x (its first X_ZEROED values) and xf are
     zeroed here; tab depends on the rules only. An error of play_from ends the game with
-    END_ERROR and the code in S_ERROR. pol_ids: int64[players] and weights: float64[players,
-    W] are the policy list before seat rotation."""
+    END_ERROR and the code in S_ERROR. pol_ids: int64[entries] and weights: float64[entries,
+    W] are the policy list before seat rotation (or a population, simcore.seats)."""
     s, x, xf, tab, rng, pols, wts, policy_idx, score, tb = g
     players = r[P_PLAYERS]
     stream_for(np.uint64(seed), np.uint64(index), rng)

@@ -297,6 +297,19 @@ SPECIFIC: list[tuple[str, list[str]]] = [
         ["simulate", "sunken-city", "--checkpoint", "no.json", "--resume"],
     ),
     ("checkpoint-exists-no-resume", ["simulate", "sunken-city", "--checkpoint", "afile"]),
+    # robustness
+    ("robustness-players-9", ["robustness", "sunken-city", "--players", "3,9"]),
+    ("robustness-games-0", ["robustness", "sumeria", "--games", "0"]),
+    ("robustness-games-1e30", ["robustness", "sunken-city", "--games", "1e30"]),
+    ("robustness-setting-unknown", ["robustness", "sunken-city", "--setting", "genius"]),
+    ("robustness-resume-alone", ["robustness", "sunken-city", "--resume"]),
+    ("robustness-checkpoint-exists", ["robustness", "sunken-city", "--checkpoint", "afile"]),
+    ("robustness-out-file", ["robustness", "sunken-city", "--out", "afile"]),
+    ("robustness-rules-file-bad", ["robustness", "sunken-treasure", "--rules-file", "afile"]),
+    (
+        "robustness-checkpoint-other",
+        ["robustness", "sunken-city", "--checkpoint", "rob.json", "--resume"],
+    ),
     # rules files
     ("rules-file-deep", ["simulate", "sunken-city", "--rules-file", "deep.toml", "-v", "deep"]),
     (
@@ -388,6 +401,7 @@ def _files(tmp: Path) -> None:
     """The inputs the cases refer to (checkpoints are added by the checkpoint cases)."""
     (tmp / "adir").mkdir()
     (tmp / "afile").write_text("x = [\n")
+    (tmp / "rob.json").write_text('{"format": 1, "fingerprint": {}, "settings": {}}')
     (tmp / "deep.toml").write_text(DEEP_TOML)
     (tmp / "short.toml").write_text("[variant.short]\nchip_supply = 3\n")
     (tmp / "huge.toml").write_text(f"[variant.big]\ntarget = {10**23}\n")

@@ -32,7 +32,11 @@ def test_report_has_every_section(small_report):
     assert f"report written to {out / 'report.html'}" in output
     md = (out / "report.md").read_text()
     html = (out / "report.html").read_text()
+    assert md.index("## Findings") < md.index("## Provenance") < md.index("## Seat balance")
+    assert "Verdicts that hold" in md or "further verdicts" in md or "No verdict" in md
     for section in (
+        "## Findings",
+        "## Robustness of the verdicts",
         "## Provenance",
         "## Seat balance",
         "### 2 players",
@@ -50,7 +54,8 @@ def test_report_has_every_section(small_report):
         assert words in md, words
     assert "is the fairest die" in md or "no die is clearly fairer" in md
     js = json.loads((out / "report.json").read_text())
-    assert {"seats", "variants", "dice", "ladder"} <= set(js)
+    assert {"seats", "variants", "dice", "ladder", "robustness"} <= set(js)
+    assert js["robustness"]["verdicts"] and js["games"]["robustness"] == 12
     assert len(js["seats"]) == 3 and js["games"]["seats"] == 120
 
 
@@ -202,3 +207,18 @@ def test_bad_input_one_line_exit_2(args, needle, monkeypatch, capsys):
     assert len(lines) == 1 and lines[0].startswith("error: "), err
     assert needle in lines[0], lines[0]
     assert "Traceback" not in err
+
+
+@pytest.mark.skipif(
+    __import__("shutil").which("chromium") is None, reason="chromium is not installed"
+)
+def test_report_in_a_headless_browser(small_report, tmp_path):
+    """tools/browser_check.py: every image loads, every section has content, nothing
+    overlaps or sticks out (docs/robustness.md, "Looking at the report")."""
+    from tests.perf_scripts import load_script
+
+    out, _ = small_report
+    res = load_script("browser_check").check(out / "report.html", tmp_path / "shot.png")
+    assert res["problems"] == []
+    assert res["images"] >= 15 and res["sections"] >= 10
+    assert (tmp_path / "shot.png").read_bytes().startswith(PNG)

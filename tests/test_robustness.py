@@ -1,0 +1,225 @@
+"""`balance robustness`: the classification of verdicts over settings (hand-made records), the
+detection of degenerate play, the population seating of the shared runner, the command's JSON,
+resuming from a checkpoint, a component reading from the registry and from a rules file, for
+every game (tiny game counts: the kernels are the ones the other tests compile)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from analysis.robustness import STATUSES, Thresholds, classify, degenerate, robustness
+from simcore.chunks import POPULATION, play_chunk
+from simcore.games import all_games, get_game
+from simcore.robustness import Outcomes, run_robustness
+from simcore.seats import population_entry
+from tests.test_cli import run_main
+
+
+# --------------------------------------------------------------------------------- classify
+def _setting(name, kind, value, low, high, *, reference=False, degenerate=False, players=3):
+    rec = {"verdict": "seats:1-2", "value": value, "low": low, "high": high, "games": 1000}
+    rec["significant"] = low > 0 or high < 0
+    return {
+        "key": f"{players}p/{kind}/{name}",
+        "players": players,
+        "kind": kind,
+        "label": name,
+        "reference": reference,
+        "degenerate": degenerate,
+        "records": [rec],
+    }
+
+
+REF = _setting("balanced", "lineup", -0.09, -0.12, -0.06, reference=True)
+
+
+@pytest.mark.parametrize(
+    "others, status, failing",
+    [
+        ([_setting("greedy", "lineup", -0.1, -0.13, -0.07)], "holds", []),
+        ([_setting("greedy", "lineup", -0.01, -0.04, 0.02)], "depends on players", ["greedy"]),
+        ([_setting("greedy", "lineup", 0.1, 0.07, 0.13)], "depends on players", ["greedy"]),
+        ([_setting("dark-b", "components", 0.0, -0.03, 0.03)], "depends on components", ["dark-b"]),
+        (
+            [
+                _setting("greedy", "lineup", 0.05, 0.02, 0.08),
+                _setting("dark-b", "components", -0.01, -0.04, 0.02),
+            ],
+            "depends on players and components",
+            ["greedy", "dark-b"],
+        ),
+        # a degenerate setting is left out, whatever it says
+        ([_setting("cautious", "lineup", 0.99, 0.98, 1.0, degenerate=True)], "holds", []),
+    ],
+)
+def test_classification(others, status, failing):
+    v = classify([REF, *others], 3, "seats:1-2")
+    assert v["status"] == status
+    assert [f["setting"] for f in v["fails"]] == failing
+    assert v["sign"] == -1 and v["claim"] == "seat 2 wins more often than seat 1"
+    assert v["left_out"] == [s["label"] for s in others if s["degenerate"]]
+    if failing:
+        assert {f["why"] for f in v["fails"]} <= {"reversed", "not significant"}
+
+
+def test_not_detected_and_direction_from_the_other_settings():
+    flat = [_setting(n, "lineup", 0.01, -0.02, 0.04, reference=n == "balanced") for n in "ab"]
+    assert classify(flat, 3, "seats:1-2")["status"] == "not detected"
+    # the reference is not significant: the direction is the one most settings find
+    ref = _setting("balanced", "lineup", 0.01, -0.02, 0.04, reference=True)
+    up = [_setting(n, "lineup", 0.05, 0.02, 0.08) for n in ("greedy", "aggressive")]
+    v = classify([ref, *up, _setting("mixed", "lineup", -0.05, -0.08, -0.02)], 3, "seats:1-2")
+    assert v["sign"] == 1 and v["status"] == "depends on players"
+    assert [(f["setting"], f["why"]) for f in v["fails"]] == [
+        ("balanced", "not significant"),
+        ("mixed", "reversed"),
+    ]
+
+
+# --------------------------------------------------------------------------------- degenerate
+def test_degenerate_play_is_flagged_by_each_threshold():
+    t = Thresholds()
+    same = Outcomes(Counter({(3, 2, 3, 6): 999, (2, 2, 3, 6): 1}))
+    d = degenerate(same, t)
+    assert d["degenerate"] and d["most_common_share"] == 0.999 and d["distinct_share"] == 0.002
+    assert "scores 3/2/3, 6 rounds" in d["reasons"][0]
+    varied = Outcomes(Counter({(i, i % 3, 1, 8): 1 for i in range(100)}))
+    assert not degenerate(varied, t)["degenerate"]
+    assert degenerate(Outcomes(varied.counts, limit=50), t)["reasons"][0].startswith("50.0%")
+    nothing = Outcomes(varied.counts, no_score=60)
+    assert "no seat scores" in degenerate(nothing, t)["reasons"][0]
+    assert not degenerate(nothing, Thresholds(no_score=0.7))["degenerate"]
+
+
+# --------------------------------------------------------------------------------- seating
+def test_population_lineups_depend_only_on_the_game_index():
+    spec = get_game("sunken-city")
+    pool = spec.parse_policies(",".join(spec.presets), len(spec.presets))
+    rules = spec.rules_cls()
+    one = play_chunk("sunken-city", 3, rules, pool, 5, 0, 60, POPULATION, False, True)[2]
+    parts = [
+        play_chunk("sunken-city", 3, rules, pool, 5, f, 20, POPULATION, False, True)[2]
+        for f in (0, 20, 40)
+    ]
+    assert np.array_equal(one, np.concatenate(parts))
+    cols = [spec.columns.index(f"policy_{s}") for s in range(3)]
+    lineups = one[:, cols]
+    assert lineups.min() >= 0 and lineups.max() < len(pool)
+    # each group of 3 games plays one drawn lineup in its 3 rotations
+    for g in range(0, 60, 3):
+        for k in range(3):
+            assert np.array_equal(lineups[g + k], np.roll(lineups[g], -k))
+    draws = [population_entry(3, i, 0, 5) for i in range(3000)]
+    assert set(draws) == set(range(5))  # every preset is drawn
+
+
+# --------------------------------------------------------------------------------- the command
+# one temporary component reading per game (the real readings live in each game's rules.py)
+READINGS = {
+    "sunken-city": {"chip_supply": 4},
+    "sumeria": {"rounds": 5},
+    "secrets-of-the-sea": {"bonus_points": 3},
+    "sunken-treasure": {"sharks_to_attack": 4},
+}
+
+
+@pytest.fixture
+def reading():
+    """Register READINGS as the reading 'test-reading' of every game; removed afterwards."""
+    for game, changes in READINGS.items():
+        get_game(game).variants.add_reading(
+            "test-reading", "a test reading", "a test's reconstruction", "the test", **changes
+        )
+    yield "test-reading"
+    for game in READINGS:
+        registry = get_game(game).variants
+        del registry.items["test-reading"]
+        del registry.readings["test-reading"]
+
+
+def test_json_shape_and_the_seat_verdict(reading, monkeypatch, capsys, tmp_path):
+    rules = tmp_path / "mine.toml"
+    rules.write_text("[variant.my-cards]\ncards = '0/6/0,1/6/0,2/5/1,3/4/1,4/3/1,2/5/1'\n")
+    args = ["robustness", "sunken-city", "--players", "3", "--games", "40", "--json"]
+    code, out, err = run_main([*args, "--rules-file", str(rules)], monkeypatch, capsys)
+    assert code == 0, err
+    js = json.loads(out)
+    assert {"game", "players", "games", "settings", "verdicts", "thresholds", "readings"} <= set(js)
+    assert js["readings"][reading]["replaces"] == "a test's reconstruction"
+    assert "rules file" in js["readings"]["my-cards"]["source"]
+    names = [s["name"] for s in js["settings"]]
+    spec = get_game("sunken-city")
+    assert names[: len(spec.presets)] == spec.presets
+    assert {"mixed", "search:budget=16", "search:budget=64", reading, "my-cards"} <= set(names)
+    search = [s for s in js["settings"] if s["name"].startswith("search")]
+    assert [s["games"] for s in search] == [4, 2] and all(len(s["arms"]) == 1 for s in search)
+    for s in js["settings"]:
+        assert 0 < s["distinct_share"] <= 1 and isinstance(s["degenerate"], bool)
+    statuses = set(STATUSES)
+    seat = [v for v in js["verdicts"] if v["verdict"] == "seats:1-2"]
+    assert len(seat) == 1 and seat[0]["status"] in statuses
+    for v in js["verdicts"]:
+        assert v["status"] in statuses and v["players"] == 3
+        for f in v["fails"]:
+            assert f["why"] in ("reversed", "not significant", "shorter", "longer")
+
+
+def test_resume_plays_only_the_missing_settings_and_gives_the_same_result(tmp_path):
+    ck = tmp_path / "rob.json"
+    kw = dict(seed=3, settings=["greedy"], chunk_size=16)
+    whole = run_robustness("sunken-city", [2], 32, checkpoint=str(ck), **kw)
+    saved = json.loads(ck.read_text())
+    assert sorted(saved["settings"]) == ["2p/lineup/balanced", "2p/lineup/greedy"]
+    del saved["settings"]["2p/lineup/greedy"]  # as if interrupted in the second setting
+    ck.write_text(json.dumps(saved))
+    again = run_robustness("sunken-city", [2], 32, checkpoint=str(ck), resume=True, **kw)
+    assert again.resumed == ["2p/lineup/balanced"]
+    a, b = robustness(whole).to_json(), robustness(again).to_json()
+    for x in (a, b):
+        x.pop("elapsed_s"), x.pop("resumed")
+        for s in x["settings"]:
+            s.pop("elapsed_s"), s.pop("resumed")
+    assert a == b
+
+
+@pytest.mark.parametrize("game", sorted(READINGS))
+def test_every_game_plays_its_grid(game, reading):
+    """The reference, the mixed population and the registry's reading, classified."""
+    spec = get_game(game)
+    p = max(spec.min_players, 2)
+    run = run_robustness(game, [p], 16, seed=2, settings=["mixed", reading])
+    a = robustness(run)
+    assert [s["name"] for s in a.settings] == [spec.default_policy, "mixed", reading]
+    assert [s["name"] for s in a.settings if s["kind"] == "components"] == [reading]
+    assert any(v["verdict"] == "length" for v in a.verdicts)
+    assert sorted(READINGS) == sorted(all_games())
+
+
+def test_interrupt_keeps_the_finished_settings(tmp_path, monkeypatch, capsys):
+    """Ctrl-C in the second setting: status 130, one line naming --resume, the first setting
+    in the checkpoint; --resume then plays the rest."""
+    from simcore import robustness as rob
+
+    fold = rob.SettingJob.fold
+
+    def stop_in_greedy(self, i, result):
+        if self.setting.name == "greedy":
+            raise KeyboardInterrupt
+        return fold(self, i, result)
+
+    ck = tmp_path / "rob.json"
+    args = ["robustness", "sunken-city", "-n", "2", "-g", "16", "--setting", "greedy"]
+    monkeypatch.setattr(rob.SettingJob, "fold", stop_in_greedy)
+    code, _, err = run_main([*args, "--checkpoint", str(ck)], monkeypatch, capsys)
+    assert code == 130 and "--resume" in err and len(err.strip().splitlines()) == 1
+    assert list(json.loads(ck.read_text())["settings"]) == ["2p/lineup/balanced"]
+    monkeypatch.setattr(rob.SettingJob, "fold", fold)
+    code, out, err = run_main(
+        [*args, "--checkpoint", str(ck), "--resume", "--json"], monkeypatch, capsys
+    )
+    assert code == 0, err
+    assert json.loads(out)["resumed"] == ["2p/lineup/balanced"]
