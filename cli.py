@@ -620,6 +620,8 @@ def tune(
             **_run(cluster, threads, json_out),
         )
     render_rules_tuning(res, plot_path, json_out, typer.echo)
+
+
 @app.command()
 @grouped
 def robustness(
@@ -629,7 +631,9 @@ def robustness(
         str, "--games", "-g", help="games per setting (the search settings 1/10 and 1/40)"
     ) = "10000",
     rules_file: _opt(
-        str | None, "--rules-file", help="TOML file: each [variant.NAME] is a component reading"
+        str | None,
+        "--rules-file",
+        help="TOML file: each [reading.NAME] or [variant.NAME] is a component reading",
     ) = None,
     setting: _opt(
         list[str] | None,

@@ -134,20 +134,21 @@ def reading_settings(
 
 
 def component_readings(spec: Any, rules_file: str | None) -> dict[str, dict[str, str]]:
-    """Every component reading: the game's registered ones (VARIANTS.readings), then every
-    [variant.NAME] of the rules file: name -> {'replaces', 'source'}."""
-    out = {
-        name: {"replaces": rep, "source": src}
-        for name, (rep, src) in getattr(spec.variants, "readings", {}).items()
-    }
+    """Every component reading: the game's registered ones (VARIANTS.add_reading), then the
+    rules file's [reading.NAME] tables (with their own `replaces` and `source` texts) and
+    [variant.NAME] tables (a designer's reading without those texts): name -> {'replaces',
+    'source'}."""
+    out = {name: {"replaces": rep, "source": src} for name, (rep, src) in spec.readings().items()}
     if rules_file:
         tables = load_variant_file(
             rules_file, spec.rules_cls, spec.variants.names(), spec.named_values
         )
+        own = spec.readings(rules_file)
         for name in tables:
+            rep, src = own.get(name, ("", ""))
             out[name] = {
-                "replaces": "(the designer's reading)",
-                "source": f"rules file {rules_file}",
+                "replaces": rep or "(the designer's reading)",
+                "source": src or f"rules file {rules_file}",
             }
     return out
 

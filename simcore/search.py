@@ -296,7 +296,9 @@ def paired(s, r, tr, seat, n, base, z, wts, key, rng, checked, x, xf, tab):  # p
         for i in range(n):
             if i != ref:
                 o = x[XS_OPTS + i]  # noqa: F821
-                v = simulate(s, r, tr, seat, o, wts, key, j, horizon, lead, rng, checked, x, xf, tab)  # noqa: E501
+                v = simulate(
+                    s, r, tr, seat, o, wts, key, j, horizon, lead, rng, checked, x, xf, tab
+                )  # noqa: E501
                 xf[XF_SUM + i] += v - v0  # noqa: F821
                 xf[XF_SQ + i] += (v - v0) * (v - v0)  # noqa: F821
     best = ref

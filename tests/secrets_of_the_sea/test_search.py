@@ -92,11 +92,11 @@ def test_search_hide_is_uniform_over_a_lit_kind():
 
 
 def test_search_beats_its_base_player():
-    """The plans' bias lets the search correct its base player's stopping rule: on a base that
-    takes every lit tile, worthless seagrass included (stop-at-value, target 0), against two
-    of them, 3 players, seats rotated, 300 games, seed 1, budget 64 wins clearly more games
-    than the base itself (84 and 108 of 300 when written). Against `ev` the search's edge is
-    too small to show in a test this short (docs/policies-secrets-of-the-sea.md)."""
+    """The search corrects its base player's stopping: on a base that takes every lit tile,
+    worthless seagrass included (stop-at-value, target 0), against two of them, 3 players,
+    seats rotated, 300 games, seed 1, budget 64 wins clearly more games than the base itself
+    (88 and 136 of 300 when written). Against `ev` the search's edge (+4.7 points) is too
+    small to show in a test this short (docs/policies-secrets-of-the-sea.md)."""
     weak = "stop-at-value:target=0"
 
     def wins(budget):
@@ -111,4 +111,4 @@ def test_search_beats_its_base_player():
         return res.summary.policy_wins[0]
 
     base, strong = wins(0), wins(64)
-    assert strong >= base + 15, (base, strong)
+    assert strong >= base + 25, (base, strong)
