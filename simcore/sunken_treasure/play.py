@@ -90,7 +90,7 @@ def play_turn(s, r, tr, seat, pol, wts, rng, checked, x, xf, lt):
 tables = lock_table  # filled once per block of games
 
 
-@kernel
+@kernel(inline="always")
 def standing(s, r, seat):
     """The seat's standing (docs/rules-sunken-treasure.md, "Standing"): (won, dollars banked,
     dollars carried) in that order, as won * 2**52 + banked * 2**26 + carried (the dollars of
