@@ -28,6 +28,7 @@ from analysis.compare import comparison, dice_tables
 from analysis.html import Document
 from analysis.stats import fmt_p, p_text, wilson
 from analysis.summary import records, result_json, summarize
+from simcore.metrics import FEEL_METRICS
 from simcore.rulesbase import RulesError
 
 SECTIONS = ("Provenance", "Seat balance", "Variant comparison", "Dice", "Player ladder")
@@ -153,6 +154,55 @@ def _variant_section(doc: Document, players: int, run):
         doc.text("Counters and turns (each verdict Holm-corrected over the whole table):")
         doc.items(lines)
     return comp.to_json()
+
+
+# ------------------------------------------------------------------------------ feel
+def _feel_section(doc: Document, runs: Any) -> list[dict]:
+    """How the game feels (docs/comparisons.md): the feel metrics per player count and
+    variant with their intervals, from the variant comparison's games (every variant on the
+    same games) or, for a game without variants, the seat balance's; nothing when no player
+    count has them (a solo game)."""
+    from analysis.summary import feel_table
+
+    names = [m.name for m in FEEL_METRICS]
+    cols = ["arm", "metric", "label", "kind", "value", "ci_low", "ci_high", "n"]
+    frames = []
+    for p in runs.player_counts:
+        run = runs.results.get(("variants", p))
+        if run is not None:
+            t = comparison(run).table
+            t = t[t["metric"].isin(names)][cols]
+        else:
+            t = feel_table(runs.results[("seats", p)].summary).assign(arm="base")[cols]
+        frames.append(t.assign(players=p))
+    df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    if df.empty:
+        return []
+    doc.heading("How the game feels", 2)
+    doc.text(
+        "Lead changes per game; drama (how far behind the eventual winner stood, on average "
+        "over the turns it trailed: 0 at the leader's standing, 1 at the last player's); "
+        "decisiveness (the share of the turns played before the winner led for good); "
+        "runaway leader (the unique leader at half-time wins) and comeback (the unique last "
+        "at half-time wins); the winning margin in final score points. Drama, decisiveness "
+        "and margin rest on the games with an outright winner, runaway and comeback on the "
+        "games with a unique leader (last) at half-time: `n` games. Each standing is defined "
+        "in the game's rules document, each metric in docs/comparisons.md. 95% intervals "
+        "(Wilson for the two rates); the variants' paired differences are among the variant "
+        "comparison's verdicts."
+    )
+    wide = []
+    for (p, arm), grp in df.groupby(["players", "arm"], sort=False):
+        row = {"players": p, "variant": arm}
+        for r in grp.itertuples():
+            row[r.label.split(" (")[0]] = _ci(r.value, r.ci_low, r.ci_high, r.kind == "rate")
+        wide.append(row)
+    doc.table(
+        pd.DataFrame(wide).fillna(""),
+        caption="How the game feels, per player count and variant: value (95% CI)",
+    )
+    doc.figure(plots.feel_figure(df), "feel.png", "How the game feels (95% intervals)")
+    return records(df)
 
 
 # ------------------------------------------------------------------------------ dice
@@ -304,6 +354,7 @@ def write_report(
         for p in runs.player_counts:
             data["variants"].append(_variant_section(body, p, results[("variants", p)]))
             echo(f"  variant comparison, {p} players: done")
+    data["feel"] = _feel_section(body, runs)
     if ("dice",) in results:
         body.heading("Dice", 2)
         body.text(
