@@ -315,8 +315,9 @@ class ArmMoments:
             x = np.rint(x * self.scale)
         self.n += x.shape[1]
         self.sums += x.sum(axis=1)
-        self.within += np.einsum("ank,anl->akl", x, x)
-        self.cross += np.einsum("ank,nl->akl", x, x[0])
+        for a in range(x.shape[0]):  # products by BLAS: exact on whole numbers below 2**53
+            self.within[a] += x[a].T @ x[a]
+            self.cross[a] += x[a].T @ x[0]
         if len(self.pair_metrics):
             a, n, p = x.shape[0], x.shape[1], len(self.pair_metrics)
             flat = x[:, :, self.pair_metrics].transpose(0, 2, 1).reshape(a * p, n)
