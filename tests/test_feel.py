@@ -4,13 +4,18 @@ Wilson for the rates, the delta method for the ratios against a bootstrap)."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats as st
+from statsmodels.stats.multitest import multipletests
 
+from analysis.compare import comparison_table
 from analysis.stats import wilson
 from analysis.summary import feel_json, feel_table
+from simcore.arms import Arm, arm_moments
 from simcore.chunks import SCORE_BINS, Summary
 from simcore.metrics import (
     FEEL_METRICS,
@@ -19,7 +24,10 @@ from simcore.metrics import (
     STANDING_COLUMNS,
     ArmMoments,
     feel_parts,
+    game_metrics,
     has_feel,
+    metric_list,
+    shown_metrics,
 )
 
 # Three games of 3 players, values known by hand:
@@ -197,3 +205,49 @@ def test_paired_ratio_difference_matches_a_bootstrap():
         assert se == pytest.approx(np.std(boot), rel=0.15), name
         _, unpaired = mo.ratio_paired(1, num, den, paired=False)
         assert unpaired > 1.3 * se, name
+
+
+def _synthetic_run(players: int = 3, games: int = 3000):
+    """An ArmRun-like object of two arms on partly the same synthetic games, with the
+    standing columns (the compare machinery of simcore.arms without a game engine)."""
+    spec = SimpleNamespace(game_counters=[], seat_counters=[], columns=list(STANDING_COLUMNS))
+    metrics = metric_list(spec, players)
+    a, b = _random_rows(games, 5), _random_rows(games, 6)
+    b.loc[: games // 2] = a.loc[: games // 2].to_numpy()
+    block, results = [], []
+    for df in (a, b):
+        w = df["winner"].to_numpy()
+        df["win_mask"] = np.where(w >= 0, 1 << np.maximum(w, 0), 3)
+        df["rounds"], df["turns"] = 8, df["standing_turns"]
+        block.append(game_metrics(df, metrics, players))
+        s = Summary(players, 1, 1, [])
+        s.games, s.shared_wins = games, int((w < 0).sum())
+        s.seat_wins = np.bincount(w[w >= 0], minlength=players)
+        results.append(SimpleNamespace(summary=s, games=games))
+    moments = arm_moments(2, metrics, players)
+    moments.add(np.stack(block))
+    run = SimpleNamespace(spec=spec, players=players, metrics=metrics, moments=moments)
+    run.arms, run.results = [Arm("base"), Arm("other")], results
+    run.index = {m.name: j for j, m in enumerate(metrics)}
+    return run, (a, b)
+
+
+def test_compare_has_every_feel_metric_paired_and_in_the_holm_family():
+    run, (a, b) = _synthetic_run()
+    t = comparison_table(run)
+    other = t[t.arm == "other"].set_index("metric")
+    names = [m.name for m in FEEL_METRICS]
+    assert set(names) <= set(other.index) and not any(t.metric.str.startswith("feel."))
+    won = b["winner"].to_numpy() >= 0
+    assert other.loc["drama", "value"] == pytest.approx(b["drama_ppm"][won].mean() / PPM)
+    assert other.loc["drama", "n"] == won.sum()
+    drama_a = a["drama_ppm"][a["winner"] >= 0].mean() / PPM
+    assert other.loc["drama", "diff"] == pytest.approx(other.loc["drama", "value"] - drama_a)
+    assert other.loc[names, "diff_low"].lt(other.loc[names, "diff"]).all()
+    assert other.loc[["runaway", "comeback"], "cohen_h"].notna().all()
+    has = t["p_value"].notna()
+    holm = multipletests(t.loc[has, "p_value"], method="holm")[1]
+    assert np.allclose(t.loc[has, "p_holm"], holm) and has.sum() > len(names)
+    assert all(other.loc[names, "verdict"].str.startswith("other: "))
+    # the sweep takes them as --metric choices (checked before anything is played)
+    assert set(names) <= {m.name for m in shown_metrics(run.metrics)}
