@@ -19,6 +19,9 @@ found by name in the play module or else in the modules it is given:
     length(s, r) -> (rounds, turns)             optional: the row's rounds and turns; default
                                                 rounds_begun (from the state's S_TURN)
     record(tr, s, kind, a, b, c)                the game's trace record (the game-end record)
+    standing(s, r, seat) -> int64               the seat's standing (higher is better; after
+                                                each completed turn, for the experience
+                                                metrics: simcore.standing)
     winners(s, r, score, tiebreak)              optional: (seat or -1, mask); default
                                                 winners_of_scores
     derived(s, r, k, seat)                      optional: counter k of the layout that is not
@@ -32,7 +35,9 @@ record's kind).
 
 The scratch of one game is the same for every game: the state s (int64[STATE_SIZE]), an int
 scratch x (int64[X_SIZE]) and a float scratch xf (float64[XF_SIZE]) of the players, zeroed
-before each game, and a table tab (float64[TABLE_SIZE]) that depends on the rules only.
+before each game, and a table tab (float64[TABLE_SIZE]) that depends on the rules only. Behind
+the players' part of x and xf (and the search's) lies the accumulator of the standings
+(simcore.standing, at XM and XFM), reset by run_game before each game.
 
 A game depends only on (rules, policies, seed, game index): its random stream comes from
 simcore.rng.stream_for(seed, index), never from the thread count or the chunking.
@@ -58,6 +63,16 @@ from simcore import search
 from simcore.jit import bound_copy, driver, kernel
 from simcore.rng import stream_for
 from simcore.seats import seat_policies
+from simcore.standing import (
+    F_SIZE,
+    M_SIZE,
+    M_V,
+    MAX_SEATS,
+    STANDING_COLUMNS,
+    standing_row,
+    standing_start,
+    standing_turn,
+)
 from simcore.tracebuf import T_HEADER, T_ON, trace_full
 
 P_PLAYERS = 0  # every game's packed rules array starts with the player count
@@ -78,9 +93,10 @@ def common_columns(max_players: int) -> list[str]:
 @dataclass(frozen=True)
 class RowLayout:
     """A game's result row: the common columns, the game's counters, each seat's counters,
-    then `error`. A counter is (name, source): the state offset it is copied from (for a seat
-    counter: the offset inside the seat's counter block, seat_base + seat * seat_stride), or
-    DERIVED when the game's `derived` hook computes it."""
+    `error`, then the experience metrics every game has (simcore.standing.STANDING_COLUMNS,
+    last, so that every other column keeps its place). A counter is (name, source): the state
+    offset it is copied from (for a seat counter: the offset inside the seat's counter block,
+    seat_base + seat * seat_stride), or DERIVED when the game's `derived` hook computes it."""
 
     max_players: int
     game_counters: tuple[tuple[str, int], ...]
@@ -92,7 +108,7 @@ class RowLayout:
     def __post_init__(self) -> None:
         cols = common_columns(self.max_players) + [n for n, _ in self.game_counters]
         cols += [f"{n}_{s}" for n, _ in self.seat_counters for s in range(self.max_players)]
-        object.__setattr__(self, "columns", cols + ["error"])
+        object.__setattr__(self, "columns", cols + ["error", *STANDING_COLUMNS])
         if len(set(self.columns)) != len(self.columns):
             raise ValueError("a counter name is given twice")
 
@@ -132,6 +148,7 @@ class RowLayout:
             "R_GAME_CNT": len(common_columns(self.max_players)),
             "R_SEAT_CNT": len(common_columns(self.max_players)) + len(self.game_counters),
             "R_ERROR": self.col("error"),
+            "R_STAND": self.col(STANDING_COLUMNS[0]),
             "GAME_SRC": np.array([src for _, src in self.game_counters], dtype=np.int64),
             "SEAT_SRC": np.array([src for _, src in self.seat_counters], dtype=np.int64),
             "N_GAME_CNT": len(self.game_counters),
@@ -235,6 +252,7 @@ def play_turns(s, r, pols, wts, rng, checked, tr, x, xf, tab):  # pragma: no cov
     the start in checked mode, the players check them after each action). Returns 0 or the
     first error code."""
     err = game_check_invariants(s, r) if checked else 0  # noqa: F821
+    players = r[P_PLAYERS]
     while err == 0 and s[S_OVER] == 0:  # noqa: F821
         seat = s[S_SEAT]  # noqa: F821
         if tr[T_ON] == 1:
@@ -244,9 +262,22 @@ def play_turns(s, r, pols, wts, rng, checked, tr, x, xf, tab):  # pragma: no cov
             err = search_turn(s, r, tr, seat, pols, wts, rng, checked, x, xf, tab)  # noqa: F821
         else:
             err = game_play_turn(s, r, tr, seat, pol, wts, rng, checked, x, xf, tab)  # noqa: F821
+        if err == 0:
+            standing_step(s, r, x, xf, players)
         if trace_full(tr):
             err = ERR_TRACE  # noqa: F821
     return err
+
+
+def standing_step(s, r, x, xf, players):  # pragma: no cover - compiled
+    """After a completed turn of the real game: every seat's standing (the game's `standing`
+    hook) folded into the accumulator of simcore.standing (only the turn is counted with one
+    player). A game with its own play_from calls this after each of its turns (run_game
+    resets the accumulator before play_from; without it, standing_turns is 0)."""
+    if players > 1:
+        for k in range(players):
+            x[XM + M_V + k] = game_standing(s, r, k)  # noqa: F821
+    standing_turn(x, XM, xf, XFM, players)  # noqa: F821
 
 
 def run_game(r, pol_ids, weights, seed, index, rotate, checked, tr, rows, i, g):  # pragma: no cover
@@ -267,12 +298,14 @@ def run_game(r, pol_ids, weights, seed, index, rotate, checked, tr, rows, i, g):
     for k in range(XF_ZEROED):  # noqa: F821
         xf[k] = 0.0
     game_setup(s, r, tr, rng)  # noqa: F821
+    standing_start(x, XM, xf, XFM)  # noqa: F821
     err = game_play_from(s, r, pols, wts, rng, checked, tr, x, xf, tab)  # noqa: F821
     if err != 0:
         s[S_ERROR] = err  # noqa: F821
         s[S_END] = END_ERROR  # noqa: F821
         s[S_OVER] = 1  # noqa: F821
     fill_row(s, r, index, policy_idx, score, tb, rows, i)
+    standing_row(x, XM, xf, XFM, players, rows[i, R_WINNER], rows, i, R_STAND)  # noqa: F821
     game_record(tr, s, A_GAME_END, s[S_END], rows[i, R_WINNER], rows[i, R_WIN_MASK], s[S_ERROR])  # noqa: F821, E501
 
 
@@ -328,6 +361,7 @@ _TEMPLATES: tuple[tuple[Callable, Callable], ...] = (
     (search.simulate, kernel),
     (search.search_turn, kernel),
     (no_search_turn, kernel),
+    (standing_step, kernel),
     (play_turns, lambda f: kernel(f, inline="always")),
     (fill_row, kernel),
     (run_game, kernel),
@@ -346,7 +380,7 @@ _STATE_NAMES = (
     "END_ERROR",
     "A_GAME_END",
 )
-_HOOKS = ("setup", "scores", "record")
+_HOOKS = ("setup", "scores", "record", "standing")
 _TURN_HOOKS = ("play_turn", "check_invariants", "snapshot", "ERR_TRACE")
 _OPTIONAL = {"winners": winners_of_scores, "derived": no_derived, "tables": no_tables}
 
@@ -419,7 +453,12 @@ def bind_driver(
         g.update(search.offsets(x_size, xf_size, found["STATE_SIZE"], layout.max_players))
         x_size += search.x_tail(x_size, found["STATE_SIZE"], layout.max_players)
         xf_size += search.xf_tail(xf_size)
-    g.update(X_SIZE=max(x_size, 1), XF_SIZE=max(xf_size, 1))
+    if layout.max_players > MAX_SEATS:
+        raise TypeError(f"{module}: the standing columns track at most {MAX_SEATS} seats")
+    g.update(XM=x_size, XFM=xf_size)  # the standings' accumulator (simcore.standing), last
+    x_size += M_SIZE
+    xf_size += F_SIZE
+    g.update(X_SIZE=x_size, XF_SIZE=xf_size)
     out = types.SimpleNamespace(
         module=module, layout=layout, columns=layout.columns, search=has_search
     )

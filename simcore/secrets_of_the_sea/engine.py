@@ -198,6 +198,11 @@ def recount(s, r):
             s[S.S_BONUS_LEFT] += 1
     for k in range(R.MAX_PLAYERS * R.N_BONUS):
         s[S.O_HELD + k] = 0
+    for k in range(R.MAX_PLAYERS):
+        s[S.O_POINTS + k] = 0
+    for b in range(R.N_BONUS):
+        if s[S.O_BONUS + b] >= 0:
+            s[S.O_POINTS + s[S.O_BONUS + b]] += r[R.P_BONUS_POINTS]
     for k in range(2 * S.N_HC):
         s[S.O_HID_N + k] = 0
         s[S.O_HID_SUM + k] = 0
@@ -205,6 +210,7 @@ def recount(s, r):
     for t in range(r[R.P_N_TILES]):
         o = s[S.O_OWNER + t]
         if o >= 0:
+            s[S.O_POINTS + o] += tile_value(r, t)
             b = bonus_category(r, t)
             if b >= 0:
                 s[S.O_HELD + o * R.N_BONUS + b] += 1
@@ -400,10 +406,12 @@ def forget_hidden(s, r, q, t):
 
 @kernel
 def give_tile(s, r, t, seat, delta):
-    """Tile t goes to (delta=1) or leaves (delta=-1) seat's tiles: the held counts follow."""
+    """Tile t goes to (delta=1) or leaves (delta=-1) seat's tiles: the held counts and the
+    seat's points follow."""
     b = bonus_category(r, t)
     if b >= 0:
         s[S.O_HELD + seat * R.N_BONUS + b] += delta
+    s[S.O_POINTS + seat] += delta * tile_value(r, t)
 
 
 @kernel
@@ -415,6 +423,7 @@ def claim_bonuses(s, r, tr, seat):
     for b in range(R.N_BONUS):
         if s[S.O_BONUS + b] < 0 and s[S.O_HELD + seat * R.N_BONUS + b] >= r[R.R_BONUS_THR + b]:
             s[S.O_BONUS + b] = seat
+            s[S.O_POINTS + seat] += r[R.P_BONUS_POINTS]
             s[S.S_BONUS_LEFT] -= 1
             record(tr, s, S.A_BONUS, b, seat)
 

@@ -96,6 +96,17 @@ def check_invariants(s, r):
         return E.ERR_TABLES
     if s[S.S_BONUS_LEFT] != n_bonus or s[S.S_HELD_TREASURES] != held:
         return E.ERR_TABLES
+    # each seat's running points are its score (engine.scores)
+    for seat in range(R.MAX_PLAYERS):
+        v = 0
+        for t in range(n_tiles):
+            if s[S.O_OWNER + t] == seat:
+                v += E.tile_value(r, t)
+        for b in range(R.N_BONUS):
+            if s[S.O_BONUS + b] == seat:
+                v += r[R.P_BONUS_POINTS]
+        if s[S.O_POINTS + seat] != v:
+            return E.ERR_TABLES
     # the dive
     ph = s[S.S_PHASE]
     if ph < S.PH_ROLL or ph > S.PH_WRECK or s[S.S_BLOCKED] < 0 or s[S.S_BLOCKED] > 3:

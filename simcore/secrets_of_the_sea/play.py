@@ -71,6 +71,14 @@ def play_turn(s, r, tr, seat, pol, wts, rng, checked, x, xf, tab):
 
 
 @kernel
+def standing(s, r, seat):
+    """The seat's standing (docs/rules-secrets-of-the-sea.md, "Standing"): its score as
+    `scores` counts it (the points of its tiles and bonus tiles; no tie-break), kept up to
+    date by the engine (check_invariants compares it with a recount)."""
+    return s[state.O_POINTS + seat]
+
+
+@kernel
 def derived(s, r, k, seat):
     """The seat counters that are not one state field: tiles in front of the seat, the points
     of its treasure tiles, its bonus tiles."""

@@ -110,7 +110,11 @@ C_WRECK = 4  # wreck tiles taken
 C_EMPTY_STOPS = 5
 C_DIVES = 6
 N_CNT = 8
-STATE_SIZE = O_CNT + MAX_PLAYERS * N_CNT
+O_POINTS = O_CNT + MAX_PLAYERS * N_CNT  # [4] per seat: its score so far (the points of its
+#                                         tiles and bonus tiles, as engine.scores counts them;
+#                                         kept up to date, recount() recomputes it): the
+#                                         standing of the experience metrics (play.standing)
+STATE_SIZE = O_POINTS + MAX_PLAYERS
 
 # End reasons: "the last tile of one tile type (bonus tiles, light blue treasure tiles, dark
 # blue treasure tiles, wreck tiles) has been taken".
@@ -136,6 +140,7 @@ class State(NamedTuple):
     hid_sum: np.ndarray  # int64[2, 10]
     unlit: np.ndarray  # int64[2, 10]
     counters: np.ndarray  # int64[4, N_CNT]
+    points: np.ndarray  # int64[4]
 
 
 def new_state() -> np.ndarray:
@@ -155,6 +160,7 @@ def view(s: np.ndarray) -> State:
         hid_sum=s[O_HID_SUM : O_HID_SUM + 2 * N_HC].reshape(2, N_HC),
         unlit=s[O_UNLIT : O_UNLIT + 2 * N_HC].reshape(2, N_HC),
         counters=s[O_CNT : O_CNT + MAX_PLAYERS * N_CNT].reshape(MAX_PLAYERS, N_CNT),
+        points=s[O_POINTS : O_POINTS + MAX_PLAYERS],
     )
 
 

@@ -16,6 +16,7 @@ from simcore.sumeria.engine_invariants import (
 )
 from simcore.sumeria.engine_round import (
     advance,
+    tile_points,
 )
 from simcore.sumeria.policies import decide
 from simcore.sumeria.rules import MAX_PLAYERS
@@ -94,6 +95,21 @@ def length(s, r):
     """(rounds, turns) of the row: the round counter at the end and the actions taken (adds,
     moves, removes)."""
     return s[state.S_ROUND], s[state.S_ACTIONS]
+
+
+@kernel
+def standing(s, r, seat):
+    """The seat's standing (docs/rules-sumeria.md, "Standing"): the points of the Influence
+    tiles it holds, then the most tiles of one type (the tie-break, at most tiles_per_type <=
+    50), as points * 64 + most: the final scoring applied to the tiles held so far."""
+    total = 0
+    most = 0
+    for t in range(N_TYPES):
+        n = s[state.O_HELD + seat * N_TYPES + t]
+        total += tile_points(r, n)
+        if n > most:
+            most = n
+    return total * 64 + most
 
 
 @kernel

@@ -11,6 +11,7 @@ from simcore.sunken_city import engine, engine_invariants, state
 from simcore.sunken_city.engine import (
     ERR_ILLEGAL,
     treasure,
+    treasure_value,
 )
 from simcore.sunken_city.engine import setup as deal
 from simcore.sunken_city.players.random import POL_RANDOM, random_turn
@@ -18,7 +19,7 @@ from simcore.sunken_city.players.scratch import F_SIZE as XF_SIZE
 from simcore.sunken_city.players.scratch import X_SIZE
 from simcore.sunken_city.players.search import search_options, search_play  # noqa: F401 - hooks
 from simcore.sunken_city.players.turn import POL_HEURISTIC, heuristic_turn
-from simcore.sunken_city.rules import MAX_PLAYERS, N_SPACES, N_TREASURES
+from simcore.sunken_city.rules import MAX_PLAYERS, N_SPACES, N_TREASURES, P_SCORING
 
 # The result row: common columns, then Sunken City's counters (name, state field).
 ROW = RowLayout(
@@ -81,6 +82,22 @@ def setup(s, r, tr, rng):
 def length(s, r):
     """(rounds, turns) played."""
     return s[state.S_ROUND], s[state.S_TURN]
+
+
+@kernel
+def standing(s, r, seat):
+    """The seat's standing (docs/rules-sunken-city.md, "Standing"): its score and tie-break as
+    `scores` counts them, score * 128 + tie-break ('count': treasures banked, then their
+    values, at most 67; 'value': the values banked)."""
+    cnt = 0
+    val = 0
+    for t in range(N_TREASURES):
+        if treasure(s, seat, t) == state.BANKED:
+            cnt += 1
+            val += treasure_value(t)
+    if r[P_SCORING] == 0:
+        return cnt * 128 + val
+    return val * 128
 
 
 @kernel
