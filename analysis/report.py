@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import plots
-from analysis.compare import comparison, dice_tables
+from analysis.compare import arm_values, comparison, dice_tables
 from analysis.html import Document
 from analysis.stats import fmt_p, p_text, wilson
 from analysis.summary import records, result_json, summarize
@@ -164,20 +164,22 @@ def _feel_section(doc: Document, runs: Any) -> list[dict]:
     count has them (a solo game)."""
     from analysis.summary import feel_table
 
-    names = [m.name for m in FEEL_METRICS]
-    cols = ["arm", "metric", "label", "kind", "value", "ci_low", "ci_high", "n"]
+    defs = {m.name: m for m in FEEL_METRICS}
     frames = []
     for p in runs.player_counts:
         run = runs.results.get(("variants", p))
         if run is not None:
-            t = comparison(run).table
-            t = t[t["metric"].isin(names)][cols]
+            t = arm_values(run)
+            t = t[t["metric"].isin(list(defs))]
         else:
-            t = feel_table(runs.results[("seats", p)].summary).assign(arm="base")[cols]
+            t = feel_table(runs.results[("seats", p)].summary).assign(arm="base")
         frames.append(t.assign(players=p))
     df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     if df.empty:
         return []
+    df["label"] = [defs[m].label for m in df["metric"]]
+    df["kind"] = [defs[m].kind for m in df["metric"]]
+    df = df[df["n"] > 0]  # a metric that rests on no game (no outright winner) has no value
     doc.heading("How the game feels", 2)
     doc.text(
         "Lead changes per game; drama (how far behind the eventual winner stood, on average "
@@ -186,10 +188,12 @@ def _feel_section(doc: Document, runs: Any) -> list[dict]:
         "runaway leader (the unique leader at half-time wins) and comeback (the unique last "
         "at half-time wins); the winning margin in final score points. Drama, decisiveness "
         "and margin rest on the games with an outright winner, runaway and comeback on the "
-        "games with a unique leader (last) at half-time: `n` games. Each standing is defined "
-        "in the game's rules document, each metric in docs/comparisons.md. 95% intervals "
+        "games with a unique leader (last) at half-time (their number: `n` in report.json). "
+        "Each standing is defined in the game's rules document, each metric in "
+        "docs/comparisons.md. 95% intervals "
         "(Wilson for the two rates); the variants' paired differences are among the variant "
-        "comparison's verdicts."
+        "comparison's verdicts. A metric that rests on no game (drama when no game had an "
+        "outright winner) is left out."
     )
     wide = []
     for (p, arm), grp in df.groupby(["players", "arm"], sort=False):

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from simcore.games import GameSpec, SeatPolicy, get_game
-from simcore.metrics import FEEL_PARTS, STANDING_COLUMNS, feel_parts, has_feel, shared_win
+from simcore.metrics import FEEL_PARTS, feel_parts, has_feel, shared_win
 
 DEFAULT_CHUNK = 16_384
 HIST_BINS = 4096  # rounds / turns histograms (longer games land in the last bin)
@@ -284,8 +284,9 @@ def chunk_plan(start: int, games: int, chunk: int) -> ChunkPlan:
 
 
 def new_summary(spec: GameSpec, players: int, n_policies: int) -> Summary:
-    games = [c for c in spec.game_counters if c not in STANDING_COLUMNS]  # not counters
-    counter_names = games + [f"{c}_{s}" for c in spec.seat_counters for s in range(players)]
+    counter_names = spec.game_counters + [
+        f"{c}_{s}" for c in spec.seat_counters for s in range(players)
+    ]
     feel = len(FEEL_PARTS) if has_feel(spec.columns, players) else 0
     return Summary(players, n_policies, len(spec.end_reasons), counter_names, n_feel=feel)
 

@@ -83,7 +83,7 @@ LARGEST_GAP = Metric("largest_gap", "largest seat gap", "rate", "wider", "narrow
 def metric_list(spec: Any, players: int) -> list[Metric]:
     """The columns of a game's metric matrix: wins per seat, shared wins, first-player
     advantage, length, scores, the game's counters (spec.game_counters, and spec.seat_counters
-    summed over the seats; the standing columns are not counters) and, when the game records
+    summed over the seats) and, when the game records
     its standing, the feel metrics' part columns (kind 'part': not shown themselves;
     shown_metrics lists what a table shows)."""
     m: list[Metric] = []
@@ -97,8 +97,7 @@ def metric_list(spec: Any, players: int) -> list[Metric]:
     for s in range(players):
         m.append(Metric(f"score_{s}", f"seat {s} mean score", "mean"))
     for c in spec.game_counters:
-        if c not in STANDING_COLUMNS:
-            m.append(Metric(c, c.replace("_", " "), "mean", "more", "fewer", "per game"))
+        m.append(Metric(c, c.replace("_", " "), "mean", "more", "fewer", "per game"))
     for c in spec.seat_counters:
         m.append(
             Metric(c, c.replace("_", " ") + " (all seats)", "mean", "more", "fewer", "per game")
@@ -152,8 +151,9 @@ def metric_scale(metrics: list[Metric], players: int) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- how it feels
-# The row columns of a game's standing (simcore.skeleton; docs/rules-<game>.md defines each
-# game's standing, docs/comparisons.md each metric): per-game values, not counters.
+# The row columns of a game's standing (the same as simcore.standing.STANDING_COLUMNS, which
+# imports numba: docs/experience-metrics.md and docs/rules-<game>.md define the standing,
+# docs/comparisons.md each metric): per-game values, not counters.
 STANDING_COLUMNS = (
     "lead_changes",
     "drama_ppm",
