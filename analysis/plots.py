@@ -354,10 +354,13 @@ def head_to_head(df: pd.DataFrame, ax=None, title: str = "Head to head (seats ro
     return _labelled(ax, "opponent", "player (cells: win rate [95% CI])", title, legend=False)
 
 
-def feel_panel(df: pd.DataFrame, metric: str, ax=None, title: str | None = None):
+def feel_panel(
+    df: pd.DataFrame, metric: str, ax=None, title: str | None = None, legend: bool = True
+):
     """df: how the game feels per setting (columns players, arm, metric, label, kind, value,
     ci_low, ci_high; analysis.report's feel frame). One metric: a point with its 95% interval
-    per player count, one colour per arm; rates in percent."""
+    per player count, one colour per arm (a legend when asked and there are several); rates in
+    percent."""
     ax = _ax(ax, (4.2, 3.0))
     t = df[df["metric"] == metric]
     scale = 100.0 if (t["kind"] == "rate").all() else 1.0
@@ -378,18 +381,19 @@ def feel_panel(df: pd.DataFrame, metric: str, ax=None, title: str | None = None)
         "players",
         lab + (" (%)" if scale == 100 else ""),
         title or lab,
-        legend=len(arms) > 1,
+        legend=legend and len(arms) > 1,
     )
 
 
 def feel_figure(df: pd.DataFrame) -> Figure:
-    """Every feel metric of df (as feel_panel's) in a grid of panels, three to a row."""
+    """Every feel metric of df (as feel_panel's) in a grid of panels, three to a row; the
+    arms' legend in the first."""
     metrics = list(dict.fromkeys(df["metric"]))
     rows = -(-len(metrics) // 3)
     fig = Figure(figsize=(12, 3.2 * rows))
     axes = fig.subplots(rows, 3, squeeze=False).ravel()
-    for ax, m in zip(axes, metrics):
-        feel_panel(df, m, ax=ax)
+    for i, (ax, m) in enumerate(zip(axes, metrics)):
+        feel_panel(df, m, ax=ax, legend=i == 0)
     for ax in axes[len(metrics) :]:
         ax.set_visible(False)
     fig.tight_layout()
