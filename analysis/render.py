@@ -138,14 +138,15 @@ def _feel_lines(feel: pd.DataFrame, echo: Echo) -> None:
     games it rests on; nothing in a solo game."""
     if feel.empty:
         return
-    echo("how the game feels (95% CI; games: the games each rests on):")
+    echo("how the game feels (95% CI; the games each rests on):")
+    width = max(len(v) for v in feel["label"])
     for r in feel.itertuples():
-        k = 100 if r.kind == "rate" else 1
-        pct = "%" if r.kind == "rate" else ""
-        text = f"{r.value * k:.3f}{pct} [{r.ci_low * k:.3f}, {r.ci_high * k:.3f}]"
+        k, dec, pct = (100, 2, "%") if r.kind == "rate" else (1, 3, "")
+        text = f"{r.value * k:.{dec}f}{pct} [{r.ci_low * k:.{dec}f}, {r.ci_high * k:.{dec}f}]"
+        text = f"{r.label:<{width}}  {text:<26} {r.n:>10,} games"
         if r.metric == "margin":
-            text += f", median {r.p50:g} (10-90% {r.p10:g}-{r.p90:g})"
-        echo(f"  {r.label:<66} {text}  games {r.n:,}")
+            text += f"; median {r.p50:g} (10-90% {r.p10:g}-{r.p90:g})"
+        echo(f"  {text}")
 
 
 def simulation_partial(res: Any, checkpoint: str | None, json_out: bool, version: str, echo):

@@ -200,7 +200,7 @@ FEEL_METRICS = (
     Metric("drama", "drama", "mean", "higher", "lower", "", _ppm("drama"), "feel.outright"),
     Metric(
         "decisiveness",
-        "decisiveness (share of turns before the winner leads for good)",
+        "decisiveness",
         "mean",
         "later",
         "earlier",
