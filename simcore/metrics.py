@@ -51,7 +51,7 @@ class Metric:
 
     name: str  # column of the metric matrix: win_0, shared, fpa, rounds, a counter's name
     label: str  # words for a designer: "seat 0 win rate"
-    kind: str  # 'rate' (a share of games, shown in points), 'mean' (a count per game)
+    kind: str  # 'rate' (a share of games, in points), 'mean' (per game), 'part' (not shown)
     more: str = "higher"  # word for an increase: 'longer', 'more', 'higher'
     less: str = "lower"
     unit: str = ""  # after the number: 'rounds', 'per game'
