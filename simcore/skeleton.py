@@ -274,10 +274,14 @@ def standing_step(s, r, x, xf, players):  # pragma: no cover - compiled
     hook) folded into the accumulator of simcore.standing (only the turn is counted with one
     player). A game with its own play_from calls this after each of its turns (run_game
     resets the accumulator before play_from; without it, standing_turns is 0)."""
+    changed = False
     if players > 1:
         for k in range(players):
-            x[XM + M_V + k] = game_standing(s, r, k)  # noqa: F821
-    standing_turn(x, XM, xf, XFM, players)  # noqa: F821
+            v = game_standing(s, r, k)  # noqa: F821
+            if v != x[XM + M_V + k]:  # noqa: F821
+                x[XM + M_V + k] = v  # noqa: F821
+                changed = True
+    standing_turn(x, XM, xf, XFM, players, changed)  # noqa: F821
 
 
 def run_game(r, pol_ids, weights, seed, index, rotate, checked, tr, rows, i, g):  # pragma: no cover
@@ -361,7 +365,7 @@ _TEMPLATES: tuple[tuple[Callable, Callable], ...] = (
     (search.simulate, kernel),
     (search.search_turn, kernel),
     (no_search_turn, kernel),
-    (standing_step, kernel),
+    (standing_step, lambda f: kernel(f, inline="always")),
     (play_turns, lambda f: kernel(f, inline="always")),
     (fill_row, kernel),
     (run_game, kernel),

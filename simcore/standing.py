@@ -3,26 +3,36 @@ last, tracked online from each seat's standing after every completed turn.
 
 Every game defines a `standing(s, r, seat) -> int64` hook (higher is better; its play.py, and
 docs/rules-<game>.md "Standing (experience metrics)"). The shared turn loop
-(simcore.skeleton.play_turns) computes the standings of all seats after each completed turn of
+(simcore.skeleton.play_turns) takes the standings of all seats after each completed turn of
 the real game (never inside the search player's simulations) and folds them into a small
 accumulator (`standing_turn`); at the end of the game `standing_row` writes the columns
-STANDING_COLUMNS into the result row. Nothing is stored per turn in the rows; the accumulator
-lives in the players' int and float scratch, behind everything else (offsets `xm`, `xf0`):
+STANDING_COLUMNS into the result row. Nothing is stored per turn in the rows.
+
+The accumulator works in **runs**: maximal stretches of consecutive turns after which every
+seat's standing is the same (in most turns nobody scores). A turn that changes nothing only
+lengthens the current run (two additions); a turn that changes a standing closes the run (its
+drama terms, its length times each seat's ratio) and opens a new one (leader, last, lead
+change, ratios). It lives in the players' int and float scratch, behind everything else
+(offsets `xm`, `xf0`):
 
     M_T        turns completed so far (T at the end)
     M_CHANGES  lead changes so far
     M_PREV     the most recent unique leader (-1: none yet)
-    M_STREAK   the unique leader after the latest turn (-1: a tie for the lead)
-    M_SINCE    the first turn of the current run of turns with M_STREAK as unique leader
-    M_V        [MAX_SEATS] the standings after the current turn (filled by the caller)
-    M_BEHIND   [MAX_SEATS] turns after which the seat stood strictly behind the leader
-    M_RING     [RING_WORDS] the unique leader and unique last after each turn, packed 8 turns
-               a word (7 bits a turn: leader + 1, and last + 1 times 8), in a ring: the
-               half-time turn ceil(T/2) is only known at the end, and every turn before the
-               current half-time can be forgotten, so a ring of RING turns serves games of
-               up to 2 * RING - 1 turns (far more than any rules allow: MAX_TURNS)
-    F_DRAMA    (float scratch) [MAX_SEATS] the sum over the turns the seat stood strictly
-               behind of (max - v) / (max - min)
+    M_STREAK   the unique leader of the current run (-1: a tie for the lead)
+    M_SINCE    the first turn of the current stretch of runs with M_STREAK as unique leader
+    M_RUN      the length of the current run, in turns
+    M_NRUNS    runs begun
+    M_V        [MAX_SEATS] the standings of the current run
+    M_BEHIND   [MAX_SEATS] turns of the closed runs after which the seat stood strictly behind
+    M_RUNS     [RUN_CAP] a ring of the last RUN_CAP runs begun: first turn * 64 + (leader +
+               1) + 8 * (last + 1). The half-time turn ceil(T/2) is only known at the end;
+               the runs that begin after it are at most T/2, so the ring still holds the run
+               that holds it in every game of up to MAX_TURNS turns (every game under the
+               default caps), and in longer games as long as fewer than RUN_CAP runs began
+               after it; otherwise half_leader and half_last are -2 (out of reach)
+    F_DRAMA    (float scratch) [MAX_SEATS] the sum over the closed runs in which the seat stood
+               strictly behind of (run length) * (max - v) / (max - min)
+    F_RATIO    (float scratch) [MAX_SEATS] that ratio in the current run (0: not behind)
 
 The columns (all int64; docs/experience-metrics.md has the definitions with their sources),
 for T completed turns, v_t the standings after turn t and w the row's winner:
@@ -34,8 +44,9 @@ for T completed turns, v_t the standings after turn t and w the row's winner:
                     -1 with no outright winner (w = -1) or no turn
     decisive_ppm    1e6 x t_w / T rounded half up, t_w the last turn after which w was not the
                     unique leader (0 if it led after every turn); -1 as drama
-    half_leader     the unique leader after turn ceil(T/2); -1 on a tie or with no turn
-    half_last       the unique last after turn ceil(T/2); -1 on a tie or with no turn
+    half_leader     the unique leader after turn ceil(T/2); -1 on a tie or with no turn (-2:
+                    out of the ring's reach, only in games longer than MAX_TURNS)
+    half_last       the unique last after turn ceil(T/2); -1 as half_leader
     standing_turns  T
 
 With one player nothing is tracked but T: lead_changes 0, the others -1.
@@ -55,48 +66,58 @@ STANDING_COLUMNS = (
     "half_last",
     "standing_turns",
 )
-MAX_SEATS = 7  # seats a game may have (a seat + 1 takes 3 bits in the ring)
-PER_WORD = 8  # turns packed in one ring word
-RING_WORDS = 1 << 14
-RING = RING_WORDS * PER_WORD  # turns the ring holds
-MAX_TURNS = 2 * RING - 1  # the longest game whose half-time turn the ring still holds
+MAX_SEATS = 7  # seats a game may have (a seat + 1 takes 3 bits in a run's entry)
+RUN_CAP = 2048  # runs the ring holds (16 KB of the players' scratch)
+MAX_TURNS = 2 * RUN_CAP - 1  # the longest game whose half-time run the ring always holds
+PPM = 1_000_000
 
 M_T = 0
 M_CHANGES = 1
 M_PREV = 2
 M_STREAK = 3
 M_SINCE = 4
-M_V = 5
+M_RUN = 5
+M_NRUNS = 6
+M_V = 7
 M_BEHIND = M_V + MAX_SEATS
-M_RING = M_BEHIND + MAX_SEATS
-M_SIZE = M_RING + RING_WORDS
+M_RUNS = M_BEHIND + MAX_SEATS
+M_SIZE = M_RUNS + RUN_CAP
 F_DRAMA = 0
-F_SIZE = MAX_SEATS
-PPM = 1_000_000
+F_RATIO = MAX_SEATS
+F_SIZE = 2 * MAX_SEATS
 
 
 @kernel
 def standing_start(x, xm, xf, xf0):
-    """Reset the accumulator before a game (the ring needs no reset: a turn's entry is
-    written before it is read)."""
-    x[xm + M_T] = 0
-    x[xm + M_CHANGES] = 0
+    """Reset the accumulator before a game (the standings and the ring need no reset: the
+    first turn always begins a run, and a run's entry is written before it is read)."""
+    for k in range(M_V):
+        x[xm + k] = 0
     x[xm + M_PREV] = -1
     x[xm + M_STREAK] = -1
-    x[xm + M_SINCE] = 0
     for k in range(MAX_SEATS):
         x[xm + M_BEHIND + k] = 0
         xf[xf0 + F_DRAMA + k] = 0.0
+        xf[xf0 + F_RATIO + k] = 0.0
 
 
 @kernel
-def standing_turn(x, xm, xf, xf0, players):
-    """Fold the standings x[xm + M_V + seat] after one more completed turn into the
-    accumulator (with one player only the turn is counted). O(players), no allocation."""
-    t = x[xm + M_T] + 1
-    x[xm + M_T] = t
-    if players < 2:
-        return
+def close_run(x, xm, xf, xf0, players):
+    """Add the current run's drama terms: its length times each seat's ratio."""
+    n = x[xm + M_RUN]
+    for k in range(players):
+        q = xf[xf0 + F_RATIO + k]
+        if q > 0.0:
+            xf[xf0 + F_DRAMA + k] += float(n) * q
+            x[xm + M_BEHIND + k] += n
+    x[xm + M_RUN] = 0
+
+
+@kernel
+def begin_run(x, xm, xf, xf0, players, t):
+    """Turn t changed a standing (or is the first turn): close the run before it and begin
+    one with the standings x[xm + M_V + seat]."""
+    close_run(x, xm, xf, xf0, players)
     v = xm + M_V
     hi = x[v]
     lo = hi
@@ -124,31 +145,54 @@ def standing_turn(x, xm, xf, xf0, players):
     if leader != x[xm + M_STREAK]:
         x[xm + M_STREAK] = leader
         x[xm + M_SINCE] = t
-    if hi > lo:
-        span = float(hi - lo)
-        for k in range(players):
-            a = x[v + k]
-            if a < hi:
-                xf[xf0 + F_DRAMA + k] += float(hi - a) / span
-                x[xm + M_BEHIND + k] += 1
-    w = xm + M_RING + ((t // PER_WORD) % RING_WORDS)
-    shift = (t % PER_WORD) * 7
-    entry = (leader + 1) + 8 * (last + 1)
-    x[w] = (x[w] & ~(127 << shift)) | (entry << shift)
+    span = float(hi - lo)
+    for k in range(players):
+        a = x[v + k]
+        xf[xf0 + F_RATIO + k] = float(hi - a) / span if a < hi else 0.0
+    nr = x[xm + M_NRUNS]
+    x[xm + M_RUNS + nr % RUN_CAP] = t * 64 + (leader + 1) + 8 * (last + 1)
+    x[xm + M_NRUNS] = nr + 1
+    x[xm + M_RUN] = 1
+
+
+@kernel(inline="always")
+def standing_turn(x, xm, xf, xf0, players, changed):
+    """One more completed turn; the caller has written the standings after it into
+    x[xm + M_V + seat], changed: whether one of them differs from the turn before. With one
+    player only the turn is counted. No allocation; O(1) when nothing changed."""
+    t = x[xm + M_T] + 1
+    x[xm + M_T] = t
+    if players < 2:
+        return
+    if changed or t == 1:
+        begin_run(x, xm, xf, xf0, players, t)
+    else:
+        x[xm + M_RUN] += 1
 
 
 @kernel
-def ring_entry(x, xm, t):
-    """(unique leader, unique last) after turn t (-1: a tie), from the ring."""
-    w = xm + M_RING + ((t // PER_WORD) % RING_WORDS)
-    e = (x[w] >> ((t % PER_WORD) * 7)) & 127
-    return (e % 8) - 1, (e // 8) - 1
+def run_at(x, xm, t):
+    """The ring entry of the run that holds turn t (1 <= t <= T): the last run begun at or
+    before t, by bisection over the runs the ring still holds; -1 when the ring no longer
+    holds it."""
+    n = x[xm + M_NRUNS]
+    lo = n - RUN_CAP if n > RUN_CAP else 0
+    if x[xm + M_RUNS + lo % RUN_CAP] // 64 > t:
+        return -1  # the oldest run held began after t
+    hi = n - 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if x[xm + M_RUNS + mid % RUN_CAP] // 64 <= t:
+            lo = mid
+        else:
+            hi = mid - 1
+    return x[xm + M_RUNS + lo % RUN_CAP]
 
 
 @kernel
 def standing_row(x, xm, xf, xf0, players, winner, rows, i, c0):
     """Write the STANDING_COLUMNS of a finished game into rows[i, c0 : c0 + 6] (winner: the
-    row's winner, -1 for none)."""
+    row's winner, -1 for none); closes the last run."""
     t_n = x[xm + M_T]
     rows[i, c0 + 5] = t_n
     if players < 2:
@@ -156,14 +200,14 @@ def standing_row(x, xm, xf, xf0, players, winner, rows, i, c0):
         for k in range(1, 5):
             rows[i, c0 + k] = -1
         return
+    close_run(x, xm, xf, xf0, players)
     rows[i, c0] = x[xm + M_CHANGES]
-    if t_n == 0:
-        rows[i, c0 + 3] = -1
-        rows[i, c0 + 4] = -1
-    else:
-        lead, last = ring_entry(x, xm, (t_n + 1) // 2)
-        rows[i, c0 + 3] = lead
-        rows[i, c0 + 4] = last
+    rows[i, c0 + 3] = -1
+    rows[i, c0 + 4] = -1
+    if t_n > 0:
+        e = run_at(x, xm, (t_n + 1) // 2)
+        rows[i, c0 + 3] = (e % 8) - 1 if e >= 0 else -2
+        rows[i, c0 + 4] = ((e % 64) // 8) - 1 if e >= 0 else -2
     if winner < 0 or t_n == 0:
         rows[i, c0 + 1] = -1
         rows[i, c0 + 2] = -1

@@ -18,7 +18,7 @@ from simcore.standing import (
     M_V,
     MAX_TURNS,
     PPM,
-    RING,
+    RUN_CAP,
     STANDING_COLUMNS,
     standing_row,
     standing_start,
@@ -50,24 +50,27 @@ def reference(seq: list[list[int]], players: int, winner: int) -> list[int]:
     hl, hlast = (leaders[half - 1], lasts[half - 1]) if n else (-1, -1)
     if winner < 0 or n == 0:
         return [changes, -1, -1, hl, hlast, n]
+    # runs of turns with the same standings add their length times the ratio, in turn order
     total, behind = 0.0, 0
-    for v in seq:
-        if v[winner] < max(v):
-            total += float(max(v) - v[winner]) / float(max(v) - min(v))
-            behind += 1
+    for start, v in enumerate(seq):
+        if v[winner] < max(v) and (start == 0 or seq[start - 1] != v):
+            length = next((k for k in range(start, n) if seq[k] != v), n) - start
+            total += float(length) * (float(max(v) - v[winner]) / float(max(v) - min(v)))
+            behind += length
     drama = math.floor(total / behind * 1e6 + 0.5) if behind else 0
     t_w = max((t for t in range(1, n + 1) if leaders[t - 1] != winner), default=0)
     return [changes, drama, (2 * PPM * t_w + n) // (2 * n), hl, hlast, n]
 
 
 def online(seq, players: int, winner: int, xm: int = 0, xf0: int = 0) -> list[int]:
-    """The six columns from the compiled accumulator, its region at offsets xm and xf0."""
+    """The six columns from the compiled accumulator, its region at offsets xm and xf0, fed
+    as the turn loop feeds it (the standings, and whether they changed)."""
     x = np.full(xm + M_SIZE, 7, dtype=np.int64)  # garbage before the reset
     xf = np.full(xf0 + F_SIZE, 0.5)
     standing_start(x, xm, xf, xf0)
-    for v in seq:
+    for t, v in enumerate(seq):
         x[xm + M_V : xm + M_V + players] = v
-        standing_turn(x, xm, xf, xf0, players)
+        standing_turn(x, xm, xf, xf0, players, t == 0 or v != seq[t - 1])
     rows = np.zeros((2, 9), dtype=np.int64)
     standing_row(x, xm, xf, xf0, players, winner, rows, 1, 2)
     return rows[1, 2:8].tolist()
@@ -115,23 +118,39 @@ def test_known_games(name):
 
 
 def test_the_accumulator_agrees_with_the_definitions_on_random_standings():
-    """Small standings (many ties), 2 to 4 seats, any winner: online == reference."""
+    """Small standings (many ties; about half the turns change nothing), 2 to 4 seats, any
+    winner: online == reference."""
     rng = np.random.default_rng(26)
     for _ in range(300):
         players = int(rng.integers(2, 5))
         turns = int(rng.integers(0, 30))
-        seq = np.cumsum(rng.integers(0, 3, size=(turns, players)), axis=0).tolist()
+        gains = rng.integers(0, 3, size=(turns, players)) * (rng.random((turns, 1)) < 0.5)
+        seq = np.cumsum(gains, axis=0).tolist()
         winner = int(rng.integers(-1, players))
         assert online(seq, players, winner) == reference(seq, players, winner)
 
 
 def test_the_half_time_of_a_game_longer_than_the_ring():
-    """The ring holds RING turns; the half-time turn of a game of nearly twice as many is still
-    found (the leader alternates in runs of 7 turns, so a wrong slot shows)."""
-    turns = 2 * RING - 3
-    assert turns <= MAX_TURNS
-    seq = [[1, 0] if (t // 7) % 2 else [0, 1] for t in range(1, turns + 1)]
+    """The ring holds RUN_CAP runs; the half-time run of a game of MAX_TURNS turns, every turn
+    a run of its own, is still found (the leader alternates in stretches of 7 turns, so a
+    wrong run shows)."""
+    turns = MAX_TURNS
+    assert turns // 2 + 1 == RUN_CAP
+    seq = [[t, t + 1] if (t // 7) % 2 else [t + 1, t] for t in range(1, turns + 1)]
     assert online(seq, 2, 1) == reference(seq, 2, 1)
+    assert online(seq[:-1], 2, 0) == reference(seq[:-1], 2, 0)
+
+
+def test_a_longer_game_finds_its_half_time_while_the_ring_holds_it():
+    """Beyond MAX_TURNS the half-time run is found while fewer than RUN_CAP runs began after
+    it (standings that change every tenth turn), and is -2 (out of reach) once more did."""
+    turns = 3 * RUN_CAP
+    seq = [[t // 10, 0] if (t // 70) % 2 else [0, t // 10] for t in range(1, turns + 1)]
+    assert online(seq, 2, 0) == reference(seq, 2, 0)
+    every = [[t, 0] if (t // 7) % 2 else [0, t] for t in range(1, turns + 1)]
+    expected = reference(every, 2, 0)
+    expected[3:5] = [-2, -2]
+    assert online(every, 2, 0) == expected
 
 
 # ------------------------------------------------------------------------------ games
@@ -150,30 +169,33 @@ def _standings(game: str, state: dict, rules: dict, end: dict | None) -> list[in
         return list(score)
     target = end is not None and end["end_reason"] == "target"
     won = [target and s == end["winner"] for s in range(len(score))]
-    return [w * 2**52 + s * 2**26 + t for w, s, t in zip(won, score, tiebreak)]
+    return [w * 2**52 + s for w, s in zip(won, score)]
 
 
-# (game, players, variant, games): the default rules (the scores from the traces assume them)
+# (game, players, games, policy list or None for tests.conformance.cases.lineup): the default
+# rules (the scores from the traces assume them); a `search` seat, whose simulations must not
+# be tracked (its turns in the real game are)
 TRACED = [
-    ("sunken-city", 2, 60),
-    ("sunken-city", 4, 60),
-    ("sumeria", 3, 40),
-    ("sumeria", 4, 40),
-    ("secrets-of-the-sea", 2, 60),
-    ("secrets-of-the-sea", 4, 60),
-    ("sunken-treasure", 1, 20),
-    ("sunken-treasure", 3, 100),
+    ("sunken-city", 2, 60, None),
+    ("sunken-city", 4, 60, None),
+    ("sumeria", 3, 40, None),
+    ("sumeria", 4, 40, None),
+    ("secrets-of-the-sea", 2, 60, None),
+    ("secrets-of-the-sea", 4, 60, None),
+    ("sunken-treasure", 1, 20, None),
+    ("sunken-treasure", 3, 100, None),
+    ("sunken-treasure", 2, 10, "search:budget=8,balanced"),
 ]
 
 
-@pytest.mark.parametrize("game,players,games", TRACED)
-def test_the_columns_match_a_recomputation_from_traces(game, players, games):
+@pytest.mark.parametrize("game,players,games,policy", TRACED)
+def test_the_columns_match_a_recomputation_from_traces(game, players, games, policy):
     """Game i's row (batch, no trace) against the standings read from game i's trace: the
     state before each turn is the standing after the turn before it, the final state the
     standing after the last turn. At the end the winner is the unique leader, and a shared win
     is a tie for the lead (the standing orders seats as the winner rule does)."""
     spec = get_game(game)
-    rules, seats = resolve(game, players, [], policy=lineup(game, players))
+    rules, seats = resolve(game, players, [], policy=policy or lineup(game, players))
     rows = play_rows(game, players, rules, seats, 26, 0, games, True, False)
     cols = [spec.columns.index(c) for c in STANDING_COLUMNS]
     for i in range(games):

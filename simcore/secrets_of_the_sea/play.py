@@ -70,7 +70,7 @@ def play_turn(s, r, tr, seat, pol, wts, rng, checked, x, xf, tab):
     return policy_turn(s, r, tr, seat, pol, wts, rng, checked, xf)
 
 
-@kernel
+@kernel(inline="always")
 def standing(s, r, seat):
     """The seat's standing (docs/rules-secrets-of-the-sea.md, "Standing"): its score as
     `scores` counts it (the points of its tiles and bonus tiles; no tie-break), kept up to

@@ -20,7 +20,6 @@ from simcore.sunken_treasure.board import MAX_PLAYERS
 from simcore.sunken_treasure.engine import (
     ERR_ILLEGAL,
     banked_value,
-    carried_value,
     n_banked,
 )
 from simcore.sunken_treasure.policies import (
@@ -90,13 +89,14 @@ def play_turn(s, r, tr, seat, pol, wts, rng, checked, x, xf, lt):
 tables = lock_table  # filled once per block of games
 
 
-@kernel
+@kernel(inline="always")
 def standing(s, r, seat):
-    """The seat's standing (docs/rules-sunken-treasure.md, "Standing"): (won, dollars banked,
-    dollars carried) in that order, as won * 2**52 + banked * 2**26 + carried (the dollars of
-    all treasure cards are below 2**26: 64 cards of at most $1,000,000). `won`: the seat
-    banked the target and so ended and won the game."""
-    v = banked_value(s, r, seat) * (1 << 26) + carried_value(s, r, seat)
+    """The seat's standing (docs/rules-sunken-treasure.md, "Standing"): (won, dollars banked)
+    in that order, as won * 2**52 + banked (the dollars of all treasure cards are below
+    2**26: 64 cards of at most $1,000,000). `won`: the seat banked the target and so ended and
+    won the game. The dollars carried are not counted: they are at risk, and the winner rule
+    does not look at them."""
+    v = banked_value(s, r, seat)
     if s[state.S_END_REASON] == state.END_TARGET and s[state.S_WINNER] == seat:
         v += 1 << 52
     return v
