@@ -102,6 +102,11 @@ def test_parts_split_ppm_into_whole_numbers_and_check_the_contract():
     bad.loc[0, "score_1"] = 11  # the winner scored less than seat 1
     with pytest.raises(ValueError, match="negative"):
         _parts(bad)
+    far = HAND.copy()
+    far.loc[0, ["half_leader", "half_last"]] = -2  # out of the tracker's reach: left out
+    p = _parts(far)
+    known = [FEEL_PARTS.index(c) for c in ("feel.leader_known", "feel.last_known")]
+    assert p[:, known].tolist() == [[0, 0], [1, 1], [0, 1]]
     assert has_feel(STANDING_COLUMNS, 2) and not has_feel(STANDING_COLUMNS, 1)
     assert not has_feel(STANDING_COLUMNS[:-1], 3)
 
