@@ -151,9 +151,9 @@ def metric_scale(metrics: list[Metric], players: int) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- how it feels
-# The row columns of a game's standing (the same as simcore.standing.STANDING_COLUMNS, which
-# imports numba: docs/experience-metrics.md and docs/rules-<game>.md define the standing,
-# docs/comparisons.md each metric): per-game values, not counters.
+# The row columns of a game's standing, written by simcore.standing (which imports them from
+# here: the analysis never imports numba); docs/experience-metrics.md and docs/rules-<game>.md
+# define the standing, docs/comparisons.md each metric. Per-game values, not counters.
 STANDING_COLUMNS = (
     "lead_changes",
     "drama_ppm",

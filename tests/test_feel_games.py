@@ -11,9 +11,8 @@ import pytest
 
 import simcore
 from analysis.summary import result_json
-from simcore import standing
 from simcore.arms import variant_arm
-from simcore.metrics import FEEL_METRICS, PPM, STANDING_COLUMNS
+from simcore.metrics import FEEL_METRICS, PPM
 from tests.conftest import compare, run_main
 
 NAMES = [m.name for m in FEEL_METRICS]
@@ -87,8 +86,3 @@ def test_report_has_the_feel_section(small_report):
     assert "lead_changes" in {r["metric"] for r in feel} <= set(NAMES)
     assert all(r["n"] > 0 for r in feel)
     assert len({r["arm"] for r in feel}) > 1
-
-
-def test_the_standing_columns_are_named_alike():
-    """simcore.metrics keeps its own list (it never imports the kernels' modules)."""
-    assert STANDING_COLUMNS == standing.STANDING_COLUMNS
