@@ -221,7 +221,8 @@ CLUSTER = OptionGroup(
 MetricOpt = _opt(
     list[str] | None,
     "--metric",
-    help="metrics to show/plot (default largest_gap, fpa, rounds)",
+    help="metrics to show/plot (default largest_gap, fpa, rounds; also e.g. win_0, drama, "
+    "lead_changes, decisiveness, runaway, comeback, margin)",
 )
 
 

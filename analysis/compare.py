@@ -19,25 +19,14 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats as _st
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_effectsize
 
-from analysis.stats import fmt_p, p_text, seat_balance, wilson
+from analysis.stats import fmt_p, p_text, ratio_value, seat_balance, t_interval, wilson
 from analysis.summary import records
-from simcore.metrics import LARGEST_GAP, Metric, largest_gap_seats
+from simcore.metrics import Metric, largest_gap_seats, shown_metrics
 
 ALPHA = 0.05
-
-
-def t_interval(est: float, se: float, n: int, alpha: float = ALPHA) -> tuple[float, float, float]:
-    """(low, high, two-sided p of est = 0) from scipy's t distribution with n - 1 df."""
-    if se <= 0 or not np.isfinite(se):
-        return est, est, (1.0 if est == 0 else 0.0)
-    df = max(n - 1, 1)
-    lo, hi = _st.t.interval(1 - alpha, df, loc=est, scale=se)
-    p = 2 * _st.t.sf(abs(est) / se, df)
-    return float(lo), float(hi), float(p)
 
 
 # --------------------------------------------------------------------------------- tables
@@ -67,6 +56,8 @@ def arm_values(run: Any, alpha: float = ALPHA) -> pd.DataFrame:
         n = s.games
         bal = seat_balance(s.seat_wins, s.shared_wins, n, alpha) if run.players > 1 else None
         for j, m in enumerate(run.metrics):
+            if m.kind == "part":
+                continue
             if m.name == "fpa":
                 v = bal["first_player_advantage"]
                 lo, hi = bal["first_player_advantage_ci"]
@@ -80,6 +71,10 @@ def arm_values(run: Any, alpha: float = ALPHA) -> pd.DataFrame:
             rows.append(
                 {"metric": m.name, "arm": arm.label, "value": v, "ci_low": lo, "ci_high": hi}
             )
+        for m in shown_metrics(run.metrics):
+            if m.num:  # a feel metric: a ratio of part columns
+                v = ratio_value(run.moments, a, m, run.index, alpha)
+                rows.append({"metric": m.name, "arm": arm.label, **v})
         if bal is not None:
             rows.append(
                 {
@@ -94,11 +89,7 @@ def arm_values(run: Any, alpha: float = ALPHA) -> pd.DataFrame:
 
 
 def _metric_defs(run: Any) -> list[Metric]:
-    out = list(run.metrics)
-    if run.players > 1:
-        i = [m.name for m in out].index("fpa") + 1
-        out.insert(i, LARGEST_GAP)
-    return out
+    return shown_metrics(run.metrics)
 
 
 def _constant(run: Any, j: int) -> bool:
@@ -106,6 +97,17 @@ def _constant(run: Any, j: int) -> bool:
     means = np.array([mo.mean(a)[j] for a in range(len(run.arms))])
     var = np.array([mo.cov(a)[j, j] for a in range(len(run.arms))])
     return bool(np.all(var <= 1e-12) and np.ptp(means) == 0)
+
+
+def _constant_ratio(run: Any, m: Metric) -> bool:
+    """A feel metric with nothing to compare: it rests on no game in some arm, or its parts
+    are the same in every game of every arm."""
+    idx = run.index
+    cols = [idx[c] for c, _ in m.num] + ([idx[m.den]] if m.den else [])
+    den = idx[m.den] if m.den else None
+    if den is not None and any(run.moments.count(a, den) == 0 for a in range(len(run.arms))):
+        return True
+    return all(_constant(run, j) for j in cols)
 
 
 def comparison_table(run: Any, alpha: float = ALPHA, paired: bool = True) -> pd.DataFrame:
@@ -122,6 +124,8 @@ def comparison_table(run: Any, alpha: float = ALPHA, paired: bool = True) -> pd.
     for m in _metric_defs(run):
         if m.name in idx and _constant(run, idx[m.name]):
             continue  # the same value in every game of every arm: nothing to compare
+        if m.num and _constant_ratio(run, m):
+            continue
         base = vals[(vals.metric == m.name) & (vals.arm == run.arms[0].label)].iloc[0]
         for a, arm in enumerate(run.arms):
             row = vals[(vals.metric == m.name) & (vals.arm == arm.label)].iloc[0].to_dict()
@@ -132,6 +136,7 @@ def comparison_table(run: Any, alpha: float = ALPHA, paired: bool = True) -> pd.
                 "arm": arm.label,
                 "games": run.results[a].games,
                 "value": row["value"],
+                "n": row["n"] if m.num else run.results[a].games,
                 "ci_low": row["ci_low"],
                 "ci_high": row["ci_high"],
                 "diff": np.nan,
@@ -140,7 +145,14 @@ def comparison_table(run: Any, alpha: float = ALPHA, paired: bool = True) -> pd.
                 "p_value": np.nan,
                 "cohen_h": np.nan,
             }
-            if a > 0:
+            if a > 0 and m.num:
+                fn = run.moments.ratio_paired
+                d, se = fn(a, *m.vectors(idx), paired=paired)
+                lo, hi, p = t_interval(d, se, run.moments.n, alpha)
+                rec.update(diff=d, diff_low=lo, diff_high=hi, p_value=p)
+                if m.kind == "rate":
+                    rec["cohen_h"] = float(proportion_effectsize(row["value"], base["value"]))
+            elif a > 0:
                 if m.name == "largest_gap":
                     c, _, _ = _gap_vector(run, a)
                     c0, _, _ = _gap_vector(run, 0)

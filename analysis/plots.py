@@ -368,3 +368,49 @@ def head_to_head(df: pd.DataFrame, ax=None, title: str = "Head to head (seats ro
     ax.set_yticks(range(len(names)))
     ax.set_yticklabels(names, fontsize=8)
     return _labelled(ax, "opponent", "player (cells: win rate [95% CI])", title, legend=False)
+
+
+def feel_panel(
+    df: pd.DataFrame, metric: str, ax=None, title: str | None = None, legend: bool = True
+):
+    """df: how the game feels per setting (columns players, arm, metric, label, kind, value,
+    ci_low, ci_high; analysis.report's feel frame). One metric: a point with its 95% interval
+    per player count, one colour per arm (a legend when asked and there are several); rates in
+    percent."""
+    ax = _ax(ax, (4.2, 3.0))
+    t = df[df["metric"] == metric]
+    scale = 100.0 if (t["kind"] == "rate").all() else 1.0
+    counts = sorted(t["players"].unique())
+    arms = list(dict.fromkeys(t["arm"]))
+    width = 0.8 / max(len(arms), 1)
+    for i, arm in enumerate(arms):
+        sel = t[t["arm"] == arm]
+        x = [counts.index(p) + (i - (len(arms) - 1) / 2) * width for p in sel["players"]]
+        y = sel["value"].to_numpy() * scale
+        err = _err(y, sel["ci_low"].to_numpy() * scale, sel["ci_high"].to_numpy() * scale)
+        ax.errorbar(x, y, yerr=err, fmt="o", capsize=3, label=arm)
+    ax.set_xticks(range(len(counts)))
+    ax.set_xticklabels([f"{p}p" for p in counts])
+    lab = t["label"].iloc[0].split(" (")[0] if len(t) else metric
+    return _labelled(
+        ax,
+        "players",
+        lab + (" (%)" if scale == 100 else ""),
+        title or lab,
+        legend=legend and len(arms) > 1,
+    )
+
+
+def feel_figure(df: pd.DataFrame) -> Figure:
+    """Every feel metric of df (as feel_panel's) in a grid of panels, three to a row; the
+    arms' legend in the first."""
+    metrics = list(dict.fromkeys(df["metric"]))
+    rows = -(-len(metrics) // 3)
+    fig = Figure(figsize=(12, 3.2 * rows))
+    axes = fig.subplots(rows, 3, squeeze=False).ravel()
+    for i, (ax, m) in enumerate(zip(axes, metrics)):
+        feel_panel(df, m, ax=ax, legend=i == 0)
+    for ax in axes[len(metrics) :]:
+        ax.set_visible(False)
+    fig.tight_layout()
+    return fig

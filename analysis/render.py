@@ -101,6 +101,7 @@ def simulation(
         echo("")
         echo(t["policies"].to_string(index=False, float_format=_four))
     _balance_lines(res, t, echo)
+    _feel_lines(t["feel"], echo)
     if res.checked:
         echo(f"checked mode: the invariants held after every action of {res.games:,} games")
     echo(f"{res.games_per_s:,.0f} games/s on {res.threads} threads ({res.elapsed_s:.2f} s)")
@@ -131,6 +132,22 @@ def _balance_lines(res: Any, t: dict[str, pd.DataFrame], echo: Echo) -> None:
         f"{r} {c / res.games:.3f}" for r, c in zip(res.end_reasons, res.summary.end_reasons) if c
     )
     echo(f"end reasons: {ends}")
+
+
+def _feel_lines(feel: pd.DataFrame, echo: Echo) -> None:
+    """How the game feels (docs/comparisons.md): each metric with its 95% interval and the
+    games it rests on; nothing in a solo game."""
+    if feel.empty:
+        return
+    echo("how the game feels (95% CI; the games each rests on):")
+    width = max(len(v) for v in feel["label"])
+    for r in feel.itertuples():
+        k, dec, pct = (100, 2, "%") if r.kind == "rate" else (1, 3, "")
+        text = f"{r.value * k:.{dec}f}{pct} [{r.ci_low * k:.{dec}f}, {r.ci_high * k:.{dec}f}]"
+        text = f"{r.label:<{width}}  {text:<26} {r.n:>10,} games"
+        if r.metric == "margin":
+            text += f"; median {r.p50:g} (10-90% {r.p10:g}-{r.p90:g})"
+        echo(f"  {text}")
 
 
 def simulation_partial(res: Any, checkpoint: str | None, json_out: bool, version: str, echo):

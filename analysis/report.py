@@ -27,12 +27,13 @@ import numpy as np
 import pandas as pd
 
 from analysis import plots
-from analysis.compare import comparison, dice_tables
+from analysis.compare import arm_values, comparison, dice_tables
 from analysis.html import Document
 from analysis.robustness import robustness
 from analysis.robustness_report import detail_section, findings_section, report_json
 from analysis.stats import fmt_p, p_text, wilson
 from analysis.summary import records, result_json, summarize
+from simcore.metrics import FEEL_METRICS
 from simcore.rulesbase import RulesError
 
 SECTIONS = (
@@ -40,6 +41,7 @@ SECTIONS = (
     "Provenance",
     "Seat balance",
     "Variant comparison",
+    "How the game feels",
     "Dice",
     "Player ladder",
     "Robustness of the verdicts",
@@ -184,6 +186,57 @@ def _trivial(run, r) -> bool:
         return False
     a = [arm.label for arm in run.arms].index(r.arm)
     return bool(run.moments.cov(a)[j, j] <= 1e-12 < run.moments.cov(0)[j, j])
+# ------------------------------------------------------------------------------ feel
+def _feel_section(doc: Document, runs: Any) -> list[dict]:
+    """How the game feels (docs/comparisons.md): the feel metrics per player count and
+    variant with their intervals, from the variant comparison's games (every variant on the
+    same games) or, for a game without variants, the seat balance's; nothing when no player
+    count has them (a solo game)."""
+    from analysis.summary import feel_table
+
+    defs = {m.name: m for m in FEEL_METRICS}
+    frames = []
+    for p in runs.player_counts:
+        run = runs.results.get(("variants", p))
+        if run is not None:
+            t = arm_values(run)
+            t = t[t["metric"].isin(list(defs))]
+        else:
+            t = feel_table(runs.results[("seats", p)].summary).assign(arm="base")
+        frames.append(t.assign(players=p))
+    df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    if df.empty:
+        return []
+    df["label"] = [defs[m].label for m in df["metric"]]
+    df["kind"] = [defs[m].kind for m in df["metric"]]
+    df = df[df["n"] > 0]  # a metric that rests on no game (no outright winner) has no value
+    doc.heading("How the game feels", 2)
+    doc.text(
+        "Lead changes per game; drama (how far behind the eventual winner stood, on average "
+        "over the turns it trailed: 0 at the leader's standing, 1 at the last player's); "
+        "decisiveness (the share of the turns played before the winner led for good); "
+        "runaway leader (the unique leader at half-time wins) and comeback (the unique last "
+        "at half-time wins); the winning margin in final score points. Drama, decisiveness "
+        "and margin rest on the games with an outright winner, runaway and comeback on the "
+        "games with a unique leader (last) at half-time (their number: `n` in report.json). "
+        "Each standing is defined in the game's rules document, each metric in "
+        "docs/comparisons.md. 95% intervals "
+        "(Wilson for the two rates); the variants' paired differences are among the variant "
+        "comparison's verdicts. A metric that rests on no game (drama when no game had an "
+        "outright winner) is left out."
+    )
+    wide = []
+    for (p, arm), grp in df.groupby(["players", "arm"], sort=False):
+        row = {"players": p, "variant": arm}
+        for r in grp.itertuples():
+            row[r.label.split(" (")[0]] = _ci(r.value, r.ci_low, r.ci_high, r.kind == "rate")
+        wide.append(row)
+    doc.table(
+        pd.DataFrame(wide).fillna(""),
+        caption="How the game feels, per player count and variant: value (95% CI)",
+    )
+    doc.figure(plots.feel_figure(df), "feel.png", "How the game feels (95% intervals)")
+    return records(df)
 
 
 # ------------------------------------------------------------------------------ dice
@@ -336,6 +389,7 @@ def write_report(
         for p in runs.player_counts:
             data["variants"].append(_variant_section(body, p, results[("variants", p)]))
             echo(f"  variant comparison, {p} players: done")
+    data["feel"] = _feel_section(body, runs)
     if ("dice",) in results:
         body.heading("Dice", 2)
         body.text(

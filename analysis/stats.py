@@ -3,11 +3,19 @@ printed (p_text, fmt_p: the one formatter every table, verdict and command uses)
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from scipy import stats as _st
 from statsmodels.stats.proportion import proportion_confint
 
-from simcore.metrics import fair_share, first_player_advantage, largest_gap_seats
+from simcore.metrics import (
+    ArmMoments,
+    Metric,
+    fair_share,
+    first_player_advantage,
+    largest_gap_seats,
+)
 
 P_SMALLEST = 0.001  # the smallest p-value printed as a number; smaller ones print "< 0.001"
 
@@ -121,3 +129,33 @@ def seat_balance(wins, shared: int, games: int, alpha: float = 0.05) -> dict:
         }
     )
     return out
+
+
+def t_interval(est: float, se: float, n: int, alpha: float = 0.05) -> tuple[float, float, float]:
+    """(low, high, two-sided p of est = 0) from scipy's t distribution with n - 1 df."""
+    if se <= 0 or not np.isfinite(se):
+        return est, est, (1.0 if est == 0 else 0.0)
+    df = max(n - 1, 1)
+    lo, hi = _st.t.interval(1 - alpha, df, loc=est, scale=se)
+    p = 2 * _st.t.sf(abs(est) / se, df)
+    return float(lo), float(hi), float(p)
+
+
+def ratio_value(
+    moments: ArmMoments, a: int, m: Metric, index: dict[str, int], alpha: float = 0.05
+) -> dict:
+    """A ratio metric (a feel metric: simcore.metrics.FEEL_METRICS) of arm a of the running
+    sums: {value, ci_low, ci_high, n}, n the games it rests on. A rate (runaway, comeback)
+    gets the Wilson interval of its count in those games, as a win rate does; a mean the t
+    interval of its delta-method standard error (simcore.metrics.ArmMoments.ratio: over every
+    game the plain mean's). NaN when it rests on no game."""
+    num, den = m.vectors(index)
+    v, se, games = moments.ratio(a, num, den)
+    n = int(round(games))
+    if n == 0:
+        return {"value": math.nan, "ci_low": math.nan, "ci_high": math.nan, "n": 0}
+    if m.kind == "rate":
+        lo, hi = (float(x) for x in wilson(round(v * n), n, alpha))
+    else:
+        lo, hi, _ = t_interval(v, se, n, alpha)
+    return {"value": v, "ci_low": lo, "ci_high": hi, "n": n}

@@ -7,7 +7,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analysis.stats import seat_balance, wilson
+from analysis.stats import ratio_value, seat_balance, wilson
+from simcore.metrics import FEEL_METRICS, FEEL_PARTS, ArmMoments
 
 
 def records(df: pd.DataFrame) -> list[dict]:
@@ -47,6 +48,27 @@ def score_table(hist: np.ndarray, width: int, games: int) -> pd.DataFrame:
             "share": hist[:, :top].ravel() / games,
         }
     )
+
+
+def feel_table(s: Any, alpha: float = 0.05) -> pd.DataFrame:
+    """How the game feels, from a summary's feel sums (simcore.chunks.Summary): one row per
+    feel metric (simcore.metrics.FEEL_METRICS) with its label, kind, value (the mean over the
+    games it rests on), 95% interval and n (those games); the winning margin also with its
+    10%, 50% and 90% quantiles (from the margin histogram: the lowest margin of the quantile's
+    bin). Empty when the summary has no feel sums (a solo game)."""
+    if not s.n_feel:
+        return pd.DataFrame(columns=["metric", "label", "kind", "value", "ci_low", "ci_high", "n"])
+    moments = ArmMoments.of_one_arm(s.games, s.feel_sum, s.feel_prod)
+    index = {c: i for i, c in enumerate(FEEL_PARTS)}
+    rows = []
+    for m in FEEL_METRICS:
+        rec = {"metric": m.name, "label": m.label, "kind": m.kind}
+        rec.update(ratio_value(moments, 0, m, index, alpha))
+        if m.name == "margin":
+            for q in (0.1, 0.5, 0.9):
+                rec[f"p{round(q * 100)}"] = _hist_quantile(s.margin_hist[0], q) * s.score_width
+        rows.append(rec)
+    return pd.DataFrame(rows)
 
 
 def summarize(result: Any) -> dict[str, pd.DataFrame]:
@@ -115,6 +137,7 @@ def summarize(result: Any) -> dict[str, pd.DataFrame]:
     var = np.maximum(s.counter_sq / n - mean**2, 0.0)
     counters = pd.DataFrame({"counter": s.counter_names, "mean": mean, "std": np.sqrt(var)})
     return {
+        "feel": feel_table(s),
         "seats": seats,
         "policies": policies,
         "length": length,
@@ -170,8 +193,25 @@ def result_json(result: Any, version: str = "") -> dict[str, Any]:
         "score_bin_width": int(s.score_width),
         "end_reasons": {r: int(c) for r, c in zip(result.end_reasons, s.end_reasons)},
         "counters": {c: float(m) for c, m in zip(t["counters"].counter, t["counters"]["mean"])},
+        # how the game feels: metric -> {label, kind, mean, ci_low, ci_high, n (the games it
+        # rests on)}; the margin also p10, p50, p90 and its histogram (the lowest margin of
+        # each bin of score_bin_width points -> games); {} in a solo game
+        "metrics": feel_json(t["feel"], s),
         "errors": int(s.errors),
         "threads": result.threads,
         "elapsed_s": result.elapsed_s,
         "games_per_s": result.games_per_s,
     }
+
+
+def feel_json(feel: pd.DataFrame, s: Any) -> dict[str, dict]:
+    """The `metrics` object of simulate --json from feel_table's rows and the summary."""
+    out = {}
+    for rec in records(feel.rename(columns={"value": "mean"})):
+        name = rec.pop("metric")
+        keep = ("label", "kind", "mean", "ci_low", "ci_high", "n")
+        out[name] = {k: v for k, v in rec.items() if k in keep or name == "margin"}
+        if name == "margin":
+            h = s.margin_hist[0]
+            out[name]["histogram"] = {int(k) * s.score_width: int(g) for k, g in enumerate(h) if g}
+    return out

@@ -23,7 +23,14 @@ from simcore.chunks import DEFAULT_CHUNK, chunk_plan, play_chunk, rows_frame
 from simcore.games import all_games, get_game
 from simcore.inputs import MAX_INDEX, check_games, check_seed, check_whole
 from simcore.jobs import Plan, Task, TaskList, play
-from simcore.metrics import ArmMoments, Metric, game_metrics, metric_list, metric_scale
+from simcore.metrics import (
+    ArmMoments,
+    Metric,
+    game_metrics,
+    metric_list,
+    metric_scale,
+    shown_metrics,
+)
 from simcore.rulesbase import RulesError, apply_overrides
 from simcore.runner import SimJob
 
@@ -446,7 +453,7 @@ def sweep_plan(
     the metrics to be shown, checked here, before any game is played."""
     spec = get_game(game) if isinstance(game, str) else game
     spec.check_players(players)
-    known = [m.name for m in metric_list(spec, players)] + (["largest_gap"] if players > 1 else [])
+    known = [m.name for m in shown_metrics(metric_list(spec, players))]
     bad = [m for m in metrics or [] if m not in known]
     if bad:
         raise RulesError(f"--metric '{bad[0]}' is not a metric here (known: {', '.join(known)})")

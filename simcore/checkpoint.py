@@ -23,7 +23,7 @@ import numpy as np
 from simcore.inputs import check_folder_of, write_atomic
 from simcore.rulesbase import RulesError
 
-FORMAT = 2  # 2: summaries carry score_width (score bins of any width)
+FORMAT = 3  # 2: summaries carry score_width (score bins of any width); 3: the feel sums
 KEYS = {"format", "fingerprint", "chunks_done", "summary"}
 INT64_MAX = 2**63 - 1
 
@@ -74,7 +74,7 @@ def _summary_from_json(data, like):
             if v != ref:
                 raise RulesError(f"its summary's {name} does not match this run")
             kw[name] = v
-        elif name in ("players", "n_policies", "n_end_reasons"):
+        elif name in ("players", "n_policies", "n_end_reasons", "n_feel"):
             if v != ref:
                 raise RulesError(f"its summary's {name} does not match this run")
             kw[name] = v

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from simcore.games import GameSpec, SeatPolicy, get_game
-from simcore.metrics import shared_win
+from simcore.metrics import FEEL_PARTS, feel_parts, has_feel, shared_win
 from simcore.seats import population_arrays
 
 POPULATION = "population"  # the seating of a pool of players (simcore.seats): rotate=POPULATION
@@ -53,7 +53,10 @@ ARRAY_FIELDS = (
     "tiebreak_sum",
     "counter_sum",
     "counter_sq",
+    "feel_sum",
+    "feel_prod",
 )
+HIST_FIELDS = ("score_hist", "margin_hist")  # score histograms: bins of score_width points
 
 
 @dataclass
@@ -83,6 +86,13 @@ class Summary:
     counter_sum: np.ndarray = field(default=None)  # type: ignore[assignment]
     counter_sq: np.ndarray = field(default=None)  # type: ignore[assignment]
     errors: int = 0
+    # how the game feels (simcore.metrics.FEEL_PARTS; none in a solo game or a game without a
+    # standing): the sums of the per-game part values and of their products, and the winners'
+    # margins in bins of score_width points (games with an outright winner)
+    n_feel: int = 0
+    feel_sum: np.ndarray = field(default=None)  # type: ignore[assignment]
+    feel_prod: np.ndarray = field(default=None)  # type: ignore[assignment]  # [part, part]
+    margin_hist: np.ndarray = field(default=None)  # type: ignore[assignment]  # [1, bin]
 
     def __post_init__(self) -> None:
         n, p, c = self.players, self.n_policies, len(self.counter_names)
@@ -105,10 +115,21 @@ class Summary:
         self.tiebreak_sum = z(n, np.int64) if self.tiebreak_sum is None else self.tiebreak_sum
         self.counter_sum = z(c, np.int64) if self.counter_sum is None else self.counter_sum
         self.counter_sq = z(c, np.int64) if self.counter_sq is None else self.counter_sq
+        f = self.n_feel
+        self.feel_sum = z(f, np.int64) if self.feel_sum is None else self.feel_sum
+        self.feel_prod = z((f, f), np.int64) if self.feel_prod is None else self.feel_prod
+        if self.margin_hist is None:
+            self.margin_hist = z((1 if f else 0, SCORE_BINS), np.int64)
 
     @classmethod
     def empty_like(cls, other: Summary) -> Summary:
-        return cls(other.players, other.n_policies, other.n_end_reasons, list(other.counter_names))
+        return cls(
+            other.players,
+            other.n_policies,
+            other.n_end_reasons,
+            list(other.counter_names),
+            n_feel=other.n_feel,
+        )
 
     def add_rows(self, rows: np.ndarray, col: dict[str, int]) -> None:
         """Fold a chunk of result rows (int64[n, cols]) into the summary."""
@@ -139,6 +160,8 @@ class Summary:
             np.minimum(rows[:, col["turns"]], HIST_BINS - 1), minlength=HIST_BINS
         )
         self.add_scores(np.stack([rows[:, col[f"score_{s}"]] for s in range(n)]))
+        if self.n_feel:
+            self.add_feel(feel_parts(lambda c: rows[:, col[c]], n))
         self.end_reasons += np.bincount(rows[:, col["end_reason"]], minlength=self.n_end_reasons)[
             : self.n_end_reasons
         ]
@@ -149,6 +172,20 @@ class Summary:
         self.counter_sq += np.einsum("ij,ij->j", rows, rows)[idx]
         self.errors += int(np.count_nonzero(rows[:, col["error"]]))
 
+    def add_feel(self, parts: np.ndarray) -> None:
+        """Fold the feel parts of a chunk of games (int64[n, part]) into the sums; the margins
+        (after add_scores: every margin is below the highest score) into margin_hist. The
+        products are summed in float64 (BLAS), exact while a chunk's sums stay below 2**53."""
+        x = parts.astype(np.float64)
+        prod = x.T @ x
+        if prod.max(initial=0.0) >= 2.0**53:
+            raise ValueError("a chunk too large for exact sums of the feel parts")
+        self.feel_sum += parts.sum(axis=0)
+        self.feel_prod += prod.astype(np.int64)
+        margin = parts[:, FEEL_PARTS.index("feel.margin")]
+        won = parts[:, FEEL_PARTS.index("feel.outright")] == 1
+        self.margin_hist[0] += np.bincount(margin[won] // self.score_width, minlength=SCORE_BINS)
+
     def add_scores(self, scores: np.ndarray) -> None:
         """Count final scores (int64[seat, game], every score 0 or more) in score_hist."""
         if scores.size == 0:
@@ -156,7 +193,8 @@ class Summary:
         if scores.min() < 0:
             raise ValueError("a final score below 0: score histograms start at 0")
         width = max(self.score_width, _score_width(int(scores.max())))
-        self.score_hist = _widened(self.score_hist, self.score_width, width)
+        for name in HIST_FIELDS:
+            setattr(self, name, _widened(getattr(self, name), self.score_width, width))
         self.score_width = width
         for s in range(self.players):
             self.score_hist[s] += np.bincount(scores[s] // width, minlength=SCORE_BINS)
@@ -170,16 +208,16 @@ class Summary:
             setattr(out, name, getattr(self, name) + getattr(other, name))
         width = max(self.score_width, other.score_width)
         out.score_width = width
-        out.score_hist = _widened(self.score_hist, self.score_width, width) + _widened(
-            other.score_hist, other.score_width, width
-        )
+        for name in HIST_FIELDS:
+            mine = _widened(getattr(self, name), self.score_width, width)
+            setattr(out, name, mine + _widened(getattr(other, name), other.score_width, width))
         return out
 
     def equals(self, other: Summary) -> bool:
-        return (
-            all(getattr(self, k) == getattr(other, k) for k in COUNT_FIELDS + ("score_width",))
-            and all(np.array_equal(getattr(self, k), getattr(other, k)) for k in ARRAY_FIELDS)
-            and np.array_equal(self.score_hist, other.score_hist)
+        return all(
+            getattr(self, k) == getattr(other, k) for k in COUNT_FIELDS + ("score_width",)
+        ) and all(
+            np.array_equal(getattr(self, k), getattr(other, k)) for k in ARRAY_FIELDS + HIST_FIELDS
         )
 
 
@@ -252,7 +290,8 @@ def new_summary(spec: GameSpec, players: int, n_policies: int) -> Summary:
     counter_names = spec.game_counters + [
         f"{c}_{s}" for c in spec.seat_counters for s in range(players)
     ]
-    return Summary(players, n_policies, len(spec.end_reasons), counter_names)
+    feel = len(FEEL_PARTS) if has_feel(spec.columns, players) else 0
+    return Summary(players, n_policies, len(spec.end_reasons), counter_names, n_feel=feel)
 
 
 def play_chunk(

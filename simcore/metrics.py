@@ -51,10 +51,28 @@ class Metric:
 
     name: str  # column of the metric matrix: win_0, shared, fpa, rounds, a counter's name
     label: str  # words for a designer: "seat 0 win rate"
-    kind: str  # 'rate' (a share of games, shown in points), 'mean' (a count per game)
+    kind: str  # 'rate' (a share of games, in points), 'mean' (per game), 'part' (not shown)
     more: str = "higher"  # word for an increase: 'longer', 'more', 'higher'
     less: str = "lower"
     unit: str = ""  # after the number: 'rounds', 'per game'
+    # a ratio metric (the feel metrics): sum over games of num . x over the sum of x[den],
+    # x the per-game part columns; num: (column, coefficient) pairs, den '' for every game.
+    # Such a metric is not a column of the metric matrix itself.
+    num: tuple[tuple[str, float], ...] = ()
+    den: str = ""
+
+    def vectors(self, index: dict[str, int]) -> tuple[np.ndarray, np.ndarray | None]:
+        """A ratio metric's numerator and denominator as coefficient vectors over the metric
+        matrix's columns (`index`: column name -> position); the denominator None when the
+        metric is a mean over every game."""
+        num = np.zeros(len(index))
+        for name, coef in self.num:
+            num[index[name]] += coef
+        if not self.den:
+            return num, None
+        den = np.zeros(len(index))
+        den[index[self.den]] = 1.0
+        return num, den
 
 
 # the largest seat gap is not a per-game metric (its seats are chosen from the totals): the
@@ -63,9 +81,11 @@ LARGEST_GAP = Metric("largest_gap", "largest seat gap", "rate", "wider", "narrow
 
 
 def metric_list(spec: Any, players: int) -> list[Metric]:
-    """The per-game metrics of a game: wins per seat, shared wins, first-player advantage,
-    length, scores and the game's counters (spec.game_counters, and spec.seat_counters summed
-    over the seats)."""
+    """The columns of a game's metric matrix: wins per seat, shared wins, first-player
+    advantage, length, scores, the game's counters (spec.game_counters, and spec.seat_counters
+    summed over the seats) and, when the game records
+    its standing, the feel metrics' part columns (kind 'part': not shown themselves;
+    shown_metrics lists what a table shows)."""
     m: list[Metric] = []
     for s in range(players):
         m.append(Metric(f"win_{s}", f"seat {s} win rate", "rate"))
@@ -82,16 +102,36 @@ def metric_list(spec: Any, players: int) -> list[Metric]:
         m.append(
             Metric(c, c.replace("_", " ") + " (all seats)", "mean", "more", "fewer", "per game")
         )
+    if has_feel(spec.columns, players):
+        m += [Metric(c, c, "part") for c in FEEL_PARTS]
     return m
+
+
+def shown_metrics(columns: list[Metric]) -> list[Metric]:
+    """What a comparison table shows of a metric matrix's columns, in order: every column but
+    the parts, the largest seat gap after the first-player advantage (when there is one), and
+    the feel metrics when their parts are there."""
+    out = [m for m in columns if m.kind != "part"]
+    names = [m.name for m in out]
+    if "fpa" in names:
+        out.insert(names.index("fpa") + 1, LARGEST_GAP)
+    if FEEL_PARTS[0] in [m.name for m in columns]:
+        out += FEEL_METRICS
+    return out
 
 
 def game_metrics(rows: pd.DataFrame, metrics: list[Metric], players: int) -> np.ndarray:
     """Result rows -> float64[n_games, n_metrics], one column per metric of `metrics`."""
     winner = rows["winner"].to_numpy()
     out = np.zeros((len(rows), len(metrics)), dtype=np.float64)
+    parts = None
     for j, m in enumerate(metrics):
         name = m.name
-        if name.startswith("win_"):
+        if m.kind == "part":
+            if parts is None:
+                parts = feel_parts(lambda c: rows[c].to_numpy(), players)
+            out[:, j] = parts[:, FEEL_PARTS.index(name)]
+        elif name.startswith("win_"):
             out[:, j] = winner == int(name[4:])
         elif name == "shared":
             out[:, j] = shared_win(winner, rows["win_mask"].to_numpy())
@@ -108,6 +148,139 @@ def metric_scale(metrics: list[Metric], players: int) -> np.ndarray:
     """Per-metric multipliers that make every per-game value a whole number: the first-player
     advantage is a multiple of 1/players, every other metric already is whole."""
     return np.array([float(players) if m.name == "fpa" else 1.0 for m in metrics])
+
+
+# --------------------------------------------------------------------------- how it feels
+# The row columns of a game's standing, written by simcore.standing (which imports them from
+# here: the analysis never imports numba); docs/experience-metrics.md and docs/rules-<game>.md
+# define the standing, docs/comparisons.md each metric. Per-game values, not counters.
+STANDING_COLUMNS = (
+    "lead_changes",
+    "drama_ppm",
+    "decisive_ppm",
+    "half_leader",
+    "half_last",
+    "standing_turns",
+)
+PPM = 1_000_000  # drama_ppm and decisive_ppm are shares times PPM, rounded in the kernel
+SPLIT = 1_000  # a ppm value is kept as thousands and units (ppm = SPLIT * hi + lo): every
+# product of two part values is then at most 10**6 and every sum of them exact
+# The part columns: whole numbers of 0 or more per game, from which every feel metric is a
+# ratio (Metric.num over Metric.den). 'outright': the game has an outright winner.
+FEEL_PARTS = (
+    "feel.lead_changes",
+    "feel.outright",
+    "feel.drama_hi",
+    "feel.drama_lo",
+    "feel.decisive_hi",
+    "feel.decisive_lo",
+    "feel.leader_known",
+    "feel.leader_won",
+    "feel.last_known",
+    "feel.last_won",
+    "feel.margin",
+)
+
+
+def _ppm(name: str) -> tuple[tuple[str, float], ...]:
+    return ((f"feel.{name}_hi", SPLIT / PPM), (f"feel.{name}_lo", 1 / PPM))
+
+
+# how the game feels (Browne 2008; Ludii's metrics), each a mean over the games it rests on
+FEEL_METRICS = (
+    Metric(
+        "lead_changes",
+        "lead changes",
+        "mean",
+        "more",
+        "fewer",
+        "per game",
+        (("feel.lead_changes", 1.0),),
+    ),
+    Metric("drama", "drama", "mean", "higher", "lower", "", _ppm("drama"), "feel.outright"),
+    Metric(
+        "decisiveness",
+        "decisiveness",
+        "mean",
+        "later",
+        "earlier",
+        "",
+        _ppm("decisive"),
+        "feel.outright",
+    ),
+    Metric(
+        "runaway",
+        "runaway leader (half-time leader wins)",
+        "rate",
+        "higher",
+        "lower",
+        "",
+        (("feel.leader_won", 1.0),),
+        "feel.leader_known",
+    ),
+    Metric(
+        "comeback",
+        "comeback (last at half-time wins)",
+        "rate",
+        "higher",
+        "lower",
+        "",
+        (("feel.last_won", 1.0),),
+        "feel.last_known",
+    ),
+    Metric(
+        "margin",
+        "winning margin",
+        "mean",
+        "wider",
+        "narrower",
+        "points",
+        (("feel.margin", 1.0),),
+        "feel.outright",
+    ),
+)
+
+
+def has_feel(columns, players: int) -> bool:
+    """Whether games of this many players with these row columns have feel metrics: the
+    standing columns are there and there are at least two players (a solo game has no one to
+    lead or trail)."""
+    return players > 1 and all(c in columns for c in STANDING_COLUMNS)
+
+
+def feel_parts(col, players: int) -> np.ndarray:
+    """The part columns (FEEL_PARTS) of a batch of games: int64[n, len(FEEL_PARTS)].
+
+    col(name) -> the row column `name` as an int64 array (of a DataFrame or a row matrix).
+    Games without an outright winner count only in lead changes and in the half-time parts;
+    the winner's margin is its score minus the best score of the other seats. ValueError when
+    a row breaks the columns' contract (a share outside 0..PPM, a negative margin)."""
+    winner = np.asarray(col("winner"))
+    n = len(winner)
+    out = np.zeros((n, len(FEEL_PARTS)), dtype=np.int64)
+    outright = winner >= 0
+    w = np.where(outright, winner, 0)
+    out[:, 0] = col("lead_changes")
+    out[:, 1] = outright
+    for k, name in ((2, "drama_ppm"), (4, "decisive_ppm")):
+        v = np.where(outright, col(name), 0)
+        if n and (v.min() < 0 or v.max() > PPM):
+            raise ValueError(f"{name} outside 0..{PPM} in a game with an outright winner")
+        out[:, k], out[:, k + 1] = np.divmod(v, SPLIT)
+    for k, name in ((6, "half_leader"), (8, "half_last")):
+        seat = np.asarray(col(name))
+        out[:, k] = seat >= 0
+        out[:, k + 1] = (seat >= 0) & (seat == winner)
+    scores = np.stack([np.asarray(col(f"score_{s}")) for s in range(players)], axis=1)
+    rows = np.arange(n)
+    best = scores[rows, w]
+    others = scores.copy()
+    others[rows, w] = np.iinfo(np.int64).min
+    margin = np.where(outright, best - others.max(axis=1), 0)
+    if n and margin.min() < 0:
+        raise ValueError("a winner scored less than another seat: its margin would be negative")
+    out[:, 10] = margin
+    return out
 
 
 # --------------------------------------------------------------------------- running sums
@@ -142,8 +315,9 @@ class ArmMoments:
             x = np.rint(x * self.scale)
         self.n += x.shape[1]
         self.sums += x.sum(axis=1)
-        self.within += np.einsum("ank,anl->akl", x, x)
-        self.cross += np.einsum("ank,nl->akl", x, x[0])
+        for a in range(x.shape[0]):  # products by BLAS: exact on whole numbers below 2**53
+            self.within[a] += x[a].T @ x[a]
+            self.cross[a] += x[a].T @ x[0]
         if len(self.pair_metrics):
             a, n, p = x.shape[0], x.shape[1], len(self.pair_metrics)
             flat = x[:, :, self.pair_metrics].transpose(0, 2, 1).reshape(a * p, n)
@@ -211,6 +385,56 @@ class ArmMoments:
         var = u @ cov(a, a) @ u + v @ cov(b, b) @ v - 2 * u @ cov(a, b) @ v
         d = float(u @ self.mean(a)[idx] - v @ self.mean(b)[idx])
         return d, math.sqrt(max(float(var), 0.0) / n)
+
+    @classmethod
+    def of_one_arm(cls, n: int, sums: np.ndarray, products: np.ndarray) -> ArmMoments:
+        """The running sums of one arm from its totals (a simulation's summary): n games, the
+        sums of the per-game values and of their products (whole numbers)."""
+        out = cls(1, len(sums))
+        out.n = int(n)
+        out.sums[0] = sums
+        out.within[0] = products
+        out.cross[0] = products
+        return out
+
+    def ratio(self, a: int, num: np.ndarray, den: np.ndarray | None) -> tuple[float, float, float]:
+        """A ratio metric of arm a: (sum of num . x over sum of den . x, its standard error by
+        the delta method, the games it rests on: the sum of den . x). den None: the mean of
+        num . x over every game. NaN estimate and error when it rests on no game."""
+        if den is None:
+            m, se = self.linear(a, num)
+            return m, se, float(self.n)
+        c, r, games = self._ratio_vector(a, num, den)
+        if c is None:
+            return math.nan, math.nan, games
+        return r, self.linear(a, c)[1], games
+
+    def ratio_paired(
+        self, a: int, num: np.ndarray, den: np.ndarray | None, paired: bool = True
+    ) -> tuple[float, float]:
+        """The difference of a ratio metric between arm a and arm 0 on the same games, and its
+        standard error by the delta method (each ratio linearised around its estimate, the
+        per-game difference of the linearised values paired as for means). NaN when either
+        arm's ratio rests on no game."""
+        fn = self.paired if paired else self.unpaired
+        if den is None:
+            return fn(a, num)
+        c, r, _ = self._ratio_vector(a, num, den)
+        c0, r0, _ = self._ratio_vector(0, num, den)
+        if c is None or c0 is None:
+            return math.nan, math.nan
+        return r - r0, fn(a, c, c0)[1]
+
+    def _ratio_vector(self, a: int, num: np.ndarray, den: np.ndarray):
+        """(the linearised ratio's coefficients (num - r den) / mean(den . x) or None, the
+        ratio r, the games it rests on) of arm a."""
+        mean = self.mean(a)
+        d = float(den @ mean)
+        games = d * self.n
+        if d <= 0:
+            return None, math.nan, games
+        r = float(num @ mean) / d
+        return (num - r * den) / d, r, games
 
     def _difference(self, a: int, c, c0, paired: bool) -> tuple[float, float]:
         c0 = c if c0 is None else c0

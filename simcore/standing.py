@@ -57,15 +57,8 @@ from __future__ import annotations
 import math
 
 from simcore.jit import kernel
+from simcore.metrics import STANDING_COLUMNS as STANDING_COLUMNS  # named once, numba-free
 
-STANDING_COLUMNS = (
-    "lead_changes",
-    "drama_ppm",
-    "decisive_ppm",
-    "half_leader",
-    "half_last",
-    "standing_turns",
-)
 MAX_SEATS = 7  # seats a game may have (a seat + 1 takes 3 bits in a run's entry)
 RUN_CAP = 2048  # runs the ring holds (16 KB of the players' scratch)
 MAX_TURNS = 2 * RUN_CAP - 1  # the longest game whose half-time run the ring always holds

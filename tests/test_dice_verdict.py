@@ -15,7 +15,7 @@ from simcore.arms import Arm, arm_moments
 from simcore.chunks import Summary
 from simcore.metrics import game_metrics, metric_list
 
-SPEC = SimpleNamespace(game_counters=[], seat_counters=[])
+SPEC = SimpleNamespace(game_counters=[], seat_counters=[], columns=[])
 
 
 def _winners(u: np.ndarray, probs) -> np.ndarray:
