@@ -186,6 +186,8 @@ def _trivial(run, r) -> bool:
         return False
     a = [arm.label for arm in run.arms].index(r.arm)
     return bool(run.moments.cov(a)[j, j] <= 1e-12 < run.moments.cov(0)[j, j])
+
+
 # ------------------------------------------------------------------------------ feel
 def _feel_section(doc: Document, runs: Any) -> list[dict]:
     """How the game feels (docs/comparisons.md): the feel metrics per player count and
