@@ -37,6 +37,7 @@ from simcore.secrets_of_the_sea.engine import (
     front_kind,
     lamp_kind,
     recount,
+    space_at,
     tile_value,
 )
 from simcore.secrets_of_the_sea.policies import (
@@ -213,7 +214,8 @@ def search_hide(s, r, seat, rng):
     in turn draws its tile among those of its kind not yet dealt to a lit space (they lie on
     lit spaces not yet dealt or on unlit spaces; a swap keeps every space's kind right), then
     the tiles left on the unlit spaces are shuffled among them. The hidden-tile tables are
-    then recounted (which unlit tiles are caves hiding a monster may have changed)."""
+    then recounted (which unlit tiles are caves hiding a monster may have changed), and in
+    the middle of a dive the tile under the lamp is the one now on its space."""
     for g in range(2):
         # lit spaces, in region order: draw among the tiles of its kind still free
         for a in range(B.PER_REGION):
@@ -260,3 +262,8 @@ def search_hide(s, r, seat, rng):
             s[S.O_SPACE + qj] = t
             m -= 1
     recount(s, r)
+    # the lit tile under the lamp (a decision in the middle of a dive) is now the one dealt
+    # to its space: a tile of the kind the lamp showed there
+    ph = s[S.S_PHASE]
+    if ph == S.PH_LIT or ph == S.PH_FIGHT:
+        s[S.S_TILE] = s[S.O_SPACE + space_at(s[S.S_COL], s[S.S_POS])]
