@@ -72,6 +72,13 @@ ADVANCED_NOISE = 0.1
 ADVANCED_WEIGHTS = {
     "balanced": {**HAND_SET_WEIGHTS, "block": 1.2},
 }
+# what `balance games` says about it
+ADVANCED_NOTE = (
+    f"under --variant advanced every preset plays with noise={ADVANCED_NOISE}, and balanced "
+    "with the hand-set weights of before the tuning ("
+    + ", ".join(f"{k}={v:g}" for k, v in ADVANCED_WEIGHTS["balanced"].items() if k != "noise")
+    + "); weights you set yourself win"
+)
 
 
 # the declared range of every weight (weights.WEIGHT_BOUNDS), for GameSpec.weight_ranges
