@@ -5,7 +5,12 @@ from __future__ import annotations
 
 from simcore.games import GameSpec, register
 from simcore.sunken_city import play as _play
-from simcore.sunken_city.players.presets import POLICIES, WEIGHT_RANGES, rules_weights
+from simcore.sunken_city.players.presets import (
+    ADVANCED_NOTE,
+    POLICIES,
+    WEIGHT_RANGES,
+    rules_weights,
+)
 from simcore.sunken_city.players.weights import WEIGHT_NAMES
 from simcore.sunken_city.rules import DICE, SunkenCityRules
 
@@ -21,8 +26,7 @@ SPEC = register(
         max_weights=len(WEIGHT_NAMES),
         rules_weights=rules_weights,
         weight_ranges=WEIGHT_RANGES,
-        policy_note="under --variant advanced every preset plays with noise=0.1 and balanced "
-        "with block=1.2; weights you set yourself win",
+        policy_note=ADVANCED_NOTE,
         report_variants=(
             "base",
             "short",

@@ -1,7 +1,9 @@
 """The Sunken City player presets: `random`, and the heuristic player (turn.heuristic_turn)
-under different weights, each preset naming only the weights in which it differs from the
-defaults (weights.DEFAULT_WEIGHTS, the `balanced` player's). docs/policies-sunken-city.md
-explains each weight and gives the measured ladder."""
+under different weights. `balanced` plays the defaults (weights.DEFAULT_WEIGHTS, tuned by
+`balance tune-players`, issue #27); `greedy`, `cautious` and `aggressive` name only the weights
+in which they differ from the hand-set weights `balanced` had before (weights.HAND_SET_WEIGHTS),
+so they play as they always did. docs/policies-sunken-city.md explains each weight and gives
+the measured ladder."""
 
 from __future__ import annotations
 
@@ -9,14 +11,23 @@ from simcore.games import PolicySpec, WeightRange
 from simcore.sunken_city.players.random import POL_RANDOM
 from simcore.sunken_city.players.routes import MAX_KEYS
 from simcore.sunken_city.players.turn import POL_HEURISTIC
-from simcore.sunken_city.players.weights import WEIGHT_BOUNDS, weights
+from simcore.sunken_city.players.weights import (
+    DEFAULT_WEIGHTS,
+    HAND_SET_WEIGHTS,
+    WEIGHT_BOUNDS,
+    weights,
+)
 
 
-def heuristic(name: str, description: str, changes: str = "") -> PolicySpec:
-    """A preset of the heuristic player: the default weights with `changes`, written as on the
-    command line ('greed=6.0,bank=0.4': name=value, comma-separated)."""
+def heuristic(
+    name: str, description: str, changes: str = "", base: dict = HAND_SET_WEIGHTS
+) -> PolicySpec:
+    """A preset of the heuristic player: the `base` weights (the hand-set ones unless given)
+    with `changes`, written as on the command line ('greed=6.0,bank=0.4': name=value,
+    comma-separated)."""
     pairs = (c.split("=") for c in changes.split(",") if c)
-    return PolicySpec(name, POL_HEURISTIC, description, weights(**{k: float(v) for k, v in pairs}))
+    w = weights(base, **{k: float(v) for k, v in pairs})
+    return PolicySpec(name, POL_HEURISTIC, description, w)
 
 
 POLICIES = {
@@ -24,7 +35,9 @@ POLICIES = {
     for p in (
         heuristic(
             "balanced",
-            "the default player: recovers, banks, fears and uses the spirit in measure",
+            "the default player (weights tuned by tune-players): recovers greedily, fears the"
+            " spirit, uses it in measure",
+            base=DEFAULT_WEIGHTS,
         ),
         heuristic(
             "greedy",
@@ -52,12 +65,20 @@ POLICIES = {
 
 # The advanced game (seed 001) has no die: deterministic players would replay the same game
 # for a lineup, so every preset plays it with a little spread in its card choice (noise).
-# `balanced` is tuned for it separately (block: houses and streets are rarer there, and where
-# they appear decides more). docs/policies-sunken-city.md gives the measurements.
+# `balanced` has its own weights there: the hand-set ones with `block` 1.2 (houses and streets
+# are rarer there, and where they appear decides more); the tuned defaults were tuned for the
+# basic game only. docs/policies-sunken-city.md gives the measurements.
 ADVANCED_NOISE = 0.1
 ADVANCED_WEIGHTS = {
-    "balanced": {"block": 1.2},
+    "balanced": {**HAND_SET_WEIGHTS, "block": 1.2},
 }
+# what `balance games` says about it
+ADVANCED_NOTE = (
+    f"under --variant advanced every preset plays with noise={ADVANCED_NOISE}, and balanced "
+    "with the hand-set weights of before the tuning ("
+    + ", ".join(f"{k}={v:g}" for k, v in ADVANCED_WEIGHTS["balanced"].items() if k != "noise")
+    + "); weights you set yourself win"
+)
 
 
 # the declared range of every weight (weights.WEIGHT_BOUNDS), for GameSpec.weight_ranges
@@ -69,4 +90,4 @@ def rules_weights(rules, name):
     """Weights that replace a preset's under these rules (GameSpec.rules_weights)."""
     if not getattr(rules, "advanced", False):
         return {}
-    return {"noise": ADVANCED_NOISE, **ADVANCED_WEIGHTS.get(name, {})}
+    return {**ADVANCED_WEIGHTS.get(name, {}), "noise": ADVANCED_NOISE}

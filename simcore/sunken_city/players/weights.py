@@ -1,8 +1,9 @@
 """The heuristic players' weights: the index of each weight in the compiled weight vector (W_*),
 their names in that order (WEIGHT_NAMES), the default value of each (DEFAULT_WEIGHTS), and
-`weights(**changes)`, which gives a full weight dict in vector order from the defaults and the
-changes named by keyword. A new weight is a new W_* index, name and default: the presets, which
-name only what they change, keep their values. docs/policies-sunken-city.md explains each."""
+`weights(**changes)`, which gives a full weight dict in vector order from the defaults (or the
+hand-set weights, HAND_SET_WEIGHTS) and the changes named by keyword. A new weight is a new W_*
+index, name and default: the presets, which name only what they change, keep their values.
+docs/policies-sunken-city.md explains each."""
 
 from __future__ import annotations
 
@@ -35,9 +36,27 @@ WEIGHT_INDEX = {
 WEIGHT_NAMES = tuple(sorted(WEIGHT_INDEX, key=WEIGHT_INDEX.__getitem__))
 assert [WEIGHT_INDEX[n] for n in WEIGHT_NAMES] == list(range(len(WEIGHT_NAMES)))
 
-# The default of every weight: the `balanced` player's. `search` is the route search's effort
-# (orders of key houses tried per search), `keys` its breadth (key houses it considers).
+# The default of every weight: the `balanced` player's, found by `balance tune-players
+# sunken-city --players 3` (issue #27, trial 179 of 200; docs/tuning.md) and written as the
+# tuning wrote them. `search` is the route search's effort (orders of key houses tried per
+# search), `keys` its breadth (key houses it considers).
 DEFAULT_WEIGHTS = {
+    "greed": 12.9225,
+    "bank": 0.0352718,
+    "caution": 3.02641,
+    "aggression": 1.50944,
+    "build": 0.106854,
+    "block": 0.00507891,
+    "chip": 0.00322681,
+    "centre": 1.57929,
+    "noise": 0.00123534,
+    "search": 1012.72,
+    "keys": 6.0,
+}
+
+# The hand-set weights `balanced` had before issue #27: the base of the other presets (which
+# name only what they change from it) and of `balanced` under the advanced game.
+HAND_SET_WEIGHTS = {
     "greed": 5.0,
     "bank": 0.3,
     "caution": 0.2,
@@ -50,6 +69,7 @@ DEFAULT_WEIGHTS = {
     "search": 500.0,
     "keys": 6.0,
 }
+assert set(HAND_SET_WEIGHTS) == set(WEIGHT_NAMES)
 assert set(DEFAULT_WEIGHTS) == set(WEIGHT_NAMES)
 
 # The values each weight may take, (lo, hi, whole): the value weights 0 to 100 (a negative
@@ -65,9 +85,10 @@ WEIGHT_BOUNDS: dict[str, tuple[float, float, bool]] = {
 assert set(WEIGHT_BOUNDS) == set(WEIGHT_NAMES)
 
 
-def weights(**changes: float) -> dict[str, float]:
-    """The default weights with `changes` applied, in weight-vector order (WEIGHT_NAMES)."""
+def weights(base: dict[str, float] = DEFAULT_WEIGHTS, **changes: float) -> dict[str, float]:
+    """The `base` weights (the defaults unless given) with `changes` applied, in weight-vector
+    order (WEIGHT_NAMES)."""
     unknown = set(changes) - set(DEFAULT_WEIGHTS)
     if unknown:
         raise KeyError(f"unknown weights: {', '.join(sorted(unknown))}")
-    return {name: float(changes.get(name, DEFAULT_WEIGHTS[name])) for name in WEIGHT_NAMES}
+    return {name: float(changes.get(name, base[name])) for name in WEIGHT_NAMES}
