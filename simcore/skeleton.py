@@ -76,6 +76,7 @@ from simcore.standing import (
     MAX_SEATS,
     STANDING_COLUMNS,
     begin_run,
+    begin_run_in,
     standing_row,
     standing_start,
 )
@@ -303,7 +304,7 @@ def standing_check(s, r, x, xf, players, t):  # pragma: no cover - compiled
                 x[XM + M_V + k] = v  # noqa: F821
                 changed = True
         if changed:
-            begin_run(x, XM, xf, XFM, players, t)  # noqa: F821
+            game_begin_run(x, XM, xf, XFM, players, t)  # noqa: F821
 
 
 def standing_step(s, r, x, xf, players):  # pragma: no cover - compiled
@@ -334,7 +335,7 @@ def run_game(r, pol_ids, weights, seed, index, rotate, checked, tr, rows, i, g):
     for k in range(XF_ZEROED):  # noqa: F821
         xf[k] = 0.0
     game_setup(s, r, tr, rng)  # noqa: F821
-    standing_start(x, XM, xf, XFM)  # noqa: F821
+    standing_start(x, XM, xf, XFM, players)  # noqa: F821
     err = game_play_from(s, r, pols, wts, rng, checked, tr, x, xf, tab)  # noqa: F821
     if err != 0:
         s[S_ERROR] = err  # noqa: F821
@@ -502,6 +503,10 @@ def bind_driver(
     if layout.max_players > MAX_SEATS:
         raise TypeError(f"{module}: the standing columns track at most {MAX_SEATS} seats")
     g.update(XM=x_size, XFM=xf_size)  # the standings' accumulator (simcore.standing), last
+    # a game with a standing_version looks at the standings after a few turns only: its
+    # standing_check is a call with begin_run inlined, the others' inlined with begin_run a call
+    versioned = "standing_version" in found
+    g["game_begin_run"] = begin_run_in if versioned else begin_run
     x_size += M_SIZE
     xf_size += F_SIZE
     g.update(X_SIZE=x_size, XF_SIZE=xf_size)
@@ -516,6 +521,8 @@ def bind_driver(
             or (template is no_search_turn and (has_search or turn is None))
         ):
             continue
+        if template is standing_check and versioned:
+            compile_ = kernel
         compiled = bound_copy(template, module, g, compile_)
         g[template.__name__] = compiled
         setattr(out, template.__name__, compiled)

@@ -82,16 +82,17 @@ F_RATIO = MAX_SEATS
 F_SIZE = 2 * MAX_SEATS
 
 
-@kernel
-def standing_start(x, xm, xf, xf0):
-    """Reset the accumulator before a game (the standings and the ring need no reset: the
-    first turn always begins a run, and a run's entry is written before it is read)."""
+@kernel(inline="always")
+def standing_start(x, xm, xf, xf0, players=MAX_SEATS):
+    """Reset the accumulator before a game of `players` seats (the standings and the ring
+    need no reset: the first turn always begins a run, and a run's entry is written before it
+    is read; nothing reads a seat's sums beyond `players`)."""
     for k in range(M_V):
         x[xm + k] = 0
     x[xm + M_PREV] = -1
     x[xm + M_STREAK] = -1
     x[xm + M_START] = 1
-    for k in range(MAX_SEATS):
+    for k in range(players):
         x[xm + M_BEHIND + k] = 0
         xf[xf0 + F_DRAMA + k] = 0.0
         xf[xf0 + F_RATIO + k] = 0.0
@@ -111,6 +112,13 @@ def close_run(x, xm, xf, xf0, players, t):
 
 @kernel
 def begin_run(x, xm, xf, xf0, players, t):
+    """begin_run_in, called (the shared loop of a game that looks at the standings after
+    every turn keeps it out of the loop's code)."""
+    begin_run_in(x, xm, xf, xf0, players, t)
+
+
+@kernel(inline="always")
+def begin_run_in(x, xm, xf, xf0, players, t):
     """Turn t changed a standing (or is the first turn): close the run before it and begin
     one with the standings x[xm + M_V + seat]."""
     close_run(x, xm, xf, xf0, players, t)
@@ -181,7 +189,7 @@ def run_at(x, xm, t):
     return x[xm + M_RUNS + lo % RUN_CAP]
 
 
-@kernel
+@kernel(inline="always")
 def standing_row(x, xm, xf, xf0, players, winner, rows, i, c0):
     """Write the STANDING_COLUMNS of a finished game into rows[i, c0 : c0 + 6] (winner: the
     row's winner, -1 for none); closes the last run."""
