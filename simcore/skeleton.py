@@ -22,6 +22,11 @@ found by name in the play module or else in the modules it is given:
     standing(s, r, seat) -> int64               the seat's standing (higher is better; after
                                                 each completed turn, for the experience
                                                 metrics: simcore.standing)
+    standing_version(s, r, t) -> int64          optional: after completed turn t, a value
+                                                that equals the one after an earlier turn
+                                                only if no seat's standing changed since
+                                                (play_turns then skips the standings);
+                                                default every_turn (t: always a change)
     winners(s, r, score, tiebreak)              optional: (seat or -1, mask); default
                                                 winners_of_scores
     derived(s, r, k, seat)                      optional: counter k of the layout that is not
@@ -66,12 +71,14 @@ from simcore.seats import seat_policies
 from simcore.standing import (
     F_SIZE,
     M_SIZE,
+    M_T,
     M_V,
     MAX_SEATS,
     STANDING_COLUMNS,
+    begin_run,
+    begin_run_in,
     standing_row,
     standing_start,
-    standing_turn,
 )
 from simcore.tracebuf import T_HEADER, T_ON, trace_full
 
@@ -195,6 +202,13 @@ def no_tables(r, tab):
     return
 
 
+@kernel(inline="always")
+def every_turn(s, r, t):
+    """The default `standing_version` hook: a new version after every turn t (the standings
+    are looked at after every turn)."""
+    return t
+
+
 # ------------------------------------------------------------------------------ templates
 # Plain functions: `bind_driver` compiles a copy of each per game, with the game's hooks and
 # constants as its globals (hook names are prefixed game_).
@@ -250,9 +264,13 @@ def play_turns(s, r, pols, wts, rng, checked, tr, x, xf, tab):  # pragma: no cov
     """The turn loop of a game played turn by turn: the seat to play plays its whole turn
     until the game is over (a snapshot before each turn when tracing; invariants checked at
     the start in checked mode, the players check them after each action). Returns 0 or the
-    first error code."""
+    first error code. Counts the completed turns t for the standings' accumulator, and looks
+    at the standings only after a turn whose `standing_version` differs from the last one
+    seen (with the default hook, after every turn)."""
     err = game_check_invariants(s, r) if checked else 0  # noqa: F821
     players = r[P_PLAYERS]
+    t = 0
+    seen = -1
     while err == 0 and s[S_OVER] == 0:  # noqa: F821
         seat = s[S_SEAT]  # noqa: F821
         if tr[T_ON] == 1:
@@ -263,25 +281,40 @@ def play_turns(s, r, pols, wts, rng, checked, tr, x, xf, tab):  # pragma: no cov
         else:
             err = game_play_turn(s, r, tr, seat, pol, wts, rng, checked, x, xf, tab)  # noqa: F821
         if err == 0:
-            standing_step(s, r, x, xf, players)
+            t += 1
+            version = game_standing_version(s, r, t)  # noqa: F821
+            if version != seen:
+                seen = version
+                standing_check(s, r, x, xf, players, t)
         if trace_full(tr):
             err = ERR_TRACE  # noqa: F821
+    x[XM + M_T] = t  # noqa: F821
     return err
 
 
-def standing_step(s, r, x, xf, players):  # pragma: no cover - compiled
-    """After a completed turn of the real game: every seat's standing (the game's `standing`
-    hook) folded into the accumulator of simcore.standing (only the turn is counted with one
-    player). A game with its own play_from calls this after each of its turns (run_game
-    resets the accumulator before play_from; without it, standing_turns is 0)."""
-    changed = False
+def standing_check(s, r, x, xf, players, t):  # pragma: no cover - compiled
+    """After completed turn t of the real game that may have changed a standing: every seat's
+    standing (the game's `standing` hook) compared with the standings of the current run; a
+    new run begins when one differs (or on the first turn). Nothing with one player."""
     if players > 1:
+        changed = t == 1
         for k in range(players):
             v = game_standing(s, r, k)  # noqa: F821
             if v != x[XM + M_V + k]:  # noqa: F821
                 x[XM + M_V + k] = v  # noqa: F821
                 changed = True
-    standing_turn(x, XM, xf, XFM, players, changed)  # noqa: F821
+        if changed:
+            game_begin_run(x, XM, xf, XFM, players, t)  # noqa: F821
+
+
+def standing_step(s, r, x, xf, players):  # pragma: no cover - compiled
+    """After a completed turn of the real game: the turn counted and every seat's standing
+    folded into the accumulator of simcore.standing (only the turn is counted with one
+    player). A game with its own play_from calls this after each of its turns (run_game
+    resets the accumulator before play_from; without it, standing_turns is 0)."""
+    t = x[XM + M_T] + 1  # noqa: F821
+    x[XM + M_T] = t  # noqa: F821
+    standing_check(s, r, x, xf, players, t)
 
 
 def run_game(r, pol_ids, weights, seed, index, rotate, checked, tr, rows, i, g):  # pragma: no cover
@@ -302,7 +335,7 @@ def run_game(r, pol_ids, weights, seed, index, rotate, checked, tr, rows, i, g):
     for k in range(XF_ZEROED):  # noqa: F821
         xf[k] = 0.0
     game_setup(s, r, tr, rng)  # noqa: F821
-    standing_start(x, XM, xf, XFM)  # noqa: F821
+    standing_start(x, XM, xf, XFM, players)  # noqa: F821
     err = game_play_from(s, r, pols, wts, rng, checked, tr, x, xf, tab)  # noqa: F821
     if err != 0:
         s[S_ERROR] = err  # noqa: F821
@@ -368,6 +401,7 @@ _TEMPLATES: tuple[tuple[Callable, Callable], ...] = (
     (search.search_decision, kernel),
     (search.search_turn, kernel),
     (no_search_turn, kernel),
+    (standing_check, lambda f: kernel(f, inline="always")),
     (standing_step, lambda f: kernel(f, inline="always")),
     (play_turns, lambda f: kernel(f, inline="always")),
     (fill_row, kernel),
@@ -389,7 +423,12 @@ _STATE_NAMES = (
 )
 _HOOKS = ("setup", "scores", "record", "standing")
 _TURN_HOOKS = ("play_turn", "check_invariants", "snapshot", "ERR_TRACE")
-_OPTIONAL = {"winners": winners_of_scores, "derived": no_derived, "tables": no_tables}
+_OPTIONAL = {
+    "winners": winners_of_scores,
+    "derived": no_derived,
+    "tables": no_tables,
+    "standing_version": every_turn,
+}
 
 
 def bind_driver(
@@ -464,6 +503,10 @@ def bind_driver(
     if layout.max_players > MAX_SEATS:
         raise TypeError(f"{module}: the standing columns track at most {MAX_SEATS} seats")
     g.update(XM=x_size, XFM=xf_size)  # the standings' accumulator (simcore.standing), last
+    # a game with a standing_version looks at the standings after a few turns only: its
+    # standing_check is a call with begin_run inlined, the others' inlined with begin_run a call
+    versioned = "standing_version" in found
+    g["game_begin_run"] = begin_run_in if versioned else begin_run
     x_size += M_SIZE
     xf_size += F_SIZE
     g.update(X_SIZE=x_size, XF_SIZE=xf_size)
@@ -478,6 +521,8 @@ def bind_driver(
             or (template is no_search_turn and (has_search or turn is None))
         ):
             continue
+        if template is standing_check and versioned:
+            compile_ = kernel
         compiled = bound_copy(template, module, g, compile_)
         g[template.__name__] = compiled
         setattr(out, template.__name__, compiled)

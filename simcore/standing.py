@@ -9,18 +9,20 @@ accumulator (`standing_turn`); at the end of the game `standing_row` writes the 
 STANDING_COLUMNS into the result row. Nothing is stored per turn in the rows.
 
 The accumulator works in **runs**: maximal stretches of consecutive turns after which every
-seat's standing is the same (in most turns nobody scores). A turn that changes nothing only
-lengthens the current run (two additions); a turn that changes a standing closes the run (its
-drama terms, its length times each seat's ratio) and opens a new one (leader, last, lead
-change, ratios). It lives in the players' int and float scratch, behind everything else
-(offsets `xm`, `xf0`):
+seat's standing is the same (in most turns nobody scores). A turn that changes nothing costs
+nothing here (a run's length is only taken when it closes: the turn that closes it minus its
+first turn); a turn that changes a standing closes the run (its drama terms, its length times
+each seat's ratio) and opens a new one (leader, last, lead change, ratios). The shared loop
+keeps T itself and looks at the standings only after a turn that may have changed one (the
+game's optional `standing_version` hook, simcore.skeleton). It lives in the players' int and
+float scratch, behind everything else (offsets `xm`, `xf0`):
 
-    M_T        turns completed so far (T at the end)
+    M_T        turns completed so far (T at the end; play_turns writes it when the game ends)
     M_CHANGES  lead changes so far
     M_PREV     the most recent unique leader (-1: none yet)
     M_STREAK   the unique leader of the current run (-1: a tie for the lead)
     M_SINCE    the first turn of the current stretch of runs with M_STREAK as unique leader
-    M_RUN      the length of the current run, in turns
+    M_START    the first turn of the current run (1 before the first run)
     M_NRUNS    runs begun
     M_V        [MAX_SEATS] the standings of the current run
     M_BEHIND   [MAX_SEATS] turns of the closed runs after which the seat stood strictly behind
@@ -69,7 +71,7 @@ M_CHANGES = 1
 M_PREV = 2
 M_STREAK = 3
 M_SINCE = 4
-M_RUN = 5
+M_START = 5
 M_NRUNS = 6
 M_V = 7
 M_BEHIND = M_V + MAX_SEATS
@@ -80,37 +82,46 @@ F_RATIO = MAX_SEATS
 F_SIZE = 2 * MAX_SEATS
 
 
-@kernel
-def standing_start(x, xm, xf, xf0):
-    """Reset the accumulator before a game (the standings and the ring need no reset: the
-    first turn always begins a run, and a run's entry is written before it is read)."""
+@kernel(inline="always")
+def standing_start(x, xm, xf, xf0, players=MAX_SEATS):
+    """Reset the accumulator before a game of `players` seats (the standings and the ring
+    need no reset: the first turn always begins a run, and a run's entry is written before it
+    is read; nothing reads a seat's sums beyond `players`)."""
     for k in range(M_V):
         x[xm + k] = 0
     x[xm + M_PREV] = -1
     x[xm + M_STREAK] = -1
-    for k in range(MAX_SEATS):
+    x[xm + M_START] = 1
+    for k in range(players):
         x[xm + M_BEHIND + k] = 0
         xf[xf0 + F_DRAMA + k] = 0.0
         xf[xf0 + F_RATIO + k] = 0.0
 
 
-@kernel
-def close_run(x, xm, xf, xf0, players):
-    """Add the current run's drama terms: its length times each seat's ratio."""
-    n = x[xm + M_RUN]
+@kernel(inline="always")
+def close_run(x, xm, xf, xf0, players, t):
+    """Add the current run's drama terms: its length (the turns before turn t since its first
+    turn) times each seat's ratio."""
+    n = t - x[xm + M_START]
     for k in range(players):
         q = xf[xf0 + F_RATIO + k]
         if q > 0.0:
             xf[xf0 + F_DRAMA + k] += float(n) * q
             x[xm + M_BEHIND + k] += n
-    x[xm + M_RUN] = 0
 
 
 @kernel
 def begin_run(x, xm, xf, xf0, players, t):
+    """begin_run_in, called (the shared loop of a game that looks at the standings after
+    every turn keeps it out of the loop's code)."""
+    begin_run_in(x, xm, xf, xf0, players, t)
+
+
+@kernel(inline="always")
+def begin_run_in(x, xm, xf, xf0, players, t):
     """Turn t changed a standing (or is the first turn): close the run before it and begin
     one with the standings x[xm + M_V + seat]."""
-    close_run(x, xm, xf, xf0, players)
+    close_run(x, xm, xf, xf0, players, t)
     v = xm + M_V
     hi = x[v]
     lo = hi
@@ -145,7 +156,7 @@ def begin_run(x, xm, xf, xf0, players, t):
     nr = x[xm + M_NRUNS]
     x[xm + M_RUNS + nr % RUN_CAP] = t * 64 + (leader + 1) + 8 * (last + 1)
     x[xm + M_NRUNS] = nr + 1
-    x[xm + M_RUN] = 1
+    x[xm + M_START] = t
 
 
 @kernel(inline="always")
@@ -155,12 +166,8 @@ def standing_turn(x, xm, xf, xf0, players, changed):
     player only the turn is counted. No allocation; O(1) when nothing changed."""
     t = x[xm + M_T] + 1
     x[xm + M_T] = t
-    if players < 2:
-        return
-    if changed or t == 1:
+    if players > 1 and (changed or t == 1):
         begin_run(x, xm, xf, xf0, players, t)
-    else:
-        x[xm + M_RUN] += 1
 
 
 @kernel
@@ -182,7 +189,7 @@ def run_at(x, xm, t):
     return x[xm + M_RUNS + lo % RUN_CAP]
 
 
-@kernel
+@kernel(inline="always")
 def standing_row(x, xm, xf, xf0, players, winner, rows, i, c0):
     """Write the STANDING_COLUMNS of a finished game into rows[i, c0 : c0 + 6] (winner: the
     row's winner, -1 for none); closes the last run."""
@@ -193,7 +200,7 @@ def standing_row(x, xm, xf, xf0, players, winner, rows, i, c0):
         for k in range(1, 5):
             rows[i, c0 + k] = -1
         return
-    close_run(x, xm, xf, xf0, players)
+    close_run(x, xm, xf, xf0, players, t_n + 1)
     rows[i, c0] = x[xm + M_CHANGES]
     rows[i, c0 + 3] = -1
     rows[i, c0 + 4] = -1

@@ -134,6 +134,7 @@ def recount(s, r, seat):
     s[b + S.F_BVAL] = bv
     s[b + S.F_NCAR] = nc
     s[b + S.F_NBANK] = nb
+    s[S.S_STANDINGS] += 1
 
 
 @kernel
@@ -361,6 +362,7 @@ def check_target(s, r, seat):
         s[S.S_END_REASON] = S.END_TARGET
         s[S.S_WINNER] = seat
         s[S.S_GAME_OVER] = 1
+        s[S.S_STANDINGS] += 1
 
 
 @kernel

@@ -57,6 +57,7 @@ def bank(s, r, seat):
         s[E.fld(seat, S.F_BANKED + k)] += s[i]
         s[i] = 0
     s[E.fld(seat, S.F_BVAL)] += v
+    s[S.S_STANDINGS] += 1
     s[E.fld(seat, S.F_NBANK)] += s[E.fld(seat, S.F_NCAR)]
     s[E.fld(seat, S.F_CVAL)] = 0
     s[E.fld(seat, S.F_NCAR)] = 0
@@ -199,6 +200,7 @@ def steal_card(s, r, rng, seat, target):
             s[E.fld(seat, S.F_BANKED + t)] += 1
             s[E.fld(target, S.F_BVAL)] -= r[R.R_TVALUE + t]
             s[E.fld(seat, S.F_BVAL)] += r[R.R_TVALUE + t]
+            s[S.S_STANDINGS] += 1
             s[E.fld(target, S.F_NBANK)] -= 1
             s[E.fld(seat, S.F_NBANK)] += 1
             E.count(s, target, S.C_ROBBED)

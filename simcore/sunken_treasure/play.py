@@ -102,6 +102,14 @@ def standing(s, r, seat):
     return v
 
 
+@kernel(inline="always")
+def standing_version(s, r, t):
+    """Changes after every turn that may have changed a standing: the engine bumps
+    S_STANDINGS wherever a banked value or the winner changes (state.py), so the shared loop
+    looks at the standings only after those turns (a few in a game of about 50 turns)."""
+    return s[state.S_STANDINGS]
+
+
 @kernel
 def derived(s, r, k, seat):
     """The counters that are not one state field."""

@@ -49,6 +49,8 @@ S_SHARKS_CLEARED = 16  # times the sharks were discarded because every player wa
 S_SAFETY_PLAYED = 17  # Safety cards played
 S_RESHUFFLES = 18  # [3] reshuffles of the item, attempt and treasure decks
 S_SHORT = 21  # treasure cards owed by containers when deck and discard were both empty
+S_STANDINGS = 22  # bumped wherever a seat's standing (play.standing) may change: banking, a
+# banked card stolen, the target reached, a recount (play.standing_version)
 N_SCAL = 24
 
 # Deck arrays (card codes: item kinds ITEM_*, attempt kinds OPEN..TRAPPED, treasure kinds =
