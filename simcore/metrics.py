@@ -83,7 +83,8 @@ LARGEST_GAP = Metric("largest_gap", "largest seat gap", "rate", "wider", "narrow
 def metric_list(spec: Any, players: int) -> list[Metric]:
     """The columns of a game's metric matrix: wins per seat, shared wins, first-player
     advantage, length, scores, the game's counters (spec.game_counters, and spec.seat_counters
-    summed over the seats) and, when the game records
+    summed over the seats, unless a game counter of that name holds the total) and, when the
+    game records
     its standing, the feel metrics' part columns (kind 'part': not shown themselves;
     shown_metrics lists what a table shows)."""
     m: list[Metric] = []
@@ -99,6 +100,8 @@ def metric_list(spec: Any, players: int) -> list[Metric]:
     for c in spec.game_counters:
         m.append(Metric(c, c.replace("_", " "), "mean", "more", "fewer", "per game"))
     for c in spec.seat_counters:
+        if c in spec.game_counters:  # the game counts the total itself (Secrets: dives, ...)
+            continue
         m.append(
             Metric(c, c.replace("_", " ") + " (all seats)", "mean", "more", "fewer", "per game")
         )
