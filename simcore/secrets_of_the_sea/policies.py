@@ -480,12 +480,12 @@ def random_step(s, r, tr, seat, rng):
 
 
 @kernel(inline="always")
-def threshold_takes(s, r, seat, pol, w, bias):
+def threshold_takes(s, r, seat, pol, w):
     """balanced, stop-at-value, stop-at-depth over a lit tile: take it (rather than dive on)."""
     nd = dice_available(s)
     if pol == POL_DEPTH:
-        return s[S.S_POS] + bias >= w[seat, 0]
-    v = lit_value(s, r, seat, nd) + bias
+        return s[S.S_POS] >= w[seat, 0]
+    v = lit_value(s, r, seat, nd)
     if pol == POL_VALUE:
         return v >= w[seat, 0]
     # balanced: target w0 with two dice free, w1 with one; w2 per row below row 1
@@ -494,10 +494,8 @@ def threshold_takes(s, r, seat, pol, w, bias):
 
 
 @kernel(inline="always")
-def threshold_step(s, r, tr, seat, rng, pol, w, bias):
-    """balanced, stop-at-value, stop-at-depth: one decision (weights w[seat]). bias: added to
-    the value of a lit tile (stop-at-depth: to its row) before the test; 0 for the player
-    itself, a search plan's bias otherwise (plan_turn)."""
+def threshold_step(s, r, tr, seat, rng, pol, w):
+    """balanced, stop-at-value, stop-at-depth: one decision (weights w[seat])."""
     ph = s[S.S_PHASE]
     if ph == S.PH_FIGHT:
         return do_fight(s, r, tr, rng)
@@ -507,7 +505,7 @@ def threshold_step(s, r, tr, seat, rng, pol, w, bias):
         return take_wreck(s, r, tr, seat)
     if ph != S.PH_ROLL and ph != S.PH_EMPTY:
         # PH_LIT: take, or dive on
-        if threshold_takes(s, r, seat, pol, w, bias):
+        if threshold_takes(s, r, seat, pol, w):
             return take_or_exchange(s, r, tr, seat)
     # the first roll, always diving on over an empty space, or not taking: one call site of
     # the roll (compiled inline)
@@ -538,9 +536,8 @@ def ev_choose(s, r, tr, seat, xf):
 
 
 @kernel
-def ev_step(s, r, tr, seat, rng, xf, bias):
-    """The risk-neutral player: one decision. bias: added to the value of taking the lit tile
-    or stopping on an empty space (0 for the player itself; a search plan's bias otherwise)."""
+def ev_step(s, r, tr, seat, rng, xf):
+    """The risk-neutral player: one decision."""
     ph = s[S.S_PHASE]
     if ph == S.PH_FIGHT:
         return do_fight(s, r, tr, rng)
@@ -548,7 +545,7 @@ def ev_step(s, r, tr, seat, rng, xf, bias):
         return take_wreck(s, r, tr, seat)
     if ph == S.PH_CHOOSE:
         return ev_choose(s, r, tr, seat, xf)
-    if ph != S.PH_ROLL and ev_ends_dive(s, r, seat, xf, bias):
+    if ph != S.PH_ROLL and ev_ends_dive(s, r, seat, xf):
         if ph == S.PH_EMPTY:
             return do_stop(s, r, tr)
         return take_or_exchange(s, r, tr, seat)
@@ -557,15 +554,15 @@ def ev_step(s, r, tr, seat, rng, xf, bias):
 
 
 @kernel
-def ev_ends_dive(s, r, seat, xf, bias):
+def ev_ends_dive(s, r, seat, xf):
     """ev over a lit tile or an empty space: end the dive (take the tile, or stop) rather than
     dive on. xf: fill_kind_values done for this turn."""
     nd = dice_available(s)
     column_values(s, r, seat, s[S.S_COL], xf, s[S.S_POS])
     dive = xf[XF_D + s[S.S_POS] * 2 + nd - 1]
     if s[S.S_PHASE] == S.PH_EMPTY:
-        return dive <= bias and can_stop(s, r)
-    return lit_value(s, r, seat, nd) + bias >= dive
+        return dive <= 0.0 and can_stop(s, r)
+    return lit_value(s, r, seat, nd) >= dive
 
 
 @kernel(inline="always")
@@ -573,15 +570,14 @@ def play_turn(s, r, tr, seat, pol, w, rng, checked, xf):
     """Let policy `pol` play the seat's whole turn with the weights w[seat] (w: float64[4, W],
     the whole matrix rather than a row view: no reference counting per turn). xf: float64
     scratch of XF_SIZE. Returns 0 or an error code."""
-    return plan_turn(s, r, tr, seat, pol, w, rng, checked, xf, 0.0)
+    return plan_turn(s, r, tr, seat, pol, w, rng, checked, xf)
 
 
 @kernel
-def plan_turn(s, r, tr, seat, pol, w, rng, checked, xf, bias):
-    """play_turn with a bias toward taking (points added to the value of taking a lit tile or,
-    for ev, of stopping on an empty space; stop-at-depth: rows): 0.0 is the player itself, a
-    search plan (simcore/secrets_of_the_sea/search_player.py) sets another. The random player
-    ignores it."""
+def plan_turn(s, r, tr, seat, pol, w, rng, checked, xf):
+    """play_turn's body, one compiled function (not inlined into every caller: the run loop
+    and the search's simulations, simcore/secrets_of_the_sea/search_player.py, call it): the
+    seat's turn from wherever it stands to its end."""
     turn = s[S.S_TURN]
     if pol == POL_EV:
         fill_kind_values(s, r, seat, xf)
@@ -591,9 +587,9 @@ def plan_turn(s, r, tr, seat, pol, w, rng, checked, xf, bias):
         if pol == POL_RANDOM:
             err = random_step(s, r, tr, seat, rng)
         elif pol == POL_EV:
-            err = ev_step(s, r, tr, seat, rng, xf, bias)
+            err = ev_step(s, r, tr, seat, rng, xf)
         elif pol == POL_BALANCED or pol == POL_VALUE or pol == POL_DEPTH:
-            err = threshold_step(s, r, tr, seat, rng, pol, w, bias)
+            err = threshold_step(s, r, tr, seat, rng, pol, w)
         else:
             return ERR_ILLEGAL
         err = after(s, r, checked, err)

@@ -116,11 +116,11 @@ def base_choice(s, r, seat, pol, wts, xf):
     ph = s[S.S_PHASE]
     if pol == POL_EV:
         fill_kind_values(s, r, seat, xf)
-        end = ev_ends_dive(s, r, seat, xf, 0.0)
+        end = ev_ends_dive(s, r, seat, xf)
     elif pol == POL_RANDOM:
         return -1
     else:
-        end = ph == S.PH_LIT and threshold_takes(s, r, seat, pol, wts, 0.0)
+        end = ph == S.PH_LIT and threshold_takes(s, r, seat, pol, wts)
     if not end:
         return OPT_DIVE
     if ph == S.PH_EMPTY:
@@ -151,8 +151,8 @@ def base_step(s, r, tr, seat, pol, wts, rng, xf):
         return random_step(s, r, tr, seat, rng)
     if pol == POL_EV:
         fill_kind_values(s, r, seat, xf)
-        return ev_step(s, r, tr, seat, rng, xf, 0.0)
-    return threshold_step(s, r, tr, seat, rng, pol, wts, 0.0)
+        return ev_step(s, r, tr, seat, rng, xf)
+    return threshold_step(s, r, tr, seat, rng, pol, wts)
 
 
 @kernel
@@ -185,7 +185,7 @@ def search_play(s, r, tr, seat, opt, pol, wts, rng, checked, x, xf, tab):
     at = rng[0]
     err = search_step(s, r, tr, seat, opt, pol, wts, rng, checked, x, xf, tab)
     if err == 0:
-        err = plan_turn(s, r, tr, seat, pol, wts, rng, checked, xf, 0.0)
+        err = plan_turn(s, r, tr, seat, pol, wts, rng, checked, xf)
     stream_for(at, np.uint64(1), rng)
     return err
 
