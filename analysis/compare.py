@@ -19,10 +19,17 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_effectsize
 
-from analysis.stats import fmt_p, p_text, ratio_value, seat_balance, t_interval, wilson
+from analysis.stats import (
+    fmt_p,
+    holm,
+    p_text,
+    ratio_value,
+    seat_balance,
+    t_interval,
+    wilson,
+)
 from analysis.summary import records
 from simcore.metrics import Metric, largest_gap_seats, shown_metrics
 
@@ -117,6 +124,7 @@ def comparison_table(run: Any, alpha: float = ALPHA, paired: bool = True) -> pd.
 
     paired=False gives the intervals two independent runs would have (for illustration)."""
     vals = arm_values(run, alpha)
+    by_key = {(r["metric"], r["arm"]): r for r in vals.to_dict("records")}
     k = len(run.metrics)
     idx = run.index
     defs = {m.name: m for m in _metric_defs(run)}
@@ -126,9 +134,9 @@ def comparison_table(run: Any, alpha: float = ALPHA, paired: bool = True) -> pd.
             continue  # the same value in every game of every arm: nothing to compare
         if m.num and _constant_ratio(run, m):
             continue
-        base = vals[(vals.metric == m.name) & (vals.arm == run.arms[0].label)].iloc[0]
+        base = by_key[(m.name, run.arms[0].label)]
         for a, arm in enumerate(run.arms):
-            row = vals[(vals.metric == m.name) & (vals.arm == arm.label)].iloc[0].to_dict()
+            row = dict(by_key[(m.name, arm.label)])
             rec = {
                 "metric": m.name,
                 "label": m.label,
@@ -171,7 +179,7 @@ def comparison_table(run: Any, alpha: float = ALPHA, paired: bool = True) -> pd.
     df["p_holm"] = np.nan
     has = df["p_value"].notna()
     if has.any():
-        df.loc[has, "p_holm"] = multipletests(df.loc[has, "p_value"], alpha=alpha, method="holm")[1]
+        df.loc[has, "p_holm"] = holm(df.loc[has, "p_value"], alpha)
     df["significant"] = df["p_holm"] < alpha
     df["verdict"] = [
         verdict(defs[r.metric], r, run.arms[0].label, alpha, tests=int(has.sum()))
@@ -410,9 +418,9 @@ def dice_tables(runs: dict[int, Any], alpha: float = ALPHA) -> dict[str, Any]:
         rows.append(prow)
     flat = [r for prow in rows for r in prow]
     pvals = [r["gap_excess_p"] for r in flat if np.isfinite(r["gap_excess_p"])]
-    holm = iter(multipletests(pvals, alpha=alpha, method="holm")[1] if pvals else [])
+    corrected = iter(holm(pvals, alpha) if pvals else [])
     for r in flat:
-        r["gap_excess_p_holm"] = next(holm) if np.isfinite(r["gap_excess_p"]) else np.nan
+        r["gap_excess_p_holm"] = next(corrected) if np.isfinite(r["gap_excess_p"]) else np.nan
     for prow in rows:
         others = [r for r in prow if not r["fairest"]]
         clear = bool(others) and all(r["gap_excess_p_holm"] < alpha for r in others)

@@ -3,10 +3,14 @@ printed (p_text, fmt_p: the one formatter every table, verdict and command uses)
 
 from __future__ import annotations
 
+import gc
 import math
+from typing import Any
 
 import numpy as np
+from scipy import special as _sp
 from scipy import stats as _st
+from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
 
 from simcore.metrics import (
@@ -132,13 +136,31 @@ def seat_balance(wins, shared: int, games: int, alpha: float = 0.05) -> dict:
 
 
 def t_interval(est: float, se: float, n: int, alpha: float = 0.05) -> tuple[float, float, float]:
-    """(low, high, two-sided p of est = 0) from scipy's t distribution with n - 1 df."""
+    """(low, high, two-sided p of est = 0) from scipy's t distribution with n - 1 df: the
+    same arithmetic as scipy.stats.t.interval(1 - alpha, df, loc=est, scale=se) and
+    2 * scipy.stats.t.sf(|est| / se, df) (quantile * scale + loc, from the functions of
+    scipy.special those call; the same floats, tests/test_stats.py), without their
+    per-call overhead (90 µs against 1 µs: a report computes some 20,000 intervals)."""
     if se <= 0 or not np.isfinite(se):
         return est, est, (1.0 if est == 0 else 0.0)
     df = max(n - 1, 1)
-    lo, hi = _st.t.interval(1 - alpha, df, loc=est, scale=se)
-    p = 2 * _st.t.sf(abs(est) / se, df)
+    conf = 1 - alpha
+    lo = _sp.stdtrit(df, (1.0 - conf) / 2) * se + est
+    hi = _sp.stdtrit(df, (1.0 + conf) / 2) * se + est
+    p = 2 * _sp.stdtr(df, -(abs(est) / se))
     return float(lo), float(hi), float(p)
+
+
+def holm(pvals: Any, alpha: float = 0.05) -> np.ndarray:
+    """Holm-corrected p-values (statsmodels multipletests, method "holm"). multipletests
+    runs a full garbage collection on every call (0.1 s with pandas and matplotlib loaded;
+    a report calls it dozens of times): the objects alive before the call are frozen out
+    of it (gc.freeze), which changes nothing else."""
+    gc.freeze()
+    try:
+        return multipletests(np.asarray(pvals, dtype=float), alpha=alpha, method="holm")[1]
+    finally:
+        gc.unfreeze()
 
 
 def ratio_value(

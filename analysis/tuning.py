@@ -16,10 +16,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from scipy import stats as _st
-from statsmodels.stats.multitest import multipletests
 
 from analysis.compare import ALPHA, t_interval
-from analysis.stats import fmt_p, wilson
+from analysis.stats import fmt_p, holm, wilson
 
 # --------------------------------------------------------------------------------- players
 
@@ -60,8 +59,8 @@ def player_confirmation_table(conf: Any, alpha: float = ALPHA) -> pd.DataFrame:
     df["p_holm"] = np.nan
     cand = df.index[1:]
     if len(cand):
-        df.loc[cand, "p_holm"] = multipletests(df.loc[cand, "p_value"], alpha, "holm")[1]
-        df.loc[cand, "p_fair_holm"] = multipletests(df.loc[cand, "p_above_fair"], alpha, "holm")[1]
+        df.loc[cand, "p_holm"] = holm(df.loc[cand, "p_value"], alpha)
+        df.loc[cand, "p_fair_holm"] = holm(df.loc[cand, "p_above_fair"], alpha)
     return df
 
 
@@ -260,7 +259,7 @@ def rules_confirmation_table(res: Any, alpha: float = ALPHA) -> pd.DataFrame:
     df = pd.DataFrame(rows)
     if df.empty:
         return df
-    df["p_holm"] = multipletests(df["p_value"], alpha, "holm")[1]
+    df["p_holm"] = holm(df["p_value"], alpha)
     df["improves"] = [_improves(o, r.start, r, alpha) for o, (_, r) in zip(objs, df.iterrows())]
     df["constraints"] = [_constraints_text(res, table, c) for c in df["candidate"]]
     df["also"] = [_side_effects(res, table, c, start) for c in df["candidate"]]
