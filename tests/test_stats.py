@@ -7,7 +7,17 @@ import pytest
 from scipy import stats as st
 from statsmodels.stats.proportion import proportion_confint
 
-from analysis.stats import largest_gap_ci, multinomial_diff_ci, seat_balance, seat_fairness, wilson
+from statsmodels.stats.multitest import multipletests
+
+from analysis.stats import (
+    holm,
+    largest_gap_ci,
+    multinomial_diff_ci,
+    seat_balance,
+    seat_fairness,
+    t_interval,
+    wilson,
+)
 from simcore import simulate
 
 
@@ -158,3 +168,24 @@ def test_precision_flag_in_the_json():
     assert capped["precision_reached"] is False and capped["games"] == 1000
     assert capped["max_half_width"] > 0.005
     assert result_json(simulate("sunken-city", 3, 500, seed=4))["precision_reached"] is None
+
+
+def test_t_interval_is_scipys_to_the_last_bit():
+    """t_interval calls scipy.special directly: the same floats as scipy.stats.t.interval
+    and 2 * t.sf, over estimates, errors and degrees of freedom of many magnitudes."""
+    rng = np.random.default_rng(3)
+    for i in range(3000):
+        est = rng.normal() * 10.0 ** rng.integers(-6, 4)
+        se = abs(rng.normal()) * 10.0 ** rng.integers(-6, 3)
+        n = int(rng.integers(2, 10**7))
+        alpha = (0.05, 0.01, 0.1, 0.2)[i % 4]
+        lo, hi = st.t.interval(1 - alpha, n - 1, loc=est, scale=se)
+        p = 2 * st.t.sf(abs(est) / se, n - 1)
+        assert t_interval(est, se, n, alpha) == (float(lo), float(hi), float(p))
+
+
+def test_holm_is_statsmodels_holm():
+    rng = np.random.default_rng(4)
+    for size in (1, 2, 7, 40):
+        p = rng.uniform(0, 0.2, size)
+        assert (holm(p, 0.05) == multipletests(p, alpha=0.05, method="holm")[1]).all()
