@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -10,6 +13,33 @@ from typer.testing import CliRunner
 import cli
 from analysis.compare import comparison, dice_tables, sweep_table
 from simcore.arms import run_compare, run_dice, run_sweep
+
+# A whole-suite run compiles the games in this order (tests/conformance first, games sorted);
+# the last one, the longest to compile, is compiled meanwhile by a second process
+# (tests/warm.py) on the other core. BALANCE_TEST_WARMUP=0 turns it off.
+WARM_GAMES = ("sunken-treasure",)
+WHOLE_SUITE = 300  # tests collected from which the run counts as a whole-suite run
+_warm: list[subprocess.Popen] = []
+
+
+def pytest_collection_finish(session):
+    if len(session.items) < WHOLE_SUITE or os.environ.get("BALANCE_TEST_WARMUP") == "0":
+        return
+    _warm.append(
+        subprocess.Popen(
+            [sys.executable, "-m", "tests.warm", *WARM_GAMES],
+            cwd=Path(__file__).resolve().parent.parent,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+    )
+
+
+def pytest_sessionfinish(session, exitstatus):
+    for proc in _warm:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
 
 
 def run_main(args, monkeypatch, capsys) -> tuple[int, str, str]:

