@@ -34,6 +34,7 @@ import numpy as np
 
 from analysis.compare import ALPHA, arm_values, comparison_table
 from analysis.stats import fmt_p, multinomial_diff_ci, seat_balance
+from simcore.metrics import FEEL_METRICS
 
 STATUSES = (
     "holds",
@@ -44,10 +45,27 @@ STATUSES = (
     "not measured",
 )
 LENGTH_TOLERANCE = 0.10  # the length verdict: every setting's mean within 10% of the reference
+FEEL = {m.name: m for m in FEEL_METRICS}  # how the game feels (docs/experience-metrics.md)
 EFFECT_METRICS = {
     "largest_gap": "largest seat gap",
     "fpa": "first-player advantage",
     "rounds": "length",
+    **{name: m.label.split(" (")[0] for name, m in FEEL.items()},
+}
+# a variant's effect on a feel metric in words: (when it raises it, when it lowers it)
+FEEL_WORDS = {
+    "lead_changes": ("brings more lead changes", "brings fewer lead changes"),
+    "drama": ("raises the drama", "lowers the drama"),
+    "decisiveness": ("decides the game later", "decides the game earlier"),
+    "runaway": (
+        "lets the leader at half-time win more often",
+        "lets the leader at half-time win less often",
+    ),
+    "comeback": (
+        "lets the last at half-time win more often",
+        "lets the last at half-time win less often",
+    ),
+    "margin": ("widens the winning margin", "narrows the winning margin"),
 }
 
 
@@ -118,8 +136,10 @@ def seat_records(run: Any, alpha: float) -> list[dict]:
 
 def effect_records(run: Any, alpha: float) -> list[dict]:
     """The variants' effects in a setting: each arm after the first against the first, on the
-    largest seat gap, the first-player advantage and the length (comparison_table's paired
-    intervals and Holm p over the setting's table). An effect that is 0 in every game (a
+    largest seat gap, the first-player advantage, the length and each feel metric (lead
+    changes, drama, decisiveness, runaway leader, comeback, margin: simcore.metrics) as
+    `compare` gives them (comparison_table's paired intervals and Holm p over the setting's
+    table). An effect that is 0 in every game (a
     variant that cannot change the metric, e.g. a scoring rule on the length) is left out: it
     is trivial, not a verdict."""
     if len(run.arms) < 2:
@@ -134,6 +154,29 @@ def effect_records(run: Any, alpha: float) -> list[dict]:
         rec["p_holm"] = float(r.p_holm)
         out.append(rec)
     return out
+
+
+def feel_levels(run: Any, alpha: float) -> dict[str, dict]:
+    """How the game feels in a setting (its first arm): each feel metric's value, 95% interval
+    and the games it rests on (arm_values, as `compare`); {} without feel metrics (a solo
+    game) and a metric that rests on no game left out."""
+    vals = arm_values(run, alpha)
+    sel = vals[vals["metric"].isin(list(FEEL)) & (vals["arm"] == run.arms[0].label)]
+    return {
+        r.metric: {
+            "value": float(r.value),
+            "ci_low": float(r.ci_low),
+            "ci_high": float(r.ci_high),
+            "n": int(r.n),
+        }
+        for r in sel.itertuples()
+        if r.n > 0
+    }
+
+
+def is_feel(verdict: str) -> bool:
+    """Whether a verdict is a variant's effect on a feel metric ('variant:short:drama')."""
+    return verdict.startswith("variant:") and verdict.rsplit(":", 1)[1] in FEEL
 
 
 def _rec(verdict: str, value, low, high, games: int, **extra) -> dict:
@@ -173,6 +216,7 @@ def setting_table(run: Any, alpha: float, t: Thresholds) -> list[dict]:
             "degenerate_arms": [a.label for a, d in zip(arm_run.arms, per_arm) if d["degenerate"]],
             "win_rates": (np.asarray(arm_run.results[0].summary.seat_wins) / s.games).tolist(),
         }
+        rec["feel"] = feel_levels(arm_run, alpha)
         records = seat_records(arm_run, alpha)
         if not per_arm[0]["degenerate"]:
             bad = set(rec["degenerate_arms"])
@@ -198,6 +242,8 @@ def claim(verdict: str, sign: int) -> str:
     if verdict == "length":
         return "the game length stays within 10% of the reference"
     _, arm, metric = verdict.split(":", 2)
+    if metric in FEEL_WORDS:
+        return f"`{arm}` {FEEL_WORDS[metric][0 if sign > 0 else 1]}"
     word = {"largest_gap": ("widens", "narrows"), "fpa": ("raises", "lowers")}.get(
         metric, ("lengthens", "shortens")
     )
@@ -346,9 +392,19 @@ def seats_text(players: int) -> str:
     return f"{players} player" + ("s" if players != 1 else "")
 
 
+def _feel_mean(verdict: str) -> bool:
+    """A variant's effect on a feel metric that is a mean (lead changes, drama, decisiveness,
+    margin: shown in its own unit, not in points of a rate)."""
+    return is_feel(verdict) and FEEL[verdict.rsplit(":", 1)[1]].kind == "mean"
+
+
 def num(v: float, verdict: str, sign: bool = True) -> str:
-    """A verdict's value: points for rates, rounds for the length ('+8.3', '8.41'); a value
-    that rounds to 0 prints without a minus ('+0.0')."""
+    """A verdict's value: points for rates, rounds for the length ('+8.3', '8.41'), a feel
+    metric's mean in its unit with three decimals ('-0.100'); a value that rounds to 0
+    prints without a minus ('+0.0')."""
+    if _feel_mean(verdict):
+        x = round(v, 3) + 0.0
+        return f"{x:+.3f}" if sign else f"{x:.3f}"
     rounds = verdict == "length" or verdict.endswith(":rounds")
     x = round(v if rounds else v * 100, 2 if rounds else 1) + 0.0  # + 0.0: no '-0.0'
     if rounds:
@@ -361,7 +417,12 @@ def interval(lo: float, hi: float, verdict: str) -> str:
     return f"{num(lo, verdict)} to {num(hi, verdict)}"
 
 
+FEEL_UNITS = {"lead_changes": " lead changes a game", "margin": " score points"}
+
+
 def unit(verdict: str) -> str:
+    if _feel_mean(verdict):
+        return FEEL_UNITS.get(verdict.rsplit(":", 1)[1], "")
     return " rounds" if verdict == "length" or verdict.endswith(":rounds") else " points"
 
 
@@ -421,8 +482,18 @@ def findings(a: Robustness) -> dict[str, Any]:
     """The Findings: the verdicts that hold, and those that the reference setting (the default
     report) finds but that depend on the players, the components or both (lists of verdicts);
     'others': how many verdicts are significant only in some settings other than the
-    reference (they are in the detail, as are those not detected)."""
-    out: dict[str, Any] = {"holds": [], "players": [], "components": [], "both": [], "others": 0}
+    reference (they are in the detail, as are those not detected). The variants' effects on
+    the feel metrics are apart: 'feel', those the reference finds (holding or not), and
+    'feel_others' as 'others'."""
+    out: dict[str, Any] = {
+        "holds": [],
+        "players": [],
+        "components": [],
+        "both": [],
+        "others": 0,
+        "feel": [],
+        "feel_others": 0,
+    }
     where = {
         "holds": "holds",
         "depends on players": "players",
@@ -433,10 +504,11 @@ def findings(a: Robustness) -> dict[str, Any]:
         if v["status"] not in where:
             continue
         failed_at_ref = any(f["key"] == v["reference"]["key"] for f in v["fails"])
+        feel = is_feel(v["verdict"])
         if v["status"] != "holds" and failed_at_ref:
-            out["others"] += 1
+            out["feel_others" if feel else "others"] += 1
         else:
-            out[where[v["status"]]].append(v)
+            out["feel" if feel else where[v["status"]]].append(v)
     return out
 
 

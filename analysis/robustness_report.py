@@ -74,6 +74,23 @@ def findings_section(doc: Document, a: Robustness, note: str = "") -> None:
             f"{f['others']} further verdicts are significant in some settings but not with the "
             "default players on the rulebook's components; they are in the detail."
         )
+    if f["feel"] or f["feel_others"]:
+        held = [v for v in f["feel"] if v["status"] == "holds"]
+        doc.text(
+            f"**How the variants change the feel of the game** (lead changes, drama, "
+            f"decisiveness, runaway leader, comeback, winning margin; docs/comparisons.md): "
+            f"{len(f['feel'])} effects found with the default players, {len(held)} of them "
+            "hold in every setting"
+            + (
+                f"; {f['feel_others']} more are significant only in other settings"
+                if f["feel_others"]
+                else ""
+            )
+            + "."
+        )
+        if f["feel"]:
+            with doc.details(f"The variants' effects on the feel ({len(f['feel'])})"):
+                doc.items([sentence(v, 2) for v in f["feel"]])
     if not any(f[k] for k, _ in groups) and not f["others"]:
         doc.text("No verdict is significant in any setting with these games.")
     lines = degenerate_lines(a)
@@ -107,6 +124,14 @@ def detail_section(doc: Document, a: Robustness, level: int = 2) -> None:
     )
     with doc.details(f"Settings ({len(a.settings)}): games, distinct games, degenerate play"):
         doc.table(settings_frame(a), caption="The settings")
+    feel = feel_frame(a)
+    if not feel.empty:
+        with doc.details(f"How the game feels in each setting ({len(feel)})"):
+            doc.table(
+                feel,
+                caption="How the game feels in each setting (its first arm): value (95% CI); "
+                "rates in %",
+            )
     for p in a.run.player_counts:
         sel = [v for v in a.verdicts if v["players"] == p]
         if not sel:
@@ -135,6 +160,31 @@ def settings_frame(a: Robustness) -> pd.DataFrame:
                 "degenerate": "yes" if s["degenerate"] else "",
             }
         )
+    return pd.DataFrame(rows)
+
+
+def feel_frame(a: Robustness) -> pd.DataFrame:
+    """One row per setting with feel metrics: each metric's value and 95% interval."""
+    from analysis.robustness import FEEL
+
+    rows = []
+    for s in a.settings:
+        if not s.get("feel"):
+            continue
+        row = {"players": s["players"], "setting": s["label"]}
+        for name, m in FEEL.items():
+            v = s["feel"].get(name)
+            if v is None:
+                row[m.label.split(" (")[0]] = ""
+            elif m.kind == "rate":
+                row[m.label.split(" (")[0]] = (
+                    f"{v['value']:.1%} ({v['ci_low']:.1%} to {v['ci_high']:.1%})"
+                )
+            else:
+                row[m.label.split(" (")[0]] = (
+                    f"{v['value']:.3f} ({v['ci_low']:.3f} to {v['ci_high']:.3f})"
+                )
+        rows.append(row)
     return pd.DataFrame(rows)
 
 

@@ -223,3 +223,35 @@ def test_interrupt_keeps_the_finished_settings(tmp_path, monkeypatch, capsys):
     )
     assert code == 0, err
     assert json.loads(out)["resumed"] == ["2p/lineup/balanced"]
+
+
+def test_the_feel_metrics_per_setting_and_the_variants_effects_on_them():
+    """Each setting carries how the game felt (compare's values of its first arm), and each
+    variant's effect on each feel metric is a verdict, classified and worded like the
+    others (its own unit; a rate in points)."""
+    from analysis.compare import arm_values
+    from analysis.robustness import FEEL, findings, is_feel, sentence
+
+    run = run_robustness("sunken-city", [3], 200, seed=4, settings=["greedy"])
+    a = robustness(run)
+    ref = a.settings[0]
+    assert set(ref["feel"]) == set(FEEL)
+    vals = arm_values(run.runs[ref["key"]])
+    lead = vals[(vals.metric == "lead_changes") & (vals.arm == "base")].iloc[0]
+    assert ref["feel"]["lead_changes"]["value"] == float(lead.value)
+    assert (
+        ref["feel"]["lead_changes"]["ci_low"] < lead.value < ref["feel"]["lead_changes"]["ci_high"]
+    )
+    feel = [v for v in a.verdicts if is_feel(v["verdict"])]
+    variants = {v["verdict"].split(":")[1] for v in feel}
+    assert {"short", "no-chips"} <= variants
+    assert {v["verdict"].rsplit(":", 1)[1] for v in feel} == set(FEEL)
+    chips = next(v for v in feel if v["verdict"] == "variant:no-chips:lead_changes")
+    if chips["status"] != "not measured":
+        words = sentence(chips)
+        assert "lead changes a game" in words and "lead changes" in chips["claim"]
+    f = findings(a)
+    assert all(is_feel(v["verdict"]) for v in f["feel"])
+    assert not any(
+        is_feel(v["verdict"]) for k in ("holds", "players", "components", "both") for v in f[k]
+    )
