@@ -1,7 +1,7 @@
 """The Dask backend (optional extra `distributed`): chunks of game indices run as tasks on a
 cluster; workers return mergeable summaries (and rows only when asked). Every chunk of every
 job of a command (all arms of a comparison, all player counts of the dice, all sections of a
-report) is submitted at once to one cluster.
+report) runs on one cluster, submitted in order with a bounded number in flight (run_dask).
 
 Results are identical to the local backend: a chunk's games depend only on (seed, index), and
 the client merges the chunks in plan order (so a --precision run stops at the same chunk). A
@@ -21,6 +21,8 @@ from typing import Any
 from simcore.chunks import warm_kernels
 from simcore.games import get_game
 from simcore.rulesbase import RulesError
+
+WINDOW_MIN = 16  # chunks in flight at least (run_dask)
 
 
 def _client(scheduler: str | None, workers: int | None):
@@ -69,10 +71,13 @@ def run_dask(
     threads_per_worker: int = 1,
     on_start: Callable[[], None] | None = None,
 ) -> None:
-    """Submit every task of every job at once (todo[j]: [(plan index, Task)] of job j) and
+    """Run every task of every job (todo[j]: [(plan index, Task)] of job j) on one cluster and
     fold each job's results in its plan order: fold(j, i, result); when it returns True the
-    rest of job j is cancelled. One cluster serves all the jobs; the kernels of each (game,
-    players) are loaded on every worker before the first task; then on_start() is called."""
+    rest of job j is cancelled and its tasks not yet submitted are dropped. The tasks are
+    submitted in order (job by job, each in plan order), at most `window` at a time (four per
+    worker thread, at least WINDOW_MIN): the scheduler's queue and the results waiting to be
+    folded stay bounded however many chunks a run has. The kernels of each (game, players)
+    are loaded on every worker before the first task; then on_start() is called."""
     from distributed import as_completed
 
     client, cluster = _client(scheduler, workers)
@@ -84,8 +89,21 @@ def run_dask(
         token = uuid.uuid4().hex[:8]  # keys unique to this command on a shared scheduler
         where: dict[str, tuple[int, int, int]] = {}  # key -> (job, plan index, games)
         by_job: list[list] = [[] for _ in jobs]
-        for j, tasks in enumerate(todo):
-            for i, task in tasks:
+        queue = [(j, i, task) for j, tasks in enumerate(todo) for i, task in tasks]
+        window = max(WINDOW_MIN, 4 * sum(client.nthreads().values()))
+        waiting: list[dict[int, Any]] = [{} for _ in jobs]
+        nxt = [tasks[0][0] if tasks else 0 for tasks in todo]
+        stopped: set[int] = set()
+        pending = as_completed()
+        pos = 0
+
+        def submit_next() -> None:
+            nonlocal pos
+            while pos < len(queue):
+                j, i, task = queue[pos]
+                pos += 1
+                if j in stopped:
+                    continue
                 fut = client.submit(
                     task.fn,
                     *task.args,
@@ -95,11 +113,14 @@ def run_dask(
                 )
                 where[fut.key] = (j, i, task.games)
                 by_job[j].append(fut)
-        waiting: list[dict[int, Any]] = [{} for _ in jobs]
-        nxt = [tasks[0][0] if tasks else 0 for tasks in todo]
-        stopped: set[int] = set()
-        for fut in as_completed([f for futs in by_job for f in futs]):
-            j, i, games = where[fut.key]
+                pending.add(fut)
+                return
+
+        for _ in range(window):
+            submit_next()
+        for fut in pending:
+            j, i, games = where.pop(fut.key)
+            submit_next()
             if j in stopped:
                 continue
             waiting[j][i] = fut.result()

@@ -196,7 +196,8 @@ def run_jobs(
     """Play every chunk of every job and fold each job's chunks in its plan order.
 
     backend 'local': the jobs one after the other, chunk by chunk, on `threads` numba threads.
-    backend 'dask': every chunk of every job submitted at once to one cluster (a running one
+    backend 'dask': every chunk of every job on one cluster, submitted in order with a
+    bounded number in flight (simcore.distributed.run_dask; a running cluster
     at `scheduler`, or a local one of `workers` processes started and stopped here); each
     job's results are folded in plan order as they arrive, so the results are the local ones.
     One progress bar counts the games of all jobs. Ctrl-C or SIGTERM raise KeyboardInterrupt

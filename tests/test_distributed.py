@@ -404,3 +404,40 @@ def test_cli_sigint_during_a_report_leaves_no_report(tmp_path):
     assert proc.returncode == 130
     assert stderr.strip() == "error: interrupted; no output file was written"
     assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_many_chunks_go_through_a_bounded_window(scheduler, monkeypatch):
+    """300 chunks on 2 worker threads: never more than the window (WINDOW_MIN = 16 here) in
+    flight, submitted in plan order, and the result is the local one (rows included)."""
+    import simcore.distributed as dist
+
+    real = dist._client
+    submitted, most = [], [0]
+
+    class Counting:
+        def __init__(self, client):
+            self.client = client
+
+        def __getattr__(self, name):
+            return getattr(self.client, name)
+
+        def submit(self, *args, **kw):
+            most[0] = max(most[0], sum(not f.done() for f in submitted) + 1)
+            fut = self.client.submit(*args, **kw)
+            submitted.append(fut)
+            return fut
+
+    def counting_client(scheduler, workers):
+        client, cluster = real(scheduler, workers)
+        return Counting(client), cluster
+
+    monkeypatch.setattr(dist, "_client", counting_client)
+    kw = dict(seed=8, policies="random", keep_rows=True, chunk_size=10)
+    dask = simulate(SC, 3, 3000, backend="dask", scheduler=scheduler, **kw)
+    local = simulate(SC, 3, 3000, **kw)
+    assert len(submitted) == 300
+    assert most[0] <= dist.WINDOW_MIN
+    assert [int(f.key.rsplit("-", 1)[1]) for f in submitted] == sorted(
+        int(f.key.rsplit("-", 1)[1]) for f in submitted
+    )
+    assert dask.rows.equals(local.rows) and dask.summary.equals(local.summary)
