@@ -31,7 +31,7 @@ from analysis.compare import arm_values, comparison, dice_tables
 from analysis.html import Document
 from analysis.robustness import robustness
 from analysis.robustness_report import detail_section, findings_section, report_json
-from analysis.stats import fmt_p, p_text, wilson
+from analysis.stats import ci_text, fmt_p, p_text, wilson
 from analysis.summary import records, result_json, summarize
 from simcore.metrics import FEEL_METRICS
 from simcore.rulesbase import RulesError
@@ -46,14 +46,6 @@ SECTIONS = (
     "Player ladder",
     "Robustness of the verdicts",
 )
-
-
-def _ci(v: float, lo: float, hi: float, pct: bool = True) -> str:
-    """'32.4% (31.8 to 33.0)', '8.27 (8.25 to 8.29)', '-0.42 (-0.51 to -0.33)': ranges with
-    'to', so that a negative end reads as a sign, not a dash."""
-    if pct:
-        return f"{v * 100:.1f}% ({lo * 100:.1f} to {hi * 100:.1f})"
-    return f"{v:.2f} ({lo:.2f} to {hi:.2f})"
 
 
 def _pts(v: float, lo: float, hi: float) -> str:
@@ -88,7 +80,7 @@ def _seat_section(doc: Document, players: int, res, version: str):
             {
                 "seat": seats["seat"],
                 "win rate (95% CI)": [
-                    _ci(r.win_rate, r.ci_low, r.ci_high) for r in seats.itertuples()
+                    ci_text(r.win_rate, r.ci_low, r.ci_high) for r in seats.itertuples()
                 ],
                 "shared first": seats["shared_first"],
                 "mean score": seats["mean_score"].map(lambda v: f"{v:.2f}"),
@@ -143,7 +135,7 @@ def _variant_section(doc: Document, players: int, run):
             {
                 "metric": r.label,
                 "arm": r.arm,
-                "value (95% CI)": _ci(r.value, r.ci_low, r.ci_high, rate),
+                "value (95% CI)": ci_text(r.value, r.ci_low, r.ci_high, rate),
                 "difference (paired 95% CI)": ""
                 if np.isnan(r.diff)
                 else (
@@ -231,7 +223,7 @@ def _feel_section(doc: Document, runs: Any) -> list[dict]:
     for (p, arm), grp in df.groupby(["players", "arm"], sort=False):
         row = {"players": p, "variant": arm}
         for r in grp.itertuples():
-            row[r.label.split(" (")[0]] = _ci(r.value, r.ci_low, r.ci_high, r.kind == "rate")
+            row[r.label.split(" (")[0]] = ci_text(r.value, r.ci_low, r.ci_high, r.kind == "rate")
         wide.append(row)
     doc.table(
         pd.DataFrame(wide).fillna(""),
@@ -262,7 +254,7 @@ def _dice_section(doc: Document, runs: dict):
                 else _pts(r.gap_excess, r.gap_excess_low, r.gap_excess_high),
                 "Holm p": "" if r.fairest else p_text(r.gap_excess_p_holm),
                 "first-player adv., points": _pts(r.fpa, r.fpa_low, r.fpa_high),
-                "rounds": _ci(r.rounds, r.rounds_low, r.rounds_high, False),
+                "rounds": ci_text(r.rounds, r.rounds_low, r.rounds_high, False),
                 **{c.replace("_", " "): f"{getattr(r, c):.2f}" for c in d["counters"]},
                 "clearly fairest": "yes" if r.clearly_fairest else "",
             }
@@ -310,7 +302,7 @@ def _ladder_section(doc: Document, runs: Any) -> dict:
             {
                 "player": vs_random["policy"],
                 "win rate (95% CI)": [
-                    _ci(r.win_rate, r.ci_low, r.ci_high) for r in vs_random.itertuples()
+                    ci_text(r.win_rate, r.ci_low, r.ci_high) for r in vs_random.itertuples()
                 ],
             }
         ),
@@ -350,7 +342,7 @@ def _ladder_section(doc: Document, runs: Any) -> dict:
                     "player": h2h["row"],
                     "against": h2h["col"],
                     "win rate (95% CI)": [
-                        _ci(r.win_rate, r.ci_low, r.ci_high) for r in h2h.itertuples()
+                        ci_text(r.win_rate, r.ci_low, r.ci_high) for r in h2h.itertuples()
                     ],
                 }
             ),

@@ -110,14 +110,19 @@ def degenerate(outcomes: Any, t: Thresholds) -> dict[str, Any]:
     return out
 
 
-def seat_records(run: Any, alpha: float) -> list[dict]:
+def first_arm_values(run: Any, alpha: float) -> Any:
+    """arm_values (compare's values and intervals) of a setting's first arm, indexed by metric."""
+    vals = arm_values(run, alpha)
+    return vals[vals["arm"] == run.arms[0].label].set_index("metric")
+
+
+def seat_records(run: Any, alpha: float, vals: Any) -> list[dict]:
     """The seat verdicts of a setting's first arm: each pair of seats, the largest gap, the
-    first-player advantage and the length, with their intervals."""
+    first-player advantage and the length, with their intervals (vals: first_arm_values)."""
     s = run.results[0].summary
     n, p = s.games, run.players
     out = []
-    vals = arm_values(run, alpha)
-    rounds = vals[(vals.metric == "rounds") & (vals.arm == run.arms[0].label)].iloc[0]
+    rounds = vals.loc["rounds"]
     out.append(_rec("length", float(rounds.value), float(rounds.ci_low), float(rounds.ci_high), n))
     if p < 2:
         return out
@@ -156,20 +161,19 @@ def effect_records(run: Any, alpha: float) -> list[dict]:
     return out
 
 
-def feel_levels(run: Any, alpha: float) -> dict[str, dict]:
-    """How the game feels in a setting (its first arm): each feel metric's value, 95% interval
-    and the games it rests on (arm_values, as `compare`); {} without feel metrics (a solo
-    game) and a metric that rests on no game left out."""
-    vals = arm_values(run, alpha)
-    sel = vals[vals["metric"].isin(list(FEEL)) & (vals["arm"] == run.arms[0].label)]
+def feel_levels(vals: Any) -> dict[str, dict]:
+    """How the game feels in a setting (its first arm; vals: first_arm_values): each feel
+    metric's value, 95% interval and the games it rests on, as `compare` gives them; {}
+    without feel metrics (a solo game) and a metric that rests on no game left out."""
+    sel = vals[vals.index.isin(list(FEEL))]
     return {
-        r.metric: {
+        name: {
             "value": float(r.value),
             "ci_low": float(r.ci_low),
             "ci_high": float(r.ci_high),
             "n": int(r.n),
         }
-        for r in sel.itertuples()
+        for name, r in sel.iterrows()
         if r.n > 0
     }
 
@@ -216,8 +220,9 @@ def setting_table(run: Any, alpha: float, t: Thresholds) -> list[dict]:
             "degenerate_arms": [a.label for a, d in zip(arm_run.arms, per_arm) if d["degenerate"]],
             "win_rates": (np.asarray(arm_run.results[0].summary.seat_wins) / s.games).tolist(),
         }
-        rec["feel"] = feel_levels(arm_run, alpha)
-        records = seat_records(arm_run, alpha)
+        vals = first_arm_values(arm_run, alpha)
+        rec["feel"] = feel_levels(vals)
+        records = seat_records(arm_run, alpha, vals)
         if not per_arm[0]["degenerate"]:
             bad = set(rec["degenerate_arms"])
             records += [

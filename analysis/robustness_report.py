@@ -22,6 +22,7 @@ from analysis.robustness import (
     seats_text,
     sentence,
 )
+from analysis.stats import ci_text
 from simcore.inputs import write_atomic
 
 
@@ -164,8 +165,9 @@ def settings_frame(a: Robustness) -> pd.DataFrame:
 
 
 def feel_frame(a: Robustness) -> pd.DataFrame:
-    """One row per setting with feel metrics: each metric's value and 95% interval."""
-    from analysis.robustness import FEEL
+    """One row per setting with feel metrics: each metric's value and 95% interval (as the
+    report's feel table prints them)."""
+    from analysis.robustness import EFFECT_METRICS, FEEL
 
     rows = []
     for s in a.settings:
@@ -174,16 +176,9 @@ def feel_frame(a: Robustness) -> pd.DataFrame:
         row = {"players": s["players"], "setting": s["label"]}
         for name, m in FEEL.items():
             v = s["feel"].get(name)
-            if v is None:
-                row[m.label.split(" (")[0]] = ""
-            elif m.kind == "rate":
-                row[m.label.split(" (")[0]] = (
-                    f"{v['value']:.1%} ({v['ci_low']:.1%} to {v['ci_high']:.1%})"
-                )
-            else:
-                row[m.label.split(" (")[0]] = (
-                    f"{v['value']:.3f} ({v['ci_low']:.3f} to {v['ci_high']:.3f})"
-                )
+            rate = m.kind == "rate"
+            cell = "" if v is None else ci_text(v["value"], v["ci_low"], v["ci_high"], rate)
+            row[EFFECT_METRICS[name]] = cell
         rows.append(row)
     return pd.DataFrame(rows)
 

@@ -135,6 +135,14 @@ def seat_balance(wins, shared: int, games: int, alpha: float = 0.05) -> dict:
     return out
 
 
+def ci_text(v: float, lo: float, hi: float, pct: bool = True) -> str:
+    """'32.4% (31.8 to 33.0)', '8.27 (8.25 to 8.29)', '-0.42 (-0.51 to -0.33)': a value and
+    its interval, the range with 'to', so that a negative end reads as a sign, not a dash."""
+    if pct:
+        return f"{v * 100:.1f}% ({lo * 100:.1f} to {hi * 100:.1f})"
+    return f"{v:.2f} ({lo:.2f} to {hi:.2f})"
+
+
 def t_interval(est: float, se: float, n: int, alpha: float = 0.05) -> tuple[float, float, float]:
     """(low, high, two-sided p of est = 0) from scipy's t distribution with n - 1 df: the
     same arithmetic as scipy.stats.t.interval(1 - alpha, df, loc=est, scale=se) and
