@@ -4,29 +4,36 @@ last, tracked online from each seat's standing after every completed turn.
 Every game defines a `standing(s, r, seat) -> int64` hook (higher is better; its play.py, and
 docs/rules-<game>.md "Standing (experience metrics)"). The shared turn loop
 (simcore.skeleton.play_turns) takes the standings of all seats after each completed turn of
-the real game (never inside the search player's simulations) and folds them into a small
-accumulator (`standing_turn`); at the end of the game `standing_row` writes the columns
+the real game (never inside the search player's simulations) into a small accumulator
+(`standing_turn` feeds it the same way in tests); at the end of the game `standing_row` writes the columns
 STANDING_COLUMNS into the result row. Nothing is stored per turn in the rows.
 
 The accumulator works in **runs**: maximal stretches of consecutive turns after which every
-seat's standing is the same (in most turns nobody scores). A turn that changes nothing costs
-nothing here (a run's length is only taken when it closes: the turn that closes it minus its
-first turn); a turn that changes a standing closes the run (its drama terms, its length times
-each seat's ratio) and opens a new one (leader, last, lead change, ratios). The shared loop
-keeps T itself and looks at the standings only after a turn that may have changed one (the
-game's optional `standing_version` hook, simcore.skeleton). It lives in the players' int and
-float scratch, behind everything else (offsets `xm`, `xf0`):
+seat's standing is the same (in most turns nobody scores). After a turn that may have changed
+a standing (every turn, or only those whose `standing_version` changed, simcore.skeleton), the
+shared loop writes every seat's standing into the next entry of a **log** and compares them
+with the current run's (the entry before it), without a branch; the entry becomes a new run
+(its first turn and the standings) when one differs, or on the first turn. Nothing else is
+done during the game: at its end `standing_row` reads the log's runs once, in order, with the
+winner known, so the drama terms are formed for the winner only (`from_log`). A game of more
+than LOG_CAP runs folds the full log into per-seat sums and a ring of runs (`fold`, the same
+arithmetic in the same order) and is read from those at its end. It lives in the players'
+int and float scratch, behind everything else (offsets `xm`, `xf0`), and is never cleared
+as a whole (an entry is written before it is read):
 
     M_T        turns completed so far (T at the end; play_turns writes it when the game ends)
+    M_LN       runs in the log
+    M_NRUNS    runs folded (0 in a game that never filled the log)
+    M_V0       log slot -1: the last run folded (its first turn, then M_V: its standings)
+    M_LOG      [LOG_CAP x LW] the runs since the last fold: first turn, every seat's standing
+    The fold's sums, reset by the first fold (fold_start):
     M_CHANGES  lead changes so far
     M_PREV     the most recent unique leader (-1: none yet)
     M_STREAK   the unique leader of the current run (-1: a tie for the lead)
     M_SINCE    the first turn of the current stretch of runs with M_STREAK as unique leader
-    M_START    the first turn of the current run (1 before the first run)
-    M_NRUNS    runs begun
-    M_V        [MAX_SEATS] the standings of the current run
+    M_START    the first turn of the current run
     M_BEHIND   [MAX_SEATS] turns of the closed runs after which the seat stood strictly behind
-    M_RUNS     [RUN_CAP] a ring of the last RUN_CAP runs begun: first turn * 64 + (leader +
+    M_RUNS     [RUN_CAP] a ring of the last RUN_CAP runs folded: first turn * 64 + (leader +
                1) + 8 * (last + 1). The half-time turn ceil(T/2) is only known at the end;
                the runs that begin after it are at most T/2, so the ring still holds the run
                that holds it in every game of up to MAX_TURNS turns (every game under the
@@ -64,6 +71,8 @@ from simcore.metrics import STANDING_COLUMNS as STANDING_COLUMNS  # named once, 
 MAX_SEATS = 7  # seats a game may have (a seat + 1 takes 3 bits in a run's entry)
 RUN_CAP = 2048  # runs the ring holds (16 KB of the players' scratch)
 MAX_TURNS = 2 * RUN_CAP - 1  # the longest game whose half-time run the ring always holds
+LOG_CAP = 128  # runs the log holds before they are folded (8 KB of the players' scratch)
+LW = 1 + MAX_SEATS  # words of a log entry: its first turn, then every seat's standing
 PPM = 1_000_000
 
 M_T = 0
@@ -73,10 +82,13 @@ M_STREAK = 3
 M_SINCE = 4
 M_START = 5
 M_NRUNS = 6
-M_V = 7
-M_BEHIND = M_V + MAX_SEATS
+M_LN = 7
+M_BEHIND = M_LN + 1
 M_RUNS = M_BEHIND + MAX_SEATS
-M_SIZE = M_RUNS + RUN_CAP
+M_V0 = M_RUNS + RUN_CAP  # log slot -1: the first turn and the standings of the last run folded
+M_V = M_V0 + 1  # (or of the turn before the log's first entry)
+M_LOG = M_V0 + LW  # [LOG_CAP x LW] the runs begun since the last fold
+M_SIZE = M_LOG + LOG_CAP * LW
 F_DRAMA = 0
 F_RATIO = MAX_SEATS
 F_SIZE = 2 * MAX_SEATS
@@ -84,18 +96,63 @@ F_SIZE = 2 * MAX_SEATS
 
 @kernel(inline="always")
 def standing_start(x, xm, xf, xf0, players=MAX_SEATS):
-    """Reset the accumulator before a game of `players` seats (the standings and the ring
-    need no reset: the first turn always begins a run, and a run's entry is written before it
-    is read; nothing reads a seat's sums beyond `players`)."""
-    for k in range(M_V):
-        x[xm + k] = 0
+    """Reset the accumulator before a game: T and the log's and the folds' counts (the log
+    and its slot -1 need no reset: the first turn always begins a run, and an entry is
+    written before it is read; the sums are reset by the first fold, fold_start)."""
+    x[xm + M_T] = 0
+    x[xm + M_LN] = 0
+    x[xm + M_NRUNS] = 0
+
+
+@kernel(inline="always")
+def fold_start(x, xm, xf, xf0, players):
+    """Before a game's first fold: the sums and the run bookkeeping reset (nothing reads a
+    seat's sums beyond `players`)."""
+    x[xm + M_CHANGES] = 0
     x[xm + M_PREV] = -1
     x[xm + M_STREAK] = -1
+    x[xm + M_SINCE] = 0
     x[xm + M_START] = 1
     for k in range(players):
         x[xm + M_BEHIND + k] = 0
         xf[xf0 + F_DRAMA + k] = 0.0
         xf[xf0 + F_RATIO + k] = 0.0
+
+
+@kernel(inline="always")
+def log_slot(x, xm):
+    """Where the standings after the turn being looked at go: the log's next entry (its
+    first turn at the index returned, seat k's standing at + 1 + k); the entry before it (the
+    current run) is LW words lower."""
+    return xm + M_LOG + x[xm + M_LN] * LW
+
+
+@kernel(inline="always")
+def log_commit(x, xm, xf, xf0, players, t, e, d):
+    """Turn t's standings are in the entry at e (log_slot); d: nonzero when one of them
+    differs from the current run's. The entry becomes a run when d != 0 or on the first turn
+    (no branch); a full log is folded."""
+    x[e] = t
+    n = x[xm + M_LN] + ((d != 0) | (t == 1))
+    x[xm + M_LN] = n
+    if n == LOG_CAP:
+        fold(x, xm, xf, xf0, players)
+
+
+@kernel
+def fold(x, xm, xf, xf0, players):
+    """Fold the log's runs into the per-seat sums and the ring, in order (only in games of
+    more than LOG_CAP runs, and at the end of such a game), and empty it; slot -1 is left
+    holding the last run."""
+    if x[xm + M_NRUNS] == 0:
+        fold_start(x, xm, xf, xf0, players)
+    n = x[xm + M_LN]
+    for j in range(n):
+        e = xm + M_LOG + j * LW
+        for k in range(players):
+            x[xm + M_V + k] = x[e + 1 + k]
+        begin_run_in(x, xm, xf, xf0, players, x[e])
+    x[xm + M_LN] = 0
 
 
 @kernel(inline="always")
@@ -110,19 +167,10 @@ def close_run(x, xm, xf, xf0, players, t):
             x[xm + M_BEHIND + k] += n
 
 
-@kernel
-def begin_run(x, xm, xf, xf0, players, t):
-    """begin_run_in, called (the shared loop of a game that looks at the standings after
-    every turn keeps it out of the loop's code)."""
-    begin_run_in(x, xm, xf, xf0, players, t)
-
-
 @kernel(inline="always")
-def begin_run_in(x, xm, xf, xf0, players, t):
-    """Turn t changed a standing (or is the first turn): close the run before it and begin
-    one with the standings x[xm + M_V + seat]."""
-    close_run(x, xm, xf, xf0, players, t)
-    v = xm + M_V
+def top_and_bottom(x, v, players):
+    """(highest, its unique seat or -1, lowest, its unique seat or -1) of the standings
+    x[v : v + players]."""
     hi = x[v]
     lo = hi
     top = 0
@@ -139,8 +187,16 @@ def begin_run_in(x, xm, xf, xf0, players, t):
             lo, bottom, n_lo = a, k, 1
         elif a == lo:
             n_lo += 1
-    leader = top if n_hi == 1 else -1
-    last = bottom if n_lo == 1 else -1
+    return hi, top if n_hi == 1 else -1, lo, bottom if n_lo == 1 else -1
+
+
+@kernel(inline="always")
+def begin_run_in(x, xm, xf, xf0, players, t):
+    """Turn t changed a standing (or is the first turn): close the run before it and begin
+    one with the standings x[xm + M_V + seat] (the fold of a log entry)."""
+    close_run(x, xm, xf, xf0, players, t)
+    v = xm + M_V
+    hi, leader, lo, last = top_and_bottom(x, v, players)
     if leader >= 0:
         prev = x[xm + M_PREV]
         if prev >= 0 and prev != leader:
@@ -159,15 +215,20 @@ def begin_run_in(x, xm, xf, xf0, players, t):
     x[xm + M_START] = t
 
 
-@kernel(inline="always")
-def standing_turn(x, xm, xf, xf0, players, changed):
-    """One more completed turn; the caller has written the standings after it into
-    x[xm + M_V + seat], changed: whether one of them differs from the turn before. With one
-    player only the turn is counted. No allocation; O(1) when nothing changed."""
+@kernel
+def standing_turn(x, xm, xf, xf0, players, v):
+    """One more completed turn with the standings v (int64[players]), fed as the shared turn
+    loop feeds them (tests; the loop keeps T in a register and writes the entry itself). No
+    allocation; O(1) unless the log is full. With one player only the turn is counted."""
     t = x[xm + M_T] + 1
     x[xm + M_T] = t
-    if players > 1 and (changed or t == 1):
-        begin_run(x, xm, xf, xf0, players, t)
+    if players > 1:
+        e = log_slot(x, xm)
+        d = 0
+        for k in range(players):
+            d |= v[k] ^ x[e - LW + 1 + k]
+            x[e + 1 + k] = v[k]
+        log_commit(x, xm, xf, xf0, players, t, e, d)
 
 
 @kernel
@@ -192,7 +253,9 @@ def run_at(x, xm, t):
 @kernel(inline="always")
 def standing_row(x, xm, xf, xf0, players, winner, rows, i, c0):
     """Write the STANDING_COLUMNS of a finished game into rows[i, c0 : c0 + 6] (winner: the
-    row's winner, -1 for none); closes the last run."""
+    row's winner, -1 for none). A game whose runs all fit in the log (every game of at most
+    LOG_CAP runs) is read from the log, the drama for the winner only; a longer one is
+    folded to its end and read from the sums and the ring (the same values)."""
     t_n = x[xm + M_T]
     rows[i, c0 + 5] = t_n
     if players < 2:
@@ -200,6 +263,10 @@ def standing_row(x, xm, xf, xf0, players, winner, rows, i, c0):
         for k in range(1, 5):
             rows[i, c0 + k] = -1
         return
+    if x[xm + M_NRUNS] == 0:
+        from_log(x, xm, players, winner, rows, i, c0)
+        return
+    fold(x, xm, xf, xf0, players)
     close_run(x, xm, xf, xf0, players, t_n + 1)
     rows[i, c0] = x[xm + M_CHANGES]
     rows[i, c0 + 3] = -1
@@ -218,4 +285,51 @@ def standing_row(x, xm, xf, xf0, players, winner, rows, i, c0):
         drama = math.floor(xf[xf0 + F_DRAMA + winner] / n * 1e6 + 0.5)
     rows[i, c0 + 1] = drama
     t_w = x[xm + M_SINCE] - 1 if x[xm + M_STREAK] == winner else t_n
+    rows[i, c0 + 2] = (2 * PPM * t_w + t_n) // (2 * t_n)
+
+
+@kernel(inline="always")
+def from_log(x, xm, players, winner, rows, i, c0):
+    """standing_row of a game that never folded: one pass over the log's runs (the same
+    arithmetic as the fold, in the same order, for the winner's drama only)."""
+    t_n = x[xm + M_T]
+    n = x[xm + M_LN]
+    half = (t_n + 1) // 2
+    changes = 0
+    prev = -1
+    streak = -1
+    since = 0
+    half_leader = -1
+    half_last = -1
+    drama = 0.0
+    behind = 0
+    for j in range(n):
+        e = xm + M_LOG + j * LW
+        t0 = x[e]
+        t1 = x[e + LW] if j + 1 < n else t_n + 1
+        hi, leader, lo, last = top_and_bottom(x, e + 1, players)
+        if leader >= 0:
+            if prev >= 0 and prev != leader:
+                changes += 1
+            prev = leader
+        if leader != streak:
+            streak = leader
+            since = t0
+        if t0 <= half:
+            half_leader = leader
+            half_last = last
+        if winner >= 0:
+            a = x[e + 1 + winner]
+            if a < hi:
+                drama += float(t1 - t0) * (float(hi - a) / float(hi - lo))
+                behind += t1 - t0
+    rows[i, c0] = changes
+    rows[i, c0 + 3] = half_leader
+    rows[i, c0 + 4] = half_last
+    if winner < 0 or t_n == 0:
+        rows[i, c0 + 1] = -1
+        rows[i, c0 + 2] = -1
+        return
+    rows[i, c0 + 1] = math.floor(drama / behind * 1e6 + 0.5) if behind > 0 else 0
+    t_w = since - 1 if streak == winner else t_n
     rows[i, c0 + 2] = (2 * PPM * t_w + t_n) // (2 * t_n)

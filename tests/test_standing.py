@@ -14,8 +14,8 @@ import pytest
 from simcore import get_game
 from simcore.standing import (
     F_SIZE,
+    LOG_CAP,
     M_SIZE,
-    M_V,
     MAX_TURNS,
     PPM,
     RUN_CAP,
@@ -64,13 +64,12 @@ def reference(seq: list[list[int]], players: int, winner: int) -> list[int]:
 
 def online(seq, players: int, winner: int, xm: int = 0, xf0: int = 0) -> list[int]:
     """The six columns from the compiled accumulator, its region at offsets xm and xf0, fed
-    as the turn loop feeds it (the standings, and whether they changed)."""
+    as the turn loop feeds it (the standings after each turn)."""
     x = np.full(xm + M_SIZE, 7, dtype=np.int64)  # garbage before the reset
     xf = np.full(xf0 + F_SIZE, 0.5)
     standing_start(x, xm, xf, xf0)
-    for t, v in enumerate(seq):
-        x[xm + M_V : xm + M_V + players] = v
-        standing_turn(x, xm, xf, xf0, players, t == 0 or v != seq[t - 1])
+    for v in seq:
+        standing_turn(x, xm, xf, xf0, players, np.array(v, dtype=np.int64))
     rows = np.zeros((2, 9), dtype=np.int64)
     standing_row(x, xm, xf, xf0, players, winner, rows, 1, 2)
     return rows[1, 2:8].tolist()
@@ -128,6 +127,24 @@ def test_the_accumulator_agrees_with_the_definitions_on_random_standings():
         seq = np.cumsum(gains, axis=0).tolist()
         winner = int(rng.integers(-1, players))
         assert online(seq, players, winner) == reference(seq, players, winner)
+
+
+def test_games_longer_than_the_log():
+    """A game of more than LOG_CAP runs folds its log into the sums and the ring (and the
+    rest at its end): the same columns as the definitions, with exactly LOG_CAP runs (read
+    from the log), one more, and several folds with runs left over."""
+    rng = np.random.default_rng(126)
+    for runs in (LOG_CAP - 1, LOG_CAP, LOG_CAP + 1, 2 * LOG_CAP, 3 * LOG_CAP + 17):
+        for players in (2, 3, 4):
+            # every turn a new run: a seat gains 1 to 3 (many lead changes and ties)
+            gains = np.zeros((runs, players), dtype=np.int64)
+            gains[np.arange(runs), rng.integers(0, players, runs)] = rng.integers(1, 4, runs)
+            seq = np.cumsum(gains, axis=0).tolist()
+            for winner in (-1, 0, players - 1):
+                assert online(seq, players, winner) == reference(seq, players, winner)
+    # runs of several turns: a fold falls inside a game whose turns repeat standings
+    seq = [[t // 3, (t // 3) % 5] for t in range(3 * LOG_CAP + 40)]
+    assert online(seq, 2, 0) == reference(seq, 2, 0)
 
 
 def test_the_half_time_of_a_game_longer_than_the_ring():

@@ -258,8 +258,14 @@ def lay_deck(s, deck, r, counts, kinds):
 @kernel
 def setup(s, r, tr, rng):
     """Fill s with the starting position: the three decks shuffled, every player a diver
-    ("All players turn their Diver Card to the 'Diver Down' side"), nothing held."""
-    s[:] = 0
+    ("All players turn their Diver Card to the 'Diver Down' side"), nothing held. The six
+    piles are not cleared: every pile is read below its count only, and each pile is written
+    up to its count before it is read (the scalars and the seats' blocks are zeroed; a new
+    scratch is all zeros, so a traced game's snapshots hold zeros beyond the counts)."""
+    for k in range(S.N_SCAL):
+        s[k] = 0
+    for k in range(S.O_SEATS, S.STATE_SIZE):
+        s[k] = 0
     s[S.S_ITEM_N] = lay_deck(s, S.O_ITEM_DECK, r, R.R_ITEM_COUNTS, B.N_ITEM_KINDS)
     s[S.S_ATT_N] = lay_deck(s, S.O_ATT_DECK, r, R.R_ATTEMPT_COUNTS, B.N_ATTEMPT_KINDS)
     s[S.S_TRE_N] = lay_deck(s, S.O_TRE_DECK, r, R.R_TCOUNT, r[R.P_N_TKINDS])
