@@ -5,8 +5,9 @@ Every game defines a `standing(s, r, seat) -> int64` hook (higher is better; its
 docs/rules-<game>.md "Standing (experience metrics)"). The shared turn loop
 (simcore.skeleton.play_turns) takes the standings of all seats after each completed turn of
 the real game (never inside the search player's simulations) into a small accumulator
-(`standing_turn` feeds it the same way in tests); at the end of the game `standing_row` writes the columns
-STANDING_COLUMNS into the result row. Nothing is stored per turn in the rows.
+(`standing_turn` feeds it the same way in tests); at the end of the game `standing_row`
+writes the columns STANDING_COLUMNS into the result row. Nothing is stored per turn in the
+rows.
 
 The accumulator works in **runs**: maximal stretches of consecutive turns after which every
 seat's standing is the same (in most turns nobody scores). After a turn that may have changed
