@@ -70,12 +70,12 @@ from simcore.rng import stream_for
 from simcore.seats import seat_policies
 from simcore.standing import (
     F_SIZE,
-    LW,
     M_SIZE,
     M_T,
     MAX_SEATS,
     STANDING_COLUMNS,
     log_commit,
+    log_put,
     log_slot,
     standing_row,
     standing_start,
@@ -301,9 +301,7 @@ def standing_check(s, r, x, xf, players, t):  # pragma: no cover - compiled
         e = log_slot(x, XM)  # noqa: F821
         d = 0
         for k in range(players):
-            v = game_standing(s, r, k)  # noqa: F821
-            d |= v ^ x[e - LW + 1 + k]
-            x[e + 1 + k] = v
+            d |= log_put(x, e, k, game_standing(s, r, k))  # noqa: F821
         log_commit(x, XM, xf, XFM, players, t, e, d)  # noqa: F821
 
 
@@ -335,7 +333,7 @@ def run_game(r, pol_ids, weights, seed, index, rotate, checked, tr, rows, i, g):
     for k in range(XF_ZEROED):  # noqa: F821
         xf[k] = 0.0
     game_setup(s, r, tr, rng)  # noqa: F821
-    standing_start(x, XM, xf, XFM, players)  # noqa: F821
+    standing_start(x, XM)  # noqa: F821
     err = game_play_from(s, r, pols, wts, rng, checked, tr, x, xf, tab)  # noqa: F821
     if err != 0:
         s[S_ERROR] = err  # noqa: F821
@@ -350,8 +348,8 @@ def new_scratch(r, w):  # pragma: no cover - compiled
     """The scratch of one game (see run_game); w: weights per seat."""
     tab = np.zeros(TABLE_SIZE, dtype=np.float64)  # noqa: F821
     game_tables(r, tab)  # noqa: F821
-    # the standings' accumulator at XM is written before it is read (simcore.standing): not
-    # cleared (its 24 KB cleared per block cost about 1% of a Sunken Treasure game)
+    # the standings' accumulator at XM (24 KB) is written before it is read
+    # (simcore.standing), so it is not cleared
     x = np.empty(X_SIZE, dtype=np.int64)  # noqa: F821
     for k in range(XM):  # noqa: F821
         x[k] = 0

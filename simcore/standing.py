@@ -96,7 +96,7 @@ F_SIZE = 2 * MAX_SEATS
 
 
 @kernel(inline="always")
-def standing_start(x, xm, xf, xf0, players=MAX_SEATS):
+def standing_start(x, xm):
     """Reset the accumulator before a game: T and the log's and the folds' counts (the log
     and its slot -1 need no reset: the first turn always begins a run, and an entry is
     written before it is read; the sums are reset by the first fold, fold_start)."""
@@ -126,6 +126,14 @@ def log_slot(x, xm):
     first turn at the index returned, seat k's standing at + 1 + k); the entry before it (the
     current run) is LW words lower."""
     return xm + M_LOG + x[xm + M_LN] * LW
+
+
+@kernel(inline="always")
+def log_put(x, e, k, v):
+    """Seat k's standing v into the entry at e (log_slot); nonzero when it differs from the
+    current run's."""
+    x[e + 1 + k] = v
+    return v ^ x[e - LW + 1 + k]
 
 
 @kernel(inline="always")
@@ -192,20 +200,34 @@ def top_and_bottom(x, v, players):
 
 
 @kernel(inline="always")
+def lead_step(leader, t, prev, changes, streak, since):
+    """A run whose unique leader is `leader` (-1: a tie for the lead) begins at turn t:
+    (the most recent unique leader, lead changes, the current stretch's unique leader, its
+    first turn) after it. Ties never change the lead."""
+    if leader >= 0:
+        if prev >= 0 and prev != leader:
+            changes += 1
+        prev = leader
+    if leader != streak:
+        streak = leader
+        since = t
+    return prev, changes, streak, since
+
+
+@kernel(inline="always")
 def begin_run_in(x, xm, xf, xf0, players, t):
     """Turn t changed a standing (or is the first turn): close the run before it and begin
     one with the standings x[xm + M_V + seat] (the fold of a log entry)."""
     close_run(x, xm, xf, xf0, players, t)
     v = xm + M_V
     hi, leader, lo, last = top_and_bottom(x, v, players)
-    if leader >= 0:
-        prev = x[xm + M_PREV]
-        if prev >= 0 and prev != leader:
-            x[xm + M_CHANGES] += 1
-        x[xm + M_PREV] = leader
-    if leader != x[xm + M_STREAK]:
-        x[xm + M_STREAK] = leader
-        x[xm + M_SINCE] = t
+    prev, changes, streak, since = lead_step(
+        leader, t, x[xm + M_PREV], x[xm + M_CHANGES], x[xm + M_STREAK], x[xm + M_SINCE]
+    )
+    x[xm + M_PREV] = prev
+    x[xm + M_CHANGES] = changes
+    x[xm + M_STREAK] = streak
+    x[xm + M_SINCE] = since
     span = float(hi - lo)
     for k in range(players):
         a = x[v + k]
@@ -227,8 +249,7 @@ def standing_turn(x, xm, xf, xf0, players, v):
         e = log_slot(x, xm)
         d = 0
         for k in range(players):
-            d |= v[k] ^ x[e - LW + 1 + k]
-            x[e + 1 + k] = v[k]
+            d |= log_put(x, e, k, v[k])
         log_commit(x, xm, xf, xf0, players, t, e, d)
 
 
@@ -269,23 +290,43 @@ def standing_row(x, xm, xf, xf0, players, winner, rows, i, c0):
         return
     fold(x, xm, xf, xf0, players)
     close_run(x, xm, xf, xf0, players, t_n + 1)
-    rows[i, c0] = x[xm + M_CHANGES]
-    rows[i, c0 + 3] = -1
-    rows[i, c0 + 4] = -1
-    if t_n > 0:
-        e = run_at(x, xm, (t_n + 1) // 2)
-        rows[i, c0 + 3] = (e % 8) - 1 if e >= 0 else -2
-        rows[i, c0 + 4] = ((e % 64) // 8) - 1 if e >= 0 else -2
+    e = run_at(x, xm, (t_n + 1) // 2)  # t_n > LOG_CAP: the log was folded
+    half_leader = (e % 8) - 1 if e >= 0 else -2
+    half_last = ((e % 64) // 8) - 1 if e >= 0 else -2
+    drama = xf[xf0 + F_DRAMA + winner] if winner >= 0 else 0.0
+    behind = x[xm + M_BEHIND + winner] if winner >= 0 else 0
+    feel_row(
+        rows,
+        i,
+        c0,
+        winner,
+        t_n,
+        x[xm + M_CHANGES],
+        half_leader,
+        half_last,
+        drama,
+        behind,
+        x[xm + M_STREAK],
+        x[xm + M_SINCE],
+    )
+
+
+@kernel(inline="always")
+def feel_row(
+    rows, i, c0, winner, t_n, changes, half_leader, half_last, drama, behind, streak, since
+):
+    """The columns of a game of 2 or more seats from its totals (both readings of
+    standing_row): drama = the winner's sum of (run length) * ratio over `behind` turns;
+    streak, since: the unique leader of the last stretch of runs and its first turn."""
+    rows[i, c0] = changes
+    rows[i, c0 + 3] = half_leader
+    rows[i, c0 + 4] = half_last
     if winner < 0 or t_n == 0:
         rows[i, c0 + 1] = -1
         rows[i, c0 + 2] = -1
         return
-    n = x[xm + M_BEHIND + winner]
-    drama = 0
-    if n > 0:
-        drama = math.floor(xf[xf0 + F_DRAMA + winner] / n * 1e6 + 0.5)
-    rows[i, c0 + 1] = drama
-    t_w = x[xm + M_SINCE] - 1 if x[xm + M_STREAK] == winner else t_n
+    rows[i, c0 + 1] = math.floor(drama / behind * 1e6 + 0.5) if behind > 0 else 0
+    t_w = since - 1 if streak == winner else t_n
     rows[i, c0 + 2] = (2 * PPM * t_w + t_n) // (2 * t_n)
 
 
@@ -309,13 +350,7 @@ def from_log(x, xm, players, winner, rows, i, c0):
         t0 = x[e]
         t1 = x[e + LW] if j + 1 < n else t_n + 1
         hi, leader, lo, last = top_and_bottom(x, e + 1, players)
-        if leader >= 0:
-            if prev >= 0 and prev != leader:
-                changes += 1
-            prev = leader
-        if leader != streak:
-            streak = leader
-            since = t0
+        prev, changes, streak, since = lead_step(leader, t0, prev, changes, streak, since)
         if t0 <= half:
             half_leader = leader
             half_last = last
@@ -324,13 +359,6 @@ def from_log(x, xm, players, winner, rows, i, c0):
             if a < hi:
                 drama += float(t1 - t0) * (float(hi - a) / float(hi - lo))
                 behind += t1 - t0
-    rows[i, c0] = changes
-    rows[i, c0 + 3] = half_leader
-    rows[i, c0 + 4] = half_last
-    if winner < 0 or t_n == 0:
-        rows[i, c0 + 1] = -1
-        rows[i, c0 + 2] = -1
-        return
-    rows[i, c0 + 1] = math.floor(drama / behind * 1e6 + 0.5) if behind > 0 else 0
-    t_w = since - 1 if streak == winner else t_n
-    rows[i, c0 + 2] = (2 * PPM * t_w + t_n) // (2 * t_n)
+    feel_row(
+        rows, i, c0, winner, t_n, changes, half_leader, half_last, drama, behind, streak, since
+    )

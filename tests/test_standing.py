@@ -67,7 +67,7 @@ def online(seq, players: int, winner: int, xm: int = 0, xf0: int = 0) -> list[in
     as the turn loop feeds it (the standings after each turn)."""
     x = np.full(xm + M_SIZE, 7, dtype=np.int64)  # garbage before the reset
     xf = np.full(xf0 + F_SIZE, 0.5)
-    standing_start(x, xm, xf, xf0)
+    standing_start(x, xm)
     for v in seq:
         standing_turn(x, xm, xf, xf0, players, np.array(v, dtype=np.int64))
     rows = np.zeros((2, 9), dtype=np.int64)
