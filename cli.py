@@ -1,6 +1,6 @@
 """`balance`: the command line. Each command parses its options, calls one function of the
 Python API (simcore) and hands the result to a renderer (analysis.render). The checks of game
-counts, seeds and output paths are simcore.inputs', the same for every command.
+counts, seeds and output paths are simcore.base.inputs', the same for every command.
 
 Bad input of any kind ends with one line on stderr ("error: ...") and exit status 2.
 """
@@ -59,7 +59,7 @@ def _rules(
     """The rules and players options as the API's keywords (--set parsed; options not
     given are left to the API's defaults). Each --policy-file is loaded first, so that
     --policy can name its preset."""
-    from simcore.rulesbase import parse_set_options
+    from simcore.base.rulesbase import parse_set_options
 
     _load_presets(game, policy_file)
     given = dict(variants=variant, rules_file=rules_file, policies=policy)
@@ -67,10 +67,10 @@ def _rules(
 
 
 def _load_presets(game: str | None, files: list[str] | None) -> None:
-    """--policy-file: add each preset file's player to its game (simcore.presetfile)."""
+    """--policy-file: add each preset file's player to its game (simcore.base.presetfile)."""
     if not files:
         return
-    from simcore.games import get_game
+    from simcore.frame.registry import get_game
 
     if game is None:
         raise UserError("--policy-file needs a game")
@@ -93,14 +93,14 @@ def _api_options(rules: dict[str, Any], cluster: dict[str, Any], threads, quiet:
 
 
 def _count(text: str, what: str = "--games") -> int:
-    from simcore.inputs import parse_count
+    from simcore.base.inputs import parse_count
 
     return parse_count(text, what)
 
 
 def _out(path: str | None, kind: str):
     """--out checked for a file of `kind` (rows, trace, plot)."""
-    from simcore import inputs
+    from simcore.base import inputs
 
     suffixes = {
         "rows": inputs.ROWS_SUFFIXES,
@@ -235,8 +235,8 @@ def games(
 ) -> None:
     """List the games: seat ranges, variants, policies and rules fields with defaults."""
     from analysis import render
-    from simcore.games import all_games
-    from simcore.presetfile import read_preset_file
+    from simcore.base.presetfile import read_preset_file
+    from simcore.frame.registry import all_games
 
     for f in policy_file or []:
         _load_presets(read_preset_file(f).game, [f])
@@ -266,8 +266,8 @@ def simulate(
     A shared first place counts as no seat's win (win rates are outright wins only).
     """
     from analysis import render
-    from simcore.runner import Interrupted
-    from simcore.runner import simulate as run
+    from simcore.run.runner import Interrupted
+    from simcore.run.runner import simulate as run
 
     out_path = _out(out, "rows")
     n = _count(games_ or ("1e8" if precision is not None else "10000"))
@@ -308,7 +308,7 @@ def replay(
 ) -> None:
     """Replay one game move by move (the same game as index --game of `simulate --seed`)."""
     from analysis import render
-    from simcore.runner import replay_game
+    from simcore.run.runner import replay_game
 
     if fmt not in ("text", "jsonl"):
         raise UserError(f"--format must be text or jsonl, not '{fmt}'")
@@ -340,9 +340,9 @@ def bench(
 ) -> None:
     """Measure games per second (1 and all threads) with the default players."""
     from analysis import render
-    from simcore.bench import BenchError
-    from simcore.bench import bench as measure
-    from simcore.inputs import check_folder_of
+    from simcore.base.inputs import check_folder_of
+    from simcore.studies.bench import BenchError
+    from simcore.studies.bench import bench as measure
 
     if json_out:
         check_folder_of("bench.json", "--json")
@@ -374,7 +374,7 @@ def compare(
 ) -> None:
     """Compare arms (variants, --set-arm settings) on the same games: paired differences."""
     from analysis import render
-    from simcore.arms import command_arms, run_compare
+    from simcore.studies.arms import command_arms, run_compare
 
     arms = command_arms(variant, set_arm)
     rules = dict(set_=set_, rules_file=rules_file, policy=policy, policy_file=policy_file)
@@ -403,8 +403,8 @@ def dice(
 ) -> None:
     """Every die of the box (and any given) for every player count: seat fairness, length."""
     from analysis import render
-    from simcore.arms import run_dice
-    from simcore.inputs import parse_player_counts
+    from simcore.base.inputs import parse_player_counts
+    from simcore.studies.arms import run_dice
 
     counts = parse_player_counts(players)
     rules = dict(set_=set_, policy=policy, policy_file=policy_file)
@@ -431,7 +431,7 @@ def sweep(
 ) -> None:
     """Metrics per parameter value on the same games; a line plot or a heatmap with --out."""
     from analysis import render
-    from simcore.arms import run_sweep
+    from simcore.studies.arms import run_sweep
 
     out_path = _out(out, "plot")
     options = _api_options(rules, cluster, threads, json_out, game)
@@ -458,8 +458,8 @@ def report(
 ) -> None:
     """Write an HTML + Markdown balance report (plots, variants, dice, ladder, provenance)."""
     from analysis.report import write_report
-    from simcore.inputs import check_out_folder
-    from simcore.report_plan import play_report
+    from simcore.base.inputs import check_out_folder
+    from simcore.studies.report_plan import play_report
 
     folder = check_out_folder(out or f"reports/{game}")
     _load_presets(game, policy_file)
@@ -538,8 +538,8 @@ def tune_players(
 ) -> None:
     """Search a player's weights for the most wins against the presets (optuna), confirm the
     best on fresh games and write them as a named preset file (docs/tuning.md)."""
-    from analysis.tuning import render_player_tuning
-    from simcore import tune_players as tp
+    from analysis.tuning_tables import render_player_tuning
+    from simcore.studies import tune_players as tp
 
     if not out:
         raise UserError("--out FILE.toml is needed: the preset file to write")
@@ -599,8 +599,8 @@ def tune(
 ) -> None:
     """Search rules parameters for an objective under constraints (optuna), confirm the best
     settings against the starting rules on fresh games (docs/tuning.md)."""
-    from analysis.tuning import render_rules_tuning
-    from simcore import tune_rules as tr
+    from analysis.tuning_tables import render_rules_tuning
+    from simcore.studies import tune_rules as tr
 
     plot_path = _out(plot, "plot")
     api = _rules(**rules, game=game)
@@ -652,8 +652,8 @@ def robustness(
     """Which balance verdicts hold over lineups of players and component readings (seat order,
     largest seat gap, first-player advantage, length, each variant's effect)."""
     from analysis import render
-    from simcore.inputs import check_out_folder, parse_player_counts
-    from simcore.robustness import run_robustness
+    from simcore.base.inputs import check_out_folder, parse_player_counts
+    from simcore.studies.robustness import run_robustness
 
     counts = parse_player_counts(players)
     folder = check_out_folder(out) if out else None
@@ -679,7 +679,7 @@ def robustness(
 
 def main() -> None:
     """Entry point: run the app; any input error is one line on stderr and exit status 2."""
-    from simcore.rulesbase import RulesError
+    from simcore.base.rulesbase import RulesError
 
     try:
         rc = app(standalone_mode=False)  # returns the code of a typer.Exit

@@ -1,10 +1,10 @@
-"""Comparisons on common random numbers, from what simcore.arms played: the tidy comparison
+"""Comparisons on common random numbers, from what simcore.studies.arms played: the tidy comparison
 table, its verdicts and headlines, the dice table and the sweep table.
 
 Every arm of a comparison was played on the same games (game i of seed S draws its randomness
 only from (S, i)), so the differences between arms are analysed per game (paired), which
 removes the game-to-game noise both arms share. Every paired interval is computed from the
-running sums of per-game metrics the run kept (simcore.metrics.ArmMoments).
+running sums of per-game metrics the run kept (simcore.base.metrics.ArmMoments).
 
 Statistics come from scipy / statsmodels: t intervals and p-values (scipy.stats.t), Wilson
 intervals, Holm's correction (statsmodels multipletests) and Cohen's h
@@ -31,7 +31,7 @@ from analysis.stats import (
     wilson,
 )
 from analysis.summary import records
-from simcore.metrics import Metric, largest_gap_seats, shown_metrics
+from simcore.base.metrics import Metric, largest_gap_seats, shown_metrics
 
 ALPHA = 0.05
 
@@ -313,13 +313,14 @@ class Comparison:
 
 
 def comparison(run: Any, alpha: float = ALPHA, with_headlines: bool = True) -> Comparison:
-    """The comparison of an ArmRun (simcore.arms.run_compare): every arm against the first."""
+    """The comparison of an ArmRun (simcore.studies.arms.run_compare): every arm against the
+    first."""
     table = comparison_table(run, alpha)
     return Comparison(run, table, headlines(table, alpha) if with_headlines else [], alpha)
 
 
 def sweep_table(sweep: Any, alpha: float = ALPHA) -> dict[str, Any]:
-    """A played sweep (simcore.arms.SweepRun) -> {'params': [keys], 'table': tidy frame (one
+    """A played sweep (simcore.studies.arms.SweepRun) -> {'params': [keys], 'table': tidy frame (one
     row per setting and metric: the param values, metric, value, ci_low, ci_high, diff to the
     first setting with its paired interval and Holm p), 'comparison': the Comparison}."""
     run = sweep.run
@@ -397,7 +398,7 @@ def _gap_excess(run: Any, prow: list[dict], alpha: float) -> None:
 
 
 def dice_tables(runs: dict[int, Any], alpha: float = ALPHA) -> dict[str, Any]:
-    """The dice analysis of played dice (simcore.arms.run_dice: {players: ArmRun}, the
+    """The dice analysis of played dice (simcore.studies.arms.run_dice: {players: ArmRun}, the
     rulebook's die first).
 
     Returns {'table': one row per (players, die): seat fairness chi-square p, largest gap and

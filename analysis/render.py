@@ -16,8 +16,8 @@ import pandas as pd
 
 from analysis.stats import fmt_p, p_text
 from analysis.summary import records, result_json, summarize
-from simcore.inputs import write_atomic
-from simcore.rulesbase import RulesError
+from simcore.base.inputs import write_atomic
+from simcore.base.rulesbase import RulesError
 
 Echo = Callable[..., None]
 
@@ -255,9 +255,9 @@ def compare(run: Any, json_out: bool, echo: Echo) -> None:
 def robustness(run: Any, folder: Path | None, json_out: bool, echo: Echo) -> None:
     """`balance robustness`: every verdict classified over the settings (JSON or text), and
     with a folder, robustness.json, .md and .html written into it."""
-    from analysis.robustness import robustness as analyse
-    from analysis.robustness import text
     from analysis.robustness_report import write_robustness
+    from analysis.verdicts import robustness as analyse
+    from analysis.verdicts import text
 
     a = analyse(run)
     if json_out:

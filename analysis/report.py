@@ -1,9 +1,9 @@
 """The balance report of one game: a self-contained HTML file and a Markdown file with the same
 content (plus report.json with the numbers and the PNG plots the Markdown links), written from
-the simulations simcore.report_plan.play_report played.
+the simulations simcore.studies.report_plan.play_report played.
 
 Sections: the Findings (the verdicts that hold over the robustness grid and those that depend
-on the players or the component readings, analysis.robustness), a provenance block, seat
+on the players or the component readings, analysis.verdicts), a provenance block, seat
 balance per player count (win rates with intervals, length histogram, score distributions, end
 reasons), the variant comparison (common random numbers, paired differences, Holm), the dice
 matrix (games with a die rules field), the player ladder (each preset against two `random`
@@ -29,12 +29,12 @@ import pandas as pd
 from analysis import plots
 from analysis.compare import arm_values, comparison, dice_tables
 from analysis.html import Document
-from analysis.robustness import robustness
 from analysis.robustness_report import detail_section, findings_section, report_json
 from analysis.stats import ci_text, fmt_p, p_text, wilson
 from analysis.summary import records, result_json, summarize
-from simcore.metrics import FEEL_METRICS
-from simcore.rulesbase import RulesError
+from analysis.verdicts import robustness
+from simcore.base.metrics import FEEL_METRICS
+from simcore.base.rulesbase import RulesError
 
 SECTIONS = (
     "Findings",
@@ -364,7 +364,8 @@ def write_report(
     echo: Callable[[str], None] = print,
 ) -> dict[str, Path]:
     """Write report.html, report.md (+ PNGs) and report.json into `out` from the played
-    simulations (simcore.report_plan.play_report); returns their paths. The files are written
+    simulations (simcore.studies.report_plan.play_report); returns their paths. The files are
+    written
     into a temporary folder and moved into `out`: never a half-written report."""
     spec, n, results = runs.spec, runs.games, runs.results
     body = Document(f"Balance report: {spec.title}")

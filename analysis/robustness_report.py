@@ -13,7 +13,8 @@ from typing import Any
 import pandas as pd
 
 from analysis.html import Document
-from analysis.robustness import (
+from analysis.stats import ci_text
+from analysis.verdicts import (
     STATUSES,
     Robustness,
     degenerate_lines,
@@ -22,15 +23,14 @@ from analysis.robustness import (
     seats_text,
     sentence,
 )
-from analysis.stats import ci_text
-from simcore.inputs import write_atomic
+from simcore.base.inputs import write_atomic
 
 
 def findings_section(doc: Document, a: Robustness, note: str = "") -> None:
     """The Findings: a short lead, then the verdicts that hold and those that depend on the
     players or the components, one sentence each with size and interval (the variants'
     effects that depend, collapsible: the seat verdicts stay in view)."""
-    from analysis.robustness import findings
+    from analysis.verdicts import findings
 
     f = findings(a)
     doc.heading("Findings", 2)
@@ -167,7 +167,7 @@ def settings_frame(a: Robustness) -> pd.DataFrame:
 def feel_frame(a: Robustness) -> pd.DataFrame:
     """One row per setting with feel metrics: each metric's value and 95% interval (as the
     report's feel table prints them)."""
-    from analysis.robustness import EFFECT_METRICS, FEEL
+    from analysis.verdicts import EFFECT_METRICS, FEEL
 
     rows = []
     for s in a.settings:

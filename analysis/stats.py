@@ -13,7 +13,7 @@ from scipy import stats as _st
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
 
-from simcore.metrics import (
+from simcore.base.metrics import (
     ArmMoments,
     Metric,
     fair_share,
@@ -91,7 +91,7 @@ def largest_gap_ci(wins, games: int, alpha: float = 0.05) -> tuple[float, float]
 
 
 def seat_balance(wins, shared: int, games: int, alpha: float = 0.05) -> dict:
-    """Balance metrics of outright seat wins (defined in simcore.metrics): first-player
+    """Balance metrics of outright seat wins (defined in simcore.base.metrics): first-player
     advantage (seat 0 win rate minus its fair share: the outright wins split evenly) with a
     Wilson interval, the largest seat gap with its simultaneous interval (largest_gap_ci), the
     shared-win rate with a Wilson interval, and the seat-fairness test.
@@ -174,10 +174,10 @@ def holm(pvals: Any, alpha: float = 0.05) -> np.ndarray:
 def ratio_value(
     moments: ArmMoments, a: int, m: Metric, index: dict[str, int], alpha: float = 0.05
 ) -> dict:
-    """A ratio metric (a feel metric: simcore.metrics.FEEL_METRICS) of arm a of the running
+    """A ratio metric (a feel metric: simcore.base.metrics.FEEL_METRICS) of arm a of the running
     sums: {value, ci_low, ci_high, n}, n the games it rests on. A rate (runaway, comeback)
     gets the Wilson interval of its count in those games, as a win rate does; a mean the t
-    interval of its delta-method standard error (simcore.metrics.ArmMoments.ratio: over every
+    interval of its delta-method standard error (simcore.base.metrics.ArmMoments.ratio: over every
     game the plain mean's). NaN when it rests on no game."""
     num, den = m.vectors(index)
     v, se, games = moments.ratio(a, num, den)

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.stats import ratio_value, seat_balance, wilson
-from simcore.metrics import FEEL_METRICS, FEEL_PARTS, ArmMoments
+from simcore.base.metrics import FEEL_METRICS, FEEL_PARTS, ArmMoments
 
 
 def records(df: pd.DataFrame) -> list[dict]:
@@ -34,7 +34,7 @@ def _hist_quantile(hist: np.ndarray, q: float) -> float:
 
 
 def score_table(hist: np.ndarray, width: int, games: int) -> pd.DataFrame:
-    """Final scores per seat from a summary's score histogram (simcore.chunks: bins of `width`
+    """Final scores per seat from a summary's score histogram (simcore.run.chunks: bins of `width`
     points): one row per seat and bin up to the highest bin any seat reached, with the bin's
     lowest and highest score, the games that ended in it and their share."""
     top = int(np.max(np.nonzero(hist.sum(axis=0))[0], initial=0)) + 1
@@ -51,8 +51,8 @@ def score_table(hist: np.ndarray, width: int, games: int) -> pd.DataFrame:
 
 
 def feel_table(s: Any, alpha: float = 0.05) -> pd.DataFrame:
-    """How the game feels, from a summary's feel sums (simcore.chunks.Summary): one row per
-    feel metric (simcore.metrics.FEEL_METRICS) with its label, kind, value (the mean over the
+    """How the game feels, from a summary's feel sums (simcore.run.chunks.Summary): one row per
+    feel metric (simcore.base.metrics.FEEL_METRICS) with its label, kind, value (the mean over the
     games it rests on), 95% interval and n (those games); the winning margin also with its
     10%, 50% and 90% quantiles (from the margin histogram: the lowest margin of the quantile's
     bin). Empty when the summary has no feel sums (a solo game)."""

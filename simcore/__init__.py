@@ -1,28 +1,36 @@
-"""Compiled simulators: one sub-package per game, plus what all games share.
+"""The simulators, in layers (each imports only the layers before it; tests/test_structure.py):
 
-Compiled functions are declared through simcore.jit (kernel / driver), which also keeps the
-numba on-disk cache per game package and source version.
+    simcore.base      numba-free: rules resolution, metrics, input checks, preset files, errors
+    simcore.frame     the compiled frame every game plugs into, and the registry of games
+    simcore.games     one package per game
+    simcore.run       the run engine (chunks, threads, dask, checkpoints)
+    simcore.studies   one study per command (compare, robustness, tuning, report plan, bench)
+
+Importing `simcore` or `simcore.base` does not load numba: the names below are imported on
+first use.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from simcore.games import GAMES, all_games, get_game
-from simcore.rulesbase import RulesError
-
 __all__ = ["GAMES", "all_games", "get_game", "simulate", "SimResult", "Summary", "RulesError"]
+
+_LAZY = {
+    "GAMES": "simcore.frame.registry",
+    "all_games": "simcore.frame.registry",
+    "get_game": "simcore.frame.registry",
+    "simulate": "simcore.run.runner",
+    "SimResult": "simcore.run.runner",
+    "Summary": "simcore.run.chunks",
+    "RulesError": "simcore.base.errors",
+}
 
 
 def __getattr__(name: str) -> Any:
-    """simulate, SimResult and Summary are imported on first use: importing a light module of
-    simcore (metrics, inputs, rulesbase) does not load numba and the runner."""
-    if name in ("simulate", "SimResult"):
-        from simcore import runner
+    """The names of __all__, imported on first use."""
+    if name in _LAZY:
+        import importlib
 
-        return getattr(runner, name)
-    if name == "Summary":
-        from simcore.chunks import Summary
-
-        return Summary
+        return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'simcore' has no attribute {name!r}")

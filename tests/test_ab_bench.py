@@ -24,10 +24,10 @@ def test_a_copied_version_imports_beside_simcore(tmp_path, monkeypatch):
         assert left == []
     monkeypatch.syspath_prepend(str(tmp_path))
     mod = importlib.import_module("simcore_ab0.standing")
-    import simcore.standing
+    import simcore.frame.standing
 
-    assert mod is not simcore.standing
-    assert mod.M_SIZE == simcore.standing.M_SIZE
+    assert mod is not simcore.frame.standing
+    assert mod.M_SIZE == simcore.frame.standing.M_SIZE
     assert mod.kernel.__module__ == "simcore_ab0.jit"
 
 

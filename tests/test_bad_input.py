@@ -24,11 +24,11 @@ import pytest
 import typer
 
 import cli
-from simcore.checkpoint import save_checkpoint
-from simcore.chunks import ChunkPlan
-from simcore.games import all_games
-from simcore.inputs import MAX_GAMES, MAX_SEED
-from simcore.runner import prepare_simulation
+from simcore.base.inputs import MAX_GAMES, MAX_SEED
+from simcore.frame.registry import all_games
+from simcore.run.checkpoint import save_checkpoint
+from simcore.run.chunks import ChunkPlan
+from simcore.run.runner import prepare_simulation
 from tests.conftest import run_main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -428,10 +428,10 @@ def sandbox(tmp_path, monkeypatch):
     def refuse(*a, **k):
         raise AssertionError("a game was played or compiled for bad input")
 
-    monkeypatch.setattr("simcore.jobs._run_local", refuse)
-    monkeypatch.setattr("simcore.jobs.run_dask", refuse)
-    monkeypatch.setattr("simcore.games.GameSpec.replay", refuse)
-    monkeypatch.setattr("simcore.bench._time_batch", refuse)
+    monkeypatch.setattr("simcore.run.jobs._run_local", refuse)
+    monkeypatch.setattr("simcore.run.jobs.run_dask", refuse)
+    monkeypatch.setattr("simcore.frame.registry.GameSpec.replay", refuse)
+    monkeypatch.setattr("simcore.studies.bench._time_batch", refuse)
     return tmp_path
 
 
@@ -503,7 +503,7 @@ def test_chunk_plan_is_lazy():
 
 
 def test_files_get_the_umask_mode(tmp_path):
-    from simcore.inputs import umask_mode, write_atomic
+    from simcore.base.inputs import umask_mode, write_atomic
 
     out = tmp_path / "x.txt"
     write_atomic(out, lambda p: Path(p).write_text("hi"))
@@ -512,8 +512,8 @@ def test_files_get_the_umask_mode(tmp_path):
 
 
 def test_failed_write_leaves_no_file(tmp_path):
-    from simcore.inputs import write_atomic
-    from simcore.rulesbase import RulesError
+    from simcore.base.inputs import write_atomic
+    from simcore.base.rulesbase import RulesError
 
     def broken(p):
         Path(p).write_text("half")
@@ -558,8 +558,8 @@ def test_bad_input_in_real_processes(tmp_path):
 
 def test_the_ends_of_every_range_are_accepted():
     """The other side of the table: each declared end itself is valid (off-by-one guard)."""
-    from simcore.inputs import MAX_INDEX, check_games, check_index, check_seed
-    from simcore.rulesbase import apply_overrides
+    from simcore.base.inputs import MAX_INDEX, check_games, check_index, check_seed
+    from simcore.base.rulesbase import apply_overrides
 
     assert check_seed(MAX_SEED) == MAX_SEED and check_index(MAX_INDEX) == MAX_INDEX
     assert check_games(MAX_GAMES) == MAX_GAMES

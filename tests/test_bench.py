@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from simcore import bench
+from simcore.studies import bench
 
 
 def test_run_bench_table_and_rates():
@@ -70,7 +70,7 @@ def test_peak_memory_is_the_child_process_own():
 
 
 def test_unknown_policy_is_an_input_error():
-    from simcore.rulesbase import RulesError
+    from simcore.base.rulesbase import RulesError
 
     with pytest.raises(RulesError, match="unknown policy 'nosuch' for sumeria"):
         bench.run_bench("sumeria", 10, 1, echo=lambda line: None, policy="nosuch")

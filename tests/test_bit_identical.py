@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from simcore import all_games, get_game
-from simcore.runner import play_chunk
+from simcore.run.runner import play_chunk
 
 DIGESTS = Path(__file__).parent / "data" / "row_digests.json"
 GAMES_PER_CASE = 40

@@ -12,8 +12,8 @@ from statsmodels.stats.multitest import multipletests
 
 from analysis.compare import comparison_table, fmt_p, t_interval
 from simcore import RulesError, get_game, simulate
-from simcore.arms import Arm, parse_arm_text, run_arms, set_arm, variant_arm
-from simcore.metrics import ArmMoments, game_metrics, metric_list
+from simcore.base.metrics import ArmMoments, game_metrics, metric_list
+from simcore.studies.arms import Arm, parse_arm_text, run_arms, set_arm, variant_arm
 from tests.conftest import compare, dice_analysis, sweep
 
 SC = "sunken-city"

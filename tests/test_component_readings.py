@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from simcore import all_games, get_game
-from simcore.rulesbase import RulesError
+from simcore.base.rulesbase import RulesError
 from tests.conformance.cases import check_rows, play_rows, resolve
 
 DOC = Path(__file__).parent.parent / "docs" / "component-readings.md"

@@ -106,7 +106,7 @@ def test_module_names():
     mod = load()
     root = mod.ROOT
     path = root / "simcore" / "sunken_city" / "players" / "turn.py"
-    assert mod.module_name(root, path) == "simcore.sunken_city.players.turn"
+    assert mod.module_name(root, path) == "simcore.games.sunken_city.players.turn"
 
 
 def test_importing_it_leaves_the_environment_alone():

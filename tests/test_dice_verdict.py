@@ -11,9 +11,9 @@ import numpy as np
 import pandas as pd
 
 from analysis.compare import dice_tables
-from simcore.arms import Arm, arm_moments
-from simcore.chunks import Summary
-from simcore.metrics import game_metrics, metric_list
+from simcore.base.metrics import game_metrics, metric_list
+from simcore.run.chunks import Summary
+from simcore.studies.arms import Arm, arm_moments
 
 SPEC = SimpleNamespace(game_counters=[], seat_counters=[], columns=[])
 

@@ -16,8 +16,8 @@ import pytest
 
 from analysis.summary import records
 from simcore import get_game, simulate
-from simcore.arms import set_arm, variant_arm
-from simcore.runner import Interrupted
+from simcore.run.runner import Interrupted
+from simcore.studies.arms import set_arm, variant_arm
 from tests.conftest import compare, dice_analysis, sweep
 from tests.test_cli import run_main
 
@@ -313,7 +313,7 @@ def test_report_on_a_cluster_gives_the_local_report(scheduler, small_report, tmp
     wall time and backend, the same plots (PNG bytes) as the local report of the fixture."""
     from analysis.report import write_report
     from cli import package_version
-    from simcore.report_plan import play_report
+    from simcore.studies.report_plan import play_report
 
     local, _ = small_report
     dask = tmp_path / "dask"
@@ -409,7 +409,7 @@ def test_cli_sigint_during_a_report_leaves_no_report(tmp_path):
 def test_many_chunks_go_through_a_bounded_window(scheduler, monkeypatch):
     """300 chunks on 2 worker threads: never more than the window (WINDOW_MIN = 16 here) in
     flight, submitted in plan order, and the result is the local one (rows included)."""
-    import simcore.distributed as dist
+    import simcore.run.distributed as dist
 
     real = dist._client
     submitted, most = [], [0]

@@ -15,9 +15,7 @@ from statsmodels.stats.multitest import multipletests
 from analysis.compare import comparison_table
 from analysis.stats import wilson
 from analysis.summary import feel_json, feel_table
-from simcore.arms import Arm, arm_moments
-from simcore.chunks import SCORE_BINS, Summary
-from simcore.metrics import (
+from simcore.base.metrics import (
     FEEL_METRICS,
     FEEL_PARTS,
     PPM,
@@ -29,6 +27,8 @@ from simcore.metrics import (
     metric_list,
     shown_metrics,
 )
+from simcore.run.chunks import SCORE_BINS, Summary
+from simcore.studies.arms import Arm, arm_moments
 
 # Three games of 3 players, values known by hand:
 # A: seat 0 leads throughout and wins 10-5-3: no lead change, drama 0, decided at once, the
@@ -214,7 +214,7 @@ def test_paired_ratio_difference_matches_a_bootstrap():
 
 def _synthetic_run(players: int = 3, games: int = 3000):
     """An ArmRun-like object of two arms on partly the same synthetic games, with the
-    standing columns (the compare machinery of simcore.arms without a game engine)."""
+    standing columns (the compare machinery of simcore.studies.arms without a game engine)."""
     spec = SimpleNamespace(game_counters=[], seat_counters=[], columns=list(STANDING_COLUMNS))
     metrics = metric_list(spec, players)
     a, b = _random_rows(games, 5), _random_rows(games, 6)

@@ -11,8 +11,8 @@ import pytest
 
 import simcore
 from analysis.summary import result_json
-from simcore.arms import variant_arm
-from simcore.metrics import FEEL_METRICS, PPM
+from simcore.base.metrics import FEEL_METRICS, PPM
+from simcore.studies.arms import variant_arm
 from tests.conftest import compare, run_main
 
 NAMES = [m.name for m in FEEL_METRICS]

@@ -18,7 +18,7 @@ def test_short_names_of_numba_symbols():
         "_ZN7simcore11sunken_city7players6routes10plan_routeB4v360B40c8tJTIeFIjxB2IKSgI4CrvSCKg1"
         "MMVC_2fAwA_3dE5ArrayIxLi1E1C7mutable7alignedE"
     )
-    name = "simcore.sunken_city.players.routes.plan_route"
+    name = "simcore.games.sunken_city.players.routes.plan_route"
     assert short_name(sym) == name
     assert short_name("cpython." + sym) == "cpython." + name
     assert short_name("memset") == "memset"

@@ -11,11 +11,11 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from analysis.robustness import STATUSES, Thresholds, classify, degenerate, robustness
-from simcore.chunks import POPULATION, play_chunk
-from simcore.games import all_games, get_game
-from simcore.robustness import Outcomes, run_robustness
-from simcore.seats import population_entry
+from analysis.verdicts import STATUSES, Thresholds, classify, degenerate, robustness
+from simcore.frame.registry import all_games, get_game
+from simcore.frame.seats import population_entry
+from simcore.run.chunks import POPULATION, play_chunk
+from simcore.studies.robustness import Outcomes, run_robustness
 from tests.test_cli import run_main
 
 
@@ -202,7 +202,7 @@ def test_every_game_plays_its_grid(game, reading):
 def test_interrupt_keeps_the_finished_settings(tmp_path, monkeypatch, capsys):
     """Ctrl-C in the second setting: status 130, one line naming --resume, the first setting
     in the checkpoint; --resume then plays the rest."""
-    from simcore import robustness as rob
+    from simcore.studies import robustness as rob
 
     fold = rob.SettingJob.fold
 
@@ -230,7 +230,7 @@ def test_the_feel_metrics_per_setting_and_the_variants_effects_on_them():
     variant's effect on each feel metric is a verdict, classified and worded like the
     others (its own unit; a rate in points)."""
     from analysis.compare import arm_values
-    from analysis.robustness import FEEL, findings, is_feel, sentence
+    from analysis.verdicts import FEEL, findings, is_feel, sentence
 
     run = run_robustness("sunken-city", [3], 200, seed=4, settings=["greedy"])
     a = robustness(run)

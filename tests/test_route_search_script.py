@@ -3,7 +3,7 @@ its count of a complete search's nodes, and a short run."""
 
 from __future__ import annotations
 
-from simcore.sunken_city.players import scratch as X
+from simcore.games.sunken_city.players import scratch as X
 from tests.perf_scripts import load_script
 
 

@@ -9,9 +9,9 @@ from types import SimpleNamespace
 import numpy as np
 
 from analysis import render
-from simcore import chunks
-from simcore.games import all_games
-from simcore.jobs import Progress
+from simcore.frame.registry import all_games
+from simcore.run import chunks
+from simcore.run.jobs import Progress
 
 
 def test_bar_shows_no_rate_before_the_first_games(capsys):

@@ -9,7 +9,7 @@ import pytest
 
 from analysis.summary import result_json, score_table
 from simcore import simulate
-from simcore.chunks import SCORE_BINS, Summary
+from simcore.run.chunks import SCORE_BINS, Summary
 
 PLAYERS = 3
 COLUMNS = ["winner", "win_mask", "rounds", "turns", "end_reason", "error"] + [

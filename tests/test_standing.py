@@ -1,4 +1,4 @@
-"""The experience metrics' row columns (simcore/standing.py, docs/experience-metrics.md): the
+"""The experience metrics' row columns (simcore/frame/standing.py, docs/experience-metrics.md): the
 online accumulator on hand-made standings whose values are known, the same accumulator against
 a plain reference of the definitions on random standings and on a game longer than its ring,
 and for every game the columns of a few hundred rows against a plain-Python recomputation from
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from simcore import get_game
-from simcore.standing import (
+from simcore.frame.standing import (
     F_SIZE,
     LOG_CAP,
     M_SIZE,

@@ -14,12 +14,12 @@ import pytest
 from typer.testing import CliRunner
 
 import cli
-from simcore import tune_players as tp
-from simcore import tuning
-from simcore.games import get_game
-from simcore.presetfile import PresetFile, read_preset_file, write_preset_file
-from simcore.rulesbase import RulesError
-from simcore.tune_rules import (
+from simcore.base.presetfile import PresetFile, read_preset_file, write_preset_file
+from simcore.base.rulesbase import RulesError
+from simcore.frame.registry import get_game
+from simcore.studies import tune_players as tp
+from simcore.studies import tuning
+from simcore.studies.tune_rules import (
     pareto_front,
     parse_constraint,
     parse_objective,
@@ -50,7 +50,7 @@ def db_dir(tmp_path):
 def _forget_preset_files():
     """Preset files add players to a game for the rest of the process: removed after each
     test, so that other tests see the built-in players only."""
-    from simcore.games import all_games
+    from simcore.frame.registry import all_games
 
     before = {name: spec.policies for name, spec in all_games().items()}
     yield
@@ -148,7 +148,7 @@ def test_params_parse():
 
 
 def test_a_range_is_narrowed_to_the_values_the_rules_accept():
-    from simcore.tune_rules import check_params
+    from simcore.studies.tune_rules import check_params
 
     rules = SC.rules_cls()
 
@@ -172,9 +172,9 @@ def test_pareto_front():
 # --------------------------------------------------------------------------------- seeds
 def test_confirmation_games_are_disjoint_from_the_search():
     """Every search game index is below CONFIRM_START, every confirmation index at or above
-    it, and a game's stream key is injective in the index (simcore.rng: index * odd
+    it, and a game's stream key is injective in the index (simcore.frame.rng: index * odd
     constant), so no confirmation game repeats a search game."""
-    from simcore.rng import new_stream
+    from simcore.frame.rng import new_stream
 
     search = tuning.search_indices(tuning.MAX_SEARCH_GAMES)
     confirm = tuning.confirm_indices(10**6)
@@ -387,7 +387,7 @@ def test_tune_rules_search_and_confirmation(tmp_path, db_dir):
     assert len(res.trials) == 4 and res.trials[0]["params"] == {"streets_space1": 23}
     assert res.confirmation.arms[0].label == "start" and 1 <= len(res.candidates) <= 2
     assert all(r.games == 60 for r in res.confirmation.results)
-    from analysis.tuning import render_rules_tuning
+    from analysis.tuning_tables import render_rules_tuning
 
     lines = []
     render_rules_tuning(res, tmp_path / "p.png", False, lines.append)

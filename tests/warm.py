@@ -14,7 +14,7 @@ import sys
 
 def warm(game: str) -> None:
     from simcore import simulate
-    from simcore.games import get_game
+    from simcore.frame.registry import get_game
     from tests.golden.regen import CASES, trace_lines
 
     simulate(game, get_game(game).min_players, 2, seed=1, threads=1)

@@ -50,6 +50,15 @@ def copy_version(ref: str, dest: Path, name: str) -> None:
         path.write_text(pattern.sub(name, path.read_text()))
 
 
+def registry(name: str):
+    """The registry module of a copied version: simcore.frame.registry in the layered tree,
+    simcore.games in the flat tree before it."""
+    try:
+        return importlib.import_module(name + ".frame.registry")
+    except ModuleNotFoundError:
+        return importlib.import_module(name + ".games")
+
+
 def main(argv: list[str]) -> int:
     if len(argv) < 6 or not all(a.isdigit() for a in argv[1:4]):
         print("usage: tools/ab_bench.py GAME PLAYERS GAMES ROUNDS REV_OR_TREE REV_OR_TREE...")
@@ -68,7 +77,7 @@ def main(argv: list[str]) -> int:
     setups = {}
     for name in names:
         t = time.time()
-        spec = importlib.import_module(name + ".games").get_game(game)
+        spec = registry(name).get_game(game)
         rules = spec.rules_cls()
         r = spec.pack(rules, players)
         ids, w = spec.policy_arrays(spec.resolve_seats(spec.parse_policies(None, players), rules))

@@ -182,7 +182,7 @@ def patch_tree(
 
 
 def module_name(root: Path, path: Path) -> str:
-    """simcore.sunken_city.players.turn for root/simcore/sunken_city/players/turn.py."""
+    """simcore.games.sunken_city.players.turn for root/simcore/games/sunken_city/players/turn.py."""
     return ".".join(path.relative_to(root).with_suffix("").parts)
 
 
@@ -213,7 +213,7 @@ def main() -> int:
         sys.path.insert(0, str(tmp))
         import importlib
 
-        from simcore.runner import simulate
+        from simcore.run.runner import simulate
 
         mod = importlib.import_module(module_name(tmp, home))
         t = time.time()

@@ -28,7 +28,8 @@ import time
 
 
 def short_name(symbol: str) -> str:
-    """simcore.sunken_city.players.routes.plan_route from numba's mangled symbol (prefixes such as
+    """simcore.games.sunken_city.players.routes.plan_route from numba's mangled symbol (prefixes
+    such as
     cpython. or __gufunc__. kept as a tag)."""
     tag, _, rest = symbol.partition("_ZN")
     if not rest:
@@ -97,7 +98,7 @@ def main() -> int:
     os.environ.pop("NUMBA_CACHE_DIR", None)
     os.environ["XDG_CACHE_HOME"] = cache  # before simcore is imported: a fresh compile
     os.environ["NUMBA_NUM_THREADS"] = "1"
-    from simcore.runner import simulate
+    from simcore.run.runner import simulate
 
     kw = {"policies": policy} if policy else {}
     t = time.time()

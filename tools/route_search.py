@@ -23,14 +23,14 @@ import numpy as np
 from numba import njit
 
 from simcore import get_game
-from simcore.sunken_city import play
-from simcore.sunken_city import state as S
-from simcore.sunken_city.engine_moves import house_side_count
-from simcore.sunken_city.players import scratch as X
-from simcore.sunken_city.players.fields import distance_fields, threat_table
-from simcore.sunken_city.players.routes import MAX_KEYS, key_houses, plan_route
-from simcore.sunken_city.players.turn import last_turn_chance, urgency
-from simcore.sunken_city.rules import P_CHIPS, P_N_CARDS, R_CARDS, SunkenCityRules, pack
+from simcore.games.sunken_city import play
+from simcore.games.sunken_city import state as S
+from simcore.games.sunken_city.engine_moves import house_side_count
+from simcore.games.sunken_city.players import scratch as X
+from simcore.games.sunken_city.players.fields import distance_fields, threat_table
+from simcore.games.sunken_city.players.routes import MAX_KEYS, key_houses, plan_route
+from simcore.games.sunken_city.players.turn import last_turn_chance, urgency
+from simcore.games.sunken_city.rules import P_CHIPS, P_N_CARDS, R_CARDS, SunkenCityRules, pack
 
 
 def capture(games: int):

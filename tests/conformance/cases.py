@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from simcore import all_games, get_game
-from simcore.rulesbase import RulesError
+from simcore.base.rulesbase import RulesError
 
 GAMES = sorted(all_games())
 

@@ -8,7 +8,7 @@ import numba
 import pytest
 
 from simcore import get_game, simulate
-from simcore.runner import play_chunk
+from simcore.run.runner import play_chunk
 from tests.conformance.cases import GAMES, lineup, resolve
 
 GAMES_PLAYED = 300

@@ -1,4 +1,5 @@
-"""The `search` player in every game that has it (simcore.search): its turns pass checked mode,
+"""The `search` player in every game that has it (simcore.frame.search): its turns pass checked
+mode,
 its games depend only on (rules, policies, seed, index) whatever the threads and chunking,
 replay reproduces them, and its budget changes its decisions. Small budgets keep this fast;
 each game's own tests/<game>/test_search.py checks its strength."""

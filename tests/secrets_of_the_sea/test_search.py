@@ -1,4 +1,5 @@
-"""Secrets of the Sea's `search` player (simcore/secrets_of_the_sea/search_player.py): legal in
+"""Secrets of the Sea's `search` player (simcore/games/secrets_of_the_sea/search_player.py): legal
+in
 checked mode, it beats a weak base player, and its simulations see only what a seat can see
 (search_hide). Determinism across threads and "budget 0 = the base player" are the
 conformance suite's (tests/conformance/test_search.py, every game)."""
@@ -8,13 +9,13 @@ from __future__ import annotations
 import numpy as np
 
 from simcore import simulate
-from simcore.rng import new_stream
-from simcore.runner import replay_game
-from simcore.secrets_of_the_sea import board as B
-from simcore.secrets_of_the_sea import state as S
-from simcore.secrets_of_the_sea.engine import lamp_kind, recount
-from simcore.secrets_of_the_sea.engine_invariants import check_invariants
-from simcore.secrets_of_the_sea.search_player import search_hide
+from simcore.frame.rng import new_stream
+from simcore.games.secrets_of_the_sea import board as B
+from simcore.games.secrets_of_the_sea import state as S
+from simcore.games.secrets_of_the_sea.engine import lamp_kind, recount
+from simcore.games.secrets_of_the_sea.engine_invariants import check_invariants
+from simcore.games.secrets_of_the_sea.search_player import search_hide
+from simcore.run.runner import replay_game
 from tests.conformance.cases import search_rows
 
 GAME = "secrets-of-the-sea"

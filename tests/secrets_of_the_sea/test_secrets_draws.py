@@ -1,14 +1,14 @@
 """Secrets of the Sea: the dice and buoy draws counted with thresholds (rules.draw_thresholds,
-engine.draw_index) give the numbers of simcore.rng.rand_below for the same stream."""
+engine.draw_index) give the numbers of simcore.frame.rng.rand_below for the same stream."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from simcore.rng import new_stream, rand_below
-from simcore.secrets_of_the_sea.engine import draw_index
-from simcore.secrets_of_the_sea.rules import N_THRESH, NEVER, draw_thresholds
+from simcore.frame.rng import new_stream, rand_below
+from simcore.games.secrets_of_the_sea.engine import draw_index
+from simcore.games.secrets_of_the_sea.rules import N_THRESH, NEVER, draw_thresholds
 
 
 def _rand_below_of(x: int, n: int) -> int:

@@ -14,15 +14,15 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from simcore.rng import new_stream
-from simcore.rulesbase import RulesError
-from simcore.secrets_of_the_sea import engine as E
-from simcore.secrets_of_the_sea import policies as P
-from simcore.secrets_of_the_sea import state as S
-from simcore.secrets_of_the_sea.board import space_of
-from simcore.secrets_of_the_sea.engine_invariants import check_invariants
-from simcore.secrets_of_the_sea.positions import from_diagram
-from simcore.secrets_of_the_sea.rules import (
+from simcore.base.rulesbase import RulesError
+from simcore.frame.rng import new_stream
+from simcore.games.secrets_of_the_sea import engine as E
+from simcore.games.secrets_of_the_sea import policies as P
+from simcore.games.secrets_of_the_sea import state as S
+from simcore.games.secrets_of_the_sea.board import space_of
+from simcore.games.secrets_of_the_sea.engine_invariants import check_invariants
+from simcore.games.secrets_of_the_sea.positions import from_diagram
+from simcore.games.secrets_of_the_sea.rules import (
     BONUS_NAMES,
     R_VALUE,
     VARIANTS,
@@ -666,7 +666,7 @@ def test_ev_player_values():
 
 
 def test_dataclass_fields_have_docs():
-    from simcore.rulesbase import field_docs
+    from simcore.base.rulesbase import field_docs
 
     docs = field_docs(SecretsRules)
     assert set(docs) == {f.name for f in dataclasses.fields(SecretsRules)}

@@ -1,4 +1,5 @@
-"""Sumeria's `search` player (simcore.search, simcore/sumeria/search.py): legal in checked mode,
+"""Sumeria's `search` player (simcore.frame.search, simcore/games/sumeria/search.py): legal in
+checked mode,
 deterministic, its traces replay, budget 0 is its base player, the budget changes decisions,
 its candidates are the base player's ranking, and it is stronger than its base player."""
 
@@ -8,12 +9,12 @@ import numpy as np
 import pytest
 
 from simcore import get_game, simulate
-from simcore.rng import new_stream
-from simcore.sumeria import policies as P
-from simcore.sumeria import search as SS
-from simcore.sumeria.play import N_COLS, play_game
-from simcore.sumeria.rules import SumeriaRules, pack
-from simcore.sumeria.state import (
+from simcore.frame.rng import new_stream
+from simcore.games.sumeria import policies as P
+from simcore.games.sumeria import search as SS
+from simcore.games.sumeria.play import N_COLS, play_game
+from simcore.games.sumeria.rules import SumeriaRules, pack
+from simcore.games.sumeria.state import (
     PH_CHOOSE,
     PH_SETUP,
     PH_TURN,

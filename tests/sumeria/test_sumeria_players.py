@@ -17,13 +17,13 @@ import numpy as np
 import pytest
 
 from simcore import get_game
-from simcore.rng import new_stream, rand_float
-from simcore.sumeria import engine as E
-from simcore.sumeria import policies as P
-from simcore.sumeria.board import LOCS_PER_STATE, MAX_DEG, N_LOCS, N_STATES, loc_name
-from simcore.sumeria.play import N_COLS, play_game
-from simcore.sumeria.rules import R_ADJ, R_DEG, SumeriaRules, pack
-from simcore.sumeria.state import (
+from simcore.frame.rng import new_stream, rand_float
+from simcore.games.sumeria import engine as E
+from simcore.games.sumeria import policies as P
+from simcore.games.sumeria.board import LOCS_PER_STATE, MAX_DEG, N_LOCS, N_STATES, loc_name
+from simcore.games.sumeria.play import N_COLS, play_game
+from simcore.games.sumeria.rules import R_ADJ, R_DEG, SumeriaRules, pack
+from simcore.games.sumeria.state import (
     EMPTY,
     O_LOC,
     O_POS,

@@ -11,16 +11,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcore.rng import new_stream
-from simcore.rulesbase import RulesError
-from simcore.skeleton import winners_by_score
-from simcore.sumeria import engine as E
-from simcore.sumeria import state as S
-from simcore.sumeria.board import load_map, parse_loc
-from simcore.sumeria.engine_invariants import check_invariants
-from simcore.sumeria.engine_round import advance, do_choose, ranking, scores, tile_points
-from simcore.sumeria.positions import from_diagram
-from simcore.sumeria.rules import SumeriaRules, pack
+from simcore.base.rulesbase import RulesError
+from simcore.frame.rng import new_stream
+from simcore.frame.skeleton import winners_by_score
+from simcore.games.sumeria import engine as E
+from simcore.games.sumeria import state as S
+from simcore.games.sumeria.board import load_map, parse_loc
+from simcore.games.sumeria.engine_invariants import check_invariants
+from simcore.games.sumeria.engine_round import advance, do_choose, ranking, scores, tile_points
+from simcore.games.sumeria.positions import from_diagram
+from simcore.games.sumeria.rules import SumeriaRules, pack
 
 ECO, MIL, POL, REL = range(4)
 A, B, C, D = range(4)
@@ -48,7 +48,7 @@ class Game:
         return [int(st) + 1 for st in self.v.order]
 
     def targets(self, loc: str) -> set[str]:
-        from simcore.sumeria.board import loc_name
+        from simcore.games.sumeria.board import loc_name
 
         n = E.move_targets(self.s, self.r, parse_loc(loc), self.x, S.X_DEST)
         return {loc_name(self.x[S.X_DEST + i]) for i in range(n)}

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.rng import new_stream
-from simcore.sunken_city import engine_advanced as EA
-from simcore.sunken_city import engine_invariants as EI
-from simcore.sunken_city import engine_moves as EM
-from simcore.sunken_city import engine_raising as ER
-from simcore.sunken_city import engine_spirit as ES
-from simcore.sunken_city import engine_turn as ET
-from simcore.sunken_city.board import square
-from simcore.sunken_city.players.scratch import new_scratch
-from simcore.sunken_city.positions import from_diagram
-from simcore.sunken_city.rules import SunkenCityRules, pack
-from simcore.sunken_city.state import (
+from simcore.frame.rng import new_stream
+from simcore.games.sunken_city import engine_advanced as EA
+from simcore.games.sunken_city import engine_invariants as EI
+from simcore.games.sunken_city import engine_moves as EM
+from simcore.games.sunken_city import engine_raising as ER
+from simcore.games.sunken_city import engine_spirit as ES
+from simcore.games.sunken_city import engine_turn as ET
+from simcore.games.sunken_city.board import square
+from simcore.games.sunken_city.players.scratch import new_scratch
+from simcore.games.sunken_city.positions import from_diagram
+from simcore.games.sunken_city.rules import SunkenCityRules, pack
+from simcore.games.sunken_city.state import (
     VILLAGE,
     new_trace,
     view,

@@ -1,4 +1,4 @@
-"""Sunken City's `search` player (simcore.search, players/search.py): its candidates are the
+"""Sunken City's `search` player (simcore.frame.search, players/search.py): its candidates are the
 cards in hand, and it is stronger than its base player (the conformance suite checks its
 legality, determinism, replay and that the budget changes decisions)."""
 
@@ -23,10 +23,10 @@ def search_share(policy: str, games: int, seed: int) -> float:
 
 
 def test_the_candidates_are_the_cards_in_hand():
-    from simcore.sunken_city import state as S
-    from simcore.sunken_city.engine import setup
-    from simcore.sunken_city.players.search import search_options
-    from simcore.tracebuf import T_HEADER
+    from simcore.frame.tracebuf import T_HEADER
+    from simcore.games.sunken_city import state as S
+    from simcore.games.sunken_city.engine import setup
+    from simcore.games.sunken_city.players.search import search_options
 
     spec = get_game("sunken-city")
     r = spec.pack(spec.resolve_rules([], {}, None, 3), 3)

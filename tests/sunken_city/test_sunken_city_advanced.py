@@ -12,11 +12,11 @@ import dataclasses
 import numpy as np
 import pytest
 
-from simcore.rulesbase import RulesError
-from simcore.sunken_city import engine as E
-from simcore.sunken_city import engine_invariants as EI
-from simcore.sunken_city import state as S
-from simcore.sunken_city.rules import VARIANTS, SunkenCityRules, pack
+from simcore.base.rulesbase import RulesError
+from simcore.games.sunken_city import engine as E
+from simcore.games.sunken_city import engine_invariants as EI
+from simcore.games.sunken_city import state as S
+from simcore.games.sunken_city.rules import VARIANTS, SunkenCityRules, pack
 from tests.sunken_city.sc_helpers import CARD_0_7, CARD_1_6, CARD_2_5, CARD_3_4, CARD_4_3, Game
 
 CARRIED, BANKED, HOUSE_SIDE, OUT = 1, 2, 0, 3
@@ -371,7 +371,7 @@ def test_basic_game_has_no_phases():
 @pytest.mark.parametrize("policy", ["random", "balanced"])
 def test_checked_fuzz_advanced(players, policy):
     """Checked mode (invariants after every action) over whole advanced games."""
-    from simcore.runner import simulate
+    from simcore.run.runner import simulate
 
     games = 300 if policy == "random" else 60
     res = simulate(
@@ -393,7 +393,7 @@ def test_checked_fuzz_advanced(players, policy):
 
 
 def test_advanced_variants_compose_in_checked_play():
-    from simcore.runner import simulate
+    from simcore.run.runner import simulate
 
     for var in (["advanced+short"], ["advanced+chips"], ["advanced+value-scoring"]):
         res = simulate(
@@ -410,7 +410,7 @@ def test_advanced_variants_compose_in_checked_play():
 
 
 def test_advanced_determinism_across_threads_and_chunks():
-    from simcore.runner import simulate
+    from simcore.run.runner import simulate
 
     kw = dict(variants=["advanced"], policies="balanced,random,aggressive", seed=9, keep_rows=True)
     a = simulate("sunken-city", 3, 200, threads=1, **kw)
@@ -463,7 +463,7 @@ def test_advanced_replay_text_and_jsonl(monkeypatch, capsys):
 
 # ------------------------------------------------------------------------------ players
 def _win_rate(lineup: str, games: int, seed: int) -> float:
-    from simcore.runner import simulate
+    from simcore.run.runner import simulate
 
     res = simulate(
         "sunken-city",
@@ -478,7 +478,7 @@ def _win_rate(lineup: str, games: int, seed: int) -> float:
 
 
 def test_advanced_weights_apply_unless_the_user_sets_them():
-    from simcore.games import get_game
+    from simcore.frame.registry import get_game
 
     spec = get_game("sunken-city")
     seats = spec.parse_policies("balanced,balanced:noise=0,aggressive:block=2", 3)
@@ -494,7 +494,7 @@ def test_advanced_weights_apply_unless_the_user_sets_them():
 
 def test_advanced_games_differ_with_the_default_players():
     """No die in the advanced game: the presets' noise must make the games differ."""
-    from simcore.runner import simulate
+    from simcore.run.runner import simulate
 
     res = simulate("sunken-city", 3, 200, variants=["advanced"], seed=4, keep_rows=True)
     rows = res.rows

@@ -16,20 +16,20 @@ import numpy as np
 import pytest
 
 from simcore import get_game
-from simcore.runner import play_chunk
-from simcore.standing import STANDING_COLUMNS
-from simcore.sunken_city import engine as E
-from simcore.sunken_city import engine_moves as EM
-from simcore.sunken_city import engine_raising as ER
-from simcore.sunken_city import engine_turn as ET
-from simcore.sunken_city import play
-from simcore.sunken_city import state as S
-from simcore.sunken_city.players import fields as P
-from simcore.sunken_city.players import scratch as PS
-from simcore.sunken_city.players.common import board_signature
-from simcore.sunken_city.players.weights import HAND_SET_WEIGHTS
-from simcore.sunken_city.rules import N_SQUARES, R_CARDS, SunkenCityRules, pack
-from simcore.sunken_city.state import N_SLOTS
+from simcore.frame.standing import STANDING_COLUMNS
+from simcore.games.sunken_city import engine as E
+from simcore.games.sunken_city import engine_moves as EM
+from simcore.games.sunken_city import engine_raising as ER
+from simcore.games.sunken_city import engine_turn as ET
+from simcore.games.sunken_city import play
+from simcore.games.sunken_city import state as S
+from simcore.games.sunken_city.players import fields as P
+from simcore.games.sunken_city.players import scratch as PS
+from simcore.games.sunken_city.players.common import board_signature
+from simcore.games.sunken_city.players.weights import HAND_SET_WEIGHTS
+from simcore.games.sunken_city.rules import N_SQUARES, R_CARDS, SunkenCityRules, pack
+from simcore.games.sunken_city.state import N_SLOTS
+from simcore.run.runner import play_chunk
 
 # Rows digests recorded with commit 0ba4f00 (before the heuristic players' speed-ups), checked
 # mode on: (players, variants, overrides, lineup, seed, rotate seats, games) -> sha256 prefix.

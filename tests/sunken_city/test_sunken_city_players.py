@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from simcore import get_game, simulate
-from simcore.rulesbase import RulesError
+from simcore.base.rulesbase import RulesError
 
 PRESETS = ["balanced", "greedy", "cautious", "aggressive"]
 

@@ -9,14 +9,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcore.skeleton import winners_by_score
-from simcore.sunken_city import engine as E
-from simcore.sunken_city import engine_invariants as EI
-from simcore.sunken_city import engine_raising as ER
-from simcore.sunken_city import engine_turn as ET
-from simcore.sunken_city import state as S
-from simcore.sunken_city.board import square
-from simcore.sunken_city.rules import SunkenCityRules, pack
+from simcore.frame.skeleton import winners_by_score
+from simcore.games.sunken_city import engine as E
+from simcore.games.sunken_city import engine_invariants as EI
+from simcore.games.sunken_city import engine_raising as ER
+from simcore.games.sunken_city import engine_turn as ET
+from simcore.games.sunken_city import state as S
+from simcore.games.sunken_city.board import square
+from simcore.games.sunken_city.rules import SunkenCityRules, pack
 from tests.sunken_city.sc_helpers import (
     CARD_0_7,
     CARD_1_6,
@@ -51,14 +51,14 @@ def test_setup(players, space1, box):
     assert (v.treasure[:players] == HOUSE_SIDE).all()
     assert v.scal[S.S_CHIP_SUPPLY] == 8
     die = {2: [1, 2, 2, 3, 3, 4], 3: [0, 1, 2, 2, 3, 3], 4: [0, 1, 1, 2, 2, 3]}[players]
-    from simcore.sunken_city.rules import P_DIE_N, R_DIE
+    from simcore.games.sunken_city.rules import P_DIE_N, R_DIE
 
     assert list(r[R_DIE : R_DIE + r[P_DIE_N]]) == die
     assert EI.check_invariants(s, r) == 0
 
 
 def test_two_player_villages_diagonally_opposite():
-    from simcore.sunken_city.rules import R_OWNER, R_VILLAGE
+    from simcore.games.sunken_city.rules import R_OWNER, R_VILLAGE
 
     r = pack(SunkenCityRules(), 2)
     assert list(r[R_VILLAGE : R_VILLAGE + 2]) == [square(0, 0), square(8, 8)]
@@ -146,7 +146,7 @@ def test_fewer_pieces_only_when_no_legal_spot():
     ]
     # 39 streets on this board: more than the box holds, so use a bigger total
     r2 = pack(SunkenCityRules(total_streets=60), 3)
-    from simcore.sunken_city.positions import from_diagram
+    from simcore.games.sunken_city.positions import from_diagram
 
     s = from_diagram(r2, "\n".join(rows), stacks=(10, 1, 1, 1, 1, 0))
     tr = S.new_trace()

@@ -1,4 +1,5 @@
-"""Sunken Treasure's `search` player (simcore/sunken_treasure/search_player.py): legal in checked
+"""Sunken Treasure's `search` player (simcore/games/sunken_treasure/search_player.py): legal in
+checked
 mode, it beats its base player, and its simulations see only what a seat can see (search_hide).
 Determinism across threads and "budget 0 = the base player" are the conformance suite's
 (tests/conformance/test_search.py, every game)."""
@@ -8,11 +9,11 @@ from __future__ import annotations
 import numpy as np
 
 from simcore import simulate
-from simcore.rng import new_stream
-from simcore.runner import replay_game
-from simcore.sunken_treasure import state as S
-from simcore.sunken_treasure.engine_invariants import check_invariants
-from simcore.sunken_treasure.search_player import search_hide
+from simcore.frame.rng import new_stream
+from simcore.games.sunken_treasure import state as S
+from simcore.games.sunken_treasure.engine_invariants import check_invariants
+from simcore.games.sunken_treasure.search_player import search_hide
+from simcore.run.runner import replay_game
 from tests.conformance.cases import search_rows
 
 GAME = "sunken-treasure"

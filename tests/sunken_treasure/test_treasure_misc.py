@@ -53,7 +53,7 @@ def test_solo_balanced_beats_random():
 def _attempt_reshuffles(variants: list[str]):
     """(turn, cards shuffled) of every Attempt reshuffle in the issue #23 game: 4 balanced
     players, seed 1, game 6 (its Attempt pile runs out in turn 75)."""
-    from simcore.games import get_game
+    from simcore.frame.registry import get_game
 
     spec = get_game(GAME)
     rules = spec.resolve_rules(variants, {}, None, 4)
@@ -84,12 +84,12 @@ def test_players_do_not_see_the_order_of_a_new_pile():
     decks again changes neither the legal options nor any heuristic player's choice."""
     import numpy as np
 
-    from simcore.games import get_game
-    from simcore.rng import new_stream
-    from simcore.sunken_treasure import engine as E
-    from simcore.sunken_treasure import engine_options as EO
-    from simcore.sunken_treasure import policies as P
-    from simcore.sunken_treasure import state as S
+    from simcore.frame.registry import get_game
+    from simcore.frame.rng import new_stream
+    from simcore.games.sunken_treasure import engine as E
+    from simcore.games.sunken_treasure import engine_options as EO
+    from simcore.games.sunken_treasure import policies as P
+    from simcore.games.sunken_treasure import state as S
 
     trace, _ = _attempt_reshuffles([])
     spec = get_game(GAME)

@@ -12,15 +12,15 @@ import dataclasses
 import numpy as np
 import pytest
 
-from simcore.rng import new_stream
-from simcore.sunken_treasure import engine as E
-from simcore.sunken_treasure import engine_dive as ED
-from simcore.sunken_treasure import engine_invariants as EI
-from simcore.sunken_treasure import engine_locks as EL
-from simcore.sunken_treasure import engine_options as EO
-from simcore.sunken_treasure import engine_surface as ES
-from simcore.sunken_treasure import state as S
-from simcore.sunken_treasure.board import (
+from simcore.frame.rng import new_stream
+from simcore.games.sunken_treasure import engine as E
+from simcore.games.sunken_treasure import engine_dive as ED
+from simcore.games.sunken_treasure import engine_invariants as EI
+from simcore.games.sunken_treasure import engine_locks as EL
+from simcore.games.sunken_treasure import engine_options as EO
+from simcore.games.sunken_treasure import engine_surface as ES
+from simcore.games.sunken_treasure import state as S
+from simcore.games.sunken_treasure.board import (
     CRACKED,
     FAIL,
     JUNK,
@@ -35,7 +35,7 @@ from simcore.sunken_treasure.board import (
     UNLOCKED_BOX,
     UNLOCKED_CHEST,
 )
-from simcore.sunken_treasure.rules import SunkenTreasureRules, pack
+from simcore.games.sunken_treasure.rules import SunkenTreasureRules, pack
 
 VALUE_KIND = {1000: 0, 2000: 1, 3000: 2, 5000: 3, 10000: 4}
 ILLEGAL = E.ERR_ILLEGAL

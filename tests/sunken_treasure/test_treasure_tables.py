@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcore.sunken_treasure import engine as E
-from simcore.sunken_treasure import policies as P
-from simcore.sunken_treasure.rules import SunkenTreasureRules, pack
+from simcore.games.sunken_treasure import engine as E
+from simcore.games.sunken_treasure import policies as P
+from simcore.games.sunken_treasure.rules import SunkenTreasureRules, pack
 
 
 @pytest.mark.parametrize(
@@ -28,8 +28,8 @@ def test_lock_table_is_lock_odds(changes):
 
 def test_kept_totals_follow_a_game():
     """Every state of a few traced games has the kept totals of a recount."""
-    from simcore.sunken_treasure.play import N_COLS, play_game
-    from simcore.sunken_treasure.state import new_trace, trace_snapshots
+    from simcore.games.sunken_treasure.play import N_COLS, play_game
+    from simcore.games.sunken_treasure.state import new_trace, trace_snapshots
 
     r = pack(SunkenTreasureRules(), 4)
     ids = np.array([1, 4, 0, 3], dtype=np.int64)

@@ -1,0 +1,522 @@
+"""The registry of games and what each game tells the runner: its rules class, variants,
+policies, seat range, result columns and compiled entry points.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simcore.base.rulesbase import (
+    RulesError,
+    VariantRegistry,
+    apply_overrides,
+    field_docs,
+    load_rules_file,
+    load_variant_file,
+    rules_hash,
+    split_variants,
+)
+from simcore.frame import search
+
+
+@dataclass(frozen=True)
+class PolicySpec:
+    """A compiled player: its id in the game's kernels and its named weights (defaults)."""
+
+    name: str
+    id: int
+    description: str
+    weights: dict[str, float] = field(default_factory=dict)
+    base: str = ""  # a `search` player's base player (simcore.frame.search)
+    file: str = ""  # the preset file it was loaded from (simcore.base.presetfile), if any
+    file_weights: tuple[str, ...] = ()  # the weights that file sets
+
+
+@dataclass(frozen=True)
+class WeightRange:
+    """The values a policy weight may take: lo to hi, whole numbers only when `whole`
+    (declared beside the game's weights, GameSpec.weight_ranges)."""
+
+    lo: float
+    hi: float
+    whole: bool = False
+
+    def problem(self, value: float) -> str | None:
+        """What is wrong with `value` ('must be ...'), or None when it is allowed."""
+        kind = "a whole number" if self.whole else "a number"
+        if (
+            not math.isfinite(value)
+            or not self.lo <= value <= self.hi
+            or (self.whole and not float(value).is_integer())
+        ):
+            return f"must be {kind} from {_num(self.lo)} to {_num(self.hi)}"
+        return None
+
+
+def _num(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else str(v)
+
+
+@dataclass(frozen=True)
+class SeatPolicy:
+    """One entry of a policy list: the policy and its full weight vector."""
+
+    spec: PolicySpec
+    weights: tuple[float, ...]
+    label: str  # as the user wrote it, e.g. "balanced:greed=2"
+    user: tuple[tuple[str, float], ...] = ()  # the weights the user set, which always win
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What a game tells the runner. The seat range, the named variants (VARIANTS) and the
+    packing (pack) come from its rules class (RulesBase) and the module that defines it; the
+    result columns and the batch kernel from its driver (simcore.frame.skeleton.bind_driver); the
+    end
+    reasons (END_REASONS) from the `state` module and the trace decoding from the `trace` module
+    beside its `play` module."""
+
+    name: str
+    title: str
+    rules_cls: type  # a RulesBase dataclass
+    policies: dict[str, PolicySpec]
+    default_policy: str
+    driver: Any  # the game's simcore.frame.skeleton driver (play.DRIVER)
+    named_values: dict[str, dict[str, Any]] = field(default_factory=dict)  # field -> {name: value}
+    max_weights: int = 8
+    report_variants: tuple[str, ...] = ("base",)  # the variants a default report compares
+    # (rules, policy name) -> weights that replace the preset's under these rules (a preset
+    # tuned separately for a rules mode, e.g. Sunken City's advanced game); None: no change
+    rules_weights: Callable[[Any, str], dict[str, float]] | None = None
+    policy_note: str = ""  # one line on rules-dependent weights, shown by `balance games`
+    # weight name -> its valid values (every weight of every policy declares one)
+    weight_ranges: dict[str, WeightRange] = field(default_factory=dict)
+    # the `search` player's defaults where the game's differ from simcore.frame.search.PARAMS'
+    # (e.g. a larger budget where simulations are cheap and decisions many)
+    search_defaults: dict[str, float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if getattr(self.driver, "search", False) and "search" not in self.policies:
+            base = self.policies[self.default_policy]
+            entry = PolicySpec(
+                "search",
+                search.SEARCH_ID,
+                f"Monte Carlo evaluation of candidate turns, completed and simulated by the base "
+                f"player (default {base.name}); weights budget, horizon, lead, z, base=NAME and "
+                "the base player's own",
+                _search_weights(base, self.search_defaults),
+                base.name,
+            )
+            object.__setattr__(self, "policies", {**self.policies, "search": entry})
+            clash = set(search.PARAMS) & set(self.weight_ranges)
+            assert not clash, f"{self.name}: a player's weight is named like the search's {clash}"
+            ranges = {
+                k: WeightRange(lo, hi, whole) for k, (_, lo, hi, whole, _) in search.PARAMS.items()
+            }
+            object.__setattr__(self, "weight_ranges", {**self.weight_ranges, **ranges})
+
+    @property
+    def presets(self) -> list[str]:
+        """The names of the game's players other than `search` (the players a search
+        simulates with, and the report's lineups)."""
+        return [n for n, p in self.policies.items() if p.id != search.SEARCH_ID]
+
+    @property
+    def weights_width(self) -> int:
+        """Columns of the weight matrix: the widest player's weights, then the search's."""
+        has_search = "search" in self.policies
+        return self.max_weights + (search.N_PARAMS if has_search else 0)
+
+    def _sibling(self, name: str) -> Any:
+        """A module of the game's package (state, trace), beside its play module."""
+        return importlib.import_module(self.driver.module.rsplit(".", 1)[0] + "." + name)
+
+    @property
+    def variants(self) -> VariantRegistry:
+        return sys.modules[self.rules_cls.__module__].VARIANTS
+
+    @property
+    def pack(self) -> Callable[[Any, int], np.ndarray]:
+        """(rules, players) -> the packed int64 rules array the kernels read."""
+        return sys.modules[self.rules_cls.__module__].pack
+
+    @property
+    def end_reasons(self) -> tuple[str, ...]:
+        return tuple(self._sibling("state").END_REASONS)
+
+    @property
+    def min_players(self) -> int:
+        return self.rules_cls.MIN_PLAYERS
+
+    @property
+    def max_players(self) -> int:
+        return self.rules_cls.MAX_PLAYERS
+
+    @property
+    def columns(self) -> list[str]:
+        return self.driver.columns
+
+    @property
+    def game_counters(self) -> list[str]:
+        """The per-game counter columns."""
+        return self.driver.layout.game_counter_names
+
+    @property
+    def seat_counters(self) -> list[str]:
+        """The per-seat counters (columns name_<seat>)."""
+        return self.driver.layout.seat_counter_names
+
+    @property
+    def play_batch(self) -> Callable[..., None]:
+        return self.driver.play_batch
+
+    # ------------------------------------------------------------------ rules
+    def check_players(self, players: int) -> None:
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            raise RulesError(
+                f"{self.name} is for {self.min_players} to {self.max_players} players, "
+                f"not {players}"
+            )
+
+    def resolve_rules(
+        self,
+        variants: list[str] | tuple[str, ...] = (),
+        overrides: dict[str, Any] | None = None,
+        rules_file: str | None = None,
+        players: int | None = None,
+    ):
+        """Default rules, then each variant in order (built-in or from the rules file), then
+        the overrides; validated for the player count."""
+        rules = self.rules_cls()
+        file_variants = (
+            load_variant_file(rules_file, self.rules_cls, self.variants.names(), self.named_values)
+            if rules_file
+            else {}
+        )
+        for name in split_variants(variants):
+            if name in file_variants:
+                rules = apply_overrides(rules, file_variants[name], self.named_values)
+            elif name in self.variants.items:
+                rules = self.variants.items[name][0](rules)
+            else:
+                known = self.variants.names() + sorted(file_variants)
+                raise RulesError(
+                    f"unknown variant '{name}' for {self.name} (known: {', '.join(known)})"
+                )
+        if overrides:
+            rules = apply_overrides(rules, overrides, self.named_values)
+        rules.validate(players)
+        return rules
+
+    def readings(self, rules_file: str | None = None) -> dict[str, tuple[str, str]]:
+        """The component readings, name -> (the reconstruction it replaces, its source or
+        reasoning): the game's own (VARIANTS.add_reading), then the ``[reading.NAME]`` tables of
+        a rules file (each selected like a variant, by name)."""
+        own = dict(self.variants.readings)
+        if not rules_file:
+            return own
+        _, mine = load_rules_file(
+            rules_file, self.rules_cls, self.variants.names(), self.named_values
+        )
+        return own | mine
+
+    def rules_fields(self) -> list[dict[str, Any]]:
+        """Each rules field with its default and one-line description."""
+        import dataclasses
+
+        docs = field_docs(self.rules_cls)
+        default = self.rules_cls()
+        out = []
+        for f in dataclasses.fields(self.rules_cls):
+            out.append(
+                {
+                    "key": f.name,
+                    "default": getattr(default, f.name),
+                    "description": docs.get(f.name, ""),
+                }
+            )
+        return out
+
+    def resolved(self, rules, players: int) -> dict:
+        return rules.resolved(players)
+
+    def rules_hash(self, rules, players: int) -> str:
+        return rules_hash(self.resolved(rules, players))
+
+    def replay(
+        self,
+        rules: Any,
+        players: int,
+        seats: list[SeatPolicy],
+        seed: int,
+        index: int,
+        *,
+        rotate: bool = False,
+        checked: bool = True,
+        version: str = "",
+    ):
+        """Play game `index` of `seed` with its trace on: a simcore.frame.replay.GameTrace (its
+        .jsonl() and .text())."""
+        from simcore.frame.replay import replay
+
+        fmt = self._sibling("trace").FORMAT
+        return replay(
+            fmt,
+            self.name,
+            self.pack,
+            rules,
+            players,
+            seats,
+            seed,
+            index,
+            rotate=rotate,
+            checked=checked,
+            version=version,
+            policy_arrays=self.policy_arrays(self.resolve_seats(seats, rules)),
+        )
+
+    # ------------------------------------------------------------------ policies
+    def parse_policies(self, text: str | None, players: int) -> list[SeatPolicy]:
+        """'balanced,greedy,random' or 'balanced:greed=2,caution=0.5,random' -> one entry per
+        seat (a single entry is used for every seat)."""
+        text = (text or self.default_policy).strip()
+        entries: list[tuple[str, dict[str, str]]] = []
+        for token in (t.strip() for t in text.split(",")):
+            if not token:
+                raise RulesError(f"empty policy name in '{text}'")
+            if "=" in token and ":" not in token:
+                if not entries:
+                    raise RulesError(f"weight '{token}' comes before any policy name")
+                k, v = token.split("=", 1)
+                entries[-1][1][k.strip()] = v.strip()
+                continue
+            name, _, rest = token.partition(":")
+            weights: dict[str, str] = {}
+            if rest:
+                if "=" not in rest:
+                    raise RulesError(f"policy weights must be name=value, got '{rest}'")
+                k, v = rest.split("=", 1)
+                weights[k.strip()] = v.strip()
+            entries.append((name.strip(), weights))
+        if len(entries) == 1:
+            entries = entries * players
+        if len(entries) != players:
+            raise RulesError(f"--policy gives {len(entries)} players for a {players}-player game")
+        out = []
+        for name, weights in entries:
+            if "@" in name:  # NAME@FILE: a preset file, loaded here
+                name = self.add_preset_file(name.split("@", 1)[1], name.split("@", 1)[0])
+            if name == "search" and "search" in self.policies:
+                out.append(self._search_seat(weights))
+                continue
+            spec = self.policies.get(name)
+            if spec is None:
+                raise RulesError(
+                    f"unknown policy '{name}' for {self.name} (known: {', '.join(self.policies)})"
+                )
+            vec = dict(spec.weights)
+            for k, v in weights.items():
+                if k not in vec:
+                    known = ", ".join(vec) or "none"
+                    raise RulesError(f"policy '{name}' has no weight '{k}' (weights: {known})")
+                try:
+                    vec[k] = float(v)
+                except ValueError:
+                    raise RulesError(f"weight {name}:{k} must be a number, got '{v}'") from None
+                wrong = self.weight_range(k).problem(vec[k])
+                if wrong:
+                    raise RulesError(f"weight {name}:{k} {wrong}, got '{v}'")
+            label = name + (
+                ":" + ",".join(f"{k}={v}" for k, v in weights.items()) if weights else ""
+            )
+            # a preset file's weights win over the rules mode's (rules_weights) like the user's
+            user = tuple((k, vec[k]) for k in (*spec.file_weights, *weights))
+            out.append(SeatPolicy(spec, tuple(vec.values()), label, user))
+        return out
+
+    def add_preset_file(self, path: str, name: str | None = None) -> str:
+        """Load a preset file (simcore.base.presetfile) and add it to this game's players for the
+        rest of the process (a `balance games` run lists it); its name is returned. name: the
+        name the user wrote before '@', which must be the file's. The file must be for this
+        game, name one of its compiled players (not `random`-like players without weights, nor
+        `search`), and give only that player's weights, each within its declared range; a
+        name already taken by a built-in player, or by another file, is refused."""
+        from simcore.base.presetfile import read_preset_file
+
+        pf = read_preset_file(path)
+        where = f"--policy-file '{path}'"
+        if name is not None and name != pf.name:
+            raise RulesError(f"{where} holds the preset '{pf.name}', not '{name}'")
+        if pf.game != self.name:
+            raise RulesError(f"{where} is for {pf.game}, not {self.name}")
+        base = self.policies.get(pf.policy)
+        if base is None or base.id == search.SEARCH_ID or base.file or not base.weights:
+            known = ", ".join(n for n in self.presets if self.policies[n].weights)
+            raise RulesError(f"{where}: policy '{pf.policy}' is not one of {known}")
+        for k, v in pf.weights.items():
+            if k not in base.weights:
+                raise RulesError(
+                    f"{where}: {pf.policy} has no weight '{k}' (weights: {', '.join(base.weights)})"
+                )
+            wrong = self.weight_range(k).problem(v)
+            if wrong:
+                raise RulesError(f"{where}: weight {k} {wrong}, got {v:g}")
+        old = self.policies.get(pf.name)
+        if old is not None and not (old.file and Path(old.file).resolve() == Path(path).resolve()):
+            raise RulesError(f"{where}: the name '{pf.name}' is taken by another player")
+        spec = PolicySpec(
+            pf.name,
+            base.id,
+            pf.description or f"{pf.policy} with the weights of {Path(path).name}",
+            dict(base.weights) | pf.weights,
+            file=str(path),
+            file_weights=tuple(pf.weights),
+        )
+        object.__setattr__(self, "policies", {**self.policies, pf.name: spec})
+        return pf.name
+
+    def weight_range(self, name: str) -> WeightRange:
+        """The declared range of a weight (any finite number when a game declares none)."""
+        return self.weight_ranges.get(name, WeightRange(-math.inf, math.inf))
+
+    def resolve_seats(self, seats: list[SeatPolicy], rules: Any) -> list[SeatPolicy]:
+        """The weight vectors in effect under these rules: the preset's weights, replaced by
+        the game's weights for this rules mode (rules_weights), then the user's own."""
+        if self.rules_weights is None:
+            return seats
+        out = []
+        for p in seats:
+            vec = dict(p.spec.weights)
+            for k, v in self.rules_weights(rules, p.spec.base or p.spec.name).items():
+                if k in vec:
+                    vec[k] = float(v)
+            vec.update(dict(p.user))
+            out.append(SeatPolicy(p.spec, tuple(vec.values()), p.label, p.user))
+        return out
+
+    def _shown_weights(self, p: PolicySpec) -> dict[str, Any]:
+        """A player's weights as `balance games` lists them (a search's: its own, and its
+        base player by name)."""
+        if p.id != search.SEARCH_ID:
+            return dict(p.weights)
+        return {k: p.weights[k] for k in search.PARAMS} | {"base": p.base}
+
+    def _search_seat(self, user: dict[str, str]) -> SeatPolicy:
+        """A `search` seat from the weights the user wrote: base=NAME picks the base player
+        (default: the game's default player), whose own weights may be set too."""
+        base_name = user.get("base", self.policies["search"].base)
+        base = self.policies.get(base_name)
+        if base is None or base.id == search.SEARCH_ID:
+            raise RulesError(
+                f"search:base must be one of {', '.join(self.presets)}, not '{base_name}'"
+            )
+        base_w = dict(base.weights)
+        params: dict[str, float] = {}
+        set_: list[tuple[str, float]] = []
+        for k, v in user.items():
+            if k == "base":
+                continue
+            try:
+                f = float(v)
+            except ValueError:
+                raise RulesError(f"weight search:{k} must be a number, got '{v}'") from None
+            if k in search.PARAMS or (k in base_w and k in self.weight_ranges):
+                wrong = self.weight_range(k).problem(f)
+                if wrong:
+                    raise RulesError(f"weight search:{k} {wrong}, got '{v}'")
+                if k in search.PARAMS:
+                    params[k] = f
+                else:
+                    base_w[k] = f
+            else:
+                known = ", ".join(["base", *search.PARAMS, *base.weights])
+                raise RulesError(f"policy 'search' has no weight '{k}' (weights: {known})")
+            set_.append((k, f))
+        base_spec = PolicySpec(base.name, base.id, base.description, base_w)
+        vec = _search_weights(base_spec, self.search_defaults | params)
+        spec = PolicySpec(
+            "search", search.SEARCH_ID, self.policies["search"].description, vec, base.name
+        )
+        label = "search" + (":" + ",".join(f"{k}={v}" for k, v in user.items()) if user else "")
+        return SeatPolicy(spec, tuple(vec.values()), label, tuple(set_))
+
+    def policy_arrays(self, seats: list[SeatPolicy]) -> tuple[np.ndarray, np.ndarray]:
+        ids = np.array([p.spec.id for p in seats], dtype=np.int64)
+        w = np.zeros((len(seats), self.weights_width), dtype=np.float64)
+        for i, p in enumerate(seats):
+            if p.spec.id == search.SEARCH_ID:  # the search's parameters in the last columns
+                nb = len(p.weights) - len(search.PARAMS)
+                w[i, :nb] = p.weights[:nb]
+                tail = search.row_tail(p.weights[nb:], self.policies[p.spec.base].id)
+                w[i, -search.N_PARAMS :] = tail
+            else:
+                w[i, : len(p.weights)] = p.weights
+        return ids, w
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "game": self.name,
+            "title": self.title,
+            "players": [self.min_players, self.max_players],
+            "variants": self.variants.describe(),
+            "readings": {
+                k: {"replaces": r, "source": src} for k, (r, src) in self.readings().items()
+            },
+            "policies": {
+                k: {"description": p.description, "weights": self._shown_weights(p)}
+                for k, p in self.policies.items()
+            },
+            "default_policy": self.default_policy,
+            "policy_note": self.policy_note,
+            "rules": self.rules_fields(),
+        }
+
+
+def _search_weights(base: PolicySpec, params: dict[str, float] | None = None):
+    """The weight dict of a `search` seat on `base`: the base's weights in its order, then the
+    search's (simcore.frame.search.PARAMS, in order; GameSpec.policy_arrays moves them to the last
+    columns of the row, with the base's id)."""
+    vals = {k: v[0] for k, v in search.PARAMS.items()} | dict(params or {})
+    return dict(base.weights) | {k: vals[k] for k in search.PARAMS}
+
+
+GAMES: dict[str, GameSpec] = {}
+
+
+def register(spec: GameSpec) -> GameSpec:
+    GAMES[spec.name] = spec
+    return spec
+
+
+def get_game(name: str) -> GameSpec:
+    _load_all()
+    if name not in GAMES:
+        raise RulesError(f"unknown game '{name}' (known: {', '.join(sorted(GAMES))})")
+    return GAMES[name]
+
+
+def all_games() -> dict[str, GameSpec]:
+    """Every registered game, by name in alphabetical order (whatever order they were
+    imported in)."""
+    _load_all()
+    return dict(sorted(GAMES.items()))
+
+
+def _load_all() -> None:
+    """Import every game package of simcore.games (each registers its GameSpec on import)."""
+    import importlib
+    import pkgutil
+
+    top = __name__.split(".")[0]  # "simcore" (tools/ab_bench.py imports copies by other names)
+    games = importlib.import_module(f"{top}.games")
+    for mod in pkgutil.iter_modules(games.__path__):
+        if mod.ispkg:
+            importlib.import_module(f"{top}.games.{mod.name}")

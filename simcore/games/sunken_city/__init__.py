@@ -1,0 +1,39 @@
+"""Sunken City (Kramer & Kiesling, 2004): the basic game of seed 000 with its variants, and the
+advanced game of seed 001 (variant `advanced`)."""
+
+from __future__ import annotations
+
+from simcore.frame.registry import GameSpec, register
+from simcore.games.sunken_city import play as _play
+from simcore.games.sunken_city.players.presets import (
+    ADVANCED_NOTE,
+    POLICIES,
+    WEIGHT_RANGES,
+    rules_weights,
+)
+from simcore.games.sunken_city.players.weights import WEIGHT_NAMES
+from simcore.games.sunken_city.rules import DICE, SunkenCityRules
+
+SPEC = register(
+    GameSpec(
+        name="sunken-city",
+        title="Sunken City (basic game seed 000, advanced game seed 001)",
+        rules_cls=SunkenCityRules,
+        named_values={"die": DICE},
+        policies=POLICIES,
+        default_policy="balanced",
+        driver=_play.DRIVER,
+        max_weights=len(WEIGHT_NAMES),
+        rules_weights=rules_weights,
+        weight_ranges=WEIGHT_RANGES,
+        policy_note=ADVANCED_NOTE,
+        report_variants=(
+            "base",
+            "short",
+            "no-chips",
+            "short+no-chips",
+            "value-scoring",
+            "advanced",
+        ),
+    )
+)

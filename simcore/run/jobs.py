@@ -1,0 +1,286 @@
+"""Jobs and backends: a Job is one setting played in chunks of game indices (simulate's
+SimJob, a comparison's ArmsJob); a Plan is the jobs of one analysis and how to turn them, once
+played, into its result. run_jobs plays every chunk of every job on the local backend (numba
+threads, here) or on a Dask cluster (simcore.run.distributed), with one progress bar, and folds
+each job's chunks in plan order, so the result is the same on every backend.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numba
+import numpy as np
+
+from simcore.base.inputs import MAX_GAMES
+from simcore.base.rulesbase import RulesError
+from simcore.run.chunks import LazyList
+from simcore.run.distributed import run_dask
+
+
+def check_threads(threads: int | None) -> int:
+    """The number of numba threads to run on (None: all the machine allows)."""
+    limit = numba.config.NUMBA_NUM_THREADS
+    if threads is None:
+        return limit
+    if not isinstance(threads, int) or threads < 1:
+        raise RulesError(f"--threads must be at least 1, not {threads}")
+    if threads > limit:
+        raise RulesError(
+            f"--threads {threads} is more than the {limit} this machine allows (NUMBA_NUM_THREADS)"
+        )
+    return threads
+
+
+class Progress:
+    """A one-line progress bar on stderr (games/s, ETA); silent unless enabled. `start`: games
+    already done before the clock started (a resumed run): counted in the bar, not the rate."""
+
+    def __init__(self, total: int, enabled: bool, start: int = 0):
+        self.total = total
+        self.enabled = enabled
+        self.start = start
+        self.t0 = time.perf_counter()
+        self.last = 0.0
+
+    def update(self, done: int, force: bool = False) -> None:
+        if not self.enabled:
+            return
+        now = time.perf_counter()
+        if not force and now - self.last < 0.2:
+            return
+        self.last = now
+        dt = max(now - self.t0, 1e-9)
+        frac = done / self.total if self.total else 1.0
+        bar = "#" * int(frac * 30)
+        if done > self.start:  # the rate and ETA once this run has played games
+            rate = (done - self.start) / dt
+            speed = f"{rate:,.0f} games/s ETA {(self.total - done) / rate:,.0f}s"
+        else:
+            speed = "starting"
+        sys.stderr.write(f"\r[{bar:<30}] {frac:6.1%} {done:,}/{self.total:,} games {speed} ")
+        sys.stderr.flush()
+
+    def restart(self, done: int) -> None:
+        """Start the clock again (work begins now, e.g. once a cluster is up)."""
+        self.t0 = time.perf_counter()
+        self.start = done
+
+    def close(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+BACKENDS = ("local", "dask")
+# the options of run_jobs / run_plans (the rest of a call's keywords describe the work)
+RUN_OPTIONS = ("backend", "scheduler", "workers", "threads", "progress")
+
+
+def check_backend(backend: str, scheduler: str | None, workers: int | None) -> None:
+    """Reject a bad --backend / --scheduler / --workers combination before any work."""
+    if backend not in BACKENDS:
+        raise RulesError(f"--backend must be local or dask, not '{backend}'")
+    if backend == "local" and (scheduler or workers is not None):
+        raise RulesError("--scheduler and --workers go with --backend dask")
+    if workers is not None and (
+        isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers < 1
+    ):
+        raise RulesError(f"--workers must be at least 1, not {workers}")
+    if scheduler and workers is not None:
+        raise RulesError(
+            "give --scheduler (a running cluster) or --workers (a local one), not both"
+        )
+    if backend == "dask":
+        import importlib.util
+
+        if importlib.util.find_spec("distributed") is None:
+            raise RulesError(
+                "--backend dask needs the 'distributed' extra: "
+                "pip install 'balance-analyser[distributed]'"
+            )
+
+
+def split_run_options(kw: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Keywords -> (the run options of run_plans, the rest)."""
+    run = {k: v for k, v in kw.items() if k in RUN_OPTIONS}
+    return run, {k: v for k, v in kw.items() if k not in RUN_OPTIONS}
+
+
+class Task(NamedTuple):
+    """One unit of work: fn(*args, threads=T) on some worker; `games` it plays (progress)."""
+
+    fn: Callable[..., Any]
+    args: tuple
+    games: int
+
+
+class TaskList(LazyList):
+    """(plan index, task) of the chunks of a plan from chunk `skip` on, made when asked for:
+    make(first, n) -> the Task of the chunk of games first .. first + n - 1 (memory does not
+    grow with the number of chunks)."""
+
+    def __init__(self, plan: Sequence, make: Callable[[int, int], Task], skip: int = 0):
+        self.plan, self.make, self.skip = plan, make, skip
+
+    def __len__(self) -> int:
+        return max(len(self.plan) - self.skip, 0)
+
+    def item(self, k: int) -> tuple[int, Task]:
+        i = self.skip + k
+        return i, self.make(*self.plan[i])
+
+
+class Job:
+    """One setting played in chunks of game indices. A backend runs `tasks()` (anywhere, in
+    any order) and hands each result to `fold` in plan order; fold returns True to stop."""
+
+    game: str
+    players: int
+    total_games: int = 0  # games the job plays when it runs to the end (the progress bar)
+    done_games: int = 0  # of those, already played before the run (a resumed checkpoint)
+    elapsed_s: float = 0.0  # set by the backend
+
+    def tasks(self, backend: str) -> Sequence[tuple[int, Task]]:
+        """(plan index, task) of every chunk still to play, in plan order (a TaskList)."""
+        raise NotImplementedError
+
+    def warm(self) -> None:
+        """Compile or load the kernels in this process (the local backend, before the clock)."""
+
+    def fold(self, i: int, result: Any) -> bool:
+        raise NotImplementedError
+
+
+@dataclass
+class Plan:
+    """The jobs of one analysis and how to turn them, once played, into its result."""
+
+    jobs: list[Job]
+    finish: Callable[[], Any]
+
+
+@contextmanager
+def _sigterm_as_interrupt():
+    """SIGTERM stops a run like Ctrl-C (KeyboardInterrupt), where signals can be caught."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def _term(signum, frame):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGTERM, _term)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+def run_jobs(
+    jobs: list[Job],
+    *,
+    backend: str = "local",
+    scheduler: str | None = None,
+    workers: int | None = None,
+    threads: int | None = None,
+    progress: bool = False,
+) -> None:
+    """Play every chunk of every job and fold each job's chunks in its plan order.
+
+    backend 'local': the jobs one after the other, chunk by chunk, on `threads` numba threads.
+    backend 'dask': every chunk of every job on one cluster, submitted in order with a
+    bounded number in flight (simcore.run.distributed.run_dask; a running cluster
+    at `scheduler`, or a local one of `workers` processes started and stopped here); each
+    job's results are folded in plan order as they arrive, so the results are the local ones.
+    One progress bar counts the games of all jobs. Ctrl-C or SIGTERM raise KeyboardInterrupt
+    (the jobs keep what was folded so far)."""
+    check_backend(backend, scheduler, workers)
+    nthreads = check_threads(threads)
+    total = sum(job.total_games for job in jobs)
+    if total > MAX_GAMES:
+        raise RulesError(f"this command would play {total:,} games: at most 2**62 ({MAX_GAMES:,})")
+    todo = [job.tasks(backend) for job in jobs]
+    done = sum(job.done_games for job in jobs)
+    bar = Progress(total, progress, start=done)
+    bar.update(done, force=True)
+    t0 = time.perf_counter()
+
+    def task_done(games: int) -> None:
+        nonlocal done
+        done += games
+        bar.update(done)
+
+    with _sigterm_as_interrupt():
+        try:
+            if backend == "local":
+                _run_local(jobs, todo, nthreads, task_done, on_start=lambda: bar.restart(done))
+            else:
+
+                def fold(j: int, i: int, result: Any) -> bool:
+                    stop = jobs[j].fold(i, result)
+                    jobs[j].elapsed_s = time.perf_counter() - t0
+                    return stop
+
+                run_dask(
+                    jobs,
+                    todo,
+                    fold,
+                    task_done,
+                    scheduler=scheduler,
+                    workers=workers,
+                    on_start=lambda: bar.restart(done),
+                )
+            bar.update(done, force=True)
+        finally:
+            bar.close()
+
+
+def _run_local(
+    jobs: list[Job],
+    todo,
+    nthreads: int,
+    task_done: Callable[[int], None],
+    on_start: Callable[[], None] = lambda: None,
+) -> None:
+    """The local backend: the jobs in order, chunk by chunk, on this process's numba threads.
+    A job's elapsed_s is the time spent on its chunks (compiling excluded); on_start is called
+    once the kernels are compiled (the progress bar's clock starts there)."""
+    prev = numba.get_num_threads()
+    numba.set_num_threads(nthreads)
+    try:
+        for job in jobs:
+            job.warm()
+        on_start()
+        for job, tasks in zip(jobs, todo):
+            for i, task in tasks:
+                t = time.perf_counter()
+                stop = job.fold(i, task.fn(*task.args))
+                job.elapsed_s += time.perf_counter() - t
+                task_done(task.games)
+                if stop:
+                    break
+    finally:
+        numba.set_num_threads(prev)
+
+
+def run_plans(plans: list[Plan], **run_options: Any) -> list[Any]:
+    """Run the jobs of every plan together (one cluster, one progress bar), then finish each
+    plan; run_options as run_jobs."""
+    run_jobs([job for p in plans for job in p.jobs], **run_options)
+    return [p.finish() for p in plans]
+
+
+def play(plan_fn: Callable[..., Plan], *args: Any, **kw: Any) -> Any:
+    """Build one plan, plan_fn(*args, **kw without the run options), play it and return its
+    result; the run options (backend, scheduler, workers, threads, progress) as run_jobs."""
+    run_options, kw = split_run_options(kw)
+    (result,) = run_plans([plan_fn(*args, **kw)], **run_options)
+    return result

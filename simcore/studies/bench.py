@@ -1,0 +1,307 @@
+"""`balance bench`: games per second of each game with its default players, on 1 thread and
+on all threads (median of several runs after a warm-up), and nanoseconds per turn."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+
+import numba
+import numpy as np
+
+from simcore.base.inputs import check_games, check_rows, check_whole
+from simcore.base.rulesbase import RulesError
+from simcore.frame.registry import all_games, get_game
+
+
+class BenchError(RuntimeError):
+    """A measurement subprocess of `balance bench --full` failed (reported in one line)."""
+
+
+def _time_batch(
+    spec, players: int, games: int, threads: int, seed: int = 12345, policy: str | None = None
+):
+    rules = spec.rules_cls()
+    r = spec.pack(rules, players)
+    seats = spec.resolve_seats(spec.parse_policies(policy, players), rules)
+    ids, w = spec.policy_arrays(seats)
+    rows = np.zeros((games, len(spec.columns)), dtype=np.int64)
+    prev = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        t0 = time.perf_counter()
+        spec.play_batch(r, ids, w, np.uint64(seed), np.int64(0), False, False, rows)
+        dt = time.perf_counter() - t0
+    finally:
+        numba.set_num_threads(prev)
+    turns = rows[:, spec.columns.index("turns")].sum()
+    return dt, int(turns)
+
+
+def _policy_fits(spec, policy: str) -> bool:
+    """Whether `policy` (as --policy gives it, with weights) is one of the game's players."""
+    return bool(_counts_for(spec, policy))
+
+
+def _counts_for(spec, policy: str | None) -> list[int]:
+    """The player counts `policy` fits (a list of one entry per seat fits its own count)."""
+    out = []
+    for players in range(spec.min_players, spec.max_players + 1):
+        try:
+            spec.parse_policies(policy, players)
+        except RulesError:
+            continue
+        out.append(players)
+    return out
+
+
+def run_bench(
+    game: str | None,
+    games: int,
+    runs: int,
+    echo: Callable[[str], None] = print,
+    policy: str | None = None,
+):
+    specs = [get_game(game)] if game else list(all_games().values())
+    if policy is not None:
+        # an unknown policy or weight is an input error (RulesError: one line, exit status
+        # 2); with every game, the games the policy (name and weights) does not fit are left
+        # out
+        if game:
+            if not _counts_for(specs[0], policy):  # say why it fits no player count
+                specs[0].parse_policies(policy, specs[0].min_players)
+        else:
+            fit = [spec for spec in specs if _policy_fits(spec, policy)]
+            if not fit:
+                known = sorted({p for spec in specs for p in spec.policies})
+                raise RulesError(f"no game has a policy '{policy}' (known: {', '.join(known)})")
+            specs = fit
+    maxt = numba.config.NUMBA_NUM_THREADS
+    results = []
+    gw = max(len(spec.name) for spec in specs) + 2
+    pw = max(10, len(policy or "") + 2)  # a policy with weights is longer than a name
+    echo(
+        f"{'game':<{gw}}{'players':>8}{'policy':>{pw}}{'1 thread g/s':>15}"
+        f"{f'{maxt} threads g/s':>16}{'speed-up':>10}{'ns/turn':>10}"
+    )
+    for spec in specs:
+        fits = _counts_for(spec, policy) if policy else None
+        for players in range(spec.min_players, spec.max_players + 1):
+            if fits is not None and players not in fits:
+                continue
+            pol = policy or spec.default_policy
+            _time_batch(spec, players, min(games, 2000), 1, policy=pol)  # warm-up
+            # the thread counts take turns run by run, so that a slow spell of the machine
+            # (they last minutes here) falls on both and not on the speed-up
+            counts = sorted({1, maxt})
+            times = {t: [] for t in counts}
+            turns = 0
+            for _ in range(runs):
+                for t in counts:
+                    dt, turns = _time_batch(spec, players, games, t, policy=pol)
+                    times[t].append(dt)
+            rates = {t: games / statistics.median(times[t]) for t in counts}
+            # the same seed every run: the same games, the same turns
+            nspt = statistics.median(times[1]) / max(turns, 1) * 1e9
+            row = {
+                "game": spec.name,
+                "players": players,
+                "policy": pol,
+                "games": games,
+                "runs": runs,
+                "games_per_s_1": rates[1],
+                f"games_per_s_{maxt}": rates[maxt],
+                "speedup": rates[maxt] / rates[1],
+                "ns_per_turn": nspt,
+                "threads": maxt,
+                "seconds_1": times[1],
+                f"seconds_{maxt}": times[maxt],
+            }
+            results.append(row)
+            echo(
+                f"{spec.name:<{gw}}{players:>8}{pol:>{pw}}{rates[1]:>15,.0f}"
+                f"{rates[maxt]:>16,.0f}{rates[maxt] / rates[1]:>10.2f}{nspt:>10,.0f}"
+            )
+    return {"machine_threads": maxt, "results": results}
+
+
+def bench(
+    game: str | None,
+    games: int,
+    runs: int,
+    *,
+    policy: str | None = None,
+    full: bool = False,
+    echo: Callable[[str], None] = print,
+) -> dict:
+    """`balance bench`: run_bench's table (printed as it is measured), and with full=True
+    run_full's slow figures under the key 'full' (BenchError when a measurement fails)."""
+    games = check_rows(check_games(games), "bench")
+    runs = check_whole(runs, "--runs", 1, maximum=1000)
+    res = run_bench(game, games, runs, echo=echo, policy=policy)
+    if full:
+        res["full"] = run_full(game, echo=echo, policy=policy, bench=res)
+    return res
+
+
+# ---------------------------------------------------------------------------------------
+# The slower measurements (balance bench --full): each runs in a fresh subprocess.
+
+_PLAY = """
+import sys, time, numpy as np
+from simcore import get_game
+spec = get_game(sys.argv[1])
+players = int(sys.argv[2])
+ids, w = spec.policy_arrays(spec.parse_policies(sys.argv[3], players))
+r = spec.pack(spec.rules_cls(), players)
+rows = np.zeros((int(sys.argv[4]), len(spec.columns)), np.int64)
+t = time.perf_counter()
+spec.play_batch(r, ids, w, np.uint64(7), np.int64(0), False, False, rows)
+print(time.perf_counter() - t)
+"""
+
+# Peak memory of this process: VmHWM (the high-water mark of the process's own memory, new at
+# exec). ru_maxrss is only the fallback where /proc is missing: on Linux it keeps the parent's
+# peak across fork and exec, so a child of a `balance bench` that compiled several games
+# reported the parent's 1 GB.
+_MEMORY = """
+import resource, sys
+from simcore import simulate
+simulate(sys.argv[1], int(sys.argv[2]), int(float(sys.argv[4])), policies=sys.argv[3], seed=1)
+kb = None
+try:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                kb = int(line.split()[1])
+except OSError:
+    pass
+print(kb if kb is not None else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def _run(code: str, *args: str, env: dict | None = None) -> tuple[str, float]:
+    import os
+    import subprocess
+    import sys
+
+    t0 = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, "-W", "ignore", "-c", code, *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+    )
+    if proc.returncode != 0:
+        lines = proc.stderr.strip().splitlines()
+        raise BenchError(
+            f"the measurement subprocess for {' '.join(args)} failed (exit {proc.returncode}): "
+            + (lines[-1] if lines else "no message")
+        )
+    out = proc.stdout.strip().splitlines()
+    return (out[-1] if out else ""), time.perf_counter() - t0
+
+
+def plain_python_ratio(
+    game: str, players: int, policy: str, games: int, compiled_games_per_s: float
+) -> dict:
+    """Seconds per game of the same engine with NUMBA_DISABLE_JIT=1 on a small sample, and
+    the ratio to the compiled games per second on one thread."""
+    secs, _ = _run(_PLAY, game, str(players), policy, str(games), env={"NUMBA_DISABLE_JIT": "1"})
+    per_game = float(secs) / games
+    return {
+        "plain_python_s_per_game": per_game,
+        "ratio": compiled_games_per_s * per_game,
+        "sample_games": games,
+    }
+
+
+def start_times(game: str, players: int, policy: str) -> dict:
+    """Cold compile (an empty numba cache) and warm start (cache filled) of a 1,000-game
+    simulate, wall clock of the whole process."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as cache:
+        _, cold = _run(_MEMORY, game, str(players), policy, "1000", env={"XDG_CACHE_HOME": cache})
+        _, warm = _run(_MEMORY, game, str(players), policy, "1000", env={"XDG_CACHE_HOME": cache})
+    return {"cold_start_s": cold, "warm_start_s": warm}
+
+
+def peak_memory(game: str, players: int, policy: str, games: list[int]) -> dict:
+    """Peak resident memory (kB) of a simulate of each number of games, without rows."""
+    out = {}
+    for n in games:
+        kb, _ = _run(_MEMORY, game, str(players), policy, str(n))
+        out[str(n)] = int(kb)
+    return out
+
+
+def _rate_1(spec, players: int, pol: str, bench: dict | None) -> float:
+    """Games per second on one thread: from the table just measured, else measured here."""
+    for row in (bench or {}).get("results", []):
+        if (row["game"], row["players"], row["policy"]) == (spec.name, players, pol):
+            return row["games_per_s_1"]
+    _time_batch(spec, players, 500, 1, policy=pol)
+    dt, _ = _time_batch(spec, players, 5000, 1, policy=pol)
+    return 5000 / dt
+
+
+def run_full(
+    game: str | None,
+    echo: Callable[[str], None] = print,
+    policy: str | None = None,
+    memory_games: tuple[int, ...] = (100_000, 10_000_000),
+    bench: dict | None = None,
+    plain_games: int = 5,
+) -> dict:
+    """The slow figures: for each player count the ratio to the plain-Python engine (the same
+    players, `plain_games` games); for each game (the compiled code is the same for every
+    player count; 3 players, or the nearest count) the cold and warm start of a 1,000-game
+    simulate and the peak memory of simulates of `memory_games` games. Memory does not depend
+    on the players (no rows are kept), so it is measured with whichever of the game's default
+    and random players runs faster, to keep the 1e7-game run short. `bench`: the result of
+    run_bench, whose one-thread rates are reused."""
+    specs = [get_game(game)] if game else list(all_games().values())
+    res = {}
+    gw = max(len(spec.name) for spec in specs) + 2
+    echo("")
+    echo(f"{'game':<{gw}}{'players':>8}{'policy':>10}{'plain ms/game':>15}{'compiled x':>12}")
+    for spec in specs:
+        pol = policy or spec.default_policy
+        if policy and policy not in spec.policies:
+            continue
+        ratios = {}
+        for players in range(spec.min_players, spec.max_players + 1):
+            rate = _rate_1(spec, players, pol, bench)
+            plain = plain_python_ratio(spec.name, players, pol, plain_games, rate)
+            ratios[str(players)] = {"games_per_s_1": rate, **plain}
+            echo(
+                f"{spec.name:<{gw}}{players:>8}{pol:>10}"
+                f"{plain['plain_python_s_per_game'] * 1e3:>15,.1f}{plain['ratio']:>12,.0f}"
+            )
+        res[spec.name] = {"policy": pol, "plain_python": ratios}
+    echo("")
+    for spec in specs:
+        if spec.name not in res:
+            continue
+        pol = res[spec.name]["policy"]
+        players = max(spec.min_players, min(3, spec.max_players))
+        starts = start_times(spec.name, players, pol)
+        fast = pol
+        if pol != "random" and "random" in spec.policies:
+            if _rate_1(spec, players, "random", None) > _rate_1(spec, players, pol, bench):
+                fast = "random"
+        mem = peak_memory(spec.name, players, fast, list(memory_games))
+        res[spec.name].update(
+            {"players": players, **starts, "memory_policy": fast, "peak_rss_kb": mem}
+        )
+        ratio = mem[str(max(memory_games))] / mem[str(min(memory_games))]
+        echo(
+            f"{spec.name}: {players} players, {pol}: cold start {starts['cold_start_s']:.1f} s "
+            f"(empty numba cache), warm start {starts['warm_start_s']:.1f} s (1,000-game "
+            f"simulate); peak memory ({fast} players) "
+            + ", ".join(f"{int(k):,} games {v / 1024:,.0f} MB" for k, v in mem.items())
+            + f" (ratio {ratio:.2f})"
+        )
+    return res

@@ -1,0 +1,519 @@
+"""`balance robustness`: the simulator's side. The settings grid (lineups of players and
+component readings, per player count), each setting played as the arms of a comparison on
+common random numbers (simcore.studies.arms), with a tally of the games' outcomes for the detection
+of
+degenerate play; progress per setting, a checkpoint saved after every setting and a resume that
+skips the settings already played. analysis.verdicts turns what is played here into verdicts.
+
+The grid, per player count (docs/robustness.md):
+- lineups, on the rulebook's components: `random` in every seat, each other preset in every
+  seat, a mixed population (each game's lineup drawn from the presets, every drawn lineup
+  played in every rotation: simcore.frame.seats), and `search` in every seat at two budgets (a
+  quarter
+  of the game's default budget and the default), with fewer games (SEARCH_SHARE);
+- component readings: the default lineup on each component reading the game registers
+  (VARIANTS.add_reading) and on each [variant.NAME] of a --rules-file.
+Each setting but the search ones plays every variant of the game's report (GameSpec.
+report_variants; under a reading, the reading and then the variant) on the same games; the
+search settings play the rules alone (their games cost 100-1,000 times more).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simcore.base.inputs import check_folder_of, check_games, check_seed, write_atomic
+from simcore.base.rulesbase import RulesError, load_variant_file, rules_hash
+from simcore.frame.registry import get_game
+from simcore.frame.search import PARAMS as SEARCH_PARAMS
+from simcore.run.checkpoint import _summary_from_json, _summary_to_json
+from simcore.run.chunks import POPULATION
+from simcore.run.jobs import Plan, run_plans, split_run_options
+from simcore.studies.arms import Arm, ArmRun, ArmsJob, arms_job, play_arms_rows
+
+SEARCH_SHARE = (10, 40)  # the search settings play games // 10 (low budget), games // 40 (default)
+LIMIT_REASONS = ("round-limit", "turn-limit")  # end reasons that are a safety cap, not the rules'
+FORMAT = 1  # of a robustness checkpoint
+
+
+# --------------------------------------------------------------------------------- settings
+@dataclass(frozen=True)
+class Setting:
+    """One setting of the grid: a player count, a lineup and the components it plays on."""
+
+    players: int
+    kind: str  # 'lineup' or 'components'
+    name: str  # e.g. 'balanced', 'mixed', 'search:budget=16', a reading's name
+    policies: str  # the policy list (parse_policies text); a pool for the mixed population
+    seating: bool | str  # False (fixed seats) or simcore.run.chunks.POPULATION
+    reading: str = ""  # the component reading played ('' the rulebook's components)
+    variants: tuple[str, ...] = ("base",)  # the arms: the report's variants (the first 'base')
+    games: int = 0
+    reference: bool = False  # the default lineup on the rulebook's components
+
+    @property
+    def key(self) -> str:
+        return f"{self.players}p/{self.kind}/{self.name}"
+
+    @property
+    def label(self) -> str:
+        """Words for a designer: 'balanced in every seat', 'reading dark-b'."""
+        if self.kind == "components":
+            return f"reading {self.name}"
+        if self.seating == POPULATION:
+            return "mixed population"
+        return f"{self.name} in every seat"
+
+    def arms(self) -> list[Arm]:
+        """The arms of the setting, labelled by variant (the same labels in every setting)."""
+        out = []
+        for v in self.variants:
+            parts = ([self.reading] if self.reading else []) + ([] if v == "base" else [v])
+            out.append(Arm(v, tuple(parts) or ("base",)))
+        return out
+
+
+def search_budgets(spec: Any) -> tuple[int, int]:
+    """The two budgets of the search settings: a quarter of the game's default and the default."""
+    default = int(spec.search_defaults.get("budget", SEARCH_PARAMS["budget"][0]))
+    return max(default // 4, 1), default
+
+
+def lineup_settings(spec: Any, players: int, games: int, variants: tuple[str, ...]) -> list:
+    """The lineup settings of one player count, on the rulebook's components."""
+    out = []
+    for name in spec.presets:
+        out.append(
+            Setting(
+                players,
+                "lineup",
+                name,
+                name,
+                False,
+                variants=variants,
+                games=games,
+                reference=name == spec.default_policy,
+            )
+        )
+    pool = ",".join(spec.presets)
+    out.append(
+        Setting(players, "lineup", "mixed", pool, POPULATION, variants=variants, games=games)
+    )
+    if "search" in spec.policies:
+        for budget, share in zip(search_budgets(spec), SEARCH_SHARE):
+            name = f"search:budget={budget}"
+            out.append(Setting(players, "lineup", name, name, False, games=max(games // share, 2)))
+    return out
+
+
+def reading_settings(
+    spec: Any, players: int, games: int, variants: tuple[str, ...], readings: list[str]
+) -> list:
+    """The component settings of one player count: the default lineup on each reading."""
+    return [
+        Setting(
+            players,
+            "components",
+            r,
+            spec.default_policy,
+            False,
+            reading=r,
+            variants=variants,
+            games=games,
+        )
+        for r in readings
+    ]
+
+
+def component_readings(spec: Any, rules_file: str | None) -> dict[str, dict[str, str]]:
+    """Every component reading: the game's registered ones (VARIANTS.add_reading), then the
+    rules file's [reading.NAME] tables (with their own `replaces` and `source` texts) and
+    [variant.NAME] tables (a designer's reading without those texts): name -> {'replaces',
+    'source'}."""
+    out = {name: {"replaces": rep, "source": src} for name, (rep, src) in spec.readings().items()}
+    if rules_file:
+        tables = load_variant_file(
+            rules_file, spec.rules_cls, spec.variants.names(), spec.named_values
+        )
+        own = spec.readings(rules_file)
+        for name in tables:
+            rep, src = own.get(name, ("", ""))
+            out[name] = {
+                "replaces": rep or "(the designer's reading)",
+                "source": src or f"rules file {rules_file}",
+            }
+    return out
+
+
+# --------------------------------------------------------------------------------- outcomes
+@dataclass
+class Outcomes:
+    """A mergeable tally of one arm's games for the detection of degenerate play: how often
+    each outcome (the final scores of the seats and the length in rounds) occurred, the games
+    in which no seat scored, and the games ended by a safety cap (LIMIT_REASONS)."""
+
+    counts: Counter = field(default_factory=Counter)
+    no_score: int = 0
+    limit: int = 0
+
+    def add(self, other: Outcomes) -> None:
+        self.counts.update(other.counts)
+        self.no_score += other.no_score
+        self.limit += other.limit
+
+    @property
+    def games(self) -> int:
+        return sum(self.counts.values())
+
+    def to_json(self) -> dict:
+        return {
+            "counts": [[*k, v] for k, v in sorted(self.counts.items())],
+            "no_score": self.no_score,
+            "limit": self.limit,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any, players: int) -> Outcomes:
+        ok = isinstance(data, dict) and set(data) == {"counts", "no_score", "limit"}
+        rows = data.get("counts") if ok else None
+        if (
+            not ok
+            or not isinstance(rows, list)
+            or not all(_whole_list(r, players + 2) for r in rows)
+        ):
+            raise RulesError("its outcome tally is not a table of whole numbers")
+        if not _whole_list([data["no_score"], data["limit"]], 2):
+            raise RulesError("its outcome tally's counts are not whole numbers")
+        return cls(Counter({tuple(r[:-1]): r[-1] for r in rows}), data["no_score"], data["limit"])
+
+
+def _whole_list(v: Any, n: int) -> bool:
+    return (
+        isinstance(v, list)
+        and len(v) == n
+        and all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in v)
+    )
+
+
+def outcomes_of(spec: Any, frame: Any, players: int) -> Outcomes:
+    """The Outcomes of a DataFrame of result rows."""
+    scores = frame[[f"score_{s}" for s in range(players)]].to_numpy()
+    keys = np.column_stack([scores, frame["rounds"].to_numpy()])
+    uniq, counts = np.unique(keys, axis=0, return_counts=True)
+    limit_codes = [i for i, r in enumerate(spec.end_reasons) if r in LIMIT_REASONS]
+    return Outcomes(
+        Counter({tuple(int(x) for x in k): int(c) for k, c in zip(uniq, counts)}),
+        int(np.count_nonzero((scores == 0).all(axis=1))),
+        int(np.isin(frame["end_reason"].to_numpy(), limit_codes).sum()),
+    )
+
+
+def play_setting_chunk(
+    game, players, arm_rules, seats, seed, first, n, rotate, metrics, threads=None
+):
+    """A chunk of a robustness setting: play_arms_chunk's (summaries, moments) and the
+    Outcomes of every arm."""
+    spec = get_game(game)
+    summaries, moments, frames = play_arms_rows(
+        game, players, arm_rules, seats, seed, first, n, rotate, metrics, threads
+    )
+    return summaries, moments, [outcomes_of(spec, f, players) for f in frames]
+
+
+class SettingJob(ArmsJob):
+    """One setting of the grid: its arms on the same games, chunk by chunk, with the outcomes
+    tallied; when its last chunk is folded, `done(job)` is called (progress, checkpoint)."""
+
+    chunk_fn = staticmethod(play_setting_chunk)
+
+    def __init__(self, setting: Setting, inner: ArmsJob, done: Callable[[SettingJob], None]):
+        self.__dict__.update(inner.__dict__)  # the job arms_job validated and built
+        self.setting, self.done = setting, done
+        self.outcomes = [Outcomes() for _ in self.arms]
+        self.n_chunks = -1
+
+    def tasks(self, backend: str):
+        todo = super().tasks(backend)
+        self.n_chunks = len(todo.plan)
+        return todo
+
+    def fold(self, i: int, result) -> bool:
+        summaries, moments, outcomes = result
+        super().fold(i, (summaries, moments))
+        for mine, more in zip(self.outcomes, outcomes):
+            mine.add(more)
+        if i == self.n_chunks - 1:
+            self.done(self)
+        return False
+
+    # ------------------------------------------------------------------ checkpoint
+    def state_json(self) -> dict:
+        m = self.moments
+        return {
+            "summaries": [_summary_to_json(j.summary) for j in self.per_arm],
+            "moments": {
+                "n": m.n,
+                **{k: getattr(m, k).tolist() for k in ("sums", "within", "cross", "pairs")},
+            },
+            "outcomes": [o.to_json() for o in self.outcomes],
+            "elapsed_s": self.elapsed_s,
+        }
+
+    def restore(self, data: Any) -> None:
+        """The state of a finished setting from a checkpoint (RulesError if it does not fit)."""
+        if not isinstance(data, dict) or set(data) != {
+            "summaries",
+            "moments",
+            "outcomes",
+            "elapsed_s",
+        }:
+            raise RulesError(f"setting {self.setting.key} has the wrong fields")
+        if len(data["summaries"]) != len(self.arms) or len(data["outcomes"]) != len(self.arms):
+            raise RulesError(f"setting {self.setting.key} has the wrong number of arms")
+        for job, s in zip(self.per_arm, data["summaries"]):
+            job.summary = _summary_from_json(s, job.summary)
+            if job.summary.games != self.games:
+                raise RulesError(f"setting {self.setting.key} holds {job.summary.games} games")
+        mo = data["moments"]
+        m = self.moments
+        if not isinstance(mo, dict) or mo.get("n") != self.games:
+            raise RulesError(f"setting {self.setting.key}: its sums are not of {self.games} games")
+        for k in ("sums", "within", "cross", "pairs"):
+            arr = np.asarray(mo.get(k), dtype=np.float64)
+            if arr.shape != getattr(m, k).shape:
+                raise RulesError(f"setting {self.setting.key}: its {k} have the wrong shape")
+            setattr(m, k, arr)
+        m.n = self.games
+        self.outcomes = [Outcomes.from_json(o, self.players) for o in data["outcomes"]]
+        self.elapsed_s = float(data["elapsed_s"])
+        self.skip_chunks = 1 << 62  # nothing left to play
+        self.done_games = self.total_games
+
+
+# --------------------------------------------------------------------------------- the run
+@dataclass
+class RobustnessRun:
+    """Everything a robustness run played: per setting (in grid order) its ArmRun and the
+    Outcomes of each arm, the component readings, and the run's provenance."""
+
+    spec: Any
+    player_counts: list[int]
+    games: int
+    seed: int
+    settings: list[Setting]
+    runs: dict[str, ArmRun]  # setting key -> its arms played
+    outcomes: dict[str, list[Outcomes]]  # setting key -> per arm
+    readings: dict[str, dict[str, str]]
+    rules_file: str | None
+    elapsed_s: float
+    resumed: list[str] = field(default_factory=list)  # settings restored from the checkpoint
+
+
+class Checkpoint:
+    """The checkpoint of a robustness run: its fingerprint and the state of each setting
+    played to the end, rewritten atomically after every setting (one JSON object)."""
+
+    def __init__(self, path: str | None, fingerprint: dict, resume: bool):
+        self.path, self.fingerprint, self.saved = path, fingerprint, {}
+        if not path:
+            if resume:
+                raise RulesError("--resume needs --checkpoint FILE")
+            return
+        p = Path(path)
+        if p.is_dir():
+            raise RulesError(f"--checkpoint '{path}' is a directory; give a file name")
+        check_folder_of(path, "--checkpoint")
+        if not p.exists():
+            if resume:
+                raise RulesError(f"--resume: checkpoint '{path}' does not exist")
+            return
+        if not resume:
+            raise RulesError(
+                f"checkpoint '{path}' exists: add --resume to continue that run, or remove the file"
+            )
+        try:
+            data = json.loads(p.read_text())
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+            raise RulesError(f"checkpoint '{path}' cannot be read (not valid JSON)") from None
+        if not isinstance(data, dict) or set(data) != {"format", "fingerprint", "settings"}:
+            raise RulesError(f"checkpoint '{path}' is refused: not a robustness checkpoint")
+        if data["format"] != FORMAT or data["fingerprint"] != json.loads(json.dumps(fingerprint)):
+            raise RulesError(
+                f"checkpoint '{path}' is refused: it belongs to a different run (command, game, "
+                "players, games, seed, settings or rules differ)"
+            )
+        if not isinstance(data["settings"], dict):
+            raise RulesError(f"checkpoint '{path}' is refused: its settings are not an object")
+        self.saved = data["settings"]
+
+    def save(self, key: str, state: dict) -> None:
+        if not self.path:
+            return
+        self.saved[key] = state
+        blob = json.dumps(
+            {"format": FORMAT, "fingerprint": self.fingerprint, "settings": self.saved}
+        )
+
+        def write(tmp: str) -> None:
+            with open(tmp, "w") as fh:
+                fh.write(blob)
+                fh.flush()
+                os.fsync(fh.fileno())
+
+        write_atomic(self.path, write, "--checkpoint")
+
+
+def grid(
+    spec: Any,
+    counts: list[int],
+    games: int,
+    readings: list[str],
+    settings: list[str] | None,
+    search: bool = True,
+) -> list[Setting]:
+    """The settings of the grid in order: per player count, the lineups, then the readings;
+    `settings` (names) keeps only those lineups and readings (None: all); search=False leaves
+    out the search settings."""
+    variants = tuple(spec.report_variants)
+    out = []
+    for p in counts:
+        out += [
+            s
+            for s in lineup_settings(spec, p, games, variants)
+            if search or not s.name.startswith("search")
+        ]
+        out += reading_settings(spec, p, games, variants, readings)
+    if settings is not None:
+        known = sorted({s.name for s in out})
+        bad = [n for n in settings if n not in known]
+        if bad:
+            raise RulesError(f"unknown setting '{bad[0]}' (known: {', '.join(known)})")
+        out = [s for s in out if s.name in settings or s.reference]
+    return out
+
+
+def robustness_plan(
+    game: str | Any,
+    player_counts: list[int] | None,
+    games: int,
+    *,
+    seed: int = 1,
+    rules_file: str | None = None,
+    settings: list[str] | None = None,
+    search: bool = True,
+    chunk_size: int | None = None,
+    checkpoint: str | None = None,
+    resume: bool = False,
+    progress: bool = False,
+    echo: Callable[[str], None] | None = None,
+    version: str = "",
+) -> Plan:
+    """The robustness grid of a game as a plan (its result a RobustnessRun). player_counts:
+    None for every count the game allows; games: per setting (the search settings play fewer,
+    SEARCH_SHARE); settings: the names of the settings to play (the reference setting, the
+    default lineup on the rulebook's components, always); checkpoint/resume as simulate's, per
+    setting; search=False: without the search settings (the report's cheap grid); progress: a
+    line per finished setting on stderr (echo: where else to write it)."""
+    spec = get_game(game) if isinstance(game, str) else game
+    games, seed = check_games(games, 2, " per setting"), check_seed(seed)
+    counts = player_counts or list(range(spec.min_players, spec.max_players + 1))
+    for p in counts:
+        spec.check_players(p)
+    readings = component_readings(spec, rules_file)
+    grid_ = grid(spec, counts, games, list(readings), settings, search)
+    jobs: list[SettingJob] = []
+    started = time.perf_counter()
+    fingerprint: dict[str, Any] = {"command": "robustness", "game": spec.name, "seed": seed}
+    finished: list[str] = []
+
+    def done(job: SettingJob) -> None:
+        ck.save(job.setting.key, job.state_json())
+        finished.append(job.setting.key)
+        line = (
+            f"  [{len(finished)}/{len(jobs)}] {job.setting.players} players, {job.setting.label}: "
+            f"{job.games * len(job.arms):,} games in {job.elapsed_s:.1f} s"
+        )
+        if progress:
+            sys.stderr.write("\r" + line + " " * 20 + "\n")
+            sys.stderr.flush()
+        if echo is not None:
+            echo(line)
+
+    for s in grid_:
+        inner = arms_job(
+            spec,
+            s.players,
+            s.arms(),
+            s.games,
+            seed=seed,
+            policies=spec.parse_policies(s.policies, _entries(s)),
+            rotate_seats=s.seating,
+            rules_file=rules_file,
+            chunk_size=chunk_size,
+            version=version,
+        )
+        jobs.append(SettingJob(s, inner, done))
+    fingerprint["settings"] = [
+        [
+            j.setting.key,
+            j.games,
+            [p.label for p in j.seats],
+            [rules_hash(r.resolved(j.players)) for r in j.arm_rules],
+        ]
+        for j in jobs
+    ]
+    ck = Checkpoint(checkpoint, fingerprint, resume)
+    restored = []
+    for job in jobs:
+        if job.setting.key in ck.saved:
+            try:
+                job.restore(ck.saved[job.setting.key])
+            except RulesError as e:
+                raise RulesError(f"checkpoint '{checkpoint}' is refused: {e}") from None
+            restored.append(job.setting.key)
+            finished.append(job.setting.key)
+
+    def finish() -> RobustnessRun:
+        return RobustnessRun(
+            spec=spec,
+            player_counts=counts,
+            games=games,
+            seed=seed,
+            settings=grid_,
+            runs={j.setting.key: j.result() for j in jobs},
+            outcomes={j.setting.key: j.outcomes for j in jobs},
+            readings=readings,
+            rules_file=rules_file,
+            elapsed_s=time.perf_counter() - started,
+            resumed=restored,
+        )
+
+    return Plan(list(jobs), finish)
+
+
+def _entries(s: Setting) -> int:
+    """The entries of a setting's policy list: one per seat, or the pool of a population."""
+    return len(s.policies.split(",")) if s.seating == POPULATION else s.players
+
+
+def run_robustness(game: str | Any, player_counts: list[int] | None, games: int, **kw: Any):
+    """Play the robustness grid (robustness_plan) and return the RobustnessRun; kw: as
+    robustness_plan and the run options of simcore.run.jobs.run_jobs (backend, scheduler, workers,
+    threads, progress). Ctrl-C or SIGTERM raise KeyboardInterrupt; the settings finished
+    before are in the checkpoint, and --resume plays only the others."""
+    run_options, kw = split_run_options(kw)
+    plan = robustness_plan(
+        game, player_counts, games, progress=run_options.get("progress", False), **kw
+    )
+    (result,) = run_plans([plan], **run_options)
+    return result
