@@ -37,8 +37,16 @@ def games(specs: dict[str, Any], json_out: bool, echo: Echo) -> None:
     if json_out:
         echo(json.dumps(info, indent=2, default=list))
         return
-    for g in info:
+    seed = [g for g in info if not g.get("reference")]
+    ref = [g for g in info if g.get("reference")]
+    for g in seed + ref:
+        if ref and g is ref[0]:
+            echo("")
+            echo("reference games (small games with published exact answers that check the")
+            echo("analyser end to end; docs/adding-a-game.md):")
         echo(f"{g['game']}: {g['title']}, {g['players'][0]}-{g['players'][1]} players")
+        if g.get("reference"):
+            echo(f"  known answers: {g['reference']}")
         echo("  variants (a [reading] replaces a reconstructed component):")
         kw = max(24, *(len(k) for k in [*g["variants"], *g["policies"]]))
         for k, d in g["variants"].items():

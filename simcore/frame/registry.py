@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import importlib
 import math
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from simcore.base.errors import ContractError
 from simcore.base.rulesbase import (
     RulesError,
     VariantRegistry,
@@ -102,8 +102,21 @@ class GameSpec:
     # the `search` player's defaults where the game's differ from simcore.frame.search.PARAMS'
     # (e.g. a larger budget where simulations are cheap and decisions many)
     search_defaults: dict[str, float] = field(default_factory=dict)
+    # the game's declaration beside its driver's contract (simcore.frame.contract): the
+    # variants and the packing of its rules module, the end reasons of its state, the trace
+    # format of its trace module (simcore.frame.replay.TraceFormat)
+    variants: VariantRegistry | None = None
+    pack: Callable[[Any, int], np.ndarray] | None = None
+    end_reasons: tuple[str, ...] = ()
+    trace: Any = None
+    # why the game has no `search` player, when it has none (shown when a user asks for it)
+    no_search: str = ""
+    # a reference game (a small game with published exact answers that check the analyser
+    # end to end): the published answers' source; listed apart by `balance games`
+    reference: str = ""
 
     def __post_init__(self) -> None:
+        _check_declaration(self)
         if getattr(self.driver, "search", False) and "search" not in self.policies:
             base = self.policies[self.default_policy]
             entry = PolicySpec(
@@ -134,23 +147,6 @@ class GameSpec:
         """Columns of the weight matrix: the widest player's weights, then the search's."""
         has_search = "search" in self.policies
         return self.max_weights + (search.N_PARAMS if has_search else 0)
-
-    def _sibling(self, name: str) -> Any:
-        """A module of the game's package (state, trace), beside its play module."""
-        return importlib.import_module(self.driver.module.rsplit(".", 1)[0] + "." + name)
-
-    @property
-    def variants(self) -> VariantRegistry:
-        return sys.modules[self.rules_cls.__module__].VARIANTS
-
-    @property
-    def pack(self) -> Callable[[Any, int], np.ndarray]:
-        """(rules, players) -> the packed int64 rules array the kernels read."""
-        return sys.modules[self.rules_cls.__module__].pack
-
-    @property
-    def end_reasons(self) -> tuple[str, ...]:
-        return tuple(self._sibling("state").END_REASONS)
 
     @property
     def min_players(self) -> int:
@@ -267,7 +263,7 @@ class GameSpec:
         .jsonl() and .text())."""
         from simcore.frame.replay import replay
 
-        fmt = self._sibling("trace").FORMAT
+        fmt = self.trace
         return replay(
             fmt,
             self.name,
@@ -314,6 +310,8 @@ class GameSpec:
         for name, weights in entries:
             if "@" in name:  # NAME@FILE: a preset file, loaded here
                 name = self.add_preset_file(name.split("@", 1)[1], name.split("@", 1)[0])
+            if name == "search" and "search" not in self.policies and self.no_search:
+                raise RulesError(self.no_search)
             if name == "search" and "search" in self.policies:
                 out.append(self._search_seat(weights))
                 continue
@@ -475,9 +473,35 @@ class GameSpec:
                 for k, p in self.policies.items()
             },
             "default_policy": self.default_policy,
+            "reference": self.reference,
             "policy_note": self.policy_note,
             "rules": self.rules_fields(),
         }
+
+
+def _check_declaration(spec: GameSpec) -> None:
+    """The game's declaration is whole and its own (ContractError naming the game and the
+    part): a driver bound from a contract, and the rules class, the packing, the variants, the
+    end reasons and the trace format of the driver's package."""
+    contract = getattr(spec.driver, "contract", None)
+    if contract is None:
+        raise ContractError(f"{spec.name}: the driver is not bound from a GameContract")
+    package = contract.package
+    for part in ("variants", "pack", "trace"):
+        if getattr(spec, part) is None:
+            raise ContractError(f"{spec.name}: the declaration gives no '{part}'")
+    if not spec.end_reasons:
+        raise ContractError(f"{spec.name}: the declaration gives no 'end_reasons'")
+    for part, where in (
+        ("rules_cls", spec.rules_cls.__module__),
+        ("pack", getattr(spec.pack, "__module__", "")),
+    ):
+        if not (where == package or where.startswith(package + ".")):
+            raise ContractError(f"{spec.name}: '{part}' is from {where}, not {package}")
+    if spec.trace.driver is not spec.driver:
+        raise ContractError(f"{spec.name}: the trace format is another game's")
+    if spec.default_policy not in spec.policies:
+        raise ContractError(f"{spec.name}: the default policy '{spec.default_policy}' is unknown")
 
 
 def _search_weights(base: PolicySpec, params: dict[str, float] | None = None):
@@ -512,7 +536,6 @@ def all_games() -> dict[str, GameSpec]:
 
 def _load_all() -> None:
     """Import every game package of simcore.games (each registers its GameSpec on import)."""
-    import importlib
     import pkgutil
 
     top = __name__.split(".")[0]  # "simcore" (tools/ab_bench.py imports copies by other names)

@@ -1,42 +1,11 @@
 """The frame every game plugs into: the result row, winners and ties, and the batch driver.
 
 A game package writes only what is its own (rules, board, state layout, engine verbs, players,
-its turn loop and trace rendering). Its `play.py` declares its result counters in a
-`RowLayout` and calls `DRIVER = bind_driver(__name__, ROW, state, engine, ...)`, which builds
-the game's `run_game`, `play_game` and `play_batch` from the templates below, with these hooks,
-found by name in the play module or else in the modules it is given:
-
-    setup(s, r, tr, rng)                        deal the game into the zeroed state s
-    play_from(s, r, pols, wts, rng, checked, tr, x, xf, tab)
-                                                play it to its end; 0 or the first error code
-                                                (the driver then ends the game with END_ERROR);
-                                                optional: without it, the shared loop
-                                                play_turns over the game's
-    play_turn(s, r, tr, seat, pol, wts, rng, checked, x, xf, tab)
-                                                one seat's whole turn, with check_invariants,
-                                                snapshot and ERR_TRACE
-    scores(s, r, score, tiebreak)               fill score[seat], tiebreak[seat]
-    length(s, r) -> (rounds, turns)             optional: the row's rounds and turns; default
-                                                rounds_begun (from the state's S_TURN)
-    record(tr, s, kind, a, b, c)                the game's trace record (the game-end record)
-    standing(s, r, seat) -> int64               the seat's standing (higher is better; after
-                                                each completed turn, for the experience
-                                                metrics: simcore.frame.standing)
-    standing_version(s, r, t) -> int64          optional: after completed turn t, a value
-                                                that equals the one after an earlier turn
-                                                only if no seat's standing changed since
-                                                (play_turns then skips the standings);
-                                                default every_turn (t: always a change)
-    winners(s, r, score, tiebreak)              optional: (seat or -1, mask); default
-                                                winners_of_scores
-    derived(s, r, k, seat)                      optional: counter k of the layout that is not
-                                                a state field (seat = -1 for game counters)
-    tables(r, tab)                              optional: fill the per-rules table once per
-                                                block of games (table_size values)
-
-and STATE_SIZE, S_END_REASON, S_GAME_OVER, S_ERROR, END_ERROR, A_GAME_END and S_SEAT from the
-game's state module (the state's size, the fields the driver reads and writes, the game-end
-record's kind).
+its turn and trace rendering). Its `play.py` declares its result counters in a `RowLayout`, its
+hooks and state fields in one `GameContract` (simcore.frame.contract, which lists the hooks and
+checks them), and calls `DRIVER = bind_driver(CONTRACT)`, which builds the game's `run_game`,
+`play_game` and `play_batch` from the templates below: the turn loop `play_turns` calls the
+game's `play_turn` (or the `search` player's turn) until the game is over.
 
 The scratch of one game is the same for every game: the state s (int64[STATE_SIZE]), an int
 scratch x (int64[X_SIZE]) and a float scratch xf (float64[XF_SIZE]) of the players, zeroed
@@ -55,7 +24,6 @@ is cached in the game's cache directory like any function of the game.
 
 from __future__ import annotations
 
-import sys
 import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -64,7 +32,9 @@ from typing import Any
 import numpy as np
 from numba import prange
 
+from simcore.base.errors import ContractError
 from simcore.frame import search
+from simcore.frame.contract import GameContract
 from simcore.frame.jit import bound_copy, driver, kernel
 from simcore.frame.rng import stream_for
 from simcore.frame.seats import seat_policies
@@ -305,21 +275,11 @@ def standing_check(s, r, x, xf, players, t):  # pragma: no cover - compiled
         log_commit(x, XM, xf, XFM, players, t, e, d)  # noqa: F821
 
 
-def standing_step(s, r, x, xf, players):  # pragma: no cover - compiled
-    """After a completed turn of the real game: the turn counted and every seat's standing
-    folded into the accumulator of simcore.frame.standing (only the turn is counted with one
-    player). A game with its own play_from calls this after each of its turns (run_game
-    resets the accumulator before play_from; without it, standing_turns is 0)."""
-    t = x[XM + M_T] + 1  # noqa: F821
-    x[XM + M_T] = t  # noqa: F821
-    standing_check(s, r, x, xf, players, t)
-
-
 def run_game(r, pol_ids, weights, seed, index, rotate, checked, tr, rows, i, g):  # pragma: no cover
     """Play game `index` under `seed` and write its result row rows[i], in the scratch of
     one game g = (s, x, xf, tab, rng, pols, wts, policy_idx, score, tb), reused from game
     to game: s (unless its setup writes all of it), x (its first X_ZEROED values) and xf are
-    zeroed here; tab depends on the rules only. An error of play_from ends the game with
+    zeroed here; tab depends on the rules only. An error of the turn loop ends the game with
     END_ERROR and the code in S_ERROR. pol_ids: int64[entries] and weights: float64[entries,
     W] are the policy list before seat rotation (or a population, simcore.frame.seats)."""
     s, x, xf, tab, rng, pols, wts, policy_idx, score, tb = g
@@ -334,7 +294,7 @@ def run_game(r, pol_ids, weights, seed, index, rotate, checked, tr, rows, i, g):
         xf[k] = 0.0
     game_setup(s, r, tr, rng)  # noqa: F821
     standing_start(x, XM)  # noqa: F821
-    err = game_play_from(s, r, pols, wts, rng, checked, tr, x, xf, tab)  # noqa: F821
+    err = play_turns(s, r, pols, wts, rng, checked, tr, x, xf, tab)  # noqa: F821
     if err != 0:
         s[S_ERROR] = err  # noqa: F821
         s[S_END] = END_ERROR  # noqa: F821
@@ -413,7 +373,6 @@ _TEMPLATES: tuple[tuple[Callable, Callable], ...] = (
     (search.search_turn, kernel),
     (no_search_turn, kernel),
     (standing_check, lambda f: kernel(f, inline="always")),
-    (standing_step, lambda f: kernel(f, inline="always")),
     (play_turns, lambda f: kernel(f, inline="always")),
     (fill_row, kernel),
     (run_game, kernel),
@@ -423,17 +382,7 @@ _TEMPLATES: tuple[tuple[Callable, Callable], ...] = (
 )
 
 
-_STATE_NAMES = (
-    "STATE_SIZE",
-    "S_END_REASON",
-    "S_GAME_OVER",
-    "S_ERROR",
-    "S_SEAT",
-    "END_ERROR",
-    "A_GAME_END",
-)
 _HOOKS = ("setup", "scores", "record", "standing")
-_TURN_HOOKS = ("play_turn", "check_invariants", "snapshot", "ERR_TRACE")
 _OPTIONAL = {
     "winners": winners_of_scores,
     "derived": no_derived,
@@ -442,108 +391,80 @@ _OPTIONAL = {
 }
 
 
-def bind_driver(
-    module: str,
-    layout: RowLayout,
-    *sources: types.ModuleType,
-    x_size: int = 0,
-    x_zeroed: int | None = None,
-    xf_size: int = 0,
-    table_size: int = 0,
-    zero_state: bool = True,
-) -> types.SimpleNamespace:
-    """The game's copy of the driver: a namespace with module, layout, columns, run_game,
-    play_game and play_batch (and the other templates), compiled (lazily) for `module`, the
-    game's play module, whose cache directory they share.
-
-    The hooks and the state's names (this module's docstring) are looked up by name: first in
-    the play module as far as it has run (its own hooks, e.g. a `setup` that wraps the
-    engine's), then in `sources` in order (the game's state and engine modules). x_zeroed: how
-    much of x is zeroed before a game (default all of it); zero_state=False: the game's setup
-    writes every field of the state, so it is not zeroed before each game (zeroing 692
-    values costs a tenth of a Sunken Treasure game)."""
-    play = sys.modules[module]
-    found: dict[str, Any] = {}
-    names = _STATE_NAMES + _HOOKS + ("length", "S_TURN") + _TURN_HOOKS + tuple(_OPTIONAL)
-    for name in names + search.HOOKS + tuple(search.DEFAULT_HOOKS) + (search.STEP_HOOK,):
-        for src in (play, *sources):
-            if hasattr(src, name):
-                found[name] = getattr(src, name)
-                break
-    if "play_from" in vars(play):  # a game with its own loop defines play_from in play.py
-        found["play_from"] = vars(play)["play_from"]
-    required = _STATE_NAMES + _HOOKS + (() if "play_from" in found else _TURN_HOOKS)
-    required += () if "length" in found else ("S_TURN",)
-    missing = [n for n in required if n not in found]
-    if missing:
-        raise TypeError(f"{module}: the driver finds no {', '.join(missing)}")
+def bind_driver(contract: GameContract) -> types.SimpleNamespace:
+    """The game's copy of the driver: a namespace with module, layout, columns, contract,
+    run_game, play_game and play_batch (and the other templates), compiled (lazily) for the
+    game's play module (contract.module), whose cache directory they share. Every hook and
+    state field comes from the contract (simcore.frame.contract, checked when it was built)."""
+    module, layout, st = contract.module, contract.layout, contract.state
+    hooks = contract.hooks()
+    x_size, xf_size = contract.x_size, contract.xf_size
     g = dict(vars(search))
     g.update(globals())
     g.update(layout.constants())
-    g.update({f"game_{n}": found[n] for n in _HOOKS + ("play_from", "length") if n in found})
-    g.update({f"game_{n}": found.get(n, default) for n, default in _OPTIONAL.items()})
+    g.update({f"game_{n}": hooks[n] for n in _HOOKS + ("length",) if n in hooks})
+    g.update({f"game_{n}": hooks.get(n, default) for n, default in _OPTIONAL.items()})
     g.update(
         __name__=module,
-        A_GAME_END=found["A_GAME_END"],
-        STATE_SIZE=found["STATE_SIZE"],
-        S_END=found["S_END_REASON"],
-        S_OVER=found["S_GAME_OVER"],
-        S_ERROR=found["S_ERROR"],
-        S_SEAT=found["S_SEAT"],
-        S_TURN=found.get("S_TURN", -1),
-        END_ERROR=found["END_ERROR"],
-        X_ZEROED=x_size if x_zeroed is None else x_zeroed,
+        A_GAME_END=st.game_end,
+        STATE_SIZE=st.size,
+        S_END=st.end_reason,
+        S_OVER=st.game_over,
+        S_ERROR=st.error,
+        S_SEAT=st.seat,
+        S_TURN=st.turn,
+        END_ERROR=st.end_error,
+        X_ZEROED=x_size if contract.x_zeroed is None else contract.x_zeroed,
         XF_ZEROED=xf_size,
-        S_ZEROED=found["STATE_SIZE"] if zero_state else 0,
-        TABLE_SIZE=max(table_size, 1),
+        S_ZEROED=st.size if contract.zero_state else 0,
+        TABLE_SIZE=max(contract.table_size, 1),
         SEARCH_ID=search.SEARCH_ID,
         N_PARAMS=search.N_PARAMS,
+        ERR_TRACE=st.trace_full,
+        game_play_turn=contract.play_turn,
+        game_check_invariants=contract.check_invariants,
+        game_snapshot=contract.snapshot,
     )
-    turn = None if "play_from" in found else tuple(found[n] for n in _TURN_HOOKS)
-    has_search = turn is not None and all(n in found for n in search.HOOKS)
-    if turn is not None:
-        g.update(zip(("game_play_turn", "game_check_invariants", "game_snapshot"), turn[:3]))
-        g["ERR_TRACE"] = turn[3]
+    has_search = contract.has_search
     if has_search:  # the search's working memory behind the players' scratch
-        g.update({f"game_{n}": found.get(n, d) for n, d in search.DEFAULT_HOOKS.items()})
-        g.update({f"game_{n}": found[n] for n in search.HOOKS})
-        g["game_search_step"] = found.get(search.STEP_HOOK, found["search_play"])
-        g.update(search.offsets(x_size, xf_size, found["STATE_SIZE"], layout.max_players))
-        x_size += search.x_tail(x_size, found["STATE_SIZE"], layout.max_players)
+        g.update({f"game_{n}": hooks.get(n, d) for n, d in search.DEFAULT_HOOKS.items()})
+        g.update({f"game_{n}": hooks[n] for n in search.HOOKS})
+        g["game_search_step"] = hooks.get(search.STEP_HOOK, contract.search_play)
+        g.update(search.offsets(x_size, xf_size, st.size, layout.max_players))
+        x_size += search.x_tail(x_size, st.size, layout.max_players)
         xf_size += search.xf_tail(xf_size)
     if layout.max_players > MAX_SEATS:
-        raise TypeError(f"{module}: the standing columns track at most {MAX_SEATS} seats")
+        raise ContractError(
+            f"{contract.package}: the standing columns track at most {MAX_SEATS} seats"
+        )
     g.update(XM=x_size, XFM=xf_size)  # the standings' accumulator (simcore.frame.standing), last
     x_size += M_SIZE
     xf_size += F_SIZE
     g.update(X_SIZE=x_size, XF_SIZE=xf_size)
     out = types.SimpleNamespace(
-        module=module, layout=layout, columns=layout.columns, search=has_search
+        module=module, layout=layout, columns=layout.columns, search=has_search, contract=contract
     )
     gs = g  # the search templates' globals
-    if has_search and _inlined(found["play_turn"]):
+    if has_search and _inlined(contract.play_turn):
         # the search plays turns in its simulations and its candidates' play: a called copy
         # of the game's turn (compiled once) rather than the turn inlined into each caller
         # (the turn loop keeps its inlined copy; Sunken Treasure's cold compile 144 s -> 117 s)
-        turn_fn = found["play_turn"].py_func
+        turn_fn = contract.play_turn.py_func
         gs = dict(g)
         gs["game_play_turn"] = bound_copy(
             turn_fn, module, turn_fn.__globals__, kernel, name="play_turn_called"
         )
     for template, compile_ in _TEMPLATES:
         if (
-            (template is play_turns and turn is None)
-            or (template is rounds_begun and "length" in found)
+            (template is rounds_begun and "length" in hooks)
             or (template in search.TEMPLATES and not has_search)
-            or (template is no_search_turn and (has_search or turn is None))
+            or (template is no_search_turn and has_search)
         ):
             continue
         names = gs if template in search.TEMPLATES else g
         compiled = bound_copy(template, module, names, compile_)
         g[template.__name__] = gs[template.__name__] = compiled
         setattr(out, template.__name__, compiled)
-        if template is play_turns:
-            g["game_play_from"] = compiled
         if template is no_search_turn:
             g["search_turn"] = compiled
         if template is rounds_begun:

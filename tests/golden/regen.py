@@ -10,13 +10,15 @@ variants joined by "+", and rules overrides with "_" for ","). tests/conformance
 reads every file of the folder, replays the game its name describes and compares the lines, so
 any change of a game's behaviour shows up as a diff.
 
-After an intended rules change, or to add a case (append it to CASES; a registered game
-without a case fails test_every_game_has_a_golden_trace), regenerate and review the diff:
+The folder is the list of cases: each file's name is its case (CASES, read from the names), so a
+new game adds its golden traces without editing a shared file. After an intended rules change,
+regenerate and review the diff; to add a case, name it:
 
-    .venv/bin/python -m tests.golden.regen            # every case of CASES
-    .venv/bin/python -m tests.golden.regen sumeria    # only the cases of the games named
+    python -m tests.golden.regen                    # every file of the folder
+    python -m tests.golden.regen sumeria            # only the files of the games named
+    python -m tests.golden.regen --add 'pig(players=2,seed=1,game=0,policy=optimal_random)'
 
-A file whose case was removed from CASES is deleted by a full regeneration. Policy names in a
+(a registered game without a file fails test_every_game_has_a_golden_trace). Policy names in a
 case must be plain names (no ":weight=value"), so that the file name reads back.
 """
 
@@ -39,35 +41,6 @@ class Case(NamedTuple):
     policy: str  # "random" or one name per seat, "balanced,thief,random"
     variants: str = ""  # "short+no-chips"
     overrides: tuple[tuple[str, str], ...] = ()  # sorted (rules field, value as on the CLI)
-
-
-CASES = [
-    Case("secrets-of-the-sea", 3, 4, 2, "random,ev,balanced"),
-    Case("secrets-of-the-sea", 3, 9, 5, "stop-at-value,stop-at-depth,random", "exact-wreck"),
-    Case("sumeria", 3, 4, 1, "random"),
-    Case("sumeria", 4, 9, 2, "balanced,shifter,chaser,random", "cross-map"),
-    Case("sunken-city", 2, 1, 3, "random"),
-    Case("sunken-city", 3, 7, 11, "random", "short+no-chips"),
-    Case(
-        "sunken-city",
-        4,
-        5,
-        2,
-        "random",
-        "intermingled",
-        (("chip_timing", "any-time"), ("die", "0,1,2,3")),
-    ),
-    Case("sunken-treasure", 3, 4, 2, "balanced,thief,random"),
-    Case(
-        "sunken-treasure",
-        3,
-        9,
-        5,
-        "banker,lockbreaker,thief",
-        "bank-on-surface",
-        (("sharks_to_attack", "2"),),
-    ),
-]
 
 
 def file_name(case: Case) -> str:
@@ -103,17 +76,29 @@ def trace_lines(case: Case) -> list[str]:
     return trace.jsonl().splitlines()
 
 
-def main(games: list[str]) -> None:
-    cases = [c for c in CASES if not games or c.game in games]
-    for case in cases:
-        assert parse_name(file_name(case)) == case, f"{case} does not read back from its name"
-        path = HERE / file_name(case)
-        path.write_text("\n".join(trace_lines(case)) + "\n")
-        print(f"wrote {path.name}")
-    if not games:
-        for path in sorted(set(HERE.glob("*.jsonl")) - {HERE / file_name(c) for c in CASES}):
-            path.unlink()
-            print(f"removed {path.name}")
+def cases() -> list[Case]:
+    """The cases of the folder, from the files' names."""
+    return [parse_name(p.name) for p in sorted(HERE.glob("*.jsonl"))]
+
+
+CASES = cases()
+
+
+def write(case: Case) -> None:
+    assert parse_name(file_name(case)) == case, f"{case} does not read back from its name"
+    path = HERE / file_name(case)
+    path.write_text("\n".join(trace_lines(case)) + "\n")
+    print(f"wrote {path.name}")
+
+
+def main(argv: list[str]) -> None:
+    if argv[:1] == ["--add"]:
+        for name in argv[1:]:
+            write(parse_name(name if name.endswith(".jsonl") else name + ".jsonl"))
+        return
+    for case in cases():
+        if not argv or case.game in argv:
+            write(case)
 
 
 if __name__ == "__main__":

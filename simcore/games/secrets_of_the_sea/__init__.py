@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from simcore.frame.registry import GameSpec, PolicySpec, WeightRange, register
 from simcore.games.secrets_of_the_sea import play as _play
+from simcore.games.secrets_of_the_sea import rules as _rules
+from simcore.games.secrets_of_the_sea import state as _state
+from simcore.games.secrets_of_the_sea import trace as _trace
 from simcore.games.secrets_of_the_sea.policies import (
     POL_BALANCED,
     POL_DEPTH,
@@ -65,6 +68,10 @@ SPEC = register(
         policies=POLICIES,
         default_policy="balanced",
         driver=_play.DRIVER,
+        variants=_rules.VARIANTS,
+        pack=_rules.pack,
+        end_reasons=tuple(_state.END_REASONS),
+        trace=_trace.FORMAT,
         weight_ranges=WEIGHT_RANGES,
         report_variants=("base", "exact-wreck", "must-dive", "unbeatable-monsters"),
         # each stopping decision searched on the score lead six turns on, and the base

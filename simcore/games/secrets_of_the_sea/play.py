@@ -5,12 +5,13 @@ games in parallel).
 
 from __future__ import annotations
 
+from simcore.frame.contract import GameContract, StateFields
 from simcore.frame.jit import kernel
 from simcore.frame.skeleton import DERIVED, RowLayout, bind_driver
 from simcore.games.secrets_of_the_sea import (
     engine,
     engine_invariants,
-    search_player,  # the search's hooks
+    search_player,
     state,
 )
 from simcore.games.secrets_of_the_sea.policies import XF_SIZE
@@ -97,15 +98,37 @@ def derived(s, r, k, seat):
     return n
 
 
-DRIVER = bind_driver(
-    __name__,
-    ROW,
-    state,
-    engine,
-    engine_invariants,
-    search_player,
+CONTRACT = GameContract(
+    module=__name__,
+    layout=ROW,
+    state=StateFields(
+        size=state.STATE_SIZE,
+        seat=state.S_SEAT,
+        turn=state.S_TURN,
+        end_reason=state.S_END_REASON,
+        game_over=state.S_GAME_OVER,
+        error=state.S_ERROR,
+        end_error=state.END_ERROR,
+        game_end=state.A_GAME_END,
+        trace_full=engine.ERR_TRACE,
+    ),
+    setup=engine.setup,
+    play_turn=play_turn,
+    check_invariants=engine_invariants.check_invariants,
+    snapshot=engine.snapshot,
+    scores=engine.scores,
+    record=engine.record,
+    standing=standing,
+    derived=derived,
+    search_options=search_player.search_options,
+    search_play=search_player.search_play,
+    search_step=search_player.search_step,
+    search_hide=search_player.search_hide,
+    search_more=search_player.search_more,
+    search_prefer=search_player.search_prefer,
     xf_size=XF_SIZE,
     zero_state=False,
 )
+DRIVER = bind_driver(CONTRACT)
 play_game = DRIVER.play_game
 play_batch = DRIVER.play_batch

@@ -7,6 +7,7 @@ off; the `search` player (simcore.frame.search) searches each decision (sumeria/
 
 from __future__ import annotations
 
+from simcore.frame.contract import GameContract, StateFields
 from simcore.frame.jit import kernel
 from simcore.frame.skeleton import DERIVED, RowLayout, bind_driver
 from simcore.games.sumeria import engine, engine_round, state
@@ -20,7 +21,7 @@ from simcore.games.sumeria.engine_round import (
 )
 from simcore.games.sumeria.policies import decide
 from simcore.games.sumeria.rules import MAX_PLAYERS
-from simcore.games.sumeria.search import play_candidate, search_options  # noqa: F401 (a hook)
+from simcore.games.sumeria.search import play_candidate, search_options
 
 # The result row: common columns, then Sumeria's counters (name, state field).
 ROW = RowLayout(
@@ -127,15 +128,35 @@ def derived(s, r, k, seat):
     return n
 
 
-DRIVER = bind_driver(
-    __name__,
-    ROW,
-    state,
-    engine,
-    engine_round,
+CONTRACT = GameContract(
+    module=__name__,
+    layout=ROW,
+    state=StateFields(
+        size=state.STATE_SIZE,
+        seat=state.S_SEAT,
+        turn=state.S_TURN,
+        end_reason=state.S_END_REASON,
+        game_over=state.S_GAME_OVER,
+        error=state.S_ERROR,
+        end_error=state.END_ERROR,
+        game_end=state.A_GAME_END,
+        trace_full=engine.ERR_TRACE,
+    ),
+    setup=engine.setup,
+    play_turn=play_turn,
+    check_invariants=check_invariants,
+    snapshot=engine.snapshot,
+    scores=engine_round.scores,
+    record=engine.record,
+    standing=standing,
+    length=length,
+    derived=derived,
+    search_options=search_options,
+    search_play=search_play,
     x_size=state.X_SIZE,
     x_zeroed=state.X_ZEROED,
     xf_size=state.XF_SIZE,
 )
+DRIVER = bind_driver(CONTRACT)
 play_game = DRIVER.play_game
 play_batch = DRIVER.play_batch

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from simcore.frame.registry import GameSpec, register
 from simcore.games.sunken_city import play as _play
+from simcore.games.sunken_city import rules as _rules
+from simcore.games.sunken_city import state as _state
+from simcore.games.sunken_city import trace as _trace
 from simcore.games.sunken_city.players.presets import (
     ADVANCED_NOTE,
     POLICIES,
@@ -23,6 +26,10 @@ SPEC = register(
         policies=POLICIES,
         default_policy="balanced",
         driver=_play.DRIVER,
+        variants=_rules.VARIANTS,
+        pack=_rules.pack,
+        end_reasons=tuple(_state.END_REASONS),
+        trace=_trace.FORMAT,
         max_weights=len(WEIGHT_NAMES),
         rules_weights=rules_weights,
         weight_ranges=WEIGHT_RANGES,

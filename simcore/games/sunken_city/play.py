@@ -5,19 +5,25 @@ parallel).
 
 from __future__ import annotations
 
+from simcore.frame.contract import GameContract, StateFields
 from simcore.frame.jit import driver, kernel
 from simcore.frame.skeleton import DERIVED, RowLayout, bind_driver
-from simcore.games.sunken_city import engine, engine_invariants, state
+from simcore.games.sunken_city import state
 from simcore.games.sunken_city.engine import (
     ERR_ILLEGAL,
+    ERR_TRACE,
+    record,
+    scores,
+    snapshot,
     treasure,
     treasure_value,
 )
 from simcore.games.sunken_city.engine import setup as deal
+from simcore.games.sunken_city.engine_invariants import check_invariants
 from simcore.games.sunken_city.players.random import POL_RANDOM, random_turn
 from simcore.games.sunken_city.players.scratch import F_SIZE as XF_SIZE
 from simcore.games.sunken_city.players.scratch import X_SIZE
-from simcore.games.sunken_city.players.search import search_options, search_play  # noqa: F401 - hooks
+from simcore.games.sunken_city.players.search import search_options, search_play
 from simcore.games.sunken_city.players.turn import POL_HEURISTIC, heuristic_turn
 from simcore.games.sunken_city.rules import MAX_PLAYERS, N_SPACES, N_TREASURES, P_SCORING
 
@@ -119,8 +125,34 @@ def derived(s, r, k, seat):
     return 0
 
 
-DRIVER = bind_driver(
-    __name__, ROW, state, engine, engine_invariants, x_size=X_SIZE, xf_size=XF_SIZE
+CONTRACT = GameContract(
+    module=__name__,
+    layout=ROW,
+    state=StateFields(
+        size=state.STATE_SIZE,
+        seat=state.S_SEAT,
+        turn=state.S_TURN,
+        end_reason=state.S_END_REASON,
+        game_over=state.S_GAME_OVER,
+        error=state.S_ERROR,
+        end_error=state.END_ERROR,
+        game_end=state.A_GAME_END,
+        trace_full=ERR_TRACE,
+    ),
+    setup=setup,
+    play_turn=play_turn,
+    check_invariants=check_invariants,
+    snapshot=snapshot,
+    scores=scores,
+    record=record,
+    standing=standing,
+    length=length,
+    derived=derived,
+    search_options=search_options,
+    search_play=search_play,
+    x_size=X_SIZE,
+    xf_size=XF_SIZE,
 )
+DRIVER = bind_driver(CONTRACT)
 play_game = DRIVER.play_game
 play_batch = DRIVER.play_batch

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from simcore.frame.registry import GameSpec, PolicySpec, WeightRange, register
 from simcore.games.sunken_treasure import play as _play
+from simcore.games.sunken_treasure import rules as _rules
+from simcore.games.sunken_treasure import state as _state
+from simcore.games.sunken_treasure import trace as _trace
 from simcore.games.sunken_treasure.policies import (
     POL_BALANCED,
     POL_BANKER,
@@ -89,6 +92,10 @@ SPEC = register(
         policies=POLICIES,
         default_policy="balanced",
         driver=_play.DRIVER,
+        variants=_rules.VARIANTS,
+        pack=_rules.pack,
+        end_reasons=tuple(_state.END_REASONS),
+        trace=_trace.FORMAT,
         weight_ranges=WEIGHT_RANGES,
         search_defaults={"budget": 1024.0},
         report_variants=("base", "bank-on-surface", "keep-safety", "four-sharks"),

@@ -8,12 +8,13 @@ turn limit, else -1 with `win_mask` 0 (a loss, not a shared win).
 
 from __future__ import annotations
 
+from simcore.frame.contract import GameContract, StateFields
 from simcore.frame.jit import kernel
 from simcore.frame.skeleton import DERIVED, RowLayout, bind_driver
 from simcore.games.sunken_treasure import (
     engine,
     engine_invariants,
-    search_player,  # the search's hooks
+    search_player,
     state,
 )
 from simcore.games.sunken_treasure.board import MAX_PLAYERS
@@ -86,9 +87,6 @@ def play_turn(s, r, tr, seat, pol, wts, rng, checked, x, xf, lt):
     return err
 
 
-tables = lock_table  # filled once per block of games
-
-
 @kernel(inline="always")
 def standing(s, r, seat):
     """The seat's standing (docs/rules-sunken-treasure.md, "Standing"): (won, dollars banked)
@@ -120,16 +118,38 @@ def derived(s, r, k, seat):
     return 0
 
 
-DRIVER = bind_driver(
-    __name__,
-    ROW,
-    state,
-    engine,
-    engine_invariants,
-    search_player,
+CONTRACT = GameContract(
+    module=__name__,
+    layout=ROW,
+    state=StateFields(
+        size=state.STATE_SIZE,
+        seat=state.S_SEAT,
+        turn=state.S_TURN,
+        end_reason=state.S_END_REASON,
+        game_over=state.S_GAME_OVER,
+        error=state.S_ERROR,
+        end_error=state.END_ERROR,
+        game_end=state.A_GAME_END,
+        trace_full=engine.ERR_TRACE,
+    ),
+    setup=engine.setup,
+    play_turn=play_turn,
+    check_invariants=engine_invariants.check_invariants,
+    snapshot=engine.snapshot,
+    scores=engine.scores,
+    record=engine.record,
+    standing=standing,
+    winners=engine.winners,
+    derived=derived,
+    tables=lock_table,  # filled once per block of games
+    standing_version=standing_version,
+    search_options=search_player.search_options,
+    search_play=search_player.search_play,
+    search_hide=search_player.search_hide,
     x_size=state.X_SIZE,
     table_size=LT_SIZE,
     zero_state=False,
 )
+DRIVER = bind_driver(CONTRACT)
 play_game = DRIVER.play_game
 play_batch = DRIVER.play_batch
