@@ -1,0 +1,356 @@
+"""The verdict engine (issue #35): one record per answered question, from which every sentence a
+designer reads is made, so that the same question on the same games gets the same words,
+number, interval and call in every command.
+
+A verdict is a record (`Verdict`): the quantity and its unit, the estimate, **the interval the
+call rests on** and the adjusted p, the number of tests it was adjusted over, the games, and
+the call (significant or not). Its direction word comes from the sign of the estimate, never
+from a fixed label: a sentence is built from the wording of the question (`Wording`: the
+phrase for a positive estimate, for a negative one, and for no detected difference).
+
+Adjustment. Where several questions are asked of the same games (every pair of seats, every
+variant's effect), the intervals are simultaneous (Bonferroni: each at level alpha / m) and
+the adjusted p is min(1, m p). The call is "significant" exactly when the printed interval
+excludes 0, and exactly when the adjusted p is below alpha (for a normal or t interval the
+three are the same statement), so an interval and its call can never disagree. Holm's
+step-down is more powerful but has no interval that matches its calls; the engine prefers
+calls a reader can check against the interval printed beside them.
+
+Sign convention. "Seat A wins more often than seat B" is always A minus B and positive
+(`seat_pair` orders the pair by the estimate). A change of a signed quantity (a variant's
+effect on the first-player advantage) is worded as a change of sign when the two levels have
+opposite signs (`change_words`), not as "raises" or "lowers".
+
+Power-aware classification (`classify`). A verdict measured in several settings (player
+lineups, component readings, skill levels) holds unless a setting contradicts it: a setting
+counts against the verdict only when it is significantly reversed, or when it differs
+significantly from the reference setting (an interaction test: the difference of the two
+estimates over its standard error, Bonferroni over the settings). A setting whose interval
+contains both 0 and the reference's estimate is **inconclusive (too few games)**: it is
+listed as such and never turns "holds" into "depends". For an inconclusive verdict the engine
+gives the number of games that would decide it (`games_needed`, from the observed variance).
+
+Everything here is plain Python with scipy's quantiles (no numba), tested in
+tests/test_verdict_engine.py.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field, replace
+
+from scipy import stats as _st
+
+ALPHA = 0.05
+POWER = 0.8  # the power games_needed plans for
+
+
+@dataclass(frozen=True)
+class Wording:
+    """How a question is answered in words: `more` for a positive estimate, `less` for a
+    negative one, `none` when no difference is detected (the call is not significant)."""
+
+    more: str
+    less: str
+    none: str
+
+    def flipped(self) -> Wording:
+        """The wording of the negated quantity."""
+        return Wording(self.less, self.more, self.none)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One answered question (the module docstring). estimate, low, high in `unit`; the
+    interval is the one the call rests on (adjusted over `tests` tests when tests > 1); p is
+    the adjusted p."""
+
+    key: str  # which question, e.g. "3p/seat_pair/2-0" (the same key in every command)
+    quantity: str  # what is measured, e.g. "seat 2's win rate minus seat 0's"
+    unit: str  # "points" (of win rate), "rounds", ...
+    estimate: float
+    low: float
+    high: float
+    p: float
+    games: int
+    tests: int = 1
+    alpha: float = ALPHA
+    se: float = float("nan")  # the standard error of the estimate (for games_needed)
+    wording: Wording = field(default_factory=lambda: Wording("is higher", "is lower", "no change"))
+
+    @property
+    def significant(self) -> bool:
+        """The call: the interval excludes 0 (equivalently p < alpha)."""
+        return self.low > 0 or self.high < 0
+
+    @property
+    def sign(self) -> int:
+        """+1 or -1 by the estimate's sign when significant, else 0."""
+        if not self.significant:
+            return 0
+        return 1 if self.estimate > 0 else -1
+
+    @property
+    def adjusted(self) -> bool:
+        return self.tests > 1
+
+    @property
+    def words(self) -> str:
+        """The direction phrase, derived from the sign of the estimate."""
+        if self.sign > 0:
+            return self.wording.more
+        if self.sign < 0:
+            return self.wording.less
+        return self.wording.none
+
+    def negated(self) -> Verdict:
+        """The same answer for the negated quantity (B minus A instead of A minus B)."""
+        return replace(
+            self,
+            estimate=-self.estimate,
+            low=-self.high,
+            high=-self.low,
+            wording=self.wording.flipped(),
+        )
+
+    def interval_text(self) -> str:
+        """'+5.1 points (95% CI +1.6 to +8.6, adjusted over 3 tests)'."""
+        conf = f"{100 * (1 - self.alpha):g}% CI"
+        adj = f", adjusted over {self.tests} tests" if self.adjusted else ""
+        return (
+            f"{_num(self.estimate)} {self.unit} ({conf} {_num(self.low)} to {_num(self.high)}{adj})"
+        )
+
+    def sentence(self) -> str:
+        """The verdict in words: the direction phrase, the number, its interval and p."""
+        p = "p < 0.001" if self.p < 0.001 else f"p = {self.p:.3f}"
+        if self.adjusted:
+            p = "adjusted " + p
+        return f"{self.words}: {self.interval_text()}, {p}, {self.games:,} games"
+
+    def as_json(self) -> dict:
+        """The record for JSON (shares and points as computed; keys documented in
+        docs/statistics.md)."""
+        out = asdict(self)
+        out.update(significant=self.significant, sign=self.sign, words=self.words)
+        return out
+
+
+def _num(v: float) -> str:
+    if not math.isfinite(v):
+        return "n/a"
+    return f"{v:+.1f}" if abs(v) >= 0.05 or v == 0 else f"{v:+.2g}"
+
+
+# ------------------------------------------------------------------------------ building
+def z_verdict(
+    key: str,
+    quantity: str,
+    unit: str,
+    estimate: float,
+    se: float,
+    games: int,
+    wording: Wording,
+    tests: int = 1,
+    alpha: float = ALPHA,
+    df: int | None = None,
+) -> Verdict:
+    """A verdict from an estimate and its standard error: the interval at level alpha / tests
+    (Bonferroni), normal or (df given) Student's t, and the adjusted p = min(1, tests * p)."""
+    level = alpha / max(tests, 1)
+    dist = _st.norm if df is None else _st.t(max(df, 1))
+    if se > 0 and math.isfinite(se):
+        q = float(dist.ppf(1 - level / 2))
+        p = float(2 * dist.sf(abs(estimate) / se))
+        low, high = estimate - q * se, estimate + q * se
+    else:  # no variation: the estimate is exact
+        p = 1.0 if estimate == 0 else 0.0
+        low = high = estimate
+    return Verdict(
+        key,
+        quantity,
+        unit,
+        float(estimate),
+        float(low),
+        float(high),
+        min(1.0, p * max(tests, 1)),
+        int(games),
+        max(tests, 1),
+        alpha,
+        float(se),
+        wording,
+    )
+
+
+def share_difference_se(wins_a: float, wins_b: float, games: int) -> float:
+    """The standard error of p_a - p_b, two outcome shares of the same games (multinomial
+    covariance; as analysis.stats.multinomial_diff_ci)."""
+    pa, pb = wins_a / games, wins_b / games
+    d = pa - pb
+    return math.sqrt(max(pa + pb - d * d, 0.0) / games)
+
+
+def seat_pair(
+    players: int,
+    a: int,
+    b: int,
+    wins_a: float,
+    wins_b: float,
+    games: int,
+    tests: int = 1,
+    alpha: float = ALPHA,
+) -> Verdict:
+    """Which of seats a and b wins more often, in points of win rate: always oriented so that
+    the estimate is the seat that wins more minus the other, so a positive number stands
+    beside "seat X wins more often than seat Y" (tests: the pairs adjusted over)."""
+    if wins_b > wins_a:
+        a, b, wins_a, wins_b = b, a, wins_b, wins_a
+    lo_seat, hi_seat = sorted((a, b))
+    est = 100 * (wins_a - wins_b) / games
+    se = 100 * share_difference_se(wins_a, wins_b, games)
+    words = Wording(
+        f"seat {a} wins more often than seat {b}",
+        f"seat {b} wins more often than seat {a}",
+        f"seats {lo_seat} and {hi_seat} win equally often (no difference detected)",
+    )
+    return z_verdict(
+        f"{players}p/seat_pair/{lo_seat}-{hi_seat}",
+        f"seat {a}'s win rate minus seat {b}'s",
+        "points",
+        est,
+        se,
+        games,
+        words,
+        tests,
+        alpha,
+    )
+
+
+def all_seat_pairs(wins: Sequence[float], games: int, alpha: float = ALPHA) -> list[Verdict]:
+    """Every pair of seats, adjusted over the pairs (simultaneous intervals)."""
+    k = len(wins)
+    m = k * (k - 1) // 2
+    return [
+        seat_pair(k, i, j, wins[i], wins[j], games, m, alpha)
+        for i in range(k)
+        for j in range(i + 1, k)
+    ]
+
+
+def change_words(before: float, after: float, name: str, unit: str) -> str:
+    """A change of a signed quantity in words: 'raises' / 'lowers' (by the sign of after -
+    before) when both levels have the same sign (or one is 0), else a change of sign with
+    both levels ('turns the first-player advantage from +0.2 to -1.5 points')."""
+    if before * after < 0:
+        return f"turns the {name} from {_num(before)} to {_num(after)} {unit}"
+    verb = "raises" if after > before else "lowers"
+    return f"{verb} the {name} from {_num(before)} to {_num(after)} {unit}"
+
+
+# ------------------------------------------------------------------------------ planning
+def games_needed(v: Verdict, power: float = POWER) -> int | None:
+    """The games that would make the estimate significant with probability `power` at the
+    verdict's adjusted level, if the true effect were the estimate and the variance as
+    observed (se proportional to 1 / sqrt(games)); None when the estimate is 0 or the
+    standard error unknown."""
+    if not (math.isfinite(v.se) and v.se > 0) or v.estimate == 0:
+        return None
+    level = v.alpha / v.tests
+    z = float(_st.norm.ppf(1 - level / 2) + _st.norm.ppf(power))
+    return int(math.ceil(v.games * (z * v.se / abs(v.estimate)) ** 2))
+
+
+# ------------------------------------------------------------------------------ classifying
+SETTING_STATES = ("agrees", "inconclusive", "not detected", "differs", "reversed")
+CLASSES = ("holds", "depends", "inconclusive", "not detected")
+
+
+@dataclass(frozen=True)
+class SettingCall:
+    """How one setting's verdict stands beside the reference's: `state` one of
+    SETTING_STATES; `against`: it counts against the verdict (reversed, or significantly
+    different from the reference); `interaction_p`: the adjusted p of the difference from the
+    reference."""
+
+    setting: str
+    kind: str  # what the setting varies ("players", "components", "skill", ...)
+    verdict: Verdict
+    state: str
+    against: bool
+    interaction_p: float
+
+
+@dataclass(frozen=True)
+class Classified:
+    """A verdict over settings: its class (CLASSES), the kinds of setting it depends on, each
+    setting's call, and for an inconclusive reference the games that would decide it."""
+
+    reference: Verdict
+    status: str
+    depends_on: tuple[str, ...]
+    settings: tuple[SettingCall, ...]
+    games_to_decide: int | None = None
+
+    def label(self) -> str:
+        if self.status == "depends":
+            return "depends on " + " and ".join(self.depends_on)
+        if self.status == "inconclusive":
+            more = (
+                f" ({self.games_to_decide:,} games would decide it)" if self.games_to_decide else ""
+            )
+            return "inconclusive (too few games)" + more
+        return self.status
+
+
+def classify(
+    reference: Verdict,
+    settings: Sequence[tuple[str, str, Verdict]],
+    alpha: float = ALPHA,
+    margin: float = 1.0,
+) -> Classified:
+    """The reference's verdict over the other settings (setting name, kind, verdict), by the
+    rules of the module docstring.
+
+    A significant reference: **holds** unless some setting counts against it (reversed, or
+    significantly different from the reference: interaction test, Bonferroni over the
+    settings), then **depends** on the kinds of those settings; settings that are merely
+    inconclusive are listed and change nothing. A reference that is not significant: **not
+    detected** when its interval lies within +-margin units of 0 (no difference of that
+    size), else **inconclusive (too few games)**, with the games that would decide it."""
+    m = max(len(settings), 1)
+    calls = []
+    for name, kind, v in settings:
+        diff = v.estimate - reference.estimate
+        se = math.hypot(_se_of(v), _se_of(reference))
+        if se > 0 and math.isfinite(se):
+            p_int = min(1.0, m * float(2 * _st.norm.sf(abs(diff) / se)))
+        else:
+            p_int = 1.0 if diff == 0 else 0.0
+        differs = p_int < alpha
+        if reference.sign and v.sign == -reference.sign:
+            state = "reversed"
+        elif reference.sign and v.sign == reference.sign:
+            state = "agrees"
+        elif v.low <= 0 <= v.high and v.low <= reference.estimate <= v.high:
+            state = "inconclusive"
+        elif differs:
+            state = "differs"
+        else:
+            state = "not detected"
+        against = bool(reference.sign) and (state == "reversed" or (differs and state != "agrees"))
+        calls.append(SettingCall(name, kind, v, state, against, p_int))
+    if reference.sign == 0:
+        if -margin <= reference.low and reference.high <= margin:
+            return Classified(reference, "not detected", (), tuple(calls))
+        return Classified(reference, "inconclusive", (), tuple(calls), games_needed(reference))
+    kinds = tuple(dict.fromkeys(c.kind for c in calls if c.against))
+    return Classified(reference, "depends" if kinds else "holds", kinds, tuple(calls))
+
+
+def _se_of(v: Verdict) -> float:
+    """The standard error, from the record or from its interval's half-width."""
+    if math.isfinite(v.se):
+        return v.se
+    q = float(_st.norm.ppf(1 - v.alpha / v.tests / 2))
+    return (v.high - v.low) / (2 * q)
