@@ -117,3 +117,17 @@ def test_the_cache_key_changes_with_any_frame_file(tmp_path):
     assert jit.cache_key(module, frame) != before
     jit._hash_files.cache_clear()
     jit._hash_file.cache_clear()
+
+
+def test_state_fields_of_a_module_name_what_is_missing():
+    import types
+
+    from simcore.frame.contract import StateFields
+
+    mod = types.ModuleType("simcore.games.x.state")
+    mod.STATE_SIZE, mod.S_SEAT, mod.S_END_REASON, mod.S_GAME_OVER = 10, 0, 1, 2
+    with pytest.raises(ContractError, match=r"simcore.games.x.state: .* no S_ERROR, END_ERROR"):
+        StateFields.of(mod, trace_full=9)
+    mod.S_ERROR, mod.END_ERROR, mod.A_GAME_END = 3, 4, 5
+    f = StateFields.of(mod, trace_full=9)
+    assert (f.size, f.error, f.game_end, f.trace_full, f.turn) == (10, 3, 5, 9, -1)

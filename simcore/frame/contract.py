@@ -93,6 +93,27 @@ class StateFields:
     trace_full: int  # the error code of a full trace buffer
     turn: int = -1  # the turn counter (for the default `length`; -1: the game gives `length`)
 
+    @classmethod
+    def of(cls, state: Any, trace_full: int) -> StateFields:
+        """The fields from a game's state module that follows the naming convention of
+        docs/adding-a-game.md (STATE_SIZE, S_SEAT, S_TURN, S_END_REASON, S_GAME_OVER, S_ERROR,
+        END_ERROR, A_GAME_END), and the engine's error code of a full trace buffer. A name
+        the module lacks is one ContractError naming the module and the name."""
+        names = {
+            "size": "STATE_SIZE",
+            "seat": "S_SEAT",
+            "end_reason": "S_END_REASON",
+            "game_over": "S_GAME_OVER",
+            "error": "S_ERROR",
+            "end_error": "END_ERROR",
+            "game_end": "A_GAME_END",
+        }
+        missing = [n for n in names.values() if not hasattr(state, n)]
+        if missing:
+            raise ContractError(f"{state.__name__}: the state module has no {', '.join(missing)}")
+        values = {k: int(getattr(state, n)) for k, n in names.items()}
+        return cls(**values, trace_full=int(trace_full), turn=int(getattr(state, "S_TURN", -1)))
+
 
 @dataclass(frozen=True)
 class GameContract:

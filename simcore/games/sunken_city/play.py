@@ -128,17 +128,7 @@ def derived(s, r, k, seat):
 CONTRACT = GameContract(
     module=__name__,
     layout=ROW,
-    state=StateFields(
-        size=state.STATE_SIZE,
-        seat=state.S_SEAT,
-        turn=state.S_TURN,
-        end_reason=state.S_END_REASON,
-        game_over=state.S_GAME_OVER,
-        error=state.S_ERROR,
-        end_error=state.END_ERROR,
-        game_end=state.A_GAME_END,
-        trace_full=ERR_TRACE,
-    ),
+    state=StateFields.of(state, trace_full=ERR_TRACE),
     setup=setup,
     play_turn=play_turn,
     check_invariants=check_invariants,
