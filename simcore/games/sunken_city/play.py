@@ -15,8 +15,7 @@ from simcore.games.sunken_city.engine import (
 )
 from simcore.games.sunken_city.engine import setup as deal
 from simcore.games.sunken_city.players.random import POL_RANDOM, random_turn
-from simcore.games.sunken_city.players.scratch import F_SIZE as XF_SIZE
-from simcore.games.sunken_city.players.scratch import X_SIZE
+from simcore.games.sunken_city.players.scratch import X_SIZE, XF_SIZE
 from simcore.games.sunken_city.players.search import search_options, search_play  # noqa: F401 - hooks
 from simcore.games.sunken_city.players.turn import POL_HEURISTIC, heuristic_turn
 from simcore.games.sunken_city.rules import MAX_PLAYERS, N_SPACES, N_TREASURES, P_SCORING
