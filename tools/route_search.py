@@ -50,8 +50,8 @@ def capture(games: int):
             seat = int(s[S.S_SEAT])
             x = X.new_scratch()
             xf = X.new_fscratch()
-            xf[X.F_URGENCY] = urgency(s, r)
-            xf[X.F_URGENCY + 1] = last_turn_chance(s, r, seat)
+            xf[X.XF_URGENCY] = urgency(s, r)
+            xf[X.XF_URGENCY + 1] = last_turn_chance(s, r, seat)
             threat_table(s, r, seat, xf)
             distance_fields(s, r, seat, x)
             top = 0
@@ -88,7 +88,7 @@ def _search_all(s, x, xf, budget, k, seat, r, w, reps, idx):
     for _ in range(reps):
         for i in idx:
             total += plan_route(
-                s[i], r, seat[i], w, budget[i], x[i], xf[i], X.F_BEST_VALUE_BY_POINTS, k[i]
+                s[i], r, seat[i], w, budget[i], x[i], xf[i], X.XF_BEST_VALUE_BY_POINTS, k[i]
             )
     return total
 

@@ -660,9 +660,9 @@ def test_ev_player_values():
     xf = np.zeros(P.XF_SIZE)
     P.fill_kind_values(g.s, g.r, 0, xf)
     P.column_values(g.s, g.r, 0, 0, xf)
-    assert xf[P.XF_D + 10 * 2 + 0] == pytest.approx(4 / 6 * 7)
+    assert xf[P.XF_DIVE_VALUE + 10 * 2 + 0] == pytest.approx(4 / 6 * 7)
     # with two dice: no X at all (16/36) or one X (16/36) reaches the wreck
-    assert xf[P.XF_D + 10 * 2 + 1] == pytest.approx(32 / 36 * 7)
+    assert xf[P.XF_DIVE_VALUE + 10 * 2 + 1] == pytest.approx(32 / 36 * 7)
 
 
 def test_dataclass_fields_have_docs():

@@ -256,14 +256,14 @@ def test_prepared_terms_match_their_reference():
         for p in range(N_STATES):  # the case table: the sums of case_value (0.0 unscored)
             for case in range(16):
                 ref_v = P.case_value(xf, p, case) if p < 6 else 0.0
-                assert xf[P.XF_TBL + 16 * p + case] == ref_v
+                assert xf[P.XF_CASE_VALUES + 16 * p + case] == ref_v
         pos = snap[O_POS : O_POS + N_STATES]
         for st in range(N_STATES):
             p, key = int(pos[st]), P.my_key(x, st)
             if p > 0:
-                assert xf[P.XF_LEFT + st] == P.term(x, xf, st, p - 1, key)
+                assert xf[P.XF_LEFT_CHANGE + st] == P.term(x, xf, st, p - 1, key)
             if p < N_STATES - 1:
-                assert xf[P.XF_RIGHT + st] == P.term(x, xf, st, p + 1, key)
+                assert xf[P.XF_RIGHT_CHANGE + st] == P.term(x, xf, st, p + 1, key)
         checked += 1
     assert checked > 50
 

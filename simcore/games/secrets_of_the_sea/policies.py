@@ -60,11 +60,18 @@ POL_DEPTH = 4
 
 MAX_ACTIONS_PER_TURN = 64
 
-# Float scratch of the ev player (the shared driver's xf: XF_SIZE float64, zeroed before each game).
-XF_KV = 0  # [2 regions x 9 lamp kinds x 2] take value of a lit tile (by dice free: 1, 2)
-XF_W = XF_KV + 2 * 9 * 2  # [12 x 2] value of arriving at row 0..11 with 1 / 2 dice free
-XF_D = XF_W + 12 * 2  # [12 x 2] value of rolling on from row 0..11 with 1 / 2 dice free
-XF_SIZE = XF_D + 12 * 2
+# Float scratch of the ev player (the shared driver's xf: XF_SIZE float64, zeroed before each
+# game). "Dice free": the dice not set aside by an X, 1 or 2 (index nd - 1). A row: 0 the boat,
+# 1..10 a space of the column, 11 the wreck. Values are expected points of the seat on turn.
+# [2 regions x 9 lamp kinds x 2 dice free] the take value of a lit tile (kind_value), filled
+# once per turn by fill_kind_values
+XF_KIND_TAKE_VALUE = 0
+# [12 rows x 2 dice free] W: the value of the lamp arriving at each row of the column being
+# valued, playing on risk-neutrally (arrival_value, filled by column_values)
+XF_ARRIVAL_VALUE = XF_KIND_TAKE_VALUE + 2 * 9 * 2
+# [12 rows x 2 dice free] D: the expected value of rolling on from each row (dive_value)
+XF_DIVE_VALUE = XF_ARRIVAL_VALUE + 12 * 2
+XF_SIZE = XF_DIVE_VALUE + 12 * 2
 
 
 # After an action: the engine's verdict, then (checked mode) the invariants.
@@ -233,26 +240,28 @@ def best_wreck(s, r, seat):
 
 @kernel
 def fill_kind_values(s, r, seat, xf):
-    """xf[XF_KV]: the take value of a lit tile of each lamp kind, per region and dice free."""
+    """xf[XF_KIND_TAKE_VALUE]: the take value of a lit tile of each lamp kind, per region and
+    dice free."""
     for g in range(2):
         for k in range(9):
             for nd in range(1, R.N_DICE + 1):
-                xf[XF_KV + (g * 9 + k) * 2 + nd - 1] = kind_value(s, r, seat, g, k, nd)
+                xf[XF_KIND_TAKE_VALUE + (g * 9 + k) * 2 + nd - 1] = kind_value(s, r, seat, g, k, nd)
 
 
 @kernel
-def kv(xf, g, k, nd):
-    return xf[XF_KV + (g * 9 + k) * 2 + nd - 1]
+def kind_take_value(xf, g, k, nd):
+    """The take value of a lit tile of lamp kind k in region g with nd dice free (filled)."""
+    return xf[XF_KIND_TAKE_VALUE + (g * 9 + k) * 2 + nd - 1]
 
 
 @kernel
 def arrival_value(s, r, seat, col, q, nd, xf):
     """W: the value of the lamp arriving at row q of column col with nd dice free, playing on
-    risk-neutrally (needs xf[XF_D] for row q)."""
+    risk-neutrally (needs xf[XF_DIVE_VALUE] for row q)."""
     if q >= B.WRECK_ROW:
         _, v = best_wreck(s, r, seat)
         return v if v > 0.0 else 0.0
-    dive = xf[XF_D + q * 2 + nd - 1]
+    dive = xf[XF_DIVE_VALUE + q * 2 + nd - 1]
     sp = space_at(col, q)
     t = s[S.O_SPACE + sp]
     if t == S.EMPTY:
@@ -269,8 +278,8 @@ def arrival_value(s, r, seat, col, q, nd, xf):
         return take if take > dive else dive
     if known != S.UNLIT:
         if lamp == R.MONSTER:
-            return kv(xf, g, R.MONSTER, nd)
-        take = kv(xf, g, lamp, nd)
+            return kind_take_value(xf, g, R.MONSTER, nd)
+        take = kind_take_value(xf, g, lamp, nd)
         return take if take > dive else dive
     # unlit: the kinds of the region's unlit tiles, weighted by their numbers
     tot = 0.0
@@ -282,9 +291,9 @@ def arrival_value(s, r, seat, col, q, nd, xf):
         n += u
         k = R.CAVE if c >= S.HC_CAVE else c
         if k == R.MONSTER:
-            tot += u * kv(xf, g, R.MONSTER, nd)
+            tot += u * kind_take_value(xf, g, R.MONSTER, nd)
         else:
-            take = kv(xf, g, k, nd)
+            take = kind_take_value(xf, g, k, nd)
             tot += u * (take if take > dive else dive)
     if n == 0:
         return dive
@@ -293,7 +302,8 @@ def arrival_value(s, r, seat, col, q, nd, xf):
 
 @kernel
 def dive_value(s, r, pos, nd, xf):
-    """D: the expected value of rolling the nd free dice at row pos (needs xf[XF_W] below)."""
+    """D: the expected value of rolling the nd free dice at row pos (needs xf[XF_ARRIVAL_VALUE]
+    below)."""
     nf = r[R.P_DIE_N]
     exact = r[R.P_OVERSHOOT] == 0
     tot = 0.0
@@ -303,7 +313,7 @@ def dive_value(s, r, pos, nd, xf):
             if fa == R.X or (exact and pos + fa > B.WRECK_ROW):
                 continue
             q = pos + fa if pos + fa < B.WRECK_ROW else B.WRECK_ROW
-            tot += xf[XF_W + q * 2]
+            tot += xf[XF_ARRIVAL_VALUE + q * 2]
         return tot / nf
     for a in range(nf):
         fa = r[R.R_DIE + a]
@@ -317,7 +327,7 @@ def dive_value(s, r, pos, nd, xf):
                 if f == R.X or (exact and pos + f > B.WRECK_ROW):
                     continue
                 q = pos + f if pos + f < B.WRECK_ROW else B.WRECK_ROW
-                v = xf[XF_W + q * 2 + nd2 - 1]
+                v = xf[XF_ARRIVAL_VALUE + q * 2 + nd2 - 1]
                 if v > best:
                     best = v
             if best > -1.0e8:
@@ -327,17 +337,20 @@ def dive_value(s, r, pos, nd, xf):
 
 @kernel
 def column_values(s, r, seat, col, xf, top=0):
-    """Fill xf[XF_W], xf[XF_D] for column col, from the wreck up to row `top` (0: the boat).
-    Each row needs only the rows below it, so a decision at row p computes rows p.. only."""
+    """Fill xf[XF_ARRIVAL_VALUE], xf[XF_DIVE_VALUE] for column col, from the wreck up to row
+    `top` (0: the boat). Each row needs only the rows below it, so a decision at row p
+    computes rows p.. only."""
     for nd in range(1, R.N_DICE + 1):
-        xf[XF_D + B.WRECK_ROW * 2 + nd - 1] = 0.0
-        xf[XF_W + B.WRECK_ROW * 2 + nd - 1] = arrival_value(s, r, seat, col, B.WRECK_ROW, nd, xf)
+        xf[XF_DIVE_VALUE + B.WRECK_ROW * 2 + nd - 1] = 0.0
+        xf[XF_ARRIVAL_VALUE + B.WRECK_ROW * 2 + nd - 1] = arrival_value(
+            s, r, seat, col, B.WRECK_ROW, nd, xf
+        )
     for q in range(B.ROWS, top - 1, -1):
         for nd in range(1, R.N_DICE + 1):
-            xf[XF_D + q * 2 + nd - 1] = dive_value(s, r, q, nd, xf)
+            xf[XF_DIVE_VALUE + q * 2 + nd - 1] = dive_value(s, r, q, nd, xf)
         if q >= 1:
             for nd in range(1, R.N_DICE + 1):
-                xf[XF_W + q * 2 + nd - 1] = arrival_value(s, r, seat, col, q, nd, xf)
+                xf[XF_ARRIVAL_VALUE + q * 2 + nd - 1] = arrival_value(s, r, seat, col, q, nd, xf)
 
 
 # ---------------------------------------------------------------------------------------
@@ -527,7 +540,7 @@ def ev_choose(s, r, tr, seat, xf):
         for i in range(R.N_DICE):
             if not usable_die(s, r, i):
                 continue
-            v = xf[XF_W + move_target(s, r, i) * 2 + nd - 1]
+            v = xf[XF_ARRIVAL_VALUE + move_target(s, r, i) * 2 + nd - 1]
             if v > best:
                 best = v
                 bd = i
@@ -559,7 +572,7 @@ def ev_ends_dive(s, r, seat, xf):
     dive on. xf: fill_kind_values done for this turn."""
     nd = dice_available(s)
     column_values(s, r, seat, s[S.S_COL], xf, s[S.S_POS])
-    dive = xf[XF_D + s[S.S_POS] * 2 + nd - 1]
+    dive = xf[XF_DIVE_VALUE + s[S.S_POS] * 2 + nd - 1]
     if s[S.S_PHASE] == S.PH_EMPTY:
         return dive <= 0.0 and can_stop(s, r)
     return lit_value(s, r, seat, nd) >= dive

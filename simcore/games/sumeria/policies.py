@@ -28,7 +28,7 @@ position's value in each ranking case; a candidate's value is then a few table l
 in the order of the reference evaluation (eval_add, eval_remove, eval_move: the trial made on
 the state and undone), which gives the same floats. Move destinations come from the engine's
 search through a per-location cache valid while the locations the search read keep their
-occupancy. tests/test_sumeria_players.py checks the decisions against the reference.
+occupancy. tests/sumeria/test_sumeria_players.py checks the decisions against the reference.
 """
 
 from __future__ import annotations
@@ -69,29 +69,36 @@ POL_HEURISTIC = 1
 W_NOW, W_NEXT, W_DENY, W_CITY, W_RESERVE, W_SETS, W_NOISE, W_LATE = range(8)
 WEIGHT_NAMES = ("now", "next", "deny", "city", "reserve", "sets", "noise", "late")
 
-# Float scratch (xf, float64[XF_SIZE] from state.py).
-XF_VF = 0  # [8] my value of first place at each importance position
-XF_VS = 8  # [8] my value of second place
-XF_OF = 16  # [8] value (<= 0) of an opponent's first place
-XF_OS = 24  # [8] value (<= 0) of an opponent's second place
-XF_CONTRIB = 32  # [8] current contribution of each city-state (by state)
-XF_TBL = 40  # [8 x 16] value of a city-state at position p in each ranking case (rank_case)
-XF_ARRIVE = XF_TBL + B.N_STATES * 16  # [8 x 3] change of a city-state a trader of mine arrives in
-XF_PUSHED = XF_ARRIVE + B.N_STATES * 3  # [8] change of the city-state its tile swaps with
-XF_LEFT = XF_PUSHED + B.N_STATES  # [8] change of a city-state moved one place left (keys kept)
-XF_RIGHT = XF_LEFT + B.N_STATES  # [8] the same one place right
-XF_USED = XF_RIGHT + B.N_STATES
+# Float scratch (xf, float64[XF_SIZE] from state.py), filled by `prepare` for the player on
+# turn ("my"; "an opponent" any other seat). A position is an importance position (0 = scored
+# first); a value is the weighted expected tiles of the module docstring's formula.
+XF_MY_FIRST_VALUE = 0  # [8] per position: my value of first place (control) there
+XF_MY_SECOND_VALUE = 8  # [8] per position: my value of second place there
+XF_OPP_FIRST_VALUE = 16  # [8] per position: value (<= 0) to me of an opponent's first place
+XF_OPP_SECOND_VALUE = 24  # [8] per position: value (<= 0) to me of an opponent's second place
+XF_CONTRIBUTION = 32  # [8] per city-state: its present value to me (`contrib`)
+# [8 x 16] per position p and ranking case (rank_case): a city-state's value there
+XF_CASE_VALUES = 40
+# [8 x 3] per city-state and location kind (city, town, village): the change of its value when
+# a trader of mine arrives there and its tile swaps one place left (prepare_arrivals)
+XF_ARRIVAL_CHANGE = XF_CASE_VALUES + B.N_STATES * 16
+# [8] per city-state: the change of the city-state its tile swaps with on such an arrival
+XF_PUSHED_CHANGE = XF_ARRIVAL_CHANGE + B.N_STATES * 3
+# [8] per city-state: the change of its value when its tile moves one place left (keys kept)
+XF_LEFT_CHANGE = XF_PUSHED_CHANGE + B.N_STATES
+XF_RIGHT_CHANGE = XF_LEFT_CHANGE + B.N_STATES  # [8] the same, one place right
+XF_USED = XF_RIGHT_CHANGE + B.N_STATES
 assert XF_USED <= S.XF_SIZE
 
 NEG = -1.0e18
 
-# How a trader changes its owner's control key (engine.control_key): 64 per trader, 8 more
-# on a town, 32 more on the city; by location kind (CITY, TOWN, VILLAGE) and by location.
+# How a trader changes its owner's control key (engine_round.control_key): 64 per trader, 8
+# more on a town, 32 more on the city; by location kind (CITY, TOWN, VILLAGE) and by location.
 KIND_STEP = np.zeros(3, dtype=np.int64)
 KIND_STEP[B.CITY], KIND_STEP[B.TOWN], KIND_STEP[B.VILLAGE] = 64 + 32, 64 + 8, 64
 KEY_STEP = KIND_STEP[B.LOC_KIND]
-# Where the arrival term (XF_ARRIVE) of a trader arriving on each location is.
-ARRIVE_AT = (XF_ARRIVE + 3 * B.LOC_STATE + B.LOC_KIND).astype(np.int64)
+# Where the arrival term (XF_ARRIVAL_CHANGE) of a trader arriving on each location is.
+ARRIVE_AT = (XF_ARRIVAL_CHANGE + 3 * B.LOC_STATE + B.LOC_KIND).astype(np.int64)
 # The part of a control key made by a seat's traders in one city-state, by their 7 bits (bit
 # 0 the city, 1-3 the towns, 4-6 the villages): 64 each, 8 more each on a town, 32 on the
 # city; and their number.
@@ -225,12 +232,13 @@ def tile_value(s, r, seat, t, w):
 
 @kernel
 def prepare_keys(s, r, me, x):
-    """The control keys (engine.control_key) of this decision: per city-state the best two of
-    the opponents (X_OK1, X_OK2; -1 none) and my own (X_MYB) with my traders there (X_MYC);
-    the bitmasks of my locations (X_MINE) and of the empty ones (X_EMPTY). My trial actions
-    change only my own key, so the ranking after one is a comparison of three numbers (keys
-    are distinct: the turn order is part of them). A seat's traders in a city-state are 7
-    bits of its mask (O_MASK): KEY7 gives their part of the key, COUNT7 their number."""
+    """The control keys (engine_round.control_key) of this decision: per city-state the best
+    two of the opponents (X_OPP_BEST_KEY, X_OPP_SECOND_KEY; -1 none) and my own (X_MY_KEY)
+    with my traders there (X_MY_TRADERS); the bitmasks of my locations (X_MY_LOCATIONS) and
+    of the empty ones (X_EMPTY_LOCATIONS). My trial actions change only my own key, so the
+    ranking after one is a comparison of three numbers (keys are distinct: the turn order is
+    part of them). A seat's traders in a city-state are 7 bits of its mask (O_MASK): KEY7
+    gives their part of the key, COUNT7 their number."""
     players = r[R.P_PLAYERS]
     first = s[S.S_FIRST]
     mine = s[S.O_MASK + me]
@@ -245,33 +253,33 @@ def prepare_keys(s, r, me, x):
             ti = d + players if d < 0 else d
             k = part + (players - 1 - ti)
             if seat == me:
-                x[S.X_MYB + st] = k
+                x[S.X_MY_KEY + st] = k
                 k = -1
             k = -1 if part == 0 else k
             # the best two keys so far (distinct keys, -1 none): min and max, no branches
             o2 = max(o2, min(o1, k))
             o1 = max(o1, k)
-        x[S.X_OK1 + st] = o1
-        x[S.X_OK2 + st] = o2
-        x[S.X_MYC + st] = COUNT7[(mine >> sh) & 127]
-    x[S.X_MINE] = mine
-    x[S.X_EMPTY] = empty_mask(s)
+        x[S.X_OPP_BEST_KEY + st] = o1
+        x[S.X_OPP_SECOND_KEY + st] = o2
+        x[S.X_MY_TRADERS + st] = COUNT7[(mine >> sh) & 127]
+    x[S.X_MY_LOCATIONS] = mine
+    x[S.X_EMPTY_LOCATIONS] = empty_mask(s)
 
 
 @kernel(inline="always")
 def my_key(x, st):
     """My present control key in city-state st, -1 without traders there."""
-    return x[S.X_MYB + st] if x[S.X_MYC + st] > 0 else -1
+    return x[S.X_MY_KEY + st] if x[S.X_MY_TRADERS + st] > 0 else -1
 
 
 @kernel(inline="always")
 def case_value(xf, p, case):
     """The value of a city-state at position p in ranking case `case` (see `rank_case`):
     exactly the sums of `contrib`, in its order (the reference of `fill_cases`)."""
-    vf = xf[XF_VF + p]
-    vs = xf[XF_VS + p]
-    of = xf[XF_OF + p]
-    os = xf[XF_OS + p]
+    vf = xf[XF_MY_FIRST_VALUE + p]
+    vs = xf[XF_MY_SECOND_VALUE + p]
+    of = xf[XF_OPP_FIRST_VALUE + p]
+    os = xf[XF_OPP_SECOND_VALUE + p]
     v = 0.0
     if case & 8:  # I am first
         v += vf
@@ -325,8 +333,8 @@ def rank_case(x, st, km):
     """Ranking case of city-state st when my key there is km (-1: no trader): bit 8 I beat the
     best opponent, 4 an opponent is there, 2 I beat the second opponent, 1 a second opponent
     is there."""
-    o1 = x[S.X_OK1 + st]
-    o2 = x[S.X_OK2 + st]
+    o1 = x[S.X_OPP_BEST_KEY + st]
+    o2 = x[S.X_OPP_SECOND_KEY + st]
     return (
         (8 if km > o1 else 0)
         + (4 if o1 >= 0 else 0)
@@ -339,7 +347,7 @@ def rank_case(x, st, km):
 def term(x, xf, st, p, km):
     """Change of the contribution of city-state st when it is at position p and my key there is
     km: `contrib` after the trial minus before, from the case table (identical floats)."""
-    return xf[XF_TBL + p * 16 + rank_case(x, st, km)] - xf[XF_CONTRIB + st]
+    return xf[XF_CASE_VALUES + p * 16 + rank_case(x, st, km)] - xf[XF_CONTRIBUTION + st]
 
 
 @kernel(inline="always")
@@ -353,10 +361,11 @@ def better_tile(d, tv, t, bv, bt):
 
 @kernel
 def prepare(s, r, me, w, x, xf, arrivals):
-    """Fill the control keys (prepare_keys), the per-position values (XF_VF .. XF_OS), their
-    case table (XF_TBL), the current contribution of every city-state (XF_CONTRIB) and its
-    change when its tile moves one place left or right (XF_LEFT, XF_RIGHT) for player `me`;
-    with `arrivals` also XF_ARRIVE and XF_PUSHED (prepare_arrivals)."""
+    """Fill the control keys (prepare_keys), the per-position values (XF_MY_FIRST_VALUE ..
+    XF_OPP_SECOND_VALUE), their case table (XF_CASE_VALUES), the current contribution of every
+    city-state (XF_CONTRIBUTION) and its change when its tile moves one place left or right
+    (XF_LEFT_CHANGE, XF_RIGHT_CHANGE) for player `me`; with `arrivals` also XF_ARRIVAL_CHANGE
+    and XF_PUSHED_CHANGE (prepare_arrivals)."""
     prepare_keys(s, r, me, x)
     players = r[R.P_PLAYERS]
     k = r[R.P_N_SCORED]
@@ -423,62 +432,64 @@ def prepare(s, r, me, w, x, xf, arrivals):
             vs = w[W_NEXT] * (kp - picks) * mean_val
             nf = -opp * w[W_NEXT] * picks
             ns = -opp * w[W_NEXT] * (kp - picks)
-        xf[XF_VF + p] = vf
-        xf[XF_VS + p] = vs
-        xf[XF_OF + p] = nf
-        xf[XF_OS + p] = ns
-        fill_cases(xf, XF_TBL + p * 16, vf, vs, nf, ns, p < 2 * k)
+        xf[XF_MY_FIRST_VALUE + p] = vf
+        xf[XF_MY_SECOND_VALUE + p] = vs
+        xf[XF_OPP_FIRST_VALUE + p] = nf
+        xf[XF_OPP_SECOND_VALUE + p] = ns
+        fill_cases(xf, XF_CASE_VALUES + p * 16, vf, vs, nf, ns, p < 2 * k)
     for st in range(B.N_STATES):
         p = s[S.O_POS + st]
-        o1 = x[S.X_OK1 + st]
-        o2 = x[S.X_OK2 + st]
-        base = x[S.X_MYB + st]
-        km = base if x[S.X_MYC + st] > 0 else -1
+        o1 = x[S.X_OPP_BEST_KEY + st]
+        o2 = x[S.X_OPP_SECOND_KEY + st]
+        base = x[S.X_MY_KEY + st]
+        km = base if x[S.X_MY_TRADERS + st] > 0 else -1
         # rank_case with the keys in locals: the opponents' part, then mine
         fixed = (4 if o1 >= 0 else 0) + (1 if o2 >= 0 else 0)
         case = fixed + (8 if km > o1 else 0) + (2 if km > o2 else 0)
-        cur = xf[XF_TBL + p * 16 + case]
-        xf[XF_CONTRIB + st] = cur
+        cur = xf[XF_CASE_VALUES + p * 16 + case]
+        xf[XF_CONTRIBUTION + st] = cur
         # the same case one place left / right: `term` with my key unchanged
-        xf[XF_LEFT + st] = xf[XF_TBL + (p - 1) * 16 + case] - cur if p > 0 else 0.0
-        xf[XF_RIGHT + st] = xf[XF_TBL + (p + 1) * 16 + case] - cur if p < B.N_STATES - 1 else 0.0
+        xf[XF_LEFT_CHANGE + st] = xf[XF_CASE_VALUES + (p - 1) * 16 + case] - cur if p > 0 else 0.0
+        xf[XF_RIGHT_CHANGE + st] = (
+            xf[XF_CASE_VALUES + (p + 1) * 16 + case] - cur if p < B.N_STATES - 1 else 0.0
+        )
         if arrivals:
-            row = XF_TBL + (p - 1 if p > 0 else p) * 16
+            row = XF_CASE_VALUES + (p - 1 if p > 0 else p) * 16
             for kind in range(3):
                 km = base + KIND_STEP[kind]
                 case = fixed + (8 if km > o1 else 0) + (2 if km > o2 else 0)
-                xf[XF_ARRIVE + 3 * st + kind] = xf[row + case] - cur
+                xf[XF_ARRIVAL_CHANGE + 3 * st + kind] = xf[row + case] - cur
     if arrivals:
         # the city-state at p - 1 moves right when the one at p gains influence
-        xf[XF_PUSHED + s[S.O_ORDER]] = 0.0
+        xf[XF_PUSHED_CHANGE + s[S.O_ORDER]] = 0.0
         for p in range(1, B.N_STATES):
-            xf[XF_PUSHED + s[S.O_ORDER + p]] = xf[XF_RIGHT + s[S.O_ORDER + p - 1]]
+            xf[XF_PUSHED_CHANGE + s[S.O_ORDER + p]] = xf[XF_RIGHT_CHANGE + s[S.O_ORDER + p - 1]]
 
 
 @kernel
 def prepare_arrivals(s, x, xf):
-    """XF_ARRIVE: the change of each city-state when a trader of mine arrives there on a city,
-    town or village and its tile swaps left (an Add; a move from another city-state);
-    XF_PUSHED: the change of the city-state its tile swaps with (0.0 at the leftmost place,
+    """XF_ARRIVAL_CHANGE: the change of each city-state when a trader of mine arrives there on
+    a city, town or village and its tile swaps left (an Add; a move from another city-state);
+    XF_PUSHED_CHANGE: the change of the city-state its tile swaps with (0.0 at the leftmost place,
     where nothing swaps; no term here is -0.0, so adding 0.0 changes no sum). The reference
     of what prepare(..., arrivals=True) fills (tests)."""
     for st in range(B.N_STATES):
         p = s[S.O_POS + st]
         pa = p - 1 if p > 0 else p
-        base = x[S.X_MYB + st]
+        base = x[S.X_MY_KEY + st]
         for kind in range(3):
-            xf[XF_ARRIVE + 3 * st + kind] = term(x, xf, st, pa, base + KIND_STEP[kind])
+            xf[XF_ARRIVAL_CHANGE + 3 * st + kind] = term(x, xf, st, pa, base + KIND_STEP[kind])
         if p > 0:
             other = s[S.O_ORDER + p - 1]
-            xf[XF_PUSHED + st] = term(x, xf, other, p, my_key(x, other))
+            xf[XF_PUSHED_CHANGE + st] = term(x, xf, other, p, my_key(x, other))
         else:
-            xf[XF_PUSHED + st] = 0.0
+            xf[XF_PUSHED_CHANGE + st] = 0.0
 
 
 # ---------------------------------------------------------------------------------------
 # The reference evaluation: each trial made on the state and undone. The fast evaluation in
-# heuristic_decision gives the same floats (tests/test_sumeria_misc.py compares them); the
-# reference is used for the moves when a source city-state loses influence
+# heuristic_decision gives the same floats (tests/sumeria/test_sumeria_players.py compares
+# them); the reference is used for the moves when a source city-state loses influence
 # (move_shifts_source), where two swaps can meet.
 
 
@@ -491,13 +502,13 @@ def contrib(s, r, me, st, xf):
     f, sec = ranking(s, r, st)
     v = 0.0
     if f == me:
-        v += xf[XF_VF + p]
+        v += xf[XF_MY_FIRST_VALUE + p]
     elif f >= 0:
-        v += xf[XF_OF + p]
+        v += xf[XF_OPP_FIRST_VALUE + p]
     if sec == me:
-        v += xf[XF_VS + p]
+        v += xf[XF_MY_SECOND_VALUE + p]
     elif sec >= 0:
-        v += xf[XF_OS + p]
+        v += xf[XF_OPP_SECOND_VALUE + p]
     return v
 
 
@@ -507,13 +518,13 @@ def changed_value(s, r, me, xf, a, b, c, d):
     contribution."""
     v = 0.0
     if a >= 0:
-        v += contrib(s, r, me, a, xf) - xf[XF_CONTRIB + a]
+        v += contrib(s, r, me, a, xf) - xf[XF_CONTRIBUTION + a]
     if b >= 0 and b != a:
-        v += contrib(s, r, me, b, xf) - xf[XF_CONTRIB + b]
+        v += contrib(s, r, me, b, xf) - xf[XF_CONTRIBUTION + b]
     if c >= 0 and c != a and c != b:
-        v += contrib(s, r, me, c, xf) - xf[XF_CONTRIB + c]
+        v += contrib(s, r, me, c, xf) - xf[XF_CONTRIBUTION + c]
     if d >= 0 and d != a and d != b and d != c:
-        v += contrib(s, r, me, d, xf) - xf[XF_CONTRIB + d]
+        v += contrib(s, r, me, d, xf) - xf[XF_CONTRIBUTION + d]
     return v
 
 
@@ -595,14 +606,14 @@ def eval_move(s, r, me, frm, to, w, xf):
 @kernel(inline="always")
 def first_empty_in(x, st):
     """The most important empty location of city-state st (city, town, village), -1 none."""
-    k = LOW7[(x[S.X_EMPTY] >> (B.LOCS_PER_STATE * st)) & 127]
+    k = LOW7[(x[S.X_EMPTY_LOCATIONS] >> (B.LOCS_PER_STATE * st)) & 127]
     return -1 if k < 0 else st * B.LOCS_PER_STATE + k
 
 
 @kernel(inline="always")
 def last_own_in(x, st):
     """The least important location of st holding one of my traders, -1 none."""
-    k = HIGH7[(x[S.X_MINE] >> (B.LOCS_PER_STATE * st)) & 127]
+    k = HIGH7[(x[S.X_MY_LOCATIONS] >> (B.LOCS_PER_STATE * st)) & 127]
     return -1 if k < 0 else st * B.LOCS_PER_STATE + k
 
 
@@ -613,9 +624,9 @@ def fast_add(s, x, xf, w, q, shift):
     v = 0.0
     if shift:
         v += xf[ARRIVE_AT[q]]
-        v += xf[XF_PUSHED + st]
+        v += xf[XF_PUSHED_CHANGE + st]
     else:
-        v += term(x, xf, st, s[S.O_POS + st], x[S.X_MYB + st] + KEY_STEP[q])
+        v += term(x, xf, st, s[S.O_POS + st], x[S.X_MY_KEY + st] + KEY_STEP[q])
     if B.LOC_KIND[q] == B.CITY:
         v += w[W_CITY]
     return v - w[W_RESERVE]
@@ -626,11 +637,11 @@ def fast_remove(s, x, xf, w, q):
     """eval_remove."""
     st = B.LOC_STATE[q]
     p = s[S.O_POS + st]
-    km = x[S.X_MYB + st] - KEY_STEP[q] if x[S.X_MYC + st] > 1 else -1
+    km = x[S.X_MY_KEY + st] - KEY_STEP[q] if x[S.X_MY_TRADERS + st] > 1 else -1
     v = 0.0
     if p < B.N_STATES - 1:
         v += term(x, xf, st, p + 1, km)
-        v += xf[XF_LEFT + s[S.O_ORDER + p + 1]]  # the city-state on the right moves left
+        v += xf[XF_LEFT_CHANGE + s[S.O_ORDER + p + 1]]  # the city-state on the right moves left
     else:
         v += term(x, xf, st, p, km)
     if B.LOC_KIND[q] == B.CITY:
@@ -643,12 +654,14 @@ def cached_targets(s, r, frm, x):
     """move_targets of the trader on frm through the cache: returns (offset in x, count). A
     cached list is reused while every location its search read keeps its occupancy (the
     search reads nothing else, so the list, in its order, is the one it would build)."""
-    c = S.X_MC + frm * S.MC_W
-    occ = ~x[S.X_EMPTY]
+    c = S.X_MOVE_CACHE + frm * S.MOVE_CACHE_ROW
+    occ = ~x[S.X_EMPTY_LOCATIONS]
     if x[c] == 1 and (occ & x[c + 1]) == x[c + 2]:
         return c + 4, x[c + 3]
-    m = search_in(r, frm, x[S.X_EMPTY], x, S.X_DEST)  # inlined: called for ~6 traders a turn
-    if m <= S.MC_CAP:
+    m = search_in(
+        r, frm, x[S.X_EMPTY_LOCATIONS], x, S.X_DEST
+    )  # inlined: called for ~6 traders a turn
+    if m <= S.MOVE_CACHE_CAP:
         read = x[S.X_MREAD]
         x[c] = 1
         x[c + 1] = read
@@ -726,7 +739,7 @@ def heuristic_decision(s, r, tr, me, w, rng, x, xf):
             ba = q
     generic = r[R.P_MOVE_SHIFTS_SOURCE] == 1
     city = w[W_CITY]
-    mine = x[S.X_MINE]
+    mine = x[S.X_MY_LOCATIONS]
     for st in range(B.N_STATES):
         left = (mine >> (B.LOCS_PER_STATE * st)) & 127  # my locations in st, ascending
         while left != 0:
@@ -734,8 +747,8 @@ def heuristic_decision(s, r, tr, me, w, rng, x, xf):
             left &= left - 1
             src = st
             ps = s[S.O_POS + src]
-            base = x[S.X_MYB + src] - KEY_STEP[q]
-            ks = base if x[S.X_MYC + src] > 1 else -1
+            base = x[S.X_MY_KEY + src] - KEY_STEP[q]
+            ks = base if x[S.X_MY_TRADERS + src] > 1 else -1
             t_src = term(x, xf, src, ps, ks)  # the source's change when its tile stays
             from_city = B.LOC_KIND[q] == B.CITY
             right = s[S.O_ORDER + ps + 1] if ps < B.N_STATES - 1 else -1
@@ -757,7 +770,7 @@ def heuristic_decision(s, r, tr, me, w, rng, x, xf):
                         else:
                             v += t_src
                             v += xf[ARRIVE_AT[to]]
-                            v += xf[XF_PUSHED + dst]
+                            v += xf[XF_PUSHED_CHANGE + dst]
                     if B.LOC_KIND[to] == B.CITY:
                         v += city
                     if from_city:

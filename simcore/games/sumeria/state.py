@@ -184,20 +184,25 @@ def trace_snapshots(tr: np.ndarray) -> np.ndarray:
 # written before being read.
 X_STAMP = 0  # search generation counter (marks below equal to it are 'seen')
 X_MREAD = 1  # bitmask of the locations whose occupancy the last move search read
-# Heuristic players (policies.py): per-decision keys and masks, recomputed by `prepare`.
-X_MINE = 2  # bitmask of the locations of the player's traders
-X_EMPTY = 3  # bitmask of the empty locations
-X_OK1 = 8  # [8] best control key of an opponent in each city-state, -1 none
-X_OK2 = X_OK1 + N_STATES  # [8] second best control key of an opponent, -1 none
-X_MYB = X_OK2 + N_STATES  # [8] the player's own control key there (valid when it has traders)
-X_MYC = X_MYB + N_STATES  # [8] the player's traders there
-X_ESEEN = X_MYC + N_STATES  # [56 x MAX_DEG] directed-route marks of the move search
+# Heuristic players (policies.py): per-decision keys and masks, recomputed by `prepare_keys`
+# (a control key: engine_round.control_key; the player is "my", the other seats "opponents").
+X_MY_LOCATIONS = 2  # bitmask of the locations holding one of the player's traders
+X_EMPTY_LOCATIONS = 3  # bitmask of the empty locations
+X_OPP_BEST_KEY = 8  # [8] per city-state: the opponents' best control key there, -1 none
+X_OPP_SECOND_KEY = X_OPP_BEST_KEY + N_STATES  # [8] the opponents' second best key, -1 none
+# [8] per city-state: the player's own control key there (its traders' part plus its turn
+# order; a key only when X_MY_TRADERS there is > 0, else the base its arrivals add to)
+X_MY_KEY = X_OPP_SECOND_KEY + N_STATES
+X_MY_TRADERS = X_MY_KEY + N_STATES  # [8] per city-state: the player's traders there
+X_ESEEN = X_MY_TRADERS + N_STATES  # [56 x MAX_DEG] directed-route marks of the move search
 # Move-target cache of the heuristic players: per location, the destinations of a trader on
 # it and the occupancy they depend on (valid while the read locations keep their occupancy).
-MC_CAP = 16  # destinations kept per location (longer lists are not cached)
-MC_W = 4 + MC_CAP  # valid flag, read mask, occupancy of the read set, count, destinations
-X_MC = X_ESEEN + N_LOCS * MAX_DEG  # [56 x MC_W]
-X_ZEROED = X_MC + N_LOCS * MC_W
+MOVE_CACHE_CAP = 16  # destinations kept per location (longer lists are not cached)
+# one location's row: valid flag (1), read mask (X_MREAD of its search), occupancy of the
+# read locations, count, then up to MOVE_CACHE_CAP destinations
+MOVE_CACHE_ROW = 4 + MOVE_CACHE_CAP
+X_MOVE_CACHE = X_ESEEN + N_LOCS * MAX_DEG  # [56 x MOVE_CACHE_ROW] one row per location
+X_ZEROED = X_MOVE_CACHE + N_LOCS * MOVE_CACHE_ROW
 X_OPTS = X_ZEROED  # [64] option lists
 X_DEST = X_OPTS + 64  # [56] move destinations
 X_STACK = X_DEST + N_LOCS  # [8192] directed routes to follow (q * MAX_DEG + j)

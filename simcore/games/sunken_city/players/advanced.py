@@ -32,9 +32,6 @@ from simcore.games.sunken_city.players.fields import (
 )
 from simcore.games.sunken_city.players.raising import heuristic_build
 from simcore.games.sunken_city.players.scratch import (
-    F_CARRIED_VALUE,
-    F_SINK_VALUE,
-    F_SPIRIT_PATH_VALUE,
     X_DIST_FROM_ADVENTURER,
     X_SEARCH_NEIGHBOURS,
     X_SPIRIT_BEST_PATH,
@@ -42,6 +39,9 @@ from simcore.games.sunken_city.players.scratch import (
     X_SPIRIT_NEIGHBOURS,
     X_SPIRIT_NEXT_NEIGHBOUR,
     X_SPIRIT_PATH,
+    XF_CARRIED_VALUE,
+    XF_SINK_VALUE,
+    XF_SPIRIT_PATH_VALUE,
 )
 from simcore.games.sunken_city.players.spirit import (
     next_branch,
@@ -59,7 +59,7 @@ def forced_spirit_path(s, r, seat, w, pts, x, xf):
     last piece sinks too, the points left turn into building points). Returns the value,
     leaves the path in X_SPIRIT_BEST_PATH (length in X_SPIRIT_BEST_PATH + 7) and X_SPIRIT_BEST_PATH
     + 6 = 1 when it ends with a banishment. X_DIST_FROM_ADVENTURER, X_DIST_FROM_SPIRIT and
-    F_CARRIED_VALUE must be current."""
+    XF_CARRIED_VALUE must be current."""
     x[X_SPIRIT_BEST_PATH + 7] = 0
     x[X_SPIRIT_BEST_PATH + 6] = 0
     if pts <= 0:
@@ -72,16 +72,16 @@ def forced_spirit_path(s, r, seat, w, pts, x, xf):
         return 0.2 * w[W_BUILD] * (pts - 1)
     best = -1e18
     x[X_SPIRIT_PATH] = sp
-    xf[F_SPIRIT_PATH_VALUE] = 0.0
+    xf[XF_SPIRIT_PATH_VALUE] = 0.0
     x[X_SPIRIT_NEIGHBOUR_COUNT] = piece_neighbours(s, sp, x, X_SPIRIT_NEIGHBOURS)
     x[X_SPIRIT_NEXT_NEIGHBOUR] = 0
     if x[X_SPIRIT_NEIGHBOUR_COUNT] == 0:
         # isolated at once: banish, the piece under the spirit sinks
         x[X_SPIRIT_BEST_PATH + 6] = 1
-        return xf[F_SINK_VALUE + sp] + 0.2 * w[W_BUILD] * (pts - 1)
+        return xf[XF_SINK_VALUE + sp] + 0.2 * w[W_BUILD] * (pts - 1)
     depth = 0
     my_pos = s[S.O_ADVENTURER_SLOT + seat]
-    mine = xf[F_CARRIED_VALUE + seat]
+    mine = xf[XF_CARRIED_VALUE + seat]
     while depth >= 0:
         i = next_branch(x, depth)
         if i < 0:
@@ -91,7 +91,7 @@ def forced_spirit_path(s, r, seat, w, pts, x, xf):
         if on_spirit_path(x, depth, nxt):
             continue
         cur = x[X_SPIRIT_PATH + depth]
-        v = xf[F_SPIRIT_PATH_VALUE + depth] + xf[F_SINK_VALUE + cur]
+        v = xf[XF_SPIRIT_PATH_VALUE + depth] + xf[XF_SINK_VALUE + cur]
         steps = depth + 1
         # neighbours of nxt not yet left (pieces left have sunk)
         n = piece_neighbours(s, nxt, x, X_SEARCH_NEIGHBOURS)
@@ -124,7 +124,7 @@ def forced_spirit_path(s, r, seat, w, pts, x, xf):
         else:
             depth += 1
             x[X_SPIRIT_PATH + depth] = nxt
-            xf[F_SPIRIT_PATH_VALUE + depth] = v
+            xf[XF_SPIRIT_PATH_VALUE + depth] = v
             x[X_SPIRIT_NEIGHBOUR_COUNT + depth] = m
             x[X_SPIRIT_NEXT_NEIGHBOUR + depth] = 0
     return best
@@ -138,7 +138,7 @@ def forced_value(s, r, seat, w, pts, x, xf):
     adventurer_field(s, r, seat, x)
     spirit_field_memo(s, r, x)
     for o in range(r[R.P_PLAYERS]):
-        xf[F_CARRIED_VALUE + o] = carried_value(s, o)
+        xf[XF_CARRIED_VALUE + o] = carried_value(s, o)
     return forced_spirit_path(s, r, seat, w, pts, x, xf)
 
 
@@ -168,7 +168,7 @@ def grotto_value(s, r, seat, w, g, build_after, x, xf):
 @kernel
 def best_grotto(s, r, seat, w, build_after, other_than, x, xf):
     """The grotto space worth most to us (other than `other_than`); value in
-    xf[F_SPIRIT_PATH_VALUE]."""
+    xf[XF_SPIRIT_PATH_VALUE]."""
     best = -1e18
     bg = -1
     for g in range(1, R.N_HOUSES + 1):
@@ -178,7 +178,7 @@ def best_grotto(s, r, seat, w, build_after, other_than, x, xf):
         if v > best:
             best = v
             bg = g
-    xf[F_SPIRIT_PATH_VALUE] = best
+    xf[XF_SPIRIT_PATH_VALUE] = best
     return bg
 
 
@@ -192,7 +192,7 @@ def advanced_spirit(s, r, tr, seat, w, checked, x, xf):
         adventurer_field(s, r, seat, x)
         spirit_field_memo(s, r, x)
         for o in range(r[R.P_PLAYERS]):
-            xf[F_CARRIED_VALUE + o] = carried_value(s, o)
+            xf[XF_CARRIED_VALUE + o] = carried_value(s, o)
         if spirit_targets(s, x, S.X_NEIGHBOURS) == 0:
             g = best_grotto(s, r, seat, w, s[S.S_SPIRIT_STEPS_LEFT] - 1, 0, x, xf)
             err = after(s, r, checked, do_banish(s, r, tr, seat, g, x))
@@ -219,7 +219,7 @@ def advanced_rest(s, r, tr, seat, w, rng, checked, x, xf):
         adventurer_field(s, r, seat, x)
         cur = grotto_value(s, r, seat, w, s[S.S_GROTTO_SPACE], s[S.S_RAISE_LEFT], x, xf)
         g = best_grotto(s, r, seat, w, s[S.S_RAISE_LEFT], s[S.S_GROTTO_SPACE], x, xf)
-        if g > 0 and xf[F_SPIRIT_PATH_VALUE] > cur + 0.5:
+        if g > 0 and xf[XF_SPIRIT_PATH_VALUE] > cur + 0.5:
             err = after(s, r, checked, do_grotto(s, r, tr, seat, g))
             if err != 0:
                 return err

@@ -12,7 +12,7 @@ from simcore.games.sunken_city import rules as R
 from simcore.games.sunken_city import state as S
 from simcore.games.sunken_city.engine import psq, treasure, treasure_value
 from simcore.games.sunken_city.engine_invariants import check_invariants
-from simcore.games.sunken_city.players.scratch import F_THREAT_BY_DIST, X_DIST_FROM_SPIRIT
+from simcore.games.sunken_city.players.scratch import X_DIST_FROM_SPIRIT, XF_THREAT_BY_DIST
 
 # a turn gives up (ERR_ILLEGAL) after this many actions: a guard against a player that never
 # ends its turn
@@ -112,7 +112,7 @@ def threat(slot, x, xf):
     d = x[X_DIST_FROM_SPIRIT + slot]
     if d >= INF:
         return 0.0
-    return xf[F_THREAT_BY_DIST + (d if d < 7 else 7)]
+    return xf[XF_THREAT_BY_DIST + (d if d < 7 else 7)]
 
 
 @kernel(inline="always")

@@ -23,11 +23,6 @@ from simcore.games.sunken_city.players.common import (
     with_slot,
 )
 from simcore.games.sunken_city.players.scratch import (
-    F_CLOSENESS_BY_OPPONENT,
-    F_OPPONENTS_CLOSENESS,
-    F_SPIRIT_REACH,
-    F_SPIRIT_REACH_NEXT,
-    F_THREAT_BY_DIST,
     X_ADJACENT,
     X_ADJACENT_BITS,
     X_ADJACENT_COUNT,
@@ -44,6 +39,11 @@ from simcore.games.sunken_city.players.scratch import (
     X_REACH_COST,
     X_STALE_ADJACENT,
     X_TABLES_LAKE,
+    XF_CLOSENESS_BY_OPPONENT,
+    XF_OPPONENTS_CLOSENESS,
+    XF_SPIRIT_REACH,
+    XF_SPIRIT_REACH_NEXT,
+    XF_THREAT_BY_DIST,
 )
 
 
@@ -294,9 +294,9 @@ def spirit_field(s, r, x):
 
 @kernel
 def threat_table(s, r, seat, xf):
-    """F_THREAT_BY_DIST[d]: chance that an opponent's spirit move sinks a piece at spirit distance d
-    before our next turn: the spirit must reach it and leave it (die faces above d, or the
-    owner's limit when the spirit stands in an opponent's territory)."""
+    """XF_THREAT_BY_DIST[d]: chance that an opponent's spirit move sinks a piece at spirit
+    distance d before our next turn: the spirit must reach it and leave it (die faces above d,
+    or the owner's limit when the spirit stands in an opponent's territory)."""
     if r[R.P_ADVANCED] == 1:
         advanced_threat_table(s, r, seat, xf)
         return
@@ -310,29 +310,29 @@ def threat_table(s, r, seat, xf):
         t = hit / n
         if owner >= 0 and owner != seat and r[R.P_OWNER_LIMIT] > d:
             t = 1.0
-        xf[F_THREAT_BY_DIST + d] = 0.7 * t
+        xf[XF_THREAT_BY_DIST + d] = 0.7 * t
 
 
 @kernel
 def advanced_threat_table(s, r, seat, xf):
-    """F_THREAT_BY_DIST[d] in the advanced game: the chance that the spirit, moved by the opponents'
-    forced points before our next turn, passes a piece at distance d from where it stands
+    """XF_THREAT_BY_DIST[d] in the advanced game: the chance that the spirit, moved by the
+    opponents' forced points before our next turn, passes a piece at distance d from where it stands
     (or, in the raising phase, from the house it will appear at when the draw stack runs
     out). Each opponent in turn plays a card of its hand (uniformly): its top number raises
-    streets until the stack is used up, then moves the spirit. F_SPIRIT_REACH[0..31] holds the
+    streets until the stack is used up, then moves the spirit. XF_SPIRIT_REACH[0..31] holds the
     distribution: index k < 16 = raising with k streets used, 16 + j = sinking, j steps."""
     players = r[R.P_PLAYERS]
     left = s[S.O_STACKS + s[S.S_DRAW_SPACE]]
     for k in range(32):
-        xf[F_SPIRIT_REACH + k] = 0.0
+        xf[XF_SPIRIT_REACH + k] = 0.0
     if s[S.S_PHASE] == S.PHASE_SINKING:
-        xf[F_SPIRIT_REACH + 16] = 1.0
+        xf[XF_SPIRIT_REACH + 16] = 1.0
     elif left >= 16:
         for d in range(8):
-            xf[F_THREAT_BY_DIST + d] = 0.0
+            xf[XF_THREAT_BY_DIST + d] = 0.0
         return
     else:
-        xf[F_SPIRIT_REACH + 0] = 1.0
+        xf[XF_SPIRIT_REACH + 0] = 1.0
     for i in range(1, players):
         o = (seat + i) % players
         hand = s[S.O_HAND + o]
@@ -343,9 +343,9 @@ def advanced_threat_table(s, r, seat, xf):
         if n == 0:
             continue
         for k in range(32):
-            xf[F_SPIRIT_REACH_NEXT + k] = 0.0
+            xf[XF_SPIRIT_REACH_NEXT + k] = 0.0
         for k in range(32):
-            pk = xf[F_SPIRIT_REACH + k]
+            pk = xf[XF_SPIRIT_REACH + k]
             if pk == 0.0:
                 continue
             for c in range(r[R.P_N_CARDS]):
@@ -362,14 +362,14 @@ def advanced_threat_table(s, r, seat, xf):
                 else:
                     j = k - 16 + top
                     nk = 16 + (j if j < 15 else 15)
-                xf[F_SPIRIT_REACH_NEXT + nk] += pk / n
+                xf[XF_SPIRIT_REACH_NEXT + nk] += pk / n
         for k in range(32):
-            xf[F_SPIRIT_REACH + k] = xf[F_SPIRIT_REACH_NEXT + k]
+            xf[XF_SPIRIT_REACH + k] = xf[XF_SPIRIT_REACH_NEXT + k]
     for d in range(8):
         hit = 0.0
         for j in range(d + 1, 16):
-            hit += xf[F_SPIRIT_REACH + 16 + j]
-        xf[F_THREAT_BY_DIST + d] = 0.7 * hit
+            hit += xf[XF_SPIRIT_REACH + 16 + j]
+        xf[XF_THREAT_BY_DIST + d] = 0.7 * hit
 
 
 @kernel(inline="always")
@@ -575,13 +575,13 @@ def reach_costs_memo(s, r, seat, x):
 
 @kernel
 def closeness_fields(s, r, seat, xf):
-    """F_CLOSENESS_BY_OPPONENT[o, q] = 1 / (1 + Manhattan distance from opponent o's adventurer to
-    q) and F_OPPONENTS_CLOSENESS[q] their sum over the opponents."""
+    """XF_CLOSENESS_BY_OPPONENT[o, q] = 1 / (1 + Manhattan distance from opponent o's adventurer to
+    q) and XF_OPPONENTS_CLOSENESS[q] their sum over the opponents."""
     for q in range(B.N_SQUARES):
-        xf[F_OPPONENTS_CLOSENESS + q] = 0.0
+        xf[XF_OPPONENTS_CLOSENESS + q] = 0.0
     for o in range(r[R.P_PLAYERS]):
         pos = position_square(s, r, o)
         for q in range(B.N_SQUARES):
             c = 0.0 if o == seat else INV1[manhattan(q, pos)]
-            xf[F_CLOSENESS_BY_OPPONENT + B.N_SQUARES * o + q] = c
-            xf[F_OPPONENTS_CLOSENESS + q] += c
+            xf[XF_CLOSENESS_BY_OPPONENT + B.N_SQUARES * o + q] = c
+            xf[XF_OPPONENTS_CLOSENESS + q] += c

@@ -36,11 +36,11 @@ from simcore.games.sunken_city.players.fields import (
 )
 from simcore.games.sunken_city.players.random import random_place
 from simcore.games.sunken_city.players.scratch import (
-    F_CLOSENESS_BY_OPPONENT,
-    F_OPPONENTS_CLOSENESS,
     X_DIST_FROM_ADVENTURER,
     X_REACH_COST,
     X_ROW_STREET_BITS,
+    XF_CLOSENESS_BY_OPPONENT,
+    XF_OPPONENTS_CLOSENESS,
 )
 from simcore.games.sunken_city.players.weights import W_BLOCK, W_BUILD, W_CENTRE, W_GREED
 
@@ -119,7 +119,7 @@ def place_best_house(s, r, tr, seat, w, x, xf, rng):
             m = others >> (4 * h)
             for o in range(players):
                 if m & (1 << o):
-                    opp += xf[F_CLOSENESS_BY_OPPONENT + B.N_SQUARES * o + q]
+                    opp += xf[XF_CLOSENESS_BY_OPPONENT + B.N_SQUARES * o + q]
             score = w[W_GREED] * v * near - w[W_BLOCK] * v * opp + jitter
             better = score > best
             best = score if better else best
@@ -169,7 +169,7 @@ def street_score(x, xf, a, b, target, off, build, block):
     dist = da if da < db else db
     score = build * dist
     score -= 30.0 if c >= INF else 0.2 * c  # 30: not connected to anything we reach
-    score -= block * xf[F_OPPONENTS_CLOSENESS + a]
+    score -= block * xf[XF_OPPONENTS_CLOSENESS + a]
     score += 1e-6 * ((a * 40503 + off) & 1023)  # equal spots: no side preferred
     return score
 

@@ -21,11 +21,6 @@ from simcore.games.sunken_city.players.common import (
 )
 from simcore.games.sunken_city.players.fields import bfs, field
 from simcore.games.sunken_city.players.scratch import (
-    F_KEY_HOME_DIST,
-    F_KEY_THREAT,
-    F_KEY_VALUE,
-    F_ROUTE_VALUE,
-    F_URGENCY,
     X_ADVENTURER_TO_KEY_DIST,
     X_BEST_ROUTE,
     X_DIST_FROM_ADVENTURER,
@@ -42,6 +37,11 @@ from simcore.games.sunken_city.players.scratch import (
     X_ROUTE_NODE,
     X_ROUTE_VISITED,
     X_WALK_PARENT,
+    XF_KEY_HOME_DIST,
+    XF_KEY_THREAT,
+    XF_KEY_VALUE,
+    XF_ROUTE_VALUE,
+    XF_URGENCY,
 )
 from simcore.games.sunken_city.players.weights import W_BANK, W_CAUTION, W_GREED, W_KEYS, W_SEARCH
 
@@ -63,7 +63,7 @@ def key_limit(w):
 def key_houses(s, r, seat, w, x, xf):
     """Collect the houses on the lake worth entering (reachable per X_DIST_FROM_ADVENTURER), at most
     `keys` (weight, at most MAX_KEYS) of them, the most valuable per movement point first, into
-    X_KEY_HOUSES with values F_KEY_VALUE; and their distances (pairwise, to the village, from the
+    X_KEY_HOUSES with values XF_KEY_VALUE; and their distances (pairwise, to the village, from the
     adventurer). Returns their number."""
     # the same lake, seat and position as the last call (the card choice, then the move
     # when nothing was raised): the keys and their distances still hold
@@ -94,29 +94,29 @@ def key_houses(s, r, seat, w, x, xf):
             pos = -1
             worst = score
             for j in range(k):
-                sj = xf[F_KEY_VALUE + j] / (1.0 + x[X_ADVENTURER_TO_KEY_DIST + j])
+                sj = xf[XF_KEY_VALUE + j] / (1.0 + x[X_ADVENTURER_TO_KEY_DIST + j])
                 if sj < worst:
                     worst = sj
                     pos = j
             if pos < 0:
                 continue
         x[X_KEY_HOUSES + pos] = slot
-        xf[F_KEY_VALUE + pos] = v
+        xf[XF_KEY_VALUE + pos] = v
         x[X_ADVENTURER_TO_KEY_DIST + pos] = x[X_DIST_FROM_ADVENTURER + slot]
         x[X_KEY_TO_VILLAGE_DIST + pos] = x[X_DIST_FROM_VILLAGE + slot]
     # most promising first (value per movement point): the search meets good routes early
     for i in range(1, k):
         j = i
-        while j > 0 and xf[F_KEY_VALUE + j] / (1.0 + x[X_ADVENTURER_TO_KEY_DIST + j]) > xf[
-            F_KEY_VALUE + j - 1
+        while j > 0 and xf[XF_KEY_VALUE + j] / (1.0 + x[X_ADVENTURER_TO_KEY_DIST + j]) > xf[
+            XF_KEY_VALUE + j - 1
         ] / (1.0 + x[X_ADVENTURER_TO_KEY_DIST + j - 1]):
             for base in (X_KEY_HOUSES, X_ADVENTURER_TO_KEY_DIST, X_KEY_TO_VILLAGE_DIST):
                 t = x[base + j]
                 x[base + j] = x[base + j - 1]
                 x[base + j - 1] = t
-            tf = xf[F_KEY_VALUE + j]
-            xf[F_KEY_VALUE + j] = xf[F_KEY_VALUE + j - 1]
-            xf[F_KEY_VALUE + j - 1] = tf
+            tf = xf[XF_KEY_VALUE + j]
+            xf[XF_KEY_VALUE + j] = xf[XF_KEY_VALUE + j - 1]
+            xf[XF_KEY_VALUE + j - 1] = tf
             j -= 1
     key_distances(s, r, k, x)
     x[X_MEMO_KEY_HOUSES] = memo
@@ -152,8 +152,8 @@ def route_leaf(s, r, seat, w, x, xf, collected, final_slot, banked, carried0):
     """Value of ending a move: treasure recovered, treasure banked, and the risk to what is
     still carried where the adventurer stops."""
     total = carried0 + collected
-    urg = xf[F_URGENCY]
-    p_end = xf[F_URGENCY + 1]
+    urg = xf[XF_URGENCY]
+    p_end = xf[XF_URGENCY + 1]
     if banked:
         return w[W_GREED] * collected + (w[W_BANK] + 1.5 * urg) * total
     d_home = x[X_DIST_FROM_VILLAGE + final_slot] if final_slot != S.VILLAGE else 0
@@ -241,8 +241,8 @@ def plan_route(s, r, seat, w, budget, x, xf, ob, k):
             x[X_BEST_ROUTE + 1] = -1
     # route_leaf's terms that do not depend on the route, computed once with the same
     # operations in the same order (the values are bit for bit those of route_leaf)
-    urg = xf[F_URGENCY]
-    p_end = xf[F_URGENCY + 1]
+    urg = xf[XF_URGENCY]
+    p_end = xf[XF_URGENCY + 1]
     g = w[W_GREED]
     caution = w[W_CAUTION]
     bank_w = w[W_BANK] + 1.5 * urg
@@ -255,8 +255,8 @@ def plan_route(s, r, seat, w, budget, x, xf, ob, k):
         d_home = x[X_DIST_FROM_VILLAGE + slot]
         if d_home >= INF:
             d_home = 20
-        xf[F_KEY_HOME_DIST + i] = d_home
-        xf[F_KEY_THREAT + i] = threat(slot, x, xf)
+        xf[XF_KEY_HOME_DIST + i] = d_home
+        xf[XF_KEY_THREAT + i] = threat(slot, x, xf)
     # depth-first search over orders of key houses; X_ROUTE_NEXT_CANDIDATE[depth] holds the keys
     # still to try from the node at that depth (not visited, within the budget left), tried in key
     # order
@@ -267,7 +267,7 @@ def plan_route(s, r, seat, w, budget, x, xf, ob, k):
     x[X_ROUTE_NEXT_CANDIDATE] = route_candidates(x, k, -1, budget, 0)
     x[X_ROUTE_BUDGET_LEFT] = budget
     x[X_ROUTE_VISITED] = 0
-    xf[F_ROUTE_VALUE] = 0.0
+    xf[XF_ROUTE_VALUE] = 0.0
     expansions = 0
     cap = 0  # the player's effort (keys are tried best first: good routes come early)
     if w[W_SEARCH] >= 1.0:
@@ -285,14 +285,14 @@ def plan_route(s, r, seat, w, budget, x, xf, ob, k):
         d = x[X_ADVENTURER_TO_KEY_DIST + i] if node < 0 else x[X_KEY_TO_KEY_DIST + 12 * node + i]
         left = x[X_ROUTE_BUDGET_LEFT + depth] - d
         expansions += 1
-        val = xf[F_ROUTE_VALUE + depth] + xf[F_KEY_VALUE + i]
+        val = xf[XF_ROUTE_VALUE + depth] + xf[XF_KEY_VALUE + i]
         used = budget - left
         total = carried0 + val
         # stop at this house (route_leaf, not banked)
         out_there = (
             g * val
-            - caution * total * xf[F_KEY_THREAT + i]
-            - home_w * total * xf[F_KEY_HOME_DIST + i]
+            - caution * total * xf[XF_KEY_THREAT + i]
+            - home_w * total * xf[XF_KEY_HOME_DIST + i]
             - late_w * total
         )
         v = stay_w * out_there - lost_w * total
@@ -320,7 +320,7 @@ def plan_route(s, r, seat, w, budget, x, xf, ob, k):
             x[X_ROUTE_NEXT_CANDIDATE + depth] = route_candidates(x, k, i, left, mask)
             x[X_ROUTE_BUDGET_LEFT + depth] = left
             x[X_ROUTE_VISITED + depth] = mask
-            xf[F_ROUTE_VALUE + depth] = val
+            xf[XF_ROUTE_VALUE + depth] = val
     for c in range(1, budget + 1):
         if xf[ob + c - 1] > xf[ob + c]:
             xf[ob + c] = xf[ob + c - 1]

@@ -73,30 +73,30 @@ X_STALE_ADJACENT = X_ROUTE_CANDIDATES + 7 * 41
 X_SIZE = X_STALE_ADJACENT + 2
 
 # ---------------------------------------------------------------------------------------
-# float64 scratch xf[F_*]
-F_ROUTE_VALUE = 0  # [16] route search stack: value so far
-F_SPIRIT_PATH_VALUE = 16  # [8] spirit search: value so far per depth
-F_KEY_VALUE = 24  # [12] treasure value of each key house
-F_BEST_VALUE_BY_POINTS = 40  # [48] best route value per movement points used
-F_CARRIED_VALUE = 88  # [4] carried treasure value of each seat
-F_SPIRIT_BEST_UP_TO = 92  # [8] spirit search: best value of a path of at most d steps
+# float64 scratch xf[XF_*]
+XF_ROUTE_VALUE = 0  # [16] route search stack: value so far
+XF_SPIRIT_PATH_VALUE = 16  # [8] spirit search: value so far per depth
+XF_KEY_VALUE = 24  # [12] treasure value of each key house
+XF_BEST_VALUE_BY_POINTS = 40  # [48] best route value per movement points used
+XF_CARRIED_VALUE = 88  # [4] carried treasure value of each seat
+XF_SPIRIT_BEST_UP_TO = 92  # [8] spirit search: best value of a path of at most d steps
 # [81] closeness of the opponents to each square (sum of 1 / (1 + distance))
-F_OPPONENTS_CLOSENESS = 100
+XF_OPPONENTS_CLOSENESS = 100
 # [4 x 81] closeness of each opponent to each square
-F_CLOSENESS_BY_OPPONENT = F_OPPONENTS_CLOSENESS + N_SQUARES
+XF_CLOSENESS_BY_OPPONENT = XF_OPPONENTS_CLOSENESS + N_SQUARES
 # [70] value for us of the spirit sinking each piece
-F_SINK_VALUE = F_CLOSENESS_BY_OPPONENT + 4 * N_SQUARES
-F_URGENCY = F_SINK_VALUE + N_SLOTS  # [2] end-game urgency 0..1; chance this is our last turn
-F_THREAT_BY_DIST = F_URGENCY + 2  # [8] spirit threat to a piece at spirit distance d (0..7)
-F_KEY_THREAT = F_THREAT_BY_DIST + 8  # [12] route search: the threat to each key house
+XF_SINK_VALUE = XF_CLOSENESS_BY_OPPONENT + 4 * N_SQUARES
+XF_URGENCY = XF_SINK_VALUE + N_SLOTS  # [2] end-game urgency 0..1; chance this is our last turn
+XF_THREAT_BY_DIST = XF_URGENCY + 2  # [8] spirit threat to a piece at spirit distance d (0..7)
+XF_KEY_THREAT = XF_THREAT_BY_DIST + 8  # [12] route search: the threat to each key house
 # [12] route search: each key house's distance home (20 when cut off)
-F_KEY_HOME_DIST = F_KEY_THREAT + 12
+XF_KEY_HOME_DIST = XF_KEY_THREAT + 12
 # [32] advanced game: distribution of the spirit's reach (the threat table)
-F_SPIRIT_REACH = F_KEY_HOME_DIST + 12
-F_SPIRIT_REACH_NEXT = F_SPIRIT_REACH + 32  # [32] ... its next step
+XF_SPIRIT_REACH = XF_KEY_HOME_DIST + 12
+XF_SPIRIT_REACH_NEXT = XF_SPIRIT_REACH + 32  # [32] ... its next step
 # [8] spirit search: per length, the best value of a path of that length
-F_SPIRIT_BEST_BY_LENGTH = F_SPIRIT_REACH_NEXT + 32
-F_SIZE = F_SPIRIT_BEST_BY_LENGTH + 8
+XF_SPIRIT_BEST_BY_LENGTH = XF_SPIRIT_REACH_NEXT + 32
+XF_SIZE = XF_SPIRIT_BEST_BY_LENGTH + 8
 
 
 def new_scratch() -> np.ndarray:
@@ -106,4 +106,4 @@ def new_scratch() -> np.ndarray:
 
 def new_fscratch() -> np.ndarray:
     """A zeroed float64 scratch of the players."""
-    return np.zeros(F_SIZE, dtype=np.float64)
+    return np.zeros(XF_SIZE, dtype=np.float64)

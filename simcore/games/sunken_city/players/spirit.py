@@ -31,11 +31,6 @@ from simcore.games.sunken_city.players.fields import (
     spirit_field_memo,
 )
 from simcore.games.sunken_city.players.scratch import (
-    F_CARRIED_VALUE,
-    F_SINK_VALUE,
-    F_SPIRIT_BEST_BY_LENGTH,
-    F_SPIRIT_BEST_UP_TO,
-    F_SPIRIT_PATH_VALUE,
     X_ADJACENT,
     X_DIST_FROM_ADVENTURER,
     X_DIST_FROM_SPIRIT,
@@ -45,13 +40,18 @@ from simcore.games.sunken_city.players.scratch import (
     X_SPIRIT_NEIGHBOUR_COUNT,
     X_SPIRIT_NEXT_NEIGHBOUR,
     X_SPIRIT_PATH,
+    XF_CARRIED_VALUE,
+    XF_SINK_VALUE,
+    XF_SPIRIT_BEST_BY_LENGTH,
+    XF_SPIRIT_BEST_UP_TO,
+    XF_SPIRIT_PATH_VALUE,
 )
 from simcore.games.sunken_city.players.weights import W_AGGRESSION, W_BUILD, W_CAUTION, W_GREED
 
 
 @kernel
 def sink_value(s, r, seat, w, x, xf, slot):
-    """Value for `seat` of the spirit leaving piece `slot`, which sinks (F_CARRIED_VALUE and
+    """Value for `seat` of the spirit leaving piece `slot`, which sinks (XF_CARRIED_VALUE and
     X_DIST_FROM_ADVENTURER must be current)."""
     v = 0.0
     chips = r[R.P_CHIPS] == 1 and s[S.S_CHIP_SUPPLY] > 0
@@ -59,9 +59,9 @@ def sink_value(s, r, seat, w, x, xf, slot):
         if s[S.O_ADVENTURER_SLOT + o] != slot:
             continue
         if o == seat:
-            v -= (1.0 + w[W_CAUTION]) * (xf[F_CARRIED_VALUE + o] + 5.0)
+            v -= (1.0 + w[W_CAUTION]) * (xf[XF_CARRIED_VALUE + o] + 5.0)
         else:
-            v += w[W_AGGRESSION] * (xf[F_CARRIED_VALUE + o] + 5.0)
+            v += w[W_AGGRESSION] * (xf[XF_CARRIED_VALUE + o] + 5.0)
             if chips:
                 v -= 3.0
     if is_house(slot):
@@ -86,7 +86,7 @@ def sink_value(s, r, seat, w, x, xf, slot):
             and s[S.O_ADVENTURER_SLOT + o] != S.VILLAGE
             and s[S.O_ADVENTURER_SLOT + o] != slot
         ):
-            cv = xf[F_CARRIED_VALUE + o]
+            cv = xf[XF_CARRIED_VALUE + o]
             if cv > 0.0 and manhattan(q, position_square(s, r, o)) <= 2:
                 v += w[W_AGGRESSION] * 0.1 * cv
     return v
@@ -94,8 +94,8 @@ def sink_value(s, r, seat, w, x, xf, slot):
 
 @kernel
 def sink_values(s, r, seat, w, lim, x, xf):
-    """F_SINK_VALUE[slot] = sink_value for every piece the spirit can reach in fewer than lim steps.
-    A street without an adventurer gets only sink_value's last two terms (its own way, and
+    """XF_SINK_VALUE[slot] = sink_value for every piece the spirit can reach in fewer than lim
+    steps. A street without an adventurer gets only sink_value's last two terms (its own way, and
     cutting an opponent's way home), computed here with the same operations in the same
     order (the values are bit for bit sink_value's) and what does not depend on the piece
     worked out once: which opponents carry treasure out on the lake."""
@@ -105,7 +105,7 @@ def sink_values(s, r, seat, w, lim, x, xf):
     cut = 0  # the opponents whose way home a sinking may cut (bit per seat)
     for o in range(players):
         adv_lo, adv_hi = with_slot(adv_lo, adv_hi, s[S.O_ADVENTURER_SLOT + o])
-        if o != seat and s[S.O_ADVENTURER_SLOT + o] != S.VILLAGE and xf[F_CARRIED_VALUE + o] > 0.0:
+        if o != seat and s[S.O_ADVENTURER_SLOT + o] != S.VILLAGE and xf[XF_CARRIED_VALUE + o] > 0.0:
             cut |= 1 << o
     build2 = w[W_BUILD] * 2.0
     aggr = w[W_AGGRESSION] * 0.1
@@ -113,7 +113,7 @@ def sink_values(s, r, seat, w, lim, x, xf):
         if x[X_DIST_FROM_SPIRIT + p] >= lim:
             continue
         if is_house(p) or has_slot(adv_lo, adv_hi, p):
-            xf[F_SINK_VALUE + p] = sink_value(s, r, seat, w, x, xf, p)
+            xf[XF_SINK_VALUE + p] = sink_value(s, r, seat, w, x, xf, p)
             continue
         v = 0.0
         if x[X_DIST_FROM_ADVENTURER + p] < INF and x[X_DIST_FROM_ADVENTURER + p] <= 3:
@@ -122,8 +122,8 @@ def sink_values(s, r, seat, w, lim, x, xf):
             q = psq(s, p, 0)
             for o in range(players):
                 if (cut >> o) & 1 and manhattan(q, position_square(s, r, o)) <= 2:
-                    v += aggr * xf[F_CARRIED_VALUE + o]
-        xf[F_SINK_VALUE + p] = v
+                    v += aggr * xf[XF_CARRIED_VALUE + o]
+        xf[XF_SINK_VALUE + p] = v
 
 
 @kernel(inline="always")
@@ -150,12 +150,12 @@ def on_spirit_path(x, depth, p):
 def best_spirit_path(s, r, seat, w, limit, x, xf):
     """Depth-first search over the spirit's simple paths of at most `limit` steps. Returns
     the best value (0 = not moving), leaves the best path in X_SPIRIT_BEST_PATH (its length in
-    X_SPIRIT_BEST_PATH + 7) and xf[F_SPIRIT_BEST_UP_TO + d] = the best value of a path of at most d
-    steps. Per length it also keeps the first best path (F_SPIRIT_BEST_BY_LENGTH,
+    X_SPIRIT_BEST_PATH + 7) and xf[XF_SPIRIT_BEST_UP_TO + d] = the best value of a path of at most d
+    steps. Per length it also keeps the first best path (XF_SPIRIT_BEST_BY_LENGTH,
     X_SPIRIT_FIRST_BEST_PATH, X_SPIRIT_FIRST_BEST_ORDER) for spirit_path_for_limit."""
     lim = limit if limit < 7 else 7
     for d in range(8):
-        xf[F_SPIRIT_BEST_UP_TO + d] = 0.0
+        xf[XF_SPIRIT_BEST_UP_TO + d] = 0.0
     best = 0.0
     x[X_SPIRIT_BEST_PATH + 7] = 0
     if lim <= 0:
@@ -165,12 +165,12 @@ def best_spirit_path(s, r, seat, w, limit, x, xf):
         s, x
     )  # the neighbours of the piece at each depth: X_ADJACENT of X_SPIRIT_PATH[depth]
     x[X_SPIRIT_PATH] = s[S.S_SPIRIT_SLOT]
-    xf[F_SPIRIT_PATH_VALUE] = 0.0
+    xf[XF_SPIRIT_PATH_VALUE] = 0.0
     x[X_SPIRIT_NEIGHBOUR_COUNT] = adjacent(s, x, s[S.S_SPIRIT_SLOT])
     x[X_SPIRIT_NEXT_NEIGHBOUR] = 0
     depth = 0
     my_pos = s[S.O_ADVENTURER_SLOT + seat]
-    mine = xf[F_CARRIED_VALUE + seat]
+    mine = xf[XF_CARRIED_VALUE + seat]
     seq = 0
     while depth >= 0:
         i = next_branch(x, depth)
@@ -181,14 +181,14 @@ def best_spirit_path(s, r, seat, w, limit, x, xf):
         if on_spirit_path(x, depth, nxt):
             continue  # a simple path: never back onto a piece already left (it has sunk)
         cur = x[X_SPIRIT_PATH + depth]
-        v = xf[F_SPIRIT_PATH_VALUE + depth] + xf[F_SINK_VALUE + cur]
+        v = xf[XF_SPIRIT_PATH_VALUE + depth] + xf[XF_SINK_VALUE + cur]
         end = v
         if my_pos == nxt:
             end -= 0.3 * w[W_CAUTION] * mine  # stopping on our own adventurer
         end += 1e-4 * (nxt % 7)  # a fixed, side-free tie-break between equal paths
         steps = depth + 1
-        if end > xf[F_SPIRIT_BEST_UP_TO + steps]:
-            xf[F_SPIRIT_BEST_UP_TO + steps] = end
+        if end > xf[XF_SPIRIT_BEST_UP_TO + steps]:
+            xf[XF_SPIRIT_BEST_UP_TO + steps] = end
             keep_path(x, X_SPIRIT_FIRST_BEST_PATH + 8 * steps, X_SPIRIT_PATH, depth, nxt)
             x[X_SPIRIT_FIRST_BEST_ORDER + steps] = seq
         seq += 1
@@ -199,14 +199,14 @@ def best_spirit_path(s, r, seat, w, limit, x, xf):
         if steps < lim:
             depth += 1
             x[X_SPIRIT_PATH + depth] = nxt
-            xf[F_SPIRIT_PATH_VALUE + depth] = v
+            xf[XF_SPIRIT_PATH_VALUE + depth] = v
             x[X_SPIRIT_NEIGHBOUR_COUNT + depth] = adjacent(s, x, nxt)
             x[X_SPIRIT_NEXT_NEIGHBOUR + depth] = 0
     for d in range(8):
-        xf[F_SPIRIT_BEST_BY_LENGTH + d] = xf[F_SPIRIT_BEST_UP_TO + d]
+        xf[XF_SPIRIT_BEST_BY_LENGTH + d] = xf[XF_SPIRIT_BEST_UP_TO + d]
     for d in range(1, 8):
-        if xf[F_SPIRIT_BEST_UP_TO + d - 1] > xf[F_SPIRIT_BEST_UP_TO + d]:
-            xf[F_SPIRIT_BEST_UP_TO + d] = xf[F_SPIRIT_BEST_UP_TO + d - 1]
+        if xf[XF_SPIRIT_BEST_UP_TO + d - 1] > xf[XF_SPIRIT_BEST_UP_TO + d]:
+            xf[XF_SPIRIT_BEST_UP_TO + d] = xf[XF_SPIRIT_BEST_UP_TO + d - 1]
     return best
 
 
@@ -220,7 +220,7 @@ def spirit_path_for_limit(x, xf, limit):
     best = 0.0
     bd = 0
     for d in range(1, lim + 1):
-        v = xf[F_SPIRIT_BEST_BY_LENGTH + d]
+        v = xf[XF_SPIRIT_BEST_BY_LENGTH + d]
         if v > best or (
             v == best
             and bd > 0
@@ -242,7 +242,7 @@ def heuristic_spirit(s, r, tr, seat, w, rng, checked, x, xf):
     adventurer_field(s, r, seat, x)
     spirit_field_memo(s, r, x)
     for o in range(r[R.P_PLAYERS]):
-        xf[F_CARRIED_VALUE + o] = carried_value(s, o)
+        xf[XF_CARRIED_VALUE + o] = carried_value(s, o)
     owner = piece_owner(s, r, s[S.S_SPIRIT_SLOT])
     if owner == seat:
         top = r[R.P_OWNER_LIMIT]
@@ -258,7 +258,7 @@ def heuristic_spirit(s, r, tr, seat, w, rng, checked, x, xf):
         ev = 0.0
         for k in range(n):
             f = r[R.R_DIE + k]
-            ev += xf[F_SPIRIT_BEST_UP_TO + (f if f < 7 else 7)]
+            ev += xf[XF_SPIRIT_BEST_UP_TO + (f if f < 7 else 7)]
         ev /= n
     if ev <= 0.5:
         return 0

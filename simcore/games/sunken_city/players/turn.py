@@ -23,13 +23,13 @@ from simcore.games.sunken_city.players.raising import heuristic_build
 from simcore.games.sunken_city.players.random import random_place
 from simcore.games.sunken_city.players.routes import key_houses, plan_route, walk_to
 from simcore.games.sunken_city.players.scratch import (
-    F_BEST_VALUE_BY_POINTS,
-    F_URGENCY,
     X_BEST_ROUTE,
     X_DIST_FROM_ADVENTURER,
     X_DIST_FROM_SPIRIT,
     X_KEY_HOUSES,
     X_SAVED_ROUTE,
+    XF_BEST_VALUE_BY_POINTS,
+    XF_URGENCY,
 )
 from simcore.games.sunken_city.players.spirit import heuristic_spirit
 from simcore.games.sunken_city.players.weights import (
@@ -129,7 +129,7 @@ def choose_card(s, r, seat, w, x, xf, rng):
     top = maxb + extra
     if top > 40:
         top = 40
-    plan_route(s, r, seat, w, top, x, xf, F_BEST_VALUE_BY_POINTS, key_houses(s, r, seat, w, x, xf))
+    plan_route(s, r, seat, w, top, x, xf, XF_BEST_VALUE_BY_POINTS, key_houses(s, r, seat, w, x, xf))
     need = 0.3
     for h in range(1, 11):
         if treasure(s, seat, h - 1) == S.HOUSE_SIDE:
@@ -147,9 +147,9 @@ def choose_card(s, r, seat, w, x, xf, rng):
         if not (s[S.O_HAND + seat] & (1 << c)):
             continue
         m = r[R.R_CARDS + 3 * c + 1]
-        v = xf[F_BEST_VALUE_BY_POINTS + min(m, top)]
+        v = xf[XF_BEST_VALUE_BY_POINTS + min(m, top)]
         if extra > 0:
-            vc = xf[F_BEST_VALUE_BY_POINTS + min(m + extra, top)] - w[W_CHIP]
+            vc = xf[XF_BEST_VALUE_BY_POINTS + min(m + extra, top)] - w[W_CHIP]
             if vc > v:
                 v = vc
         if r[R.P_ADVANCED] == 1:
@@ -185,14 +185,14 @@ def heuristic_move(s, r, tr, seat, w, x, xf):
     distance_fields(s, r, seat, x)
     k = key_houses(s, r, seat, w, x, xf)
     budget = s[S.S_MOVE_LEFT]
-    v0 = plan_route(s, r, seat, w, budget, x, xf, F_BEST_VALUE_BY_POINTS, k)
+    v0 = plan_route(s, r, seat, w, budget, x, xf, XF_BEST_VALUE_BY_POINTS, k)
     if can_chip_now(s, r, seat):
         for j in range(16):
             x[X_SAVED_ROUTE + j] = x[X_BEST_ROUTE + j]
         b2 = budget + house_side_count(s, seat)
         if b2 > 40:
             b2 = 40
-        v1 = plan_route(s, r, seat, w, b2, x, xf, F_BEST_VALUE_BY_POINTS, k)
+        v1 = plan_route(s, r, seat, w, b2, x, xf, XF_BEST_VALUE_BY_POINTS, k)
         if v1 - v0 >= w[W_CHIP]:
             err = do_chip(s, r, tr, seat)
             if err != 0:
@@ -224,8 +224,8 @@ def heuristic_turn(s, r, tr, seat, w, rng, checked, x, xf):
 def heuristic_prepare(s, r, seat, xf):
     """What the heuristic turn computes before its card: the urgency of the end and the
     spirit's threat (it stays where it is until the player's own spirit move)."""
-    xf[F_URGENCY] = urgency(s, r)
-    xf[F_URGENCY + 1] = last_turn_chance(s, r, seat)
+    xf[XF_URGENCY] = urgency(s, r)
+    xf[XF_URGENCY + 1] = last_turn_chance(s, r, seat)
     threat_table(s, r, seat, xf)
 
 
