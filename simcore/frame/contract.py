@@ -47,6 +47,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
+import numba
+
 from simcore.base.errors import ContractError
 
 # hook -> its arguments (the arity is checked; the names document it)
@@ -190,6 +192,8 @@ class GameContract:
 
 def _check_hook(game: str, name: str, hook: Any, args: tuple[str, ...]) -> None:
     fn = getattr(hook, "py_func", None)
+    if fn is None and numba.config.DISABLE_JIT and callable(hook):
+        fn = hook  # NUMBA_DISABLE_JIT=1: the kernels are the plain functions
     if fn is None:
         raise ContractError(
             f"{game}: hook '{name}' is not a compiled kernel (declare it with "
