@@ -24,6 +24,15 @@ def state_json(snap: np.ndarray, r: np.ndarray) -> dict:
     }
 
 
+def final_state(final: np.ndarray, r: np.ndarray) -> dict:
+    """The end line's `final`: the state after the last spin, with `turn` the spins played and
+    `round` and `seat` those of the last spin (the game ends at once, the next seat never
+    comes)."""
+    out = state_json(final, r)
+    out["round"] = max(out["turn"] - 1, 0) // int(r[P_PLAYERS])
+    return out
+
+
 def turn_actions(snap: np.ndarray, recs: np.ndarray, r: np.ndarray) -> list[dict]:
     """One turn's records -> its spin: the face, the square it reaches (None: it would pass
     100, the piece stays), the square the piece ends on, and the link taken."""
@@ -92,8 +101,8 @@ def max_turns(rules, players: int) -> int:
     return rules.max_rounds * players + 1
 
 
-# the end line's final state: the squares after the last spin (the scores), the winner, and
-# the last turn's seat and the turns played
+# the end line's final state: the squares after the last spin (the scores), the winner, the
+# spins played and the last spin's round and seat
 FORMAT = TraceFormat(
     DRIVER,
     S,
@@ -102,6 +111,6 @@ FORMAT = TraceFormat(
     turn_actions,
     render,
     ending,
-    final_state=state_json,
+    final_state=final_state,
     tiebreaks=False,
 )
