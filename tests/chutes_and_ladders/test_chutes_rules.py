@@ -301,3 +301,36 @@ def test_a_broken_invariant_ends_the_game_with_its_error():
 def test_the_rules_fields_are_the_declared_ones():
     names = [f.name for f in dataclasses.fields(ChutesAndLaddersRules)]
     assert names == ["links", "spinner", "max_rounds"]
+
+
+# ------------------------------------------------------------------------------ the trace
+@pytest.mark.parametrize("players", [1, 3])
+def test_the_trace_replays_every_spin_and_ends_with_the_final_state(players):
+    """Each turn's spin carries the piece from its square to the next turn's square; the end
+    line's final squares are the scores, its turn the spins played, its round and seat the
+    last spin's."""
+    from tests.conformance.cases import resolve
+
+    spec = get_game(GAME)
+    rules, seats = resolve(GAME, players, policy="spinner")
+    dest = dict(rules.links)
+    for index in range(3):
+        tr = spec.replay(rules, players, seats, 5, index)
+        squares = [0] * players
+        for n, t in enumerate(tr.turns):
+            st = t["state"]
+            assert (st["turn"], st["seat"], st["squares"]) == (n, n % players, squares)
+            (a,) = t["actions"]
+            assert a["from"] == squares[st["seat"]]
+            to = a["from"] + a["spin"]
+            assert a["reaches"] == (to if to <= 100 else None)
+            assert a["square"] == (dest.get(to, to) if to <= 100 else a["from"])
+            squares[st["seat"]] = a["square"]
+        final = tr.end["final"]
+        assert final["squares"] == squares == tr.end["scores"]
+        assert final["winner"] == tr.end["winner"] and squares[final["winner"]] == 100
+        last = tr.turns[-1]["state"]
+        assert final["turn"] == len(tr.turns) == tr.end["turns"]
+        assert (final["round"], final["seat"]) == (last["round"], last["seat"])
+        assert "tiebreaks" not in tr.end
+        assert f"seat {'ABCD'[final['winner']]} lands on 100 and wins" in tr.text()
