@@ -116,7 +116,9 @@ def _weight_cases() -> list[tuple[str, list[str]]]:
                             _cmd("simulate", game, "--policy", f"{pol.name}:{w}={v}"),
                         )
                     )
-        pol = next(p for p in spec.policies.values() if p.weights)
+        pol = next((p for p in spec.policies.values() if p.weights), None)
+        if pol is None:  # a game whose players have no weights (no decisions)
+            continue
         w = next(iter(pol.weights))
         for v in ("nan", "inf", "-inf", "1e999", "abc"):
             cases.append(

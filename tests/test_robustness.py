@@ -124,6 +124,7 @@ READINGS = {
     "sumeria": {"rounds": 5},
     "secrets-of-the-sea": {"bonus_points": 3},
     "sunken-treasure": {"sharks_to_attack": 4},
+    "chutes-and-ladders": {"spinner": (1, 2, 3, 4, 5, 6, 6)},
 }
 
 

@@ -44,6 +44,13 @@ def lineup(name: str, players: int) -> str:
     return ",".join(names[(players + k) % len(names)] for k in range(players))
 
 
+def random_player(name: str) -> str:
+    """The game's uniformly random player, or its default player in a game that declares no
+    `random` (a game without decisions, whose one player makes the only move there is)."""
+    spec = get_game(name)
+    return "random" if "random" in spec.policies else spec.default_policy
+
+
 def search_rows(game: str, players: int, policies: str, games: int, **kw) -> pd.DataFrame:
     """The rows of `games` games of a lineup with search seats, seats rotated (simulate's
     keyword arguments in kw: seed, threads, checked)."""

@@ -17,6 +17,7 @@ from tests.conformance.cases import (
     game_players_variants,
     lineup,
     play_rows,
+    random_player,
     resolve,
 )
 
@@ -31,7 +32,7 @@ def ids(case) -> str:
 
 def random_players(case, seed: int, games: int) -> None:
     game, players, variant = case
-    rules, seats = resolve(game, players, [variant], policy="random")
+    rules, seats = resolve(game, players, [variant], policy=random_player(game))
     rows = play_rows(game, players, rules, seats, seed, 0, games, False, True)
     check_rows(game, players, rows, 0, len(seats))
 

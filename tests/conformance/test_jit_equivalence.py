@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from simcore import get_game
-from tests.conformance.cases import GAMES, lineup, play_rows, resolve
+from tests.conformance.cases import GAMES, lineup, play_rows, random_player, resolve
 
 RANDOM_GAMES = 6
 MIXED_GAMES = 2
@@ -38,7 +38,7 @@ def batches(game: str) -> list[tuple[int, str, int]]:
     spec = get_game(game)
     few, most = spec.min_players, spec.max_players
     return [
-        (most, "random", RANDOM_GAMES_OF.get(game, RANDOM_GAMES)),
+        (most, random_player(game), RANDOM_GAMES_OF.get(game, RANDOM_GAMES)),
         (few, lineup(game, few), MIXED_GAMES),
         (most, lineup(game, most), MIXED_GAMES),
     ]
