@@ -276,6 +276,12 @@ def _ladder_section(doc: Document, runs: Any) -> dict:
     n3, n2 = runs.ladder_players
     games = runs.games["ladder"]
     results = {k: v for k, v in runs.results.items() if k[0] in ("vs_random", "h2h")}
+    if not results:
+        doc.text(
+            "No player ladder: the game has no `random` player to measure the others against "
+            + (f"({runs.spec.no_search})." if runs.spec.no_search else "(see `balance games`).")
+        )
+        return {"vs_random": [], "head_to_head": []}
     rows = []
     for key, res in results.items():
         if key[0] != "vs_random":

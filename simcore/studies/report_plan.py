@@ -46,7 +46,10 @@ def clamp_players(spec: Any, p: int) -> int:
 
 
 def _ladder_plans(spec: Any, games: int, seed: int) -> dict[tuple, Any]:
-    """The ladder's simulations: each preset against random players, and head to head."""
+    """The ladder's simulations: each preset against random players, and head to head (none
+    for a game without a `random` player, such as a game without decisions)."""
+    if "random" not in spec.policies:
+        return {}
     presets = [p for p in spec.presets if p != "random"]
     n3, n2 = clamp_players(spec, 3), clamp_players(spec, 2)
     plans = {}

@@ -58,17 +58,7 @@ def standing(s, r, seat):
 CONTRACT = GameContract(
     module=__name__,
     layout=ROW,
-    state=StateFields(
-        size=state.STATE_SIZE,
-        seat=state.S_SEAT,
-        turn=state.S_TURN,
-        end_reason=state.S_END_REASON,
-        game_over=state.S_GAME_OVER,
-        error=state.S_ERROR,
-        end_error=state.END_ERROR,
-        game_end=state.A_GAME_END,
-        trace_full=engine.ERR_TRACE,
-    ),
+    state=StateFields.of(state, trace_full=engine.ERR_TRACE),
     setup=engine.setup,
     play_turn=play_turn,
     check_invariants=engine.check_invariants,
