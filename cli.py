@@ -11,8 +11,6 @@ import functools
 import inspect
 import sys
 from contextlib import contextmanager
-from importlib.metadata import PackageNotFoundError
-from importlib.metadata import version as _pkg_version
 from typing import Annotated, Any
 
 import typer
@@ -33,13 +31,6 @@ app = typer.Typer(
 
 class UserError(Exception):
     """A problem with the user's input: printed as one line, exit status 2."""
-
-
-def package_version() -> str:
-    try:
-        return _pkg_version("balance-analyser")
-    except PackageNotFoundError:
-        return "0+unknown"
 
 
 @contextmanager
@@ -87,9 +78,8 @@ def _run(cluster: dict[str, Any], threads, quiet: bool = False) -> dict[str, Any
 
 def _api_options(rules: dict[str, Any], cluster: dict[str, Any], threads, quiet: bool, game=None):
     """The keywords of a command's simulating API call: the rules and players options (a dict
-    of RULES' names), the package version (provenance) and the run options."""
-    rules = _rules(**rules, game=game)
-    return {**rules, "version": package_version(), **_run(cluster, threads, quiet)}
+    of RULES' names) and the run options."""
+    return {**_rules(**rules, game=game), **_run(cluster, threads, quiet)}
 
 
 def _count(text: str, what: str = "--games") -> int:
@@ -272,6 +262,7 @@ def simulate(
     out_path = _out(out, "rows")
     n = _count(games_ or ("1e8" if precision is not None else "10000"))
     options = _api_options(rules, cluster, threads, json_out, game)
+    version = render.package_version()
     try:
         res = run(
             game,
@@ -287,11 +278,9 @@ def simulate(
             **options,
         )
     except Interrupted as stop:
-        render.simulation_partial(stop.result, checkpoint, json_out, package_version(), typer.echo)
+        render.simulation_partial(stop.result, checkpoint, json_out, version, typer.echo)
         raise typer.Exit(130) from None
-    render.simulation(
-        res, rules["variant"] or [], out_path, json_out, package_version(), typer.echo
-    )
+    render.simulation(res, rules["variant"] or [], out_path, json_out, version, typer.echo)
 
 
 @app.command()
@@ -320,7 +309,7 @@ def replay(
         game_index,
         **_rules(**rules, game=game),
         rotate_seats=rotate_seats,
-        version=package_version(),
+        version=render.package_version(),
     )
     render.replay(trace, fmt, out_path, typer.echo)
 
@@ -457,6 +446,7 @@ def report(
     cluster: dict[str, Any] = CLUSTER,
 ) -> None:
     """Write an HTML + Markdown balance report (plots, variants, dice, ladder, provenance)."""
+    from analysis.render import package_version
     from analysis.report import write_report
     from simcore.base.inputs import check_out_folder
     from simcore.studies.report_plan import play_report
@@ -538,6 +528,7 @@ def tune_players(
 ) -> None:
     """Search a player's weights for the most wins against the presets (optuna), confirm the
     best on fresh games and write them as a named preset file (docs/tuning.md)."""
+    from analysis.render import package_version
     from analysis.tuning_tables import render_player_tuning
     from simcore.studies import tune_players as tp
 
@@ -667,25 +658,24 @@ def robustness(
             settings=setting,
             checkpoint=checkpoint,
             resume=resume,
-            version=package_version(),
             **_run(cluster, threads, json_out),
         )
     except KeyboardInterrupt:
         saved = f"; the finished settings are in {checkpoint}: add --resume" if checkpoint else ""
         sys.stderr.write(f"\nerror: interrupted{saved}\n")
         raise typer.Exit(130) from None
-    render.robustness(run, folder, json_out, typer.echo)
+    render.robustness(run, folder, json_out, render.package_version(), typer.echo)
 
 
 def main() -> None:
     """Entry point: run the app; any input error is one line on stderr and exit status 2."""
-    from simcore.base.rulesbase import RulesError
+    from simcore.base.errors import BalanceError
 
     try:
         rc = app(standalone_mode=False)  # returns the code of a typer.Exit
         if isinstance(rc, int) and rc != 0:
             sys.exit(rc)
-    except (UserError, RulesError) as e:
+    except (UserError, BalanceError) as e:
         sys.stderr.write(f"error: {' '.join(str(e).split())}\n")  # always one line
         sys.exit(2)
     except _cx.ClickException as e:

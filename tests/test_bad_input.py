@@ -26,7 +26,7 @@ import typer
 import cli
 from simcore.base.inputs import MAX_GAMES, MAX_SEED
 from simcore.frame.registry import all_games
-from simcore.run.checkpoint import save_checkpoint
+from simcore.run.checkpoint import SIMULATE, summary_to_json
 from simcore.run.chunks import ChunkPlan
 from simcore.run.runner import prepare_simulation
 from tests.conftest import run_main
@@ -145,16 +145,13 @@ def _bad_checkpoints(tmp: Path) -> dict[str, object]:
     """Checkpoint files of every kind of damage, for the run `simulate sunken-city -n 3
     --games 20000 --seed 1` (the right fingerprint, so only the damage is refused)."""
     job = prepare_simulation("sunken-city", 3, 20_000, seed=1)
+    summary = summary_to_json(job.summary)
     good = {
-        "format": 1,
+        "format": SIMULATE.format,
         "fingerprint": job.fingerprint,
         "chunks_done": 1,
-        "summary": None,
+        "summary": summary,
     }
-    save_checkpoint(str(tmp / "real.json"), job.fingerprint, 0, job.summary)
-    good["summary"] = json.loads((tmp / "real.json").read_text())["summary"]
-    (tmp / "real.json").unlink()
-    summary = good["summary"]
     wrong_shape = dict(summary, seat_wins=[0, 0])
     wrong_type = dict(summary, games="many")
     return {
@@ -167,22 +164,27 @@ def _bad_checkpoints(tmp: Path) -> dict[str, object]:
         "too-many-chunks": dict(good, chunks_done=99),
         "games-mismatch": dict(good, chunks_done=1),  # a summary of 0 games for 16,384
         "other-run": dict(good, fingerprint=dict(job.fingerprint, seed=2)),
+        "old-format": dict(good, chunks_done=0, format=SIMULATE.format - 1),
+        "extra-key": dict(good, chunks_done=0, rows=[]),
         "not-json": None,
     }
 
 
-CHECKPOINT_KINDS = (
-    "list",
-    "string",
-    "summary-shape",
-    "summary-type",
-    "summary-list",
-    "negative-chunks",
-    "too-many-chunks",
-    "games-mismatch",
-    "other-run",
-    "not-json",
-)
+# each kind of damage and the words of its refusal
+CHECKPOINT_KINDS = {
+    "list": "a JSON list, not an object",
+    "string": "a JSON str, not an object",
+    "summary-shape": "its summary's seat_wins is not (3,) whole numbers",
+    "summary-type": "its summary's games is not a whole number",
+    "summary-list": "its summary is not an object",
+    "negative-chunks": "chunks_done must be a whole number 0 to 2, not -3",
+    "too-many-chunks": "chunks_done must be a whole number 0 to 2, not 99",
+    "games-mismatch": "its summary counts 0 games, but 1 chunks hold 16384",
+    "other-run": "it belongs to a different run",
+    "old-format": f"its format is {SIMULATE.format - 1}, not {SIMULATE.format}",
+    "extra-key": "it is not a simulate checkpoint",
+    "not-json": "cannot be read (not valid JSON)",
+}
 
 DEEP_TOML = "[variant.deep]\ndie = " + "[" * 5000 + "]" * 5000 + "\n"
 
@@ -310,6 +312,14 @@ SPECIFIC: list[tuple[str, list[str]]] = [
         "robustness-checkpoint-other",
         ["robustness", "sunken-city", "--checkpoint", "rob.json", "--resume"],
     ),
+    (
+        "robustness-checkpoint-format",
+        ["robustness", "sunken-city", "--checkpoint", "rob-old.json", "--resume"],
+    ),
+    (
+        "robustness-checkpoint-of-simulate",
+        ["robustness", "sunken-city", "--checkpoint", "sim.json", "--resume"],
+    ),
     # rules files
     ("rules-file-deep", ["simulate", "sunken-city", "--rules-file", "deep.toml", "-v", "deep"]),
     (
@@ -402,6 +412,9 @@ def _files(tmp: Path) -> None:
     (tmp / "adir").mkdir()
     (tmp / "afile").write_text("x = [\n")
     (tmp / "rob.json").write_text('{"format": 1, "fingerprint": {}, "settings": {}}')
+    (tmp / "rob-old.json").write_text('{"format": 0, "fingerprint": {}, "settings": {}}')
+    sim = '{"format": 3, "fingerprint": {}, "chunks_done": 0, "summary": {}}'
+    (tmp / "sim.json").write_text(sim)
     (tmp / "deep.toml").write_text(DEEP_TOML)
     (tmp / "short.toml").write_text("[variant.short]\nchip_supply = 3\n")
     (tmp / "huge.toml").write_text(f"[variant.big]\ntarget = {10**23}\n")
@@ -470,7 +483,7 @@ def test_bad_checkpoint_is_refused_and_left_untouched(kind, sandbox, monkeypatch
     line = assert_refused(
         [*args, "--checkpoint", "ck.json", "--resume"], sandbox, monkeypatch, capsys
     )
-    assert "ck.json" in line
+    assert "checkpoint 'ck.json'" in line and CHECKPOINT_KINDS[kind] in line, line
 
 
 def test_every_rules_field_and_weight_declares_its_range():
@@ -512,14 +525,14 @@ def test_files_get_the_umask_mode(tmp_path):
 
 
 def test_failed_write_leaves_no_file(tmp_path):
+    from simcore.base.errors import InputError
     from simcore.base.inputs import write_atomic
-    from simcore.base.rulesbase import RulesError
 
     def broken(p):
         Path(p).write_text("half")
         raise OSError(28, "No space left on device")
 
-    with pytest.raises(RulesError, match="could not be written"):
+    with pytest.raises(InputError, match="could not be written"):
         write_atomic(tmp_path / "x.csv", broken)
     assert list(tmp_path.iterdir()) == []
 

@@ -14,8 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 import cli
+from simcore.base.errors import InputError, RulesError
 from simcore.base.presetfile import PresetFile, read_preset_file, write_preset_file
-from simcore.base.rulesbase import RulesError
 from simcore.frame.registry import get_game
 from simcore.studies import tune_players as tp
 from simcore.studies import tuning
@@ -82,7 +82,7 @@ def test_objectives_parse(text, quantity, direction, target):
     "text", ["seat gap", "length", "length=x", "length=inf", "max:nothing", "win_5", "", "fpa<1"]
 )
 def test_bad_objectives_are_refused(text):
-    with pytest.raises(RulesError, match="--objective"):
+    with pytest.raises(InputError, match="--objective"):
         parse_objective(SC, 3, text)
 
 
@@ -122,7 +122,7 @@ def test_constraint_excess_follows_optuna_convention():
     "text", ["rounds=9", "rounds<=", "<=9", "rounds<=nine", "nothing<=1", "rounds!=9", "rounds=<9"]
 )
 def test_bad_constraints_are_refused(text):
-    with pytest.raises(RulesError, match="--constraint"):
+    with pytest.raises(InputError, match="--constraint"):
         parse_constraint(SC, 3, text)
 
 
@@ -179,7 +179,7 @@ def test_confirmation_games_are_disjoint_from_the_search():
     search = tuning.search_indices(tuning.MAX_SEARCH_GAMES)
     confirm = tuning.confirm_indices(10**6)
     assert search.stop <= confirm.start == tuning.CONFIRM_START
-    with pytest.raises(RulesError):
+    with pytest.raises(InputError):
         tuning.search_indices(tuning.MAX_SEARCH_GAMES + 1)
     keys = {
         int(new_stream(7, i)[0]) for i in [*range(50), *range(confirm.start, confirm.start + 50)]

@@ -28,9 +28,9 @@ from typing import Any
 
 import numpy as np
 
+from simcore.base.errors import InputError
 from simcore.base.inputs import check_out_path
 from simcore.base.presetfile import NAME_RE, PresetFile, write_preset_file
-from simcore.base.rulesbase import RulesError
 from simcore.frame.registry import GameSpec, PolicySpec, SeatPolicy, get_game
 from simcore.run.jobs import run_plans
 from simcore.run.runner import simulation_plan
@@ -90,7 +90,7 @@ def search_space(spec: GameSpec, policy: str) -> dict[str, tuple[float, float, b
     """Each weight of the player -> (lo, hi, whole): its declared range."""
     tunable = [n for n in spec.presets if spec.policies[n].weights]
     if policy not in tunable:
-        raise RulesError(
+        raise InputError(
             f"--policy '{policy}': give one of {', '.join(tunable)} (a player with weights)"
         )
     base = spec.policies[policy]
@@ -98,7 +98,7 @@ def search_space(spec: GameSpec, policy: str) -> dict[str, tuple[float, float, b
     for k in base.weights:
         r = spec.weight_range(k)
         if not (math.isfinite(r.lo) and math.isfinite(r.hi)):
-            raise RulesError(f"{spec.name}: weight '{k}' declares no range, so it cannot be tuned")
+            raise InputError(f"{spec.name}: weight '{k}' declares no range, so it cannot be tuned")
         out[k] = (r.lo, r.hi, r.whole)
     return out
 
@@ -333,11 +333,11 @@ def tune_players(
     spec = get_game(game)
     spec.check_players(players)
     if players < 2:
-        raise RulesError("tune-players needs at least 2 players (a win rate against others)")
+        raise InputError("tune-players needs at least 2 players (a win rate against others)")
     policy = policy or spec.default_policy
     space = search_space(spec, policy)
     if not NAME_RE.match(name) or name in spec.policies and not spec.policies[name].file:
-        raise RulesError(f"--name '{name}' must be a new lower-case name (not a built-in player)")
+        raise InputError(f"--name '{name}' must be a new lower-case name (not a built-in player)")
     out_path = _check_out(out)
     rules = spec.resolve_rules(variants, overrides, rules_file, players)
     rules_kw = dict(variants=list(variants), overrides=overrides, rules_file=rules_file)

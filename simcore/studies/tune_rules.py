@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from simcore.base.errors import InputError
 from simcore.base.metrics import first_player_advantage, game_metrics, metric_list
 from simcore.base.pareto import pareto_front
 from simcore.base.rulesbase import RulesError
@@ -135,12 +136,12 @@ def check_params(spec, params: list[Param], resolve) -> tuple[list[Param], list[
     a range with no valid value, or with gaps, and any refused choice, is an error.
     Returns the parameters (ranges narrowed) and the notes."""
     if not params:
-        raise RulesError("--param: give at least one NAME=LOW..HIGH or NAME=V1,V2,...")
+        raise InputError("--param: give at least one NAME=LOW..HIGH or NAME=V1,V2,...")
     if len(params) > MAX_PARAMS:
-        raise RulesError(f"at most {MAX_PARAMS} --param options")
+        raise InputError(f"at most {MAX_PARAMS} --param options")
     names = [p.name for p in params]
     if len(set(names)) != len(names):
-        raise RulesError("--param: the same rules field is given twice")
+        raise InputError("--param: the same rules field is given twice")
     out, notes = [], []
     for p in params:
         values = p.choices or (range(p.lo, p.hi + 1) if p.hi - p.lo < MAX_SCANNED else (p.lo, p.hi))
@@ -172,7 +173,7 @@ def _quantity(spec: Any, players: int, text: str, what: str) -> str:
     if q not in known and q.startswith("mean_") and q[5:] in known:
         q = q[5:]
     if q not in known:
-        raise RulesError(f"{what}: '{text}' is not a quantity here (known: {', '.join(known)})")
+        raise InputError(f"{what}: '{text}' is not a quantity here (known: {', '.join(known)})")
     return q
 
 
@@ -180,9 +181,9 @@ def _number(text: str, what: str) -> float:
     try:
         v = float(text)
     except ValueError:
-        raise RulesError(f"{what}: '{text}' is not a number") from None
+        raise InputError(f"{what}: '{text}' is not a number") from None
     if not math.isfinite(v):
-        raise RulesError(f"{what}: '{text}' is not a finite number")
+        raise InputError(f"{what}: '{text}' is not a finite number")
     return v
 
 
@@ -221,7 +222,7 @@ def parse_objective(spec: Any, players: int, text: str) -> Objective:
         q = "rounds" if name.strip() == "length" else _quantity(spec, players, name, what)
         return Objective(t, q, target=_number(target.strip(), what))
     if t == "length":
-        raise RulesError(f"{what}: give the target length, e.g. length=9")
+        raise InputError(f"{what}: give the target length, e.g. length=9")
     return Objective(t, _quantity(spec, players, t, what))
 
 
@@ -252,7 +253,7 @@ def parse_constraint(spec: Any, players: int, text: str) -> Constraint:
     """'mean_rounds<=9', 'seat_gap < 0.05', 'shared>=0.02': QUANTITY OP NUMBER."""
     m = CONSTRAINT_RE.match(text)
     if not m:
-        raise RulesError(
+        raise InputError(
             f"--constraint '{text}' must be QUANTITY OP NUMBER with OP one of <=, >=, <, > "
             "(e.g. mean_rounds<=9)"
         )
@@ -403,7 +404,7 @@ def tune_rules(
     parsed, notes = check_params(spec, parsed, resolve)
     objs = [parse_objective(spec, players, o) for o in objectives or []]
     if not 1 <= len(objs) <= 2:
-        raise RulesError("--objective: give one or two")
+        raise InputError("--objective: give one or two")
     cons = [parse_constraint(spec, players, c) for c in constraints or []]
     seats = spec.parse_policies(policies, players)
     settings = {

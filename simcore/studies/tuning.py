@@ -40,8 +40,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from simcore.base.errors import InputError
 from simcore.base.inputs import MAX_INDEX, check_folder_of, check_whole
-from simcore.base.rulesbase import RulesError
 
 CONFIRM_START = 2**62  # the first game index of every confirmation run
 MAX_SEARCH_GAMES = CONFIRM_START  # a trial's games are indices 0 .. n-1, all below it
@@ -53,7 +53,7 @@ SETTINGS_ATTR = "balance:settings"  # the study's settings, checked when it is r
 def search_indices(games: int) -> range:
     """The game indices every trial of a search plays (the same for every trial)."""
     if not 1 <= games <= MAX_SEARCH_GAMES:
-        raise RulesError(f"a trial plays 1 to 2**62 games, not {games}")
+        raise InputError(f"a trial plays 1 to 2**62 games, not {games}")
     return range(0, games)
 
 
@@ -61,7 +61,7 @@ def confirm_indices(games: int) -> range:
     """The game indices of a confirmation run: from CONFIRM_START on, disjoint from every
     search's (search_indices)."""
     if not 1 <= games <= MAX_INDEX + 1 - CONFIRM_START:
-        raise RulesError(f"a confirmation plays 1 to 2**62 games, not {games}")
+        raise InputError(f"a confirmation plays 1 to 2**62 games, not {games}")
     return range(CONFIRM_START, CONFIRM_START + games)
 
 
@@ -186,11 +186,11 @@ def open_study(plan: StudyPlan):
             load_if_exists=True,
         )
     except (ImportError, ValueError, optuna.exceptions.OptunaError) as e:
-        raise RulesError(f"--storage '{plan.storage}': {' '.join(str(e).split())[:300]}") from None
+        raise InputError(f"--storage '{plan.storage}': {' '.join(str(e).split())[:300]}") from None
     except Exception as e:  # sqlalchemy's errors: a damaged or unreachable database
         if type(e).__module__.startswith("sqlalchemy"):
             msg = " ".join(str(e).split())[:300]
-            raise RulesError(f"--storage '{plan.storage}' cannot be used ({msg})") from None
+            raise InputError(f"--storage '{plan.storage}' cannot be used ({msg})") from None
         raise
     stored = study.user_attrs.get(SETTINGS_ATTR)
     wanted = json.loads(json.dumps(plan.settings, default=str))
@@ -198,12 +198,12 @@ def open_study(plan: StudyPlan):
         study.set_user_attr(SETTINGS_ATTR, wanted)
     elif stored != wanted:
         diff = sorted(k for k in set(stored) | set(wanted) if stored.get(k) != wanted.get(k))
-        raise RulesError(
+        raise InputError(
             f"study '{plan.name}' in {plan.storage} was made with other settings "
             f"({', '.join(diff)}); give another --study or --storage"
         )
     if [d.name.lower() for d in study.directions] != list(plan.directions):
-        raise RulesError(f"study '{plan.name}' has other objectives")
+        raise InputError(f"study '{plan.name}' has other objectives")
     return study
 
 
@@ -254,7 +254,7 @@ class Sizes:
 
 
 def check_sizes(budget, games_per_trial, confirm_games, top, seed, kw: dict[str, Any]) -> Sizes:
-    """The options both commands share, checked (one RulesError line each); kw: the run
+    """The options both commands share, checked (one InputError line each); kw: the run
     options (threads, backend, scheduler, workers, progress), nothing else."""
     from simcore.base.inputs import check_games, check_seed
     from simcore.run.jobs import split_run_options
