@@ -18,7 +18,7 @@ from typing import Any
 import pandas as pd
 
 from analysis.stats import fmt_p, p_text
-from analysis.summary import records, result_json, summarize
+from analysis.summary import records, result_json, run_keys, summarize
 from simcore.base.errors import InputError, RulesError
 from simcore.base.inputs import write_atomic
 
@@ -300,7 +300,7 @@ def dice(runs: dict[int, Any], json_out: bool, echo: Echo) -> None:
     first = next(iter(runs.values()))
     spec, n, seed = first.spec, first.games, first.seed
     if json_out:
-        js = {"game": spec.name, "games": n, "seed": seed}
+        js = run_keys(first, list(runs))
         _json({**js, "table": records(t), "verdicts": res["verdicts"]}, echo)
         return
     echo(f"{spec.title}: {n:,} games per die and player count on the same games (seed {seed})")
@@ -361,8 +361,8 @@ def sweep(
         fig = sweep_figure(t, keys, metrics)
         write_atomic(out_path, lambda p: fig.savefig(p, dpi=100, format=out_path.suffix[1:]))
     if json_out:
-        js = {"game": run.spec.name, "players": run.players, "games": run.games}
-        js.update(seed=run.seed, params=keys, table=records(t.drop(columns=["verdict"])))
+        js = run_keys(run, run.players)
+        js.update(params=keys, table=records(t.drop(columns=["verdict"])))
         _json({**js, "plot": str(out_path) if out_path else None}, echo)
         return
     echo(

@@ -189,19 +189,12 @@ def test_confirmation_games_are_disjoint_from_the_search():
 
 
 # --------------------------------------------------------------------------------- resume
-def _tiny(tmp_path, db, db_dir=None, **kw):
+def _tiny(tmp_path, db, db_dir=None, out="w.toml", **kw):
+    """A small tune-players run of Sunken City, 3 players; kw: other search options."""
+    sizes = dict(budget=12, games_per_trial=60, confirm_games=30, top=2, seed=5) | kw
+    storage = str((db_dir or tmp_path) / db)
     return tp.tune_players(
-        "sunken-city",
-        3,
-        str(tmp_path / "w.toml"),
-        budget=12,
-        games_per_trial=60,
-        confirm_games=30,
-        top=2,
-        seed=5,
-        storage=str((db_dir or tmp_path) / db),
-        threads=1,
-        **kw,
+        "sunken-city", 3, str(tmp_path / out), storage=storage, threads=1, **sizes
     )
 
 
@@ -233,18 +226,7 @@ def test_killed_run_resumes_to_the_same_best_trial(tmp_path, db_dir, monkeypatch
     assert resumed.best == whole.best
     assert resumed.confirmation.labels == whole.confirmation.labels
     # another --seed makes another study with other suggestions
-    other = tp.tune_players(
-        "sunken-city",
-        3,
-        str(tmp_path / "x.toml"),
-        budget=2,
-        games_per_trial=60,
-        confirm_games=30,
-        top=1,
-        seed=6,
-        storage=str(db_dir / "c.db"),
-        threads=1,
-    )
+    other = _tiny(tmp_path, "c.db", db_dir=db_dir, out="x.toml", budget=2, top=1, seed=6)
     assert other.trials[1]["params"] != whole.trials[1]["params"]
 
 

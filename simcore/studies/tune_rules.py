@@ -42,7 +42,11 @@ from simcore.studies.arms import Arm, arms_job, parse_param
 DEFAULT_BUDGET = 60
 DEFAULT_GAMES_PER_TRIAL = 20_000
 DEFAULT_CONFIRM_GAMES = 50_000
-CONFIRM_TOP = 3
+DEFAULTS = dict(
+    budget=DEFAULT_BUDGET,
+    games_per_trial=DEFAULT_GAMES_PER_TRIAL,
+    confirm_games=DEFAULT_CONFIRM_GAMES,
+)
 MAX_PARAMS = 8
 INVALID = 1e9  # the objective value of a setting the rules refuse (marked infeasible too)
 
@@ -369,14 +373,6 @@ def tune_rules(
     objectives: list[str],
     *,
     constraints: list[str] | None = None,
-    budget: int = DEFAULT_BUDGET,
-    games_per_trial: int = DEFAULT_GAMES_PER_TRIAL,
-    confirm_games: int = DEFAULT_CONFIRM_GAMES,
-    top: int = CONFIRM_TOP,
-    seed: int = 1,
-    storage: str | None = None,
-    study: str | None = None,
-    join: bool = False,
     variants=(),
     overrides=None,
     rules_file=None,
@@ -384,14 +380,10 @@ def tune_rules(
     stop_after: int | None = None,
     **kw: Any,
 ) -> RulesTuning:
-    """Search rules parameters (module docstring), confirm the best. kw: the run options."""
-    sz = tuning.check_sizes(budget, games_per_trial, confirm_games, top, seed, kw)
-    budget, games_per_trial, seed, run_options = (
-        sz.budget,
-        sz.games_per_trial,
-        sz.seed,
-        sz.run_options,
-    )
+    """Search rules parameters (module docstring), confirm the best. kw: the search options
+    (budget, games_per_trial, confirm_games: DEFAULT_* when not given; top, seed, storage,
+    study, join: simcore.studies.tuning.check_sizes) and the run options."""
+    sz = tuning.check_sizes(kw, **DEFAULTS)
     spec = get_game(game)
     spec.check_players(players)
     variants, overrides = list(variants or ()), dict(overrides or {})
@@ -414,21 +406,14 @@ def tune_rules(
         "params": [dataclasses.asdict(p) for p in parsed],
         "objectives": [o.text for o in objs],
         "constraints": [c.text for c in cons],
-        "games_per_trial": games_per_trial,
-        "seed": seed,
+        "games_per_trial": sz.games_per_trial,
+        "seed": sz.seed,
         "policies": [[p.label, list(p.weights)] for p in seats],
         "rules_hash": spec.rules_hash(start_rules, players),
     }
-    url = tuning.check_storage(storage or f"tune-{spec.name}.study.db")
-    plan = tuning.StudyPlan(
-        url,
-        study or tuning.study_name("rules", settings),
-        settings,
-        [o.optuna_direction for o in objs],
-        seed,
-        join,
-        constrained=bool(cons),
-    )
+    directions = [o.optuna_direction for o in objs]
+    default_file = f"tune-{spec.name}.study.db"
+    plan = tuning.study_plan(sz, "rules", settings, directions, default_file, bool(cons))
     st = tuning.open_study(plan)
     base = dict(
         resolve=resolve,
@@ -438,7 +423,7 @@ def tune_rules(
         rules_file=rules_file,
     )
     search = RulesSearch(
-        spec, players, parsed, objs, cons, base, seed, games_per_trial, run_options
+        spec, players, parsed, objs, cons, base, sz.seed, sz.games_per_trial, sz.run_options
     )
 
     def describe() -> str:
@@ -472,7 +457,7 @@ def tune_rules(
         policies=[p.label for p in seats],
         notes=notes,
     )
-    if stop_after is not None and len(result.trials) < budget:
+    if stop_after is not None and len(result.trials) < sz.budget:
         return result
     t1 = time.perf_counter()
     result.candidates = pick_candidates(result.trials, objs, sz.top)
