@@ -11,10 +11,14 @@ Off a terminal (CliRunner's stderr) every command asks for no progress bar: prog
 
 from __future__ import annotations
 
+import shlex
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import SimpleNamespace
-from unittest.mock import patch
+from typing import Any
+from unittest.mock import Mock, patch
 
 import pytest
 import typer
@@ -32,14 +36,31 @@ from tests.conftest import run_main
 
 RESULT = SimpleNamespace(name="the library's result")  # what every patched entry point returns
 VERSION = render.package_version()
+SIMULATE = (runner, "simulate"), (render, "simulation")  # an entry point and its renderer
 # the run options of a command given none (the RUN group's defaults, off a terminal)
 LOCAL = {"threads": None, "backend": "local", "scheduler": None, "workers": None, "progress": False}
 
 
-def invoke(args: list[str]) -> None:
-    """Run `balance ARGS` through CliRunner; the command must succeed."""
-    res = CliRunner().invoke(cli.app, args)
+def invoke(args: str) -> None:
+    """Run `balance ARGS` (a command line, split as a shell does) through CliRunner; the
+    command must succeed."""
+    res = CliRunner().invoke(cli.app, shlex.split(args))
     assert res.exit_code == 0, (res.output, res.exception)
+
+
+@contextmanager
+def patched(entry: tuple[Any, str], renderer: tuple[Any, str]) -> Iterator[tuple[Mock, Mock]]:
+    """The library's entry point (module, name), returning RESULT, and the renderer (module,
+    name) patched: (the entry's mock, the renderer's)."""
+    with patch.object(*entry, return_value=RESULT) as lib, patch.object(*renderer) as shown:
+        yield lib, shown
+
+
+def call(args: str, entry: tuple[Any, str], renderer: tuple[Any, str]) -> tuple[Mock, Mock]:
+    """Run one command line with `patched` entry point and renderer: their mocks."""
+    with patched(entry, renderer) as mocks:
+        invoke(args)
+    return mocks
 
 
 @pytest.fixture
@@ -51,11 +72,7 @@ def in_tmp(tmp_path, monkeypatch):
 
 # --------------------------------------------------------------------------------- simulate
 def test_simulate_defaults():
-    with (
-        patch.object(runner, "simulate", return_value=RESULT) as sim,
-        patch.object(render, "simulation") as shown,
-    ):
-        invoke(["simulate", "sunken-city"])
+    sim, shown = call("simulate sunken-city", *SIMULATE)
     assert sim.call_args.args == ("sunken-city", 3, 10_000)
     assert sim.call_args.kwargs == {
         "seed": 1,
@@ -72,15 +89,12 @@ def test_simulate_defaults():
 
 
 def test_simulate_rules_players_games_seed_threads():
-    args = ["simulate", "sumeria", "-n", "4", "-g", "1e4", "-v", "short", "-v", "a+b"]
-    args += ["--set", "rounds=5", "--set", " map = river ", "--rules-file", "mine.toml"]
-    args += ["--policy", "random,chaser:greed=2,balanced,random", "--seed", "18446744073709551615"]
-    args += ["--threads", "2", "--rotate-seats", "--check"]
-    with (
-        patch.object(runner, "simulate", return_value=RESULT) as sim,
-        patch.object(render, "simulation") as shown,
-    ):
-        invoke(args)
+    sim, shown = call(
+        "simulate sumeria -n 4 -g 1e4 -v short -v a+b --set rounds=5 --set ' map = river ' "
+        "--rules-file mine.toml --policy random,chaser:greed=2,balanced,random "
+        "--seed 18446744073709551615 --threads 2 --rotate-seats --check",
+        *SIMULATE,
+    )
     assert sim.call_args.args == ("sumeria", 4, 10_000)
     assert sim.call_args.kwargs == {
         "seed": 2**64 - 1,
@@ -101,31 +115,24 @@ def test_simulate_rules_players_games_seed_threads():
 
 
 def test_simulate_precision_raises_the_default_cap():
-    with (
-        patch.object(runner, "simulate", return_value=RESULT) as sim,
-        patch.object(render, "simulation"),
-    ):
-        invoke(["simulate", "sunken-city", "--precision", "0.005"])
+    with patched(*SIMULATE) as (sim, _):
+        invoke("simulate sunken-city --precision 0.005")
         assert sim.call_args.args == ("sunken-city", 3, 100_000_000)
         assert sim.call_args.kwargs["precision"] == 0.005
-        invoke(["simulate", "sunken-city", "--precision", "0.01", "--games", "2_000"])
+        invoke("simulate sunken-city --precision 0.01 --games 2_000")
         assert sim.call_args.args == ("sunken-city", 3, 2000)
 
 
 def test_simulate_out_json_checkpoint_backend(in_tmp):
-    with (
-        patch.object(runner, "simulate", return_value=RESULT) as sim,
-        patch.object(render, "simulation") as shown,
-    ):
-        invoke(["simulate", "sunken-city", "--out", "rows.csv", "--json"])
+    with patched(*SIMULATE) as (sim, shown):
+        invoke("simulate sunken-city --out rows.csv --json")
         assert sim.call_args.kwargs["keep_rows"] is True
         assert shown.call_args.args == (RESULT, [], Path("rows.csv"), True, VERSION, typer.echo)
-        args = ["simulate", "sunken-city", "--checkpoint", "run.ckpt", "--resume"]
-        invoke([*args, "--backend", "dask", "--workers", "2"])
+        invoke("simulate sunken-city --checkpoint run.ckpt --resume --backend dask --workers 2")
         kw = sim.call_args.kwargs
         assert (kw["checkpoint"], kw["resume"], kw["keep_rows"]) == ("run.ckpt", True, False)
         assert {k: kw[k] for k in LOCAL} == {**LOCAL, "backend": "dask", "workers": 2}
-        invoke(["simulate", "sunken-city", "--backend", "dask", "--scheduler", "tcp://h:8786"])
+        invoke("simulate sunken-city --backend dask --scheduler tcp://h:8786")
         kw = sim.call_args.kwargs
         assert {k: kw[k] for k in LOCAL} == {
             **LOCAL,
@@ -136,15 +143,13 @@ def test_simulate_out_json_checkpoint_backend(in_tmp):
 
 def test_simulate_interrupted_renders_the_partial_result(monkeypatch, capsys):
     partial = SimpleNamespace(games=10, games_requested=100)
-    stop = runner.Interrupted(partial)
     with (
-        patch.object(runner, "simulate", side_effect=stop),
+        patch.object(runner, "simulate", side_effect=runner.Interrupted(partial)),
         patch.object(render, "simulation_partial") as shown,
         patch.object(render, "simulation") as full,
     ):
-        code, _, _ = run_main(
-            ["simulate", "sunken-city", "--checkpoint", "c.json", "--json"], monkeypatch, capsys
-        )
+        args = ["simulate", "sunken-city", "--checkpoint", "c.json", "--json"]
+        code, _, _ = run_main(args, monkeypatch, capsys)
     assert code == 130 and not full.called
     assert shown.call_args.args == (partial, "c.json", True, VERSION, typer.echo)
 
@@ -159,27 +164,21 @@ def test_the_librarys_errors_are_one_line(monkeypatch, capsys):
 
 
 def test_policy_files_are_loaded_before_the_run():
-    with (
-        patch.object(GameSpec, "add_preset_file") as load,
-        patch.object(runner, "simulate", return_value=RESULT) as sim,
-        patch.object(render, "simulation"),
-    ):
-        args = ["simulate", "sunken-city", "--policy-file", "a.toml", "--policy-file", "b.toml"]
-        invoke([*args, "--policy", "a,b,balanced"])
+    with patch.object(GameSpec, "add_preset_file") as load, patched(*SIMULATE) as (sim, _):
+        invoke("simulate sunken-city --policy-file a.toml --policy-file b.toml --policy a,b,x")
     assert [c.args for c in load.call_args_list] == [("a.toml",), ("b.toml",)]
-    assert sim.call_args.kwargs["policies"] == "a,b,balanced"
+    assert sim.call_args.kwargs["policies"] == "a,b,x"
 
 
 # --------------------------------------------------------------------------------- replay
 def test_replay(in_tmp):
-    args = ["replay", "sunken-treasure", "-n", "2", "--seed", "9", "--game", "17"]
-    args += ["-v", "bank-on-surface", "--set", "sharks_to_attack=2", "--policy", "banker,thief"]
-    args += ["--rotate-seats", "--format", "jsonl", "--out", "g17.jsonl"]
-    with (
-        patch.object(runner, "replay_game", return_value=RESULT) as rep,
-        patch.object(render, "replay") as shown,
-    ):
-        invoke(args)
+    rep, shown = call(
+        "replay sunken-treasure -n 2 --seed 9 --game 17 -v bank-on-surface "
+        "--set sharks_to_attack=2 --policy banker,thief --rotate-seats --format jsonl "
+        "--out g17.jsonl",
+        (runner, "replay_game"),
+        (render, "replay"),
+    )
     assert rep.call_args.args == ("sunken-treasure", 2, 9, 17)
     assert rep.call_args.kwargs == {
         "overrides": {"sharks_to_attack": "2"},
@@ -192,30 +191,21 @@ def test_replay(in_tmp):
 
 
 # --------------------------------------------------------------------------------- compare
+COMPARE = (arms, "run_compare"), (render, "compare")
+
+
 def test_compare_arms_and_shared_options():
-    args = ["compare", "sunken-city", "-n", "2", "-v", "base", "-v", "short+no-chips"]
-    args += ["--set-arm", "die=0,1,1,2,2,3,chip_supply=2", "--set", "max_rounds=40"]
-    args += ["--policy", "greedy,balanced", "--rotate-seats", "-g", "5e3", "--seed", "4"]
-    args += ["--threads", "1", "--json"]
-    with (
-        patch.object(arms, "run_compare", return_value=RESULT) as run,
-        patch.object(render, "compare") as shown,
-    ):
-        invoke(args)
-    assert run.call_args.args == (
-        "sunken-city",
-        2,
-        [
-            Arm("base", ("base",)),
-            Arm("short+no-chips", ("short+no-chips",)),
-            Arm(
-                "die=0,1,1,2,2,3,chip_supply=2",
-                (),
-                (("die", "0,1,1,2,2,3"), ("chip_supply", "2")),
-            ),
-        ],
-        5000,
+    run, shown = call(
+        "compare sunken-city -n 2 -v base -v short+no-chips "
+        "--set-arm die=0,1,1,2,2,3,chip_supply=2 --set max_rounds=40 "
+        "--policy greedy,balanced --rotate-seats -g 5e3 --seed 4 --threads 1 --json",
+        *COMPARE,
     )
+    set_arm = Arm(
+        "die=0,1,1,2,2,3,chip_supply=2", (), (("die", "0,1,1,2,2,3"), ("chip_supply", "2"))
+    )
+    both = [Arm("base", ("base",)), Arm("short+no-chips", ("short+no-chips",)), set_arm]
+    assert run.call_args.args == ("sunken-city", 2, both, 5000)
     assert run.call_args.kwargs == {
         "seed": 4,
         "rotate_seats": True,
@@ -228,11 +218,7 @@ def test_compare_arms_and_shared_options():
 
 
 def test_compare_without_a_variant_starts_from_the_rulebook():
-    with (
-        patch.object(arms, "run_compare", return_value=RESULT) as run,
-        patch.object(render, "compare"),
-    ):
-        invoke(["compare", "sumeria", "--set-arm", "rounds=5", "--rules-file", "r.toml"])
+    run, _ = call("compare sumeria --set-arm rounds=5 --rules-file r.toml", *COMPARE)
     assert [a.label for a in run.call_args.args[2]] == ["base", "rounds=5"]
     assert run.call_args.args[3] == 20_000
     assert run.call_args.kwargs == {
@@ -245,25 +231,15 @@ def test_compare_without_a_variant_starts_from_the_rulebook():
 
 
 # --------------------------------------------------------------------------------- dice, sweep
+DICE = (arms, "run_dice"), (render, "dice")
+
+
 def test_dice():
-    args = ["dice", "sunken-city", "--players", "2,4", "--die", "beige", "--die", "1,1,2,2,3,3"]
-    args += [
-        "--policy",
-        "random",
-        "-g",
-        "1e3",
-        "--seed",
-        "6",
-        "--workers",
-        "3",
-        "--backend",
-        "dask",
-    ]
-    with (
-        patch.object(arms, "run_dice", return_value=RESULT) as run,
-        patch.object(render, "dice") as shown,
-    ):
-        invoke(args)
+    run, shown = call(
+        "dice sunken-city --players 2,4 --die beige --die 1,1,2,2,3,3 --policy random -g 1e3 "
+        "--seed 6 --workers 3 --backend dask",
+        *DICE,
+    )
     assert run.call_args.args == ("sunken-city", [2, 4], 1000)
     assert run.call_args.kwargs == {
         "dice": ["beige", "1,1,2,2,3,3"],
@@ -275,26 +251,19 @@ def test_dice():
         "workers": 3,
     }
     assert shown.call_args.args == (RESULT, False, typer.echo)
-    with patch.object(arms, "run_dice", return_value=RESULT) as run, patch.object(render, "dice"):
-        invoke(["dice", "sunken-city"])
+    run, _ = call("dice sunken-city", *DICE)
     assert run.call_args.args == ("sunken-city", None, 20_000)  # every player count
 
 
 def test_sweep(in_tmp):
-    args = ["sweep", "sunken-city", "-n", "4", "--param", "chip_supply=0,2", "--param"]
-    args += ["die=beige;0,1,1,2,2,3", "-v", "short", "--metric", "fpa", "--metric", "rounds"]
-    args += ["-g", "2.5e3", "--out", "sweep.svg", "--seed", "0"]
-    with (
-        patch.object(arms, "run_sweep", return_value=RESULT) as run,
-        patch.object(render, "sweep") as shown,
-    ):
-        invoke(args)
-    assert run.call_args.args == (
-        "sunken-city",
-        4,
-        ["chip_supply=0,2", "die=beige;0,1,1,2,2,3"],
-        2500,
+    run, shown = call(
+        "sweep sunken-city -n 4 --param chip_supply=0,2 --param 'die=beige;0,1,1,2,2,3' "
+        "-v short --metric fpa --metric rounds -g 2.5e3 --out sweep.svg --seed 0",
+        (arms, "run_sweep"),
+        (render, "sweep"),
     )
+    params = ["chip_supply=0,2", "die=beige;0,1,1,2,2,3"]
+    assert run.call_args.args == ("sunken-city", 4, params, 2500)
     assert run.call_args.kwargs == {
         "seed": 0,
         "metrics": ["fpa", "rounds"],
@@ -307,34 +276,29 @@ def test_sweep(in_tmp):
 
 # --------------------------------------------------------------------------------- report
 def test_report(in_tmp, monkeypatch):
-    argv = ["report", "sumeria", "--out", "rep/s", "-g", "4e4", "--seed", "3", "--policy", "random"]
-    monkeypatch.setattr(sys, "argv", ["balance", *argv])
-    paths = {k: Path(f"rep/s/report.{k}") for k in ("html", "markdown", "json")}
-    with (
-        patch.object(report_plan, "play_report", return_value=RESULT) as play,
-        patch.object(report_module, "write_report", return_value=paths) as written,
-    ):
-        invoke([*argv, "--threads", "1"])
+    line = "report sumeria --out rep/s -g 4e4 --seed 3 --policy random --threads 1"
+    monkeypatch.setattr(sys, "argv", ["balance", *line.split()])
+    play, written = call(line, (report_plan, "play_report"), (report_module, "write_report"))
     assert play.call_args.args == ("sumeria", 40_000, 3, "random")
     assert play.call_args.kwargs == {"echo": typer.echo, **LOCAL, "threads": 1}
     assert written.call_args.args == (RESULT, Path("rep/s"))
     assert written.call_args.kwargs == {
         "version": VERSION,
-        "command": "balance " + " ".join(argv),
+        "command": "balance " + line,
         "echo": typer.echo,
     }
 
 
 # --------------------------------------------------------------------------------- robustness
+ROBUSTNESS = (robustness, "run_robustness"), (render, "robustness")
+
+
 def test_robustness(in_tmp):
-    args = ["robustness", "sunken-city", "-n", "2,3", "-g", "1e5", "--rules-file", "mine.toml"]
-    args += ["--setting", "greedy", "--setting", "dark-b", "--seed", "5", "--out", "rob"]
-    args += ["--checkpoint", "rob.ckpt", "--resume", "--json"]
-    with (
-        patch.object(robustness, "run_robustness", return_value=RESULT) as run,
-        patch.object(render, "robustness") as shown,
-    ):
-        invoke(args)
+    run, shown = call(
+        "robustness sunken-city -n 2,3 -g 1e5 --rules-file mine.toml --setting greedy "
+        "--setting dark-b --seed 5 --out rob --checkpoint rob.ckpt --resume --json",
+        *ROBUSTNESS,
+    )
     assert run.call_args.args == ("sunken-city", [2, 3], 100_000)
     assert run.call_args.kwargs == {
         "seed": 5,
@@ -346,27 +310,22 @@ def test_robustness(in_tmp):
     }
     # the version reaches the renderer only (robustness.json), not the simulation
     assert shown.call_args.args == (RESULT, Path("rob"), True, VERSION, typer.echo)
-    with (
-        patch.object(robustness, "run_robustness", return_value=RESULT) as run,
-        patch.object(render, "robustness") as shown,
-    ):
-        invoke(["robustness", "sumeria"])
+    run, shown = call("robustness sumeria", *ROBUSTNESS)
     assert run.call_args.args == ("sumeria", None, 10_000)  # every player count
     assert run.call_args.kwargs["settings"] is None and shown.call_args.args[1] is None
 
 
 # --------------------------------------------------------------------------------- tuning
 def test_tune_players(in_tmp, monkeypatch):
-    argv = ["tune-players", "sunken-city", "-n", "4", "--out", "w.toml", "--name", "mine"]
-    argv += ["--policy", "greedy", "--budget", "1e2", "--confirm-games", "2e4", "--join"]
-    argv += ["--storage", "s.db", "--study", "st", "--confirm-top", "2", "-v", "short"]
-    argv += ["--set", "chip_supply=3", "--seed", "8"]
-    monkeypatch.setattr(sys, "argv", ["balance", *argv])
-    with (
-        patch.object(tune_players, "tune_players", return_value=RESULT) as tune,
-        patch.object(tuning_tables, "render_player_tuning") as shown,
-    ):
-        invoke(argv)
+    line = (
+        "tune-players sunken-city -n 4 --out w.toml --name mine --policy greedy --budget 1e2 "
+        "--confirm-games 2e4 --join --storage s.db --study st --confirm-top 2 -v short "
+        "--set chip_supply=3 --seed 8"
+    )
+    monkeypatch.setattr(sys, "argv", ["balance", *line.split()])
+    tune, shown = call(
+        line, (tune_players, "tune_players"), (tuning_tables, "render_player_tuning")
+    )
     assert tune.call_args.args == ("sunken-city", 4, "w.toml")
     assert tune.call_args.kwargs == {
         "policy": "greedy",
@@ -378,7 +337,7 @@ def test_tune_players(in_tmp, monkeypatch):
         "study": "st",
         "join": True,
         "seed": 8,
-        "command": "balance " + " ".join(argv),
+        "command": "balance " + line,
         "version": VERSION,  # written into the preset file
         "overrides": {"chip_supply": "3"},
         "variants": ["short"],
@@ -388,20 +347,15 @@ def test_tune_players(in_tmp, monkeypatch):
 
 
 def test_tune_rules(in_tmp):
-    args = ["tune", "sunken-city", "--param", "streets_space1=15..30", "--param", "die=a,b"]
-    args += ["--objective", "seat-gap", "--objective", "length=9", "--constraint", "rounds<=12"]
-    args += ["--games-per-trial", "1e3", "--policy", "random", "--plot", "front.png", "--json"]
-    with (
-        patch.object(tune_rules, "tune_rules", return_value=RESULT) as tune,
-        patch.object(tuning_tables, "render_rules_tuning") as shown,
-    ):
-        invoke(args)
-    assert tune.call_args.args == (
-        "sunken-city",
-        3,
-        ["streets_space1=15..30", "die=a,b"],
-        ["seat-gap", "length=9"],
+    tune, shown = call(
+        "tune sunken-city --param streets_space1=15..30 --param die=a,b --objective seat-gap "
+        "--objective length=9 --constraint 'rounds<=12' --games-per-trial 1e3 --policy random "
+        "--plot front.png --json",
+        (tune_rules, "tune_rules"),
+        (tuning_tables, "render_rules_tuning"),
     )
+    params, objectives = ["streets_space1=15..30", "die=a,b"], ["seat-gap", "length=9"]
+    assert tune.call_args.args == ("sunken-city", 3, params, objectives)
     assert tune.call_args.kwargs == {
         "constraints": ["rounds<=12"],
         "games_per_trial": 1000,
@@ -419,12 +373,8 @@ def test_tune_rules(in_tmp):
 
 # --------------------------------------------------------------------------------- bench, games
 def test_bench(in_tmp):
-    args = ["bench", "sumeria", "-g", "2e4", "--runs", "3", "--policy", "chaser", "--full"]
-    with (
-        patch.object(bench, "bench", return_value=RESULT) as measure,
-        patch.object(render, "bench") as shown,
-    ):
-        invoke([*args, "--json"])
+    line = "bench sumeria -g 2e4 --runs 3 --policy chaser --full --json"
+    measure, shown = call(line, (bench, "bench"), (render, "bench"))
     assert measure.call_args.args == ("sumeria", 20_000, 3)
     assert measure.call_args.kwargs == {"policy": "chaser", "full": True, "echo": typer.echo}
     assert shown.call_args.args == (RESULT, True, typer.echo)
@@ -432,5 +382,5 @@ def test_bench(in_tmp):
 
 def test_games():
     with patch.object(render, "games") as shown:
-        invoke(["games", "--json"])
+        invoke("games --json")
     assert shown.call_args.args == (all_games(), True, typer.echo)
