@@ -11,8 +11,6 @@ import functools
 import inspect
 import sys
 from contextlib import contextmanager
-from importlib.metadata import PackageNotFoundError
-from importlib.metadata import version as _pkg_version
 from typing import Annotated, Any
 
 import typer
@@ -33,13 +31,6 @@ app = typer.Typer(
 
 class UserError(Exception):
     """A problem with the user's input: printed as one line, exit status 2."""
-
-
-def package_version() -> str:
-    try:
-        return _pkg_version("balance-analyser")
-    except PackageNotFoundError:
-        return "0+unknown"
 
 
 @contextmanager
@@ -78,18 +69,16 @@ def _load_presets(game: str | None, files: list[str] | None) -> None:
         get_game(game).add_preset_file(f)
 
 
-def _run(cluster: dict[str, Any], threads, quiet: bool = False) -> dict[str, Any]:
-    """The run options (the CLUSTER group and --threads) as the API's keywords; a progress bar
-    on a terminal unless quiet."""
-    progress = sys.stderr.isatty() and not quiet
-    return dict(**cluster, threads=threads, progress=progress)
+def _run(run: dict[str, Any], quiet: bool = False) -> dict[str, Any]:
+    """The run options (the RUN group: --threads, --backend, --scheduler, --workers) as the
+    API's keywords; a progress bar on a terminal unless quiet."""
+    return dict(**run, progress=sys.stderr.isatty() and not quiet)
 
 
-def _api_options(rules: dict[str, Any], cluster: dict[str, Any], threads, quiet: bool, game=None):
+def _api_options(rules: dict[str, Any], run: dict[str, Any], quiet: bool, game=None):
     """The keywords of a command's simulating API call: the rules and players options (a dict
-    of RULES' names), the package version (provenance) and the run options."""
-    rules = _rules(**rules, game=game)
-    return {**rules, "version": package_version(), **_run(cluster, threads, quiet)}
+    of RULES' names) and the run options."""
+    return {**_rules(**rules, game=game), **_run(run, quiet)}
 
 
 def _count(text: str, what: str = "--games") -> int:
@@ -213,7 +202,8 @@ RULES = OptionGroup(
     policy=(PolicyOpt, None),
     policy_file=(PolicyFileOpt, None),
 )
-CLUSTER = OptionGroup(
+RUN = OptionGroup(
+    threads=(ThreadsOpt, None),
     backend=(BackendOpt, "local"),
     scheduler=(SchedulerOpt, None),
     workers=(WorkersOpt, None),
@@ -252,12 +242,11 @@ def simulate(
     rules: dict[str, Any] = RULES,
     rotate_seats: RotateOpt = False,
     seed: SeedOpt = DEFAULT_SEED,
-    threads: ThreadsOpt = None,
     precision: PrecisionOpt = None,
     check: CheckOpt = False,
     out: RowsOutOpt = None,
     json_out: JsonOpt = False,
-    cluster: dict[str, Any] = CLUSTER,
+    run_opts: dict[str, Any] = RUN,
     checkpoint: CheckpointOpt = None,
     resume: ResumeOpt = False,
 ) -> None:
@@ -271,7 +260,8 @@ def simulate(
 
     out_path = _out(out, "rows")
     n = _count(games_ or ("1e8" if precision is not None else "10000"))
-    options = _api_options(rules, cluster, threads, json_out, game)
+    options = _api_options(rules, run_opts, json_out, game)
+    version = render.package_version()
     try:
         res = run(
             game,
@@ -287,11 +277,9 @@ def simulate(
             **options,
         )
     except Interrupted as stop:
-        render.simulation_partial(stop.result, checkpoint, json_out, package_version(), typer.echo)
+        render.simulation_partial(stop.result, checkpoint, json_out, version, typer.echo)
         raise typer.Exit(130) from None
-    render.simulation(
-        res, rules["variant"] or [], out_path, json_out, package_version(), typer.echo
-    )
+    render.simulation(res, rules["variant"] or [], out_path, json_out, version, typer.echo)
 
 
 @app.command()
@@ -320,7 +308,7 @@ def replay(
         game_index,
         **_rules(**rules, game=game),
         rotate_seats=rotate_seats,
-        version=package_version(),
+        version=render.package_version(),
     )
     render.replay(trace, fmt, out_path, typer.echo)
 
@@ -368,9 +356,8 @@ def compare(
     rotate_seats: _opt(bool, "--rotate-seats", help="") = False,
     games_: _opt(str, "--games", "-g", help="games per arm (1e4 ok)") = "20000",
     seed: SeedOpt = DEFAULT_SEED,
-    threads: ThreadsOpt = None,
     json_out: JsonOpt = False,
-    cluster: dict[str, Any] = CLUSTER,
+    run_opts: dict[str, Any] = RUN,
 ) -> None:
     """Compare arms (variants, --set-arm settings) on the same games: paired differences."""
     from analysis import render
@@ -378,7 +365,7 @@ def compare(
 
     arms = command_arms(variant, set_arm)
     rules = dict(set_=set_, rules_file=rules_file, policy=policy, policy_file=policy_file)
-    options = _api_options(rules, cluster, threads, json_out, game)
+    options = _api_options(rules, run_opts, json_out, game)
     with interrupt_exits():
         run = run_compare(
             game, players, arms, _count(games_), seed=seed, rotate_seats=rotate_seats, **options
@@ -397,9 +384,8 @@ def dice(
     policy_file: PolicyFileOpt = None,
     games_: _opt(str, "--games", "-g", help="games per die and player count") = "20000",
     seed: SeedOpt = DEFAULT_SEED,
-    threads: ThreadsOpt = None,
     json_out: JsonOpt = False,
-    cluster: dict[str, Any] = CLUSTER,
+    run_opts: dict[str, Any] = RUN,
 ) -> None:
     """Every die of the box (and any given) for every player count: seat fairness, length."""
     from analysis import render
@@ -408,7 +394,7 @@ def dice(
 
     counts = parse_player_counts(players)
     rules = dict(set_=set_, policy=policy, policy_file=policy_file)
-    options = _api_options(rules, cluster, threads, json_out, game)
+    options = _api_options(rules, run_opts, json_out, game)
     with interrupt_exits():
         runs = run_dice(game, counts, _count(games_), dice=die, seed=seed, **options)
     render.dice(runs, json_out, typer.echo)
@@ -424,17 +410,16 @@ def sweep(
     metric: MetricOpt = None,
     games_: _opt(str, "--games", "-g", help="games per setting") = "10000",
     seed: SeedOpt = DEFAULT_SEED,
-    threads: ThreadsOpt = None,
     json_out: JsonOpt = False,
     out: _opt(str | None, "--out", help="write the plot (.png/.svg/.pdf)") = None,
-    cluster: dict[str, Any] = CLUSTER,
+    run_opts: dict[str, Any] = RUN,
 ) -> None:
     """Metrics per parameter value on the same games; a line plot or a heatmap with --out."""
     from analysis import render
     from simcore.studies.arms import run_sweep
 
     out_path = _out(out, "plot")
-    options = _api_options(rules, cluster, threads, json_out, game)
+    options = _api_options(rules, run_opts, json_out, game)
     with interrupt_exits():
         swept = run_sweep(
             game, players, param or [], _count(games_), seed=seed, metrics=metric, **options
@@ -453,10 +438,10 @@ def report(
     seed: SeedOpt = DEFAULT_SEED,
     policy: PolicyOpt = None,
     policy_file: PolicyFileOpt = None,
-    threads: ThreadsOpt = None,
-    cluster: dict[str, Any] = CLUSTER,
+    run_opts: dict[str, Any] = RUN,
 ) -> None:
     """Write an HTML + Markdown balance report (plots, variants, dice, ladder, provenance)."""
+    from analysis.render import package_version
     from analysis.report import write_report
     from simcore.base.inputs import check_out_folder
     from simcore.studies.report_plan import play_report
@@ -470,7 +455,7 @@ def report(
             seed,
             policy,
             echo=typer.echo,
-            **_run(cluster, threads),
+            **_run(run_opts),
         )
         paths = write_report(
             runs,
@@ -499,16 +484,32 @@ ConfirmOpt = _opt(
     "--confirm-games",
     help="fresh games per confirmed candidate  [default: tune-players 30000, tune 50000]",
 )
+TrialGamesOpt = _opt(
+    str | None,
+    "--games-per-trial",
+    help="games per trial (tune-players: over the population)  [default: tune-players 6000, "
+    "tune 20000]",
+)
+SEARCH = OptionGroup(
+    budget=(BudgetOpt, None),
+    games_per_trial=(TrialGamesOpt, None),
+    confirm_games=(ConfirmOpt, None),
+    confirm_top=(_opt(int, "--confirm-top", help="best trials confirmed on fresh games"), 3),
+    storage=(StorageOpt, None),
+    study=(StudyOpt, None),
+    join=(JoinOpt, False),
+)
+COUNTED = ("budget", "games_per_trial", "confirm_games")  # SEARCH's counts (1e4 ok)
 
 
-def _sizes(module, budget, games_per_trial, confirm_games) -> dict[str, int]:
-    """A tuning command's --budget, --games-per-trial and --confirm-games (1e4 ok), each
-    given or the module's default."""
-    given = dict(budget=budget, games_per_trial=games_per_trial, confirm_games=confirm_games)
-    return {
-        k: _count(v, "--" + k.replace("_", "-")) if v else getattr(module, f"DEFAULT_{k.upper()}")
-        for k, v in given.items()
+def _search(search: dict[str, Any]) -> dict[str, Any]:
+    """The SEARCH group as the tuning API's keywords: the counts given (1e4 ok; the others
+    are the command's defaults), top, storage, study, join."""
+    out = {
+        k: _count(v, "--" + k.replace("_", "-")) for k, v in search.items() if k in COUNTED and v
     }
+    top = search["confirm_top"]
+    return {**out, "top": top, **{k: search[k] for k in ("storage", "study", "join")}}
 
 
 @app.command("tune-players")
@@ -517,27 +518,19 @@ def tune_players(
     game: GameArg,
     players: PlayersOpt = 3,
     policy: _opt(str | None, "--policy", help="the player to tune (default: the game's)") = None,
-    budget: BudgetOpt = None,
-    games_per_trial: _opt(
-        str | None, "--games-per-trial", help="games per trial over the population  [default: 6000]"
-    ) = None,
     out: _opt(str, "--out", help="the preset file to write (.toml)") = "",
     name: _opt(str, "--name", help="the preset's name") = "tuned",
-    confirm_games: ConfirmOpt = None,
-    confirm_top: _opt(int, "--confirm-top", help="best trials confirmed") = 3,
-    storage: StorageOpt = None,
-    study: StudyOpt = None,
-    join: JoinOpt = False,
+    search: dict[str, Any] = SEARCH,
     variant: VariantOpt = None,
     set_: SetOpt = None,
     rules_file: RulesFileOpt = None,
     seed: SeedOpt = DEFAULT_SEED,
-    threads: ThreadsOpt = None,
     json_out: JsonOpt = False,
-    cluster: dict[str, Any] = CLUSTER,
+    run_opts: dict[str, Any] = RUN,
 ) -> None:
     """Search a player's weights for the most wins against the presets (optuna), confirm the
     best on fresh games and write them as a named preset file (docs/tuning.md)."""
+    from analysis.render import package_version
     from analysis.tuning_tables import render_player_tuning
     from simcore.studies import tune_players as tp
 
@@ -551,16 +544,12 @@ def tune_players(
             out,
             policy=policy,
             name=name,
-            **_sizes(tp, budget, games_per_trial, confirm_games),
-            top=confirm_top,
+            **_search(search),
             seed=seed,
-            storage=storage,
-            study=study,
-            join=join,
             command="balance " + " ".join(sys.argv[1:]),
             version=package_version(),
             **rules,
-            **_run(cluster, threads, json_out),
+            **_run(run_opts, json_out),
         )
     render_player_tuning(res, json_out, typer.echo)
 
@@ -581,21 +570,12 @@ def tune(
     constraint: _opt(
         list[str] | None, "--constraint", help="QUANTITY OP NUMBER, e.g. 'mean_rounds<=9'"
     ) = None,
-    budget: BudgetOpt = None,
-    games_per_trial: _opt(
-        str | None, "--games-per-trial", help="games per trial  [default: 20000]"
-    ) = None,
-    confirm_games: ConfirmOpt = None,
-    confirm_top: _opt(int, "--confirm-top", help="best settings confirmed") = 3,
-    storage: StorageOpt = None,
-    study: StudyOpt = None,
-    join: JoinOpt = False,
+    search: dict[str, Any] = SEARCH,
     rules: dict[str, Any] = RULES,
     seed: SeedOpt = DEFAULT_SEED,
-    threads: ThreadsOpt = None,
     json_out: JsonOpt = False,
     plot: _opt(str | None, "--plot", help="write the trade-off plot (.png/.svg/.pdf)") = None,
-    cluster: dict[str, Any] = CLUSTER,
+    run_opts: dict[str, Any] = RUN,
 ) -> None:
     """Search rules parameters for an objective under constraints (optuna), confirm the best
     settings against the starting rules on fresh games (docs/tuning.md)."""
@@ -611,14 +591,10 @@ def tune(
             param or [],
             objective or [],
             constraints=constraint,
-            **_sizes(tr, budget, games_per_trial, confirm_games),
-            top=confirm_top,
+            **_search(search),
             seed=seed,
-            storage=storage,
-            study=study,
-            join=join,
             **api,
-            **_run(cluster, threads, json_out),
+            **_run(run_opts, json_out),
         )
     render_rules_tuning(res, plot_path, json_out, typer.echo)
 
@@ -642,10 +618,9 @@ def robustness(
         help="play only this setting (repeatable; the reference always)",
     ) = None,
     seed: SeedOpt = DEFAULT_SEED,
-    threads: ThreadsOpt = None,
     json_out: JsonOpt = False,
     out: _opt(str | None, "--out", help="folder for robustness.json, .md and .html") = None,
-    cluster: dict[str, Any] = CLUSTER,
+    run_opts: dict[str, Any] = RUN,
     checkpoint: CheckpointOpt = None,
     resume: ResumeOpt = False,
 ) -> None:
@@ -667,25 +642,24 @@ def robustness(
             settings=setting,
             checkpoint=checkpoint,
             resume=resume,
-            version=package_version(),
-            **_run(cluster, threads, json_out),
+            **_run(run_opts, json_out),
         )
     except KeyboardInterrupt:
         saved = f"; the finished settings are in {checkpoint}: add --resume" if checkpoint else ""
         sys.stderr.write(f"\nerror: interrupted{saved}\n")
         raise typer.Exit(130) from None
-    render.robustness(run, folder, json_out, typer.echo)
+    render.robustness(run, folder, json_out, render.package_version(), typer.echo)
 
 
 def main() -> None:
     """Entry point: run the app; any input error is one line on stderr and exit status 2."""
-    from simcore.base.rulesbase import RulesError
+    from simcore.base.errors import BalanceError
 
     try:
         rc = app(standalone_mode=False)  # returns the code of a typer.Exit
         if isinstance(rc, int) and rc != 0:
             sys.exit(rc)
-    except (UserError, RulesError) as e:
+    except (UserError, BalanceError) as e:
         sys.stderr.write(f"error: {' '.join(str(e).split())}\n")  # always one line
         sys.exit(2)
     except _cx.ClickException as e:

@@ -25,12 +25,12 @@ from analysis.stats import (
     fmt_p,
     holm,
     p_text,
+    rate_ci,
     ratio_value,
     seat_balance,
     t_interval,
-    wilson,
 )
-from analysis.summary import records
+from analysis.summary import records, run_keys
 from simcore.base.metrics import Metric, largest_gap_seats, shown_metrics
 
 ALPHA = 0.05
@@ -71,7 +71,7 @@ def arm_values(run: Any, alpha: float = ALPHA) -> pd.DataFrame:
             elif m.kind == "rate":
                 cnt = run.moments.count(a, j)
                 v = cnt / n
-                lo, hi = (float(x) for x in wilson(cnt, n, alpha))
+                lo, hi = rate_ci(cnt, n, alpha)
             else:
                 v, se = run.moments.linear(a, _unit(k, j))
                 lo, hi, _ = t_interval(v, se, n, alpha)
@@ -289,10 +289,7 @@ class Comparison:
     def to_json(self) -> dict[str, Any]:
         run = self.run
         return {
-            "game": run.spec.name,
-            "players": run.players,
-            "games": run.games,
-            "seed": run.seed,
+            **run_keys(run, run.players),
             "policies": run.policies,
             "rotate_seats": run.rotate_seats,
             "arms": [

@@ -8,18 +8,36 @@ one of these; everything they print is also available as a function of the resul
 from __future__ import annotations
 
 import json
+import tomllib
 from collections.abc import Callable
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _installed_version
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from analysis.stats import fmt_p, p_text
-from analysis.summary import records, result_json, summarize
+from analysis.summary import records, result_json, run_keys, summarize
+from simcore.base.errors import InputError, RulesError
 from simcore.base.inputs import write_atomic
-from simcore.base.rulesbase import RulesError
 
 Echo = Callable[..., None]
+PACKAGE = "balance-analyser"
+PYPROJECT = Path(__file__).resolve().parents[1] / "pyproject.toml"
+
+
+def package_version() -> str:
+    """The package's version for the outputs' provenance: the installed distribution's, else
+    (run from a checkout that is not installed) pyproject.toml's, else '0+unknown'."""
+    try:
+        return _installed_version(PACKAGE)
+    except PackageNotFoundError:
+        pass
+    try:
+        return str(tomllib.loads(PYPROJECT.read_text())["project"]["version"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return "0+unknown"
 
 
 def _four(v: float) -> str:
@@ -260,21 +278,22 @@ def compare(run: Any, json_out: bool, echo: Echo) -> None:
 
 
 # --------------------------------------------------------------------------------- robustness
-def robustness(run: Any, folder: Path | None, json_out: bool, echo: Echo) -> None:
+def robustness(run: Any, folder: Path | None, json_out: bool, version: str, echo: Echo) -> None:
     """`balance robustness`: every verdict classified over the settings (JSON or text), and
-    with a folder, robustness.json, .md and .html written into it."""
+    with a folder, robustness.json, .md and .html written into it; version: the package's
+    (provenance, in both JSONs)."""
     from analysis.robustness_report import write_robustness
     from analysis.verdicts import robustness as analyse
     from analysis.verdicts import text
 
     a = analyse(run)
     if json_out:
-        _json(a.to_json(), echo)
+        _json(a.to_json() | {"version": version}, echo)
     else:
         for line in text(a):
             echo(line)
     if folder is not None:
-        paths = write_robustness(a, folder)
+        paths = write_robustness(a, folder, version)
         if not json_out:
             echo(f"written: {paths['html']}, {paths['md']}, {paths['json']}")
 
@@ -289,7 +308,7 @@ def dice(runs: dict[int, Any], json_out: bool, echo: Echo) -> None:
     first = next(iter(runs.values()))
     spec, n, seed = first.spec, first.games, first.seed
     if json_out:
-        js = {"game": spec.name, "games": n, "seed": seed}
+        js = run_keys(first, list(runs))
         _json({**js, "table": records(t), "verdicts": res["verdicts"]}, echo)
         return
     echo(f"{spec.title}: {n:,} games per die and player count on the same games (seed {seed})")
@@ -345,13 +364,13 @@ def sweep(
     metrics = metrics or [m for m in DEFAULT_SWEEP_METRICS if m in known]
     bad = [m for m in metrics if m not in known]
     if bad:
-        raise RulesError(f"--metric '{bad[0]}' is not a metric here (known: {', '.join(known)})")
+        raise InputError(f"--metric '{bad[0]}' is not a metric here (known: {', '.join(known)})")
     if out_path is not None:
         fig = sweep_figure(t, keys, metrics)
         write_atomic(out_path, lambda p: fig.savefig(p, dpi=100, format=out_path.suffix[1:]))
     if json_out:
-        js = {"game": run.spec.name, "players": run.players, "games": run.games}
-        js.update(seed=run.seed, params=keys, table=records(t.drop(columns=["verdict"])))
+        js = run_keys(run, run.players)
+        js.update(params=keys, table=records(t.drop(columns=["verdict"])))
         _json({**js, "plot": str(out_path) if out_path else None}, echo)
         return
     echo(

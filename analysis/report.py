@@ -33,8 +33,8 @@ from analysis.robustness_report import detail_section, findings_section, report_
 from analysis.stats import ci_text, fmt_p, p_text, wilson
 from analysis.summary import records, result_json, summarize
 from analysis.verdicts import robustness
+from simcore.base.errors import InputError
 from simcore.base.metrics import FEEL_METRICS
-from simcore.base.rulesbase import RulesError
 
 SECTIONS = (
     "Findings",
@@ -494,7 +494,7 @@ def _write_files(out: Path, doc: Document, summary: dict) -> dict[str, Path]:
     try:
         _move_in(out, doc, summary)
     except OSError as e:  # a full disk, a folder gone: one line, no half-written report
-        raise RulesError(f"--out '{out}': the report could not be written ({e.strerror})") from None
+        raise InputError(f"--out '{out}': the report could not be written ({e.strerror})") from None
     return {"html": out / "report.html", "markdown": out / "report.md", "json": out / "report.json"}
 
 

@@ -222,8 +222,9 @@ def per_setting_frame(a: Robustness, players: int) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def write_robustness(a: Robustness, folder: Path, version: str = "") -> dict[str, Path]:
-    """robustness.json, robustness.md and robustness.html (self-contained) in `folder`."""
+def write_robustness(a: Robustness, folder: Path, version: str) -> dict[str, Path]:
+    """robustness.json (with the package's version), robustness.md and robustness.html
+    (self-contained) in `folder`."""
     doc = Document(f"Robustness: {a.run.spec.title}")
     findings_section(doc, a)
     detail_section(doc, a)

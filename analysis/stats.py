@@ -52,6 +52,12 @@ def wilson(successes, trials, alpha: float = 0.05) -> tuple[np.ndarray, np.ndarr
     return lo, hi
 
 
+def rate_ci(successes, trials, alpha: float = 0.05) -> tuple[float, float]:
+    """The Wilson interval of one rate (successes out of trials) as two floats."""
+    lo, hi = wilson(successes, trials, alpha)
+    return float(lo), float(hi)
+
+
 def seat_fairness(wins) -> tuple[float, float]:
     """Chi-square test that outright wins are spread evenly over the seats: (statistic, p)."""
     w = np.asarray(wins, dtype=float)
@@ -102,7 +108,6 @@ def seat_balance(wins, shared: int, games: int, alpha: float = 0.05) -> dict:
     w = np.asarray(wins, dtype=float)
     n = len(w)
     fair = fair_share(w.sum(), games, n)
-    slo, shi = wilson(shared, games, alpha)
     out = {
         "fair_share": fair,
         "first_player_advantage": None,
@@ -111,20 +116,20 @@ def seat_balance(wins, shared: int, games: int, alpha: float = 0.05) -> dict:
         "largest_gap_ci": None,
         "largest_gap_seats": None,
         "shared_win_rate": shared / games,
-        "shared_win_rate_ci": [float(slo), float(shi)],
+        "shared_win_rate_ci": list(rate_ci(shared, games, alpha)),
         "chi2": None,
         "p_value": None,
     }
     if n < 2:
         return out
-    lo, hi = wilson(w[0], games, alpha)
+    lo, hi = rate_ci(w[0], games, alpha)
     best, worst = largest_gap_seats(w)
     glo, ghi = largest_gap_ci(w, games, alpha)
     chi, p = seat_fairness(w)
     out.update(
         {
             "first_player_advantage": first_player_advantage(w[0], w.sum(), games, n),
-            "first_player_advantage_ci": [float(lo) - fair, float(hi) - fair],
+            "first_player_advantage_ci": [lo - fair, hi - fair],
             "largest_gap": (w[best] - w[worst]) / games,
             "largest_gap_ci": [glo, ghi],
             "largest_gap_seats": [best, worst],
@@ -185,7 +190,7 @@ def ratio_value(
     if n == 0:
         return {"value": math.nan, "ci_low": math.nan, "ci_high": math.nan, "n": 0}
     if m.kind == "rate":
-        lo, hi = (float(x) for x in wilson(round(v * n), n, alpha))
+        lo, hi = rate_ci(round(v * n), n, alpha)
     else:
         lo, hi, _ = t_interval(v, se, n, alpha)
     return {"value": v, "ci_low": lo, "ci_high": hi, "n": n}

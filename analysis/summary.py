@@ -149,6 +149,12 @@ def summarize(result: Any) -> dict[str, pd.DataFrame]:
     }
 
 
+def run_keys(run: Any, players: Any) -> dict[str, Any]:
+    """The keys a played run's JSON opens with: the game, the player count(s), the games (per
+    arm or setting) and the seed (an ArmRun, a RobustnessRun)."""
+    return {"game": run.spec.name, "players": players, "games": run.games, "seed": run.seed}
+
+
 def result_json(result: Any, version: str = "") -> dict[str, Any]:
     """The JSON object of `balance simulate --json` (schema in DESIGN.md)."""
     t = summarize(result)

@@ -19,7 +19,7 @@ import pandas as pd
 from scipy import stats as _st
 
 from analysis.compare import ALPHA, t_interval
-from analysis.stats import fmt_p, holm, wilson
+from analysis.stats import fmt_p, holm, rate_ci
 
 # --------------------------------------------------------------------------------- players
 
@@ -35,15 +35,15 @@ def player_confirmation_table(conf: Any, alpha: float = ALPHA) -> pd.DataFrame:
     rows = []
     for k, (label, idx, w) in enumerate(zip(conf.labels, conf.indices, conf.wins)):
         n, wins = len(w), int(w.sum())
-        lo, hi = wilson(wins, n, alpha)
+        lo, hi = rate_ci(wins, n, alpha)
         rec = {
             "arm": label,
             "trial": idx,
             "games": n,
             "wins": wins,
             "win_rate": wins / n,
-            "ci_low": float(lo),
-            "ci_high": float(hi),
+            "ci_low": lo,
+            "ci_high": hi,
             "p_above_fair": float(_st.binomtest(wins, n, fair, alternative="greater").pvalue),
             "diff": np.nan,
             "diff_low": np.nan,

@@ -34,6 +34,7 @@ import numpy as np
 
 from analysis.compare import ALPHA, arm_values, comparison_table
 from analysis.stats import fmt_p, multinomial_diff_ci, seat_balance
+from analysis.summary import run_keys
 from simcore.base.metrics import FEEL_METRICS
 
 STATUSES = (
@@ -366,10 +367,7 @@ class Robustness:
     def to_json(self) -> dict[str, Any]:
         run = self.run
         return {
-            "game": run.spec.name,
-            "players": run.player_counts,
-            "games": run.games,
-            "seed": run.seed,
+            **run_keys(run, run.player_counts),
             "rules_file": run.rules_file,
             "readings": run.readings,
             "alpha": self.alpha,

@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import shlex
 import subprocess
 import sys
 import tracemalloc
@@ -26,7 +27,7 @@ import typer
 import cli
 from simcore.base.inputs import MAX_GAMES, MAX_SEED
 from simcore.frame.registry import all_games
-from simcore.run.checkpoint import save_checkpoint
+from simcore.run.checkpoint import SIMULATE, summary_to_json
 from simcore.run.chunks import ChunkPlan
 from simcore.run.runner import prepare_simulation
 from tests.conftest import run_main
@@ -147,16 +148,13 @@ def _bad_checkpoints(tmp: Path) -> dict[str, object]:
     """Checkpoint files of every kind of damage, for the run `simulate sunken-city -n 3
     --games 20000 --seed 1` (the right fingerprint, so only the damage is refused)."""
     job = prepare_simulation("sunken-city", 3, 20_000, seed=1)
+    summary = summary_to_json(job.summary)
     good = {
-        "format": 1,
+        "format": SIMULATE.format,
         "fingerprint": job.fingerprint,
         "chunks_done": 1,
-        "summary": None,
+        "summary": summary,
     }
-    save_checkpoint(str(tmp / "real.json"), job.fingerprint, 0, job.summary)
-    good["summary"] = json.loads((tmp / "real.json").read_text())["summary"]
-    (tmp / "real.json").unlink()
-    summary = good["summary"]
     wrong_shape = dict(summary, seat_wins=[0, 0])
     wrong_type = dict(summary, games="many")
     return {
@@ -169,234 +167,175 @@ def _bad_checkpoints(tmp: Path) -> dict[str, object]:
         "too-many-chunks": dict(good, chunks_done=99),
         "games-mismatch": dict(good, chunks_done=1),  # a summary of 0 games for 16,384
         "other-run": dict(good, fingerprint=dict(job.fingerprint, seed=2)),
+        "old-format": dict(good, chunks_done=0, format=SIMULATE.format - 1),
+        "extra-key": dict(good, chunks_done=0, rows=[]),
         "not-json": None,
     }
 
 
-CHECKPOINT_KINDS = (
-    "list",
-    "string",
-    "summary-shape",
-    "summary-type",
-    "summary-list",
-    "negative-chunks",
-    "too-many-chunks",
-    "games-mismatch",
-    "other-run",
-    "not-json",
-)
+# each kind of damage and the words of its refusal
+CHECKPOINT_KINDS = {
+    "list": "a JSON list, not an object",
+    "string": "a JSON str, not an object",
+    "summary-shape": "its summary's seat_wins is not (3,) whole numbers",
+    "summary-type": "its summary's games is not a whole number",
+    "summary-list": "its summary is not an object",
+    "negative-chunks": "chunks_done must be a whole number 0 to 2, not -3",
+    "too-many-chunks": "chunks_done must be a whole number 0 to 2, not 99",
+    "games-mismatch": "its summary counts 0 games, but 1 chunks hold 16384",
+    "other-run": "it belongs to a different run",
+    "old-format": f"its format is {SIMULATE.format - 1}, not {SIMULATE.format}",
+    "extra-key": "it is not a simulate checkpoint",
+    "not-json": "cannot be read (not valid JSON)",
+}
 
 DEEP_TOML = "[variant.deep]\ndie = " + "[" * 5000 + "]" * 5000 + "\n"
 
-SPECIFIC: list[tuple[str, list[str]]] = [
-    # unbounded sizes
-    ("simulate-games-1e30", ["simulate", "sunken-city", "--games", "1e30"]),
-    ("simulate-games-2**62+1", ["simulate", "sumeria", "--games", str(MAX_GAMES + 1)]),
-    ("simulate-games-0", ["simulate", "sunken-treasure", "--games", "0"]),
-    ("simulate-games-fraction", ["simulate", "secrets-of-the-sea", "--games", "10.5"]),
-    ("simulate-games-word", ["simulate", "sunken-city", "--games", "lots"]),
-    ("simulate-games-inf", ["simulate", "sunken-city", "--games", "inf"]),
-    ("simulate-out-rows-cap", ["simulate", "sunken-city", "--games", "1e9", "--out", "r.csv"]),
-    ("compare-games-1e30", ["compare", "sunken-city", *ARMS, "--games", "1e30"]),
-    (
-        "compare-total-over-2**62",
-        ["compare", "sumeria", "-v", "base", "-v", "short", "--games", str(MAX_GAMES)],
-    ),
-    ("bench-games-1e30", ["bench", "sunken-city", "--games", "1e30"]),
-    ("bench-games-1e12", ["bench", "sunken-city", "--games", "1e12"]),
-    ("bench-runs-0", ["bench", "sunken-city", "--runs", "0"]),
-    ("bench-runs-huge", ["bench", "sunken-city", "--runs", "1000000000"]),
-    ("dice-games-1e30", ["dice", "sunken-city", "--games", "1e30"]),
-    ("sweep-games-1e30", ["sweep", "sunken-city", "--param", "chip_supply=4,8", "--games", "1e30"]),
-    ("report-games-1e30", ["report", "sunken-city", "--games", "1e30", "--out", "rep"]),
-    ("report-games-few", ["report", "sumeria", "--games", "10", "--out", "rep"]),
-    # numbers the engine cannot hold
-    ("simulate-seed-2**64", ["simulate", "sunken-city", "--seed", str(MAX_SEED + 1)]),
-    ("simulate-seed-negative", ["simulate", "sunken-city", "--seed", "-1"]),
-    ("replay-game-2**64", ["replay", "sunken-city", "--game", str(MAX_SEED + 1)]),
-    ("replay-game-2**63", ["replay", "sunken-treasure", "-n", "3", "--game", str(2**63)]),
-    ("replay-seed-2**64", ["replay", "sumeria", "--seed", str(MAX_SEED + 1)]),
-    ("replay-game-negative", ["replay", "secrets-of-the-sea", "--game", "-1"]),
-    ("compare-seed-2**64", ["compare", "sunken-treasure", *ARMS, "--seed", str(2**64)]),
-    ("dice-seed-huge", ["dice", "sunken-city", "--seed", str(10**30)]),
-    ("sweep-seed-2**64", ["sweep", "sumeria", "--param", "rounds=5,6", "--seed", str(2**64)]),
-    ("report-seed-2**64", ["report", "sunken-treasure", "--seed", str(2**64), "--out", "rep"]),
-    ("set-die-huge", ["simulate", "sunken-city", "--set", "die=99999999999999999999999"]),
-    ("set-die-1e18", ["simulate", "sunken-city", "--set", "die=1e18,1e18"]),
-    ("set-owner-limit-1e20", ["simulate", "sunken-city", "--set", "owner_limit=1e20,3,3"]),
-    ("set-max-rounds-1e400", ["simulate", "sunken-city", "--set", "max_rounds=1e400"]),
-    ("set-target-huge", ["simulate", "sunken-treasure", "--set", f"target={2**70}"]),
-    ("set-bad-key", ["simulate", "sumeria", "--set", "colour=blue"]),
-    ("set-no-equals", ["simulate", "sumeria", "--set", "rounds"]),
-    ("set-bool-word", ["simulate", "secrets-of-the-sea", "--set", "empty_may_stop=perhaps"]),
-    ("set-arm-huge", ["compare", "sunken-city", "-v", "base", "--set-arm", "chip_supply=1e30"]),
-    ("set-arm-empty", ["compare", "sunken-city", "-v", "base", "--set-arm", ""]),
-    ("players-huge", ["simulate", "sunken-city", "-n", "99999999999999999999"]),
-    ("players-zero", ["compare", "sumeria", "-n", "0", *ARMS]),
-    # nonsense that used to be accepted
-    ("weight-greed-nan", ["simulate", "sunken-city", "--policy", "balanced:greed=nan"]),
-    ("weight-caution-inf", ["simulate", "sunken-city", "--policy", "balanced:caution=inf"]),
-    ("weight-search-negative", ["simulate", "sunken-city", "--policy", "balanced:search=-5"]),
-    ("weight-depth-99", ["simulate", "secrets-of-the-sea", "--policy", "stop-at-depth:depth=99"]),
-    ("policy-unknown", ["replay", "sunken-treasure", "--policy", "genius"]),
-    ("policy-seat-count", ["simulate", "sumeria", "-n", "3", "--policy", "random,random"]),
-    ("bench-policy-nan", ["bench", "sunken-city", "--policy", "balanced:greed=nan"]),
-    ("dice-policy-inf", ["dice", "sunken-city", "--policy", "balanced:bank=inf"]),
-    ("report-policy-bad", ["report", "sumeria", "--policy", "balanced:now=-1", "--out", "rep"]),
-    # options out of their ranges
-    ("precision-too-big", ["simulate", "sunken-city", "--precision", "0.7"]),
-    ("precision-nan", ["simulate", "sunken-city", "--precision", "nan"]),
-    ("threads-zero", ["simulate", "sunken-city", "--threads", "0"]),
-    ("threads-huge", ["compare", "sunken-city", *ARMS, "--threads", "100000"]),
-    ("backend-unknown", ["simulate", "sunken-city", "--backend", "gpu"]),
-    ("workers-local", ["dice", "sunken-city", "--workers", "2"]),
-    (
-        "scheduler-local",
-        ["sweep", "sunken-city", "--param", "chip_supply=4,8", "--scheduler", "x:1"],
-    ),
-    ("replay-format", ["replay", "sunken-city", "--format", "xml"]),
-    ("dice-players-repeat", ["dice", "sunken-city", "--players", "2,2"]),
-    ("dice-players-word", ["dice", "sunken-city", "--players", "two"]),
-    ("dice-no-die-field", ["dice", "sumeria"]),
-    ("dice-die-huge", ["dice", "sunken-city", "--die", "1e18,1e18"]),
-    ("dice-set-die", ["dice", "sunken-city", "--set", "die=black"]),
-    (
-        "sweep-metric-unknown",
-        ["sweep", "sunken-city", "--param", "chip_supply=4,8", "--metric", "fun"],
-    ),
-    ("sweep-no-param", ["sweep", "sunken-treasure"]),
-    ("sweep-param-huge", ["sweep", "sunken-treasure", "--param", "target=1,1e30"]),
-    ("compare-variant-unknown", ["compare", "secrets-of-the-sea", "-v", "base", "-v", "turbo"]),
-    ("simulate-variant-unknown", ["simulate", "sunken-treasure", "-v", "base+turbo"]),
-    ("game-unknown", ["simulate", "chess"]),
-    ("bench-game-unknown", ["bench", "chess"]),
-    ("command-unknown", ["play", "sunken-city"]),
-    ("option-unknown", ["games", "--colour"]),
-    ("resume-without-checkpoint", ["simulate", "sunken-city", "--resume"]),
-    (
-        "checkpoint-with-out",
-        ["simulate", "sunken-city", "--checkpoint", "c.json", "--out", "r.csv"],
-    ),
-    # paths that cannot be written: refused before any game
-    ("out-proc", ["simulate", "sunken-city", "--out", "/proc/x.csv"]),
-    ("out-sys", ["simulate", "sumeria", "--out", "/sys/x.csv"]),
-    ("out-directory", ["simulate", "sunken-city", "--out", "adir"]),
-    ("out-missing-parent", ["simulate", "sunken-city", "--out", "missing/x.csv"]),
-    ("out-suffix", ["simulate", "sunken-city", "--out", "rows.txt"]),
-    ("replay-out-proc", ["replay", "sunken-treasure", "--out", "/proc/x.txt"]),
-    ("replay-out-directory", ["replay", "sunken-city", "--out", "adir"]),
-    (
-        "sweep-out-sys",
-        ["sweep", "sunken-city", "--param", "chip_supply=4,8", "--out", "/sys/x.png"],
-    ),
-    ("sweep-out-suffix", ["sweep", "sunken-city", "--param", "chip_supply=4,8", "--out", "x.gif"]),
-    ("report-out-proc", ["report", "sunken-city", "--out", "/proc/x"]),
-    ("report-out-file", ["report", "sunken-city", "--out", "afile"]),
-    ("checkpoint-proc", ["simulate", "sunken-city", "--checkpoint", "/proc/x.json"]),
-    ("checkpoint-directory", ["simulate", "sunken-city", "--checkpoint", "adir", "--resume"]),
-    (
-        "checkpoint-missing-resume",
-        ["simulate", "sunken-city", "--checkpoint", "no.json", "--resume"],
-    ),
-    ("checkpoint-exists-no-resume", ["simulate", "sunken-city", "--checkpoint", "afile"]),
-    # robustness
-    ("robustness-players-9", ["robustness", "sunken-city", "--players", "3,9"]),
-    ("robustness-games-0", ["robustness", "sumeria", "--games", "0"]),
-    ("robustness-games-1e30", ["robustness", "sunken-city", "--games", "1e30"]),
-    ("robustness-setting-unknown", ["robustness", "sunken-city", "--setting", "genius"]),
-    ("robustness-resume-alone", ["robustness", "sunken-city", "--resume"]),
-    ("robustness-checkpoint-exists", ["robustness", "sunken-city", "--checkpoint", "afile"]),
-    ("robustness-out-file", ["robustness", "sunken-city", "--out", "afile"]),
-    ("robustness-rules-file-bad", ["robustness", "sunken-treasure", "--rules-file", "afile"]),
-    (
-        "robustness-checkpoint-other",
-        ["robustness", "sunken-city", "--checkpoint", "rob.json", "--resume"],
-    ),
-    # rules files
-    ("rules-file-deep", ["simulate", "sunken-city", "--rules-file", "deep.toml", "-v", "deep"]),
-    (
-        "rules-file-builtin-name",
-        ["simulate", "sunken-city", "--rules-file", "short.toml", "-v", "short"],
-    ),
-    (
-        "rules-file-huge-number",
-        ["compare", "sunken-treasure", "--rules-file", "huge.toml", "-v", "base", "-v", "big"],
-    ),
-    ("rules-file-float-die", ["simulate", "sunken-city", "--rules-file", "float.toml", "-v", "f"]),
-    ("rules-file-unused-bad", ["simulate", "sumeria", "--rules-file", "unused.toml", "-v", "good"]),
-    ("rules-file-directory", ["simulate", "sumeria", "--rules-file", "adir"]),
-    (
-        "rules-file-missing",
-        ["sweep", "sumeria", "--param", "rounds=5,6", "--rules-file", "no.toml"],
-    ),
-    ("rules-file-not-utf8", ["simulate", "secrets-of-the-sea", "--rules-file", "latin.toml"]),
-    ("rules-file-not-toml", ["simulate", "secrets-of-the-sea", "--rules-file", "afile"]),
-    (
-        "rules-file-unknown-key",
-        ["replay", "sunken-treasure", "--rules-file", "unknown.toml", "-v", "x"],
-    ),
-    # tuning (docs/tuning.md): refused before a study file is made or a game played
-    ("tune-players-no-out", ["tune-players", "sunken-city"]),
-    ("tune-players-out-suffix", ["tune-players", "sunken-city", "--out", "w.csv"]),
-    (
-        "tune-players-random",
-        ["tune-players", "sunken-city", "--out", "w.toml", "--policy", "random"],
-    ),
-    ("tune-players-budget-0", ["tune-players", "sunken-city", "--out", "w.toml", "--budget", "0"]),
-    (
-        "tune-players-name-taken",
-        ["tune-players", "sunken-city", "--out", "w.toml", "--name", "greedy"],
-    ),
-    (
-        "tune-players-storage-folder",
-        ["tune-players", "sunken-city", "--out", "w.toml", "--storage", "nofolder/s.db"],
-    ),
-    ("tune-no-param", ["tune", "sunken-city", "--objective", "seat-gap"]),
-    ("tune-no-objective", ["tune", "sunken-city", "--param", "streets_space1=15..30"]),
-    (
-        "tune-bad-objective",
-        ["tune", "sunken-city", "--param", "streets_space1=15..30", "--objective", "gap"],
-    ),
-    (
-        "tune-three-objectives",
-        [
-            "tune",
-            "sunken-city",
-            "--param",
-            "streets_space1=15..30",
-            *["--objective", "seat-gap"] * 3,
-        ],
-    ),
-    (
-        "tune-bad-constraint",
-        [
-            "tune",
-            "sunken-city",
-            "--param",
-            "streets_space1=15..30",
-            "--objective",
-            "seat-gap",
-            "--constraint",
-            "rounds=9",
-        ],
-    ),
-    ("tune-range-none-valid", ["tune", "sunken-city", "--param", "streets_space1=40..60"]),
-    (
-        "tune-plot-suffix",
-        [
-            "tune",
-            "sunken-city",
-            "--param",
-            "streets_space1=15..30",
-            "--objective",
-            "seat-gap",
-            "--plot",
-            "p.txt",
-        ],
-    ),
-    ("policy-file-missing", ["simulate", "sunken-city", "--policy-file", "none.toml"]),
-    ("policy-file-not-toml", ["simulate", "sunken-city", "--policy", "t@afile"]),
-]
+TUNE = "tune sunken-city --param streets_space1=15..30 --objective seat-gap"  # a valid tune
+
+
+def _cases(text: str) -> list[tuple[str, list[str]]]:
+    """The cases of a table of lines 'NAME  COMMAND LINE' (words split as a shell does; '#'
+    lines are comments)."""
+    rows = [ln.split(None, 1) for ln in text.splitlines() if ln.strip() and ln[0] != "#"]
+    return [(name, shlex.split(line)) for name, line in rows]
+
+
+SPECIFIC = _cases(
+    f"""
+# unbounded sizes
+simulate-games-1e30               simulate sunken-city --games 1e30
+simulate-games-2**62+1            simulate sumeria --games {MAX_GAMES + 1}
+simulate-games-0                  simulate sunken-treasure --games 0
+simulate-games-fraction           simulate secrets-of-the-sea --games 10.5
+simulate-games-word               simulate sunken-city --games lots
+simulate-games-inf                simulate sunken-city --games inf
+simulate-out-rows-cap             simulate sunken-city --games 1e9 --out r.csv
+compare-games-1e30                compare sunken-city -v base -v base --games 1e30
+compare-total-over-2**62          compare sumeria -v base -v short --games {MAX_GAMES}
+bench-games-1e30                  bench sunken-city --games 1e30
+bench-games-1e12                  bench sunken-city --games 1e12
+bench-runs-0                      bench sunken-city --runs 0
+bench-runs-huge                   bench sunken-city --runs 1000000000
+dice-games-1e30                   dice sunken-city --games 1e30
+sweep-games-1e30                  sweep sunken-city --param chip_supply=4,8 --games 1e30
+report-games-1e30                 report sunken-city --games 1e30 --out rep
+report-games-few                  report sumeria --games 10 --out rep
+# numbers the engine cannot hold
+simulate-seed-2**64               simulate sunken-city --seed {MAX_SEED + 1}
+simulate-seed-negative            simulate sunken-city --seed -1
+replay-game-2**64                 replay sunken-city --game {MAX_SEED + 1}
+replay-game-2**63                 replay sunken-treasure -n 3 --game {2**63}
+replay-seed-2**64                 replay sumeria --seed {MAX_SEED + 1}
+replay-game-negative              replay secrets-of-the-sea --game -1
+compare-seed-2**64                compare sunken-treasure -v base -v base --seed {MAX_SEED + 1}
+dice-seed-huge                    dice sunken-city --seed {10**30}
+sweep-seed-2**64                  sweep sumeria --param rounds=5,6 --seed {MAX_SEED + 1}
+report-seed-2**64                 report sunken-treasure --seed {MAX_SEED + 1} --out rep
+set-die-huge                      simulate sunken-city --set die=99999999999999999999999
+set-die-1e18                      simulate sunken-city --set die=1e18,1e18
+set-owner-limit-1e20              simulate sunken-city --set owner_limit=1e20,3,3
+set-max-rounds-1e400              simulate sunken-city --set max_rounds=1e400
+set-target-huge                   simulate sunken-treasure --set target={2**70}
+set-bad-key                       simulate sumeria --set colour=blue
+set-no-equals                     simulate sumeria --set rounds
+set-bool-word                     simulate secrets-of-the-sea --set empty_may_stop=perhaps
+set-arm-huge                      compare sunken-city -v base --set-arm chip_supply=1e30
+set-arm-empty                     compare sunken-city -v base --set-arm ''
+players-huge                      simulate sunken-city -n 99999999999999999999
+players-zero                      compare sumeria -n 0 -v base -v base
+# nonsense that used to be accepted
+weight-greed-nan                  simulate sunken-city --policy balanced:greed=nan
+weight-caution-inf                simulate sunken-city --policy balanced:caution=inf
+weight-search-negative            simulate sunken-city --policy balanced:search=-5
+weight-depth-99                   simulate secrets-of-the-sea --policy stop-at-depth:depth=99
+policy-unknown                    replay sunken-treasure --policy genius
+policy-seat-count                 simulate sumeria -n 3 --policy random,random
+bench-policy-nan                  bench sunken-city --policy balanced:greed=nan
+dice-policy-inf                   dice sunken-city --policy balanced:bank=inf
+report-policy-bad                 report sumeria --policy balanced:now=-1 --out rep
+# options out of their ranges
+precision-too-big                 simulate sunken-city --precision 0.7
+precision-nan                     simulate sunken-city --precision nan
+threads-zero                      simulate sunken-city --threads 0
+threads-huge                      compare sunken-city -v base -v base --threads 100000
+backend-unknown                   simulate sunken-city --backend gpu
+workers-local                     dice sunken-city --workers 2
+scheduler-local                   sweep sunken-city --param chip_supply=4,8 --scheduler x:1
+replay-format                     replay sunken-city --format xml
+dice-players-repeat               dice sunken-city --players 2,2
+dice-players-word                 dice sunken-city --players two
+dice-no-die-field                 dice sumeria
+dice-die-huge                     dice sunken-city --die 1e18,1e18
+dice-set-die                      dice sunken-city --set die=black
+sweep-metric-unknown              sweep sunken-city --param chip_supply=4,8 --metric fun
+sweep-no-param                    sweep sunken-treasure
+sweep-param-huge                  sweep sunken-treasure --param target=1,1e30
+compare-variant-unknown           compare secrets-of-the-sea -v base -v turbo
+simulate-variant-unknown          simulate sunken-treasure -v base+turbo
+game-unknown                      simulate chess
+bench-game-unknown                bench chess
+command-unknown                   play sunken-city
+option-unknown                    games --colour
+resume-without-checkpoint         simulate sunken-city --resume
+checkpoint-with-out               simulate sunken-city --checkpoint c.json --out r.csv
+# paths that cannot be written: refused before any game
+out-proc                          simulate sunken-city --out /proc/x.csv
+out-sys                           simulate sumeria --out /sys/x.csv
+out-directory                     simulate sunken-city --out adir
+out-missing-parent                simulate sunken-city --out missing/x.csv
+out-suffix                        simulate sunken-city --out rows.txt
+replay-out-proc                   replay sunken-treasure --out /proc/x.txt
+replay-out-directory              replay sunken-city --out adir
+sweep-out-sys                     sweep sunken-city --param chip_supply=4,8 --out /sys/x.png
+sweep-out-suffix                  sweep sunken-city --param chip_supply=4,8 --out x.gif
+report-out-proc                   report sunken-city --out /proc/x
+report-out-file                   report sunken-city --out afile
+checkpoint-proc                   simulate sunken-city --checkpoint /proc/x.json
+checkpoint-directory              simulate sunken-city --checkpoint adir --resume
+checkpoint-missing-resume         simulate sunken-city --checkpoint no.json --resume
+checkpoint-exists-no-resume       simulate sunken-city --checkpoint afile
+# robustness
+robustness-players-9              robustness sunken-city --players 3,9
+robustness-games-0                robustness sumeria --games 0
+robustness-games-1e30             robustness sunken-city --games 1e30
+robustness-setting-unknown        robustness sunken-city --setting genius
+robustness-resume-alone           robustness sunken-city --resume
+robustness-checkpoint-exists      robustness sunken-city --checkpoint afile
+robustness-out-file               robustness sunken-city --out afile
+robustness-rules-file-bad         robustness sunken-treasure --rules-file afile
+robustness-checkpoint-other       robustness sunken-city --checkpoint rob.json --resume
+robustness-checkpoint-format      robustness sunken-city --checkpoint rob-old.json --resume
+robustness-checkpoint-of-simulate robustness sunken-city --checkpoint sim.json --resume
+# rules files
+rules-file-deep                   simulate sunken-city --rules-file deep.toml -v deep
+rules-file-builtin-name           simulate sunken-city --rules-file short.toml -v short
+rules-file-huge-number            compare sunken-treasure --rules-file huge.toml -v base -v big
+rules-file-float-die              simulate sunken-city --rules-file float.toml -v f
+rules-file-unused-bad             simulate sumeria --rules-file unused.toml -v good
+rules-file-directory              simulate sumeria --rules-file adir
+rules-file-missing                sweep sumeria --param rounds=5,6 --rules-file no.toml
+rules-file-not-utf8               simulate secrets-of-the-sea --rules-file latin.toml
+rules-file-not-toml               simulate secrets-of-the-sea --rules-file afile
+rules-file-unknown-key            replay sunken-treasure --rules-file unknown.toml -v x
+# tuning (docs/tuning.md): refused before a study file is made or a game played
+tune-players-no-out               tune-players sunken-city
+tune-players-out-suffix           tune-players sunken-city --out w.csv
+tune-players-random               tune-players sunken-city --out w.toml --policy random
+tune-players-budget-0             tune-players sunken-city --out w.toml --budget 0
+tune-players-name-taken           tune-players sunken-city --out w.toml --name greedy
+tune-players-storage-folder       tune-players sunken-city --out w.toml --storage nofolder/s.db
+tune-no-param                     tune sunken-city --objective seat-gap
+tune-no-objective                 tune sunken-city --param streets_space1=15..30
+tune-bad-objective                tune sunken-city --param streets_space1=15..30 --objective gap
+tune-three-objectives             {TUNE} --objective seat-gap --objective seat-gap
+tune-bad-constraint               {TUNE} --constraint rounds=9
+tune-range-none-valid             tune sunken-city --param streets_space1=40..60
+tune-plot-suffix                  {TUNE} --plot p.txt
+policy-file-missing               simulate sunken-city --policy-file none.toml
+policy-file-not-toml              simulate sunken-city --policy t@afile
+"""
+)
 
 
 def _files(tmp: Path) -> None:
@@ -404,6 +343,9 @@ def _files(tmp: Path) -> None:
     (tmp / "adir").mkdir()
     (tmp / "afile").write_text("x = [\n")
     (tmp / "rob.json").write_text('{"format": 1, "fingerprint": {}, "settings": {}}')
+    (tmp / "rob-old.json").write_text('{"format": 0, "fingerprint": {}, "settings": {}}')
+    sim = '{"format": 3, "fingerprint": {}, "chunks_done": 0, "summary": {}}'
+    (tmp / "sim.json").write_text(sim)
     (tmp / "deep.toml").write_text(DEEP_TOML)
     (tmp / "short.toml").write_text("[variant.short]\nchip_supply = 3\n")
     (tmp / "huge.toml").write_text(f"[variant.big]\ntarget = {10**23}\n")
@@ -472,7 +414,7 @@ def test_bad_checkpoint_is_refused_and_left_untouched(kind, sandbox, monkeypatch
     line = assert_refused(
         [*args, "--checkpoint", "ck.json", "--resume"], sandbox, monkeypatch, capsys
     )
-    assert "ck.json" in line
+    assert "checkpoint 'ck.json'" in line and CHECKPOINT_KINDS[kind] in line, line
 
 
 def test_every_rules_field_and_weight_declares_its_range():
@@ -514,14 +456,14 @@ def test_files_get_the_umask_mode(tmp_path):
 
 
 def test_failed_write_leaves_no_file(tmp_path):
+    from simcore.base.errors import InputError
     from simcore.base.inputs import write_atomic
-    from simcore.base.rulesbase import RulesError
 
     def broken(p):
         Path(p).write_text("half")
         raise OSError(28, "No space left on device")
 
-    with pytest.raises(RulesError, match="could not be written"):
+    with pytest.raises(InputError, match="could not be written"):
         write_atomic(tmp_path / "x.csv", broken)
     assert list(tmp_path.iterdir()) == []
 

@@ -12,6 +12,7 @@ from statsmodels.stats.multitest import multipletests
 
 from analysis.compare import comparison_table, fmt_p, t_interval
 from simcore import RulesError, get_game, simulate
+from simcore.base.errors import InputError
 from simcore.base.metrics import ArmMoments, game_metrics, metric_list
 from simcore.studies.arms import Arm, parse_arm_text, run_arms, set_arm, variant_arm
 from tests.conftest import compare, dice_analysis, sweep
@@ -162,7 +163,7 @@ def test_arm_texts():
             parse_arm_text(bad)
     with pytest.raises(RulesError, match="unknown variant"):
         compare(SC, 3, [variant_arm("base"), variant_arm("turbo")], 10)
-    with pytest.raises(RulesError, match="at least two arms"):
+    with pytest.raises(InputError, match="at least two arms"):
         compare(SC, 3, [variant_arm("base")], 10)
     with pytest.raises(RulesError, match="unknown rules key"):
         compare(SC, 3, [variant_arm("base"), Arm("x", (), (("colour", "red"),))], 10)

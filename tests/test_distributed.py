@@ -154,15 +154,15 @@ def test_sigkill_then_resume_gives_the_uninterrupted_result(tmp_path, kill_after
 
 
 def test_checkpoint_of_another_run_is_refused(tmp_path):
-    from simcore import RulesError
+    from simcore.base.errors import InputError
 
     ckpt = tmp_path / "run.ckpt"
     simulate("sunken-city", 3, 400, seed=1, policies="random", chunk_size=100, checkpoint=str(ckpt))
-    with pytest.raises(RulesError, match="exists"):
+    with pytest.raises(InputError, match="exists"):
         simulate(
             "sunken-city", 3, 400, seed=1, policies="random", chunk_size=100, checkpoint=str(ckpt)
         )
-    with pytest.raises(RulesError, match="different run"):
+    with pytest.raises(InputError, match="different run"):
         simulate(
             "sunken-city",
             3,
@@ -311,8 +311,8 @@ def test_sweep_on_a_cluster_gives_the_local_table(scheduler):
 def test_report_on_a_cluster_gives_the_local_report(scheduler, small_report, tmp_path):
     """The same numbers (report.json), the same Markdown apart from the provenance's command,
     wall time and backend, the same plots (PNG bytes) as the local report of the fixture."""
+    from analysis.render import package_version
     from analysis.report import write_report
-    from cli import package_version
     from simcore.studies.report_plan import play_report
 
     local, _ = small_report

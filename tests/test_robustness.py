@@ -6,7 +6,10 @@ every game (tiny game counts: the kernels are the ones the other tests compile).
 from __future__ import annotations
 
 import json
+import tomllib
 from collections import Counter
+from importlib import metadata
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -146,9 +149,14 @@ def test_json_shape_and_the_seat_verdict(reading, monkeypatch, capsys, tmp_path)
     rules = tmp_path / "mine.toml"
     rules.write_text("[variant.my-cards]\ncards = '0/6/0,1/6/0,2/5/1,3/4/1,4/3/1,2/5/1'\n")
     args = ["robustness", "sunken-city", "--players", "3", "--games", "40", "--json"]
-    code, out, err = run_main([*args, "--rules-file", str(rules)], monkeypatch, capsys)
+    folder = tmp_path / "rob"
+    args += ["--rules-file", str(rules), "--out", str(folder)]
+    code, out, err = run_main(args, monkeypatch, capsys)
     assert code == 0, err
     js = json.loads(out)
+    # the package's version travels to both JSONs (provenance), not ""
+    written = json.loads((folder / "robustness.json").read_text())
+    assert written["version"] == js["version"] == metadata.version("balance-analyser") != ""
     assert {"game", "players", "games", "settings", "verdicts", "thresholds", "readings"} <= set(js)
     assert js["readings"][reading]["replaces"] == "a test's reconstruction"
     assert "rules file" in js["readings"]["my-cards"]["source"]
@@ -167,6 +175,22 @@ def test_json_shape_and_the_seat_verdict(reading, monkeypatch, capsys, tmp_path)
         assert v["status"] in statuses and v["players"] == 3
         for f in v["fails"]:
             assert f["why"] in ("reversed", "not significant", "shorter", "longer")
+
+
+def test_package_version_falls_back_to_pyproject(monkeypatch):
+    """Not installed (a bare checkout): the version written is pyproject.toml's."""
+    from analysis import render
+
+    def not_installed(name):
+        raise metadata.PackageNotFoundError(name)
+
+    pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+    expected = tomllib.loads(pyproject.read_text())["project"]["version"]
+    assert render.package_version() == metadata.version("balance-analyser") == expected
+    monkeypatch.setattr(render, "_installed_version", not_installed)
+    assert render.package_version() == expected
+    monkeypatch.setattr(render, "PYPROJECT", Path("/nonexistent/pyproject.toml"))
+    assert render.package_version() == "0+unknown"
 
 
 def test_resume_plays_only_the_missing_settings_and_gives_the_same_result(tmp_path):

@@ -89,10 +89,10 @@ def test_precision_stop():
 
 
 def test_precision_bounds():
-    from simcore import RulesError
+    from simcore.base.errors import InputError
 
     for bad in (0, 0.5, -1, 2):
-        with pytest.raises(RulesError):
+        with pytest.raises(InputError):
             simulate("sunken-city", 3, 100, precision=bad)
 
 

@@ -14,8 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 import cli
+from simcore.base.errors import InputError, RulesError
 from simcore.base.presetfile import PresetFile, read_preset_file, write_preset_file
-from simcore.base.rulesbase import RulesError
 from simcore.frame.registry import get_game
 from simcore.studies import tune_players as tp
 from simcore.studies import tuning
@@ -82,7 +82,7 @@ def test_objectives_parse(text, quantity, direction, target):
     "text", ["seat gap", "length", "length=x", "length=inf", "max:nothing", "win_5", "", "fpa<1"]
 )
 def test_bad_objectives_are_refused(text):
-    with pytest.raises(RulesError, match="--objective"):
+    with pytest.raises(InputError, match="--objective"):
         parse_objective(SC, 3, text)
 
 
@@ -122,7 +122,7 @@ def test_constraint_excess_follows_optuna_convention():
     "text", ["rounds=9", "rounds<=", "<=9", "rounds<=nine", "nothing<=1", "rounds!=9", "rounds=<9"]
 )
 def test_bad_constraints_are_refused(text):
-    with pytest.raises(RulesError, match="--constraint"):
+    with pytest.raises(InputError, match="--constraint"):
         parse_constraint(SC, 3, text)
 
 
@@ -179,7 +179,7 @@ def test_confirmation_games_are_disjoint_from_the_search():
     search = tuning.search_indices(tuning.MAX_SEARCH_GAMES)
     confirm = tuning.confirm_indices(10**6)
     assert search.stop <= confirm.start == tuning.CONFIRM_START
-    with pytest.raises(RulesError):
+    with pytest.raises(InputError):
         tuning.search_indices(tuning.MAX_SEARCH_GAMES + 1)
     keys = {
         int(new_stream(7, i)[0]) for i in [*range(50), *range(confirm.start, confirm.start + 50)]
@@ -189,19 +189,12 @@ def test_confirmation_games_are_disjoint_from_the_search():
 
 
 # --------------------------------------------------------------------------------- resume
-def _tiny(tmp_path, db, db_dir=None, **kw):
+def _tiny(tmp_path, db, db_dir=None, out="w.toml", **kw):
+    """A small tune-players run of Sunken City, 3 players; kw: other search options."""
+    sizes = dict(budget=12, games_per_trial=60, confirm_games=30, top=2, seed=5) | kw
+    storage = str((db_dir or tmp_path) / db)
     return tp.tune_players(
-        "sunken-city",
-        3,
-        str(tmp_path / "w.toml"),
-        budget=12,
-        games_per_trial=60,
-        confirm_games=30,
-        top=2,
-        seed=5,
-        storage=str((db_dir or tmp_path) / db),
-        threads=1,
-        **kw,
+        "sunken-city", 3, str(tmp_path / out), storage=storage, threads=1, **sizes
     )
 
 
@@ -233,18 +226,7 @@ def test_killed_run_resumes_to_the_same_best_trial(tmp_path, db_dir, monkeypatch
     assert resumed.best == whole.best
     assert resumed.confirmation.labels == whole.confirmation.labels
     # another --seed makes another study with other suggestions
-    other = tp.tune_players(
-        "sunken-city",
-        3,
-        str(tmp_path / "x.toml"),
-        budget=2,
-        games_per_trial=60,
-        confirm_games=30,
-        top=1,
-        seed=6,
-        storage=str(db_dir / "c.db"),
-        threads=1,
-    )
+    other = _tiny(tmp_path, "c.db", db_dir=db_dir, out="x.toml", budget=2, top=1, seed=6)
     assert other.trials[1]["params"] != whole.trials[1]["params"]
 
 

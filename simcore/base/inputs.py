@@ -1,6 +1,6 @@
 """Checks of the user's input, written once for every command and API function: game counts,
 seeds and game indices, output files and folders, numbers of threads and workers. Each raises
-RulesError with one line that names the option (the command line prints it and exits with
+InputError with one line that names the option (the command line prints it and exits with
 status 2). The hard limits: at most MAX_GAMES games per command, seeds 0 to MAX_SEED (a
 64-bit stream key, used exactly as given), game indices 0 to MAX_INDEX. The ranges of rules
 fields and policy weights are declared beside them (simcore.base.rulesbase.in_range,
@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from simcore.base.rulesbase import RulesError
+from simcore.base.errors import InputError
 
 ROWS_SUFFIXES = (".csv", ".parquet")  # simulate --out
 TRACE_SUFFIXES = (".txt", ".jsonl", ".json")  # replay --out
@@ -40,11 +40,11 @@ def parse_count(text: str, what: str = "--games") -> int:
     try:
         v = float(t)
     except ValueError:
-        raise RulesError(
+        raise InputError(
             f"{what} must be a whole number such as 1000, 1e6 or 1_000_000, not '{text}'"
         ) from None
     if not math.isfinite(v) or not v.is_integer():
-        raise RulesError(f"{what} must be a whole number, not '{text}'")
+        raise InputError(f"{what} must be a whole number, not '{text}'")
     return int(v)
 
 
@@ -56,11 +56,11 @@ def parse_player_counts(text: str) -> list[int] | None:
     for part in str(text).split(","):
         part = part.strip()
         if not part.isdigit():
-            raise RulesError(
+            raise InputError(
                 f"--players must be a list of player counts such as 2,3,4, not '{text}'"
             )
         if int(part) in out:
-            raise RulesError(f"--players lists {part} twice")
+            raise InputError(f"--players lists {part} twice")
         out.append(int(part))
     return out
 
@@ -72,12 +72,12 @@ def check_whole(
     seed, a game index or a number of games; purpose is added to the message (' for a
     comparison')."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise RulesError(f"{what} must be a whole number, not {value}")
+        raise InputError(f"{what} must be a whole number, not {value}")
     if value < minimum:
         bound = "0 or more" if minimum == 0 else f"at least {minimum}"
-        raise RulesError(f"{what} must be {bound}{purpose}, not {value}")
+        raise InputError(f"{what} must be {bound}{purpose}, not {value}")
     if maximum is not None and value > maximum:
-        raise RulesError(f"{what} must be at most {_power(maximum)}{purpose}, not {value}")
+        raise InputError(f"{what} must be at most {_power(maximum)}{purpose}, not {value}")
     return int(value)
 
 
@@ -107,7 +107,7 @@ def check_games(games, minimum: int = 1, purpose: str = "") -> int:
 def check_rows(games: int, what: str) -> int:
     """A number of games whose every row is held in memory: at most MAX_ROWS."""
     if games > MAX_ROWS:
-        raise RulesError(
+        raise InputError(
             f"{what} keeps every game's row in memory: at most {MAX_ROWS:,} games, not {games:,}"
         )
     return games
@@ -120,22 +120,22 @@ def check_folder_of(path: str, what: str = "--out") -> None:
     p = Path(path)
     parent = p.parent if str(p.parent) else Path(".")
     if p.is_dir():
-        raise RulesError(f"{what} '{path}' is a directory; give a file name")
+        raise InputError(f"{what} '{path}' is a directory; give a file name")
     if not parent.is_dir():
-        raise RulesError(f"{what} '{path}': folder '{parent}' does not exist")
+        raise InputError(f"{what} '{path}': folder '{parent}' does not exist")
     if p.exists() and not os.access(p, os.W_OK):
-        raise RulesError(f"{what} '{path}' is not writable")
+        raise InputError(f"{what} '{path}' is not writable")
     _try_write_in(parent, f"{what} '{path}'")
 
 
 def _try_write_in(folder: Path, what: str) -> None:
-    """Create and remove a temporary file in `folder`; RulesError '<what>: cannot write ...'."""
+    """Create and remove a temporary file in `folder`; InputError '<what>: cannot write ...'."""
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".balance-write-test.")
         os.close(fd)
         os.unlink(tmp)
     except OSError as e:
-        raise RulesError(f"{what}: cannot write in folder '{folder}' ({_why(e)})") from None
+        raise InputError(f"{what}: cannot write in folder '{folder}' ({_why(e)})") from None
 
 
 def _why(e: OSError) -> str:
@@ -151,7 +151,7 @@ def umask_mode() -> int:
 
 def write_atomic(path: str | Path, write: Callable[[str], Any], what: str = "--out") -> None:
     """Write a file via a temporary file in the same folder, then rename: never a partial
-    file. The file gets the umask's mode (not mkstemp's 0600); a failure is one RulesError
+    file. The file gets the umask's mode (not mkstemp's 0600); a failure is one InputError
     line naming the option, and the temporary file is removed."""
     p = Path(path)
     parent = p.parent if str(p.parent) else Path(".")
@@ -164,7 +164,7 @@ def write_atomic(path: str | Path, write: Callable[[str], Any], what: str = "--o
         os.replace(tmp, p)
         tmp = None
     except OSError as e:
-        raise RulesError(f"{what} '{path}' could not be written ({_why(e)})") from None
+        raise InputError(f"{what} '{path}' could not be written ({_why(e)})") from None
     finally:
         if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
@@ -177,15 +177,15 @@ def check_out_path(path: str | None, suffixes: tuple[str, ...]) -> Path | None:
         return None
     p = Path(path)
     if p.is_dir():
-        raise RulesError(f"--out '{path}' is a directory; give a file name")
+        raise InputError(f"--out '{path}' is a directory; give a file name")
     if p.suffix.lower() not in suffixes:
-        raise RulesError(f"--out '{path}' must end in {' or '.join(suffixes)}")
+        raise InputError(f"--out '{path}' must end in {' or '.join(suffixes)}")
     check_folder_of(path)
     if p.suffix == ".parquet":
         try:
             import pyarrow  # noqa: F401
         except ImportError:
-            raise RulesError(
+            raise InputError(
                 "--out .parquet needs pyarrow (pip install pyarrow); use .csv instead"
             ) from None
     return p
@@ -196,11 +196,11 @@ def check_out_folder(path: str) -> Path:
     yet, the nearest folder above it, where it will be created) cannot be written."""
     p = Path(path)
     if p.exists() and not p.is_dir():
-        raise RulesError(f"--out '{path}' is a file; give a folder")
+        raise InputError(f"--out '{path}' is a file; give a folder")
     base = p
     while not base.exists() and base != base.parent:
         base = base.parent
     if base.exists() and not base.is_dir():
-        raise RulesError(f"--out '{path}': '{base}' is a file, not a folder")
+        raise InputError(f"--out '{path}': '{base}' is a file, not a folder")
     _try_write_in(base, f"--out '{path}'")
     return p

@@ -14,7 +14,7 @@ The file is TOML:
 
 This module reads and writes the file and checks its form; simcore.frame.registry checks the game,
 the player, the weights' names and their declared ranges (GameSpec.add_preset_file).
-Every problem is one RulesError line naming the file.
+Every problem is one InputError line naming the file.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from simcore.base.errors import InputError
 from simcore.base.inputs import write_atomic
-from simcore.base.rulesbase import RulesError
 
 MAX_PRESET_FILE = 100_000  # bytes: a preset is a few dozen lines
 NAME_RE = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
@@ -48,8 +48,8 @@ class PresetFile:
     tuning: dict[str, Any] = field(default_factory=dict)
 
 
-def _bad(path: str | Path, why: str) -> RulesError:
-    return RulesError(f"--policy-file '{path}': {why}")
+def _bad(path: str | Path, why: str) -> InputError:
+    return InputError(f"--policy-file '{path}': {why}")
 
 
 def _read_toml(path: str | Path) -> dict[str, Any]:

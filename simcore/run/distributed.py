@@ -18,7 +18,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from simcore.base.rulesbase import RulesError
+from simcore.base.errors import InputError
 from simcore.frame.registry import get_game
 from simcore.run.chunks import warm_kernels
 
@@ -30,7 +30,7 @@ def _client(scheduler: str | None, workers: int | None):
     try:
         from distributed import Client, LocalCluster
     except ImportError:
-        raise RulesError(
+        raise InputError(
             "--backend dask needs the 'distributed' extra: "
             "pip install 'balance-analyser[distributed]'"
         ) from None
@@ -38,7 +38,7 @@ def _client(scheduler: str | None, workers: int | None):
         try:
             return Client(scheduler, timeout="20s"), None
         except (OSError, ValueError, TypeError) as e:
-            raise RulesError(f"cannot reach the Dask scheduler at '{scheduler}': {e}") from None
+            raise InputError(f"cannot reach the Dask scheduler at '{scheduler}': {e}") from None
     cluster = LocalCluster(
         n_workers=workers or 2,
         threads_per_worker=1,

@@ -19,8 +19,8 @@ from typing import Any, NamedTuple
 import numba
 import numpy as np
 
+from simcore.base.errors import InputError
 from simcore.base.inputs import MAX_GAMES
-from simcore.base.rulesbase import RulesError
 from simcore.run.chunks import LazyList
 from simcore.run.distributed import run_dask
 
@@ -31,9 +31,9 @@ def check_threads(threads: int | None) -> int:
     if threads is None:
         return limit
     if not isinstance(threads, int) or threads < 1:
-        raise RulesError(f"--threads must be at least 1, not {threads}")
+        raise InputError(f"--threads must be at least 1, not {threads}")
     if threads > limit:
-        raise RulesError(
+        raise InputError(
             f"--threads {threads} is more than the {limit} this machine allows (NUMBA_NUM_THREADS)"
         )
     return threads
@@ -87,22 +87,22 @@ RUN_OPTIONS = ("backend", "scheduler", "workers", "threads", "progress")
 def check_backend(backend: str, scheduler: str | None, workers: int | None) -> None:
     """Reject a bad --backend / --scheduler / --workers combination before any work."""
     if backend not in BACKENDS:
-        raise RulesError(f"--backend must be local or dask, not '{backend}'")
+        raise InputError(f"--backend must be local or dask, not '{backend}'")
     if backend == "local" and (scheduler or workers is not None):
-        raise RulesError("--scheduler and --workers go with --backend dask")
+        raise InputError("--scheduler and --workers go with --backend dask")
     if workers is not None and (
         isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers < 1
     ):
-        raise RulesError(f"--workers must be at least 1, not {workers}")
+        raise InputError(f"--workers must be at least 1, not {workers}")
     if scheduler and workers is not None:
-        raise RulesError(
+        raise InputError(
             "give --scheduler (a running cluster) or --workers (a local one), not both"
         )
     if backend == "dask":
         import importlib.util
 
         if importlib.util.find_spec("distributed") is None:
-            raise RulesError(
+            raise InputError(
                 "--backend dask needs the 'distributed' extra: "
                 "pip install 'balance-analyser[distributed]'"
             )
@@ -206,7 +206,7 @@ def run_jobs(
     nthreads = check_threads(threads)
     total = sum(job.total_games for job in jobs)
     if total > MAX_GAMES:
-        raise RulesError(f"this command would play {total:,} games: at most 2**62 ({MAX_GAMES:,})")
+        raise InputError(f"this command would play {total:,} games: at most 2**62 ({MAX_GAMES:,})")
     todo = [job.tasks(backend) for job in jobs]
     done = sum(job.done_games for job in jobs)
     bar = Progress(total, progress, start=done)

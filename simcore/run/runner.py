@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simcore.base.errors import InputError
 from simcore.base.inputs import (
     MAX_INDEX,
     check_games,
@@ -20,9 +21,15 @@ from simcore.base.inputs import (
     check_seed,
     check_whole,
 )
-from simcore.base.rulesbase import RulesError, rules_hash
+from simcore.base.rulesbase import rules_hash
 from simcore.frame.registry import GameSpec, SeatPolicy, get_game
-from simcore.run.checkpoint import load_checkpoint, save_checkpoint
+from simcore.run.checkpoint import (
+    SIMULATE,
+    CheckpointFile,
+    check_resume,
+    sim_parts,
+    sim_state,
+)
 from simcore.run.chunks import (
     DEFAULT_CHUNK,
     Summary,
@@ -129,7 +136,7 @@ class SimJob(Job):
         self.spec, self.game, self.players = spec, spec.name, players
         self.games, self.rules, self.seats, self.seed = games, rules, seats, int(seed)
         self.rotate, self.checked, self.keep_rows = rotate_seats, checked, keep_rows
-        self.precision, self.threads, self.checkpoint = precision, threads, checkpoint
+        self.precision, self.threads = precision, threads
         self.resolved = spec.resolved(rules, players)
         self.plan = chunk_plan(start, games, chunk)
         self.fingerprint = {
@@ -148,12 +155,11 @@ class SimJob(Job):
         }
         self.summary = new_summary(spec, players, len(seats))
         self.done_chunks = 0
-        if checkpoint:
-            self.done_chunks, loaded = load_checkpoint(
-                checkpoint, self.fingerprint, resume, self.summary, self.plan
-            )
-            if loaded is not None:
-                self.summary = loaded
+        self.ck = CheckpointFile(checkpoint, self.fingerprint, SIMULATE)
+        saved = self.ck.start(resume)
+        if saved is not None:
+            with self.ck.checking():
+                self.done_chunks, self.summary = sim_state(saved, self.summary, self.plan)
         self.kept: dict[int, np.ndarray] = {}
         self.total_games = games
         self.done_games = self.summary.games
@@ -181,8 +187,7 @@ class SimJob(Job):
         self.summary = self.summary.merge(chunk_summary)
         if rows is not None:
             self.kept[i] = rows
-        if self.checkpoint:
-            save_checkpoint(self.checkpoint, self.fingerprint, i + 1, self.summary)
+        self.ck.save(**sim_parts(i + 1, self.summary))
         return self.precision is not None and max_half_width(self.summary) <= self.precision
 
     def result(self, partial: bool = False) -> SimResult:
@@ -231,7 +236,6 @@ def prepare_simulation(
     keep_rows: bool = False,
     chunk_size: int | None = None,
     start: int = 0,
-    version: str = "",
     precision: float | None = None,
     checkpoint: str | None = None,
     resume: bool = False,
@@ -244,11 +248,10 @@ def prepare_simulation(
     # the kernels count game indices in int64: the last one at most MAX_INDEX
     start = check_whole(start, "start", maximum=MAX_INDEX + 1 - games)
     if precision is not None and not (0 < precision < 0.5):
-        raise RulesError(f"--precision must lie between 0 and 0.5, not {precision}")
-    if resume and not checkpoint:
-        raise RulesError("--resume needs --checkpoint FILE")
+        raise InputError(f"--precision must lie between 0 and 0.5, not {precision}")
+    check_resume(checkpoint, resume)
     if checkpoint and keep_rows:
-        raise RulesError("--checkpoint keeps summaries only; it cannot be combined with --out")
+        raise InputError("--checkpoint keeps summaries only; it cannot be combined with --out")
     if keep_rows:
         check_rows(games, "--out")
     nthreads = check_threads(threads)
@@ -257,7 +260,7 @@ def prepare_simulation(
     seats = spec.resolve_seats(seats, rules)
     chunk = chunk_size or min(DEFAULT_CHUNK, max(games, 1))
     if chunk < 1:
-        raise RulesError("chunk size must be at least 1")
+        raise InputError("chunk size must be at least 1")
     return SimJob(
         spec,
         players,
@@ -287,7 +290,7 @@ def simulate(game: str | GameSpec, players: int, games: int, **kw: Any) -> SimRe
     """Play `games` games (indices start .. start + games - 1) and summarise them.
 
     kw: the keywords of prepare_simulation (variants, overrides, rules_file, policies, seed,
-    threads, rotate_seats, checked, keep_rows, chunk_size, start, version, precision,
+    threads, rotate_seats, checked, keep_rows, chunk_size, start, precision,
     checkpoint, resume) and the run options of run_jobs (backend, scheduler, workers, threads,
     progress).
     variants: names (composable with '+'); overrides: rules field -> value (strings are parsed

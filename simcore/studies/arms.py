@@ -14,11 +14,13 @@ import dataclasses
 import itertools
 import re
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from simcore.base.errors import InputError
 from simcore.base.inputs import MAX_INDEX, check_games, check_seed, check_whole
 from simcore.base.metrics import (
     ArmMoments,
@@ -30,10 +32,12 @@ from simcore.base.metrics import (
 )
 from simcore.base.rulesbase import RulesError, apply_overrides
 from simcore.frame.registry import all_games, get_game
+from simcore.run.checkpoint import summary_from_json, summary_to_json
 from simcore.run.chunks import DEFAULT_CHUNK, chunk_plan, play_chunk, rows_frame
 from simcore.run.jobs import Plan, Task, TaskList, play
 from simcore.run.runner import SimJob
 
+MOMENT_SUMS = ("sums", "within", "cross", "pairs")  # the ArmMoments arrays a checkpoint keeps
 DASK_CHUNK = 4_096  # games per arm in one task of the Dask backend: more, smaller tasks
 MAX_SWEEP_SETTINGS = 64
 
@@ -101,7 +105,7 @@ def command_arms(variants: list[str] | None, set_arms: list[str] | None) -> list
     if not variants:
         arms.insert(0, variant_arm("base"))
     if len(arms) < 2:
-        raise RulesError("compare needs at least two arms: give --variant twice or a --set-arm")
+        raise InputError("compare needs at least two arms: give --variant twice or a --set-arm")
     return arms
 
 
@@ -190,7 +194,6 @@ class ArmsJob:
     a chunk is played under every arm by one task (play_arms_chunk), and the chunks' summaries
     and moments are merged in plan order (a simcore.run.jobs.Job)."""
 
-    chunk_fn = staticmethod(play_arms_chunk)  # the task of one chunk (module-level: Dask)
     skip_chunks = 0  # chunks already played (a job restored from a checkpoint: all of them)
 
     def __init__(
@@ -211,7 +214,10 @@ class ArmsJob:
         self.done_games = 0
         self.elapsed_s = 0.0
 
-    def tasks(self, backend: str) -> list:
+    def tasks(self, backend: str, chunk_fn: Callable[..., Any] = play_arms_chunk) -> TaskList:
+        """The chunks' tasks; chunk_fn: the task of one chunk (module-level, for Dask), with
+        play_arms_chunk's arguments and a result that begins with its two (robustness's
+        play_setting_chunk adds the outcomes)."""
         # on Dask smaller tasks (unless a chunk size is given), to spread over the workers
         chunk = self.chunk or (DASK_CHUNK if backend == "dask" else DEFAULT_CHUNK)
         for job in self.per_arm:
@@ -221,7 +227,7 @@ class ArmsJob:
         return TaskList(
             chunk_plan(self.start, self.games, chunk),
             lambda first, n: Task(
-                self.chunk_fn, (*args, first, n, self.rotate, self.metrics), n * games
+                chunk_fn, (*args, first, n, self.rotate, self.metrics), n * games
             ),
             self.skip_chunks,
         )
@@ -235,6 +241,39 @@ class ArmsJob:
             job.add(i, summary)
         self.moments.merge(moments)
         return False
+
+    def state_json(self) -> dict:
+        """The state of a job played to the end, as a checkpoint keeps it: every arm's summary
+        and the paired sums."""
+        m = self.moments
+        return {
+            "summaries": [summary_to_json(j.summary) for j in self.per_arm],
+            "moments": {"n": m.n, **{k: getattr(m, k).tolist() for k in MOMENT_SUMS}},
+        }
+
+    def restore(self, summaries: Any, moments: Any) -> None:
+        """The job played to the end, from state_json's parts (InputError saying what does not
+        fit): nothing is left to play."""
+        if not isinstance(summaries, list) or len(summaries) != len(self.arms):
+            raise InputError("it has the wrong number of arms")
+        for job, s in zip(self.per_arm, summaries):
+            job.summary = summary_from_json(s, job.summary)
+            if job.summary.games != self.games:
+                raise InputError(f"it holds {job.summary.games} games, not {self.games}")
+        m = self.moments
+        if not isinstance(moments, dict) or moments.get("n") != self.games:
+            raise InputError(f"its sums are not of {self.games} games")
+        for k in MOMENT_SUMS:
+            try:
+                arr = np.asarray(moments.get(k), dtype=np.float64)
+            except (TypeError, ValueError):
+                arr = None
+            if arr is None or arr.shape != getattr(m, k).shape or not np.isfinite(arr).all():
+                raise InputError(f"its {k} are not {getattr(m, k).shape} numbers")
+            setattr(m, k, arr)
+        m.n = self.games
+        self.skip_chunks = 1 << 62  # nothing left to play
+        self.done_games = self.total_games
 
     def result(self) -> ArmRun:
         results = []
@@ -268,7 +307,6 @@ def arms_job(
     rules_file: str | None = None,
     overrides: dict[str, Any] | None = None,
     chunk_size: int | None = None,
-    version: str = "",
     start: int = 0,
 ) -> ArmsJob:
     """Validate and resolve the arms (bad arms fail at once) into a job, without playing it.
@@ -278,9 +316,9 @@ def arms_job(
     spec = get_game(game) if isinstance(game, str) else game
     spec.check_players(players)
     if not arms:
-        raise RulesError("a comparison needs at least one arm")
+        raise InputError("a comparison needs at least one arm")
     if chunk_size is not None and chunk_size < 1:
-        raise RulesError("chunk size must be at least 1")
+        raise InputError("chunk size must be at least 1")
     arm_rules = resolve_arms(spec, players, arms, rules_file, overrides)
     seats = policies if isinstance(policies, list) else spec.parse_policies(policies, players)
     start = check_whole(start, "start", maximum=MAX_INDEX + 1 - games)
@@ -308,7 +346,7 @@ def run_arms(game: str | Any, players: int, arms: list[Arm], games: int, **kw: A
     """Play every arm on games 0 .. games-1 of `seed` (common random numbers), chunk by chunk.
 
     kw: seed, policies, rotate_seats, rules_file, overrides (rules fields set in every arm,
-    under each arm's own overrides), chunk_size, version (as arms_job), and the run options
+    under each arm's own overrides), chunk_size (as arms_job), and the run options
     backend, scheduler, workers, threads, progress (as simcore.run.jobs.run_jobs). The result
     is the same for every backend, number of workers and chunk size."""
     return play(arms_plan, game, players, arms, games, **kw)
@@ -320,7 +358,7 @@ def compare_plan(game: str | Any, players: int, arms: list[Arm], games: int, **k
     plan to run with others; its result is an ArmRun (analysis.compare.comparison turns it
     into the table and verdicts); kw as arms_job."""
     if len(arms) < 2:
-        raise RulesError("a comparison needs at least two arms (the first is the baseline)")
+        raise InputError("a comparison needs at least two arms (the first is the baseline)")
     return arms_plan(game, players, unique_labels(arms), games, **kw)
 
 
@@ -375,12 +413,12 @@ def dice_plan(
     first. Its result is {players: ArmRun} (analysis.compare.dice_tables); kw as arms_job."""
     spec = get_game(game) if isinstance(game, str) else game
     if "die" in (kw.get("overrides") or {}):
-        raise RulesError("--set die=... is what --die is for")
+        raise InputError("--set die=... is what --die is for")
     all_dice = parse_dice(spec, dice)
     if player_counts is None:
         player_counts = list(range(spec.min_players, spec.max_players + 1))
     if not player_counts:
-        raise RulesError("--players: give at least one player count")
+        raise InputError("--players: give at least one player count")
     for p in player_counts:
         spec.check_players(p)
     jobs = {}
@@ -434,7 +472,7 @@ def parse_param(spec: Any, text: str) -> tuple[str, list[str]]:
     if any(v == "" for v in values):
         raise RulesError(f"--param '{text}': empty value")
     if len(set(values)) != len(values):
-        raise RulesError(f"--param '{text}': a value is given twice")
+        raise InputError(f"--param '{text}': a value is given twice")
     return key, values
 
 
@@ -456,18 +494,18 @@ def sweep_plan(
     known = [m.name for m in shown_metrics(metric_list(spec, players))]
     bad = [m for m in metrics or [] if m not in known]
     if bad:
-        raise RulesError(f"--metric '{bad[0]}' is not a metric here (known: {', '.join(known)})")
+        raise InputError(f"--metric '{bad[0]}' is not a metric here (known: {', '.join(known)})")
     if not params:
-        raise RulesError("--param: give at least one key=v1,v2,...")
+        raise InputError("--param: give at least one key=v1,v2,...")
     if len(params) > 2:
-        raise RulesError("a sweep takes one or two --param options")
+        raise InputError("a sweep takes one or two --param options")
     parsed = [parse_param(spec, p) for p in params]
     keys = [k for k, _ in parsed]
     if len(set(keys)) != len(keys):
-        raise RulesError("--param: the same rules field is given twice")
+        raise InputError("--param: the same rules field is given twice")
     combos = list(itertools.product(*[v for _, v in parsed]))
     if len(combos) > MAX_SWEEP_SETTINGS:
-        raise RulesError(
+        raise InputError(
             f"a sweep of {len(combos)} settings is too large (at most {MAX_SWEEP_SETTINGS})"
         )
     arms = [

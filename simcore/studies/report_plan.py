@@ -18,8 +18,9 @@ from typing import Any
 
 import numba
 
+from simcore.base.errors import InputError
 from simcore.base.inputs import MAX_GAMES, check_games, check_seed
-from simcore.base.rulesbase import RulesError, rules_hash
+from simcore.base.rulesbase import rules_hash
 from simcore.frame.registry import get_game
 from simcore.run.jobs import check_backend, run_plans
 from simcore.run.runner import simulation_plan
@@ -139,7 +140,7 @@ def play_report(
     plans = report_plans(spec, games, seed, policy)
     total = sum(job.total_games for p in plans.values() for job in p.jobs)
     if total > MAX_GAMES:
-        raise RulesError(f"this report would play {total:,} games: at most 2**62 ({MAX_GAMES:,})")
+        raise InputError(f"this report would play {total:,} games: at most 2**62 ({MAX_GAMES:,})")
     jobs = sum(len(p.jobs) for p in plans.values())
     where = "local"
     if backend == "dask":

@@ -1,16 +1,15 @@
 """`balance robustness`: the simulator's side. The settings grid (lineups of players and
 component readings, per player count), each setting played as the arms of a comparison on
-common random numbers (simcore.studies.arms), with a tally of the games' outcomes for the detection
-of
-degenerate play; progress per setting, a checkpoint saved after every setting and a resume that
-skips the settings already played. analysis.verdicts turns what is played here into verdicts.
+common random numbers (simcore.studies.arms), with a tally of the games' outcomes for the
+detection of degenerate play; progress per setting, a checkpoint (simcore.run.checkpoint)
+saved after every setting and a resume that skips the settings already played.
+analysis.verdicts turns what is played here into verdicts.
 
 The grid, per player count (docs/robustness.md):
 - lineups, on the rulebook's components: `random` in every seat, each other preset in every
   seat, a mixed population (each game's lineup drawn from the presets, every drawn lineup
-  played in every rotation: simcore.frame.seats), and `search` in every seat at two budgets (a
-  quarter
-  of the game's default budget and the default), with fewer games (SEARCH_SHARE);
+  played in every rotation: simcore.frame.seats), and `search` in every seat at two budgets
+  (a quarter of the game's default budget and the default), with fewer games (SEARCH_SHARE);
 - component readings: the default lineup on each component reading the game registers
   (VARIANTS.add_reading) and on each [variant.NAME] of a --rules-file.
 Each setting but the search ones plays every variant of the game's report (GameSpec.
@@ -20,30 +19,36 @@ search settings play the rules alone (their games cost 100-1,000 times more).
 
 from __future__ import annotations
 
-import json
-import os
 import sys
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from simcore.base.inputs import check_folder_of, check_games, check_seed, write_atomic
-from simcore.base.rulesbase import RulesError, load_variant_file, rules_hash
+from simcore.base.errors import InputError
+from simcore.base.inputs import check_games, check_seed
+from simcore.base.rulesbase import load_variant_file, rules_hash
 from simcore.frame.registry import get_game
 from simcore.frame.search import PARAMS as SEARCH_PARAMS
-from simcore.run.checkpoint import _summary_from_json, _summary_to_json
+from simcore.run.checkpoint import CheckpointFile, CheckpointKind, whole
 from simcore.run.chunks import POPULATION
-from simcore.run.jobs import Plan, run_plans, split_run_options
+from simcore.run.jobs import Job, Plan, run_plans, split_run_options
 from simcore.studies.arms import Arm, ArmRun, ArmsJob, arms_job, play_arms_rows
 
 SEARCH_SHARE = (10, 40)  # the search settings play games // 10 (low budget), games // 40 (default)
 LIMIT_REASONS = ("round-limit", "turn-limit")  # end reasons that are a safety cap, not the rules'
-FORMAT = 1  # of a robustness checkpoint
+# a robustness checkpoint: the state of every finished setting (setting key -> SettingJob's
+# state_json); format 1 since robustness has checkpoints
+CHECKPOINT = CheckpointKind(
+    "robustness",
+    1,
+    ("settings",),
+    "command, game, players, games, seed, settings or rules",
+)
+STATE_KEYS = {"summaries", "moments", "outcomes", "elapsed_s"}  # of a setting's saved state
 
 
 # --------------------------------------------------------------------------------- settings
@@ -191,18 +196,14 @@ class Outcomes:
             or not isinstance(rows, list)
             or not all(_whole_list(r, players + 2) for r in rows)
         ):
-            raise RulesError("its outcome tally is not a table of whole numbers")
+            raise InputError("its outcome tally is not a table of whole numbers")
         if not _whole_list([data["no_score"], data["limit"]], 2):
-            raise RulesError("its outcome tally's counts are not whole numbers")
+            raise InputError("its outcome tally's counts are not whole numbers")
         return cls(Counter({tuple(r[:-1]): r[-1] for r in rows}), data["no_score"], data["limit"])
 
 
 def _whole_list(v: Any, n: int) -> bool:
-    return (
-        isinstance(v, list)
-        and len(v) == n
-        and all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in v)
-    )
+    return isinstance(v, list) and len(v) == n and all(whole(x) for x in v)
 
 
 def outcomes_of(spec: Any, frame: Any, players: int) -> Outcomes:
@@ -230,73 +231,66 @@ def play_setting_chunk(
     return summaries, moments, [outcomes_of(spec, f, players) for f in frames]
 
 
-class SettingJob(ArmsJob):
-    """One setting of the grid: its arms on the same games, chunk by chunk, with the outcomes
-    tallied; when its last chunk is folded, `done(job)` is called (progress, checkpoint)."""
+class SettingJob(Job):
+    """One setting of the grid: the ArmsJob of its arms on the same games (arms_job's,
+    validated and built), played chunk by chunk with the outcomes tallied beside; when its
+    last chunk is folded, `done(job)` is called (progress, checkpoint)."""
 
-    chunk_fn = staticmethod(play_setting_chunk)
-
-    def __init__(self, setting: Setting, inner: ArmsJob, done: Callable[[SettingJob], None]):
-        self.__dict__.update(inner.__dict__)  # the job arms_job validated and built
-        self.setting, self.done = setting, done
-        self.outcomes = [Outcomes() for _ in self.arms]
+    def __init__(self, setting: Setting, arms: ArmsJob, done: Callable[[SettingJob], None]):
+        self.setting, self.arms_job, self.done = setting, arms, done
+        self.game, self.players = arms.game, arms.players
+        self.total_games, self.done_games = arms.total_games, 0
+        self.outcomes = [Outcomes() for _ in arms.arms]
         self.n_chunks = -1
 
     def tasks(self, backend: str):
-        todo = super().tasks(backend)
+        todo = self.arms_job.tasks(backend, play_setting_chunk)
         self.n_chunks = len(todo.plan)
         return todo
 
+    def warm(self) -> None:
+        self.arms_job.warm()
+
     def fold(self, i: int, result) -> bool:
         summaries, moments, outcomes = result
-        super().fold(i, (summaries, moments))
+        self.arms_job.fold(i, (summaries, moments))
         for mine, more in zip(self.outcomes, outcomes):
             mine.add(more)
         if i == self.n_chunks - 1:
             self.done(self)
         return False
 
+    def result(self) -> ArmRun:
+        self.arms_job.elapsed_s = self.elapsed_s
+        return self.arms_job.result()
+
     # ------------------------------------------------------------------ checkpoint
     def state_json(self) -> dict:
-        m = self.moments
+        """The state of the setting played to the end, as its checkpoint keeps it."""
         return {
-            "summaries": [_summary_to_json(j.summary) for j in self.per_arm],
-            "moments": {
-                "n": m.n,
-                **{k: getattr(m, k).tolist() for k in ("sums", "within", "cross", "pairs")},
-            },
+            **self.arms_job.state_json(),
             "outcomes": [o.to_json() for o in self.outcomes],
             "elapsed_s": self.elapsed_s,
         }
 
     def restore(self, data: Any) -> None:
-        """The state of a finished setting from a checkpoint (RulesError if it does not fit)."""
-        if not isinstance(data, dict) or set(data) != {
-            "summaries",
-            "moments",
-            "outcomes",
-            "elapsed_s",
-        }:
-            raise RulesError(f"setting {self.setting.key} has the wrong fields")
-        if len(data["summaries"]) != len(self.arms) or len(data["outcomes"]) != len(self.arms):
-            raise RulesError(f"setting {self.setting.key} has the wrong number of arms")
-        for job, s in zip(self.per_arm, data["summaries"]):
-            job.summary = _summary_from_json(s, job.summary)
-            if job.summary.games != self.games:
-                raise RulesError(f"setting {self.setting.key} holds {job.summary.games} games")
-        mo = data["moments"]
-        m = self.moments
-        if not isinstance(mo, dict) or mo.get("n") != self.games:
-            raise RulesError(f"setting {self.setting.key}: its sums are not of {self.games} games")
-        for k in ("sums", "within", "cross", "pairs"):
-            arr = np.asarray(mo.get(k), dtype=np.float64)
-            if arr.shape != getattr(m, k).shape:
-                raise RulesError(f"setting {self.setting.key}: its {k} have the wrong shape")
-            setattr(m, k, arr)
-        m.n = self.games
-        self.outcomes = [Outcomes.from_json(o, self.players) for o in data["outcomes"]]
-        self.elapsed_s = float(data["elapsed_s"])
-        self.skip_chunks = 1 << 62  # nothing left to play
+        """The state of a finished setting from a checkpoint (InputError if it does not fit):
+        nothing is left to play."""
+        key = self.setting.key
+        if not isinstance(data, dict) or set(data) != STATE_KEYS:
+            raise InputError(f"setting {key} has the wrong fields")
+        outcomes = data["outcomes"]
+        if not isinstance(outcomes, list) or len(outcomes) != len(self.arms_job.arms):
+            raise InputError(f"setting {key} has the wrong number of arms")
+        try:
+            self.arms_job.restore(data["summaries"], data["moments"])
+        except InputError as e:
+            raise InputError(f"setting {key}: {e}") from None
+        self.outcomes = [Outcomes.from_json(o, self.players) for o in outcomes]
+        elapsed = data["elapsed_s"]
+        if isinstance(elapsed, bool) or not isinstance(elapsed, (int, float)) or not elapsed >= 0:
+            raise InputError(f"setting {key}: its elapsed_s is not a time in seconds")
+        self.elapsed_s = float(elapsed)
         self.done_games = self.total_games
 
 
@@ -317,60 +311,6 @@ class RobustnessRun:
     rules_file: str | None
     elapsed_s: float
     resumed: list[str] = field(default_factory=list)  # settings restored from the checkpoint
-
-
-class Checkpoint:
-    """The checkpoint of a robustness run: its fingerprint and the state of each setting
-    played to the end, rewritten atomically after every setting (one JSON object)."""
-
-    def __init__(self, path: str | None, fingerprint: dict, resume: bool):
-        self.path, self.fingerprint, self.saved = path, fingerprint, {}
-        if not path:
-            if resume:
-                raise RulesError("--resume needs --checkpoint FILE")
-            return
-        p = Path(path)
-        if p.is_dir():
-            raise RulesError(f"--checkpoint '{path}' is a directory; give a file name")
-        check_folder_of(path, "--checkpoint")
-        if not p.exists():
-            if resume:
-                raise RulesError(f"--resume: checkpoint '{path}' does not exist")
-            return
-        if not resume:
-            raise RulesError(
-                f"checkpoint '{path}' exists: add --resume to continue that run, or remove the file"
-            )
-        try:
-            data = json.loads(p.read_text())
-        except (OSError, UnicodeDecodeError, ValueError, RecursionError):
-            raise RulesError(f"checkpoint '{path}' cannot be read (not valid JSON)") from None
-        if not isinstance(data, dict) or set(data) != {"format", "fingerprint", "settings"}:
-            raise RulesError(f"checkpoint '{path}' is refused: not a robustness checkpoint")
-        if data["format"] != FORMAT or data["fingerprint"] != json.loads(json.dumps(fingerprint)):
-            raise RulesError(
-                f"checkpoint '{path}' is refused: it belongs to a different run (command, game, "
-                "players, games, seed, settings or rules differ)"
-            )
-        if not isinstance(data["settings"], dict):
-            raise RulesError(f"checkpoint '{path}' is refused: its settings are not an object")
-        self.saved = data["settings"]
-
-    def save(self, key: str, state: dict) -> None:
-        if not self.path:
-            return
-        self.saved[key] = state
-        blob = json.dumps(
-            {"format": FORMAT, "fingerprint": self.fingerprint, "settings": self.saved}
-        )
-
-        def write(tmp: str) -> None:
-            with open(tmp, "w") as fh:
-                fh.write(blob)
-                fh.flush()
-                os.fsync(fh.fileno())
-
-        write_atomic(self.path, write, "--checkpoint")
 
 
 def grid(
@@ -397,7 +337,7 @@ def grid(
         known = sorted({s.name for s in out})
         bad = [n for n in settings if n not in known]
         if bad:
-            raise RulesError(f"unknown setting '{bad[0]}' (known: {', '.join(known)})")
+            raise InputError(f"unknown setting '{bad[0]}' (known: {', '.join(known)})")
         out = [s for s in out if s.name in settings or s.reference]
     return out
 
@@ -416,7 +356,6 @@ def robustness_plan(
     resume: bool = False,
     progress: bool = False,
     echo: Callable[[str], None] | None = None,
-    version: str = "",
 ) -> Plan:
     """The robustness grid of a game as a plan (its result a RobustnessRun). player_counts:
     None for every count the game allows; games: per setting (the search settings play fewer,
@@ -437,11 +376,12 @@ def robustness_plan(
     finished: list[str] = []
 
     def done(job: SettingJob) -> None:
-        ck.save(job.setting.key, job.state_json())
+        saved[job.setting.key] = job.state_json()
+        ck.save(settings=saved)
         finished.append(job.setting.key)
         line = (
             f"  [{len(finished)}/{len(jobs)}] {job.setting.players} players, {job.setting.label}: "
-            f"{job.games * len(job.arms):,} games in {job.elapsed_s:.1f} s"
+            f"{job.total_games:,} games in {job.elapsed_s:.1f} s"
         )
         if progress:
             sys.stderr.write("\r" + line + " " * 20 + "\n")
@@ -460,28 +400,28 @@ def robustness_plan(
             rotate_seats=s.seating,
             rules_file=rules_file,
             chunk_size=chunk_size,
-            version=version,
         )
         jobs.append(SettingJob(s, inner, done))
     fingerprint["settings"] = [
         [
             j.setting.key,
-            j.games,
-            [p.label for p in j.seats],
-            [rules_hash(r.resolved(j.players)) for r in j.arm_rules],
+            a.games,
+            [p.label for p in a.seats],
+            [rules_hash(r.resolved(a.players)) for r in a.arm_rules],
         ]
-        for j in jobs
+        for j, a in ((j, j.arms_job) for j in jobs)
     ]
-    ck = Checkpoint(checkpoint, fingerprint, resume)
+    ck = CheckpointFile(checkpoint, fingerprint, CHECKPOINT)
+    saved: dict[str, Any] = (ck.start(resume) or {"settings": {}})["settings"]
     restored = []
-    for job in jobs:
-        if job.setting.key in ck.saved:
-            try:
-                job.restore(ck.saved[job.setting.key])
-            except RulesError as e:
-                raise RulesError(f"checkpoint '{checkpoint}' is refused: {e}") from None
-            restored.append(job.setting.key)
-            finished.append(job.setting.key)
+    with ck.checking():
+        if not isinstance(saved, dict):
+            raise InputError("its settings are not an object")
+        for job in jobs:
+            if job.setting.key in saved:
+                job.restore(saved[job.setting.key])
+                restored.append(job.setting.key)
+                finished.append(job.setting.key)
 
     def finish() -> RobustnessRun:
         return RobustnessRun(

@@ -28,9 +28,9 @@ from typing import Any
 
 import numpy as np
 
+from simcore.base.errors import InputError
 from simcore.base.inputs import check_out_path
 from simcore.base.presetfile import NAME_RE, PresetFile, write_preset_file
-from simcore.base.rulesbase import RulesError
 from simcore.frame.registry import GameSpec, PolicySpec, SeatPolicy, get_game
 from simcore.run.jobs import run_plans
 from simcore.run.runner import simulation_plan
@@ -39,7 +39,11 @@ from simcore.studies import tuning
 DEFAULT_BUDGET = 200  # trials
 DEFAULT_GAMES_PER_TRIAL = 6000  # over all lineups of the population
 DEFAULT_CONFIRM_GAMES = 30_000  # per candidate (and for the starting player)
-CONFIRM_TOP = 3  # the best trials of the search that are confirmed
+DEFAULTS = dict(
+    budget=DEFAULT_BUDGET,
+    games_per_trial=DEFAULT_GAMES_PER_TRIAL,
+    confirm_games=DEFAULT_CONFIRM_GAMES,
+)
 GENERATION = 25  # trials between two updates of the champion in the population
 PRESET_SUFFIXES = (".toml",)
 
@@ -90,7 +94,7 @@ def search_space(spec: GameSpec, policy: str) -> dict[str, tuple[float, float, b
     """Each weight of the player -> (lo, hi, whole): its declared range."""
     tunable = [n for n in spec.presets if spec.policies[n].weights]
     if policy not in tunable:
-        raise RulesError(
+        raise InputError(
             f"--policy '{policy}': give one of {', '.join(tunable)} (a player with weights)"
         )
     base = spec.policies[policy]
@@ -98,7 +102,7 @@ def search_space(spec: GameSpec, policy: str) -> dict[str, tuple[float, float, b
     for k in base.weights:
         r = spec.weight_range(k)
         if not (math.isfinite(r.lo) and math.isfinite(r.hi)):
-            raise RulesError(f"{spec.name}: weight '{k}' declares no range, so it cannot be tuned")
+            raise InputError(f"{spec.name}: weight '{k}' declares no range, so it cannot be tuned")
         out[k] = (r.lo, r.hi, r.whole)
     return out
 
@@ -304,14 +308,6 @@ def tune_players(
     *,
     policy: str | None = None,
     name: str = "tuned",
-    budget: int = DEFAULT_BUDGET,
-    games_per_trial: int = DEFAULT_GAMES_PER_TRIAL,
-    confirm_games: int = DEFAULT_CONFIRM_GAMES,
-    top: int = CONFIRM_TOP,
-    seed: int = 1,
-    storage: str | None = None,
-    study: str | None = None,
-    join: bool = False,
     variants=(),
     overrides=None,
     rules_file=None,
@@ -320,28 +316,26 @@ def tune_players(
     version: str = "",
     **kw: Any,
 ) -> PlayerTuning:
-    """Search, confirm and write a player's weights (module docstring). kw: the run options
-    (threads, backend, scheduler, workers, progress). stop_after: stop the search after this
-    many trials of this run, without confirming (the tests' stand-in for a killed run)."""
-    sz = tuning.check_sizes(budget, games_per_trial, confirm_games, top, seed, kw)
-    budget, games_per_trial, seed, run_options = (
-        sz.budget,
-        sz.games_per_trial,
-        sz.seed,
-        sz.run_options,
-    )
+    """Search, confirm and write a player's weights (module docstring). kw: the search
+    options (budget, games_per_trial, confirm_games: DEFAULT_* when not given; top, seed,
+    storage, study, join: simcore.studies.tuning.check_sizes) and the run options (threads,
+    backend, scheduler, workers, progress). stop_after: stop the search after this many
+    trials of this run, without confirming (the tests' stand-in for a killed run)."""
+    sz = tuning.check_sizes(kw, **DEFAULTS)
     spec = get_game(game)
     spec.check_players(players)
     if players < 2:
-        raise RulesError("tune-players needs at least 2 players (a win rate against others)")
+        raise InputError("tune-players needs at least 2 players (a win rate against others)")
     policy = policy or spec.default_policy
     space = search_space(spec, policy)
     if not NAME_RE.match(name) or name in spec.policies and not spec.policies[name].file:
-        raise RulesError(f"--name '{name}' must be a new lower-case name (not a built-in player)")
+        raise InputError(f"--name '{name}' must be a new lower-case name (not a built-in player)")
     out_path = _check_out(out)
     rules = spec.resolve_rules(variants, overrides, rules_file, players)
     rules_kw = dict(variants=list(variants), overrides=overrides, rules_file=rules_file)
-    search = PlayerSearch(spec, players, policy, rules_kw, seed, games_per_trial, run_options)
+    search = PlayerSearch(
+        spec, players, policy, rules_kw, sz.seed, sz.games_per_trial, sz.run_options
+    )
     seat = spec.resolve_seats(spec.parse_policies(policy, 1), rules)[0]  # under these rules
     start = to_weights(to_params(dict(zip(seat.spec.weights, seat.weights)), space), space)
     settings = {
@@ -352,17 +346,12 @@ def tune_players(
         "space": space,
         "population": search.presets,
         "generation": GENERATION,
-        "games_per_trial": games_per_trial,
-        "seed": seed,
+        "games_per_trial": sz.games_per_trial,
+        "seed": sz.seed,
         "rules_hash": spec.rules_hash(rules, players),
     }
-    url = (
-        tuning.check_storage(storage)
-        if storage
-        else tuning.default_storage(out_path.with_suffix(".study.db"))
-    )
-    plan = tuning.StudyPlan(
-        url, study or tuning.study_name("players", settings), settings, ["maximize"], seed, join
+    plan = tuning.study_plan(
+        sz, "players", settings, ["maximize"], out_path.with_suffix(".study.db")
     )
     search.study = tuning.open_study(plan)
 
@@ -392,7 +381,7 @@ def tune_players(
         population=search.presets + ["champion"],
         rules_hash=settings["rules_hash"],
     )
-    if stop_after is not None and len(result.trials) < budget:
+    if stop_after is not None and len(result.trials) < sz.budget:
         return result
     t1 = time.perf_counter()
     cands = top_candidates(result.trials, sz.top)

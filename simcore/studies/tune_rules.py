@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from simcore.base.errors import InputError
 from simcore.base.metrics import first_player_advantage, game_metrics, metric_list
 from simcore.base.pareto import pareto_front
 from simcore.base.rulesbase import RulesError
@@ -41,7 +42,11 @@ from simcore.studies.arms import Arm, arms_job, parse_param
 DEFAULT_BUDGET = 60
 DEFAULT_GAMES_PER_TRIAL = 20_000
 DEFAULT_CONFIRM_GAMES = 50_000
-CONFIRM_TOP = 3
+DEFAULTS = dict(
+    budget=DEFAULT_BUDGET,
+    games_per_trial=DEFAULT_GAMES_PER_TRIAL,
+    confirm_games=DEFAULT_CONFIRM_GAMES,
+)
 MAX_PARAMS = 8
 INVALID = 1e9  # the objective value of a setting the rules refuse (marked infeasible too)
 
@@ -135,12 +140,12 @@ def check_params(spec, params: list[Param], resolve) -> tuple[list[Param], list[
     a range with no valid value, or with gaps, and any refused choice, is an error.
     Returns the parameters (ranges narrowed) and the notes."""
     if not params:
-        raise RulesError("--param: give at least one NAME=LOW..HIGH or NAME=V1,V2,...")
+        raise InputError("--param: give at least one NAME=LOW..HIGH or NAME=V1,V2,...")
     if len(params) > MAX_PARAMS:
-        raise RulesError(f"at most {MAX_PARAMS} --param options")
+        raise InputError(f"at most {MAX_PARAMS} --param options")
     names = [p.name for p in params]
     if len(set(names)) != len(names):
-        raise RulesError("--param: the same rules field is given twice")
+        raise InputError("--param: the same rules field is given twice")
     out, notes = [], []
     for p in params:
         values = p.choices or (range(p.lo, p.hi + 1) if p.hi - p.lo < MAX_SCANNED else (p.lo, p.hi))
@@ -172,7 +177,7 @@ def _quantity(spec: Any, players: int, text: str, what: str) -> str:
     if q not in known and q.startswith("mean_") and q[5:] in known:
         q = q[5:]
     if q not in known:
-        raise RulesError(f"{what}: '{text}' is not a quantity here (known: {', '.join(known)})")
+        raise InputError(f"{what}: '{text}' is not a quantity here (known: {', '.join(known)})")
     return q
 
 
@@ -180,9 +185,9 @@ def _number(text: str, what: str) -> float:
     try:
         v = float(text)
     except ValueError:
-        raise RulesError(f"{what}: '{text}' is not a number") from None
+        raise InputError(f"{what}: '{text}' is not a number") from None
     if not math.isfinite(v):
-        raise RulesError(f"{what}: '{text}' is not a finite number")
+        raise InputError(f"{what}: '{text}' is not a finite number")
     return v
 
 
@@ -221,7 +226,7 @@ def parse_objective(spec: Any, players: int, text: str) -> Objective:
         q = "rounds" if name.strip() == "length" else _quantity(spec, players, name, what)
         return Objective(t, q, target=_number(target.strip(), what))
     if t == "length":
-        raise RulesError(f"{what}: give the target length, e.g. length=9")
+        raise InputError(f"{what}: give the target length, e.g. length=9")
     return Objective(t, _quantity(spec, players, t, what))
 
 
@@ -252,7 +257,7 @@ def parse_constraint(spec: Any, players: int, text: str) -> Constraint:
     """'mean_rounds<=9', 'seat_gap < 0.05', 'shared>=0.02': QUANTITY OP NUMBER."""
     m = CONSTRAINT_RE.match(text)
     if not m:
-        raise RulesError(
+        raise InputError(
             f"--constraint '{text}' must be QUANTITY OP NUMBER with OP one of <=, >=, <, > "
             "(e.g. mean_rounds<=9)"
         )
@@ -368,14 +373,6 @@ def tune_rules(
     objectives: list[str],
     *,
     constraints: list[str] | None = None,
-    budget: int = DEFAULT_BUDGET,
-    games_per_trial: int = DEFAULT_GAMES_PER_TRIAL,
-    confirm_games: int = DEFAULT_CONFIRM_GAMES,
-    top: int = CONFIRM_TOP,
-    seed: int = 1,
-    storage: str | None = None,
-    study: str | None = None,
-    join: bool = False,
     variants=(),
     overrides=None,
     rules_file=None,
@@ -383,14 +380,10 @@ def tune_rules(
     stop_after: int | None = None,
     **kw: Any,
 ) -> RulesTuning:
-    """Search rules parameters (module docstring), confirm the best. kw: the run options."""
-    sz = tuning.check_sizes(budget, games_per_trial, confirm_games, top, seed, kw)
-    budget, games_per_trial, seed, run_options = (
-        sz.budget,
-        sz.games_per_trial,
-        sz.seed,
-        sz.run_options,
-    )
+    """Search rules parameters (module docstring), confirm the best. kw: the search options
+    (budget, games_per_trial, confirm_games: DEFAULT_* when not given; top, seed, storage,
+    study, join: simcore.studies.tuning.check_sizes) and the run options."""
+    sz = tuning.check_sizes(kw, **DEFAULTS)
     spec = get_game(game)
     spec.check_players(players)
     variants, overrides = list(variants or ()), dict(overrides or {})
@@ -403,7 +396,7 @@ def tune_rules(
     parsed, notes = check_params(spec, parsed, resolve)
     objs = [parse_objective(spec, players, o) for o in objectives or []]
     if not 1 <= len(objs) <= 2:
-        raise RulesError("--objective: give one or two")
+        raise InputError("--objective: give one or two")
     cons = [parse_constraint(spec, players, c) for c in constraints or []]
     seats = spec.parse_policies(policies, players)
     settings = {
@@ -413,21 +406,14 @@ def tune_rules(
         "params": [dataclasses.asdict(p) for p in parsed],
         "objectives": [o.text for o in objs],
         "constraints": [c.text for c in cons],
-        "games_per_trial": games_per_trial,
-        "seed": seed,
+        "games_per_trial": sz.games_per_trial,
+        "seed": sz.seed,
         "policies": [[p.label, list(p.weights)] for p in seats],
         "rules_hash": spec.rules_hash(start_rules, players),
     }
-    url = tuning.check_storage(storage or f"tune-{spec.name}.study.db")
-    plan = tuning.StudyPlan(
-        url,
-        study or tuning.study_name("rules", settings),
-        settings,
-        [o.optuna_direction for o in objs],
-        seed,
-        join,
-        constrained=bool(cons),
-    )
+    directions = [o.optuna_direction for o in objs]
+    default_file = f"tune-{spec.name}.study.db"
+    plan = tuning.study_plan(sz, "rules", settings, directions, default_file, bool(cons))
     st = tuning.open_study(plan)
     base = dict(
         resolve=resolve,
@@ -437,7 +423,7 @@ def tune_rules(
         rules_file=rules_file,
     )
     search = RulesSearch(
-        spec, players, parsed, objs, cons, base, seed, games_per_trial, run_options
+        spec, players, parsed, objs, cons, base, sz.seed, sz.games_per_trial, sz.run_options
     )
 
     def describe() -> str:
@@ -471,7 +457,7 @@ def tune_rules(
         policies=[p.label for p in seats],
         notes=notes,
     )
-    if stop_after is not None and len(result.trials) < budget:
+    if stop_after is not None and len(result.trials) < sz.budget:
         return result
     t1 = time.perf_counter()
     result.candidates = pick_candidates(result.trials, objs, sz.top)

@@ -1,7 +1,7 @@
 """What both tuning commands share (`balance tune-players`, simcore.studies.tune_players, and
-`balance
-tune`, simcore.studies.tune_rules): the study in a database, the sampler, the seeds, the trial loop
-with its progress line, and the game indices of the search and of the confirmation.
+`balance tune`, simcore.studies.tune_rules): their search options (check_sizes), the study in a
+database, the sampler, the seeds, the trial loop with its progress line, and the game indices
+of the search and of the confirmation.
 
 The optimiser is optuna's TPE sampler (a maintained library; no home-made evolutionary loop).
 The study lives in a real database: an SQLite file by default, any SQLAlchemy URL (a
@@ -40,8 +40,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from simcore.base.errors import InputError
 from simcore.base.inputs import MAX_INDEX, check_folder_of, check_whole
-from simcore.base.rulesbase import RulesError
 
 CONFIRM_START = 2**62  # the first game index of every confirmation run
 MAX_SEARCH_GAMES = CONFIRM_START  # a trial's games are indices 0 .. n-1, all below it
@@ -53,7 +53,7 @@ SETTINGS_ATTR = "balance:settings"  # the study's settings, checked when it is r
 def search_indices(games: int) -> range:
     """The game indices every trial of a search plays (the same for every trial)."""
     if not 1 <= games <= MAX_SEARCH_GAMES:
-        raise RulesError(f"a trial plays 1 to 2**62 games, not {games}")
+        raise InputError(f"a trial plays 1 to 2**62 games, not {games}")
     return range(0, games)
 
 
@@ -61,7 +61,7 @@ def confirm_indices(games: int) -> range:
     """The game indices of a confirmation run: from CONFIRM_START on, disjoint from every
     search's (search_indices)."""
     if not 1 <= games <= MAX_INDEX + 1 - CONFIRM_START:
-        raise RulesError(f"a confirmation plays 1 to 2**62 games, not {games}")
+        raise InputError(f"a confirmation plays 1 to 2**62 games, not {games}")
     return range(CONFIRM_START, CONFIRM_START + games)
 
 
@@ -146,6 +146,21 @@ class StudyPlan:
     constrained: bool = False  # trials record constraints (tune --constraint)
 
 
+def study_plan(
+    sz: Sizes,
+    kind: str,
+    settings: dict[str, Any],
+    directions: list[str],
+    default_file: str | Path,
+    constrained: bool = False,
+) -> StudyPlan:
+    """The study of a search: in --storage (else the SQLite file default_file), named --study
+    (else study_name(kind, settings)), joined with --join."""
+    url = check_storage(sz.storage) if sz.storage else default_storage(default_file)
+    name = sz.study or study_name(kind, settings)
+    return StudyPlan(url, name, settings, directions, sz.seed, sz.join, constrained)
+
+
 def default_storage(path: str | Path) -> str:
     """An SQLite URL for a database file, its folder checked (writable)."""
     check_folder_of(str(path), "--storage")
@@ -186,11 +201,11 @@ def open_study(plan: StudyPlan):
             load_if_exists=True,
         )
     except (ImportError, ValueError, optuna.exceptions.OptunaError) as e:
-        raise RulesError(f"--storage '{plan.storage}': {' '.join(str(e).split())[:300]}") from None
+        raise InputError(f"--storage '{plan.storage}': {' '.join(str(e).split())[:300]}") from None
     except Exception as e:  # sqlalchemy's errors: a damaged or unreachable database
         if type(e).__module__.startswith("sqlalchemy"):
             msg = " ".join(str(e).split())[:300]
-            raise RulesError(f"--storage '{plan.storage}' cannot be used ({msg})") from None
+            raise InputError(f"--storage '{plan.storage}' cannot be used ({msg})") from None
         raise
     stored = study.user_attrs.get(SETTINGS_ATTR)
     wanted = json.loads(json.dumps(plan.settings, default=str))
@@ -198,12 +213,12 @@ def open_study(plan: StudyPlan):
         study.set_user_attr(SETTINGS_ATTR, wanted)
     elif stored != wanted:
         diff = sorted(k for k in set(stored) | set(wanted) if stored.get(k) != wanted.get(k))
-        raise RulesError(
+        raise InputError(
             f"study '{plan.name}' in {plan.storage} was made with other settings "
             f"({', '.join(diff)}); give another --study or --storage"
         )
     if [d.name.lower() for d in study.directions] != list(plan.directions):
-        raise RulesError(f"study '{plan.name}' has other objectives")
+        raise InputError(f"study '{plan.name}' has other objectives")
     return study
 
 
@@ -240,9 +255,15 @@ class TuningRun:
     confirm_s: float = 0.0
 
 
+CONFIRM_TOP = 3  # the best trials (or settings) of a search that are confirmed
+# the search options of both commands (keywords of tune_players and tune_rules; check_sizes)
+SEARCH_OPTIONS = ("budget", "games_per_trial", "confirm_games", "top", "seed")
+STUDY_OPTIONS = ("storage", "study", "join")
+
+
 @dataclass
 class Sizes:
-    """The checked sizes of a tuning run and its run options."""
+    """The checked search options of a tuning run (check_sizes) and its run options."""
 
     budget: int
     games_per_trial: int
@@ -251,29 +272,39 @@ class Sizes:
     seed: int
     progress: bool
     run_options: dict[str, Any]
+    storage: str | None = None  # --storage: a database file or URL (None: the command's)
+    study: str | None = None  # --study: the study's name (None: from the settings)
+    join: bool = False  # --join: a study other workers are running
 
 
-def check_sizes(budget, games_per_trial, confirm_games, top, seed, kw: dict[str, Any]) -> Sizes:
-    """The options both commands share, checked (one RulesError line each); kw: the run
-    options (threads, backend, scheduler, workers, progress), nothing else."""
+def check_sizes(kw: dict[str, Any], **defaults: int) -> Sizes:
+    """The options both tuning commands take, checked (one InputError line each). kw: the
+    command's remaining keywords: budget (trials, stored ones included), games_per_trial,
+    confirm_games (games per confirmed candidate), each the command's own default (defaults:
+    budget, games_per_trial, confirm_games) when not given; top (the candidates confirmed,
+    CONFIRM_TOP), seed (1), storage, study, join (Sizes); and the run options (threads,
+    backend, scheduler, workers, progress); anything else is a TypeError."""
     from simcore.base.inputs import check_games, check_seed
     from simcore.run.jobs import split_run_options
 
     run_options, rest = split_run_options(kw)
-    if rest:
-        raise TypeError(f"unexpected options {sorted(rest)}")
-    games_per_trial = check_games(games_per_trial, 1, " per trial")
+    given = {**defaults, "top": CONFIRM_TOP, "seed": 1, **rest}
+    unknown = set(given) - set(SEARCH_OPTIONS) - set(STUDY_OPTIONS)
+    if unknown:
+        raise TypeError(f"unexpected options {sorted(unknown)}")
+    games_per_trial = check_games(given["games_per_trial"], 1, " per trial")
     search_indices(games_per_trial)
-    confirm_games = check_games(confirm_games, 2, " to confirm")
+    confirm_games = check_games(given["confirm_games"], 2, " to confirm")
     confirm_indices(confirm_games)
     return Sizes(
-        check_budget(budget),
+        check_budget(given["budget"]),
         games_per_trial,
         confirm_games,
-        check_whole(top, "--confirm-top", 1, maximum=20),
-        check_seed(seed),
+        check_whole(given["top"], "--confirm-top", 1, maximum=20),
+        check_seed(given["seed"]),
         bool(run_options.pop("progress", False)),
         run_options,
+        **{k: given[k] for k in STUDY_OPTIONS if k in given},
     )
 
 
