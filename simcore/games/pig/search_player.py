@@ -27,9 +27,10 @@ def search_step(s, r, tr, seat, opt, pol, wts, rng, checked, x, xf, tab):
 
 @kernel
 def search_play(s, r, tr, seat, opt, pol, wts, rng, checked, x, xf, tab):
-    """Decision `opt`, then the rest of the turn as policy `pol` plays it."""
+    """Decision `opt`, then the rest of the turn (if it goes on) as policy `pol` plays it."""
+    turn = s[S.S_TURN]
     err = act(s, r, tr, rng, checked, opt)
-    if err != 0:
+    if err != 0 or s[S.S_TURN] != turn:
         return err
     return finish_turn(s, r, tr, seat, pol, wts, rng, checked)
 
