@@ -140,9 +140,52 @@ def bench(
     games = check_rows(check_games(games), "bench")
     runs = check_whole(runs, "--runs", 1, maximum=1000)
     res = run_bench(game, games, runs, echo=echo, policy=policy)
+    if policy is None and game in (None, "pig"):
+        res["pig_overhead"] = pig_overhead(runs, echo=echo)
     if full:
         res["full"] = run_full(game, echo=echo, policy=policy, bench=res)
     return res
+
+
+PIG_GAMES = 500_000  # games of each timing of pig_overhead
+
+
+def pig_overhead(runs: int, games: int = PIG_GAMES, echo: Callable[[str], None] = print) -> dict:
+    """Pig's games per second on one thread through the frame (the `pig` game, hold-at-20
+    against hold-at-20, its batch kernel with rows) beside the hand-written numba Pig
+    (simcore.studies.bench_pig): the frame's overhead as the ratio of the two (the medians of
+    `runs` timings each, taken in turns, after a warm-up)."""
+    from simcore.studies.bench_pig import hand_pig
+
+    spec = get_game("pig")
+    prev = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        hand_pig(1000, 7)
+        _time_batch(spec, 2, 1000, 1, policy="hold-at")
+        frame_s, hand_s = [], []
+        for _ in range(runs):
+            frame_s.append(_time_batch(spec, 2, games, 1, policy="hold-at")[0])
+            t0 = time.perf_counter()
+            wins = hand_pig(games, 7)
+            hand_s.append(time.perf_counter() - t0)
+    finally:
+        numba.set_num_threads(prev)
+    frame_rate = games / statistics.median(frame_s)
+    hand_rate = games / statistics.median(hand_s)
+    echo(
+        f"pig, hold-at-20 v hold-at-20, 1 thread: {frame_rate:,.0f} games/s through the frame, "
+        f"{hand_rate:,.0f} games/s hand-written (simcore/studies/bench_pig.py): the frame's "
+        f"overhead x{hand_rate / frame_rate:.2f}"
+    )
+    return {
+        "games": games,
+        "runs": runs,
+        "frame_games_per_s_1": frame_rate,
+        "hand_games_per_s_1": hand_rate,
+        "overhead": hand_rate / frame_rate,
+        "hand_first_player_wins": wins / games,
+    }
 
 
 # ---------------------------------------------------------------------------------------

@@ -1,0 +1,65 @@
+"""Playing Pig: the turn, the result row and the game's contract with the frame
+(simcore.frame.contract), bound into its driver (simcore.frame.skeleton.bind_driver)."""
+
+from __future__ import annotations
+
+from simcore.frame.contract import GameContract, StateFields
+from simcore.frame.jit import kernel
+from simcore.frame.skeleton import RowLayout, bind_driver
+from simcore.games.pig import engine, search_player
+from simcore.games.pig import state as S
+from simcore.games.pig.players import finish_turn
+
+ROW = RowLayout(
+    S.MAX_PLAYERS,
+    game_counters=(("rolls", S.S_ROLLS),),
+    seat_counters=(
+        ("seat_rolls", S.F_ROLLS),
+        ("pig_outs", S.F_PIGS),
+        ("holds", S.F_HOLDS),
+        ("best_turn", S.F_BEST),
+        ("points_lost", S.F_LOST),
+    ),
+    seat_base=S.O_SEATS,
+    seat_stride=S.SEAT_W,
+)
+
+
+@kernel(inline="always")
+def play_turn(s, r, tr, seat, pol, wts, rng, checked, x, xf, tab):
+    """Policy `pol` plays the seat's whole turn (x, xf, tab are not used)."""
+    return finish_turn(s, r, tr, seat, pol, wts, rng, checked)
+
+
+CONTRACT = GameContract(
+    module=__name__,
+    layout=ROW,
+    state=StateFields(
+        size=S.STATE_SIZE,
+        seat=S.S_SEAT,
+        turn=S.S_TURN,
+        end_reason=S.S_END_REASON,
+        game_over=S.S_GAME_OVER,
+        error=S.S_ERROR,
+        end_error=S.END_ERROR,
+        game_end=S.A_GAME_END,
+        trace_full=S.ERR_TRACE,
+    ),
+    setup=engine.setup,
+    play_turn=play_turn,
+    check_invariants=engine.check_invariants,
+    snapshot=engine.snapshot,
+    scores=engine.scores,
+    record=engine.record,
+    standing=engine.standing,
+    winners=engine.winners,
+    standing_version=engine.standing_version,
+    search_options=search_player.search_options,
+    search_play=search_player.search_play,
+    search_step=search_player.search_step,
+    search_more=search_player.search_more,
+    search_prefer=search_player.search_prefer,
+)
+DRIVER = bind_driver(CONTRACT)
+play_game = DRIVER.play_game
+play_batch = DRIVER.play_batch
