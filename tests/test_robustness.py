@@ -128,6 +128,7 @@ READINGS = {
     "secrets-of-the-sea": {"bonus_points": 3},
     "sunken-treasure": {"sharks_to_attack": 4},
     "chutes-and-ladders": {"spinner": (1, 2, 3, 4, 5, 6, 6)},
+    "pig": {"target": 50},
 }
 
 

@@ -34,17 +34,7 @@ def play_turn(s, r, tr, seat, pol, wts, rng, checked, x, xf, tab):
 CONTRACT = GameContract(
     module=__name__,
     layout=ROW,
-    state=StateFields(
-        size=S.STATE_SIZE,
-        seat=S.S_SEAT,
-        turn=S.S_TURN,
-        end_reason=S.S_END_REASON,
-        game_over=S.S_GAME_OVER,
-        error=S.S_ERROR,
-        end_error=S.END_ERROR,
-        game_end=S.A_GAME_END,
-        trace_full=S.ERR_TRACE,
-    ),
+    state=StateFields.of(S, trace_full=S.ERR_TRACE),
     setup=engine.setup,
     play_turn=play_turn,
     check_invariants=engine.check_invariants,
