@@ -156,7 +156,10 @@ def run_keys(run: Any, players: Any) -> dict[str, Any]:
 
 
 def result_json(result: Any, version: str = "") -> dict[str, Any]:
-    """The JSON object of `balance simulate --json` (schema in DESIGN.md)."""
+    """The JSON object of `balance simulate --json`: the keys built here, the less obvious
+    ones explained at them (the intervals, the balance figures and score_distribution in
+    docs/statistics.md; `metrics` in docs/comparisons.md, "How the game feels", and
+    docs/experience-metrics.md). Keys keep their names and meaning; new ones may be added."""
     t = summarize(result)
     s = result.summary
     bal = seat_balance(s.seat_wins, s.shared_wins, s.games)

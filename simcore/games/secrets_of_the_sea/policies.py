@@ -60,6 +60,14 @@ POL_DEPTH = 4
 
 MAX_ACTIONS_PER_TURN = 64
 
+# Weight vectors (w[seat, W_*]: each preset's weights in the order of its PolicySpec in
+# __init__.py). balanced: take2, take1, per_row; stop-at-value: target; stop-at-depth: depth.
+W_TAKE2 = 0  # balanced: take a lit tile worth at least this with two dice free
+W_TAKE1 = 1  # balanced: ... with one die free
+W_PER_ROW = 2  # balanced: the threshold lowered by this for each row below row 1
+W_TARGET = 0  # stop-at-value: take the first lit tile worth at least this
+W_DEPTH = 0  # stop-at-depth: take the first tile at this row or deeper
+
 # Float scratch of the ev player (the shared driver's xf: XF_SIZE float64, zeroed before each
 # game). "Dice free": the dice not set aside by an X, 1 or 2 (index nd - 1). A row: 0 the boat,
 # 1..10 a space of the column, 11 the wreck. Values are expected points of the seat on turn.
@@ -497,12 +505,13 @@ def threshold_takes(s, r, seat, pol, w):
     """balanced, stop-at-value, stop-at-depth over a lit tile: take it (rather than dive on)."""
     nd = dice_available(s)
     if pol == POL_DEPTH:
-        return s[S.S_POS] >= w[seat, 0]
+        return s[S.S_POS] >= w[seat, W_DEPTH]
     v = lit_value(s, r, seat, nd)
     if pol == POL_VALUE:
-        return v >= w[seat, 0]
-    # balanced: target w0 with two dice free, w1 with one; w2 per row below row 1
-    target = (w[seat, 0] if nd == 2 else w[seat, 1]) - w[seat, 2] * (s[S.S_POS] - 1)
+        return v >= w[seat, W_TARGET]
+    # balanced: take2 with two dice free, take1 with one; per_row less for each row below row 1
+    take = w[seat, W_TAKE2] if nd == 2 else w[seat, W_TAKE1]
+    target = take - w[seat, W_PER_ROW] * (s[S.S_POS] - 1)
     return v >= target
 
 
