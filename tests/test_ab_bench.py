@@ -23,12 +23,12 @@ def test_a_copied_version_imports_beside_simcore(tmp_path, monkeypatch):
         ]
         assert left == []
     monkeypatch.syspath_prepend(str(tmp_path))
-    mod = importlib.import_module("simcore_ab0.standing")
+    mod = importlib.import_module("simcore_ab0.frame.standing")
     import simcore.frame.standing
 
     assert mod is not simcore.frame.standing
     assert mod.M_SIZE == simcore.frame.standing.M_SIZE
-    assert mod.kernel.__module__ == "simcore_ab0.jit"
+    assert mod.kernel.__module__ == "simcore_ab0.frame.jit"
 
 
 def test_bad_arguments(capsys):

@@ -76,7 +76,7 @@ def test_the_profiled_phases_still_exist(tmp_path):
     are a package of several modules) and wrapped there, once."""
     mod = load()
     where = mod.patch_tree(mod.ROOT, tmp_path, "sunken_city", SUNKEN_CITY, 4096)
-    package = tmp_path / "simcore" / "sunken_city"
+    package = tmp_path / "simcore" / "games" / "sunken_city"
     assert where["plan_route"] == package / "players" / "routes.py"
     for i, f in enumerate(SUNKEN_CITY):
         text = where[f].read_text()
@@ -105,7 +105,7 @@ def test_the_wrapper_follows_the_function_so_later_uses_get_it():
 def test_module_names():
     mod = load()
     root = mod.ROOT
-    path = root / "simcore" / "sunken_city" / "players" / "turn.py"
+    path = root / "simcore" / "games" / "sunken_city" / "players" / "turn.py"
     assert mod.module_name(root, path) == "simcore.games.sunken_city.players.turn"
 
 

@@ -11,7 +11,7 @@ is the reference: every line is given per call of it (per turn, when it is the t
 and as a share of its cycles.
 
 It copies simcore/ to a temporary folder, finds the module of the game's package that defines
-each named function (any simcore/<game>/**/*.py: the engine modules, players/, ...) and
+each named function (any simcore/games/<game>/**/*.py: the engine modules, players/, ...) and
 rewrites the function there as `_NAME_raw`, with a wrapper under the old name right after it
 that reads the cycle counter (llvm.readcyclecounter: rdtsc on x86) before and after the call
 and adds the difference and 1 to two int64 counters, whose address is written into the copy's
@@ -171,7 +171,7 @@ def patch_tree(
     for funcs[i]) in the module of the game package that defines it. Returns each function's
     module in the copy."""
     shutil.copytree(src / "simcore", dst / "simcore", ignore=shutil.ignore_patterns("__pycache__"))
-    where = find_definitions(dst / "simcore" / package, funcs)
+    where = find_definitions(dst / "simcore" / "games" / package, funcs)
     for path in sorted(set(where.values())):
         text = path.read_text()
         for i, f in enumerate(funcs):
