@@ -2,7 +2,9 @@
 Python API (simcore) and hands the result to a renderer (analysis.render). The checks of game
 counts, seeds and output paths are simcore.base.inputs', the same for every command.
 
-Bad input of any kind ends with one line on stderr ("error: ...") and exit status 2.
+Bad input of any kind ends with one line on stderr ("error: ...") and exit status 2: every
+such error is a simcore.base.errors.BalanceError (RulesError for a rules choice, InputError for
+any other input, the command line's own checks included).
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from contextlib import contextmanager
 from typing import Annotated, Any
 
 import typer
+
+from simcore.base.errors import BalanceError, InputError
 
 try:  # typer >= 0.20 carries its own copy of click
     from typer._click import exceptions as _cx
@@ -27,10 +31,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,  # help text as written: "[variant.NAME]" is not markup
 )
-
-
-class UserError(Exception):
-    """A problem with the user's input: printed as one line, exit status 2."""
 
 
 @contextmanager
@@ -64,7 +64,7 @@ def _load_presets(game: str | None, files: list[str] | None) -> None:
     from simcore.frame.registry import get_game
 
     if game is None:
-        raise UserError("--policy-file needs a game")
+        raise InputError("--policy-file needs a game")
     for f in files:
         get_game(game).add_preset_file(f)
 
@@ -299,7 +299,7 @@ def replay(
     from simcore.run.runner import replay_game
 
     if fmt not in ("text", "jsonl"):
-        raise UserError(f"--format must be text or jsonl, not '{fmt}'")
+        raise InputError(f"--format must be text or jsonl, not '{fmt}'")
     out_path = _out(out, "trace")
     trace = replay_game(
         game,
@@ -535,7 +535,7 @@ def tune_players(
     from simcore.studies import tune_players as tp
 
     if not out:
-        raise UserError("--out FILE.toml is needed: the preset file to write")
+        raise InputError("--out FILE.toml is needed: the preset file to write")
     rules = _rules(variant=variant, set_=set_, rules_file=rules_file, game=game)
     with interrupt_exits():
         res = tp.tune_players(
@@ -653,13 +653,11 @@ def robustness(
 
 def main() -> None:
     """Entry point: run the app; any input error is one line on stderr and exit status 2."""
-    from simcore.base.errors import BalanceError
-
     try:
         rc = app(standalone_mode=False)  # returns the code of a typer.Exit
         if isinstance(rc, int) and rc != 0:
             sys.exit(rc)
-    except (UserError, BalanceError) as e:
+    except BalanceError as e:
         sys.stderr.write(f"error: {' '.join(str(e).split())}\n")  # always one line
         sys.exit(2)
     except _cx.ClickException as e:
