@@ -109,6 +109,24 @@ class OptionGroup(dict):
     `grouped`)."""
 
 
+DEFAULT_PLAYERS = 3
+
+
+def default_players(game: str | None) -> int:
+    """--players when it is not given: 3, or the nearest count the game allows (Pig: 2); 3 for
+    an unknown game (whose name is refused afterwards, with the known games)."""
+    from simcore.base.errors import BalanceError
+    from simcore.frame.registry import get_game
+
+    try:
+        spec = get_game(game) if game else None
+    except BalanceError:
+        return DEFAULT_PLAYERS
+    if spec is None:
+        return DEFAULT_PLAYERS
+    return min(max(DEFAULT_PLAYERS, spec.min_players), spec.max_players)
+
+
 def grouped(command):
     """Expand a command's option groups: each parameter whose default is an OptionGroup is
     replaced, at its place in the option list, by the group's options; the command receives
@@ -128,6 +146,8 @@ def grouped(command):
     def run(**kw: Any) -> Any:
         for name, members in groups.items():
             kw[name] = {n: kw.pop(n) for n in members}
+        if "players" in kw and kw["players"] is None:
+            kw["players"] = default_players(kw.get("game"))
         return command(**kw)
 
     run.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
@@ -136,7 +156,12 @@ def grouped(command):
 
 
 GameArg = Annotated[str, typer.Argument(help="game name (see `balance games`)")]
-PlayersOpt = _opt(int, "--players", "-n", help="number of players")
+PlayersOpt = _opt(
+    int | None,
+    "--players",
+    "-n",
+    help="number of players (default: 3, or the nearest the game allows)",
+)
 VariantOpt = _opt(
     list[str] | None,
     "--variant",
@@ -237,7 +262,7 @@ def games(
 @grouped
 def simulate(
     game: GameArg,
-    players: PlayersOpt = 3,
+    players: PlayersOpt = None,
     games_: SimGamesOpt = None,
     rules: dict[str, Any] = RULES,
     rotate_seats: RotateOpt = False,
@@ -286,7 +311,7 @@ def simulate(
 @grouped
 def replay(
     game: GameArg,
-    players: PlayersOpt = 3,
+    players: PlayersOpt = None,
     seed: SeedOpt = DEFAULT_SEED,
     game_index: _opt(int, "--game", help="game index within the seed, 0 to 2**63-1") = 0,
     rules: dict[str, Any] = RULES,
@@ -346,7 +371,7 @@ def bench(
 @grouped
 def compare(
     game: GameArg,
-    players: PlayersOpt = 3,
+    players: PlayersOpt = None,
     variant: ArmsOpt = None,
     set_arm: SetArmOpt = None,
     set_: SetEveryArmOpt = None,
@@ -404,7 +429,7 @@ def dice(
 @grouped
 def sweep(
     game: GameArg,
-    players: PlayersOpt = 3,
+    players: PlayersOpt = None,
     param: ParamOpt = None,
     rules: dict[str, Any] = RULES,
     metric: MetricOpt = None,
@@ -516,7 +541,7 @@ def _search(search: dict[str, Any]) -> dict[str, Any]:
 @grouped
 def tune_players(
     game: GameArg,
-    players: PlayersOpt = 3,
+    players: PlayersOpt = None,
     policy: _opt(str | None, "--policy", help="the player to tune (default: the game's)") = None,
     out: _opt(str, "--out", help="the preset file to write (.toml)") = "",
     name: _opt(str, "--name", help="the preset's name") = "tuned",
@@ -558,7 +583,7 @@ def tune_players(
 @grouped
 def tune(
     game: GameArg,
-    players: PlayersOpt = 3,
+    players: PlayersOpt = None,
     param: _opt(
         list[str] | None, "--param", help="NAME=LOW..HIGH or NAME=V1,V2,... (repeatable)"
     ) = None,

@@ -15,7 +15,7 @@ def load():
 def test_short_names_of_numba_symbols():
     short_name = load().short_name
     sym = (
-        "_ZN7simcore11sunken_city7players6routes10plan_routeB4v360B40c8tJTIeFIjxB2IKSgI4CrvSCKg1"
+        "_ZN7simcore5games11sunken_city7players6routes10plan_routeB4v360B40c8tJTIeFIjxB2IKSgI4CrvSCKg1"
         "MMVC_2fAwA_3dE5ArrayIxLi1E1C7mutable7alignedE"
     )
     name = "simcore.games.sunken_city.players.routes.plan_route"
