@@ -122,9 +122,7 @@ def default_players(game: str | None) -> int:
         spec = get_game(game) if game else None
     except BalanceError:
         return DEFAULT_PLAYERS
-    if spec is None:
-        return DEFAULT_PLAYERS
-    return min(max(DEFAULT_PLAYERS, spec.min_players), spec.max_players)
+    return spec.nearest_players(DEFAULT_PLAYERS) if spec else DEFAULT_PLAYERS
 
 
 def grouped(command):

@@ -44,12 +44,13 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 import numba
 
 from simcore.base.errors import ContractError
+from simcore.frame import search
 
 # hook -> its arguments (the arity is checked; the names document it)
 REQUIRED: dict[str, tuple[str, ...]] = {
@@ -75,8 +76,10 @@ OPTIONAL: dict[str, tuple[str, ...]] = {
     "search_more": ("s", "r", "seat", "turn"),
     "search_prefer": ("s", "r", "seat", "base", "wts", "x", "xf", "at", "n"),
 }
-SEARCH_REQUIRED = ("search_options", "search_play")
-SEARCH_OPTIONAL = ("search_step", "search_hide", "search_more", "search_prefer")
+# the search player's hooks as simcore.frame.search names them: both of HOOKS or neither, and
+# the optional ones only with them
+SEARCH_REQUIRED = search.HOOKS
+SEARCH_OPTIONAL = (search.STEP_HOOK, *search.DEFAULT_HOOKS)
 # modules whose kernels any game may name as a hook (the frame's shared helpers)
 SHARED = ("simcore.frame.",)
 
@@ -219,7 +222,3 @@ def _shared_prefixes(game: str) -> tuple[str, ...]:
     imports copies of simcore under other names)."""
     top = game.split(".")[0]
     return tuple(top + p[len("simcore") :] for p in SHARED)
-
-
-def field_names() -> list[str]:
-    return [f.name for f in fields(GameContract)]

@@ -175,6 +175,10 @@ class GameSpec:
         return self.driver.play_batch
 
     # ------------------------------------------------------------------ rules
+    def nearest_players(self, players: int) -> int:
+        """The player count nearest to `players` that the game allows."""
+        return min(max(players, self.min_players), self.max_players)
+
     def check_players(self, players: int) -> None:
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
             raise RulesError(

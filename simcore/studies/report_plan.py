@@ -41,18 +41,13 @@ def section_games(games: int) -> dict[str, int]:
     }
 
 
-def clamp_players(spec: Any, p: int) -> int:
-    """The player count nearest to p that the game allows."""
-    return min(max(p, spec.min_players), spec.max_players)
-
-
 def _ladder_plans(spec: Any, games: int, seed: int) -> dict[tuple, Any]:
     """The ladder's simulations: each preset against random players, and head to head (none
     for a game without a `random` player, such as a game without decisions)."""
     if "random" not in spec.policies:
         return {}
     presets = [p for p in spec.presets if p != "random"]
-    n3, n2 = clamp_players(spec, 3), clamp_players(spec, 2)
+    n3, n2 = spec.nearest_players(3), spec.nearest_players(2)
     plans = {}
     for p in presets:
         policies = ",".join([p] + ["random"] * (n3 - 1))
@@ -112,7 +107,7 @@ class ReportRuns:
     @property
     def ladder_players(self) -> tuple[int, int]:
         """The player counts of the ladder: against random players, and head to head."""
-        return clamp_players(self.spec, 3), clamp_players(self.spec, 2)
+        return self.spec.nearest_players(3), self.spec.nearest_players(2)
 
 
 def play_report(
