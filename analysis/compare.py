@@ -13,7 +13,6 @@ intervals, Holm's correction (statsmodels multipletests) and Cohen's h
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,15 +21,20 @@ import pandas as pd
 from statsmodels.stats.proportion import proportion_effectsize
 
 from analysis.stats import (
-    fmt_p,
-    holm,
-    p_text,
     rate_ci,
     ratio_value,
     seat_balance,
     t_interval,
 )
 from analysis.summary import records, run_keys
+from analysis.verdict_engine import (
+    Verdict,
+    Wording,
+    effect_wording,
+    first_player_advantage,
+    largest_gap,
+    z_verdict,
+)
 from simcore.base.metrics import Metric, largest_gap_seats, shown_metrics
 
 ALPHA = 0.05
@@ -130,6 +134,8 @@ def comparison_table(run: Any, alpha: float = ALPHA, paired: bool = True) -> pd.
     defs = {m.name: m for m in _metric_defs(run)}
     records = []
     for m in _metric_defs(run):
+        if m.name == "largest_gap" and run.players == 2:
+            continue  # 2 players: the gap is twice the first-player advantage, one question
         if m.name in idx and _constant(run, idx[m.name]):
             continue  # the same value in every game of every arm: nothing to compare
         if m.num and _constant_ratio(run, m):
@@ -157,7 +163,7 @@ def comparison_table(run: Any, alpha: float = ALPHA, paired: bool = True) -> pd.
                 fn = run.moments.ratio_paired
                 d, se = fn(a, *m.vectors(idx), paired=paired)
                 lo, hi, p = t_interval(d, se, run.moments.n, alpha)
-                rec.update(diff=d, diff_low=lo, diff_high=hi, p_value=p)
+                rec.update(diff=d, diff_low=lo, diff_high=hi, p_value=p, se=se)
                 if m.kind == "rate":
                     rec["cohen_h"] = float(proportion_effectsize(row["value"], base["value"]))
             elif a > 0:
@@ -171,107 +177,118 @@ def comparison_table(run: Any, alpha: float = ALPHA, paired: bool = True) -> pd.
                 # seat_balance values: both are means of the same per-game quantities
                 d, se = fn(a, c, c0)
                 lo, hi, p = t_interval(d, se, run.moments.n, alpha)
-                rec.update(diff=d, diff_low=lo, diff_high=hi, p_value=p)
+                rec.update(diff=d, diff_low=lo, diff_high=hi, p_value=p, se=se)
                 if m.kind == "rate" and m.name not in ("fpa", "largest_gap"):
                     rec["cohen_h"] = float(proportion_effectsize(row["value"], base["value"]))
             records.append(rec)
     df = pd.DataFrame(records)
-    df["p_holm"] = np.nan
-    has = df["p_value"].notna()
-    if has.any():
-        df.loc[has, "p_holm"] = holm(df.loc[has, "p_value"], alpha)
-    df["significant"] = df["p_holm"] < alpha
-    df["verdict"] = [
-        verdict(defs[r.metric], r, run.arms[0].label, alpha, tests=int(has.sum()))
-        if r.arm != run.arms[0].label
-        else ""
-        for r in df.itertuples()
-    ]
+    if "se" not in df:
+        df["se"] = np.nan
+    only = scoring_only_arms(run, df)
+    df["scoring_only"] = df["arm"].isin(only)
+    # the family the calls are adjusted over: every difference that varies from game to game
+    # (a difference that is 0 in every game is no test: it is exactly 0)
+    family = df["p_value"].notna() & ~((df["se"] <= 0) & (df["diff"] == 0))
+    tests = max(int(family.sum()), 1)
+    df["tests"] = np.where(df["p_value"].notna(), tests, 0)
+    verdicts = []
+    for col in ("adj_low", "adj_high", "p_adjusted"):
+        df[col] = np.nan
+    df["verdict"] = ""
+    for i, r in df.iterrows():
+        if not np.isfinite(r["p_value"]):
+            continue
+        v = effect_verdict(run, defs[r["metric"]], r, tests if family[i] else 1, alpha)
+        verdicts.append(v)
+        scale = 100 if r["kind"] == "rate" else 1
+        df.loc[i, ["adj_low", "adj_high", "p_adjusted"]] = [v.low / scale, v.high / scale, v.p]
+        df.loc[i, "verdict"] = (
+            v.sentence() if family[i] else f"`{r['arm']}`: the same {r['label']} in every game"
+        )
+    df["significant"] = df["p_adjusted"] < alpha
+    df.attrs["verdicts"] = verdicts
+    df.attrs["scoring_only"] = only
     return df
 
 
-# --------------------------------------------------------------------------------- words
-def _decimals(half_width: float, kind: str) -> int:
-    """Two significant digits of the interval's half-width (in points for rates)."""
-    hw = abs(half_width) * (100 if kind == "rate" else 1)
-    if not np.isfinite(hw) or hw == 0:
-        return 2 if kind != "rate" else 1
-    return int(min(max(1 - math.floor(math.log10(hw)), 0), 4))
+# the metrics a scoring rule cannot change: what the players did (length, counters); a
+# variant under which all of them are the same in every game is scoring-only
+def _play_metric(m: Metric) -> bool:
+    return m.kind == "mean" and not m.name.startswith("score_") and not m.num
 
 
-def _num(x: float, kind: str, dec: int, sign: bool = False) -> str:
-    v = x * 100 if kind == "rate" else x
-    return f"{v:+.{dec}f}" if sign else f"{v:.{dec}f}"
+def scoring_only_arms(run: Any, table: pd.DataFrame) -> list[str]:
+    """The arms whose games are the baseline's game for game (every play metric: length,
+    turns and every counter, the same in every game: paired difference 0 with no variance):
+    the players made the same decisions, only the scoring differs."""
+    out = []
+    play = [m.name for m in _metric_defs(run) if _play_metric(m) and m.name in run.index]
+    if not play:
+        return out
+    k = len(run.metrics)
+    for a, arm in enumerate(run.arms[1:], start=1):
+        same = True
+        for name in play:
+            d, se = run.moments.paired(a, _unit(k, run.index[name]), _unit(k, run.index[name]))
+            if d != 0 or se > 0:
+                same = False
+                break
+        if same:
+            out.append(arm.label)
+    return out
 
 
-def _level(x: float, kind: str, dec: int) -> str:
-    """A value of the metric itself: rates as percentages."""
-    return f"{x * 100:.{dec}f}%" if kind == "rate" else f"{x:.{dec}f}"
+OWN_SCALE = ("margin",)  # metrics in score points: a scoring rule changes their scale
 
 
-def verdict(m: Metric, r: Any, base: str, alpha: float = ALPHA, tests: int = 1) -> str:
-    """One plain-language line for one metric of one arm against the first arm, consistent with
-    the numbers: a change is called only when the Holm-corrected p is below alpha, and then its
-    interval (which excludes 0) is given in the direction of the change."""
-    d, lo, hi = r.diff, r.diff_low, r.diff_high
-    dec = _decimals((hi - lo) / 2, m.kind)
-    pts = " points" if m.kind == "rate" else (f" {m.unit}" if m.unit else "")
-    conf = f"{round((1 - alpha) * 100)}% CI"
-    # '1.8 rounds longer', '2.1 points higher', '0.22 more per game'
-    pts_before, pts_after = ("", f" {m.unit}") if m.unit == "per game" else (pts, "")
-    before, after = _level(r.value - d, m.kind, dec), _level(r.value, m.kind, dec)
-    if r.p_holm < alpha:
-        word = m.more if d > 0 else m.less
-        a, b = (lo, hi) if d > 0 else (-hi, -lo)
-        return (
-            f"{r.arm}: {m.label} {_num(abs(d), m.kind, dec)}{pts_before} {word}{pts_after} "
-            f"than {base} "
-            f"({before} -> {after}; {conf} {_num(a, m.kind, dec)} to {_num(b, m.kind, dec)}; "
-            f"Holm {fmt_p(r.p_holm)})"
-        )
-    text = (
-        f"{r.arm}: {m.label} unchanged ({_num(d, m.kind, dec, True)}{pts}, {conf} "
-        f"{_num(lo, m.kind, dec, True)} to {_num(hi, m.kind, dec, True)}; {fmt_p(r.p_value)}"
+def effect_verdict(run: Any, m: Metric, r: Any, tests: int, alpha: float = ALPHA) -> Verdict:
+    """The verdict record of a variant's effect on a metric (a row of comparison_table):
+    points for rates, the metric's unit otherwise; a score metric of a scoring-only variant
+    is marked as in the variant's own scale."""
+    k = 100.0 if m.kind == "rate" else 1.0
+    unit = "points" if m.kind == "rate" else (m.unit or "")
+    if m.name in OWN_SCALE or m.name.startswith("score_"):
+        unit = "score points"
+        if r["scoring_only"]:
+            unit += " (in the variant's own scale)"
+    before, after = k * (r["value"] - r["diff"]), k * r["value"]
+    words = effect_wording(r["arm"], m.name, m.label, m.more, m.less, before, after, unit)
+    return z_verdict(
+        f"{run.players}p/effect/{r['arm']}/{m.name}",
+        f"{m.label} under {r['arm']} minus under {run.arms[0].label}",
+        unit,
+        k * r["diff"],
+        k * r["se"],
+        int(r["games"]),
+        words,
+        tests,
+        alpha,
+        df=int(run.moments.n) - 1,
     )
-    if r.p_value < alpha:
-        text += f", but {fmt_p(r.p_holm, 'Holm p')} over the table's {tests} tests: not significant"
-    return text + ")"
 
 
-HEADLINE_METRICS = {"rounds": "", "largest_gap": "seat gap ", "fpa": "first-player advantage "}
+# --------------------------------------------------------------------------------- words
+HEADLINE_METRICS = ("rounds", "largest_gap", "fpa")
 
 
 def headlines(table: pd.DataFrame, alpha: float = ALPHA) -> list[str]:
-    """One line per arm after the first: length, seat gap and first-player advantage, e.g.
-    'no-chips: 1.8 rounds longer (95% CI 1.6 to 2.0); seat gap unchanged, p = 0.41'."""
+    """One line per arm after the first: its verdicts on the length, the largest seat gap and
+    the first-player advantage (the records' sentences); a scoring-only arm says so first."""
     out = []
+    verdicts = {v.key.split("/", 2)[2]: v for v in table.attrs.get("verdicts", [])}
     arms = list(dict.fromkeys(table["arm"]))
     for arm in arms[1:]:
-        parts = []
-        for name, label in HEADLINE_METRICS.items():
-            sel = table[(table.arm == arm) & (table.metric == name)]
-            if sel.empty:
-                continue
-            r = sel.iloc[0]
-            d = r["diff"]
-            if r.p_holm < alpha:
-                dec = _decimals((r.diff_high - r.diff_low) / 2, r.kind)
-                lo, hi = (r.diff_low, r.diff_high) if d > 0 else (-r.diff_high, -r.diff_low)
-                if name == "rounds":
-                    what = "rounds " + ("longer" if d > 0 else "shorter")
-                else:
-                    what = "points " + (
-                        ("wider" if d > 0 else "narrower")
-                        if name == "largest_gap"
-                        else ("larger" if d > 0 else "smaller")
-                    )
-                parts.append(
-                    f"{label}{_num(abs(d), r.kind, dec)} {what} (95% CI "
-                    f"{_num(lo, r.kind, dec)} to {_num(hi, r.kind, dec)})"
-                )
-            else:
-                parts.append(f"{label or 'length '}unchanged, {fmt_p(r.p_value)}")
-        out.append(f"{arm}: " + "; ".join(parts))
+        parts = [
+            verdicts[f"{arm}/{name}"].sentence()
+            for name in HEADLINE_METRICS
+            if f"{arm}/{name}" in verdicts
+        ]
+        head = f"{arm}: "
+        if arm in table.attrs.get("scoring_only", []):
+            head += "scoring-only (the same games, scored differently); "
+        if not parts:
+            parts = ["no difference from the baseline in any game"]
+        out.append(head + "; ".join(parts))
     return out
 
 
@@ -285,6 +302,11 @@ class Comparison:
     headlines: list[str]
     alpha: float = ALPHA
     extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def verdicts(self) -> list[Verdict]:
+        """The verdict records of every difference in the table (analysis.verdict_engine)."""
+        return list(self.table.attrs.get("verdicts", []))
 
     def to_json(self) -> dict[str, Any]:
         run = self.run
@@ -304,6 +326,8 @@ class Comparison:
             ],
             "alpha": self.alpha,
             "table": records(self.table),
+            "verdicts": [v.as_json() for v in self.verdicts],
+            "scoring_only": list(self.table.attrs.get("scoring_only", [])),
             "headlines": self.headlines,
             "elapsed_s": run.elapsed_s,
         }
@@ -319,7 +343,8 @@ def comparison(run: Any, alpha: float = ALPHA, with_headlines: bool = True) -> C
 def sweep_table(sweep: Any, alpha: float = ALPHA) -> dict[str, Any]:
     """A played sweep (simcore.studies.arms.SweepRun) -> {'params': [keys], 'table': tidy frame (one
     row per setting and metric: the param values, metric, value, ci_low, ci_high, diff to the
-    first setting with its paired interval and Holm p), 'comparison': the Comparison}."""
+    first setting with its paired interval and the adjusted call), 'comparison': the
+    Comparison}."""
     run = sweep.run
     comp = comparison(run, alpha, with_headlines=len(run.arms) > 1)
     t = comp.table.copy()
@@ -344,14 +369,18 @@ def _with_interval(rec: dict, name: str, key: str, v: pd.DataFrame) -> None:
 
 def _dice_rows(p: int, run: Any, alpha: float) -> list[dict]:
     """One row per die of a player count (arm 0 the rulebook's die), the fairest (smallest
-    largest seat gap) marked."""
+    largest seat gap) marked; the gap and the first-player advantage are the seat verdicts
+    of analysis.verdict_engine (as every command gives them; shares in the table)."""
     vals = arm_values(run, alpha)
     counters = [c for c in key_counters(run.spec) if c in run.index]
     prow = []
     for a, arm in enumerate(run.arms):
         s = run.results[a].summary
         bal = seat_balance(s.seat_wins, s.shared_wins, s.games, alpha)
+        gap = largest_gap(p, s.seat_wins, s.games, alpha)
+        fpa = first_player_advantage(p, s.seat_wins[0], sum(s.seat_wins), s.games, alpha)
         v = vals[vals.arm == arm.label].set_index("metric")
+        best, worst = largest_gap_seats(s.seat_wins)
         rec = {
             "players": p,
             "die": arm.label,
@@ -359,13 +388,14 @@ def _dice_rows(p: int, run: Any, alpha: float) -> list[dict]:
             "rulebook": a == 0,
             "games": s.games,
             "chi2_p": bal["p_value"],
-            "largest_gap": bal["largest_gap"],
-            "gap_low": bal["largest_gap_ci"][0],
-            "gap_high": bal["largest_gap_ci"][1],
-            "gap_seats": f"{bal['largest_gap_seats'][0]}-{bal['largest_gap_seats'][1]}",
-            "fpa": bal["first_player_advantage"],
-            "fpa_low": bal["first_player_advantage_ci"][0],
-            "fpa_high": bal["first_player_advantage_ci"][1],
+            "largest_gap": gap.estimate / 100,
+            "gap_low": gap.low / 100,
+            "gap_high": gap.high / 100,
+            "gap_seats": f"{best}-{worst}",
+            "fpa": fpa.estimate / 100,
+            "fpa_low": fpa.low / 100,
+            "fpa_high": fpa.high / 100,
+            "verdicts": [gap.as_json(), fpa.as_json()],
         }
         for name in ["rounds", *counters]:
             _with_interval(rec, name, name, v)
@@ -376,13 +406,15 @@ def _dice_rows(p: int, run: Any, alpha: float) -> list[dict]:
     return prow
 
 
-def _gap_excess(run: Any, prow: list[dict], alpha: float) -> None:
+def _gap_excess(run: Any, prow: list[dict], alpha: float) -> list[tuple[dict, float, float]]:
     """For every die but the fairest: how much larger its largest seat gap is than the
-    fairest die's (gap_excess), with the paired interval and p of that difference (the same
-    games under both dice; each gap's best and worst seats as found in its own games).
-    Fills gap_excess, gap_excess_low, gap_excess_high, gap_excess_p (NaN on the fairest)."""
+    fairest die's (gap_excess, a share), with the unadjusted paired interval and p of that
+    difference (the same games under both dice; each gap's best and worst seats as found in
+    its own games). Fills gap_excess, gap_excess_low, gap_excess_high, gap_excess_p (NaN on
+    the fairest) and returns (row, difference, its standard error) per other die."""
     best = next(a for a, r in enumerate(prow) if r["fairest"])
     cb, _, _ = _gap_vector(run, best)
+    out = []
     for a, r in enumerate(prow):
         r.update(gap_excess=np.nan, gap_excess_low=np.nan, gap_excess_high=np.nan)
         r["gap_excess_p"] = np.nan
@@ -392,6 +424,32 @@ def _gap_excess(run: Any, prow: list[dict], alpha: float) -> None:
         d, se = run.moments.between(a, best, c, cb)
         lo, hi, pv = t_interval(d, se, run.moments.n, alpha)
         r.update(gap_excess=d, gap_excess_low=lo, gap_excess_high=hi, gap_excess_p=pv)
+        out.append((r, d, se, int(run.moments.n)))
+    return out
+
+
+def gap_excess_verdict(
+    r: dict, fairest: str, d: float, se: float, n: int, tests: int, alpha: float
+) -> Verdict:
+    """The verdict record of one die's gap against the fairest die's, in points, adjusted
+    over every die of every player count compared (tests)."""
+    p, die = r["players"], r["die"]
+    return z_verdict(
+        f"{p}p/die_gap_excess/{die}",
+        f"the largest seat gap with die {die} minus with die {fairest}",
+        "points",
+        100 * d,
+        100 * se,
+        int(r["games"]),
+        Wording(
+            f"die {die} leaves a wider seat gap than die {fairest}",
+            f"die {die} leaves a narrower seat gap than die {fairest}",
+            f"die {die}'s seat gap is not clearly wider than die {fairest}'s",
+        ),
+        tests,
+        alpha,
+        df=n - 1,
+    )
 
 
 def dice_tables(runs: dict[int, Any], alpha: float = ALPHA) -> dict[str, Any]:
@@ -399,71 +457,88 @@ def dice_tables(runs: dict[int, Any], alpha: float = ALPHA) -> dict[str, Any]:
     rulebook's die first).
 
     Returns {'table': one row per (players, die): seat fairness chi-square p, largest gap and
-    first-player advantage with intervals, length and the key counters (key_counters), the
-    rulebook's die and the fairest die (smallest largest gap in these games) marked, and for
-    every other die its gap's excess over the fairest die's (gap_excess: paired interval, p,
-    and gap_excess_p_holm, Holm-corrected over every die and player count); 'verdicts': one
-    line per player count; 'counters': the key counters shown; 'runs'}.
+    first-player advantage with intervals (shares), length and the key counters
+    (key_counters), the rulebook's die and the fairest die (smallest largest gap in these
+    games) marked, and for every other die its gap's excess over the fairest die's
+    (gap_excess: the unadjusted paired interval and p; gap_excess_adj_low/_high and
+    gap_excess_p_adjusted: Bonferroni over every die and player count compared, what the call
+    rests on); 'verdicts': one line per player count; 'records': the verdict records;
+    'counters': the key counters shown; 'runs'}.
 
     A die is called the fairest of its player count (clearly_fairest) only when its gap is
-    significantly smaller than every other die's (every Holm p < alpha), the rulebook's die
-    included; otherwise the verdict says that no die is clearly fairer and gives the margin
-    to the runner-up (the die with the next smallest gap) with its interval."""
-    rows = []
+    significantly smaller than every other die's (every adjusted interval above 0), the
+    rulebook's die included; otherwise the verdict says that no die is clearly fairer and
+    gives the margin to the runner-up (the die with the next smallest gap) with its
+    interval."""
+    rows, excess = [], []
     for p, run in runs.items():
         prow = _dice_rows(p, run, alpha)
-        _gap_excess(run, prow, alpha)
+        excess += _gap_excess(run, prow, alpha)
         rows.append(prow)
-    flat = [r for prow in rows for r in prow]
-    pvals = [r["gap_excess_p"] for r in flat if np.isfinite(r["gap_excess_p"])]
-    corrected = iter(holm(pvals, alpha) if pvals else [])
-    for r in flat:
-        r["gap_excess_p_holm"] = next(corrected) if np.isfinite(r["gap_excess_p"]) else np.nan
+    tests = max(len(excess), 1)
+    records_ = []
     for prow in rows:
+        fairest = next(r["die"] for r in prow if r["fairest"])
+        for r in prow:
+            r.update(gap_excess_adj_low=np.nan, gap_excess_adj_high=np.nan)
+            r["gap_excess_p_adjusted"] = np.nan
+            r["gap_excess_verdict"] = None
+        for r, d, se, n in (e for e in excess if e[0] in prow):
+            v = gap_excess_verdict(r, fairest, d, se, n, tests, alpha)
+            r.update(gap_excess_adj_low=v.low / 100, gap_excess_adj_high=v.high / 100)
+            r["gap_excess_p_adjusted"] = v.p
+            r["gap_excess_verdict"] = v.as_json()
+            records_.append(v)
         others = [r for r in prow if not r["fairest"]]
-        clear = bool(others) and all(r["gap_excess_p_holm"] < alpha for r in others)
+        clear = bool(others) and all(r["gap_excess_adj_low"] > 0 for r in others)
         for r in prow:
             r["clearly_fairest"] = r["fairest"] and clear
-    verdicts = [_dice_verdict(prow, alpha) for prow in rows]
+    by_key = {v.key: v for v in records_}
+    verdicts = [_dice_verdict(prow, by_key) for prow in rows]
     counters = key_counters(next(iter(runs.values())).spec) if runs else []
-    return {"table": pd.DataFrame(flat), "verdicts": verdicts, "counters": counters, "runs": runs}
+    return {
+        "table": pd.DataFrame([r for prow in rows for r in prow]),
+        "verdicts": verdicts,
+        "records": records_,
+        "counters": counters,
+        "runs": runs,
+    }
 
 
-def _pts_ci(v: float, lo: float, hi: float) -> str:
-    return f"{v * 100:.1f} points, 95% CI {lo * 100:.1f} to {hi * 100:.1f}"
-
-
-def _dice_verdict(prow: list[dict], alpha: float) -> str:
-    """The verdict line of one player count (its rows as filled by dice_tables)."""
+def _dice_verdict(prow: list[dict], by_key: dict[str, Verdict]) -> str:
+    """The verdict line of one player count (its rows as filled by dice_tables): the
+    fairest die's gap, and the runner-up's margin as its verdict record says it."""
     best = next(r for r in prow if r["fairest"])
     book = prow[0]
     p = best["players"]
     others = sorted((r for r in prow if not r["fairest"]), key=lambda r: r["largest_gap"])
-    gap = f"largest seat gap {_pts_ci(best['largest_gap'], best['gap_low'], best['gap_high'])}"
+    g = best["verdicts"][0]
+    gap = (
+        f"largest seat gap {g['estimate']:.1f} points (95% CI {g['low']:.1f} to "
+        f"{g['high']:.1f}, adjusted over the {g['tests']} pairs of seats)"
+    )
     if not others:
         return f"{p} players: only one die ({best['die']}, {gap})"
-    runner = others[0]
-    margin = (
-        f"{_pts_ci(runner['gap_excess'], runner['gap_excess_low'], runner['gap_excess_high'])}; "
-        f"{fmt_p(runner['gap_excess_p'])}, {fmt_p(runner['gap_excess_p_holm'], 'Holm p')}"
-    )
+    runner = by_key[f"{p}p/die_gap_excess/{others[0]['die']}"]
     where = "the rulebook's die" if best is book else f"the rulebook's is {book['die']}"
     if best["clearly_fairest"]:
-        weakest = max(others, key=lambda r: r["gap_excess_p_holm"])
         return (
             f"{p} players: {best['die']} is the fairest die ({where}; {gap}): its gap is "
-            f"smaller than every other die's, by {margin} against the runner-up "
-            f"{runner['die']} (the largest Holm p over the other dice: "
-            f"{p_text(weakest['gap_excess_p_holm'])})"
+            f"smaller than every other die's; the margin to the runner-up {others[0]['die']}: "
+            f"{runner.sentence()}"
         )
     text = (
         f"{p} players: no die is clearly fairer: {best['die']} has the smallest gap ({gap}; "
-        f"{where}), the runner-up {runner['die']} "
-        f"{runner['largest_gap'] * 100:.1f} points; margin {margin}"
+        f"{where}); the margin to the runner-up {others[0]['die']}: {runner.sentence()}"
     )
-    weak = [r for r in others[1:] if r["gap_excess_p_holm"] >= alpha]
-    if runner["gap_excess_p_holm"] < alpha and weak:
-        text += f"; not clearly fairer than {', '.join(r['die'] for r in weak)}"
+    if runner.significant:
+        weak = [
+            r["die"]
+            for r in others[1:]
+            if not by_key[f"{p}p/die_gap_excess/{r['die']}"].significant
+        ]
+        if weak:
+            text += f"; not clearly fairer than {', '.join(weak)}"
     return text
 
 

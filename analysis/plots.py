@@ -170,14 +170,15 @@ def end_reasons(df: pd.DataFrame, ax=None, title: str = "How games end"):
 
 def comparison_forest(table: pd.DataFrame, ax=None, title: str = "Difference to the baseline"):
     """table: rows of analysis.compare.comparison_table (one kind of metric: all rates or all
-    in one unit), arms after the first. Each difference with its paired 95% interval; rates in
-    percentage points. Filled markers: significant after Holm's correction."""
+    in one unit), arms after the first. Each difference with the paired 95% interval its call
+    rests on (adjusted over the comparison's tests); rates in percentage points. Filled
+    markers: significant (the interval excludes 0)."""
     ax = _ax(ax, (6, 0.35 * len(table) + 1.2))
     t = table.dropna(subset=["diff"]).reset_index(drop=True)
     scale = 100.0 if (t["kind"] == "rate").all() else 1.0
     y = list(range(len(t)))[::-1]
     d = t["diff"].to_numpy() * scale
-    err = _err(d, t["diff_low"].to_numpy() * scale, t["diff_high"].to_numpy() * scale)
+    err = _err(d, t["adj_low"].to_numpy() * scale, t["adj_high"].to_numpy() * scale)
     arms = list(dict.fromkeys(t["arm"]))
     colours = matplotlib.rcParams["axes.prop_cycle"].by_key()["color"]
     for i, arm in enumerate(arms):
@@ -213,7 +214,7 @@ def comparison_forest(table: pd.DataFrame, ax=None, title: str = "Difference to 
     return _labelled(
         ax,
         ("difference (percentage points)" if scale == 100 else "difference")
-        + ", paired 95% CI\n(filled: significant after Holm, hollow: not)",
+        + ", paired 95% CI, adjusted\n(filled: significant, hollow: not)",
         "arm: metric",
         title,
     )

@@ -19,6 +19,7 @@ import pandas as pd
 
 from analysis.stats import fmt_p, p_text
 from analysis.summary import records, result_json, run_keys, summarize
+from analysis.verdict_engine import seat_verdicts
 from simcore.base.errors import InputError, RulesError
 from simcore.base.inputs import write_atomic
 
@@ -106,7 +107,7 @@ def simulation(
     if res.checked and res.summary.errors:
         raise RulesError(f"checked mode: {res.summary.errors} games broke an invariant")
     if json_out:
-        _json(result_json(res, version), echo)
+        _json(simulation_json(res, version), echo)
         return
     t = summarize(res)
     echo(
@@ -135,20 +136,26 @@ def simulation(
         echo(f"rows written to {out_path}")
 
 
+def simulation_json(res: Any, version: str) -> dict[str, Any]:
+    """simulate's JSON: the result (shares, analysis.summary.result_json) and its seat
+    verdict records (points: analysis.verdict_engine)."""
+    verdicts = seat_verdicts(res.players, res.summary.seat_wins, res.games) if res.games else []
+    return {**result_json(res, version), "verdicts": [v.as_json() for v in verdicts]}
+
+
 def _balance_lines(res: Any, t: dict[str, pd.DataFrame], echo: Echo) -> None:
     """Seat fairness (or the solo success rate), length and end reasons."""
     b = t["balance"].iloc[0]
     if res.players == 1:
-        echo(f"solo: target reached in {b.fair_share:.4f} of the games")
+        echo(f"solo: target reached in {100 * b.fair_share:.2f}% of the games")
     else:
-        fpa_lo, fpa_hi = b.first_player_advantage_ci
-        gap_lo, gap_hi = b.largest_gap_ci
+        chi = fmt_p(b.p_value)
         echo(
-            f"seat fairness chi-square {fmt_p(b.p_value)}; first-player advantage "
-            f"{b.first_player_advantage:+.4f} (95% CI {fpa_lo:+.4f} to {fpa_hi:+.4f}); largest "
-            f"seat gap {b.largest_gap:.4f} ({gap_lo:.4f} to {gap_hi:.4f}); shared wins "
-            f"{b.shared_win_rate:.4f}"
+            f"seat fairness chi-square {chi}; shared wins {100 * b.shared_win_rate:.2f}% "
+            "(win rates in points; the seat verdicts below: analysis.verdict_engine)"
         )
+        for v in seat_verdicts(res.players, res.summary.seat_wins, res.games):
+            echo(f"  {v.sentence()}")
     length = t["length"].iloc[0]
     echo(
         f"length: mean {length.mean_rounds:.2f} rounds (median {length.median_rounds:.0f}, "
@@ -225,10 +232,11 @@ def _cell(r) -> str:
 
 
 def _diff(r) -> str:
+    """The difference with the interval its call rests on (adjusted over the table)."""
     if r.diff != r.diff:  # the baseline arm
         return ""
     k = 100 if r.kind == "rate" else 1
-    return f"{r.diff * k:+.3f} [{r.diff_low * k:+.3f}, {r.diff_high * k:+.3f}]"
+    return f"{r.diff * k:+.3f} [{r.adj_low * k:+.3f}, {r.adj_high * k:+.3f}]"
 
 
 def _optional(fmt: str) -> Callable[[float], str]:
@@ -236,21 +244,26 @@ def _optional(fmt: str) -> Callable[[float], str]:
 
 
 def comparison_text(table: pd.DataFrame, headlines: list[str], echo: Echo) -> None:
-    """The comparison table (rates in %, differences of rates in points) and the verdicts."""
+    """The comparison table (rates in %, differences of rates in points, each with the
+    interval adjusted over the table's tests that its call rests on) and the verdicts."""
+    tests = int(table["tests"].max()) if len(table) and table["tests"].max() > 0 else 1
     show = pd.DataFrame(
         {
             "metric": table["label"],
             "arm": table["arm"],
             "value [95% CI]": [_cell(r) for r in table.itertuples()],
-            "diff [paired 95% CI]": [_diff(r) for r in table.itertuples()],
+            f"diff [95% CI adj. over {tests}]": [_diff(r) for r in table.itertuples()],
             "p": table["p_value"].map(lambda v: "" if v != v else p_text(v)),
-            "Holm p": table["p_holm"].map(lambda v: "" if v != v else p_text(v)),
+            "adjusted p": table["p_adjusted"].map(lambda v: "" if v != v else p_text(v)),
             "h": table["cohen_h"].map(_optional("+.3f")),
         }
     )
     echo(show.to_string(index=False))
     echo("")
-    echo("verdicts (rates in percentage points; a change is called when Holm p < 0.05):")
+    echo(
+        "verdicts (rates in percentage points; each interval and p adjusted over the "
+        f"table's {tests} tests, Bonferroni: a change is called when its interval excludes 0):"
+    )
     for line in headlines:
         echo(f"  {line}")
     echo("")
@@ -309,9 +322,12 @@ def dice(runs: dict[int, Any], json_out: bool, echo: Echo) -> None:
     spec, n, seed = first.spec, first.games, first.seed
     if json_out:
         js = run_keys(first, list(runs))
-        _json({**js, "table": records(t), "verdicts": res["verdicts"]}, echo)
+        js.update(table=records(t.drop(columns=["verdicts", "gap_excess_verdict"])))
+        js.update(records=[v.as_json() for v in res["records"]], verdicts=res["verdicts"])
+        _json(js, echo)
         return
     echo(f"{spec.title}: {n:,} games per die and player count on the same games (seed {seed})")
+    pts = "{:+.1f}".format
     show = pd.DataFrame(
         {
             "players": t["players"],
@@ -319,19 +335,22 @@ def dice(runs: dict[int, Any], json_out: bool, echo: Echo) -> None:
             "faces": t["faces"],
             "rulebook": t["rulebook"].map(lambda v: "yes" if v else ""),
             "chi2 p": t["chi2_p"].map(p_text),
-            "gap [95% CI]": [
-                f"{r.largest_gap:.4f} [{r.gap_low:.4f}, {r.gap_high:.4f}]" for r in t.itertuples()
-            ],
-            "first-player adv. [95% CI]": [
-                f"{r.fpa:+.4f} [{r.fpa_low:+.4f}, {r.fpa_high:+.4f}]" for r in t.itertuples()
-            ],
-            "gap - fairest's [95% CI]": [
-                ""
-                if r.fairest
-                else f"{r.gap_excess:+.4f} [{r.gap_excess_low:+.4f}, {r.gap_excess_high:+.4f}]"
+            "gap, points [adj. 95% CI]": [
+                f"{100 * r.largest_gap:.1f} [{100 * r.gap_low:.1f}, {100 * r.gap_high:.1f}]"
                 for r in t.itertuples()
             ],
-            "Holm p": t["gap_excess_p_holm"].map(lambda v: "" if v != v else p_text(v)),
+            "first-player adv., points [95% CI]": [
+                f"{pts(100 * r.fpa)} [{pts(100 * r.fpa_low)}, {pts(100 * r.fpa_high)}]"
+                for r in t.itertuples()
+            ],
+            "gap - fairest's [adj. 95% CI]": [
+                ""
+                if r.fairest
+                else f"{pts(100 * r.gap_excess)} [{pts(100 * r.gap_excess_adj_low)}, "
+                f"{pts(100 * r.gap_excess_adj_high)}]"
+                for r in t.itertuples()
+            ],
+            "adjusted p": t["gap_excess_p_adjusted"].map(lambda v: "" if v != v else p_text(v)),
             "rounds": t["rounds"].map(lambda v: f"{v:.2f}"),
         }
     )
@@ -339,8 +358,10 @@ def dice(runs: dict[int, Any], json_out: bool, echo: Echo) -> None:
         show[c.replace("_", " ")] = t[c].map(lambda v: f"{v:.2f}")
     echo(show.to_string(index=False))
     echo(
-        "(* the smallest largest seat gap in these games; gap - fairest's: paired, Holm over "
-        "every die and player count; a die is called the fairest only when every Holm p < 0.05)"
+        "(* the smallest largest seat gap in these games; win rates and gaps in points; the "
+        "gap's interval adjusted over the pairs of seats; gap - fairest's: paired, adjusted "
+        "over every die and player count compared (Bonferroni); a die is called the fairest "
+        "only when every other die's adjusted interval lies above 0)"
     )
     for v in res["verdicts"]:
         echo(v)
@@ -348,6 +369,29 @@ def dice(runs: dict[int, Any], json_out: bool, echo: Echo) -> None:
 
 # --------------------------------------------------------------------------------- sweep
 DEFAULT_SWEEP_METRICS = ("largest_gap", "fpa", "rounds")
+
+
+def _in_points(t: pd.DataFrame) -> pd.DataFrame:
+    """A comparison table with its rates (values, intervals, differences) in points of 100,
+    as a person reads them (the JSON keeps shares)."""
+    out = t.copy()
+    rate = out["kind"] == "rate"
+    cols = [
+        c
+        for c in (
+            "value",
+            "ci_low",
+            "ci_high",
+            "diff",
+            "diff_low",
+            "diff_high",
+            "adj_low",
+            "adj_high",
+        )
+        if c in out
+    ]
+    out.loc[rate, cols] = out.loc[rate, cols] * 100
+    return out
 
 
 def sweep(
@@ -365,20 +409,22 @@ def sweep(
     bad = [m for m in metrics if m not in known]
     if bad:
         raise InputError(f"--metric '{bad[0]}' is not a metric here (known: {', '.join(known)})")
+    shown = _in_points(t)
     if out_path is not None:
-        fig = sweep_figure(t, keys, metrics)
+        fig = sweep_figure(t, keys, metrics)  # the plot shows rates in points itself
         write_atomic(out_path, lambda p: fig.savefig(p, dpi=100, format=out_path.suffix[1:]))
     if json_out:
         js = run_keys(run, run.players)
         js.update(params=keys, table=records(t.drop(columns=["verdict"])))
+        js["verdicts"] = [v.as_json() for v in res["comparison"].verdicts]
         _json({**js, "plot": str(out_path) if out_path else None}, echo)
         return
     echo(
         f"{run.spec.title}: {run.players} players, {run.games:,} games per setting on the same "
         f"games (seed {run.seed})"
     )
-    echo(sweep_wide(t, keys, metrics).to_string(index=False, float_format=_four))
-    echo("(rates as shares; *_low/*_high: 95% CI)")
+    echo(sweep_wide(shown, keys, metrics).to_string(index=False, float_format=_four))
+    echo("(rates in percent, gaps and advantages in points; *_low/*_high: 95% CI)")
     for m in metrics:
         for v in t[(t.metric == m)]["verdict"]:
             if v:

@@ -5,7 +5,7 @@ the simulations simcore.studies.report_plan.play_report played.
 Sections: the Findings (the verdicts that hold over the robustness grid and those that depend
 on the players or the component readings, analysis.verdicts), a provenance block, seat
 balance per player count (win rates with intervals, length histogram, score distributions, end
-reasons), the variant comparison (common random numbers, paired differences, Holm), the dice
+reasons), the variant comparison (common random numbers, paired differences, adjusted), the dice
 matrix (games with a die rules field), the player ladder (each preset against two `random`
 players and head to head, seats rotated), and the robustness detail (collapsible tables).
 With 30,000 games (`make report`) the default Sunken City report plays 1,004,000 games in 52
@@ -33,6 +33,7 @@ from analysis.html import Document
 from analysis.robustness_report import detail_section, findings_section, report_json
 from analysis.stats import ci_text, fmt_p, p_text, wilson
 from analysis.summary import records, result_json, summarize
+from analysis.verdict_engine import seat_verdicts
 from analysis.verdicts import robustness
 from simcore.base.errors import InputError
 from simcore.base.metrics import FEEL_METRICS
@@ -60,21 +61,19 @@ def _seat_section(doc: Document, players: int, res, version: str):
     b = js["balance"]
     length = t["length"].iloc[0]
     doc.heading(f"{players} players", 3)
+    verdicts = seat_verdicts(players, res.summary.seat_wins, res.games)
     if players > 1:
-        lo, hi = b["first_player_advantage_ci"]
-        glo, ghi = b["largest_gap_ci"]
         doc.text(
             f"Rules hash `{res.rules_hash}`, {res.games:,} games. Seat fairness chi-square "
-            f"{fmt_p(js['seat_fairness']['p_value'])}; largest seat gap "
-            f"{b['largest_gap'] * 100:.1f} points (95% CI {glo * 100:.1f} to {ghi * 100:.1f}, "
-            f"seat {b['largest_gap_seats'][0]} over seat {b['largest_gap_seats'][1]}); "
-            f"first-player advantage {b['first_player_advantage'] * 100:+.1f} points "
-            f"({lo * 100:+.1f} to {hi * 100:+.1f}); shared wins {js['shared_win_rate']:.1%}. "
-            f"Mean length {length.mean_rounds:.2f} rounds (median {length.median_rounds:.0f}, "
-            f"5-95% {length.p5_rounds:.0f}-{length.p95_rounds:.0f})."
+            f"{fmt_p(js['seat_fairness']['p_value'])}; shared wins "
+            f"{100 * js['shared_win_rate']:.1f}%. Mean length {length.mean_rounds:.2f} rounds "
+            f"(median {length.median_rounds:.0f}, 5-95% {length.p5_rounds:.0f}-"
+            f"{length.p95_rounds:.0f})."
         )
+        doc.items([v.sentence() for v in verdicts])
     else:
         doc.text(f"Rules hash `{res.rules_hash}`, {res.games:,} games (solo).")
+    js["verdicts"] = [v.as_json() for v in verdicts]
     seats = t["seats"].assign(fair=b["fair_share"])
     doc.table(
         pd.DataFrame(
@@ -124,6 +123,18 @@ def _variant_section(doc: Document, players: int, run):
     t = comp.table
     doc.heading(f"{players} players", 3)
     doc.items(comp.headlines)
+    only = t.attrs.get("scoring_only", [])
+    if only:
+        doc.text(
+            ", ".join(f"`{a}`" for a in only)
+            + (" is" if len(only) == 1 else " are")
+            + " scoring-only: the players make the same decisions in every game (length, turns "
+            "and every counter identical game for game), so only who wins, the scores and the "
+            "margin change; the scores and the margin are in the variant's own scale."
+        )
+    # a scoring-only variant: only what can change (who wins, the scores, the margin)
+    same = t["scoring_only"] & (t["se"] <= 0) & (t["diff"] == 0)
+    t = t[~same]
     keep = t[
         t["metric"].isin(KEY_METRICS)
         | t["metric"].str.startswith("win_")
@@ -137,14 +148,14 @@ def _variant_section(doc: Document, players: int, run):
                 "metric": r.label,
                 "arm": r.arm,
                 "value (95% CI)": ci_text(r.value, r.ci_low, r.ci_high, rate),
-                "difference (paired 95% CI)": ""
+                "difference (paired 95% CI, adjusted)": ""
                 if np.isnan(r.diff)
                 else (
-                    _pts(r.diff, r.diff_low, r.diff_high) + " points"
+                    _pts(r.diff, r.adj_low, r.adj_high) + " points"
                     if rate
-                    else f"{r.diff:+.2f} ({r.diff_low:+.2f} to {r.diff_high:+.2f})"
+                    else f"{r.diff:+.2f} ({r.adj_low:+.2f} to {r.adj_high:+.2f})"
                 ),
-                "Holm p": "" if np.isnan(r.p_holm) else p_text(r.p_holm),
+                "adjusted p": "" if np.isnan(r.p_adjusted) else p_text(r.p_adjusted),
                 "Cohen's h": "" if np.isnan(r.cohen_h) else f"{r.cohen_h:+.3f}",
             }
         )
@@ -163,7 +174,8 @@ def _variant_section(doc: Document, players: int, run):
     if lines:
         with doc.details(f"Counters and turns, {players} players ({len(lines)} verdicts)"):
             doc.text(
-                "Each verdict Holm-corrected over the whole table; a counter that a variant "
+                "Each verdict adjusted over the whole table (Bonferroni: the interval printed is "
+                "the one the call rests on); a counter that a variant "
                 "fixes by definition (the same value in every game of the variant) is left out."
             )
             doc.items(lines)
@@ -250,10 +262,10 @@ def _dice_section(doc: Document, runs: dict):
                 "chi-square p": p_text(r.chi2_p),
                 "largest gap, points (95% CI)": f"{r.largest_gap * 100:.1f} "
                 f"({r.gap_low * 100:.1f} to {r.gap_high * 100:.1f})",
-                "gap minus the fairest's, points (95% CI)": ""
+                "gap minus the fairest's, points (95% CI, adjusted)": ""
                 if r.fairest
-                else _pts(r.gap_excess, r.gap_excess_low, r.gap_excess_high),
-                "Holm p": "" if r.fairest else p_text(r.gap_excess_p_holm),
+                else _pts(r.gap_excess, r.gap_excess_adj_low, r.gap_excess_adj_high),
+                "adjusted p": "" if r.fairest else p_text(r.gap_excess_p_adjusted),
                 "first-player adv., points": _pts(r.fpa, r.fpa_low, r.fpa_high),
                 "rounds": ci_text(r.rounds, r.rounds_low, r.rounds_high, False),
                 **{c.replace("_", " "): f"{getattr(r, c):.2f}" for c in d["counters"]},
@@ -269,7 +281,12 @@ def _dice_section(doc: Document, runs: dict):
     fig, ax = plots.new_figure((6.5, 3.6))
     plots.dice_gaps(t, ax=ax)
     doc.figure(fig, "dice.png", "Largest seat gap per die and player count")
-    return {"table": records(t), "verdicts": d["verdicts"]}
+    table = records(t.drop(columns=["verdicts", "gap_excess_verdict"]))
+    return {
+        "table": table,
+        "records": [v.as_json() for v in d["records"]],
+        "verdicts": d["verdicts"],
+    }
 
 
 # ------------------------------------------------------------------------------ ladder
@@ -383,9 +400,11 @@ def write_report(
         body.text(
             f"Variants {', '.join(f'`{v}`' for v in variants)} against `{variants[0]}`, every "
             f"variant on the same {n['variants']:,} games per player count (common random "
-            "numbers): differences are paired per game, p-values Holm-corrected over each "
-            "table, Cohen's h for rates. 'Unchanged' means no difference detectable with these "
-            "games; the interval bounds how large it can be."
+            "numbers): differences are paired per game, each interval and p adjusted over its "
+            "table's tests (Bonferroni, so that a change is called exactly when the interval "
+            "printed excludes 0), Cohen's h for rates. 'No change detected' means no difference "
+            "detectable with these games; the interval bounds how large it can be. A variant "
+            "under which the players play the very same games (scoring-only) is said so."
         )
         data["variants"] = []
         for p in runs.player_counts:
@@ -399,8 +418,8 @@ def write_report(
             "same games. The die with the smallest largest seat gap is called the fairest only "
             "when its gap is significantly smaller than every other die's, the rulebook's "
             "included: each die's gap minus the smallest is compared per game (paired), "
-            "Holm-corrected over every die and player count. Otherwise the verdict says that "
-            "no die is clearly fairer and gives the margin to the runner-up."
+            "adjusted over every die and player count (Bonferroni). Otherwise the verdict says "
+            "that no die is clearly fairer and gives the margin to the runner-up."
         )
         data["dice"] = _dice_section(body, results[("dice",)])
         echo("  dice: done")

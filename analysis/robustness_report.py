@@ -18,8 +18,6 @@ from analysis.verdicts import (
     STATUSES,
     Robustness,
     degenerate_lines,
-    interval,
-    num,
     seats_text,
     sentence,
 )
@@ -46,20 +44,25 @@ def findings_section(doc: Document, a: Robustness, note: str = "") -> None:
             else "no component reading (the game registers none)"
         )
         + f", on {a.run.games:,} games per setting{_fewer(a)} (seed {a.run.seed}). A verdict "
-        "**holds** when "
-        "it is significant in the same direction in every setting that is not degenerate. "
-        "Sizes are in points of win rate (or rounds) with 95% intervals, for the reference "
-        "setting (the default players on the rulebook's components)." + (f" {note}" if note else "")
+        "**holds** when it is significant in the same direction in every setting that is not "
+        "degenerate; it **depends** on the players or the components when a setting "
+        "contradicts it (significantly reversed) or differs significantly from the reference "
+        "(an interaction test, adjusted over the settings); it is **inconclusive** when some "
+        "setting cannot decide it with its games (never counted as a failure). Sizes are in "
+        "points of win rate (or rounds) for the reference setting (the default players on "
+        "the rulebook's components), each with the interval its call rests on (adjusted where "
+        "several questions are asked of the same games)." + (f" {note}" if note else "")
     )
     groups = (
         ("holds", "Verdicts that hold"),
         ("players", "Verdicts of the default report that depend on the players"),
         ("components", "Verdicts of the default report that depend on the component readings"),
         ("both", "Verdicts of the default report that depend on both"),
+        ("inconclusive", "Verdicts of the default report that some settings cannot decide"),
     )
     for key, title in groups:
-        seats = [sentence(v, 2) for v in f[key] if not v["verdict"].startswith("variant:")]
-        effects = [sentence(v, 2) for v in f[key] if v["verdict"].startswith("variant:")]
+        seats = [sentence(v, 2) for v in f[key] if "/effect/" not in v["verdict"]]
+        effects = [sentence(v, 2) for v in f[key] if "/effect/" in v["verdict"]]
         if not seats and not effects:
             continue
         doc.text(f"**{title}** ({len(seats) + len(effects)}):")
@@ -72,8 +75,8 @@ def findings_section(doc: Document, a: Robustness, note: str = "") -> None:
                 doc.items(effects)
     if f["others"]:
         doc.text(
-            f"{f['others']} further verdicts are significant in some settings but not with the "
-            "default players on the rulebook's components; they are in the detail."
+            f"{f['others']} further verdicts are not found with the default players on the "
+            "rulebook's components; they are in the detail."
         )
     if f["feel"] or f["feel_others"]:
         held = [v for v in f["feel"] if v["status"] == "holds"]
@@ -183,23 +186,37 @@ def feel_frame(a: Robustness) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _cell(r: dict) -> str:
+    """A record's estimate and the interval its call rests on (a star: significant)."""
+    star = "*" if r.get("significant") else ""
+    return f"{r['estimate']:+.2f}{star} ({r['low']:+.2f} to {r['high']:+.2f})"
+
+
 def verdict_frame(verdicts: list[dict]) -> pd.DataFrame:
     rows = []
-    for v in sorted(verdicts, key=lambda v: STATUSES.index(v["status"])):
-        key = v["verdict"]
+    for v in sorted(verdicts, key=lambda v: STATUSES.index(_group(v["status"]))):
         ref = v.get("reference")
         rows.append(
             {
                 "verdict": v["claim"],
-                "status": v["status"],
-                "reference (95% CI)": ""
-                if not ref
-                else f"{num(ref['value'], key)} ({interval(ref['low'], ref['high'], key)})",
-                "range over settings": "" if "range" not in v else interval(*v["range"], key),
-                "fails in": ", ".join(f"{f['setting']} ({f['why']})" for f in v["fails"]),
+                "status": v["label"],
+                "reference (95% CI)": "" if not ref else _cell(ref),
+                "unit": "" if not ref else ref.get("unit", ""),
+                "range over settings": ""
+                if "range" not in v
+                else f"{v['range'][0]:+.2f} to {v['range'][1]:+.2f}",
+                "against it / undecided": ", ".join(
+                    f"{c['setting']} ({c['state']})"
+                    for c in v["calls"]
+                    if c["against"] or c["state"] != "agrees"
+                ),
             }
         )
     return pd.DataFrame(rows)
+
+
+def _group(status: str) -> str:
+    return status if status in STATUSES else "inconclusive"
 
 
 def per_setting_frame(a: Robustness, players: int) -> pd.DataFrame:
@@ -210,13 +227,12 @@ def per_setting_frame(a: Robustness, players: int) -> pd.DataFrame:
     for k in keys:
         row = {"verdict": k}
         for s in sets:
-            r = next((r for r in s["records"] if r["verdict"] == k), None)
+            r = next((r for r in s["records"] if r["key"] == k), None)
             cell = ""
             if s["degenerate"]:
                 cell = "degenerate"
             elif r is not None:
-                star = "*" if r["significant"] else ""
-                cell = f"{num(r['value'], k)}{star} ({interval(r['low'], r['high'], k)})"
+                cell = _cell(r)
             row[s["label"]] = cell
         rows.append(row)
     return pd.DataFrame(rows)

@@ -20,6 +20,7 @@ from scipy import stats as _st
 
 from analysis.compare import ALPHA, t_interval
 from analysis.stats import fmt_p, holm, rate_ci
+from analysis.verdict_engine import Wording, z_verdict
 
 # --------------------------------------------------------------------------------- players
 
@@ -54,15 +55,53 @@ def player_confirmation_table(conf: Any, alpha: float = ALPHA) -> pd.DataFrame:
             d = w.astype(float) - base
             se = float(d.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan")
             dlo, dhi, p = t_interval(float(d.mean()), se, n, alpha)
-            rec.update(diff=float(d.mean()), diff_low=dlo, diff_high=dhi, p_value=p)
+            rec.update(diff=float(d.mean()), diff_low=dlo, diff_high=dhi, p_value=p, se=se)
         rows.append(rec)
     df = pd.DataFrame(rows)
-    df["p_holm"] = np.nan
     cand = df.index[1:]
+    _adjust(
+        df,
+        cand,
+        "points",
+        100.0,
+        alpha,
+        lambda r: Wording(
+            f"{r.arm} beats {conf.labels[0]}",
+            f"{r.arm} loses to {conf.labels[0]}",
+            f"{r.arm} is not distinguishable from {conf.labels[0]}",
+        ),
+        key="tuned/vs_start",
+    )
     if len(cand):
-        df.loc[cand, "p_holm"] = holm(df.loc[cand, "p_value"], alpha)
         df.loc[cand, "p_fair_holm"] = holm(df.loc[cand, "p_above_fair"], alpha)
     return df
+
+
+def _adjust(df: pd.DataFrame, rows: Any, unit: str, scale: float, alpha: float, words, key: str):
+    """The verdict records of the differences in `rows` of a confirmation table, adjusted
+    over those rows (analysis.verdict_engine: Bonferroni, the interval printed the one the
+    call rests on): fills adj_low, adj_high, p_adjusted (shares like diff), significant and
+    record (the record as JSON)."""
+    df["adj_low"], df["adj_high"], df["p_adjusted"] = np.nan, np.nan, np.nan
+    df["significant"], df["record"] = False, None
+    tests = max(len(rows), 1)
+    for i in rows:
+        r = df.loc[i]
+        v = z_verdict(
+            f"{key}/{r.arm if 'arm' in r else r.candidate}/{r.get('metric', 'win_rate')}",
+            "the difference to the start",
+            unit,
+            scale * r["diff"],
+            scale * r["se"],
+            int(r["games"]),
+            words(r),
+            tests,
+            alpha,
+            df=int(r["games"]) - 1,
+        )
+        df.loc[i, ["adj_low", "adj_high", "p_adjusted"]] = [v.low / scale, v.high / scale, v.p]
+        df.at[i, "significant"] = v.significant
+        df.at[i, "record"] = v.as_json()
 
 
 def player_verdicts(conf: Any, table: pd.DataFrame, chosen: int | None, alpha: float = ALPHA):
@@ -72,13 +111,14 @@ def player_verdicts(conf: Any, table: pd.DataFrame, chosen: int | None, alpha: f
     lines = []
     for k in range(1, len(table)):
         r = table.iloc[k]
-        better = r.p_holm < alpha and r["diff"] > 0
-        worse = r.p_holm < alpha and r["diff"] < 0
+        better = r.significant and r["diff"] > 0
+        worse = r.significant and r["diff"] < 0
         word = "beats" if better else ("loses to" if worse else "is not distinguishable from")
+        adj = f", adjusted over {len(table) - 1}" if len(table) > 2 else ""
         lines.append(
             f"{r.arm} {word} {start}: {r['diff'] * 100:+.2f} points of win rate "
-            f"(95% CI {r.diff_low * 100:+.2f} to {r.diff_high * 100:+.2f}; "
-            f"{fmt_p(r.p_value)}, {fmt_p(r.p_holm, 'Holm p')}); against {conf.players - 1} "
+            f"(95% CI{adj} {r.adj_low * 100:+.2f} to {r.adj_high * 100:+.2f}; "
+            f"{fmt_p(r.p_adjusted, 'adjusted p' if adj else 'p')}); against {conf.players - 1} "
             f"{start}: {r.win_rate * 100:.2f}% (95% CI {r.ci_low * 100:.2f} to "
             f"{r.ci_high * 100:.2f}), "
             + ("above" if r.ci_low > fair else "not above")
@@ -86,7 +126,7 @@ def player_verdicts(conf: Any, table: pd.DataFrame, chosen: int | None, alpha: f
         )
     if chosen is not None:
         r = table.iloc[chosen]
-        ok = r.p_holm < alpha and r["diff"] > 0
+        ok = r.significant and r["diff"] > 0
         lines.append(
             f"verdict: the weights written ({r.arm}) "
             + (f"beat {start} on fresh games" if ok else f"are NOT confirmed better than {start}")
@@ -188,9 +228,12 @@ def render_player_tuning(res: Any, json_out: bool, echo) -> None:
         f"{conf.first_index:,}, seed {res.seed}), each arm against {conf.players - 1} "
         f"{conf.opponents}, seats rotated, {res.confirm_s:.0f} s"
     )
-    show = table[["arm", "games", "win_rate", "ci_low", "ci_high", "diff", "diff_low"]].copy()
-    show["diff_high"], show["p_holm"] = table["diff_high"], table["p_holm"]
-    echo(show.to_string(index=False, float_format=lambda x: f"{x:.4f}", na_rep=""))
+    show = table[["arm", "games"]].copy()
+    for c in ("win_rate", "ci_low", "ci_high", "diff", "adj_low", "adj_high"):
+        show[c] = 100 * table[c]
+    show["p_adjusted"] = table["p_adjusted"]
+    echo("(win rates in %, differences in points; adj_low/adj_high: the adjusted 95% CI)")
+    echo(show.to_string(index=False, float_format=lambda x: f"{x:.2f}", na_rep=""))
     for line in verdicts:
         echo(line)
     if res.out:
@@ -207,23 +250,25 @@ def _metric(quantity: str) -> str:
 
 def _improves(o: Any, base: float, r: Any, alpha: float) -> bool:
     """Whether a candidate's paired difference to the start (row r of the comparison table)
-    confirms an improvement of objective o: significant after Holm in the objective's
-    direction; for a target, toward it and not past it by more than the start's distance
-    (the whole interval between 0 and twice the start's distance, toward the target)."""
-    if not r.p_holm < alpha:
+    confirms an improvement of objective o: significant (the adjusted interval excludes 0) in
+    the objective's direction; for a target, toward it and not past it by more than the
+    start's distance (the whole adjusted interval between 0 and twice the start's distance,
+    toward the target)."""
+    if not r.significant:
         return False
     if o.target is None:
         return r["diff"] < 0 if o.direction == "min" else r["diff"] > 0
     dist = abs(o.target - base)
     toward = 1.0 if o.target > base else -1.0
-    lo, hi = sorted((toward * r.diff_low, toward * r.diff_high))
+    lo, hi = sorted((toward * r.adj_low, toward * r.adj_high))
     return lo > 0 and hi < 2 * dist
 
 
 def rules_confirmation_table(res: Any, alpha: float = ALPHA) -> pd.DataFrame:
     """One row per (candidate, objective) of a rules confirmation: the start's and the
-    candidate's values with intervals, the paired difference with its interval, p and Holm p
-    (over every candidate and objective), and whether it confirms an improvement."""
+    candidate's values with intervals, the paired difference with its interval, p and the
+    adjusted interval and p (over every candidate and objective: the call's), and whether it
+    confirms an improvement."""
     from analysis.compare import comparison_table
 
     run = res.confirmation
@@ -254,17 +299,55 @@ def rules_confirmation_table(res: Any, alpha: float = ALPHA) -> pd.DataFrame:
                     "diff_low": r.diff_low,
                     "diff_high": r.diff_high,
                     "p_value": r.p_value,
+                    "se": r.se,
+                    "games": r.games,
+                    "kind": r.kind,
                 }
             )
             objs.append(o)
     df = pd.DataFrame(rows)
     if df.empty:
         return df
-    df["p_holm"] = holm(df["p_value"], alpha)
+    _adjust_over_all(df, alpha)
     df["improves"] = [_improves(o, r.start, r, alpha) for o, (_, r) in zip(objs, df.iterrows())]
     df["constraints"] = [_constraints_text(res, table, c) for c in df["candidate"]]
     df["also"] = [_side_effects(res, table, c, start) for c in df["candidate"]]
     return df
+
+
+def _objective_words(r: Any) -> Wording:
+    return Wording(
+        f"{r.candidate} raises {r.metric}",
+        f"{r.candidate} lowers {r.metric}",
+        f"{r.candidate} does not change {r.metric} detectably",
+    )
+
+
+def _adjust_over_all(df: pd.DataFrame, alpha: float) -> None:
+    """The verdict records of a rules confirmation table, adjusted over every row (every
+    candidate and objective): fills adj_low, adj_high, p_adjusted (in the table's scale),
+    significant and record; rates in points."""
+    tests = len(df)
+    df["adj_low"], df["adj_high"], df["p_adjusted"] = np.nan, np.nan, np.nan
+    df["significant"], df["record"] = False, None
+    for i in df.index:
+        r = df.loc[i]
+        scale = 100.0 if r["kind"] == "rate" else 1.0
+        v = z_verdict(
+            f"tune/{r.candidate}/{r.metric}",
+            f"{r.metric} of {r.candidate} minus the start's",
+            "points" if scale == 100 else "",
+            scale * r["diff"],
+            scale * r["se"],
+            int(r["games"]),
+            _objective_words(r),
+            tests,
+            alpha,
+            df=int(r["games"]) - 1,
+        )
+        df.loc[i, ["adj_low", "adj_high", "p_adjusted"]] = [v.low / scale, v.high / scale, v.p]
+        df.at[i, "significant"] = v.significant
+        df.at[i, "record"] = v.as_json()
 
 
 SIDE_METRICS = {"rounds": ("length", " rounds", 1.0), "shared": ("shared wins", "%", 100.0)}
@@ -311,8 +394,8 @@ def rules_verdicts(res: Any, table: pd.DataFrame) -> list[str]:
         g = (lambda x: f"{x * 100:+.2f}") if kind else (lambda x: f"{x:+.3f}")
         lines.append(
             f"{r.candidate}: {r.objective} ({r.metric}) {f(r.start)} -> {f(r.value)}, "
-            f"difference {g(r.diff)} (95% CI {g(r.diff_low)} to {g(r.diff_high)}; "
-            f"{fmt_p(r.p_value)}, {fmt_p(r.p_holm, 'Holm p')}): "
+            f"difference {g(r.diff)} (95% CI {g(r.adj_low)} to {g(r.adj_high)}, adjusted over "
+            f"{len(table)} tests; {fmt_p(r.p_adjusted, 'adjusted p')}): "
             + ("confirmed better than the start" if r.improves else "not confirmed better")
             + (f"; constraints {r.constraints}" if r.constraints else "")
             + (f"; also {r.also}" if r.also else "")

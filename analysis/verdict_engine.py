@@ -37,12 +37,14 @@ tests/test_verdict_engine.py.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 
-from scipy import stats as _st
+from scipy import special as _sp
 
 ALPHA = 0.05
+_PAIR = re.compile(r"seat (\d+)'s win rate minus seat (\d+)'s")
 POWER = 0.8  # the power games_needed plans for
 
 
@@ -106,8 +108,13 @@ class Verdict:
 
     def negated(self) -> Verdict:
         """The same answer for the negated quantity (B minus A instead of A minus B)."""
+        quantity = f"minus ({self.quantity})"
+        pair = _PAIR.fullmatch(self.quantity)
+        if pair:  # "seat 2's win rate minus seat 0's" -> "seat 0's win rate minus seat 2's"
+            quantity = f"seat {pair[2]}'s win rate minus seat {pair[1]}'s"
         return replace(
             self,
+            quantity=quantity,
             estimate=-self.estimate,
             low=-self.high,
             high=-self.low,
@@ -116,11 +123,7 @@ class Verdict:
 
     def interval_text(self) -> str:
         """'+5.1 points (95% CI +1.6 to +8.6, adjusted over 3 tests)'."""
-        conf = f"{100 * (1 - self.alpha):g}% CI"
-        adj = f", adjusted over {self.tests} tests" if self.adjusted else ""
-        return (
-            f"{_num(self.estimate)} {self.unit} ({conf} {_num(self.low)} to {_num(self.high)}{adj})"
-        )
+        return interval_words(self.estimate, self.low, self.high, self.unit, self.alpha, self.tests)
 
     def sentence(self) -> str:
         """The verdict in words: the direction phrase, the number, its interval and p."""
@@ -137,10 +140,34 @@ class Verdict:
         return out
 
 
-def _num(v: float) -> str:
+def decimals_for(low: float, high: float, estimate: float, unit: str) -> int:
+    """The decimals a person reads: two significant digits of the interval's half-width (one
+    at least for points, at most four)."""
+    hw = (high - low) / 2
+    least = 1 if unit.startswith("points") else 0
+    if not math.isfinite(hw) or hw <= 0:
+        return max(least, 2 if abs(estimate) < 1 else 1)
+    return int(min(max(1 - math.floor(math.log10(hw)), least), 4))
+
+
+def interval_words(
+    estimate: float, low: float, high: float, unit: str, alpha: float = ALPHA, tests: int = 1
+) -> str:
+    """A record's number and the interval its call rests on, in words: '+5.1 points (95% CI
+    +1.6 to +8.6, adjusted over 3 tests)' (the same text from a Verdict or its JSON)."""
+    conf = f"{100 * (1 - alpha):g}% CI"
+    adj = f", adjusted over {tests} tests" if tests > 1 else ""
+    d = decimals_for(low, high, estimate, unit)
+    unit = f" {unit}" if unit else ""
+    return f"{_num(estimate, d)}{unit} ({conf} {_num(low, d)} to {_num(high, d)}{adj})"
+
+
+def _num(v: float, decimals: int = 1) -> str:
+    """A signed number with these decimals ('+5.1'; a value that rounds to 0 is '+0.0')."""
     if not math.isfinite(v):
         return "n/a"
-    return f"{v:+.1f}" if abs(v) >= 0.05 or v == 0 else f"{v:+.2g}"
+    x = round(v, decimals) + 0.0  # + 0.0: no '-0.0'
+    return f"{x:+.{decimals}f}"
 
 
 # ------------------------------------------------------------------------------ building
@@ -159,10 +186,8 @@ def z_verdict(
     """A verdict from an estimate and its standard error: the interval at level alpha / tests
     (Bonferroni), normal or (df given) Student's t, and the adjusted p = min(1, tests * p)."""
     level = alpha / max(tests, 1)
-    dist = _st.norm if df is None else _st.t(max(df, 1))
     if se > 0 and math.isfinite(se):
-        q = float(dist.ppf(1 - level / 2))
-        p = float(2 * dist.sf(abs(estimate) / se))
+        q, p = _quantile(1 - level / 2, df), _two_sided_p(abs(estimate) / se, df)
         low, high = estimate - q * se, estimate + q * se
     else:  # no variation: the estimate is exact
         p = 1.0 if estimate == 0 else 0.0
@@ -181,6 +206,20 @@ def z_verdict(
         float(se),
         wording,
     )
+
+
+def _quantile(prob: float, df: int | None) -> float:
+    """The normal (df None) or Student's t quantile: scipy.special's functions, which
+    scipy.stats' ppf calls (the same floats, without its per-call overhead)."""
+    if df is None:
+        return float(_sp.ndtri(prob))
+    return float(_sp.stdtrit(max(df, 1), prob))
+
+
+def _two_sided_p(z: float, df: int | None) -> float:
+    if df is None:
+        return float(2 * _sp.ndtr(-z))
+    return float(2 * _sp.stdtr(max(df, 1), -z))
 
 
 def share_difference_se(wins_a: float, wins_b: float, games: int) -> float:
@@ -238,6 +277,125 @@ def all_seat_pairs(wins: Sequence[float], games: int, alpha: float = ALPHA) -> l
     ]
 
 
+def largest_gap(players: int, wins: Sequence[float], games: int, alpha: float = ALPHA) -> Verdict:
+    """Whether the seats are equally strong: the seat that wins most minus the seat that wins
+    least (the first of equals), as the seat pair of those two seats, adjusted over every
+    pair of seats (it is the largest of the pairs, chosen after the games)."""
+    w = [float(x) for x in wins]
+    best = max(range(players), key=lambda s: (w[s], -s))
+    worst = min(range(players), key=lambda s: (w[s], s))
+    if best == worst:
+        worst = (best + 1) % players
+    m = players * (players - 1) // 2
+    pair = seat_pair(players, best, worst, w[best], w[worst], games, m, alpha)
+    top, low = (best, worst) if pair.estimate >= 0 else (worst, best)
+    words = Wording(
+        f"the seats are not equally strong: seat {top} wins most, seat {low} least",
+        f"the seats are not equally strong: seat {top} wins most, seat {low} least",
+        "no gap between the seats detected",
+    )
+    return replace(
+        pair,
+        key=f"{players}p/largest_gap",
+        quantity=f"the largest seat gap (seat {top}'s win rate minus seat {low}'s)",
+        wording=words,
+    )
+
+
+def fpa_se(players: int, seat0_wins: float, outright_wins: float, games: int) -> float:
+    """The standard error of the first-player advantage (simcore.base.metrics'
+    first_player_advantage, the mean of a per-game value: 1 - 1/N when seat 0 wins, -1/N when
+    another seat wins outright, 0 otherwise), from the counts."""
+    if games < 2:
+        return float("nan")
+    n, f = float(games), 1.0 / players
+    w0, others = float(seat0_wins), float(outright_wins) - float(seat0_wins)
+    mean = (w0 * (1 - f) - others * f) / n
+    square = (w0 * (1 - f) ** 2 + others * f * f) / n
+    return math.sqrt(max(square - mean * mean, 0.0) * n / (n - 1) / n)
+
+
+def first_player_advantage(
+    players: int, seat0_wins: float, outright_wins: float, games: int, alpha: float = ALPHA
+) -> Verdict:
+    """Seat 0's win rate minus its fair share of the outright wins, in points (one question,
+    not adjusted)."""
+    est = 100 * (seat0_wins / games - outright_wins / games / players)
+    return z_verdict(
+        f"{players}p/fpa",
+        "seat 0's win rate minus its fair share of the outright wins",
+        "points",
+        est,
+        100 * fpa_se(players, seat0_wins, outright_wins, games),
+        games,
+        Wording(
+            "the first player has an advantage",
+            "the first player is at a disadvantage",
+            "no first-player advantage detected",
+        ),
+        alpha=alpha,
+    )
+
+
+def seat_verdicts(
+    players: int, seat_wins: Sequence[float], games: int, alpha: float = ALPHA
+) -> list[Verdict]:
+    """Every seat verdict of a player count: with 3 or more players the largest seat gap,
+    every pair of seats and the first-player advantage; with 2 only the first-player
+    advantage (the seat gap is twice it, the one pair the same question); none solo."""
+    if players < 2 or games < 1:
+        return []
+    fpa = first_player_advantage(players, seat_wins[0], sum(seat_wins), games, alpha)
+    if players == 2:
+        return [fpa]
+    return [
+        largest_gap(players, seat_wins, games, alpha),
+        *all_seat_pairs(seat_wins, games, alpha),
+        fpa,
+    ]
+
+
+# the words of a variant's effect on a metric, (when it raises it, when it lowers it); the
+# first-player advantage's are change_words' (a change of sign worded as such)
+EFFECT_WORDS = {
+    "largest_gap": ("widens the largest seat gap", "narrows the largest seat gap"),
+    "rounds": ("lengthens the game", "shortens the game"),
+    "turns": ("lengthens the game (in turns)", "shortens the game (in turns)"),
+    "shared": ("brings more shared wins", "brings fewer shared wins"),
+    "lead_changes": ("brings more lead changes", "brings fewer lead changes"),
+    "drama": ("raises the drama", "lowers the drama"),
+    "decisiveness": ("decides the game later", "decides the game earlier"),
+    "runaway": (
+        "lets the leader at half-time win more often",
+        "lets the leader at half-time win less often",
+    ),
+    "comeback": (
+        "lets the last at half-time win more often",
+        "lets the last at half-time win less often",
+    ),
+    "margin": ("widens the winning margin", "narrows the winning margin"),
+}
+
+
+def effect_wording(
+    arm: str, metric: str, label: str, more: str, less: str, before: float, after: float, unit: str
+) -> Wording:
+    """How a variant's effect on a metric is said: the metric's own verbs (EFFECT_WORDS, else
+    '`arm`: higher seat 0 win rate'), the first-player advantage as a change of a signed
+    level (change_words)."""
+    if metric == "fpa":
+        text = f"`{arm}` " + change_words(before, after, "first-player advantage", unit)
+        return Wording(text, text, f"`{arm}`: no change in the first-player advantage detected")
+    up, down = EFFECT_WORDS.get(metric, (f"{more} {label}", f"{less} {label}"))
+    if metric in EFFECT_WORDS:
+        return Wording(
+            f"`{arm}` {up}", f"`{arm}` {down}", f"`{arm}`: no change in the {label} detected"
+        )
+    return Wording(
+        f"`{arm}`: {up}", f"`{arm}`: {down}", f"`{arm}`: no change in the {label} detected"
+    )
+
+
 def change_words(before: float, after: float, name: str, unit: str) -> str:
     """A change of a signed quantity in words: 'raises' / 'lowers' (by the sign of after -
     before) when both levels have the same sign (or one is 0), else a change of sign with
@@ -257,7 +415,7 @@ def games_needed(v: Verdict, power: float = POWER) -> int | None:
     if not (math.isfinite(v.se) and v.se > 0) or v.estimate == 0:
         return None
     level = v.alpha / v.tests
-    z = float(_st.norm.ppf(1 - level / 2) + _st.norm.ppf(power))
+    z = _quantile(1 - level / 2, None) + _quantile(power, None)
     return int(math.ceil(v.games * (z * v.se / abs(v.estimate)) ** 2))
 
 
@@ -296,10 +454,13 @@ class Classified:
         if self.status == "depends":
             return "depends on " + " and ".join(self.depends_on)
         if self.status == "inconclusive":
-            more = (
-                f" ({self.games_to_decide:,} games would decide it)" if self.games_to_decide else ""
-            )
-            return "inconclusive (too few games)" + more
+            parts = []
+            if self.reference.sign:
+                open_ = sum(c.state != "agrees" for c in self.settings)
+                parts.append(f"undecided in {open_} of {len(self.settings)} other settings")
+            if self.games_to_decide:
+                parts.append(f"{self.games_to_decide:,} games a setting would decide it")
+            return "inconclusive (too few games" + "".join(f"; {p}" for p in parts) + ")"
         return self.status
 
 
@@ -312,19 +473,28 @@ def classify(
     """The reference's verdict over the other settings (setting name, kind, verdict), by the
     rules of the module docstring.
 
-    A significant reference: **holds** unless some setting counts against it (reversed, or
-    significantly different from the reference: interaction test, Bonferroni over the
-    settings), then **depends** on the kinds of those settings; settings that are merely
-    inconclusive are listed and change nothing. A reference that is not significant: **not
-    detected** when its interval lies within +-margin units of 0 (no difference of that
-    size), else **inconclusive (too few games)**, with the games that would decide it."""
+    A significant reference **depends** on the kinds of the settings that count against it
+    (significantly reversed, or significantly different from the reference: interaction
+    test, Bonferroni over the settings); with none against, it **holds** when every setting
+    agrees (significant in the same direction), else it is **inconclusive (too few games)**:
+    the settings that are not decided are listed, never counted as failures, with the games
+    that would decide the least decided of them at the reference's size.
+
+    A reference that is not significant **depends** when some setting finds the verdict
+    (significant) and differs significantly from the reference; else **not detected** when
+    its interval lies within +-margin units of 0 (no difference of that size), else
+    **inconclusive (too few games)**, with the games that would decide it.
+
+    So more games can turn "inconclusive" into "holds" or "depends", but a verdict does not
+    go from "holds" to "depends" as games are added unless a setting truly differs (at the
+    rate of a false interaction, at most alpha)."""
     m = max(len(settings), 1)
     calls = []
     for name, kind, v in settings:
         diff = v.estimate - reference.estimate
         se = math.hypot(_se_of(v), _se_of(reference))
         if se > 0 and math.isfinite(se):
-            p_int = min(1.0, m * float(2 * _st.norm.sf(abs(diff) / se)))
+            p_int = min(1.0, m * _two_sided_p(abs(diff) / se, None))
         else:
             p_int = 1.0 if diff == 0 else 0.0
         differs = p_int < alpha
@@ -332,25 +502,34 @@ def classify(
             state = "reversed"
         elif reference.sign and v.sign == reference.sign:
             state = "agrees"
-        elif v.low <= 0 <= v.high and v.low <= reference.estimate <= v.high:
-            state = "inconclusive"
-        elif differs:
-            state = "differs"
+        elif v.sign and differs:
+            state = "differs"  # found here, not in the reference (or larger than it)
+        elif not v.sign and differs:
+            state = "differs" if reference.sign else "not detected"
+        elif v.sign:
+            state = "agrees"  # a non-significant reference: found here, not different
         else:
-            state = "not detected"
-        against = bool(reference.sign) and (state == "reversed" or (differs and state != "agrees"))
+            state = "inconclusive"
+        against = state == "reversed" or (state == "differs" and (reference.sign or v.sign))
         calls.append(SettingCall(name, kind, v, state, against, p_int))
+    kinds = tuple(dict.fromkeys(c.kind for c in calls if c.against))
+    if kinds:
+        return Classified(reference, "depends", kinds, tuple(calls))
     if reference.sign == 0:
         if -margin <= reference.low and reference.high <= margin:
             return Classified(reference, "not detected", (), tuple(calls))
         return Classified(reference, "inconclusive", (), tuple(calls), games_needed(reference))
-    kinds = tuple(dict.fromkeys(c.kind for c in calls if c.against))
-    return Classified(reference, "depends" if kinds else "holds", kinds, tuple(calls))
+    open_ = [c for c in calls if c.state != "agrees"]
+    if not open_:
+        return Classified(reference, "holds", (), tuple(calls))
+    needed = [games_needed(replace(c.verdict, estimate=reference.estimate)) for c in open_]
+    known = [g for g in needed if g is not None]
+    return Classified(reference, "inconclusive", (), tuple(calls), max(known) if known else None)
 
 
 def _se_of(v: Verdict) -> float:
     """The standard error, from the record or from its interval's half-width."""
     if math.isfinite(v.se):
         return v.se
-    q = float(_st.norm.ppf(1 - v.alpha / v.tests / 2))
+    q = _quantile(1 - v.alpha / v.tests / 2, None)
     return (v.high - v.low) / (2 * q)

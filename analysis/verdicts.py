@@ -1,40 +1,35 @@
 """How far each balance verdict holds: the settings of a robustness run (simcore.studies.robustness)
-turned into per-setting numbers, degenerate settings flagged and set aside, and every verdict
-classified over the settings that remain (docs/robustness.md).
+turned into verdict records (analysis.verdict_engine: the same records `simulate`, `compare`
+and the report give for the same games), degenerate settings flagged and set aside, and every
+verdict classified over the settings that remain (docs/robustness.md).
 
-Verdicts, per player count: each pair of seats (which of the two wins more often; the seat
-order), the largest seat gap (the seats are not equally strong), the first-player advantage,
-the game length (a level, not a direction: it holds unless a setting's interval of the mean
-lies wholly outside LENGTH_TOLERANCE of the reference's mean), and for each variant of the
-game's report the direction of its effect on the largest seat gap, the first-player advantage
-and the length (paired on common random numbers, Holm-corrected over each setting's comparison
-table, as `compare`).
+Verdicts, per player count (engine keys): the largest seat gap (`Np/largest_gap`: the seats are
+not equally strong) and each pair of seats (`Np/seat_pair/i-j`) with 3 or more players, the
+first-player advantage (`Np/fpa`; with 2 players the only seat verdict), the game length
+(`Np/length`: a level, not a direction: it holds unless a setting's interval of the mean lies
+wholly outside LENGTH_TOLERANCE of the reference's mean), and each variant's effect on the
+largest seat gap, the first-player advantage, the length and the feel metrics
+(`Np/effect/VARIANT/METRIC`, paired on common random numbers and adjusted over the setting's
+comparison table, exactly as `compare`).
 
-Classification of a verdict over the non-degenerate settings that measure it:
-- its direction is the reference setting's (the default lineup on the rulebook's components)
-  when significant there, else the direction significant in the most settings;
-- **holds**: significant in that direction in every setting; **not detected**: significant in
-  no setting; **depends on players**: it fails in a lineup setting only; **depends on
-  components**: it fails in a component-reading setting only; **depends on players and
-  components**: both. A setting fails when its interval includes 0 (not significant with its
-  games) or lies on the other side (reversed): both are listed with their numbers.
-
-Every interval comes from analysis.stats / analysis.compare (statsmodels, scipy): Wilson for
-rates, the multinomial difference of two seats' shares (Bonferroni over the pairs, as the
-largest gap's interval), paired t intervals for the variants' effects.
+Classification (analysis.verdict_engine.classify, power-aware): the reference setting (the
+default lineup on the rulebook's components) gives the verdict; a setting counts against it
+only when it contradicts it (significantly reversed) or differs significantly from the
+reference (an interaction test, Bonferroni over the settings). A setting that is merely not
+decided with its games is listed as inconclusive and never turns "holds" into "depends".
 """
 
 from __future__ import annotations
 
-import itertools
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
 
 from analysis.compare import ALPHA, arm_values, comparison_table
-from analysis.stats import fmt_p, multinomial_diff_ci, seat_balance
 from analysis.summary import run_keys
+from analysis.verdict_engine import Verdict, interval_words, seat_verdicts
+from analysis.verdict_engine import classify as engine_classify
 from simcore.base.metrics import FEEL_METRICS
 
 STATUSES = (
@@ -42,6 +37,7 @@ STATUSES = (
     "depends on players",
     "depends on components",
     "depends on players and components",
+    "inconclusive",
     "not detected",
     "not measured",
 )
@@ -53,21 +49,9 @@ EFFECT_METRICS = {
     "rounds": "length",
     **{name: m.label.split(" (")[0] for name, m in FEEL.items()},
 }
-# a variant's effect on a feel metric in words: (when it raises it, when it lowers it)
-FEEL_WORDS = {
-    "lead_changes": ("brings more lead changes", "brings fewer lead changes"),
-    "drama": ("raises the drama", "lowers the drama"),
-    "decisiveness": ("decides the game later", "decides the game earlier"),
-    "runaway": (
-        "lets the leader at half-time win more often",
-        "lets the leader at half-time win less often",
-    ),
-    "comeback": (
-        "lets the last at half-time win more often",
-        "lets the last at half-time win less often",
-    ),
-    "margin": ("widens the winning margin", "narrows the winning margin"),
-}
+KINDS = {"lineup": "players", "components": "components"}  # a setting's kind in a label
+# "not detected" needs the reference's interval within this of 0 (per unit; else inconclusive)
+MARGINS = {"points": 1.0, "rounds": 0.25, "per game": 0.1, "": 0.02, "score points": 1.0}
 
 
 @dataclass(frozen=True)
@@ -117,48 +101,40 @@ def first_arm_values(run: Any, alpha: float) -> Any:
     return vals[vals["arm"] == run.arms[0].label].set_index("metric")
 
 
-def seat_records(run: Any, alpha: float, vals: Any) -> list[dict]:
-    """The seat verdicts of a setting's first arm: each pair of seats, the largest gap, the
-    first-player advantage and the length, with their intervals (vals: first_arm_values)."""
+def length_record(players: int, vals: Any, games: int) -> dict:
+    """The length of a setting's first arm: mean rounds with its 95% t interval (a level)."""
+    r = vals.loc["rounds"]
+    return {
+        "key": f"{players}p/length",
+        "unit": "rounds",
+        "estimate": float(r.value),
+        "low": float(r.ci_low),
+        "high": float(r.ci_high),
+        "games": int(games),
+    }
+
+
+def seat_records(run: Any, alpha: float) -> list[Verdict]:
+    """The seat verdicts of a setting's first arm (analysis.verdict_engine.seat_verdicts)."""
     s = run.results[0].summary
-    n, p = s.games, run.players
-    out = []
-    rounds = vals.loc["rounds"]
-    out.append(_rec("length", float(rounds.value), float(rounds.ci_low), float(rounds.ci_high), n))
-    if p < 2:
-        return out
-    bal = seat_balance(s.seat_wins, s.shared_wins, n, alpha)
-    glo, ghi = bal["largest_gap_ci"]
-    out.append(_rec("gap", bal["largest_gap"], glo, ghi, n, seats=bal["largest_gap_seats"]))
-    lo, hi = bal["first_player_advantage_ci"]
-    out.append(_rec("fpa", bal["first_player_advantage"], lo, hi, n))
-    w = np.asarray(s.seat_wins, dtype=float)
-    pairs = list(itertools.combinations(range(p), 2))
-    for i, j in pairs:
-        d, dlo, dhi = multinomial_diff_ci(w[i], w[j], n, alpha / len(pairs))
-        out.append(_rec(f"seats:{i}-{j}", float(d), float(dlo), float(dhi), n))
-    return out
+    return seat_verdicts(run.players, s.seat_wins, s.games, alpha)
 
 
-def effect_records(run: Any, alpha: float) -> list[dict]:
+def effect_records(run: Any, alpha: float) -> list[Verdict]:
     """The variants' effects in a setting: each arm after the first against the first, on the
-    largest seat gap, the first-player advantage, the length and each feel metric (lead
-    changes, drama, decisiveness, runaway leader, comeback, margin: simcore.base.metrics) as
-    `compare` gives them (comparison_table's paired intervals and Holm p over the setting's
-    table). An effect that is 0 in every game (a
-    variant that cannot change the metric, e.g. a scoring rule on the length) is left out: it
-    is trivial, not a verdict."""
+    largest seat gap, the first-player advantage, the length and each feel metric, as
+    `compare` gives them (comparison_table's records: paired, adjusted over the setting's
+    table). An effect that is 0 in every game (a variant that cannot change the metric, e.g.
+    a scoring rule on the length) is left out: it is trivial, not a verdict."""
     if len(run.arms) < 2:
         return []
     t = comparison_table(run, alpha)
     out = []
-    for r in t[t["metric"].isin(list(EFFECT_METRICS)) & t["diff"].notna()].itertuples():
-        if r.diff == r.diff_low == r.diff_high == 0:
-            continue  # the same value in every game of both arms: no effect by definition
-        rec = _rec(f"variant:{r.arm}:{r.metric}", r.diff, r.diff_low, r.diff_high, int(r.games))
-        rec["significant"] = bool(r.p_holm < alpha)
-        rec["p_holm"] = float(r.p_holm)
-        out.append(rec)
+    for v in t.attrs["verdicts"]:
+        metric = v.key.rsplit("/", 1)[1]
+        if metric not in EFFECT_METRICS or (v.estimate == 0 and not v.se > 0):
+            continue
+        out.append(v)
     return out
 
 
@@ -179,28 +155,21 @@ def feel_levels(vals: Any) -> dict[str, dict]:
     }
 
 
-def is_feel(verdict: str) -> bool:
-    """Whether a verdict is a variant's effect on a feel metric ('variant:short:drama')."""
-    return verdict.startswith("variant:") and verdict.rsplit(":", 1)[1] in FEEL
+def is_feel(key: str) -> bool:
+    """Whether a verdict is a variant's effect on a feel metric ('3p/effect/short/drama')."""
+    return "/effect/" in key and key.rsplit("/", 1)[1] in FEEL
 
 
-def _rec(verdict: str, value, low, high, games: int, **extra) -> dict:
-    return {
-        "verdict": verdict,
-        "value": float(value),
-        "low": float(low),
-        "high": float(high),
-        "games": int(games),
-        "significant": bool(low > 0 or high < 0),
-        **extra,
-    }
+def is_effect(key: str) -> bool:
+    return "/effect/" in key
 
 
-def setting_table(run: Any, alpha: float, t: Thresholds) -> list[dict]:
+def setting_table(run: Any, alpha: float, t: Thresholds) -> tuple[list[dict], dict]:
     """One record per setting (grid order): the setting, its degenerate-play measures (of the
     first arm; a variant arm that is degenerate drops that variant's effects), and the
-    numbers of every verdict it measures."""
-    out = []
+    records of every verdict it measures (JSON); and {setting key: {verdict key: Verdict or
+    the length dict}} for the classification."""
+    out, by_setting = [], {}
     for s in run.settings:
         arm_run = run.runs[s.key]
         per_arm = [degenerate(o, t) for o in run.outcomes[s.key]]
@@ -223,135 +192,125 @@ def setting_table(run: Any, alpha: float, t: Thresholds) -> list[dict]:
         }
         vals = first_arm_values(arm_run, alpha)
         rec["feel"] = feel_levels(vals)
-        records = seat_records(arm_run, alpha, vals)
+        verdicts: list[Any] = [
+            length_record(s.players, vals, s.games),
+            *seat_records(arm_run, alpha),
+        ]
         if not per_arm[0]["degenerate"]:
             bad = set(rec["degenerate_arms"])
-            records += [
-                r for r in effect_records(arm_run, alpha) if r["verdict"].split(":")[1] not in bad
+            verdicts += [
+                v for v in effect_records(arm_run, alpha) if v.key.split("/")[2] not in bad
             ]
-        rec["records"] = records
+        rec["records"] = [v if isinstance(v, dict) else v.as_json() for v in verdicts]
+        by_setting[s.key] = {(v["key"] if isinstance(v, dict) else v.key): v for v in verdicts}
         out.append(rec)
-    return out
+    return out, by_setting
 
 
 # --------------------------------------------------------------------------------- verdicts
-def claim(verdict: str, sign: int) -> str:
-    """The verdict in words, in its direction: 'seat 2 wins more often than seat 1'."""
-    if verdict.startswith("seats:"):
-        i, j = verdict[6:].split("-")
-        a, b = (i, j) if sign > 0 else (j, i)
-        return f"seat {a} wins more often than seat {b}"
-    if verdict == "gap":
-        return "the seats are not equally strong (largest seat gap above 0)"
-    if verdict == "fpa":
-        return "the first player " + ("has an advantage" if sign > 0 else "is at a disadvantage")
-    if verdict == "length":
-        return "the game length stays within 10% of the reference"
-    _, arm, metric = verdict.split(":", 2)
-    if metric in FEEL_WORDS:
-        return f"`{arm}` {FEEL_WORDS[metric][0 if sign > 0 else 1]}"
-    word = {"largest_gap": ("widens", "narrows"), "fpa": ("raises", "lowers")}.get(
-        metric, ("lengthens", "shortens")
-    )
-    what = EFFECT_METRICS[metric]
-    return (
-        f"`{arm}` {word[0] if sign > 0 else word[1]} the {'game' if metric == 'rounds' else what}"
-    )
+def _like(v: Verdict, ref: Verdict) -> Verdict:
+    """A setting's record turned the way of the reference's (a seat pair is oriented by its
+    own estimate in each setting)."""
+    return v.negated() if v.quantity != ref.quantity and "/seat_pair/" in v.key else v
 
 
-def classify(settings: list[dict], players: int, verdict: str) -> dict:
+def classify(
+    settings: list[dict], by_setting: dict, players: int, key: str, alpha: float = ALPHA
+) -> dict:
     """The classification of one verdict of one player count over the settings (as
-    setting_table gives them): status, direction, the reference's numbers, the settings where
-    it fails (and why) and the degenerate settings left out."""
+    setting_table gives them), as a JSON-ready dict: status, label, the reference's record,
+    every other setting's call (state, whether it counts against, interaction p), the
+    degenerate settings left out and, when inconclusive, the games that would decide it."""
     recs, left_out = [], []
     for s in settings:
         if s["players"] != players:
             continue
-        r = next((r for r in s["records"] if r["verdict"] == verdict), None)
+        v = by_setting[s["key"]].get(key)
         if s["degenerate"]:
             left_out.append(s["label"])
-        elif r is not None:
-            recs.append((s, r))
-    ref = next(((s, r) for s, r in recs if s["reference"]), recs[0] if recs else None)
-    out = {"players": players, "verdict": verdict, "left_out": left_out, "settings": len(recs)}
+        elif v is not None:
+            recs.append((s, v))
+    out = {"players": players, "verdict": key, "left_out": left_out, "settings": len(recs)}
     if not recs:
-        return {**out, "status": "not measured", "claim": claim(verdict, 1), "fails": []}
-    if verdict == "length":
-        return {**out, **_classify_length(recs, ref)}
-    sig = [np.sign(r["value"]) for _, r in recs if r["significant"]]
-    if not sig:
-        sign = 1 if ref[1]["value"] >= 0 else -1
-        status = "not detected"
-    else:
-        if ref[1]["significant"]:
-            sign = int(np.sign(ref[1]["value"]))
-        else:
-            sign = 1 if sig.count(1) >= sig.count(-1) else -1
-        status = None
-    fails = []
+        return {**out, "status": "not measured", "label": "not measured", "claim": key, "calls": []}
+    ref_s, ref = next(((s, v) for s, v in recs if s["reference"]), recs[0])
+    if key.endswith("/length"):
+        return {**out, **_classify_length(recs, ref_s, ref)}
+    others = [(s, _like(v, ref)) for s, v in recs if s is not ref_s]
+    margin = MARGINS.get(ref.unit.split(" (")[0], 0.0)
+    c = engine_classify(ref, [(s["label"], KINDS[s["kind"]], v) for s, v in others], alpha, margin)
+    status = c.label() if c.status == "depends" else c.status
+    estimates = [ref.estimate] + [v.estimate for _, v in others]
+    return {
+        **out,
+        "status": status,
+        "label": c.label(),
+        "claim": ref.words,
+        "sign": ref.sign,
+        "reference": {"setting": ref_s["label"], "key": ref_s["key"], **ref.as_json()},
+        "range": [min(estimates), max(estimates)],
+        "games_to_decide": c.games_to_decide,
+        "calls": [
+            {
+                "setting": call.setting,
+                "key": s["key"],
+                "kind": s["kind"],
+                "state": call.state,
+                "against": call.against,
+                "interaction_p": call.interaction_p,
+                **call.verdict.as_json(),
+            }
+            for call, (s, _) in zip(c.settings, others)
+        ],
+    }
+
+
+def _classify_length(recs: list, ref_s: dict, ref: dict) -> dict:
+    base = ref["estimate"]
+    lo, hi = base * (1 - LENGTH_TOLERANCE), base * (1 + LENGTH_TOLERANCE)
+    calls = []
     for s, r in recs:
-        if r["significant"] and np.sign(r["value"]) == sign:
+        if s is ref_s:
             continue
-        why = "reversed" if r["significant"] else "not significant"
-        fails.append(_fail(s, r, why))
-    return {**out, **_classified(recs, ref, fails, sign, claim(verdict, sign), status)}
-
-
-def _classified(recs: list, ref: tuple, fails: list, sign: int, words: str, status=None) -> dict:
-    """The classification's fields: the status from the kinds of the failing settings (unless
-    given), the reference's numbers and the range over the settings."""
-    if status is None:
-        status = {
-            frozenset(): "holds",
-            frozenset({"lineup"}): "depends on players",
-            frozenset({"components"}): "depends on components",
-        }.get(frozenset(f["kind"] for f in fails), "depends on players and components")
+        state = "shorter" if r["high"] < lo else "longer" if r["low"] > hi else "agrees"
+        calls.append(
+            {
+                "setting": s["label"],
+                "key": s["key"],
+                "kind": s["kind"],
+                "state": state,
+                "against": state != "agrees",
+                **r,
+            }
+        )
+    kinds = tuple(dict.fromkeys(KINDS[c["kind"]] for c in calls if c["against"]))
+    status = "depends on " + " and ".join(kinds) if kinds else "holds"
     return {
         "status": status,
-        "sign": sign,
-        "claim": words,
-        "reference": _fail(*ref, "") | {"setting": ref[0]["label"]},
-        "range": [min(r["value"] for _, r in recs), max(r["value"] for _, r in recs)],
-        "fails": fails,
+        "label": status,
+        "claim": f"a game lasts {lo:.1f} to {hi:.1f} rounds (the reference's mean ±10%)",
+        "sign": 1,
+        "reference": {"setting": ref_s["label"], **ref},
+        "range": [min(r["estimate"] for _, r in recs), max(r["estimate"] for _, r in recs)],
+        "games_to_decide": None,
+        "calls": calls,
     }
-
-
-def _fail(s: dict, r: dict, why: str) -> dict:
-    """A setting's numbers of a verdict, and why it fails there (empty: it does not)."""
-    return {
-        "setting": s["label"],
-        "key": s["key"],
-        "kind": s["kind"],
-        "value": r["value"],
-        "low": r["low"],
-        "high": r["high"],
-        "games": r["games"],
-        "p_holm": r.get("p_holm"),
-        "why": why,
-    }
-
-
-def _classify_length(recs: list, ref: tuple) -> dict:
-    base = ref[1]["value"]
-    lo, hi = base * (1 - LENGTH_TOLERANCE), base * (1 + LENGTH_TOLERANCE)
-    fails = [  # the setting's whole interval outside the band: significantly shorter or longer
-        _fail(s, r, "shorter" if r["high"] < lo else "longer")
-        for s, r in recs
-        if r["high"] < lo or r["low"] > hi
-    ]
-    words = f"a game lasts {lo:.1f} to {hi:.1f} rounds (the reference's mean ±10%)"
-    return _classified(recs, ref, fails, 1, words)
 
 
 def verdict_keys(settings: list[dict], players: int) -> list[str]:
-    """Every verdict some setting of the player count measures, in a fixed order."""
+    """Every verdict some setting of the player count measures, in a fixed order: the
+    largest gap, the seat pairs, the first-player advantage, the length, the effects."""
     seen: dict[str, None] = {}
     for s in settings:
         if s["players"] == players:
             for r in s["records"]:
-                seen.setdefault(r["verdict"], None)
-    order = {"gap": 0, "fpa": 2, "length": 3}
-    return sorted(seen, key=lambda v: (order.get(v, 1 if v.startswith("seats:") else 4), v))
+                seen.setdefault(r["key"], None)
+
+    def order(k: str) -> tuple:
+        kind = k.split("/")[1]
+        return ({"largest_gap": 0, "seat_pair": 1, "fpa": 2, "length": 3}.get(kind, 4), k)
+
+    return sorted(seen, key=order)
 
 
 @dataclass
@@ -363,6 +322,7 @@ class Robustness:
     verdicts: list[dict]
     thresholds: Thresholds
     alpha: float = ALPHA
+    records: dict = field(default_factory=dict)  # setting key -> verdict key -> record
 
     def to_json(self) -> dict[str, Any]:
         run = self.run
@@ -378,15 +338,21 @@ class Robustness:
             "elapsed_s": run.elapsed_s,
         }
 
+    def record(self, setting_key: str, verdict_key: str) -> Any:
+        """The verdict record of one question in one setting (None when not measured)."""
+        return self.records.get(setting_key, {}).get(verdict_key)
+
 
 def robustness(run: Any, alpha: float = ALPHA, thresholds: Thresholds | None = None) -> Robustness:
     """Analyse a RobustnessRun (simcore.studies.robustness.run_robustness)."""
     t = thresholds or Thresholds()
-    settings = setting_table(run, alpha, t)
+    settings, by_setting = setting_table(run, alpha, t)
     verdicts = [
-        classify(settings, p, v) for p in run.player_counts for v in verdict_keys(settings, p)
+        classify(settings, by_setting, p, v, alpha)
+        for p in run.player_counts
+        for v in verdict_keys(settings, p)
     ]
-    return Robustness(run, settings, verdicts, t, alpha)
+    return Robustness(run, settings, verdicts, t, alpha, by_setting)
 
 
 # --------------------------------------------------------------------------------- words
@@ -395,104 +361,75 @@ def seats_text(players: int) -> str:
     return f"{players} player" + ("s" if players != 1 else "")
 
 
-def _feel_mean(verdict: str) -> bool:
-    """A variant's effect on a feel metric that is a mean (lead changes, drama, decisiveness,
-    margin: shown in its own unit, not in points of a rate)."""
-    return is_feel(verdict) and FEEL[verdict.rsplit(":", 1)[1]].kind == "mean"
+def _num(v: float) -> str:
+    x = round(v, 2) + 0.0
+    return f"{x:+.1f}" if abs(x) >= 0.05 or x == 0 else f"{x:+.2f}"
 
 
-def num(v: float, verdict: str, sign: bool = True) -> str:
-    """A verdict's value: points for rates, rounds for the length ('+8.3', '8.41'), a feel
-    metric's mean in its unit with three decimals ('-0.100'); a value that rounds to 0
-    prints without a minus ('+0.0')."""
-    if _feel_mean(verdict):
-        x = round(v, 3) + 0.0
-        return f"{x:+.3f}" if sign else f"{x:.3f}"
-    rounds = verdict == "length" or verdict.endswith(":rounds")
-    x = round(v if rounds else v * 100, 2 if rounds else 1) + 0.0  # + 0.0: no '-0.0'
-    if rounds:
-        return f"{x:+.2f}" if sign and verdict != "length" else f"{x:.2f}"
-    return f"{x:+.1f}" if sign else f"{x:.1f}"
+def _short(c: dict) -> str:
+    """'aggressive in every seat (-0.5, -6.8 to +5.8: inconclusive)'."""
+    nums = f"{_num(c['estimate'])}, {_num(c['low'])} to {_num(c['high'])}"
+    return f"{c['setting']} ({nums}: {c['state']})"
 
 
-def interval(lo: float, hi: float, verdict: str) -> str:
-    """'-5.4 to -3.5': an interval with both ends signed (rounds of a length unsigned)."""
-    return f"{num(lo, verdict)} to {num(hi, verdict)}"
-
-
-FEEL_UNITS = {"lead_changes": " lead changes a game", "margin": " score points"}
-
-
-def unit(verdict: str) -> str:
-    if _feel_mean(verdict):
-        return FEEL_UNITS.get(verdict.rsplit(":", 1)[1], "")
-    return " rounds" if verdict == "length" or verdict.endswith(":rounds") else " points"
-
-
-def _oriented(f: dict, key: str, sign: int) -> tuple[float, float, float]:
-    """A record's value and interval, a seat pair's turned the way of the claim."""
-    v, lo, hi = f["value"], f["low"], f["high"]
-    if key.startswith("seats:") and sign < 0:
-        return -v, -hi, -lo
-    return v, lo, hi
-
-
-def _measure(f: dict, key: str, sign: int) -> str:
-    """'+8.3 points (95% CI +6.4 to +10.1)' (with the Holm p of a variant's effect)."""
-    v, lo, hi = _oriented(f, key, sign)
-    holm = f", Holm {fmt_p(f['p_holm'])}" if f.get("p_holm") is not None else ""
-    return f"{num(v, key)}{unit(key)} (95% CI {interval(lo, hi, key)}{holm})"
-
-
-def _short(f: dict, key: str, sign: int) -> str:
-    """'aggressive in every seat (-0.5, -6.8 to +5.8: not significant)'."""
-    v, lo, hi = _oriented(f, key, sign)
-    return f"{f['setting']} ({num(v, key)}, {interval(lo, hi, key)}: {f['why']})"
+def _listed(calls: list[dict], shown: int) -> str:
+    parts = [_short(c) for c in calls[:shown]]
+    if len(calls) > shown:
+        parts.append(f"{len(calls) - shown} more")
+    return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
 
 
 def sentence(v: dict, shown: int = 3) -> str:
-    """One sentence of a classified verdict: its size and interval in the reference setting
-    and the settings where it fails (the first `shown` of them with their numbers)."""
-    key = v["verdict"]
-    head = f"{seats_text(v['players'])}: {v['claim']}"
+    """One sentence of a classified verdict: the reference's record (words from its sign,
+    the interval its call rests on), the class, and the settings that count against it or
+    are undecided (the first `shown` of each with their numbers)."""
+    head = seats_text(v["players"])
     if v["status"] == "not measured":
-        return f"{head}: not measured (every setting that measures it is degenerate)."
-    ref, sign = v["reference"], v["sign"]
-    n, fails = v["settings"], v["fails"]
-    size = f"{_measure(ref, key, sign)} with {ref['setting']}"
+        return (
+            f"{head}: {v['verdict']}: not measured (every setting that measures it is degenerate)."
+        )
+    ref, n = v["reference"], v["settings"]
+    if v["verdict"].endswith("/length"):
+        size = (
+            f"{ref['estimate']:.2f} rounds (95% CI {ref['low']:.2f} to {ref['high']:.2f}) with "
+            f"{ref['setting']}"
+        )
+        against = [c for c in v["calls"] if c["against"]]
+        tail = f"; outside the band with {_listed(against, shown)}" if against else ""
+        return f"{head}: {v['claim']} ({v['label']}): {size}{tail}."
+    size = f"{_record_text(ref)} with {ref['setting']}"
+    text = f"{head}: {ref['words']}: {size}"
+    against = [c for c in v["calls"] if c["against"]]
+    undecided = [c for c in v["calls"] if not c["against"] and c["state"] != "agrees"]
     if v["status"] == "holds":
-        lo, hi = _oriented({"value": 0, "low": v["range"][0], "high": v["range"][1]}, key, sign)[1:]
-        return f"{head} in all {n} settings: {size}; {interval(lo, hi, key)} across settings."
+        return f"{text}; holds in all {n} settings."
     if v["status"] == "not detected":
-        return f"{head}: not detected in any of {n} settings ({size})."
-    at_ref = next((f for f in fails if f["key"] == ref["key"]), None)
-    others = [f for f in fails if f["key"] != ref["key"]]
-    size += f" ({at_ref['why']} there)" if at_ref else ""
-    parts = [_short(f, key, sign) for f in others[:shown]]
-    if len(others) > shown:
-        parts.append(f"{len(others) - shown} more")
-    listed = ", ".join(parts[:-1]) + (" or " if len(parts) > 1 else "") + parts[-1] if parts else ""
-    more = ""
-    return (
-        f"{head} ({v['status']}): {size}; it holds in {n - len(fails)} of {n} settings, "
-        f"not with {listed}{more}."
-        if others
-        else f"{head} ({v['status']}): {size}; it holds in the {n - 1} other settings."
-    )
+        return f"{text}; not detected (no setting finds it)."
+    text += f" ({v['label']})"
+    if against:
+        text += f"; against it: {_listed(against, shown)}"
+    if undecided:
+        text += f"; undecided: {_listed(undecided, shown)}"
+    return text + "."
+
+
+def _record_text(r: dict) -> str:
+    """A record's number and the interval its call rests on, from its JSON."""
+    return interval_words(r["estimate"], r["low"], r["high"], r["unit"], r["alpha"], r["tests"])
 
 
 def findings(a: Robustness) -> dict[str, Any]:
-    """The Findings: the verdicts that hold, and those that the reference setting (the default
-    report) finds but that depend on the players, the components or both (lists of verdicts);
-    'others': how many verdicts are significant only in some settings other than the
-    reference (they are in the detail, as are those not detected). The variants' effects on
-    the feel metrics are apart: 'feel', those the reference finds (holding or not), and
-    'feel_others' as 'others'."""
+    """The Findings: the verdicts the reference setting (the default report) finds that hold,
+    that depend on the players, the components or both, and that are inconclusive (lists of
+    classified verdicts); 'others': the verdicts the reference does not find that some
+    setting finds (they are in the detail). The variants' effects on the feel metrics are
+    apart: 'feel' (found by the reference) and 'feel_others'."""
     out: dict[str, Any] = {
         "holds": [],
         "players": [],
         "components": [],
         "both": [],
+        "inconclusive": [],
         "others": 0,
         "feel": [],
         "feel_others": 0,
@@ -502,13 +439,14 @@ def findings(a: Robustness) -> dict[str, Any]:
         "depends on players": "players",
         "depends on components": "components",
         "depends on players and components": "both",
+        "inconclusive": "inconclusive",
     }
     for v in a.verdicts:
         if v["status"] not in where:
             continue
-        failed_at_ref = any(f["key"] == v["reference"]["key"] for f in v["fails"])
         feel = is_feel(v["verdict"])
-        if v["status"] != "holds" and failed_at_ref:
+        found = v["reference"].get("sign", 1) != 0
+        if not found:
             out["feel_others" if feel else "others"] += 1
         else:
             out["feel" if feel else where[v["status"]]].append(v)

@@ -8,9 +8,8 @@ import re
 import numpy as np
 import pytest
 from scipy import stats as st
-from statsmodels.stats.multitest import multipletests
 
-from analysis.compare import comparison_table, fmt_p, t_interval
+from analysis.compare import comparison_table, t_interval
 from simcore import RulesError, get_game, simulate
 from simcore.base.errors import InputError
 from simcore.base.metrics import ArmMoments, game_metrics, metric_list
@@ -76,7 +75,7 @@ def test_identical_arms_identical_games():
 
 def test_equivalent_arms_false_alarm_rate():
     """A die with its faces in another order has the same distribution but different games:
-    over 40 seeds the table (Holm, family-wise 5%) calls a difference in at most ~5% of the
+    over 40 seeds the table (Bonferroni, family-wise 5%) calls a difference in at most ~5% of the
     seeds, and single raw p-values fall below 0.05 about 5% of the time."""
     arms = [set_arm("die=0,1,1,2,2,3"), set_arm("die=3,2,2,1,1,0")]
     flagged, raw = 0, []
@@ -92,13 +91,24 @@ def test_equivalent_arms_false_alarm_rate():
     assert 0.01 <= np.mean(np.array(raw) < 0.05) <= 0.11
 
 
-def test_holm_applied_over_the_table(short_run):
+def test_the_calls_are_adjusted_over_the_table(short_run):
+    """Bonferroni over the table's tests: the adjusted p is min(1, m p), the adjusted
+    interval is the t interval at 0.05 / m, and a change is called exactly when that
+    interval excludes 0 (scipy's t, recomputed here)."""
+    from scipy import stats as st
+
     t = comparison_table(short_run)
     has = t["p_value"].notna()
-    expect = multipletests(t.loc[has, "p_value"], method="holm")[1]
-    assert np.allclose(t.loc[has, "p_holm"], expect)
-    assert (t.loc[has, "p_holm"] >= t.loc[has, "p_value"] - 1e-15).all()
-    assert (t["significant"] == (t["p_holm"] < 0.05)).all()
+    m = int(t.loc[has, "tests"].max())
+    varies = has & ~((t["se"] <= 0) & (t["diff"] == 0))
+    assert m == varies.sum() and m > 10
+    r = t[varies]
+    assert np.allclose(r["p_adjusted"], np.minimum(1, m * r["p_value"]))
+    q = st.t.ppf(1 - 0.05 / m / 2, short_run.moments.n - 1)
+    assert np.allclose(r["adj_low"], r["diff"] - q * r["se"])
+    assert np.allclose(r["adj_high"], r["diff"] + q * r["se"])
+    assert (t["significant"] == (t["p_adjusted"] < 0.05)).all()
+    assert (r["significant"] == ((r["adj_low"] > 0) | (r["adj_high"] < 0))).all()
     assert t.loc[~has, "arm"].eq("base").all()  # the baseline has no test
 
 
@@ -107,39 +117,33 @@ def _numbers(text: str) -> list[float]:
 
 
 def test_verdicts_agree_with_the_numbers(short_run):
-    """Every verdict: a change is named iff Holm p < 0.05, in the direction of the difference,
-    with the size and interval it prints matching the table (rates in points)."""
+    """Every verdict: its direction word from the sign of the difference, the number and the
+    interval it prints the adjusted ones of the table (rates in points), 'adjusted' beside."""
     t = comparison_table(short_run)
     rows = t[t["arm"] == "short"]
     assert len(rows) > 10
+    records = {v.key: v for v in t.attrs["verdicts"]}
     for r in rows.itertuples():
-        v = r.verdict
-        assert v.startswith("short: ")
+        text = r.verdict
+        v = records[f"3p/effect/short/{r.metric}"]
+        assert text == v.sentence()
+        assert text.startswith("`short`")
         k = 100 if r.kind == "rate" else 1
-        if r.significant:
-            assert "unchanged" not in v and "Holm p" in v
-            word = re.search(
-                r"(higher|lower|longer|shorter|more|fewer|larger|smaller|wider|narrower)", v
-            )
-            assert word is not None, v
-            up = word.group(1) in ("higher", "longer", "more", "larger", "wider")
-            assert up == (r.diff > 0), v
-            size = re.search(r"\d+\.\d+", v.split(": ", 1)[1].split(r.label, 1)[1]).group(0)
-            dec = len(size.split(".")[1])
-            assert float(size) == pytest.approx(abs(r.diff) * k, abs=0.6 * 10**-dec)
-            ci = re.search(r"CI ([\d.]+) to ([\d.]+)", v)
-            lo, hi = sorted((abs(r.diff_low) * k, abs(r.diff_high) * k))
-            assert float(ci.group(1)) == pytest.approx(lo, abs=0.6 * 10**-dec)
-            assert float(ci.group(2)) == pytest.approx(hi, abs=0.6 * 10**-dec)
-        else:
-            assert "unchanged" in v, v
-            ci = re.search(r"CI ([-+][\d.]+) to ([-+][\d.]+)", v)
-            dec = len(ci.group(1).split(".")[1]) if "." in ci.group(1) else 0
-            assert float(ci.group(1)) == pytest.approx(r.diff_low * k, abs=0.6 * 10**-dec)
-            assert float(ci.group(2)) == pytest.approx(r.diff_high * k, abs=0.6 * 10**-dec)
-            assert fmt_p(r.p_value) in v, v
-            if r.p_value < 0.05:
-                assert "not significant" in v
+        assert v.estimate == pytest.approx(r.diff * k)
+        assert (v.low, v.high) == pytest.approx((r.adj_low * k, r.adj_high * k))
+        num = r"([-+]\d+(?:\.\d+)?)"
+        est, lo, hi = re.findall(rf"{num}[^(:]*\(95% CI {num} to {num}", text)[-1]
+        tol = 0.51 * 10 ** -(len(est.split(".")[1]) if "." in est else 0)
+        assert float(est) == pytest.approx(v.estimate, abs=tol)
+        assert float(lo) == pytest.approx(v.low, abs=tol)
+        assert float(hi) == pytest.approx(v.high, abs=tol)
+        if v.tests > 1:
+            assert f"adjusted over {v.tests} tests" in text
+        if not r.significant:
+            assert "no change" in text, text
+        elif r.metric != "fpa":
+            up = v.wording.more in text
+            assert up == (r.diff > 0), text
 
 
 def test_headline_format(short_run):
@@ -147,12 +151,10 @@ def test_headline_format(short_run):
 
     t = comparison_table(short_run)
     (line,) = headlines(t)
-    r = t[(t.arm == "short") & (t.metric == "rounds")].iloc[0]
+    records = {v.key: v for v in t.attrs["verdicts"]}
     assert line.startswith("short: ")
-    if r.significant:
-        word = "longer" if r["diff"] > 0 else "shorter"
-        assert f"rounds {word} (95% CI" in line
-    assert "seat gap" in line and "first-player advantage" in line
+    for name in ("rounds", "largest_gap", "fpa"):
+        assert records[f"3p/effect/short/{name}"].sentence() in line
 
 
 def test_arm_texts():

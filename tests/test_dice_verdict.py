@@ -114,7 +114,7 @@ def test_a_clearly_fairer_die_is_named():
         assert "fair is the fairest die" in v and "runner-up wide" in v, v
     # the rulebook's die (arm 0, 'wide') carries its test against the fairest
     book = t[t.rulebook & (t.players == 3)].iloc[0]
-    assert book.gap_excess > 0 and book.gap_excess_low > 0 and book.gap_excess_p_holm < 0.05
+    assert book.gap_excess > 0 and book.gap_excess_adj_low > 0 and book.gap_excess_p_adjusted < 0.05
 
 
 def test_rulebook_die_on_top_is_still_tested():
