@@ -123,10 +123,11 @@ def simulation(
             f"precision {res.precision}: {verdict} after {res.games:,} games "
             f"(largest seat half-width {res.max_half_width:.4f})"
         )
-    echo(t["seats"].to_string(index=False, float_format=_four))
+    echo(_percent(t["seats"]).to_string(index=False, float_format=_four))
     if res.rotate_seats or len(set(res.policies)) > 1:
         echo("")
-        echo(t["policies"].to_string(index=False, float_format=_four))
+        echo(_percent(t["policies"]).to_string(index=False, float_format=_four))
+    echo("(win rates in %; the JSON keeps shares)")
     _balance_lines(res, t, echo)
     _feel_lines(t["feel"], echo)
     if res.checked:
@@ -134,6 +135,15 @@ def simulation(
     echo(f"{res.games_per_s:,.0f} games/s on {res.threads} threads ({res.elapsed_s:.2f} s)")
     if out_path:
         echo(f"rows written to {out_path}")
+
+
+def _percent(df: pd.DataFrame) -> pd.DataFrame:
+    """A seats or policies table with its win rate and interval in % (two decimals)."""
+    out = df.copy()
+    for c in ("win_rate", "ci_low", "ci_high"):
+        if c in out:
+            out[c] = (100 * out[c]).map(lambda v: f"{v:.2f}")
+    return out.rename(columns={"win_rate": "win %", "ci_low": "low %", "ci_high": "high %"})
 
 
 def simulation_json(res: Any, version: str) -> dict[str, Any]:
@@ -202,7 +212,7 @@ def simulation_partial(res: Any, checkpoint: str | None, json_out: bool, version
         _json(result_json(res, version), echo)
     else:
         echo(f"PARTIAL: {res.games:,} of {n:,} games")
-        echo(summarize(res)["seats"].to_string(index=False, float_format=_four))
+        echo(_percent(summarize(res)["seats"]).to_string(index=False, float_format=_four))
 
 
 def write_rows(df: pd.DataFrame, path: Path) -> None:

@@ -29,7 +29,7 @@ def test_simulate_table_and_json():
         cli.app, ["simulate", "sunken-city", "--players", "3", "--games", "2e3", "--seed", "3"]
     )
     assert res.exit_code == 0, res.output
-    assert "win_rate" in res.output and "games/s" in res.output
+    assert "win %" in res.output and "games/s" in res.output
     res = runner.invoke(
         cli.app,
         [

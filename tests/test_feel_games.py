@@ -64,7 +64,7 @@ def test_compare_base_short_reports_every_feel_metric():
     c = compare("sunken-city", 3, [variant_arm("base"), variant_arm("short")], 400, seed=2)
     short = c.table[c.table["arm"] == "short"].set_index("metric")
     assert set(NAMES) <= set(short.index)
-    assert short.loc[NAMES, ["diff", "diff_low", "diff_high", "p_holm"]].notna().all().all()
+    assert short.loc[NAMES, ["diff", "diff_low", "diff_high", "p_adjusted"]].notna().all().all()
     assert all(short.loc[NAMES, "verdict"].str.startswith("short: "))
 
 

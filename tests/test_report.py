@@ -62,7 +62,7 @@ def test_report_has_every_section(small_report):
 def test_report_score_distributions_and_p_values(small_report):
     """Every player count's score distribution is there (each seat's counts add up to the
     games), and no p-value below 0.001 is printed as a number: the variant tables show
-    '< 0.001' for each such Holm p, '0.001' only for a p that is 0.001 to two digits."""
+    '< 0.001' for each such adjusted p, '0.001' only for a p that is 0.001 to two digits."""
     out, _ = small_report
     md = (out / "report.md").read_text()
     js = json.loads((out / "report.json").read_text())
@@ -71,10 +71,10 @@ def test_report_score_distributions_and_p_values(small_report):
         for dist in part["score_distribution"]:
             assert dist and sum(dist.values()) == part["games"]
     shown = [
-        r["p_holm"]
+        r["p_adjusted"]
         for v in js["variants"]
         for r in v["table"]
-        if r["p_holm"] is not None
+        if r["p_adjusted"] is not None
         and (
             r["metric"] in ("largest_gap", "fpa", "shared", "rounds")
             or r["metric"][:4] in ("win_", "scor")
@@ -138,8 +138,19 @@ def test_compare_json():
     assert [a["label"] for a in js["arms"]] == ["base", "die=black"]
     assert js["arms"][1]["rules"]["die"] == [0, 1, 2, 2, 3, 3]
     row = next(r for r in js["table"] if r["arm"] == "die=black" and r["metric"] == "rounds")
-    assert {"diff", "diff_low", "diff_high", "p_value", "p_holm", "verdict"} <= set(row)
+    assert {
+        "diff",
+        "diff_low",
+        "diff_high",
+        "p_value",
+        "p_adjusted",
+        "adj_low",
+        "adj_high",
+        "tests",
+        "verdict",
+    } <= set(row)
     assert len(js["headlines"]) == 1
+    assert any(v["key"] == "3p/effect/die=black/rounds" for v in js["verdicts"])
 
 
 def test_compare_rules_file_arm(tmp_path):
