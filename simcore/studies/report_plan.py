@@ -123,8 +123,9 @@ def report_plans(
     skipped: list[Skipped] = []
     if len(choice.variants) > 1:
         for p in counts:
+            own = tuple(v for v in choice.variants if v not in spec.report_variants)
             kept, why = composing(
-                spec, p, "", choice.variants, choice.overrides, rules["rules_file"]
+                spec, p, "", choice.variants, choice.overrides, rules["rules_file"], own
             )
             skipped += [
                 Skipped(p, "variant comparison", f"{p}p/variants", v, r) for v, r in why.items()

@@ -211,11 +211,14 @@ def composing(
     variants: tuple[str, ...],
     overrides: dict[str, Any] | None,
     rules_file: str | None,
+    own: tuple[str, ...] = (),
 ) -> tuple[tuple[str, ...], dict[str, str]]:
     """The variants whose rules resolve on `reading` ('' the rulebook's components) with the
     base rules (`overrides`) for `players`, and the others with the reason: (kept, {variant:
     reason}). 'base' is kept first when the reading itself resolves; when it does not,
-    nothing is kept. The base rules that do not resolve without a reading raise RulesError."""
+    nothing is kept. The base rules that do not resolve without a reading raise RulesError,
+    and so does a variant of `own` (the designer's: --variant, the rules file's) that does not
+    resolve on the rulebook's components: it was asked for."""
     kept, why = [], {}
     for v in variants:
         parts = ([reading] if reading else []) + ([] if v == "base" else [v])
@@ -224,6 +227,10 @@ def composing(
         except RulesError as e:
             if v == "base" and not reading:
                 raise  # the base rules themselves (a bad --set): an error, not a skip
+            if v in own and not reading:
+                raise RulesError(
+                    f"variant '{v}' cannot be played ({players} players): {e}"
+                ) from None
             why[v] = " ".join(str(e).split())
             if v == "base":
                 return (), {"base": why[v]}
@@ -433,7 +440,8 @@ def composed_grid(
     resolve with the base rules is left out as a whole."""
     out, skipped = [], []
     for s in settings:
-        kept, why = composing(spec, s.players, s.reading, s.variants, overrides, rules_file)
+        own = tuple(v for v in s.variants if v not in spec.report_variants)
+        kept, why = composing(spec, s.players, s.reading, s.variants, overrides, rules_file, own)
         skipped += [Skipped(s.players, s.label, s.key, v, r) for v, r in why.items()]
         if kept:
             out.append(dataclasses.replace(s, variants=kept))
