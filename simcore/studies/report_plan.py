@@ -25,7 +25,13 @@ from simcore.frame.registry import get_game
 from simcore.run.jobs import check_backend, run_plans
 from simcore.run.runner import simulation_plan
 from simcore.studies.arms import compare_plan, dice_plan, variant_arm
-from simcore.studies.robustness import Skipped, composing, robustness_plan, variant_list
+from simcore.studies.robustness import (
+    Skipped,
+    composing,
+    players_text,
+    robustness_plan,
+    variant_list,
+)
 
 MIN_GAMES = 12
 
@@ -175,7 +181,7 @@ def job_label(key: tuple, job: Any) -> str:
         section = f"ladder, {key[1]} against {key[2]}"
     else:
         section = names.get(key[0], str(key[0]))
-    return f"{section}, {job.players} players"
+    return f"{section}, {players_text(job.players)}"
 
 
 @dataclass
@@ -255,6 +261,8 @@ def play_report(
         where = (
             f"Dask, scheduler {scheduler}" if scheduler else f"Dask, {workers or 2} local workers"
         )
+    for k in skipped + plans[("robustness",)].skipped:
+        echo(f"  skipped: {k.line}")
     echo(f"  playing {total:,} games in {jobs} settings (backend: {where})")
     results = run_plans(
         list(plans.values()),
@@ -264,11 +272,6 @@ def play_report(
         threads=threads,
         progress=progress,
     )
-    for line in skipped:
-        echo(f"  skipped: {line.line}")
-    rob = dict(zip(plans, results)).get(("robustness",))
-    for line in rob.skipped if rob is not None else []:
-        echo(f"  skipped: {line.line}")
     return ReportRuns(
         spec=spec,
         games=section_games(games),

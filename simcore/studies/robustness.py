@@ -177,6 +177,11 @@ def variant_list(spec: Any, variants: list[str] | None, rules_file: str | None) 
     return tuple(out)
 
 
+def players_text(players: int) -> str:
+    """'1 player', '3 players'."""
+    return f"{players} player" + ("s" if players != 1 else "")
+
+
 @dataclass(frozen=True)
 class Skipped:
     """A variant (or a whole reading: variant 'base') left out of one setting because its
@@ -191,7 +196,7 @@ class Skipped:
     @property
     def line(self) -> str:
         what = "the reading" if self.variant == "base" else f"variant `{self.variant}`"
-        return f"{self.players} players, {self.setting}: {what} skipped ({self.reason})"
+        return f"{players_text(self.players)}, {self.setting}: {what} skipped ({self.reason})"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -317,7 +322,7 @@ class SettingJob(Job):
 
     def __init__(self, setting: Setting, arms: ArmsJob, done: Callable[[SettingJob], None]):
         self.setting, self.arms_job, self.done = setting, arms, done
-        self.label = f"{setting.players} players, {setting.label}"  # the progress line's
+        self.label = f"{players_text(setting.players)}, {setting.label}"  # its progress line
         self.game, self.players = arms.game, arms.players
         self.total_games, self.done_games = arms.total_games, 0
         self.outcomes = [Outcomes() for _ in arms.arms]
@@ -432,6 +437,13 @@ def grid(
     return out
 
 
+@dataclass
+class GridPlan(Plan):
+    """The robustness grid as a plan, and the (setting, variant) pairs it leaves out."""
+
+    skipped: list[Skipped] = field(default_factory=list)
+
+
 def composed_grid(
     spec: Any, settings: list[Setting], overrides: dict[str, Any] | None, rules_file: str | None
 ) -> tuple[list[Setting], list[Skipped]]:
@@ -462,7 +474,7 @@ def robustness_plan(
     chunk_size: int | None = None,
     checkpoint: str | None = None,
     resume: bool = False,
-) -> Plan:
+) -> GridPlan:
     """The robustness grid of a game as a plan (its result a RobustnessRun). player_counts:
     None for every count the game allows; games: per setting (the search settings play fewer,
     SEARCH_SHARE); settings: the names of the settings to play (the reference setting, the
@@ -544,7 +556,7 @@ def robustness_plan(
             skipped=skipped,
         )
 
-    return Plan(list(jobs), finish)
+    return GridPlan(list(jobs), finish, skipped)
 
 
 def _entries(s: Setting) -> int:
