@@ -69,10 +69,15 @@ def _load_presets(game: str | None, files: list[str] | None) -> None:
         get_game(game).add_preset_file(f)
 
 
-def _run(run: dict[str, Any], quiet: bool = False) -> dict[str, Any]:
+def _run(run: dict[str, Any], quiet: bool = False, lines: bool = False) -> dict[str, Any]:
     """The run options (the RUN group: --threads, --backend, --scheduler, --workers) as the
-    API's keywords; a progress bar on a terminal unless quiet."""
-    return dict(**run, progress=sys.stderr.isatty() and not quiet)
+    API's keywords; a progress bar on a terminal unless quiet. lines (the long commands,
+    report and robustness): otherwise a line per finished setting on stderr, flushed as it
+    finishes (stderr piped into a log, or --json), so a log shows where a long run is."""
+    from simcore.run.jobs import LINES
+
+    bar = sys.stderr.isatty() and not quiet
+    return dict(**run, progress=True if bar else (LINES if lines else False))
 
 
 def _api_options(rules: dict[str, Any], run: dict[str, Any], quiet: bool, game=None):
@@ -450,35 +455,78 @@ def sweep(
     render.sweep(swept, metric, out_path, json_out, typer.echo)
 
 
+AllCountsOpt = _opt(
+    str, "--players", "-n", help="player counts, e.g. 2,3,4 (default: all the game allows)"
+)
+ReportVariantOpt = _opt(
+    list[str] | None,
+    "--variant",
+    "-v",
+    help="a variant compared beside the report's own (built-in or a [variant.NAME] of "
+    "--rules-file; short+mine composes); repeatable",
+)
+ReportRulesFileOpt = _opt(
+    str | None,
+    "--rules-file",
+    help="TOML file: each [variant.NAME] is compared beside the report's variants, each "
+    "[reading.NAME] is a component reading",
+)
+# the rules options of report and robustness: every variant is an arm beside the game's own
+STUDY_RULES = OptionGroup(
+    variant=(ReportVariantOpt, None),
+    set_=(SetOpt, None),
+    rules_file=(ReportRulesFileOpt, None),
+)
+
+
+def _study_rules(rules: dict[str, Any], game: str) -> dict[str, Any]:
+    """The STUDY_RULES group (and --policy, --policy-file where given) as the keywords of
+    play_report and run_robustness: variants, overrides, rules_file (and the lineup)."""
+    api = _rules(**rules, game=game)
+    return {
+        "variants": api.get("variants"),
+        "overrides": api["overrides"],
+        "rules_file": api.get("rules_file"),
+        **({"policy": api["policies"]} if "policies" in api else {}),
+    }
+
+
 @app.command()
 @grouped
 def report(
     game: GameArg,
+    players: AllCountsOpt = "",
+    rules: dict[str, Any] = STUDY_RULES,
+    policy: PolicyOpt = None,
+    policy_file: PolicyFileOpt = None,
     out: _opt(str | None, "--out", help="output folder (default reports/GAME)") = None,
     games_: _opt(
         str, "--games", "-g", help="games per player count (other sections use fewer)"
     ) = "30000",
     seed: SeedOpt = DEFAULT_SEED,
-    policy: PolicyOpt = None,
-    policy_file: PolicyFileOpt = None,
     run_opts: dict[str, Any] = RUN,
 ) -> None:
-    """Write an HTML + Markdown balance report (plots, variants, dice, ladder, provenance)."""
+    """Write an HTML + Markdown balance report (plots, variants, dice, ladder, provenance).
+    --variant, --rules-file and --set as for simulate: a designer's variant is compared
+    beside the game's report variants; --set changes the base rules of every setting."""
     from analysis.render import package_version
     from analysis.report import write_report
-    from simcore.base.inputs import check_out_folder
+    from simcore.base.inputs import check_out_folder, parse_player_counts
     from simcore.studies.report_plan import play_report
 
     folder = check_out_folder(out or f"reports/{game}")
-    _load_presets(game, policy_file)
+    counts = parse_player_counts(players)
+    choice = _study_rules(dict(rules, policy=policy, policy_file=policy_file), game)
     with interrupt_exits():
         runs = play_report(
             game,
             _count(games_),
             seed,
-            policy,
+            choice.pop("policy", None),
+            players=counts,
+            **choice,
             echo=typer.echo,
-            **_run(run_opts),
+            **_run(run_opts, lines=True),
         )
         paths = write_report(
             runs,
@@ -626,15 +674,11 @@ def tune(
 @grouped
 def robustness(
     game: GameArg,
-    players: _opt(str, "--players", "-n", help="player counts, e.g. 2,3,4 (default: all)") = "",
+    players: AllCountsOpt = "",
     games_: _opt(
         str, "--games", "-g", help="games per setting (the search settings 1/10 and 1/40)"
     ) = "10000",
-    rules_file: _opt(
-        str | None,
-        "--rules-file",
-        help="TOML file: each [reading.NAME] or [variant.NAME] is a component reading",
-    ) = None,
+    rules: dict[str, Any] = STUDY_RULES,
     setting: _opt(
         list[str] | None,
         "--setting",
@@ -648,7 +692,9 @@ def robustness(
     resume: ResumeOpt = False,
 ) -> None:
     """Which balance verdicts hold over lineups of players and component readings (seat order,
-    largest seat gap, first-player advantage, length, each variant's effect)."""
+    largest seat gap, first-player advantage, length, each variant's effect). --variant and
+    a rules file's [variant.NAME] tables are compared beside the game's report variants;
+    its [reading.NAME] tables are component readings; --set changes every setting's rules."""
     from analysis import render
     from simcore.base.inputs import check_out_folder, parse_player_counts
     from simcore.studies.robustness import run_robustness
@@ -661,11 +707,11 @@ def robustness(
             counts,
             _count(games_),
             seed=seed,
-            rules_file=rules_file,
+            **_study_rules(rules, game),
             settings=setting,
             checkpoint=checkpoint,
             resume=resume,
-            **_run(run_opts, json_out),
+            **_run(run_opts, json_out, lines=True),
         )
     except KeyboardInterrupt:
         saved = f"; the finished settings are in {checkpoint}: add --resume" if checkpoint else ""

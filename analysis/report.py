@@ -394,7 +394,7 @@ def write_report(
     spec, n, results = runs.spec, runs.games, runs.results
     body = Document(f"Balance report: {spec.title}")
     data: dict[str, Any] = {"seats": _seats_part(body, runs, version, echo)}
-    variants = list(spec.report_variants)
+    variants = list(getattr(runs, "variants", spec.report_variants))
     if len(variants) > 1:
         body.heading("Variant comparison", 2)
         body.text(
@@ -408,7 +408,8 @@ def write_report(
         )
         data["variants"] = []
         for p in runs.player_counts:
-            data["variants"].append(_variant_section(body, p, results[("variants", p)]))
+            if ("variants", p) in results:
+                data["variants"].append(_variant_section(body, p, results[("variants", p)]))
             echo(f"  variant comparison, {p} players: done")
     data["feel"] = _feel_section(body, runs)
     if ("dice",) in results:
@@ -436,6 +437,10 @@ def write_report(
         findings_section(doc, rob, FINDINGS_NOTE)
     doc.heading("Provenance", 2)
     doc.items(_provenance(runs, version, command, wall))
+    skipped = getattr(runs, "skipped_lines", [])
+    if skipped:
+        doc.text("Skipped (the rules of these pairs cannot be composed):")
+        doc.items(skipped)
     doc.blocks += body.blocks
     summary = {
         "version": version,
@@ -446,6 +451,7 @@ def write_report(
         "backend": runs.backend,
         "cores": os.cpu_count(),
         "rules_hash": runs.rules_hashes,
+        **_choice_json(runs),
         **data,
     }
     return _write_files(out, doc, summary)
@@ -488,6 +494,26 @@ def _seats_part(body: Document, runs: Any, version: str, echo) -> list[dict]:
         out.append(_seat_section(body, p, runs.results[("seats", p)], version))
         echo(f"  seat balance, {p} players: done")
     return out
+
+
+def _choice_json(runs: Any) -> dict[str, Any]:
+    """report.json's keys of the report's choices ('choice': player counts, the variants
+    compared, the --set fields, the rules file, the lineup) and the skipped (setting, variant)
+    pairs with the reason ('skipped')."""
+    choice = getattr(runs, "choice", None)
+    if choice is None:
+        return {}
+    return {
+        "choice": {
+            "players": choice.counts,
+            "variants": list(choice.variants),
+            "overrides": choice.overrides,
+            "rules_file": choice.rules_file,
+            "policy": choice.policy,
+        },
+        "skipped": [k.to_json() for k in runs.skipped]
+        + [k.to_json() for k in getattr(runs.results.get(("robustness",)), "skipped", [])],
+    }
 
 
 def _provenance(runs: Any, version: str, command: str, wall: float) -> list[str]:

@@ -128,6 +128,10 @@ def detail_section(doc: Document, a: Robustness, level: int = 2) -> None:
     )
     with doc.details(f"Settings ({len(a.settings)}): games, distinct games, degenerate play"):
         doc.table(settings_frame(a), caption="The settings")
+    skipped = [k.line for k in getattr(a.run, "skipped", [])]
+    if skipped:
+        doc.text("Skipped (the rules of these pairs cannot be composed):")
+        doc.items(skipped)
     feel = feel_frame(a)
     if not feel.empty:
         with doc.details(f"How the game feels in each setting ({len(feel)})"):
@@ -259,4 +263,5 @@ def write_robustness(a: Robustness, folder: Path, version: str) -> dict[str, Pat
 def report_json(a: Robustness) -> dict[str, Any]:
     """What report.json keeps of the robustness part: the verdicts and the settings."""
     js = a.to_json()
-    return {k: js[k] for k in ("games", "thresholds", "readings", "verdicts", "settings")}
+    keys = ("games", "thresholds", "readings", "verdicts", "settings", "skipped")
+    return {k: js[k] for k in keys}

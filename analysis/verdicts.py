@@ -336,6 +336,8 @@ class Robustness:
             "verdicts": self.verdicts,
             "resumed": run.resumed,
             "elapsed_s": run.elapsed_s,
+            "variants": list(getattr(run, "variants", ())),
+            "skipped": [k.to_json() for k in getattr(run, "skipped", [])],
         }
 
     def record(self, setting_key: str, verdict_key: str) -> Any:
@@ -475,6 +477,7 @@ def text(a: Robustness) -> list[str]:
         if degenerate_lines(a)
         else ["no degenerate setting"]
     )
+    lines += [f"skipped: {k.line}" for k in getattr(run, "skipped", [])]
     for status in STATUSES:
         sel = [v for v in a.verdicts if v["status"] == status]
         if sel:

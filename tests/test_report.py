@@ -233,3 +233,82 @@ def test_report_in_a_headless_browser(small_report, tmp_path):
     assert res["problems"] == []
     assert res["images"] >= 15 and res["sections"] >= 10
     assert (tmp_path / "shot.png").read_bytes().startswith(PNG)
+
+
+# ------------------------------------------------------------------ the rules options (#35)
+MINE = "[variant.mine]\nchips = false\nstreets_space1 = [21, 24, 26]\n"
+
+
+def test_report_takes_a_designers_variant_and_the_rules_options(tmp_path, monkeypatch, capsys):
+    """`report --rules-file my.toml --variant mine` puts `mine` beside the report's own
+    variants (Markdown and JSON); --players restricts the counts, --set the base rules."""
+    rules = tmp_path / "my.toml"
+    rules.write_text(MINE)
+    out = tmp_path / "rep"
+    args = ["report", "sunken-city", "--rules-file", str(rules), "--variant", "mine"]
+    args += ["--players", "3", "--set", "chip_supply=6", "--games", "60", "--out", str(out)]
+    code, _, err = run_main(args, monkeypatch, capsys)
+    assert code == 0, err
+    js = json.loads((out / "report.json").read_text())
+    assert js["choice"]["players"] == [3]
+    assert js["choice"]["variants"][-1] == "mine"
+    assert js["choice"]["overrides"] == {"chip_supply": "6"}
+    assert [s["players"] for s in js["seats"]] == [3]
+    assert "mine" in json.dumps(js["variants"])
+    assert all(s["arms"][-1] == "mine" for s in js["robustness"]["settings"])
+    md = (out / "report.md").read_text()
+    assert "`mine`" in md and "4 players" not in md.split("## Player ladder")[0]
+
+
+def _refused(args, tmp_path, monkeypatch, capsys) -> str:
+    """A report that is refused: one line, status 2, no output folder, nothing played."""
+    monkeypatch.chdir(tmp_path)
+
+    def refuse(*a, **k):
+        raise AssertionError("a game was played for bad input")
+
+    monkeypatch.setattr("simcore.run.jobs._run_local", refuse)
+    code, out, err = run_main([*args, "--out", "rep"], monkeypatch, capsys)
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and lines[0].startswith("error: "), err
+    assert "Traceback" not in err + out and not (tmp_path / "rep").exists()
+    return lines[0]
+
+
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (["--variant", "nope"], "unknown variant 'nope'"),
+        (["--variant", "short+nope"], "unknown variant 'nope'"),
+        (["--set", "colour=1"], "unknown rules key 'colour'"),
+        (["--set", "chips=maybe"], "true or false"),
+        (["--set", "chips"], "key=value"),
+        (["--players", "5"], "2 to 4 players"),
+        (["--players", "2,x"], "list of player counts"),
+        (["--players", "3,3"], "twice"),
+        (["--rules-file", "missing.toml"], "does not exist"),
+        (["--rules-file", "bad.toml"], "variant 'mine' cannot be played"),
+        (["--policy", "balanced:greed=-5"], "greed"),
+    ],
+)
+def test_report_rules_options_bad_input(args, needle, tmp_path, monkeypatch, capsys):
+    (tmp_path / "bad.toml").write_text("[variant.mine]\nstreets_space1 = [22, 25, 28]\n")
+    line = _refused(
+        ["report", "sunken-city", "--games", "60", *args], tmp_path, monkeypatch, capsys
+    )
+    assert needle in line, line
+
+
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (["--variant", "nope"], "unknown variant 'nope'"),
+        (["--set", "colour=1"], "unknown rules key 'colour'"),
+        (["--players", "1"], "2 to 4 players"),
+    ],
+)
+def test_robustness_rules_options_bad_input(args, needle, tmp_path, monkeypatch, capsys):
+    line = _refused(
+        ["robustness", "sunken-city", "--games", "40", *args], tmp_path, monkeypatch, capsys
+    )
+    assert needle in line, line

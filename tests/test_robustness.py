@@ -173,7 +173,10 @@ def reading():
 
 def test_json_shape_and_the_seat_verdict(reading, monkeypatch, capsys, tmp_path):
     rules = tmp_path / "mine.toml"
-    rules.write_text("[variant.my-cards]\ncards = '0/6/0,1/6/0,2/5/1,3/4/1,4/3/1,2/5/1'\n")
+    rules.write_text(
+        "[reading.my-cards]\ncards = '0/6/0,1/6/0,2/5/1,3/4/1,4/3/1,2/5/1'\n"
+        "[variant.gentle]\nstreets_space1 = [21, 24, 26]\n"
+    )
     args = ["robustness", "sunken-city", "--players", "3", "--games", "40", "--json"]
     folder = tmp_path / "rob"
     args += ["--rules-file", str(rules), "--out", str(folder)]
@@ -186,6 +189,9 @@ def test_json_shape_and_the_seat_verdict(reading, monkeypatch, capsys, tmp_path)
     assert {"game", "players", "games", "settings", "verdicts", "thresholds", "readings"} <= set(js)
     assert js["readings"][reading]["replaces"] == "a test's reconstruction"
     assert "rules file" in js["readings"]["my-cards"]["source"]
+    # a [variant.NAME] table is a variant (an arm of every setting but search), not a reading
+    assert "gentle" not in js["readings"] and js["variants"][-1] == "gentle"
+    assert all(s["arms"][-1] == "gentle" for s in js["settings"] if len(s["arms"]) > 1)
     names = [s["name"] for s in js["settings"]]
     spec = get_game("sunken-city")
     assert names[: len(spec.presets)] == spec.presets
@@ -267,7 +273,10 @@ def test_interrupt_keeps_the_finished_settings(tmp_path, monkeypatch, capsys):
     args = ["robustness", "sunken-city", "-n", "2", "-g", "16", "--setting", "greedy"]
     monkeypatch.setattr(rob.SettingJob, "fold", stop_in_greedy)
     code, _, err = run_main([*args, "--checkpoint", str(ck)], monkeypatch, capsys)
-    assert code == 130 and "--resume" in err and len(err.strip().splitlines()) == 1
+    # the progress line of the finished setting (stderr is not a terminal), then one line
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert code == 130 and "--resume" in lines[-1] and "Traceback" not in err
+    assert len(lines) == 2 and "balanced in every seat" in lines[0]
     assert list(json.loads(ck.read_text())["settings"]) == ["2p/lineup/balanced"]
     monkeypatch.setattr(rob.SettingJob, "fold", fold)
     code, out, err = run_main(

@@ -41,16 +41,29 @@ def check_threads(threads: int | None) -> int:
 
 class Progress:
     """A one-line progress bar on stderr (games/s, ETA); silent unless enabled. `start`: games
-    already done before the clock started (a resumed run): counted in the bar, not the rate."""
+    already done before the clock started (a resumed run): counted in the bar, not the rate.
+    lines: `line` writes its text as a line of its own, flushed at once (above the bar when
+    there is one; alone when stderr is piped into a log)."""
 
-    def __init__(self, total: int, enabled: bool, start: int = 0):
+    def __init__(self, total: int, enabled: bool, start: int = 0, lines: bool = False):
         self.total = total
         self.enabled = enabled
+        self.lines = lines or enabled
         self.start = start
         self.t0 = time.perf_counter()
         self.last = 0.0
+        self.done = start
+
+    def line(self, text: str) -> None:
+        """One line on stderr, flushed (the bar drawn again under it)."""
+        if not self.lines:
+            return
+        sys.stderr.write(("\r" + text + " " * 20 if self.enabled else text) + "\n")
+        sys.stderr.flush()
+        self.update(self.done, force=True)
 
     def update(self, done: int, force: bool = False) -> None:
+        self.done = done
         if not self.enabled:
             return
         now = time.perf_counter()
@@ -80,6 +93,7 @@ class Progress:
 
 
 BACKENDS = ("local", "dask")
+LINES = "lines"  # run_jobs' progress: a line per finished job only (stderr piped into a log)
 # the options of run_jobs / run_plans (the rest of a call's keywords describe the work)
 RUN_OPTIONS = ("backend", "scheduler", "workers", "threads", "progress")
 
@@ -144,6 +158,7 @@ class Job:
 
     game: str
     players: int
+    label: str = ""  # words for the progress line written when the job finishes ('' none)
     total_games: int = 0  # games the job plays when it runs to the end (the progress bar)
     done_games: int = 0  # of those, already played before the run (a resumed checkpoint)
     elapsed_s: float = 0.0  # set by the backend
@@ -191,7 +206,7 @@ def run_jobs(
     scheduler: str | None = None,
     workers: int | None = None,
     threads: int | None = None,
-    progress: bool = False,
+    progress: bool | str = False,
 ) -> None:
     """Play every chunk of every job and fold each job's chunks in its plan order.
 
@@ -200,8 +215,10 @@ def run_jobs(
     bounded number in flight (simcore.run.distributed.run_dask; a running cluster
     at `scheduler`, or a local one of `workers` processes started and stopped here); each
     job's results are folded in plan order as they arrive, so the results are the local ones.
-    One progress bar counts the games of all jobs. Ctrl-C or SIGTERM raise KeyboardInterrupt
-    (the jobs keep what was folded so far)."""
+    One progress bar counts the games of all jobs. progress: False (silent), True (the bar,
+    and a line per finished job that has a `label`) or LINES (only those lines, each flushed
+    as its job finishes: for a log, where a bar cannot be drawn). Ctrl-C or SIGTERM raise
+    KeyboardInterrupt (the jobs keep what was folded so far)."""
     check_backend(backend, scheduler, workers)
     nthreads = check_threads(threads)
     total = sum(job.total_games for job in jobs)
@@ -209,9 +226,21 @@ def run_jobs(
         raise InputError(f"this command would play {total:,} games: at most 2**62 ({MAX_GAMES:,})")
     todo = [job.tasks(backend) for job in jobs]
     done = sum(job.done_games for job in jobs)
-    bar = Progress(total, progress, start=done)
+    bar = Progress(total, bool(progress) and progress != LINES, start=done, lines=bool(progress))
     bar.update(done, force=True)
     t0 = time.perf_counter()
+    labelled = [j for j, job in enumerate(jobs) if getattr(job, "label", "")]
+    finished = [j for j in labelled if not len(todo[j])]  # restored: nothing left to play
+
+    def job_done(j: int) -> None:
+        """The line of job j, once its last chunk is folded (or it stopped early)."""
+        if j in labelled:
+            finished.append(j)
+            job = jobs[j]
+            bar.line(
+                f"  [{len(finished)}/{len(labelled)}] {job.label}: "
+                f"{job.total_games:,} games in {job.elapsed_s:.1f} s"
+            )
 
     def task_done(games: int) -> None:
         nonlocal done
@@ -221,12 +250,16 @@ def run_jobs(
     with _sigterm_as_interrupt():
         try:
             if backend == "local":
-                _run_local(jobs, todo, nthreads, task_done, on_start=lambda: bar.restart(done))
+                _run_local(jobs, todo, nthreads, task_done, lambda: bar.restart(done), job_done)
             else:
+                folded = [0] * len(jobs)
 
                 def fold(j: int, i: int, result: Any) -> bool:
                     stop = jobs[j].fold(i, result)
                     jobs[j].elapsed_s = time.perf_counter() - t0
+                    folded[j] += 1
+                    if stop or folded[j] == len(todo[j]):
+                        job_done(j)
                     return stop
 
                 run_dask(
@@ -249,17 +282,19 @@ def _run_local(
     nthreads: int,
     task_done: Callable[[int], None],
     on_start: Callable[[], None] = lambda: None,
+    job_done: Callable[[int], None] = lambda j: None,
 ) -> None:
     """The local backend: the jobs in order, chunk by chunk, on this process's numba threads.
     A job's elapsed_s is the time spent on its chunks (compiling excluded); on_start is called
-    once the kernels are compiled (the progress bar's clock starts there)."""
+    once the kernels are compiled (the progress bar's clock starts there), job_done(j) when
+    job j has played its last chunk (or stopped)."""
     prev = numba.get_num_threads()
     numba.set_num_threads(nthreads)
     try:
         for job in jobs:
             job.warm()
         on_start()
-        for job, tasks in zip(jobs, todo):
+        for j, (job, tasks) in enumerate(zip(jobs, todo)):
             for i, task in tasks:
                 t = time.perf_counter()
                 stop = job.fold(i, task.fn(*task.args))
@@ -267,6 +302,8 @@ def _run_local(
                 task_done(task.games)
                 if stop:
                     break
+            if len(tasks):
+                job_done(j)
     finally:
         numba.set_num_threads(prev)
 

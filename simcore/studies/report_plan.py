@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numba
@@ -25,7 +25,13 @@ from simcore.frame.registry import get_game
 from simcore.run.jobs import check_backend, run_plans
 from simcore.run.runner import simulation_plan
 from simcore.studies.arms import compare_plan, dice_plan, variant_arm
-from simcore.studies.robustness import robustness_plan
+from simcore.studies.robustness import (
+    Skipped,
+    composing,
+    players_text,
+    robustness_plan,
+    variant_list,
+)
 
 MIN_GAMES = 12
 
@@ -41,7 +47,7 @@ def section_games(games: int) -> dict[str, int]:
     }
 
 
-def _ladder_plans(spec: Any, games: int, seed: int) -> dict[tuple, Any]:
+def _ladder_plans(spec: Any, games: int, seed: int, rules: dict[str, Any]) -> dict[tuple, Any]:
     """The ladder's simulations: each preset against random players, and head to head (none
     for a game without a `random` player, such as a game without decisions)."""
     if "random" not in spec.policies:
@@ -52,37 +58,130 @@ def _ladder_plans(spec: Any, games: int, seed: int) -> dict[tuple, Any]:
     for p in presets:
         policies = ",".join([p] + ["random"] * (n3 - 1))
         plans[("vs_random", p)] = simulation_plan(
-            spec, n3, games, policies=policies, rotate_seats=True, seed=seed
+            spec, n3, games, policies=policies, rotate_seats=True, seed=seed, **rules
         )
     for a, b in itertools.combinations(presets, 2):
         policies = ",".join([a, b] + ["random"] * (n2 - 2))
         plans[("h2h", a, b)] = simulation_plan(
-            spec, n2, games, policies=policies, rotate_seats=True, seed=seed
+            spec, n2, games, policies=policies, rotate_seats=True, seed=seed, **rules
         )
     return plans
 
 
-def report_plans(spec: Any, games: int, seed: int, policy: str | None) -> dict[tuple, Any]:
+@dataclass
+class ReportChoice:
+    """What the report plays beside the games: the player counts, the variants compared (the
+    game's report variants, then the rules file's and --variant's: robustness.variant_list),
+    the base rules of every setting (overrides, --set; rules_file for the designer's tables)
+    and the lineup (policy)."""
+
+    counts: list[int]
+    variants: tuple[str, ...]
+    overrides: dict[str, Any] = field(default_factory=dict)
+    rules_file: str | None = None
+    policy: str | None = None
+
+    @property
+    def rules(self) -> dict[str, Any]:
+        """The rules keywords of every simulation of the report (the base rules)."""
+        return {"overrides": self.overrides or None, "rules_file": self.rules_file}
+
+
+def report_choice(
+    spec: Any,
+    players: list[int] | None = None,
+    variants: list[str] | None = None,
+    overrides: dict[str, Any] | None = None,
+    rules_file: str | None = None,
+    policy: str | None = None,
+) -> ReportChoice:
+    """The report's choices checked (RulesError or InputError with one sentence): player
+    counts the game allows (None: all of them), known variants, a --set that resolves for
+    every count, a lineup the game knows."""
+    counts = list(players) if players else list(range(spec.min_players, spec.max_players + 1))
+    for p in counts:
+        spec.check_players(p)
+    counts = sorted(dict.fromkeys(counts))
+    arms = variant_list(spec, variants, rules_file)
+    for p in counts:
+        spec.resolve_rules([], overrides, rules_file, p)  # a bad --set fails here, at once
+        if policy is not None:
+            spec.parse_policies(policy, p)
+    return ReportChoice(counts, arms, dict(overrides or {}), rules_file, policy)
+
+
+def report_plans(
+    spec: Any, games: int, seed: int, choice: ReportChoice | str | None = None
+) -> tuple[dict[tuple, Any], list[Skipped]]:
     """Every simulation of the report as plans (simcore.run.jobs.Plan), keyed by section:
     ('seats', players), ('variants', players), ('dice',), ('vs_random', preset),
-    ('h2h', preset, preset) and ('robustness',)."""
-    n = section_games(games)
-    counts = list(range(spec.min_players, spec.max_players + 1))
+    ('h2h', preset, preset) and ('robustness',); and the variants skipped in the variant
+    comparison because they do not compose with the base rules (--set). choice: a
+    ReportChoice, or the lineup alone (the game's other defaults)."""
+    if not isinstance(choice, ReportChoice):
+        choice = report_choice(spec, policy=choice)
+    n, counts, policy, rules = section_games(games), choice.counts, choice.policy, choice.rules
     plans: dict[tuple, Any] = {}
     for p in counts:
-        plans[("seats", p)] = simulation_plan(spec, p, n["seats"], policies=policy, seed=seed)
-    variants = list(spec.report_variants)
-    if len(variants) > 1:
-        arms = [variant_arm(v) for v in variants]
+        plans[("seats", p)] = simulation_plan(
+            spec, p, n["seats"], policies=policy, seed=seed, **rules
+        )
+    skipped: list[Skipped] = []
+    if len(choice.variants) > 1:
         for p in counts:
-            plans[("variants", p)] = compare_plan(
-                spec, p, arms, n["variants"], seed=seed, policies=policy
+            own = tuple(v for v in choice.variants if v not in spec.report_variants)
+            kept, why = composing(
+                spec, p, "", choice.variants, choice.overrides, rules["rules_file"], own
             )
+            skipped += [
+                Skipped(p, "variant comparison", f"{p}p/variants", v, r) for v, r in why.items()
+            ]
+            if len(kept) > 1:
+                plans[("variants", p)] = compare_plan(
+                    spec,
+                    p,
+                    [variant_arm(v) for v in kept],
+                    n["variants"],
+                    seed=seed,
+                    policies=policy,
+                    **rules,
+                )
     if "die" in spec.named_values:
-        plans[("dice",)] = dice_plan(spec, counts, n["dice"], seed=seed, policies=policy)
-    plans.update(_ladder_plans(spec, n["ladder"], seed))
-    plans[("robustness",)] = robustness_plan(spec, counts, n["robustness"], seed=seed, search=False)
-    return plans
+        # the dice section compares every die on the base rules: a --set die is one of its arms
+        dice_rules = {
+            **rules,
+            "overrides": {k: v for k, v in choice.overrides.items() if k != "die"} or None,
+        }
+        plans[("dice",)] = dice_plan(
+            spec, counts, n["dice"], seed=seed, policies=policy, **dice_rules
+        )
+    plans.update(_ladder_plans(spec, n["ladder"], seed, rules))
+    plans[("robustness",)] = robustness_plan(
+        spec,
+        counts,
+        n["robustness"],
+        seed=seed,
+        search=False,
+        variants=list(choice.variants),
+        **rules,
+    )
+    for key, plan in plans.items():
+        for job in plan.jobs:
+            if not getattr(job, "label", ""):
+                job.label = job_label(key, job)
+    return plans, skipped
+
+
+def job_label(key: tuple, job: Any) -> str:
+    """The words of a report job's progress line: 'seat balance, 3 players'."""
+    names = {"seats": "seat balance", "variants": "variant comparison", "dice": "dice"}
+    if key[0] == "vs_random":
+        section = f"ladder, {key[1]} against random players"
+    elif key[0] == "h2h":
+        section = f"ladder, {key[1]} against {key[2]}"
+    else:
+        section = names.get(key[0], str(key[0]))
+    return f"{section}, {players_text(job.players)}"
 
 
 @dataclass
@@ -93,6 +192,8 @@ class ReportRuns:
     games: dict[str, int]  # games per setting in each section (section_games)
     seed: int
     policy: str | None
+    choice: ReportChoice
+    skipped: list[Skipped]  # variants left out where they do not compose (with the reason)
     results: dict[tuple, Any]  # keyed as report_plans: SimResult, ArmRun or {players: ArmRun}
     backend: str
     where: str  # the backend in words: 'local', 'Dask, 2 local workers'
@@ -102,7 +203,19 @@ class ReportRuns:
 
     @property
     def player_counts(self) -> list[int]:
-        return list(range(self.spec.min_players, self.spec.max_players + 1))
+        return list(self.choice.counts)
+
+    @property
+    def variants(self) -> tuple[str, ...]:
+        """The variants the report compares ('base' first)."""
+        return self.choice.variants
+
+    @property
+    def skipped_lines(self) -> list[str]:
+        """One line per variant skipped in a setting, with the reason: the variant comparison's
+        and the robustness grid's."""
+        rob = self.results.get(("robustness",))
+        return [k.line for k in self.skipped + (rob.skipped if rob is not None else [])]
 
     @property
     def ladder_players(self) -> tuple[int, int]:
@@ -116,23 +229,29 @@ def play_report(
     seed: int,
     policy: str | None,
     *,
+    players: list[int] | None = None,
+    variants: list[str] | None = None,
+    overrides: dict[str, Any] | None = None,
+    rules_file: str | None = None,
     backend: str = "local",
     scheduler: str | None = None,
     workers: int | None = None,
     threads: int | None = None,
-    progress: bool = False,
+    progress: bool | str = False,
     echo: Callable[[str], None] = print,
 ) -> ReportRuns:
     """Play every simulation of the report (backend, scheduler, workers, threads, progress as
-    simcore.run.jobs.run_jobs: on a cluster, all sections at once)."""
+    simcore.run.jobs.run_jobs: on a cluster, all sections at once; progress: a line per
+    finished setting). players: the player counts (None: all the game allows); variants:
+    compared beside the game's report variants and the rules file's [variant.NAME] tables;
+    overrides: rules fields set in the base rules of every setting (--set)."""
     started = time.time()
     games = check_games(games, MIN_GAMES, " for a report")
     seed = check_seed(seed)
     spec = get_game(game) if isinstance(game, str) else game
-    if policy is not None:
-        spec.parse_policies(policy, spec.min_players)
+    choice = report_choice(spec, players, variants, overrides, rules_file, policy)
     check_backend(backend, scheduler, workers)
-    plans = report_plans(spec, games, seed, policy)
+    plans, skipped = report_plans(spec, games, seed, choice)
     total = sum(job.total_games for p in plans.values() for job in p.jobs)
     if total > MAX_GAMES:
         raise InputError(f"this report would play {total:,} games: at most 2**62 ({MAX_GAMES:,})")
@@ -142,6 +261,8 @@ def play_report(
         where = (
             f"Dask, scheduler {scheduler}" if scheduler else f"Dask, {workers or 2} local workers"
         )
+    for k in skipped + plans[("robustness",)].skipped:
+        echo(f"  skipped: {k.line}")
     echo(f"  playing {total:,} games in {jobs} settings (backend: {where})")
     results = run_plans(
         list(plans.values()),
@@ -151,16 +272,20 @@ def play_report(
         threads=threads,
         progress=progress,
     )
-    counts = range(spec.min_players, spec.max_players + 1)
     return ReportRuns(
         spec=spec,
         games=section_games(games),
         seed=seed,
         policy=policy,
+        choice=choice,
+        skipped=skipped,
         results=dict(zip(plans, results)),
         backend=backend,
         where=where,
         threads=numba.get_num_threads(),
-        rules_hashes={p: rules_hash(spec.resolved(spec.rules_cls(), p)) for p in counts},
+        rules_hashes={
+            p: rules_hash(spec.resolved(spec.resolve_rules([], overrides, rules_file, p), p))
+            for p in choice.counts
+        },
         started=started,
     )

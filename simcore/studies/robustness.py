@@ -11,15 +11,19 @@ The grid, per player count (docs/robustness.md):
   played in every rotation: simcore.frame.seats), and `search` in every seat at two budgets
   (a quarter of the game's default budget and the default), with fewer games (SEARCH_SHARE);
 - component readings: the default lineup on each component reading the game registers
-  (VARIANTS.add_reading) and on each [variant.NAME] of a --rules-file.
+  (VARIANTS.add_reading) and on each [reading.NAME] of a --rules-file.
 Each setting but the search ones plays every variant of the game's report (GameSpec.
-report_variants; under a reading, the reading and then the variant) on the same games; the
-search settings play the rules alone (their games cost 100-1,000 times more).
+report_variants), then every [variant.NAME] of a --rules-file and every variant asked for
+(`variants`), on the same games (under a reading, the reading and then the variant); the
+search settings play the rules alone (their games cost 100-1,000 times more). The base rules
+of every setting are the defaults with `overrides` (--set). A variant that cannot compose with
+a setting's reading (or a reading with the base rules) is skipped for that setting with the
+reason (`Skipped`), not a failure of the whole run.
 """
 
 from __future__ import annotations
 
-import sys
+import dataclasses
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -28,9 +32,9 @@ from typing import Any
 
 import numpy as np
 
-from simcore.base.errors import InputError
+from simcore.base.errors import InputError, RulesError
 from simcore.base.inputs import check_games, check_seed
-from simcore.base.rulesbase import load_variant_file, rules_hash
+from simcore.base.rulesbase import load_rules_file, rules_hash, split_variants
 from simcore.frame.registry import get_game
 from simcore.frame.search import PARAMS as SEARCH_PARAMS
 from simcore.run.checkpoint import CheckpointFile, CheckpointKind, whole
@@ -142,22 +146,102 @@ def reading_settings(
 
 def component_readings(spec: Any, rules_file: str | None) -> dict[str, dict[str, str]]:
     """Every component reading: the game's registered ones (VARIANTS.add_reading), then the
-    rules file's [reading.NAME] tables (with their own `replaces` and `source` texts) and
-    [variant.NAME] tables (a designer's reading without those texts): name -> {'replaces',
-    'source'}."""
-    out = {name: {"replaces": rep, "source": src} for name, (rep, src) in spec.readings().items()}
-    if rules_file:
-        tables = load_variant_file(
-            rules_file, spec.rules_cls, spec.variants.names(), spec.named_values
-        )
-        own = spec.readings(rules_file)
-        for name in tables:
-            rep, src = own.get(name, ("", ""))
-            out[name] = {
-                "replaces": rep or "(the designer's reading)",
-                "source": src or f"rules file {rules_file}",
-            }
-    return out
+    rules file's [reading.NAME] tables (with their own `replaces` and `source` texts): name ->
+    {'replaces', 'source'}. A [variant.NAME] table is a variant, not a reading
+    (variant_list)."""
+    return {
+        name: {"replaces": rep, "source": src}
+        for name, (rep, src) in spec.readings(rules_file).items()
+    }
+
+
+def variant_list(spec: Any, variants: list[str] | None, rules_file: str | None) -> tuple:
+    """The variants a report or a robustness run compares: the game's report variants
+    (GameSpec.report_variants, 'base' first), then every [variant.NAME] of the rules file,
+    then each of `variants` (--variant: a name or a composition such as short+mine), each
+    once. An unknown name is refused (RulesError, with the known names)."""
+    tables, readings = (
+        load_rules_file(rules_file, spec.rules_cls, spec.variants.names(), spec.named_values)
+        if rules_file
+        else ({}, {})
+    )
+    known = set(spec.variants.names()) | set(tables)
+    out = list(spec.report_variants)
+    for v in [t for t in tables if t not in readings] + [v.strip() for v in variants or []]:
+        for part in split_variants([v]):
+            if part not in known:
+                names = ", ".join(spec.variants.names() + sorted(tables))
+                raise RulesError(f"unknown variant '{part}' for {spec.name} (known: {names})")
+        if v and v not in out:
+            out.append(v)
+    return tuple(out)
+
+
+def players_text(players: int) -> str:
+    """'1 player', '3 players'."""
+    return f"{players} player" + ("s" if players != 1 else "")
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A variant (or a whole reading: variant 'base') left out of one setting because its
+    rules cannot be composed there, and why (the rules' own message)."""
+
+    players: int
+    setting: str  # the setting's label ('reading tiles-more-monsters')
+    key: str  # the setting's key
+    variant: str
+    reason: str
+
+    @property
+    def line(self) -> str:
+        what = "the reading" if self.variant == "base" else f"variant `{self.variant}`"
+        return f"{players_text(self.players)}, {self.setting}: {what} skipped ({self.reason})"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "setting": self.key,
+            "label": self.setting,
+            "variant": self.variant,
+            "reason": self.reason,
+            "line": self.line,
+        }
+
+
+def composing(
+    spec: Any,
+    players: int,
+    reading: str,
+    variants: tuple[str, ...],
+    overrides: dict[str, Any] | None,
+    rules_file: str | None,
+    own: tuple[str, ...] = (),
+) -> tuple[tuple[str, ...], dict[str, str]]:
+    """The variants whose rules resolve on `reading` ('' the rulebook's components) with the
+    base rules (`overrides`) for `players`, and the others with the reason: (kept, {variant:
+    reason}). 'base' is kept first when the reading itself resolves; when it does not,
+    nothing is kept. The base rules that do not resolve without a reading raise RulesError,
+    and so does a variant of `own` (the designer's: --variant, the rules file's) that does not
+    resolve on the rulebook's components: it was asked for."""
+    kept, why = [], {}
+    for v in variants:
+        parts = ([reading] if reading else []) + ([] if v == "base" else [v])
+        try:
+            spec.resolve_rules(parts, overrides, rules_file, players)
+        except RulesError as e:
+            if v == "base" and not reading:
+                raise  # the base rules themselves (a bad --set): an error, not a skip
+            if v in own and not reading:
+                raise RulesError(
+                    f"variant '{v}' cannot be played ({players} players): {e}"
+                ) from None
+            why[v] = " ".join(str(e).split())
+            if v == "base":
+                return (), {"base": why[v]}
+            continue
+        kept.append(v)
+    return tuple(kept), why
 
 
 # --------------------------------------------------------------------------------- outcomes
@@ -238,6 +322,7 @@ class SettingJob(Job):
 
     def __init__(self, setting: Setting, arms: ArmsJob, done: Callable[[SettingJob], None]):
         self.setting, self.arms_job, self.done = setting, arms, done
+        self.label = f"{players_text(setting.players)}, {setting.label}"  # its progress line
         self.game, self.players = arms.game, arms.players
         self.total_games, self.done_games = arms.total_games, 0
         self.outcomes = [Outcomes() for _ in arms.arms]
@@ -311,6 +396,14 @@ class RobustnessRun:
     rules_file: str | None
     elapsed_s: float
     resumed: list[str] = field(default_factory=list)  # settings restored from the checkpoint
+    variants: tuple[str, ...] = ()  # the variants compared in the settings (variant_list)
+    overrides: dict[str, Any] = field(default_factory=dict)  # --set: in every setting's rules
+    skipped: list[Skipped] = field(default_factory=list)  # pairs that could not be composed
+
+    @property
+    def skipped_lines(self) -> list[str]:
+        """One line per (setting, variant) skipped, saying why."""
+        return [k.line for k in self.skipped]
 
 
 def grid(
@@ -320,11 +413,13 @@ def grid(
     readings: list[str],
     settings: list[str] | None,
     search: bool = True,
+    variants: tuple[str, ...] | None = None,
 ) -> list[Setting]:
     """The settings of the grid in order: per player count, the lineups, then the readings;
     `settings` (names) keeps only those lineups and readings (None: all); search=False leaves
-    out the search settings."""
-    variants = tuple(spec.report_variants)
+    out the search settings; variants: the arms of every setting but the search ones (None:
+    the game's report variants)."""
+    variants = tuple(variants or spec.report_variants)
     out = []
     for p in counts:
         out += [
@@ -342,6 +437,29 @@ def grid(
     return out
 
 
+@dataclass
+class GridPlan(Plan):
+    """The robustness grid as a plan, and the (setting, variant) pairs it leaves out."""
+
+    skipped: list[Skipped] = field(default_factory=list)
+
+
+def composed_grid(
+    spec: Any, settings: list[Setting], overrides: dict[str, Any] | None, rules_file: str | None
+) -> tuple[list[Setting], list[Skipped]]:
+    """The settings with the variants that cannot compose with each one's reading (or with the
+    base rules) left out, and what was left out with the reason; a reading that does not
+    resolve with the base rules is left out as a whole."""
+    out, skipped = [], []
+    for s in settings:
+        own = tuple(v for v in s.variants if v not in spec.report_variants)
+        kept, why = composing(spec, s.players, s.reading, s.variants, overrides, rules_file, own)
+        skipped += [Skipped(s.players, s.label, s.key, v, r) for v, r in why.items()]
+        if kept:
+            out.append(dataclasses.replace(s, variants=kept))
+    return out, skipped
+
+
 def robustness_plan(
     game: str | Any,
     player_counts: list[int] | None,
@@ -349,45 +467,42 @@ def robustness_plan(
     *,
     seed: int = 1,
     rules_file: str | None = None,
+    variants: list[str] | None = None,
+    overrides: dict[str, Any] | None = None,
     settings: list[str] | None = None,
     search: bool = True,
     chunk_size: int | None = None,
     checkpoint: str | None = None,
     resume: bool = False,
-    progress: bool = False,
-    echo: Callable[[str], None] | None = None,
-) -> Plan:
+) -> GridPlan:
     """The robustness grid of a game as a plan (its result a RobustnessRun). player_counts:
     None for every count the game allows; games: per setting (the search settings play fewer,
     SEARCH_SHARE); settings: the names of the settings to play (the reference setting, the
     default lineup on the rulebook's components, always); checkpoint/resume as simulate's, per
-    setting; search=False: without the search settings (the report's cheap grid); progress: a
-    line per finished setting on stderr (echo: where else to write it)."""
+    setting; search=False: without the search settings (the report's cheap grid); variants:
+    further variants compared in every setting (variant_list); overrides: rules fields set in
+    the base rules of every setting (--set). The run options' progress writes a line per
+    finished setting on stderr (simcore.run.jobs)."""
     spec = get_game(game) if isinstance(game, str) else game
     games, seed = check_games(games, 2, " per setting"), check_seed(seed)
     counts = player_counts or list(range(spec.min_players, spec.max_players + 1))
     for p in counts:
         spec.check_players(p)
     readings = component_readings(spec, rules_file)
-    grid_ = grid(spec, counts, games, list(readings), settings, search)
+    arms = variant_list(spec, variants, rules_file)
+    grid_, skipped = composed_grid(
+        spec,
+        grid(spec, counts, games, list(readings), settings, search, arms),
+        overrides,
+        rules_file,
+    )
     jobs: list[SettingJob] = []
     started = time.perf_counter()
     fingerprint: dict[str, Any] = {"command": "robustness", "game": spec.name, "seed": seed}
-    finished: list[str] = []
 
     def done(job: SettingJob) -> None:
         saved[job.setting.key] = job.state_json()
         ck.save(settings=saved)
-        finished.append(job.setting.key)
-        line = (
-            f"  [{len(finished)}/{len(jobs)}] {job.setting.players} players, {job.setting.label}: "
-            f"{job.total_games:,} games in {job.elapsed_s:.1f} s"
-        )
-        if progress:
-            sys.stderr.write("\r" + line + " " * 20 + "\n")
-            sys.stderr.flush()
-        if echo is not None:
-            echo(line)
 
     for s in grid_:
         inner = arms_job(
@@ -399,6 +514,7 @@ def robustness_plan(
             policies=spec.parse_policies(s.policies, _entries(s)),
             rotate_seats=s.seating,
             rules_file=rules_file,
+            overrides=overrides,
             chunk_size=chunk_size,
         )
         jobs.append(SettingJob(s, inner, done))
@@ -421,7 +537,6 @@ def robustness_plan(
             if job.setting.key in saved:
                 job.restore(saved[job.setting.key])
                 restored.append(job.setting.key)
-                finished.append(job.setting.key)
 
     def finish() -> RobustnessRun:
         return RobustnessRun(
@@ -436,9 +551,12 @@ def robustness_plan(
             rules_file=rules_file,
             elapsed_s=time.perf_counter() - started,
             resumed=restored,
+            variants=arms,
+            overrides=dict(overrides or {}),
+            skipped=skipped,
         )
 
-    return Plan(list(jobs), finish)
+    return GridPlan(list(jobs), finish, skipped)
 
 
 def _entries(s: Setting) -> int:
@@ -452,8 +570,5 @@ def run_robustness(game: str | Any, player_counts: list[int] | None, games: int,
     threads, progress). Ctrl-C or SIGTERM raise KeyboardInterrupt; the settings finished
     before are in the checkpoint, and --resume plays only the others."""
     run_options, kw = split_run_options(kw)
-    plan = robustness_plan(
-        game, player_counts, games, progress=run_options.get("progress", False), **kw
-    )
-    (result,) = run_plans([plan], **run_options)
+    (result,) = run_plans([robustness_plan(game, player_counts, games, **kw)], **run_options)
     return result
