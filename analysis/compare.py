@@ -32,6 +32,7 @@ from analysis.verdict_engine import (
     Wording,
     effect_wording,
     first_player_advantage,
+    interval_words,
     largest_gap,
     z_verdict,
 )
@@ -513,9 +514,8 @@ def _dice_verdict(prow: list[dict], by_key: dict[str, Verdict]) -> str:
     p = best["players"]
     others = sorted((r for r in prow if not r["fairest"]), key=lambda r: r["largest_gap"])
     g = best["verdicts"][0]
-    gap = (
-        f"largest seat gap {g['estimate']:.1f} points (95% CI {g['low']:.1f} to "
-        f"{g['high']:.1f}, adjusted over the {g['tests']} pairs of seats)"
+    gap = "largest seat gap " + interval_words(
+        g["estimate"], g["low"], g["high"], g["unit"], g["alpha"], g["tests"]
     )
     if not others:
         return f"{p} players: only one die ({best['die']}, {gap})"

@@ -458,7 +458,8 @@ def write_report(
 
 
 FINDINGS_NOTE = (
-    "The report plays a cheap grid (a tenth of --games per setting, no `search` settings); "
+    "The report plays a cheap grid (a tenth of --games per setting, no `search` settings; "
+    "the reference setting is the variant comparison, with its games); "
     "`balance robustness GAME` plays the whole grid with more games (docs/robustness.md), and "
     "a verdict that holds here may still fail with `search` players. The detail is in the last "
     "section, 'Robustness of the verdicts'."

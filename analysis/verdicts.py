@@ -407,7 +407,7 @@ def sentence(v: dict, shown: int = 3) -> str:
         return f"{text}; holds in all {n} settings."
     if v["status"] == "not detected":
         return f"{text}; not detected (no setting finds it)."
-    text += f" ({v['label']})"
+    text += f"; {v['label']}" if v["status"] == "inconclusive" else f" ({v['label']})"
     if against:
         text += f"; against it: {_listed(against, shown)}"
     if undecided:

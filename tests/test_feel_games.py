@@ -65,7 +65,7 @@ def test_compare_base_short_reports_every_feel_metric():
     short = c.table[c.table["arm"] == "short"].set_index("metric")
     assert set(NAMES) <= set(short.index)
     assert short.loc[NAMES, ["diff", "diff_low", "diff_high", "p_adjusted"]].notna().all().all()
-    assert all(short.loc[NAMES, "verdict"].str.startswith("short: "))
+    assert all(short.loc[NAMES, "verdict"].str.startswith("`short`"))
 
 
 def test_sweep_takes_a_feel_metric(monkeypatch, capsys):

@@ -110,7 +110,7 @@ TEXT_OUTPUTS = [
     (
         "compare sunken-city --players 3 --variant base --variant no-chips"
         " --set-arm die=purple,chips=false --games 800 --policy random",
-        ["baseline base", "Holm p", "no-chips: ", "die=purple,chips=false: "],
+        ["baseline base", "adjusted p", "no-chips: ", "die=purple,chips=false: "],
     ),
     (
         "simulate sunken-city --players 3 --games 2000 --policy balanced,random,random",
@@ -119,7 +119,7 @@ TEXT_OUTPUTS = [
     (
         "dice sunken-city --players 2,3 --die 0,1,1,2,2,3 --die 1,1,2,2,3,3 --games 400"
         " --policy random",
-        ["2 players: ", "3 players: ", "die is", "Holm p", "1,1,2,2,3,3", "*"],
+        ["2 players: ", "3 players: ", "die is", "adjusted p", "1,1,2,2,3,3", "*"],
     ),
 ]
 

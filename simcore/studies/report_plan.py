@@ -2,10 +2,15 @@
 balance per player count, the variant comparison, the dice (games with a die rules field) and
 the player ladder, all played together (on a cluster, all at once).
 
-Game counts per section, from `games` (K): K per player count for the seat balance, K/3 per
-arm for the variant comparison and per die, K/6 per ladder match, K/10 per arm of each setting
-of the robustness grid (the Findings: every preset in every seat, the mixed population and the
-component readings, without the search settings; `balance robustness` plays the whole grid).
+Game counts per section, from `games` (K): K per player count for the seat balance and per
+arm of the variant comparison (the same games: the base arm is the seat balance), K/3 per
+die, K/6 per ladder match, K/10 per arm of each setting of the robustness grid (the Findings:
+every preset in every seat, the mixed population and the component readings, without the
+search settings; `balance robustness` plays the whole grid). The grid's reference setting
+(the default lineup on the rulebook's components) is the seat balance and the variant
+comparison: played once, with K games, so the Findings' reference verdicts and the seat and
+variant sections are the same records (#35); with --policy those sections are played on that
+lineup, apart.
 """
 
 from __future__ import annotations
@@ -40,7 +45,7 @@ def section_games(games: int) -> dict[str, int]:
     """Games per setting in each section of a report of `games` (K)."""
     return {
         "seats": games,
-        "variants": max(games // 3, 2),
+        "variants": games,
         "dice": max(games // 3, 2),
         "ladder": max(games // 6, 2),
         "robustness": max(games // 10, 2),
@@ -122,12 +127,16 @@ def report_plans(
         choice = report_choice(spec, policy=choice)
     n, counts, policy, rules = section_games(games), choice.counts, choice.policy, choice.rules
     plans: dict[tuple, Any] = {}
-    for p in counts:
+    shared = shared_reference(choice)
+    # on the default lineup the seat balance and the variant comparison are the robustness
+    # grid's reference setting (its base arm and its arms): played once, there, so the
+    # Findings rest on the sections' games
+    for p in counts if not shared else ():
         plans[("seats", p)] = simulation_plan(
             spec, p, n["seats"], policies=policy, seed=seed, **rules
         )
     skipped: list[Skipped] = []
-    if len(choice.variants) > 1:
+    if len(choice.variants) > 1 and not shared:
         for p in counts:
             own = tuple(v for v in choice.variants if v not in spec.report_variants)
             kept, why = composing(
@@ -163,6 +172,7 @@ def report_plans(
         seed=seed,
         search=False,
         variants=list(choice.variants),
+        reference_games=n["seats"],
         **rules,
     )
     for key, plan in plans.items():
@@ -170,6 +180,27 @@ def report_plans(
             if not getattr(job, "label", ""):
                 job.label = job_label(key, job)
     return plans, skipped
+
+
+def shared_reference(choice: ReportChoice) -> bool:
+    """Whether the report's seat balance and variant comparison are the robustness grid's
+    reference setting (the default lineup on the rulebook's components, every variant
+    compared, K games): so when no --policy sets another lineup."""
+    return choice.policy is None
+
+
+def reference_sections(rob: Any) -> dict[tuple, Any]:
+    """The seat balance and the variant comparison of each player count from a robustness
+    run, keyed as report_plans: ('seats', p) the reference setting's base arm (a SimResult),
+    ('variants', p) its ArmRun where it compares more than the base rules."""
+    out: dict[tuple, Any] = {}
+    for s in rob.settings:
+        if s.reference:
+            run = rob.runs[s.key]
+            out[("seats", s.players)] = run.results[0]
+            if len(run.arms) > 1:
+                out[("variants", s.players)] = run
+    return out
 
 
 def job_label(key: tuple, job: Any) -> str:
@@ -272,6 +303,9 @@ def play_report(
         threads=threads,
         progress=progress,
     )
+    results = dict(zip(plans, results))
+    if shared_reference(choice):
+        results.update(reference_sections(results[("robustness",)]))
     return ReportRuns(
         spec=spec,
         games=section_games(games),
@@ -279,7 +313,7 @@ def play_report(
         policy=policy,
         choice=choice,
         skipped=skipped,
-        results=dict(zip(plans, results)),
+        results=results,
         backend=backend,
         where=where,
         threads=numba.get_num_threads(),

@@ -474,6 +474,7 @@ def robustness_plan(
     chunk_size: int | None = None,
     checkpoint: str | None = None,
     resume: bool = False,
+    reference_games: int | None = None,
 ) -> GridPlan:
     """The robustness grid of a game as a plan (its result a RobustnessRun). player_counts:
     None for every count the game allows; games: per setting (the search settings play fewer,
@@ -481,8 +482,10 @@ def robustness_plan(
     default lineup on the rulebook's components, always); checkpoint/resume as simulate's, per
     setting; search=False: without the search settings (the report's cheap grid); variants:
     further variants compared in every setting (variant_list); overrides: rules fields set in
-    the base rules of every setting (--set). The run options' progress writes a line per
-    finished setting on stderr (simcore.run.jobs)."""
+    the base rules of every setting (--set); reference_games: the reference settings' games
+    when not `games` (the report plays them as its variant comparison, so that its Findings
+    and its variant section rest on the same games). The run options' progress writes a line
+    per finished setting on stderr (simcore.run.jobs)."""
     spec = get_game(game) if isinstance(game, str) else game
     games, seed = check_games(games, 2, " per setting"), check_seed(seed)
     counts = player_counts or list(range(spec.min_players, spec.max_players + 1))
@@ -496,6 +499,9 @@ def robustness_plan(
         overrides,
         rules_file,
     )
+    if reference_games is not None:
+        reference_games = check_games(reference_games, 2, " per reference setting")
+        grid_ = [dataclasses.replace(s, games=reference_games) if s.reference else s for s in grid_]
     jobs: list[SettingJob] = []
     started = time.perf_counter()
     fingerprint: dict[str, Any] = {"command": "robustness", "game": spec.name, "seed": seed}
