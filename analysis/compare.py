@@ -122,10 +122,21 @@ def _constant_ratio(run: Any, m: Metric) -> bool:
     return all(_constant(run, j) for j in cols)
 
 
+class Shared(tuple):
+    """What a table keeps in its attrs (its verdict records, its scoring-only arms): shared by
+    every frame derived from it, never copied (pandas deep-copies attrs on every operation,
+    which made a report's tables seconds slower; the records are immutable)."""
+
+    def __deepcopy__(self, memo: dict) -> Shared:
+        return self
+
+
 def comparison_table(run: Any, alpha: float = ALPHA, paired: bool = True) -> pd.DataFrame:
     """The tidy comparison table: one row per (metric, arm) with the arm's value and interval,
     and for every arm after the first the difference to the first arm with its paired interval,
-    p-value, Holm-corrected p-value over the whole table, Cohen's h (rates) and a verdict.
+    p-value, the interval and p adjusted over the table's tests (Bonferroni: `tests`, `adj_low`,
+    `adj_high`, `p_adjusted`, `significant`), Cohen's h (rates) and a verdict (the record's
+    sentence; analysis.verdict_engine; the records in attrs["verdicts"]).
 
     paired=False gives the intervals two independent runs would have (for illustration)."""
     vals = arm_values(run, alpha)
@@ -193,22 +204,25 @@ def comparison_table(run: Any, alpha: float = ALPHA, paired: bool = True) -> pd.
     tests = max(int(family.sum()), 1)
     df["tests"] = np.where(df["p_value"].notna(), tests, 0)
     verdicts = []
-    for col in ("adj_low", "adj_high", "p_adjusted"):
-        df[col] = np.nan
-    df["verdict"] = ""
-    for i, r in df.iterrows():
+    n = len(df)
+    adj = np.full((n, 3), np.nan)  # adj_low, adj_high, p_adjusted
+    words = [""] * n
+    in_family = family.to_numpy()
+    for i, r in enumerate(df.to_dict("records")):
         if not np.isfinite(r["p_value"]):
             continue
-        v = effect_verdict(run, defs[r["metric"]], r, tests if family[i] else 1, alpha)
+        v = effect_verdict(run, defs[r["metric"]], r, tests if in_family[i] else 1, alpha)
         verdicts.append(v)
         scale = 100 if r["kind"] == "rate" else 1
-        df.loc[i, ["adj_low", "adj_high", "p_adjusted"]] = [v.low / scale, v.high / scale, v.p]
-        df.loc[i, "verdict"] = (
-            v.sentence() if family[i] else f"`{r['arm']}`: the same {r['label']} in every game"
+        adj[i] = (v.low / scale, v.high / scale, v.p)
+        words[i] = (
+            v.sentence() if in_family[i] else f"`{r['arm']}`: the same {r['label']} in every game"
         )
+    df["adj_low"], df["adj_high"], df["p_adjusted"] = adj[:, 0], adj[:, 1], adj[:, 2]
+    df["verdict"] = words
     df["significant"] = df["p_adjusted"] < alpha
-    df.attrs["verdicts"] = verdicts
-    df.attrs["scoring_only"] = only
+    df.attrs["verdicts"] = Shared(verdicts)
+    df.attrs["scoring_only"] = Shared(only)
     return df
 
 
@@ -514,7 +528,7 @@ def _dice_verdict(prow: list[dict], by_key: dict[str, Verdict]) -> str:
     p = best["players"]
     others = sorted((r for r in prow if not r["fairest"]), key=lambda r: r["largest_gap"])
     g = best["verdicts"][0]
-    gap = "largest seat gap " + interval_words(
+    gap = f"{g['words']}: " + interval_words(
         g["estimate"], g["low"], g["high"], g["unit"], g["alpha"], g["tests"]
     )
     if not others:

@@ -285,6 +285,12 @@ def _dice_section(doc: Document, runs: dict):
     return {
         "table": table,
         "records": [v.as_json() for v in d["records"]],
+        # each die's seat verdicts (the largest gap, its first-player advantage): the gap
+        # record the dice line quotes
+        "seat_records": [
+            {"players": int(r["players"]), "die": r["die"], "verdicts": r["verdicts"]}
+            for r in t.to_dict("records")
+        ],
         "verdicts": d["verdicts"],
     }
 

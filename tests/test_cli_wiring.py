@@ -29,7 +29,7 @@ from analysis import render, tuning_tables
 from analysis import report as report_module
 from simcore.base.errors import InputError, RulesError
 from simcore.frame.registry import GameSpec, all_games
-from simcore.run import runner
+from simcore.run import jobs, runner
 from simcore.studies import arms, bench, report_plan, robustness, tune_players, tune_rules
 from simcore.studies.arms import Arm
 from tests.conftest import run_main
@@ -38,6 +38,7 @@ RESULT = SimpleNamespace(name="the library's result")  # what every patched entr
 VERSION = render.package_version()
 SIMULATE = (runner, "simulate"), (render, "simulation")  # an entry point and its renderer
 # the run options of a command given none (the RUN group's defaults, off a terminal)
+LINES = jobs.LINES
 LOCAL = {"threads": None, "backend": "local", "scheduler": None, "workers": None, "progress": False}
 
 
@@ -280,7 +281,16 @@ def test_report(in_tmp, monkeypatch):
     monkeypatch.setattr(sys, "argv", ["balance", *line.split()])
     play, written = call(line, (report_plan, "play_report"), (report_module, "write_report"))
     assert play.call_args.args == ("sumeria", 40_000, 3, "random")
-    assert play.call_args.kwargs == {"echo": typer.echo, **LOCAL, "threads": 1}
+    assert play.call_args.kwargs == {
+        "echo": typer.echo,
+        **LOCAL,
+        "threads": 1,
+        "progress": LINES,  # piped: a line per finished setting
+        "players": None,  # every count the game allows
+        "variants": None,
+        "overrides": {},
+        "rules_file": None,
+    }
     assert written.call_args.args == (RESULT, Path("rep/s"))
     assert written.call_args.kwargs == {
         "version": VERSION,
@@ -307,6 +317,9 @@ def test_robustness(in_tmp):
         "checkpoint": "rob.ckpt",
         "resume": True,
         **LOCAL,
+        "progress": LINES,
+        "variants": None,
+        "overrides": {},
     }
     # the version reaches the renderer only (robustness.json), not the simulation
     assert shown.call_args.args == (RESULT, Path("rob"), True, VERSION, typer.echo)

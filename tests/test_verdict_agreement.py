@@ -148,6 +148,8 @@ def _report_records(report: dict) -> list[dict]:
     for sec in report.get("variants", []):
         out += sec["verdicts"]
     out += report.get("dice", {}).get("records", [])
+    for d in report.get("dice", {}).get("seat_records", []):
+        out += d["verdicts"]
     for s in report["robustness"]["settings"]:
         out += [r for r in s["records"] if "significant" in r]
     out += [v["reference"] for v in report["robustness"]["verdicts"] if "words" in v["reference"]]
