@@ -13,7 +13,7 @@ intervals, Holm's correction (statsmodels multipletests) and Cohen's h
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -36,7 +36,7 @@ from analysis.verdict_engine import (
     largest_gap,
     z_verdict,
 )
-from simcore.base.metrics import Metric, largest_gap_seats, shown_metrics
+from simcore.base.metrics import REST_ON_OPENING, Metric, largest_gap_seats, shown_metrics
 
 ALPHA = 0.05
 
@@ -213,6 +213,12 @@ def comparison_table(run: Any, alpha: float = ALPHA, paired: bool = True) -> pd.
             continue
         v = effect_verdict(run, defs[r["metric"]], r, tests if in_family[i] else 1, alpha)
         verdicts.append(v)
+    verdicts = opening_notes(verdicts)
+    at = iter(verdicts)
+    for i, r in enumerate(df.to_dict("records")):
+        if not np.isfinite(r["p_value"]):
+            continue
+        v = next(at)
         scale = 100 if r["kind"] == "rate" else 1
         adj[i] = (v.low / scale, v.high / scale, v.p)
         words[i] = (
@@ -280,6 +286,31 @@ def effect_verdict(run: Any, m: Metric, r: Any, tests: int, alpha: float = ALPHA
         alpha,
         df=int(run.moments.n) - 1,
     )
+
+
+def opening_notes(verdicts: list[Verdict]) -> list[Verdict]:
+    """The variants' feel effects that rest on the tied opening (REST_ON_OPENING) say so
+    (issue #35): when a variant changes one of them significantly and also lengthens or
+    shortens the stretch of turns before anyone leads alone (the `opening` record of the same
+    arm, significant), the effect's record gets a note quoting that record, since who leads
+    at half-time and when the winner leads for good then move with when anyone leads at all."""
+    by_key = {v.key: v for v in verdicts}
+    out = []
+    for v in verdicts:
+        prefix, metric = v.key.rsplit("/", 1)
+        opening = by_key.get(f"{prefix}/opening")
+        if metric in REST_ON_OPENING and v.significant and opening and opening.significant:
+            longer = "longer" if opening.estimate > 0 else "shorter"
+            v = replace(
+                v,
+                note=(
+                    f"with a {longer} tied opening ({opening.interval_text()} of the game's "
+                    "turns before anyone leads alone): the effect comes at least partly from "
+                    "when the first lead appears"
+                ),
+            )
+        out.append(v)
+    return out
 
 
 # --------------------------------------------------------------------------------- words

@@ -80,6 +80,9 @@ class Verdict:
     alpha: float = ALPHA
     se: float = float("nan")  # the standard error of the estimate (for games_needed)
     wording: Wording = field(default_factory=lambda: Wording("is higher", "is lower", "no change"))
+    # what the call rests on, from another record (a feel effect that comes with a longer
+    # tied opening: analysis.compare.opening_notes); said after the sentence
+    note: str = ""
 
     @property
     def significant(self) -> bool:
@@ -130,7 +133,8 @@ class Verdict:
         p = "p < 0.001" if self.p < 0.001 else f"p = {self.p:.3f}"
         if self.adjusted:
             p = "adjusted " + p
-        return f"{self.words}: {self.interval_text()}, {p}, {self.games:,} games"
+        note = f"; {self.note}" if self.note else ""
+        return f"{self.words}: {self.interval_text()}, {p}, {self.games:,} games{note}"
 
     def as_json(self) -> dict:
         """The record for JSON (shares and points as computed; keys documented in
@@ -374,6 +378,11 @@ EFFECT_WORDS = {
         "lets the last at half-time win less often",
     ),
     "margin": ("widens the winning margin", "narrows the winning margin"),
+    "half_known": (
+        "gives a unique leader at half-time more often",
+        "gives a unique leader at half-time less often",
+    ),
+    "opening": ("lengthens the tied opening", "shortens the tied opening"),
 }
 
 

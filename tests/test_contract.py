@@ -102,7 +102,7 @@ def test_the_cache_key_changes_with_any_frame_file(tmp_path):
     module = "simcore.games.sumeria.play"
     before = jit.cache_key(module, frame)
     assert before == jit.cache_key(module, jit._ROOT)
-    for path in (frame / "search.py", frame / "standing.py", root / "base" / "metrics.py"):
+    for path in (frame / "search.py", frame / "standing.py", root / "base" / "standing_columns.py"):
         jit._hash_files.cache_clear()
         jit._hash_file.cache_clear()
         path.write_text(path.read_text() + "\n# edited\n")
@@ -110,6 +110,10 @@ def test_the_cache_key_changes_with_any_frame_file(tmp_path):
         assert after != before, path
         before = after
     jit._hash_files.cache_clear()
+    jit._hash_file.cache_clear()
+    metrics = root / "base" / "metrics.py"  # the analysis's definitions: no compiled code
+    metrics.write_text(metrics.read_text() + "\n# edited\n")
+    assert jit.cache_key(module, frame) == before
     (root / "games" / "sunken_city" / "rules.py").write_text("# edited\n")
     assert jit.cache_key(module, frame) == before
     (root / "games" / "sumeria" / "rules.py").write_text("# edited\n")

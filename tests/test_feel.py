@@ -35,7 +35,9 @@ from simcore.studies.arms import Arm, arm_moments
 # B: seat 1 wins 8-7-1 on the last of 4 turns, from last place at half-time: 3 lead changes,
 #    drama 0.5, decisiveness 3/4, the half-time leader (0) loses: a comeback; margin 1.
 # C: a shared win (5-5-2, winner -1): 2 lead changes, no drama, decisiveness or margin; the
-#    half-time lead was tied (-1); the half-time last (2) did not win.
+#    half-time lead was tied (-1); the half-time last (2) did not win; nobody led alone for
+#    the first 2 of its 5 turns (A and B had a unique leader after their first turn): the
+#    tied opening is (0 + 0 + 2/5) / 3, and 2 of the 3 games have a unique leader at half-time.
 HAND = pd.DataFrame(
     {
         "winner": [0, 1, -1],
@@ -45,6 +47,7 @@ HAND = pd.DataFrame(
         "half_leader": [0, 0, -1],
         "half_last": [2, 1, 2],
         "standing_turns": [6, 4, 5],
+        "opening_ppm": [0, 0, 400_000],
         "score_0": [10, 7, 5],
         "score_1": [5, 8, 5],
         "score_2": [3, 1, 2],
@@ -57,6 +60,8 @@ KNOWN = {  # metric -> (value, games it rests on)
     "runaway": (0.5, 2),
     "comeback": (1 / 3, 3),
     "margin": (3.0, 2),
+    "half_known": (2 / 3, 3),
+    "opening": (0.4 / 3, 3),
 }
 
 
@@ -125,6 +130,7 @@ def _random_rows(n: int, seed: int, players: int = 3) -> pd.DataFrame:
             "half_leader": np.where(rng.random(n) < 0.8, np.where(won, winner, 0), -1),
             "half_last": rng.integers(-1, players, n),
             "standing_turns": rng.integers(5, 40, n),
+            "opening_ppm": rng.integers(0, PPM + 1, n) * (rng.random(n) < 0.4),
             **{f"score_{k}": scores[:, k] for k in range(players)},
         }
     )
@@ -211,13 +217,16 @@ def test_paired_ratio_difference_matches_a_bootstrap():
         assert unpaired > 1.3 * se, name
 
 
-def _synthetic_run(players: int = 3, games: int = 3000):
+def _synthetic_run(players: int = 3, games: int = 3000, edit=None):
     """An ArmRun-like object of two arms on partly the same synthetic games, with the
-    standing columns (the compare machinery of simcore.studies.arms without a game engine)."""
+    standing columns (the compare machinery of simcore.studies.arms without a game engine);
+    edit(a, b) may change the second arm's rows before they are summed."""
     spec = SimpleNamespace(game_counters=[], seat_counters=[], columns=list(STANDING_COLUMNS))
     metrics = metric_list(spec, players)
     a, b = _random_rows(games, 5), _random_rows(games, 6)
     b.loc[: games // 2] = a.loc[: games // 2].to_numpy()
+    if edit is not None:
+        edit(a, b)
     block, results = [], []
     for df in (a, b):
         w = df["winner"].to_numpy()
@@ -256,3 +265,30 @@ def test_compare_has_every_feel_metric_paired_and_in_the_adjusted_family():
     assert all(other.loc[names, "verdict"].str.startswith("`other`"))
     # the sweep takes them as --metric choices (checked before anything is played)
     assert set(names) <= {m.name for m in shown_metrics(run.metrics)}
+
+
+def _later(a, b):
+    """The second arm decides its games later and opens them with a longer tie: every game
+    with an outright winner is decided at 9/10 and has nobody alone in front for 8/10."""
+    won = b["winner"] >= 0
+    b.loc[won, "decisive_ppm"] = 900_000
+    b["opening_ppm"] = 800_000
+
+
+def test_a_feel_effect_that_comes_with_a_longer_tied_opening_says_so():
+    """Issue #35: a variant's significant effect on decisiveness that comes with a significant
+    change of the tied opening quotes the opening's record; without an opening change (or
+    when the effect is not significant) there is no note."""
+    run, _ = _synthetic_run(edit=_later)
+    t = comparison_table(run)
+    by_key = {v.key: v for v in t.attrs["verdicts"]}
+    opening, later = by_key["3p/effect/other/opening"], by_key["3p/effect/other/decisiveness"]
+    assert opening.significant and opening.estimate > 0 and later.significant
+    assert later.note.startswith(f"with a longer tied opening ({opening.interval_text()}")
+    assert "when the first lead appears" in later.note and later.note in later.sentence()
+    row = t[(t.arm == "other") & (t.metric == "decisiveness")].iloc[0]
+    assert row["verdict"] == later.sentence() and later.as_json()["note"] == later.note
+    assert not by_key["3p/effect/other/margin"].note  # not a metric of the lead
+    plain, _ = _synthetic_run()  # the same games but for chance: no opening effect
+    for v in comparison_table(plain).attrs["verdicts"]:
+        assert not v.note, v.key

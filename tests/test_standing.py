@@ -34,12 +34,15 @@ def _unique(values: list[int], best: int) -> int:
 
 
 def reference(seq: list[list[int]], players: int, winner: int) -> list[int]:
-    """The six columns by their definitions, from the standings after each turn (seq[t - 1]
+    """The seven columns by their definitions, from the standings after each turn (seq[t - 1]
     after turn t), not online."""
     n = len(seq)
     if players < 2:
-        return [0, -1, -1, -1, -1, n]
+        return [0, -1, -1, -1, -1, n, -1]
     leaders = [_unique(v, max(v)) for v in seq]
+    # the turns played before anyone led alone, as a share of the game (-1 with no turn)
+    opening = next((t - 1 for t in range(1, n + 1) if leaders[t - 1] >= 0), n)
+    opening_ppm = (2 * PPM * opening + n) // (2 * n) if n else -1
     lasts = [_unique(v, min(v)) for v in seq]
     changes, prev = 0, -1
     for lead in leaders:
@@ -49,7 +52,7 @@ def reference(seq: list[list[int]], players: int, winner: int) -> list[int]:
     half = (n + 1) // 2
     hl, hlast = (leaders[half - 1], lasts[half - 1]) if n else (-1, -1)
     if winner < 0 or n == 0:
-        return [changes, -1, -1, hl, hlast, n]
+        return [changes, -1, -1, hl, hlast, n, opening_ppm]
     # runs of turns with the same standings add their length times the ratio, in turn order
     total, behind = 0.0, 0
     for start, v in enumerate(seq):
@@ -59,51 +62,60 @@ def reference(seq: list[list[int]], players: int, winner: int) -> list[int]:
             behind += length
     drama = math.floor(total / behind * 1e6 + 0.5) if behind else 0
     t_w = max((t for t in range(1, n + 1) if leaders[t - 1] != winner), default=0)
-    return [changes, drama, (2 * PPM * t_w + n) // (2 * n), hl, hlast, n]
+    return [changes, drama, (2 * PPM * t_w + n) // (2 * n), hl, hlast, n, opening_ppm]
 
 
 def online(seq, players: int, winner: int, xm: int = 0, xf0: int = 0) -> list[int]:
-    """The six columns from the compiled accumulator, its region at offsets xm and xf0, fed
+    """The seven columns from the compiled accumulator, its region at offsets xm and xf0, fed
     as the turn loop feeds it (the standings after each turn)."""
     x = np.full(xm + M_SIZE, 7, dtype=np.int64)  # garbage before the reset
     xf = np.full(xf0 + F_SIZE, 0.5)
     standing_start(x, xm)
     for v in seq:
         standing_turn(x, xm, xf, xf0, players, np.array(v, dtype=np.int64))
-    rows = np.zeros((2, 9), dtype=np.int64)
+    rows = np.zeros((2, 10), dtype=np.int64)
     standing_row(x, xm, xf, xf0, players, winner, rows, 1, 2)
-    return rows[1, 2:8].tolist()
+    return rows[1, 2:9].tolist()
 
 
 # (standings after each turn, winner, expected: lead_changes, drama_ppm, decisive_ppm,
-# half_leader, half_last, standing_turns)
+# half_leader, half_last, standing_turns, opening_ppm)
 KNOWN = {
-    "winner leads throughout": ([[1, 0, 0], [2, 1, 0], [3, 1, 2]], 0, [0, 0, 0, 0, 2, 3]),
+    "winner leads throughout": ([[1, 0, 0], [2, 1, 0], [3, 1, 2]], 0, [0, 0, 0, 0, 2, 3, 0]),
     # seat 1 leads after turns 1 and 2; seat 0 takes the lead on the last turn: drama 1 (the
     # winner was last and furthest behind each time), decisiveness 2/3
-    "decided on the last turn": ([[0, 1], [0, 2], [3, 2]], 0, [1, 1_000_000, 666_667, 1, 0, 3]),
+    "decided on the last turn": ([[0, 1], [0, 2], [3, 2]], 0, [1, 1_000_000, 666_667, 1, 0, 3, 0]),
     # seat 0 is last at half-time (turn 2) and wins: half_last == winner
     "comeback from last place": (
         [[0, 2, 1], [1, 3, 2], [5, 3, 4], [6, 4, 5]],
         0,
-        [1, 1_000_000, 500_000, 1, 0, 4],
+        [1, 1_000_000, 500_000, 1, 0, 4, 0],
     ),
     # ties never change the lead: leaders -, 0, -, 1, -, 0 are two changes; half-time (turn 3)
     # is a tie for the lead and for last place; seat 0 behind only after turn 4, by the whole
-    # spread; it leads for good from turn 6 on: 5/6
+    # spread; it leads for good from turn 6 on: 5/6; nobody leads alone after turn 1: 1/6
     "ties": (
         [[1, 1], [2, 1], [2, 2], [2, 3], [3, 3], [5, 3]],
         0,
-        [2, 1_000_000, 833_333, -1, -1, 6],
+        [2, 1_000_000, 833_333, -1, -1, 6, 166_667],
     ),
+    # nobody leads alone in the first two of four turns: opening 2/4; the winner never
+    # trails and leads alone only after turn 3 (turn 4 is a tie): decided on the last turn
+    "a late first lead": (
+        [[0, 0, 0], [0, 0, 0], [1, 0, 0], [1, 1, 0]],
+        0,
+        [0, 0, 1_000_000, -1, -1, 4, 500_000],
+    ),
+    # nobody ever leads alone: the whole game is the opening
+    "nobody leads alone": ([[0, 0], [1, 1], [1, 1]], -1, [0, -1, -1, -1, -1, 3, 1_000_000]),
     # A, tie, A is no change
-    "a tie is no change": ([[1, 0], [1, 1], [2, 1]], 0, [0, 0, 666_667, -1, -1, 3]),
+    "a tie is no change": ([[1, 0], [1, 1], [2, 1]], 0, [0, 0, 666_667, -1, -1, 3, 0]),
     # behind by 2/3 and 1/3 of the spread: drama 1/2; 1/3 * 1e6 rounded
-    "drama is a mean": ([[1, 3, 0], [2, 3, 0], [4, 3, 0]], 0, [1, 500_000, 666_667, 1, 2, 3]),
-    "a third": ([[2, 3, 0], [4, 3, 0], [5, 3, 0]], 0, [1, 333_333, 333_333, 0, 2, 3]),
-    "a shared win": ([[1, 0], [1, 1]], -1, [0, -1, -1, 0, 1, 2]),
-    "one player": ([[3], [5]], 0, [0, -1, -1, -1, -1, 2]),
-    "no turn": ([], 1, [0, -1, -1, -1, -1, 0]),
+    "drama is a mean": ([[1, 3, 0], [2, 3, 0], [4, 3, 0]], 0, [1, 500_000, 666_667, 1, 2, 3, 0]),
+    "a third": ([[2, 3, 0], [4, 3, 0], [5, 3, 0]], 0, [1, 333_333, 333_333, 0, 2, 3, 0]),
+    "a shared win": ([[1, 0], [1, 1]], -1, [0, -1, -1, 0, 1, 2, 0]),
+    "one player": ([[3], [5]], 0, [0, -1, -1, -1, -1, 2, -1]),
+    "no turn": ([], 1, [0, -1, -1, -1, -1, 0, -1]),
 }
 
 

@@ -17,6 +17,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simcore.base.standing_columns import STANDING_COLUMNS
+
 
 # --------------------------------------------------------------------------- balance
 def shared_win(winner, win_mask):
@@ -154,17 +156,10 @@ def metric_scale(metrics: list[Metric], players: int) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- how it feels
-# The row columns of a game's standing, written by simcore.frame.standing (which imports them from
-# here: the analysis never imports numba); docs/experience-metrics.md and docs/rules-<game>.md
-# define the standing, docs/comparisons.md each metric. Per-game values, not counters.
-STANDING_COLUMNS = (
-    "lead_changes",
-    "drama_ppm",
-    "decisive_ppm",
-    "half_leader",
-    "half_last",
-    "standing_turns",
-)
+# The row columns of a game's standing (STANDING_COLUMNS, simcore.base.standing_columns), written
+# by simcore.frame.standing (the analysis never imports numba); docs/experience-metrics.md and
+# docs/rules-<game>.md define the standing, docs/comparisons.md each metric. Per-game values,
+# not counters.
 PPM = 1_000_000  # drama_ppm and decisive_ppm are shares times PPM, rounded in the kernel
 SPLIT = 1_000  # a ppm value is kept as thousands and units (ppm = SPLIT * hi + lo): every
 # product of two part values is then at most 10**6 and every sum of them exact
@@ -182,6 +177,9 @@ FEEL_PARTS = (
     "feel.last_known",
     "feel.last_won",
     "feel.margin",
+    "feel.played",
+    "feel.opening_hi",
+    "feel.opening_lo",
 )
 
 
@@ -241,7 +239,33 @@ FEEL_METRICS = (
         (("feel.margin", 1.0),),
         "feel.outright",
     ),
+    # what the half-time and decisiveness metrics rest on (issue #35): where nobody leads
+    # alone for a long opening, "the half-time leader" often does not exist and the winner
+    # "leads for good" late only because somebody leads at all late
+    Metric(
+        "half_known",
+        "unique leader at half-time",
+        "rate",
+        "more often",
+        "less often",
+        "",
+        (("feel.leader_known", 1.0),),
+        "feel.played",
+    ),
+    Metric(
+        "opening",
+        "tied opening (share of turns before a lone leader)",
+        "mean",
+        "longer",
+        "shorter",
+        "",
+        _ppm("opening"),
+        "feel.played",
+    ),
 )
+# the feel metrics whose effect may come from a longer or shorter tied opening (their wording
+# says so when the opening changes with them: analysis.compare.opening_clause)
+REST_ON_OPENING = ("drama", "decisiveness", "runaway", "comeback", "lead_changes")
 
 
 def has_feel(columns, players: int) -> bool:
@@ -255,8 +279,9 @@ def feel_parts(col, players: int) -> np.ndarray:
     """The part columns (FEEL_PARTS) of a batch of games: int64[n, len(FEEL_PARTS)].
 
     col(name) -> the row column `name` as an int64 array (of a DataFrame or a row matrix).
-    Games without an outright winner count only in lead changes and in the half-time parts;
-    the winner's margin is its score minus the best score of the other seats. ValueError when
+    Games without an outright winner count only in lead changes, the half-time parts and the
+    tied opening ('played': the game had a turn, the opening's denominator); the winner's
+    margin is its score minus the best score of the other seats. ValueError when
     a row breaks the columns' contract (a share outside 0..PPM, a negative margin)."""
     winner = np.asarray(col("winner"))
     n = len(winner)
@@ -283,6 +308,12 @@ def feel_parts(col, players: int) -> np.ndarray:
     if n and margin.min() < 0:
         raise ValueError("a winner scored less than another seat: its margin would be negative")
     out[:, 10] = margin
+    opening = np.asarray(col("opening_ppm"))
+    played = opening >= 0
+    if n and opening.max() > PPM:
+        raise ValueError(f"opening_ppm above {PPM}")
+    out[:, 11] = played
+    out[:, 12], out[:, 13] = np.divmod(np.where(played, opening, 0), SPLIT)
     return out
 
 

@@ -52,8 +52,9 @@ def _hash_files(folder: str) -> str:
     return h.hexdigest()[:12]
 
 
-# the base's modules whose values are bound into compiled code (the standing columns)
-BASE_DEPS = ("base/metrics.py",)
+# the base's modules whose values are bound into compiled code (the standing columns, in a file
+# of their own so that the analysis's metric definitions in base/metrics.py recompile nothing)
+BASE_DEPS = ("base/standing_columns.py",)
 
 
 @functools.cache

@@ -33,6 +33,7 @@ as a whole (an entry is written before it is read):
     M_STREAK   the unique leader of the current run (-1: a tie for the lead)
     M_SINCE    the first turn of the current stretch of runs with M_STREAK as unique leader
     M_START    the first turn of the current run
+    M_FIRST    the first turn after which a seat led alone (0: none yet)
     M_BEHIND   [MAX_SEATS] turns of the closed runs after which the seat stood strictly behind
     M_RUNS     [RUN_CAP] a ring of the last RUN_CAP runs folded: first turn * 64 + (leader +
                1) + 8 * (last + 1). The half-time turn ceil(T/2) is only known at the end;
@@ -58,6 +59,10 @@ for T completed turns, v_t the standings after turn t and w the row's winner:
                     out of the ring's reach, only in games longer than MAX_TURNS)
     half_last       the unique last after turn ceil(T/2); -1 as half_leader
     standing_turns  T
+    opening_ppm     1e6 x (t_1 - 1) / T rounded half up, t_1 the first turn after which a seat
+                    leads alone (T + 1 if none ever does: 1e6): the share of the game's turns
+                    played before anyone led alone (issue #35: what the half-time and
+                    decisiveness metrics rest on); -1 with no turn
 
 With one player nothing is tracked but T: lead_changes 0, the others -1.
 """
@@ -66,7 +71,7 @@ from __future__ import annotations
 
 import math
 
-from simcore.base.metrics import STANDING_COLUMNS as STANDING_COLUMNS  # named once, numba-free
+from simcore.base.standing_columns import STANDING_COLUMNS as STANDING_COLUMNS  # numba-free
 from simcore.frame.jit import kernel
 
 MAX_SEATS = 7  # seats a game may have (a seat + 1 takes 3 bits in a run's entry)
@@ -84,7 +89,8 @@ M_SINCE = 4
 M_START = 5
 M_NRUNS = 6
 M_LN = 7
-M_BEHIND = M_LN + 1
+M_FIRST = 8
+M_BEHIND = M_FIRST + 1
 M_RUNS = M_BEHIND + MAX_SEATS
 M_V0 = M_RUNS + RUN_CAP  # log slot -1: the first turn and the standings of the last run folded
 M_V = M_V0 + 1  # (or of the turn before the log's first entry)
@@ -114,6 +120,7 @@ def fold_start(x, xm, xf, xf0, players):
     x[xm + M_STREAK] = -1
     x[xm + M_SINCE] = 0
     x[xm + M_START] = 1
+    x[xm + M_FIRST] = 0
     for k in range(players):
         x[xm + M_BEHIND + k] = 0
         xf[xf0 + F_DRAMA + k] = 0.0
@@ -221,6 +228,8 @@ def begin_run_in(x, xm, xf, xf0, players, t):
     close_run(x, xm, xf, xf0, players, t)
     v = xm + M_V
     hi, leader, lo, last = top_and_bottom(x, v, players)
+    if leader >= 0 and x[xm + M_PREV] < 0:
+        x[xm + M_FIRST] = t
     prev, changes, streak, since = lead_step(
         leader, t, x[xm + M_PREV], x[xm + M_CHANGES], x[xm + M_STREAK], x[xm + M_SINCE]
     )
@@ -274,7 +283,7 @@ def run_at(x, xm, t):
 
 @kernel(inline="always")
 def standing_row(x, xm, xf, xf0, players, winner, rows, i, c0):
-    """Write the STANDING_COLUMNS of a finished game into rows[i, c0 : c0 + 6] (winner: the
+    """Write the STANDING_COLUMNS of a finished game into rows[i, c0 : c0 + 7] (winner: the
     row's winner, -1 for none). A game whose runs all fit in the log (every game of at most
     LOG_CAP runs) is read from the log, the drama for the winner only; a longer one is
     folded to its end and read from the sums and the ring (the same values)."""
@@ -284,6 +293,7 @@ def standing_row(x, xm, xf, xf0, players, winner, rows, i, c0):
         rows[i, c0] = 0
         for k in range(1, 5):
             rows[i, c0 + k] = -1
+        rows[i, c0 + 6] = -1
         return
     if x[xm + M_NRUNS] == 0:
         from_log(x, xm, players, winner, rows, i, c0)
@@ -308,19 +318,26 @@ def standing_row(x, xm, xf, xf0, players, winner, rows, i, c0):
         behind,
         x[xm + M_STREAK],
         x[xm + M_SINCE],
+        x[xm + M_FIRST],
     )
 
 
 @kernel(inline="always")
 def feel_row(
-    rows, i, c0, winner, t_n, changes, half_leader, half_last, drama, behind, streak, since
+    rows, i, c0, winner, t_n, changes, half_leader, half_last, drama, behind, streak, since, first
 ):
     """The columns of a game of 2 or more seats from its totals (both readings of
     standing_row): drama = the winner's sum of (run length) * ratio over `behind` turns;
-    streak, since: the unique leader of the last stretch of runs and its first turn."""
+    streak, since: the unique leader of the last stretch of runs and its first turn; first:
+    the first turn after which a seat led alone (0: none did)."""
     rows[i, c0] = changes
     rows[i, c0 + 3] = half_leader
     rows[i, c0 + 4] = half_last
+    if t_n == 0:
+        rows[i, c0 + 6] = -1
+    else:
+        opening = first - 1 if first > 0 else t_n
+        rows[i, c0 + 6] = (2 * PPM * opening + t_n) // (2 * t_n)
     if winner < 0 or t_n == 0:
         rows[i, c0 + 1] = -1
         rows[i, c0 + 2] = -1
@@ -345,11 +362,14 @@ def from_log(x, xm, players, winner, rows, i, c0):
     half_last = -1
     drama = 0.0
     behind = 0
+    first = 0
     for j in range(n):
         e = xm + M_LOG + j * LW
         t0 = x[e]
         t1 = x[e + LW] if j + 1 < n else t_n + 1
         hi, leader, lo, last = top_and_bottom(x, e + 1, players)
+        if leader >= 0 and prev < 0:
+            first = t0
         prev, changes, streak, since = lead_step(leader, t0, prev, changes, streak, since)
         if t0 <= half:
             half_leader = leader
@@ -360,5 +380,17 @@ def from_log(x, xm, players, winner, rows, i, c0):
                 drama += float(t1 - t0) * (float(hi - a) / float(hi - lo))
                 behind += t1 - t0
     feel_row(
-        rows, i, c0, winner, t_n, changes, half_leader, half_last, drama, behind, streak, since
+        rows,
+        i,
+        c0,
+        winner,
+        t_n,
+        changes,
+        half_leader,
+        half_last,
+        drama,
+        behind,
+        streak,
+        since,
+        first,
     )
