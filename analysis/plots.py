@@ -30,11 +30,12 @@ def _ax(ax, size=(5.5, 3.4)):
 
 def _labelled(ax, xlabel: str, ylabel: str, title: str, legend: bool = True, **legend_kw):
     """The axes labelled and the plot titled, with a legend (font size 7, legend_kw) unless
-    legend is False; returns ax."""
+    legend is False or nothing drawn has a label (a game with one player count and no variant);
+    returns ax."""
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
-    if legend:
+    if legend and ax.get_legend_handles_labels()[1]:
         ax.legend(fontsize=7, **legend_kw)
     return ax
 
@@ -56,16 +57,34 @@ def seat_win_rates(df: pd.DataFrame, ax=None, title: str = "Win rate per seat"):
     ax = _ax(ax, (5, 3.2))
     x = df["seat"].to_numpy()
     fair = float(df["fair"].iloc[0]) if "fair" in df else None
-    _rates(ax, x, df, "#4C72B0", fair, "fair share of outright wins")
+    label = fair_label(fair, len(df)) if fair is not None else ""
+    low, high = _rates(ax, x, df, "#4C72B0", fair, label)
     ax.set_xticks(x)
-    return _labelled(ax, "seat (0 starts)", "outright win rate", title)
+    return _labelled(ax, "seat (0 starts)", f"outright win rate ({_range(low, high)})", title)
 
 
-def _rates(ax, x, df: pd.DataFrame, color: str, fair: float | None, fair_label: str) -> None:
-    """Win rates with their 95% Wilson intervals and the fair share (a dashed line). When the
-    rates are close together and far from 0 (the lowest end of the intervals and the fair share
-    lies above their whole spread), the axis is zoomed on them and the rates are drawn as points
-    (a bar from a cut axis would exaggerate the gaps); otherwise bars from 0."""
+def fair_label(fair: float, seats: int) -> str:
+    """The fair-share line's legend: 1/N, or, when shared wins make it differ from 1/N, the
+    share it is ('30.8%: 1/3 of the 92.3% of games with an outright winner')."""
+    if abs(fair * seats - 1) < 1e-9:
+        return f"fair share (1/{seats})"
+    return f"fair share {fair:.1%}: 1/{seats} of the {seats * fair:.1%} of games won outright"
+
+
+def _range(low: float, high: float) -> str:
+    """The y axis' range in words: 'axis 38.2-49.6%'."""
+    return f"axis {100 * low:.1f}-{100 * high:.1f}%"
+
+
+def _rates(
+    ax, x, df: pd.DataFrame, color: str, fair: float | None, fair_label: str
+) -> tuple[float, float]:
+    """Win rates with their 95% Wilson intervals and the fair share (a dashed line); returns
+    the y axis' range (low, high), which always includes the fair share. When the rates are
+    close together and far from 0 (the lowest end of the intervals and the fair share lies
+    above their whole spread), the axis is cut and zoomed on them, the rates are drawn as
+    points (a bar from a cut axis would exaggerate the gaps) and a note on the plot says that
+    the axis is cut (compare the intervals, not the distances); otherwise bars from 0."""
     y = df["win_rate"].to_numpy()
     lo, hi = df["ci_low"].to_numpy(), df["ci_high"].to_numpy()
     bottom = min([*lo, *([fair] if fair is not None else [])])
@@ -95,6 +114,19 @@ def _rates(ax, x, df: pd.DataFrame, color: str, fair: float | None, fair_label: 
     ax.yaxis.set_major_formatter(
         matplotlib.ticker.PercentFormatter(1.0, decimals=0 if span > 0.05 else 1)
     )
+    low, high = ax.get_ylim()
+    if zoom:
+        ax.text(
+            0.01,
+            0.99,
+            f"axis cut at {100 * low:.1f}%: gaps look larger than they are; compare the intervals",
+            transform=ax.transAxes,
+            ha="left",
+            va="top",
+            fontsize=6,
+            color="dimgrey",
+        )
+    return low, high
 
 
 def _err(y, lo, hi):
@@ -337,10 +369,11 @@ def ladder(df: pd.DataFrame, ax=None, title: str = "Each player against two rand
     ax = _ax(ax)
     x = list(range(len(df)))
     fair = float(df["fair"].iloc[0]) if "fair" in df else None
-    _rates(ax, x, df, "#C44E52", fair, "fair share")
+    label = fair_label(fair, round(1 / fair)) if fair else ""
+    low, high = _rates(ax, x, df, "#C44E52", fair, label)
     ax.set_xticks(x)
     ax.set_xticklabels(df["policy"])
-    return _labelled(ax, "player (seats rotated)", "win rate", title)
+    return _labelled(ax, "player (seats rotated)", f"win rate ({_range(low, high)})", title)
 
 
 def head_to_head(df: pd.DataFrame, ax=None, title: str = "Head to head (seats rotated)"):

@@ -66,7 +66,9 @@ def _seat_section(doc: Document, players: int, res, version: str):
         doc.text(
             f"Rules hash `{res.rules_hash}`, {res.games:,} games. Seat fairness chi-square "
             f"{fmt_p(js['seat_fairness']['p_value'])}; shared wins "
-            f"{100 * js['shared_win_rate']:.1f}%. Mean length {length.mean_rounds:.2f} rounds "
+            f"{100 * js['shared_win_rate']:.1f}%, so a seat's fair share of the outright wins "
+            f"is {100 * b['fair_share']:.1f}% (1/{players} of the games won outright: the "
+            f"dashed line of the plot). Mean length {length.mean_rounds:.2f} rounds "
             f"(median {length.median_rounds:.0f}, 5-95% {length.p5_rounds:.0f}-"
             f"{length.p95_rounds:.0f})."
         )
