@@ -400,6 +400,8 @@ def sentence(v: dict, shown: int = 3) -> str:
         tail = f"; outside the band with {_listed(against, shown)}" if against else ""
         return f"{head}: {v['claim']} ({v['label']}): {size}{tail}."
     size = f"{_record_text(ref)} with {ref['setting']}"
+    if ref.get("note"):  # what the reference's call rests on (analysis.compare.opening_notes)
+        size += f" ({ref['note']})"
     text = f"{head}: {ref['words']}: {size}"
     against = [c for c in v["calls"] if c["against"]]
     undecided = [c for c in v["calls"] if not c["against"] and c["state"] != "agrees"]
