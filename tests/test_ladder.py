@@ -399,3 +399,11 @@ def test_a_resumed_ladder_is_the_uninterrupted_one(tmp_path):
     assert a == b
     with pytest.raises(sl.InputError, match="different run"):
         sl.run_ladder("pig", 2, 60, checkpoint=str(ck), resume=True, **dict(kw, seed=3))
+
+
+def test_the_dask_backend_gives_the_local_ladder():
+    pytest.importorskip("distributed")
+    kw = dict(seed=4, search_games=12, top_budget=2, search_rungs=1)
+    local = _json(sl.run_ladder("pig", 2, 40, **kw))
+    dask = _json(sl.run_ladder("pig", 2, 40, chunk_size=16, backend="dask", workers=2, **kw))
+    assert dask == local
