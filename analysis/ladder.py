@@ -273,6 +273,7 @@ def balance_rows(run: Any, r: Ratings, alpha: float = ALPHA) -> list[dict[str, A
 # --------------------------------------------------------------------------------- skill classes
 SKILL_CLASSES = (
     "the same at every level",
+    "present at every level, of a size that varies (not with skill)",
     "grows with skill",
     "shrinks with skill",
     "reverses with skill",
@@ -282,16 +283,23 @@ SKILL_CLASSES = (
 )
 
 
-def holm_records(items: list[tuple[str, str, str, float, float, int, Wording]], alpha: float):
+def holm_records(
+    items: list[tuple[str, str, str, float, float, int, Wording]],
+    alpha: float,
+    extra: tuple[float, ...] = (),
+) -> tuple[list[Verdict], list[bool]]:
     """Verdict records of a family of questions called by Holm's step-down (statsmodels'
     multipletests): each record's p is its Holm-adjusted p, and its interval is at the level
     Holm tested it at (alpha / the number of hypotheses left at its step; those after the
     first not rejected, at that step's level), so the interval excludes 0 exactly when the
-    call is significant. items: (key, quantity, unit, estimate, se, games, wording)."""
-    m = len(items)
+    call is significant. items: (key, quantity, unit, estimate, se, games, wording); extra:
+    the raw p of further tests of the family without an interval (the heterogeneity test),
+    whose calls are returned beside the records."""
+    m = len(items) + len(extra)
     if not m:
-        return []
+        return [], []
     raw = [z_verdict(k, q, u, e, se, g, w, 1, alpha).p for k, q, u, e, se, g, w in items]
+    raw += list(extra)
     reject, adj, _, _ = multipletests(raw, alpha=alpha, method="holm")
     order = np.argsort(raw, kind="stable")
     divisor = [0] * m
@@ -307,16 +315,29 @@ def holm_records(items: list[tuple[str, str, str, float, float, int, Wording]], 
     for (k, q, u, e, se, g, w), d, p in zip(items, divisor, adj):
         v = z_verdict(k, q, u, e, se, g, w, d, alpha)
         out.append(replace(v, p=float(p)))
-    return out
+    return out, [bool(x) for x in reject[len(items) :]]
 
 
 def trend(ratings: list[float], est: list[float], se: list[float]) -> tuple[float, float]:
     """The weighted least-squares slope of the estimates on the ratings (weights 1 / se^2;
-    statsmodels WLS), per 100 Elo points, and its standard error."""
+    statsmodels WLS), per 100 Elo points, and its standard error: from the known variances,
+    widened by the residual dispersion when the points scatter more than their errors say (a
+    multiplicative dispersion of at least 1, as in a meta-regression)."""
     x = sm.add_constant(np.asarray(ratings) / 100.0)
     w = 1.0 / np.maximum(np.asarray(se) ** 2, 1e-12)
     fit = sm.WLS(np.asarray(est), x, weights=w).fit()
-    return float(fit.params[1]), float(fit.bse[1])
+    widen = math.sqrt(max(float(fit.scale), 1.0) / float(fit.scale)) if fit.scale > 0 else 1.0
+    return float(fit.params[1]), float(fit.bse[1]) * widen
+
+
+def heterogeneity_p(est: list[float], se: list[float]) -> float:
+    """Cochran's Q test that the rungs' effects are one and the same (chi-square, K - 1
+    degrees of freedom; scipy): its p."""
+    from scipy import stats
+
+    e, w = np.asarray(est), 1.0 / np.maximum(np.asarray(se) ** 2, 1e-12)
+    q = float((w * (e - (w * e).sum() / w.sum()) ** 2).sum())
+    return float(stats.chi2.sf(q, len(e) - 1))
 
 
 def skill_class(
@@ -341,7 +362,9 @@ def skill_class(
       rungs);
     - an "appears" or "gone" pattern needs the trend's support, or the rungs without the effect
       to be within +-1 point of 0: a rung that is merely undecided leaves it inconclusive;
-    - the same at every level: every rung significant in one direction, no trend;
+    - the same at every level: every rung significant in one direction, no trend, and the
+      rungs' effects not significantly different (Cochran's Q, in the Holm family); with
+      them different: present at every level, of a size that varies (not with skill);
     - not detected at any level: nothing significant and every interval within +-1 point of 0;
       else inconclusive (too few games)."""
     use = [r for r in rows if not r["degenerate"]["degenerate"] and r[what] is not None]
@@ -383,9 +406,11 @@ def skill_class(
                 Wording("rises with skill", "falls with skill", "no trend with skill detected"),
             )
         )
-    recs = holm_records(items, alpha)
+    het = [heterogeneity_p([v.estimate for v in recs_in], [v.se for v in recs_in])]
+    recs, more = holm_records(items, alpha, tuple(het if len(use) >= 2 else ()))
+    varies = bool(more and more[0])
     per_rung, tr = recs[: len(use)], (recs[-1] if has_trend else None)
-    cls, extra = _class_of(use, per_rung, tr)
+    cls, extra = _class_of(use, per_rung, tr, varies)
     sentence = _class_sentence(question, cls, extra, use, per_rung, tr)
     return {
         **base,
@@ -397,7 +422,9 @@ def skill_class(
     }
 
 
-def _class_of(use: list[dict], recs: list[Verdict], tr: Verdict | None) -> tuple[str, dict]:
+def _class_of(
+    use: list[dict], recs: list[Verdict], tr: Verdict | None, varies: bool = False
+) -> tuple[str, dict]:
     signs = [v.sign for v in recs]
     ratings = [r["rating"] for r in use]
     if 1 in signs and -1 in signs:
@@ -424,6 +451,8 @@ def _class_of(use: list[dict], recs: list[Verdict], tr: Verdict | None) -> tuple
         if trend_says:
             return ("grows with skill" if trend_says > 0 else "shrinks with skill"), {}
         if all(sig):
+            if varies:
+                return "present at every level, of a size that varies (not with skill)", {}
             return "the same at every level", {}
         return "inconclusive (too few games)", {}
     if tr is not None and tr.sign:

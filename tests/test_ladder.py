@@ -203,6 +203,8 @@ def test_skill_classes_from_constructed_levels():
         return al.skill_class("the first-player advantage", rows(estimates, **kw), "fpa", 3)
 
     assert cls([5, 5, 5, 5])["class"] == "the same at every level"
+    varies = "present at every level, of a size that varies (not with skill)"
+    assert cls([5, 15, 5, 15])["class"] == varies
     rev = cls([6, 3, -3, -6])
     assert rev["class"] == "reverses with skill" and 100 <= rev["turns_at_rating"] <= 200
     assert cls([2, 4, 8, 12])["class"] == "grows with skill"
