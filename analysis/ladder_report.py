@@ -246,24 +246,29 @@ def ratings_plot(a: LadderAnalysis, ax):
 
 
 def seats_plot(a: LadderAnalysis, ax):
-    """Each seat's win rate (in %) in self-play against the rung's rating."""
+    """Each seat's win rate (in %) in self-play against the rung's rating, with the fair
+    share; the degenerate rungs as hollow points outside the lines (left out as in the skill
+    classes)."""
     x = np.array([b["rating"] for b in a.balance])
     bad = np.array([b["degenerate"]["degenerate"] for b in a.balance])
+    ok = ~bad
     for s in range(a.run.players):
         y = np.array([b["seats"][s]["win_rate"] for b in a.balance])
         lo = np.array([b["seats"][s]["ci_low"] for b in a.balance])
         hi = np.array([b["seats"][s]["ci_high"] for b in a.balance])
+        err = [np.maximum(y - lo, 0), np.maximum(hi - y, 0)]
         line = ax.errorbar(
-            x,
-            y,
-            yerr=[np.maximum(y - lo, 0), np.maximum(hi - y, 0)],
-            fmt="-o",
-            capsize=3,
-            label=f"seat {s}",
+            x[ok], y[ok], yerr=[e[ok] for e in err], fmt="-o", capsize=3, label=f"seat {s}"
         )
         if bad.any():
             ax.plot(x[bad], y[bad], "o", mfc="white", color=line[0].get_color())
-    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+    ax.axhline(1 / a.run.players, color="grey", ls="--", lw=1, label="fair share")
+    if bad.any():
+        ax.plot([], [], "o", mfc="white", color="grey", label="degenerate rung")
+    lo, hi = ax.get_ylim()
+    ax.yaxis.set_major_formatter(
+        matplotlib.ticker.PercentFormatter(1.0, decimals=0 if hi - lo > 0.15 else 1)
+    )
     return _labelled(
         ax,
         "rating of the rung in every seat (Elo points)",
