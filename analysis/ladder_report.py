@@ -189,23 +189,31 @@ def text(a: LadderAnalysis) -> list[str]:
     bound = (
         " (a lower bound: a rung at an end never won or never lost)" if sk["lower_bound"] else ""
     )
+    out += ["", "How much skill decides the game (the Elo spread, Duersch et al. 2020):"]
+    if len(run.rungs) == 1:
+        out.append("  exactly 0 Elo points: one rung, every player plays the same game")
+    else:
+        out.append(
+            f"  {rec.sentence()}{bound}; the strongest ({sk['strongest']}) scores "
+            f"{100 * sk['expected_score']:.1f}% of pairwise results against the weakest "
+            f"({sk['weakest']}) ({100 * expected_score(rec.low):.1f} to "
+            f"{100 * expected_score(rec.high):.1f})"
+        )
     out += [
-        "",
-        "How much skill decides the game (the Elo spread, Duersch, Lambrecht & Oechssler 2020):",
-        f"  {rec.sentence()}{bound}; the strongest ({sk['strongest']}) scores "
-        f"{100 * sk['expected_score']:.1f}% of pairwise results against the weakest "
-        f"({sk['weakest']}) ({100 * expected_score(rec.low):.1f} to "
-        f"{100 * expected_score(rec.high):.1f})",
         "",
         "Balance at every level (each rung in every seat, seats fixed; win rates in %, "
         "advantage and gap in points with 95% CI, the gap adjusted over the seat pairs):",
     ]
     out += ["  " + x for x in balance_table(a)]
     if a.classes:
-        out += ["", "Skill classes (Holm over the rungs and the trend; degenerate rungs left out):"]
+        out += [
+            "",
+            "Skill classes (Holm over the rungs, the trend and the heterogeneity; degenerate "
+            "rungs left out):",
+        ]
         out += [f"  {c['sentence']}" for c in a.classes]
     if run.resumed:
-        out.append(f"resumed: {len(run.resumed)} matches from the checkpoint")
+        out.append(f"resumed: {len(run.resumed)} of {len(run.matches)} matches from the checkpoint")
     cpu = sum(m.cpu_s for m in run.matches)
     out.append(f"{sum(m.summary.games for m in run.matches):,} games, {cpu:.1f} CPU s")
     return out
