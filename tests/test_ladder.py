@@ -411,3 +411,28 @@ def test_the_dask_backend_gives_the_local_ladder():
     local = _json(sl.run_ladder("pig", 2, 40, **kw))
     dask = _json(sl.run_ladder("pig", 2, 40, chunk_size=16, backend="dask", workers=2, **kw))
     assert dask == local
+
+
+def test_a_policy_file_adds_its_preset_as_a_rung():
+    from simcore.frame.registry import GameSpec
+
+    with (
+        patch.object(GameSpec, "add_preset_file") as load,
+        patch.object(sl, "run_ladder", return_value="RUN"),
+        patch.object(al, "analyse"),
+        patch.object(ladder_report, "render"),
+    ):
+        res = CliRunner().invoke(cli.app, shlex.split("ladder pig --policy-file mine.toml"))
+    assert res.exit_code == 0, res.output
+    assert load.call_args.args == ("mine.toml",)
+
+
+def test_a_preset_files_player_is_a_preset_rung(tmp_path):
+    import dataclasses
+
+    path = tmp_path / "hold-at-25.toml"
+    path.write_text('game = "pig"\nname = "hold-at-25"\npolicy = "hold-at"\n[weights]\nn = 25\n')
+    spec = dataclasses.replace(GAMES["pig"])  # a copy: the registered game keeps its players
+    spec.add_preset_file(str(path))
+    names = [r.name for r in sl.ladder_rungs(spec, 64, 1)]
+    assert names == ["random", "hold-at", "optimal", "hold-at-25", "search:budget=64"]
