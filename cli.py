@@ -750,6 +750,11 @@ def ladder(
     variant: VariantOpt = None,
     set_: SetOpt = None,
     rules_file: RulesFileOpt = None,
+    compare_variant: _opt(
+        str | None,
+        "--compare-variant",
+        help="also play every rating match under this variant: does it make skill matter more?",
+    ) = None,
     seed: SeedOpt = DEFAULT_SEED,
     json_out: JsonOpt = False,
     out: _opt(str | None, "--out", help="write the plot (.png/.svg/.pdf)") = None,
@@ -768,6 +773,8 @@ def ladder(
     plot = _out(out, "plot")
     rules = _rules(variant, set_, rules_file, None, policy_file, game)
     more = {"search_games": _count(search_games, "--search-games")} if search_games else {}
+    if compare_variant:
+        more["compare_variant"] = compare_variant
     try:
         run = run_ladder(
             game,

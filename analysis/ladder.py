@@ -209,6 +209,88 @@ def expected_score(elo: float) -> float:
     return float(1.0 / (1.0 + 10.0 ** (-elo / 400.0)))
 
 
+def variant_skill(run: Any, r: Ratings, alpha: float = ALPHA) -> dict[str, Any] | None:
+    """A compared variant's paired effect on the skill measure (None without one): every rating
+    match was played again under the variant on the same games (joint histograms of the
+    half-points). One GLM of both (each rung's rating under the rules and under the variant,
+    the reference 0 in each), its covariance clustered by game (a game and its twin under the
+    variant are one cluster: common random numbers), gives the spread between the same two
+    rungs (the ladder's strongest and weakest under the rules) under each, and their
+    difference: a verdict record, "`V` makes skill matter more / less"."""
+    if not getattr(run, "compare_variant", "") or len(r.names) < 2:
+        return None
+    names, k, trials = r.names, len(r.names), run.players - 1
+    free = [i for i in range(k) if i != names.index(run.reference)]
+    width = 2 * trials + 1
+    ys, ws, xs, groups = [], [], [], []
+    cluster = 0
+    for m in rating_matches(run):
+        joint = np.asarray(m.joint, dtype=np.int64).reshape(width, width)
+        a, b = names.index(m.match.rung), names.index(m.match.other)
+        row = np.zeros(k)
+        row[a], row[b] = 1.0, -1.0
+        zero = np.zeros(k)
+        base_cells, alt_cells = np.nonzero(joint)
+        counts = joint[base_cells, alt_cells]
+        n = int(counts.sum())
+        ids = cluster + np.arange(n)
+        cluster += n
+        for side, cells in ((0, base_cells), (1, alt_cells)):
+            ys.append(np.repeat(cells / (2.0 * trials), counts))
+            ws.append(np.full(n, float(trials)))
+            design = np.concatenate([row, zero] if side == 0 else [zero, row])
+            xs.append(np.repeat(design[None, :], n, axis=0))
+            groups.append(ids)
+        for side, cells in ((0, base_cells), (1, alt_cells)):  # one-sided: half and half
+            share = np.repeat(cells, counts)
+            if n and (share.min() == share.max()) and share[0] in (0, 2 * trials):
+                ys.append(np.array([0.5]))
+                ws.append(np.array([1.0]))
+                design = np.concatenate([row, zero] if side == 0 else [zero, row])
+                xs.append(design[None, :])
+                groups.append(np.array([cluster]))
+                cluster += 1
+    cols = free + [k + i for i in free]
+    x = np.concatenate(xs)[:, cols]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = sm.GLM(
+            np.concatenate(ys), x, family=sm.families.Binomial(), var_weights=np.concatenate(ws)
+        ).fit(cov_type="cluster", cov_kwds={"groups": np.concatenate(groups)})
+    beta = np.zeros(2 * k)
+    beta[cols] = ELO * np.asarray(fit.params)
+    cov = np.zeros((2 * k, 2 * k))
+    cov[np.ix_(cols, cols)] = ELO**2 * np.asarray(fit.cov_params())
+    order = by_rating(r)
+    lo, hi = order[0], order[-1]
+    contrast = np.zeros(2 * k)
+    contrast[[k + hi, k + lo, hi, lo]] = [1.0, -1.0, -1.0, 1.0]
+    base_spread, alt_spread = beta[hi] - beta[lo], beta[k + hi] - beta[k + lo]
+    v = run.compare_variant
+    rec = z_verdict(
+        f"{run.players}p/ladder/skill/effect/{v}",
+        f"the Elo spread ({names[hi]}'s rating minus {names[lo]}'s) under `{v}` minus under "
+        "the rules",
+        "Elo points",
+        float(alt_spread - base_spread),
+        float(math.sqrt(max(contrast @ cov @ contrast, 0.0))),
+        sum(int(np.asarray(m.joint).sum()) for m in rating_matches(run)),
+        Wording(
+            f"`{v}` makes skill matter more",
+            f"`{v}` makes skill matter less",
+            f"`{v}`: no detectable change in how much skill matters",
+        ),
+        alpha=alpha,
+    )
+    return {
+        "variant": v,
+        "record": rec,
+        "spread": float(base_spread),
+        "variant_spread": float(alt_spread),
+        "variant_ratings": {names[i]: float(beta[k + i]) for i in range(k)},
+    }
+
+
 # --------------------------------------------------------------------------------- balance
 def self_play(run: Any) -> dict[str, Any]:
     """Each rung's self-play match, by rung name."""
@@ -498,6 +580,7 @@ class LadderAnalysis:
     skill: dict[str, Any]
     balance: list[dict[str, Any]]
     classes: list[dict[str, Any]]
+    variant: dict[str, Any] | None = None  # a compared variant's effect on the skill measure
 
 
 def analyse(run: Any, alpha: float = ALPHA) -> LadderAnalysis:
@@ -519,4 +602,5 @@ def analyse(run: Any, alpha: float = ALPHA) -> LadderAnalysis:
         skill_measure(r, run.players, alpha),
         rows,
         classes,
+        variant_skill(run, r, alpha),
     )

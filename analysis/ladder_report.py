@@ -52,6 +52,7 @@ def to_json(a: LadderAnalysis, version: str = "") -> dict[str, Any]:
             }
         )
     skill = dict(a.skill, record=a.skill["record"].as_json())
+    variant = None if a.variant is None else dict(a.variant, record=a.variant["record"].as_json())
     return {
         "game": run.game,
         "players": run.players,
@@ -67,6 +68,7 @@ def to_json(a: LadderAnalysis, version: str = "") -> dict[str, Any]:
         "order": [r.names[i] for i in np.argsort(r.rating, kind="stable")],
         "separation": [v.as_json() for v in a.separation],
         "skill": skill,
+        "variant_skill": variant,
         "balance": [_balance_json(b) for b in a.balance],
         "skill_classes": [
             {
@@ -198,6 +200,12 @@ def text(a: LadderAnalysis) -> list[str]:
             f"{100 * sk['expected_score']:.1f}% of pairwise results against the weakest "
             f"({sk['weakest']}) ({100 * expected_score(rec.low):.1f} to "
             f"{100 * expected_score(rec.high):.1f})"
+        )
+    if a.variant is not None:
+        v = a.variant
+        out.append(
+            f"  {v['record'].sentence()} (the spread {v['spread']:+.0f} under the rules, "
+            f"{v['variant_spread']:+.0f} under `{v['variant']}`; paired: the same games)"
         )
     out += [
         "",

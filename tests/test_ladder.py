@@ -386,7 +386,7 @@ def test_same_seed_same_ladder_for_threads_and_chunks():
 
 
 def test_a_resumed_ladder_is_the_uninterrupted_one(tmp_path):
-    kw = dict(seed=2, search_games=12, top_budget=4, search_rungs=2)
+    kw = dict(seed=2, search_games=12, top_budget=4, search_rungs=2, compare_variant="short")
     ck = tmp_path / "ladder.ckpt"
     whole = sl.run_ladder("pig", 2, 60, checkpoint=str(ck), **kw)
     data = json.loads(ck.read_text())
@@ -400,7 +400,7 @@ def test_a_resumed_ladder_is_the_uninterrupted_one(tmp_path):
     a, b = _json(whole), _json(resumed)
     b.pop("resumed")
     a.pop("resumed")
-    assert a == b
+    assert a == b and a["variant_skill"] is not None
     with pytest.raises(sl.InputError, match="different run"):
         sl.run_ladder("pig", 2, 60, checkpoint=str(ck), resume=True, **dict(kw, seed=3))
 
@@ -436,3 +436,19 @@ def test_a_preset_files_player_is_a_preset_rung(tmp_path):
     spec.add_preset_file(str(path))
     names = [r.name for r in sl.ladder_rungs(spec, 64, 1)]
     assert names == ["random", "hold-at", "optimal", "hold-at-25", "search:budget=64"]
+
+
+def test_a_shorter_pig_makes_skill_matter_less():
+    """Pig to 50 instead of 100: fewer decisions, more luck; every rating match is played
+    again under `short` on the same games and the spread of the ladder (random to optimal)
+    shrinks: a paired verdict."""
+    run = sl.run_ladder("pig", 2, 4_000, search_rungs=0, compare_variant="short", seed=6, threads=2)
+    v = al.analyse(run).variant
+    rec = v["record"]
+    assert rec.key == "2p/ladder/skill/effect/short" and rec.games == 8_000
+    assert rec.sign == -1 and rec.words == "`short` makes skill matter less"
+    assert v["variant_spread"] < v["spread"]
+    d = ladder_report.plain(ladder_report.to_json(al.analyse(run)))
+    assert d["variant_skill"]["record"]["words"] == rec.words
+    with pytest.raises(sl.InputError, match="one rung"):
+        sl.run_ladder("chutes-and-ladders", 2, 100, compare_variant="no-links")

@@ -62,7 +62,14 @@ MIN_RATING_GAMES = 10  # fewer games a match cannot rate a rung (refused)
 CHECKPOINT = CheckpointKind(
     "ladder", 1, ("matches",), "command, game, players, games, seed, rungs or rules"
 )
-MATCH_KEYS = {"summary", "points", "outcomes", "cpu_s", "elapsed_s"}  # a saved match's state
+MATCH_KEYS = {
+    "summary",
+    "points",
+    "outcomes",
+    "joint",
+    "cpu_s",
+    "elapsed_s",
+}  # a saved match's state
 
 
 # --------------------------------------------------------------------------------- rungs
@@ -230,11 +237,15 @@ def play_match_chunk(
     first: int,
     n: int,
     rotate: bool,
+    alt: tuple[Any, list] | None = None,
     threads: int | None = None,
 ):
     """Games first .. first + n - 1 of a match (the unit of work on every backend): (Summary,
     the histogram of the rung's pairwise half-points (int64[2 players - 1]) when seats are
-    rotated, else the Outcomes of self-play, the CPU seconds of the process while it played)."""
+    rotated, else the Outcomes of self-play, the CPU seconds of the process while it played
+    them, and with `alt` (the rules and seats of a compared variant) the joint histogram of
+    the half-points of each game under the two rules (int64[K * K], K = 2 players - 1: base
+    points * K + variant points; the same games, common random numbers), else None)."""
     spec = get_game(game)
     cpu = time.process_time()
     _, summary, rows = play_chunk(
@@ -242,23 +253,36 @@ def play_match_chunk(
     )
     cpu = time.process_time() - cpu
     frame = rows_frame(spec, rows, players)
-    if rotate:
-        hist = np.bincount(pairwise_points(frame, players), minlength=2 * players - 1)
-        return summary, hist.astype(np.int64), None, cpu
-    return summary, None, outcomes_of(spec, frame, players), cpu
+    if not rotate:
+        return summary, None, outcomes_of(spec, frame, players), cpu, None
+    k = 2 * players - 1
+    points = pairwise_points(frame, players)
+    hist = np.bincount(points, minlength=k).astype(np.int64)
+    if alt is None:
+        return summary, hist, None, cpu, None
+    _, _, alt_rows = play_chunk(
+        game, players, alt[0], alt[1], seed, first, n, rotate, False, True, threads
+    )
+    alt_points = pairwise_points(rows_frame(spec, alt_rows, players), players)
+    joint = np.bincount(points * k + alt_points, minlength=k * k).astype(np.int64)
+    return summary, hist, None, cpu, joint
 
 
 class MatchJob(Job):
     """One match played in chunks; its summary, points histogram or outcomes and CPU time
     merged in plan order; done(job) is called when its last chunk is folded."""
 
-    def __init__(self, spec, players, match: Match, rules, seats, seed, chunk, done):
+    def __init__(self, spec, players, match: Match, rules, seats, seed, chunk, done, alt=None):
         self.spec, self.game, self.players = spec, spec.name, players
+        self.alt = alt if match.other is not None else None  # a compared variant's (rules, seats)
+        k = 2 * players - 1
+        self.joint = np.zeros(k * k, dtype=np.int64) if self.alt is not None else None
         self.match, self.rules, self.seats, self.seed = match, rules, seats, seed
         self.rotate = match.other is not None
         self.plan = chunk_plan(0, match.games, chunk)
         self.label = match.label
-        self.total_games, self.done_games = match.games, 0
+        self.total_games = match.games * (2 if self.alt is not None else 1)
+        self.done_games = 0
         self.summary = new_summary(spec, players, len(seats))
         self.points = np.zeros(2 * players - 1, dtype=np.int64)
         self.outcomes = Outcomes()
@@ -270,7 +294,9 @@ class MatchJob(Job):
         args = (self.game, self.players, self.rules, self.seats, self.seed)
         return TaskList(
             self.plan,
-            lambda first, n: Task(play_match_chunk, (*args, first, n, self.rotate), n),
+            lambda first, n: Task(
+                play_match_chunk, (*args, first, n, self.rotate, self.alt), n * (1 + bool(self.alt))
+            ),
             self.skip,
         )
 
@@ -278,8 +304,10 @@ class MatchJob(Job):
         warm_kernels(self.spec, self.players, self.rules, self.seats, self.rotate, False)
 
     def fold(self, i: int, result: Any) -> bool:
-        summary, hist, outcomes, cpu = result
+        summary, hist, outcomes, cpu, joint = result
         self.summary = self.summary.merge(summary)
+        if joint is not None:
+            self.joint += joint
         if hist is not None:
             self.points += hist
         if outcomes is not None:
@@ -294,6 +322,7 @@ class MatchJob(Job):
             "summary": summary_to_json(self.summary),
             "points": self.points.tolist(),
             "outcomes": self.outcomes.to_json(),
+            "joint": None if self.joint is None else self.joint.tolist(),
             "cpu_s": self.cpu_s,
             "elapsed_s": self.elapsed_s,
         }
@@ -313,6 +342,16 @@ class MatchJob(Job):
         if not (isinstance(pts, list) and len(pts) == len(self.points) and all(map(whole, pts))):
             raise InputError(f"match {key}: its points are not {len(self.points)} counts")
         self.points = np.asarray(pts, dtype=np.int64)
+        joint = data["joint"]
+        if self.joint is None and joint is not None:
+            raise InputError(f"match {key}: it holds a compared variant's points")
+        if self.joint is not None:
+            n = len(self.joint)
+            if not (isinstance(joint, list) and len(joint) == n and all(map(whole, joint))):
+                raise InputError(f"match {key}: its joint points are not {n} counts")
+            if sum(joint) != self.match.games:
+                raise InputError(f"match {key}: its joint points are not of its games")
+            self.joint = np.asarray(joint, dtype=np.int64)
         self.outcomes = Outcomes.from_json(data["outcomes"], self.players)
         for k in ("cpu_s", "elapsed_s"):
             v = data[k]
@@ -336,6 +375,7 @@ class MatchResult:
     outcomes: Outcomes
     cpu_s: float
     elapsed_s: float
+    joint: np.ndarray | None = None  # with a compared variant: base x variant half-points
 
 
 @dataclass
@@ -358,6 +398,7 @@ class LadderRun:
     no_decisions: str = ""  # why every player plays the same game ('' when there are choices)
     resumed: list[str] = field(default_factory=list)
     end_reasons: tuple[str, ...] = ()
+    compare_variant: str = ""  # the variant whose effect on the skill measure is measured
 
 
 def ladder_plan(
@@ -373,13 +414,17 @@ def ladder_plan(
     variants: list[str] | None = None,
     overrides: dict[str, Any] | None = None,
     rules_file: str | None = None,
+    compare_variant: str | None = None,
     chunk_size: int | None = None,
     checkpoint: str | None = None,
     resume: bool = False,
 ) -> Plan:
     """The ladder of a game as a plan (its result a LadderRun): games per match (search_games
     for a match with a search rung: default a quarter of games); the rungs and matches of the
-    module docstring. Everything is checked before a game is played."""
+    module docstring. compare_variant: a variant (composable, a rules file's too) under which
+    every rating match is played again on the same games, for its paired effect on the skill
+    measure (its rules: the ladder's, then the variant). Everything is checked before a game
+    is played."""
     spec = get_game(game) if isinstance(game, str) else game
     spec.check_players(players)
     if players < 2:
@@ -395,6 +440,13 @@ def ladder_plan(
     rungs = ladder_rungs(spec, top_budget, search_rungs, policies)
     rules = spec.resolve_rules(variants or (), overrides, rules_file, players)
     resolved = spec.resolved(rules, players)
+    alt_rules = None
+    if compare_variant:
+        if len(rungs) == 1:
+            raise InputError(f"--compare-variant: {spec.name}'s ladder has one rung, no skill")
+        alt_rules = spec.resolve_rules(
+            [*(variants or ()), compare_variant], overrides, rules_file, players
+        )
     matches = match_plan(rungs, spec.default_policy, games, search_games, players)
     saved: dict[str, Any] = {}
 
@@ -406,7 +458,11 @@ def ladder_plan(
     for m in matches:
         seats = spec.resolve_seats(spec.parse_policies(m.policies(players), players), rules)
         chunk = chunk_size or min(DEFAULT_CHUNK, 1_024 if m.games == search_games else m.games)
-        jobs.append(MatchJob(spec, players, m, rules, seats, seed, chunk, done))
+        alt = None
+        if alt_rules is not None:
+            text = spec.parse_policies(m.policies(players), players)
+            alt = (alt_rules, spec.resolve_seats(text, alt_rules))
+        jobs.append(MatchJob(spec, players, m, rules, seats, seed, chunk, done, alt))
     fingerprint = {
         "command": "ladder",
         "game": spec.name,
@@ -414,6 +470,8 @@ def ladder_plan(
         "seed": seed,
         "rules_hash": rules_hash(resolved),
         "matches": [[j.match.key, j.match.games, j.plan.chunk] for j in jobs],
+        "compare_variant": compare_variant or "",
+        "variant_rules_hash": rules_hash(alt_rules.resolved(players)) if alt_rules else "",
     }
     ck = CheckpointFile(checkpoint, fingerprint, CHECKPOINT)
     found = (ck.start(resume) or {"matches": {}})["matches"]
@@ -444,6 +502,7 @@ def ladder_plan(
                     j.outcomes,
                     j.cpu_s,
                     j.elapsed_s,
+                    j.joint,
                 )
                 for j in jobs
             ],
@@ -456,6 +515,7 @@ def ladder_plan(
             no_decisions=spec.no_search if len(rungs) == 1 else "",
             resumed=restored,
             end_reasons=tuple(spec.end_reasons),
+            compare_variant=compare_variant or "",
         )
 
     return Plan(jobs, finish)
