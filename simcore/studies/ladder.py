@@ -21,8 +21,10 @@ per game against the others (a win over an opponent by the finishing order 2 hal
 tie 1): the data of the Bradley-Terry fit. Self-play keeps the outcome tally of the degenerate
 play check (simcore.studies.robustness.Outcomes). Each match's CPU time is measured around its
 chunks (process CPU: every numba thread), for the table's CPU-ms a game; it is the only number
-that differs between runs of the same seed. A checkpoint keeps every finished match; --resume
-plays only the others.
+that differs between runs of the same seed (with the wall times). A checkpoint keeps every
+finished match; --resume plays only the others. With a compared variant (--compare-variant)
+each rating match is also played under the variant on the same games, and keeps the joint
+histogram of the rung's points under both rules (the paired effect on the skill measure).
 """
 
 from __future__ import annotations
@@ -62,14 +64,8 @@ MIN_RATING_GAMES = 10  # fewer games a match cannot rate a rung (refused)
 CHECKPOINT = CheckpointKind(
     "ladder", 1, ("matches",), "command, game, players, games, seed, rungs or rules"
 )
-MATCH_KEYS = {
-    "summary",
-    "points",
-    "outcomes",
-    "joint",
-    "cpu_s",
-    "elapsed_s",
-}  # a saved match's state
+# a saved match's state (joint: the compared variant's points, or null)
+MATCH_KEYS = {"summary", "points", "outcomes", "joint", "cpu_s", "elapsed_s"}
 
 
 # --------------------------------------------------------------------------------- rungs
