@@ -720,6 +720,83 @@ def robustness(
     render.robustness(run, folder, json_out, render.package_version(), typer.echo)
 
 
+@app.command()
+@grouped
+def ladder(
+    game: GameArg,
+    players: PlayersOpt = None,
+    games_: _opt(
+        str, "--games", "-g", help="games per match (a match with a search rung: --search-games)"
+    ) = "4000",
+    search_games: _opt(
+        str | None,
+        "--search-games",
+        help="games per match with a search rung  [default: a quarter of --games]",
+    ) = None,
+    top_budget: _opt(
+        int | None,
+        "--top-budget",
+        help="the strongest search rung's budget  [default: 4x the game's default budget]",
+    ) = None,
+    search_rungs: _opt(
+        int, "--search-rungs", help="search rungs: the top budget and its halvings (0: none)"
+    ) = 5,
+    policy: _opt(
+        list[str] | None,
+        "--policy",
+        help="add a rung: one player, e.g. search:budget=512,base=greedy (repeatable)",
+    ) = None,
+    policy_file: PolicyFileOpt = None,
+    variant: VariantOpt = None,
+    set_: SetOpt = None,
+    rules_file: RulesFileOpt = None,
+    compare_variant: _opt(
+        str | None,
+        "--compare-variant",
+        help="also play every rating match under this variant: does it make skill matter more?",
+    ) = None,
+    seed: SeedOpt = DEFAULT_SEED,
+    json_out: JsonOpt = False,
+    out: _opt(str | None, "--out", help="write the plot (.png/.svg/.pdf)") = None,
+    run_opts: dict[str, Any] = RUN,
+    checkpoint: CheckpointOpt = None,
+    resume: ResumeOpt = False,
+) -> None:
+    """A rated ladder of players (random, the presets, search at doubling budgets, yours):
+    Elo ratings, the balance at every level of skill, the skill class of the first-player
+    advantage and the seat gap, and how much skill decides the game (docs/skill.md)."""
+    from analysis.ladder import analyse
+    from analysis.ladder_report import render
+    from analysis.render import package_version
+    from simcore.studies.ladder import run_ladder
+
+    plot = _out(out, "plot")
+    rules = _rules(variant, set_, rules_file, None, policy_file, game)
+    more = {"search_games": _count(search_games, "--search-games")} if search_games else {}
+    if compare_variant:
+        more["compare_variant"] = compare_variant
+    try:
+        run = run_ladder(
+            game,
+            players,
+            _count(games_),
+            **more,
+            seed=seed,
+            top_budget=top_budget,
+            search_rungs=search_rungs,
+            policies=policy,
+            checkpoint=checkpoint,
+            resume=resume,
+            **rules,
+            **_run(run_opts, json_out, lines=True),
+        )
+    except KeyboardInterrupt:
+        saved = f"; the finished matches are in {checkpoint}: add --resume" if checkpoint else ""
+        sys.stderr.write(f"\nerror: interrupted{saved}\n")
+        raise typer.Exit(130) from None
+    render(analyse(run), plot, json_out, package_version(), typer.echo)
+
+
 def main() -> None:
     """Entry point: run the app; any input error is one line on stderr and exit status 2."""
     try:

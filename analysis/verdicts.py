@@ -70,7 +70,8 @@ def degenerate(outcomes: Any, t: Thresholds) -> dict[str, Any]:
     one, the shares ended by a safety cap and with no score, and the reasons it is flagged."""
     n = outcomes.games
     mode = max(outcomes.counts.values()) if n else 0
-    top = max(outcomes.counts, key=outcomes.counts.get) if n else ()
+    # the most common outcome, ties to the smallest (the same for every chunking and merge order)
+    top = min(outcomes.counts, key=lambda k: (-outcomes.counts[k], k)) if n else ()
     out = {
         "games": n,
         "distinct_share": len(outcomes.counts) / n if n else float("nan"),
