@@ -102,6 +102,23 @@ class CheckpointFile:
             self._check(data)
         return {k: data[k] for k in self.kind.parts}
 
+    def restore_each(self, resume: bool, part: str, jobs: list, key, what: str):
+        """A run of independent jobs (robustness' settings, the ladder's matches) saved as one
+        object `part` of {job key: the job's saved state}: start the file (`start`) and
+        restore every job whose key(job) it holds (job.restore(state)). Returns (the saved
+        object, the keys restored); InputError (the file refused) when the part is not an
+        object or a state cannot be restored. what: the part in words ('settings')."""
+        saved = (self.start(resume) or {part: {}})[part]
+        restored = []
+        with self.checking():
+            if not isinstance(saved, dict):
+                raise InputError(f"its {what} are not an object")
+            for job in jobs:
+                if key(job) in saved:
+                    job.restore(saved[key(job)])
+                    restored.append(key(job))
+        return saved, restored
+
     def _check(self, data: Any) -> None:
         kind = self.kind
         if not isinstance(data, dict):

@@ -470,16 +470,8 @@ def ladder_plan(
         "variant_rules_hash": rules_hash(alt_rules.resolved(players)) if alt_rules else "",
     }
     ck = CheckpointFile(checkpoint, fingerprint, CHECKPOINT)
-    found = (ck.start(resume) or {"matches": {}})["matches"]
-    restored = []
-    with ck.checking():
-        if not isinstance(found, dict):
-            raise InputError("its matches are not an object")
-        for job in jobs:
-            if job.match.key in found:
-                job.restore(found[job.match.key])
-                saved[job.match.key] = found[job.match.key]
-                restored.append(job.match.key)
+    found, restored = ck.restore_each(resume, "matches", jobs, lambda j: j.match.key, "matches")
+    saved.update((k, found[k]) for k in restored)
     started = time.perf_counter()
 
     def finish() -> LadderRun:

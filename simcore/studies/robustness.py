@@ -534,15 +534,7 @@ def robustness_plan(
         for j, a in ((j, j.arms_job) for j in jobs)
     ]
     ck = CheckpointFile(checkpoint, fingerprint, CHECKPOINT)
-    saved: dict[str, Any] = (ck.start(resume) or {"settings": {}})["settings"]
-    restored = []
-    with ck.checking():
-        if not isinstance(saved, dict):
-            raise InputError("its settings are not an object")
-        for job in jobs:
-            if job.setting.key in saved:
-                job.restore(saved[job.setting.key])
-                restored.append(job.setting.key)
+    saved, restored = ck.restore_each(resume, "settings", jobs, lambda j: j.setting.key, "settings")
 
     def finish() -> RobustnessRun:
         return RobustnessRun(
