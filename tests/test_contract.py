@@ -131,3 +131,24 @@ def test_state_fields_of_a_module_name_what_is_missing():
     mod.S_ERROR, mod.END_ERROR, mod.A_GAME_END = 3, 4, 5
     f = StateFields.of(mod, trace_full=9)
     assert (f.size, f.error, f.game_end, f.trace_full, f.turn) == (10, 3, 5, 9, -1)
+
+
+def test_a_declared_kernel_is_the_hook_of_its_name():
+    c = contract_of("sunken-city")
+
+    @kernel
+    def standings(s, r, seat):  # no hook has this name
+        return 0
+
+    standings.py_func.__module__ = SC + ".play"
+    base = (c.setup, c.play_turn, c.check_invariants, c.snapshot, c.scores, c.record)
+    made = GameContract.declare(c.module, c.layout, c.state, base, c.standing, c.length)
+    assert made.hooks() == {**dict(zip(REQUIRED, (*base, c.standing))), "length": c.length}
+    with pytest.raises(ContractError, match=rf"^{SC}: kernel 'standings' is named like no hook"):
+        GameContract.declare(c.module, c.layout, c.state, base, standings)
+    with pytest.raises(ContractError, match=rf"^{SC}: hook 'scores' is given twice"):
+        GameContract.declare(c.module, c.layout, c.state, base, c.standing, c.length, c.scores)
+    with pytest.raises(ContractError, match=rf"^{SC}: hook 'length' is given twice"):
+        GameContract.declare(
+            c.module, c.layout, c.state, base, c.standing, c.length, length=c.length
+        )

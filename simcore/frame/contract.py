@@ -2,7 +2,9 @@
 
 A game's `play` module builds one `GameContract` naming its compiled hooks, the state fields the
 frame reads and writes, its result row and the sizes of its scratch, and hands it to
-`simcore.frame.skeleton.bind_driver`. The contract is checked when it is built (at the game's
+`simcore.frame.skeleton.bind_driver`. `GameContract.declare` builds it from a list of the
+game's kernels, each the hook of its own name (a search player's module lists its hooks in one
+tuple, HOOKS). The contract is checked when it is built (at the game's
 import): a missing required hook, a hook that is not a compiled kernel, one with the wrong
 number of arguments, or one defined in another game's package is one `ContractError` naming the
 game and the hook, not a numba typing error at the first game played.
@@ -119,6 +121,20 @@ class StateFields:
         values = {k: int(getattr(state, n)) for k, n in names.items()}
         return cls(**values, trace_full=int(trace_full), turn=int(getattr(state, "S_TURN", -1)))
 
+    def constants(self) -> dict[str, int]:
+        """The names the driver's templates read (simcore.frame.skeleton, bound per game)."""
+        return {
+            "A_GAME_END": self.game_end,
+            "STATE_SIZE": self.size,
+            "S_END": self.end_reason,
+            "S_OVER": self.game_over,
+            "S_ERROR": self.error,
+            "S_SEAT": self.seat,
+            "S_TURN": self.turn,
+            "END_ERROR": self.end_error,
+            "ERR_TRACE": self.trace_full,
+        }
+
 
 @dataclass(frozen=True)
 class GameContract:
@@ -178,6 +194,28 @@ class GameContract:
             if getattr(self, f) < 0:
                 raise ContractError(f"{game}: {f} must not be negative")
 
+    @classmethod
+    def declare(
+        cls, module: str, layout: Any, state: StateFields, *hooks: Any, **named: Any
+    ) -> GameContract:
+        """The contract of a game's play `module` from its kernels: each of `hooks` (a kernel,
+        or a tuple of kernels such as a search player's HOOKS) is the hook of its own name
+        (engine.setup is `setup`); `named` gives a hook under another name (tables=lock_table)
+        and the sizes (x_size, ...). A kernel named like no hook, or a hook given twice, is one
+        ContractError naming the game and the kernel; every hook is then checked as always."""
+        game = module.rpartition(".")[0]
+        fields: dict[str, Any] = {}
+        for hook in _flat(hooks):
+            name = getattr(getattr(hook, "py_func", hook), "__name__", repr(hook))
+            if name not in REQUIRED and name not in OPTIONAL:
+                raise ContractError(f"{game}: kernel '{name}' is named like no hook")
+            if name in fields:
+                raise ContractError(f"{game}: hook '{name}' is given twice")
+            fields[name] = hook
+        for name in fields.keys() & named.keys():
+            raise ContractError(f"{game}: hook '{name}' is given twice")
+        return cls(module=module, layout=layout, state=state, **fields, **named)
+
     @property
     def package(self) -> str:
         """The game's package (the play module's parent)."""
@@ -191,6 +229,11 @@ class GameContract:
         """The hooks given, by name."""
         names = (*REQUIRED, *OPTIONAL)
         return {n: getattr(self, n) for n in names if getattr(self, n) is not None}
+
+
+def _flat(hooks: tuple[Any, ...]) -> list[Any]:
+    """The kernels of `hooks`, tuples of kernels opened."""
+    return [k for h in hooks for k in (h if isinstance(h, tuple) else (h,))]
 
 
 def _check_hook(game: str, name: str, hook: Any, args: tuple[str, ...]) -> None:

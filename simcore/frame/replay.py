@@ -55,8 +55,9 @@ class TraceFormat:
     check the last turn and the scores) and the text rendering.
 
     From the state module: END_REASONS, A_GAME_END (the game-end record, not listed in a
-    turn), new_trace(n, enabled), trace_actions(tr), trace_snapshots(tr), and the field named
-    by `clock` that an action record's first value is matched with."""
+    turn), TRACE (its simcore.frame.tracebuf.TraceShape: the buffer, its records and
+    snapshots), and the field named by `clock` that an action record's first value is matched
+    with."""
 
     driver: Any  # the game's simcore.frame.skeleton driver (play.DRIVER)
     state: ModuleType
@@ -95,15 +96,16 @@ def replay(
     """Play game `index` of `game` under `seed` with tracing on and decode it."""
     r = pack(rules, players)
     ids, w = policy_arrays
-    tr = fmt.state.new_trace(fmt.turns(rules, players), enabled=True)
+    shape = fmt.state.TRACE
+    tr = shape.new(fmt.turns(rules, players), enabled=True)
     row = np.zeros(len(fmt.driver.columns), dtype=np.int64)
     final = fmt.driver.play_game(
         r, ids, w, np.uint64(seed), np.uint64(index), rotate, checked, tr, row
     )
     if overflowed(tr):
         raise RuntimeError("trace buffer overflow")
-    recs = fmt.state.trace_actions(tr)
-    snaps = fmt.state.trace_snapshots(tr)
+    recs = shape.actions(tr)
+    snaps = shape.snapshots(tr)
     resolved = rules.resolved(players)
     header = {
         "type": "game",

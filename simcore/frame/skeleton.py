@@ -401,26 +401,17 @@ def bind_driver(contract: GameContract) -> types.SimpleNamespace:
     x_size, xf_size = contract.x_size, contract.xf_size
     g = dict(vars(search))
     g.update(globals())
-    g.update(layout.constants())
+    g.update(layout.constants(), **st.constants())
     g.update({f"game_{n}": hooks[n] for n in _HOOKS + ("length",) if n in hooks})
     g.update({f"game_{n}": hooks.get(n, default) for n, default in _OPTIONAL.items()})
     g.update(
         __name__=module,
-        A_GAME_END=st.game_end,
-        STATE_SIZE=st.size,
-        S_END=st.end_reason,
-        S_OVER=st.game_over,
-        S_ERROR=st.error,
-        S_SEAT=st.seat,
-        S_TURN=st.turn,
-        END_ERROR=st.end_error,
         X_ZEROED=x_size if contract.x_zeroed is None else contract.x_zeroed,
         XF_ZEROED=xf_size,
         S_ZEROED=st.size if contract.zero_state else 0,
         TABLE_SIZE=max(contract.table_size, 1),
         SEARCH_ID=search.SEARCH_ID,
         N_PARAMS=search.N_PARAMS,
-        ERR_TRACE=st.trace_full,
         game_play_turn=contract.play_turn,
         game_check_invariants=contract.check_invariants,
         game_snapshot=contract.snapshot,

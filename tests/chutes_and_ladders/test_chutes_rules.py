@@ -30,7 +30,7 @@ class Table:
         self.rules = ChutesAndLaddersRules(**rules)
         self.r = pack(self.rules, players)
         self.s = np.zeros(S.STATE_SIZE, dtype=np.int64)
-        self.tr = S.new_trace(0, False)
+        self.tr = S.TRACE.new(0, False)
         self.rng = new_stream(1, 0)
         E.setup(self.s, self.r, self.tr, self.rng)
 

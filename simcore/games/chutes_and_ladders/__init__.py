@@ -8,7 +8,6 @@ from __future__ import annotations
 from simcore.frame.registry import GameSpec, PolicySpec, register
 from simcore.games.chutes_and_ladders import play as _play
 from simcore.games.chutes_and_ladders import rules as _rules
-from simcore.games.chutes_and_ladders import state as _state
 from simcore.games.chutes_and_ladders import trace as _trace
 from simcore.games.chutes_and_ladders.rules import ChutesAndLaddersRules
 
@@ -27,11 +26,7 @@ SPEC = register(
         rules_cls=ChutesAndLaddersRules,
         policies=POLICIES,
         default_policy="spinner",
-        driver=_play.DRIVER,
         named_values=_rules.NAMED_VALUES,
-        variants=_rules.VARIANTS,
-        pack=_rules.pack,
-        end_reasons=tuple(_state.END_REASONS),
         trace=_trace.FORMAT,
         report_variants=("base", "no-links"),
         no_search=(

@@ -55,18 +55,13 @@ def standing(s, r, seat):
     return v
 
 
-CONTRACT = GameContract(
-    module=__name__,
-    layout=ROW,
-    state=StateFields.of(state, trace_full=engine.ERR_TRACE),
-    setup=engine.setup,
-    play_turn=play_turn,
-    check_invariants=engine.check_invariants,
-    snapshot=engine.snapshot,
-    scores=engine.scores,
-    record=engine.record,
-    standing=standing,
-    winners=engine.winners,
+# the hooks: each kernel is the hook of its name (simcore.frame.contract)
+CONTRACT = GameContract.declare(
+    __name__,
+    ROW,
+    StateFields.of(state, trace_full=engine.ERR_TRACE),
+    (engine.setup, play_turn, engine.check_invariants, engine.snapshot, engine.scores),
+    (engine.record, standing, engine.winners),
 )
 DRIVER = bind_driver(CONTRACT)
 play_game = DRIVER.play_game

@@ -45,9 +45,6 @@ ACTION_NAMES = ("spin", "game_end")
 ACTION_WIDTH = 9
 
 TRACE = tracebuf.TraceShape(ACTION_WIDTH, STATE_SIZE, actions_per_turn=1)
-new_trace = TRACE.new  # (max_turns, enabled) -> a buffer for up to max_turns turns
-trace_actions = TRACE.actions
-trace_snapshots = TRACE.snapshots
 
 
 def seat_field(seat: int, f: int) -> int:

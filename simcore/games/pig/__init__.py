@@ -5,9 +5,7 @@ its published answers are tests (tests/pig/test_known_answers.py)."""
 from __future__ import annotations
 
 from simcore.frame.registry import GameSpec, PolicySpec, WeightRange, register
-from simcore.games.pig import play as _play
 from simcore.games.pig import rules as _rules
-from simcore.games.pig import state as _state
 from simcore.games.pig import trace as _trace
 from simcore.games.pig.players import POL_HOLD_AT, POL_OPTIMAL, POL_RANDOM
 
@@ -38,10 +36,6 @@ SPEC = register(
         rules_cls=_rules.PigRules,
         policies=POLICIES,
         default_policy="hold-at",
-        driver=_play.DRIVER,
-        variants=_rules.VARIANTS,
-        pack=_rules.pack,
-        end_reasons=_state.END_REASONS,
         trace=_trace.FORMAT,
         weight_ranges={"n": WeightRange(0.0, 1000.0, whole=True)},
         report_variants=("base", "short"),

@@ -47,9 +47,6 @@ A_GAME_END = 3  # end reason, winner, win mask, error
 ACTION_WIDTH = 9
 
 TRACE = tracebuf.TraceShape(ACTION_WIDTH, STATE_SIZE, actions_per_turn=8)
-new_trace = TRACE.new
-trace_actions = TRACE.actions
-trace_snapshots = TRACE.snapshots
 
 
 def field(seat: int, f: int) -> int:

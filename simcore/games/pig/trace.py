@@ -71,13 +71,5 @@ def max_turns(rules, players: int) -> int:
 # the winning one included; `seat` is the seat that played last when the target was reached,
 # else the seat that would play next)
 FORMAT = TraceFormat(
-    DRIVER,
-    S,
-    max_turns,
-    state_json,
-    turn_actions,
-    render,
-    ending,
-    final_state=state_json,
-    tiebreaks=False,
+    DRIVER, S, max_turns, state_json, turn_actions, render, ending, state_json, tiebreaks=False
 )

@@ -4,9 +4,6 @@ mix reconstructed in ../shared/GAME-DATA.md, as a compiled simulator."""
 from __future__ import annotations
 
 from simcore.frame.registry import GameSpec, PolicySpec, WeightRange, register
-from simcore.games.secrets_of_the_sea import play as _play
-from simcore.games.secrets_of_the_sea import rules as _rules
-from simcore.games.secrets_of_the_sea import state as _state
 from simcore.games.secrets_of_the_sea import trace as _trace
 from simcore.games.secrets_of_the_sea.policies import (
     POL_BALANCED,
@@ -67,10 +64,6 @@ SPEC = register(
         rules_cls=SecretsRules,
         policies=POLICIES,
         default_policy="balanced",
-        driver=_play.DRIVER,
-        variants=_rules.VARIANTS,
-        pack=_rules.pack,
-        end_reasons=tuple(_state.END_REASONS),
         trace=_trace.FORMAT,
         weight_ranges=WEIGHT_RANGES,
         report_variants=("base", "exact-wreck", "must-dive", "unbeatable-monsters"),

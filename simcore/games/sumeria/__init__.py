@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 from simcore.frame.registry import GameSpec, PolicySpec, WeightRange, register
-from simcore.games.sumeria import play as _play
-from simcore.games.sumeria import rules as _rules
-from simcore.games.sumeria import state as _state
 from simcore.games.sumeria import trace as _trace
 from simcore.games.sumeria.policies import POL_HEURISTIC, POL_RANDOM, WEIGHT_NAMES
 from simcore.games.sumeria.rules import MAP_NAMES, SumeriaRules
@@ -62,10 +59,6 @@ SPEC = register(
         rules_cls=SumeriaRules,
         policies=POLICIES,
         default_policy="balanced",
-        driver=_play.DRIVER,
-        variants=_rules.VARIANTS,
-        pack=_rules.pack,
-        end_reasons=tuple(_state.END_REASONS),
         trace=_trace.FORMAT,
         weight_ranges=WEIGHT_RANGES,
         report_variants=("base", "short", "linear", "ring-map", "cross-map"),

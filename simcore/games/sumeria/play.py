@@ -128,21 +128,13 @@ def derived(s, r, k, seat):
     return n
 
 
-CONTRACT = GameContract(
-    module=__name__,
-    layout=ROW,
-    state=StateFields.of(state, trace_full=engine.ERR_TRACE),
-    setup=engine.setup,
-    play_turn=play_turn,
-    check_invariants=check_invariants,
-    snapshot=engine.snapshot,
-    scores=engine_round.scores,
-    record=engine.record,
-    standing=standing,
-    length=length,
-    derived=derived,
-    search_options=search_options,
-    search_play=search_play,
+# the hooks: each kernel is the hook of its name (simcore.frame.contract)
+CONTRACT = GameContract.declare(
+    __name__,
+    ROW,
+    StateFields.of(state, trace_full=engine.ERR_TRACE),
+    (engine.setup, play_turn, check_invariants, engine.snapshot, engine_round.scores),
+    (engine.record, standing, length, derived, search_options, search_play),
     x_size=state.X_SIZE,
     x_zeroed=state.X_ZEROED,
     xf_size=state.XF_SIZE,

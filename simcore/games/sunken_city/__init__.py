@@ -4,9 +4,6 @@ advanced game of seed 001 (variant `advanced`)."""
 from __future__ import annotations
 
 from simcore.frame.registry import GameSpec, register
-from simcore.games.sunken_city import play as _play
-from simcore.games.sunken_city import rules as _rules
-from simcore.games.sunken_city import state as _state
 from simcore.games.sunken_city import trace as _trace
 from simcore.games.sunken_city.players.presets import (
     ADVANCED_NOTE,
@@ -25,10 +22,6 @@ SPEC = register(
         named_values={"die": DICE},
         policies=POLICIES,
         default_policy="balanced",
-        driver=_play.DRIVER,
-        variants=_rules.VARIANTS,
-        pack=_rules.pack,
-        end_reasons=tuple(_state.END_REASONS),
         trace=_trace.FORMAT,
         max_weights=len(WEIGHT_NAMES),
         rules_weights=rules_weights,

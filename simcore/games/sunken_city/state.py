@@ -224,9 +224,6 @@ ACTION_WIDTH = 12
 
 
 TRACE = tracebuf.TraceShape(ACTION_WIDTH, STATE_SIZE, actions_per_turn=96)
-new_trace = TRACE.new  # (max_turns, enabled) -> a buffer for up to max_turns turns
-trace_actions = TRACE.actions
-trace_snapshots = TRACE.snapshots
 
 
 # ---------------------------------------------------------------------------------------

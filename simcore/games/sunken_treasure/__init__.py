@@ -4,9 +4,6 @@ third shark, steal from the surface. 1 to 4 players; one player plays against a 
 from __future__ import annotations
 
 from simcore.frame.registry import GameSpec, PolicySpec, WeightRange, register
-from simcore.games.sunken_treasure import play as _play
-from simcore.games.sunken_treasure import rules as _rules
-from simcore.games.sunken_treasure import state as _state
 from simcore.games.sunken_treasure import trace as _trace
 from simcore.games.sunken_treasure.policies import (
     POL_BALANCED,
@@ -91,10 +88,6 @@ SPEC = register(
         rules_cls=SunkenTreasureRules,
         policies=POLICIES,
         default_policy="balanced",
-        driver=_play.DRIVER,
-        variants=_rules.VARIANTS,
-        pack=_rules.pack,
-        end_reasons=tuple(_state.END_REASONS),
         trace=_trace.FORMAT,
         weight_ranges=WEIGHT_RANGES,
         search_defaults={"budget": 1024.0},

@@ -118,24 +118,15 @@ def derived(s, r, k, seat):
     return 0
 
 
-CONTRACT = GameContract(
-    module=__name__,
-    layout=ROW,
-    state=StateFields.of(state, trace_full=engine.ERR_TRACE),
-    setup=engine.setup,
-    play_turn=play_turn,
-    check_invariants=engine_invariants.check_invariants,
-    snapshot=engine.snapshot,
-    scores=engine.scores,
-    record=engine.record,
-    standing=standing,
-    winners=engine.winners,
-    derived=derived,
+# the hooks: each kernel is the hook of its name (simcore.frame.contract)
+CONTRACT = GameContract.declare(
+    __name__,
+    ROW,
+    StateFields.of(state, trace_full=engine.ERR_TRACE),
+    (engine.setup, play_turn, engine_invariants.check_invariants, engine.snapshot),
+    (engine.scores, engine.record, standing, engine.winners, derived, standing_version),
+    search_player.HOOKS,
     tables=lock_table,  # filled once per block of games
-    standing_version=standing_version,
-    search_options=search_player.search_options,
-    search_play=search_player.search_play,
-    search_hide=search_player.search_hide,
     x_size=state.X_SIZE,
     table_size=LT_SIZE,
     zero_state=False,

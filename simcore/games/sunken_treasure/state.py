@@ -220,9 +220,6 @@ UP_NAMES = ("by choice", "shark attack", "second trap")
 
 
 TRACE = tracebuf.TraceShape(ACTION_WIDTH, STATE_SIZE, actions_per_turn=16)
-new_trace = TRACE.new  # (max_turns, enabled) -> a buffer for up to max_turns turns
-trace_actions = TRACE.actions
-trace_snapshots = TRACE.snapshots
 
 
 # ---------------------------------------------------------------------------------------
