@@ -230,6 +230,7 @@ RULES = OptionGroup(
     policy=(PolicyOpt, None),
     policy_file=(PolicyFileOpt, None),
 )
+LINEUP = OptionGroup(policy=(PolicyOpt, None), policy_file=(PolicyFileOpt, None))
 RUN = OptionGroup(
     threads=(ThreadsOpt, None),
     backend=(BackendOpt, "local"),
@@ -379,8 +380,7 @@ def compare(
     set_arm: SetArmOpt = None,
     set_: SetEveryArmOpt = None,
     rules_file: RulesFileOpt = None,
-    policy: PolicyOpt = None,
-    policy_file: PolicyFileOpt = None,
+    lineup: dict[str, Any] = LINEUP,
     rotate_seats: _opt(bool, "--rotate-seats", help="") = False,
     games_: _opt(str, "--games", "-g", help="games per arm (1e4 ok)") = "20000",
     seed: SeedOpt = DEFAULT_SEED,
@@ -392,7 +392,7 @@ def compare(
     from simcore.studies.arms import command_arms, run_compare
 
     arms = command_arms(variant, set_arm)
-    rules = dict(set_=set_, rules_file=rules_file, policy=policy, policy_file=policy_file)
+    rules = dict(set_=set_, rules_file=rules_file, **lineup)
     options = _api_options(rules, run_opts, json_out, game)
     with interrupt_exits():
         run = run_compare(
@@ -408,8 +408,7 @@ def dice(
     players: CountsOpt = "",
     die: DieOpt = None,
     set_: SetOpt = None,
-    policy: PolicyOpt = None,
-    policy_file: PolicyFileOpt = None,
+    lineup: dict[str, Any] = LINEUP,
     games_: _opt(str, "--games", "-g", help="games per die and player count") = "20000",
     seed: SeedOpt = DEFAULT_SEED,
     json_out: JsonOpt = False,
@@ -421,8 +420,7 @@ def dice(
     from simcore.studies.arms import run_dice
 
     counts = parse_player_counts(players)
-    rules = dict(set_=set_, policy=policy, policy_file=policy_file)
-    options = _api_options(rules, run_opts, json_out, game)
+    options = _api_options(dict(set_=set_, **lineup), run_opts, json_out, game)
     with interrupt_exits():
         runs = run_dice(game, counts, _count(games_), dice=die, seed=seed, **options)
     render.dice(runs, json_out, typer.echo)

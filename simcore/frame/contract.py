@@ -86,6 +86,20 @@ SEARCH_OPTIONAL = (search.STEP_HOOK, *search.DEFAULT_HOOKS)
 SHARED = ("simcore.frame.",)
 
 
+# the fields of StateFields -> their names in a game's state module (docs/adding-a-game.md) and
+# in the driver's templates
+STATE_NAMES = {
+    "size": "STATE_SIZE",
+    "seat": "S_SEAT",
+    "end_reason": "S_END_REASON",
+    "game_over": "S_GAME_OVER",
+    "error": "S_ERROR",
+    "end_error": "END_ERROR",
+    "game_end": "A_GAME_END",
+    "turn": "S_TURN",
+}
+
+
 @dataclass(frozen=True)
 class StateFields:
     """The fields of a game's state that the frame reads and writes, and its codes."""
@@ -106,15 +120,7 @@ class StateFields:
         docs/adding-a-game.md (STATE_SIZE, S_SEAT, S_TURN, S_END_REASON, S_GAME_OVER, S_ERROR,
         END_ERROR, A_GAME_END), and the engine's error code of a full trace buffer. A name
         the module lacks is one ContractError naming the module and the name."""
-        names = {
-            "size": "STATE_SIZE",
-            "seat": "S_SEAT",
-            "end_reason": "S_END_REASON",
-            "game_over": "S_GAME_OVER",
-            "error": "S_ERROR",
-            "end_error": "END_ERROR",
-            "game_end": "A_GAME_END",
-        }
+        names = {k: n for k, n in STATE_NAMES.items() if k != "turn"}
         missing = [n for n in names.values() if not hasattr(state, n)]
         if missing:
             raise ContractError(f"{state.__name__}: the state module has no {', '.join(missing)}")
@@ -122,18 +128,10 @@ class StateFields:
         return cls(**values, trace_full=int(trace_full), turn=int(getattr(state, "S_TURN", -1)))
 
     def constants(self) -> dict[str, int]:
-        """The names the driver's templates read (simcore.frame.skeleton, bound per game)."""
-        return {
-            "A_GAME_END": self.game_end,
-            "STATE_SIZE": self.size,
-            "S_END": self.end_reason,
-            "S_OVER": self.game_over,
-            "S_ERROR": self.error,
-            "S_SEAT": self.seat,
-            "S_TURN": self.turn,
-            "END_ERROR": self.end_error,
-            "ERR_TRACE": self.trace_full,
-        }
+        """The names the driver's templates read (simcore.frame.skeleton, bound per game): the
+        state module's names, and ERR_TRACE."""
+        named = {n: getattr(self, k) for k, n in STATE_NAMES.items()}
+        return named | {"ERR_TRACE": self.trace_full}
 
 
 @dataclass(frozen=True)

@@ -203,7 +203,7 @@ def fill_row(s, r, index, policy_idx, score, tb, rows, i):  # pragma: no cover -
     rounds, turns = game_length(s, r)  # noqa: F821
     rows[i, R_ROUNDS] = rounds  # noqa: F821
     rows[i, R_TURNS] = turns  # noqa: F821
-    rows[i, R_END] = s[S_END]  # noqa: F821
+    rows[i, R_END] = s[S_END_REASON]  # noqa: F821
     for seat in range(MAX_PLAYERS):  # noqa: F821
         rows[i, R_SCORE + seat] = score[seat]  # noqa: F821
         rows[i, R_TIEBREAK + seat] = tb[seat]  # noqa: F821
@@ -241,7 +241,7 @@ def play_turns(s, r, pols, wts, rng, checked, tr, x, xf, tab):  # pragma: no cov
     players = r[P_PLAYERS]
     t = 0
     seen = -1
-    while err == 0 and s[S_OVER] == 0:  # noqa: F821
+    while err == 0 and s[S_GAME_OVER] == 0:  # noqa: F821
         seat = s[S_SEAT]  # noqa: F821
         if tr[T_ON] == 1:
             game_snapshot(tr, s)  # noqa: F821
@@ -297,11 +297,12 @@ def run_game(r, pol_ids, weights, seed, index, rotate, checked, tr, rows, i, g):
     err = play_turns(s, r, pols, wts, rng, checked, tr, x, xf, tab)  # noqa: F821
     if err != 0:
         s[S_ERROR] = err  # noqa: F821
-        s[S_END] = END_ERROR  # noqa: F821
-        s[S_OVER] = 1  # noqa: F821
+        s[S_END_REASON] = END_ERROR  # noqa: F821
+        s[S_GAME_OVER] = 1  # noqa: F821
     fill_row(s, r, index, policy_idx, score, tb, rows, i)
     standing_row(x, XM, xf, XFM, players, rows[i, R_WINNER], rows, i, R_STAND)  # noqa: F821
-    game_record(tr, s, A_GAME_END, s[S_END], rows[i, R_WINNER], rows[i, R_WIN_MASK], s[S_ERROR])  # noqa: F821, E501
+    w, mask = rows[i, R_WINNER], rows[i, R_WIN_MASK]  # noqa: F821
+    game_record(tr, s, A_GAME_END, s[S_END_REASON], w, mask, s[S_ERROR])  # noqa: F821
 
 
 def new_scratch(r, w):  # pragma: no cover - compiled
