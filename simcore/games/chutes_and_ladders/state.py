@@ -41,7 +41,6 @@ END_REASONS = ("finish", "round-limit", "error")
 A_SPIN = 0  # the spin, the square it reaches (-1: it would pass 100, the piece stays), the
 #             square the piece ends on (after a ladder or chute)
 A_GAME_END = 1  # end reason, winner, win mask, error
-ACTION_NAMES = ("spin", "game_end")
 ACTION_WIDTH = 9
 
 TRACE = tracebuf.TraceShape(ACTION_WIDTH, STATE_SIZE, actions_per_turn=1)

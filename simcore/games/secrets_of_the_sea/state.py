@@ -179,19 +179,6 @@ A_STOP = 7  # (stopped on an empty space) column, row
 A_BONUS = 8  # bonus index (BONUS_NAMES), seat
 A_END_TURN = 9  # (no fields)
 A_GAME_END = 10  # end reason, winner, win mask, error
-ACTION_NAMES = (
-    "roll",
-    "move",
-    "take",
-    "reveal",
-    "fight",
-    "exchange",
-    "wreck",
-    "stop",
-    "bonus",
-    "end_turn",
-    "game_end",
-)
 ACTION_WIDTH = 9
 
 

@@ -144,19 +144,6 @@ A_DISCARD = 7  # position, type, count
 A_NEW_ROUND = 8  # next round's first player, the player made last
 A_DRAW = 9  # position, type counts e, m, p, r
 A_GAME_END = 10  # end reason, winner, win mask, error
-ACTION_NAMES = (
-    "place",
-    "add",
-    "move",
-    "remove",
-    "control",
-    "take",
-    "receive",
-    "discard",
-    "new_round",
-    "draw",
-    "game_end",
-)
 ACTION_WIDTH = 9
 
 

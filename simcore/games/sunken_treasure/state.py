@@ -190,25 +190,6 @@ A_RESHUFFLE = 13  # deck id (0 item, 1 attempt, 2 treasure), cards shuffled into
 A_END_TURN = 14  # (no fields)
 A_GAME_END = 15  # end reason, winner, win mask, error
 A_SHORT = 16  # treasure cards owed that no deck could pay
-ACTION_NAMES = (
-    "search",
-    "claim",
-    "attempt",
-    "treasure",
-    "safety",
-    "surface",
-    "dive",
-    "bank",
-    "theft",
-    "abandon",
-    "theft_ended",
-    "shark_attack",
-    "sharks_cleared",
-    "reshuffle",
-    "end_turn",
-    "game_end",
-    "short",
-)
 ACTION_WIDTH = 12
 
 # Attempt outcomes (A_ATTEMPT, A_THEFT).
