@@ -154,6 +154,15 @@ def winners_by_score(players, score, tiebreak):
     return (best if n == 1 else -1), mask
 
 
+@kernel(inline="always")
+def ahead_if_won(value, won, bits):
+    """A seat's standing that puts the winner ahead of every other seat: value (below
+    2**bits), plus 2**bits when the seat `won`."""
+    if won:
+        return value + (1 << bits)
+    return value
+
+
 @kernel
 def winners_of_scores(s, r, score, tiebreak):
     """The default `winners` hook: winners_by_score over the seats of the game."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from simcore.frame.contract import GameContract, StateFields
 from simcore.frame.jit import kernel
-from simcore.frame.skeleton import RowLayout, bind_driver
+from simcore.frame.skeleton import RowLayout, ahead_if_won, bind_driver
 from simcore.games.chutes_and_ladders import engine, state
 from simcore.games.chutes_and_ladders.board import MAX_PLAYERS
 
@@ -49,10 +49,7 @@ def play_turn(s, r, tr, seat, pol, wts, rng, checked, x, xf, tab):
 @kernel(inline="always")
 def standing(s, r, seat):
     """The seat's standing (higher is better): its square, and 2**52 more for the winner."""
-    v = s[engine.fld(seat, state.F_SQUARE)]
-    if s[state.S_WINNER] == seat:
-        v += 1 << 52
-    return v
+    return ahead_if_won(s[engine.fld(seat, state.F_SQUARE)], s[state.S_WINNER] == seat, 52)
 
 
 # the hooks: each kernel is the hook of its name (simcore.frame.contract)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from simcore.frame.contract import GameContract, StateFields
 from simcore.frame.jit import kernel
-from simcore.frame.skeleton import DERIVED, RowLayout, bind_driver
+from simcore.frame.skeleton import DERIVED, RowLayout, ahead_if_won, bind_driver
 from simcore.games.sunken_treasure import (
     engine,
     engine_invariants,
@@ -94,10 +94,8 @@ def standing(s, r, seat):
     2**26: 64 cards of at most $1,000,000). `won`: the seat banked the target and so ended and
     won the game. The dollars carried are not counted: they are at risk, and the winner rule
     does not look at them."""
-    v = banked_value(s, r, seat)
-    if s[state.S_END_REASON] == state.END_TARGET and s[state.S_WINNER] == seat:
-        v += 1 << 52
-    return v
+    won = s[state.S_END_REASON] == state.END_TARGET and s[state.S_WINNER] == seat
+    return ahead_if_won(banked_value(s, r, seat), won, 52)
 
 
 @kernel(inline="always")
