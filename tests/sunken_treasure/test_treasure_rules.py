@@ -157,17 +157,21 @@ class Game:
     def safety(self, seat, ok=True):
         return self._do(ED.do_safety(self.s, self.r, self.tr, seat), ok)
 
+    def _turn(self, err: int, expect_ok: bool) -> int:
+        """An act_* action's result, the turn ended after it as the engine's options do."""
+        return self._do(E.turn_done(self.s, self.r, self.tr, err), expect_ok)
+
     def surface(self, seat, ok=True):
-        return self._do(ES.do_surface(self.s, self.r, self.tr, seat), ok)
+        return self._turn(ES.act_surface(self.s, self.r, self.tr, seat), ok)
 
     def dive(self, seat, ok=True):
-        return self._do(ES.do_dive(self.s, self.r, self.tr, seat), ok)
+        return self._turn(ES.act_dive(self.s, self.r, self.tr, seat), ok)
 
     def bank(self, seat, ok=True):
-        return self._do(ES.do_bank(self.s, self.r, self.tr, seat), ok)
+        return self._turn(ES.act_bank(self.s, self.r, self.tr, seat), ok)
 
     def steal(self, seat, target, ok=True):
-        return self._do(ES.do_steal(self.s, self.r, self.tr, self.rng, seat, target), ok)
+        return self._turn(ES.act_steal(self.s, self.r, self.tr, self.rng, seat, target), ok)
 
     def abandon(self, seat, ok=True):
         return self._do(EL.do_abandon(self.s, self.r, self.tr, seat), ok)
