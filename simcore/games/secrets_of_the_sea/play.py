@@ -8,12 +8,7 @@ from __future__ import annotations
 from simcore.frame.contract import GameContract, StateFields
 from simcore.frame.jit import kernel
 from simcore.frame.skeleton import DERIVED, RowLayout, bind_driver
-from simcore.games.secrets_of_the_sea import (
-    engine,
-    engine_invariants,
-    search_player,
-    state,
-)
+from simcore.games.secrets_of_the_sea import engine, engine_invariants, search_player, state
 from simcore.games.secrets_of_the_sea.policies import XF_SIZE
 from simcore.games.secrets_of_the_sea.policies import play_turn as policy_turn
 from simcore.games.secrets_of_the_sea.rules import (

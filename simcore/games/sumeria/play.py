@@ -12,13 +12,8 @@ from simcore.frame.jit import kernel
 from simcore.frame.skeleton import DERIVED, RowLayout, bind_driver
 from simcore.games.sumeria import engine, engine_round, state
 from simcore.games.sumeria.board import N_LOCS, N_TYPES
-from simcore.games.sumeria.engine_invariants import (
-    check_invariants,
-)
-from simcore.games.sumeria.engine_round import (
-    advance,
-    tile_points,
-)
+from simcore.games.sumeria.engine_invariants import check_invariants
+from simcore.games.sumeria.engine_round import advance, tile_points
 from simcore.games.sumeria.policies import decide
 from simcore.games.sumeria.rules import MAX_PLAYERS
 from simcore.games.sumeria.search import play_candidate, search_options

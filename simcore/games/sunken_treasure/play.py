@@ -11,18 +11,9 @@ from __future__ import annotations
 from simcore.frame.contract import GameContract, StateFields
 from simcore.frame.jit import kernel
 from simcore.frame.skeleton import DERIVED, RowLayout, ahead_if_won, bind_driver
-from simcore.games.sunken_treasure import (
-    engine,
-    engine_invariants,
-    search_player,
-    state,
-)
+from simcore.games.sunken_treasure import engine, engine_invariants, search_player, state
 from simcore.games.sunken_treasure.board import MAX_PLAYERS
-from simcore.games.sunken_treasure.engine import (
-    ERR_ILLEGAL,
-    banked_value,
-    n_banked,
-)
+from simcore.games.sunken_treasure.engine import ERR_ILLEGAL, banked_value, n_banked
 from simcore.games.sunken_treasure.policies import (
     LT_SIZE,
     POL_RANDOM,
