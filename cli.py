@@ -158,6 +158,11 @@ def grouped(command):
     return run
 
 
+def command(name: str | None = None):
+    """@command(): a command of the app whose option groups are expanded (grouped)."""
+    return lambda f: app.command(name)(grouped(f))
+
+
 GameArg = Annotated[str, typer.Argument(help="game name (see `balance games`)")]
 PlayersOpt = _opt(
     int | None,
@@ -262,8 +267,7 @@ def games(
     render.games(all_games(), json_out, typer.echo)
 
 
-@app.command()
-@grouped
+@command()
 def simulate(
     game: GameArg,
     players: PlayersOpt = None,
@@ -311,8 +315,7 @@ def simulate(
     render.simulation(res, rules["variant"] or [], out_path, json_out, version, typer.echo)
 
 
-@app.command()
-@grouped
+@command()
 def replay(
     game: GameArg,
     players: PlayersOpt = None,
@@ -371,8 +374,7 @@ def bench(
     render.bench(res, json_out, typer.echo)
 
 
-@app.command()
-@grouped
+@command()
 def compare(
     game: GameArg,
     players: PlayersOpt = None,
@@ -401,8 +403,7 @@ def compare(
     render.compare(run, json_out, typer.echo)
 
 
-@app.command()
-@grouped
+@command()
 def dice(
     game: GameArg,
     players: CountsOpt = "",
@@ -426,8 +427,7 @@ def dice(
     render.dice(runs, json_out, typer.echo)
 
 
-@app.command()
-@grouped
+@command()
 def sweep(
     game: GameArg,
     players: PlayersOpt = None,
@@ -489,8 +489,7 @@ def _study_rules(rules: dict[str, Any], game: str) -> dict[str, Any]:
     }
 
 
-@app.command()
-@grouped
+@command()
 def report(
     game: GameArg,
     players: AllCountsOpt = "",
@@ -581,8 +580,7 @@ def _search(search: dict[str, Any]) -> dict[str, Any]:
     return {**out, "top": top, **{k: search[k] for k in ("storage", "study", "join")}}
 
 
-@app.command("tune-players")
-@grouped
+@command("tune-players")
 def tune_players(
     game: GameArg,
     players: PlayersOpt = None,
@@ -623,8 +621,7 @@ def tune_players(
     render_player_tuning(res, json_out, typer.echo)
 
 
-@app.command()
-@grouped
+@command()
 def tune(
     game: GameArg,
     players: PlayersOpt = None,
@@ -668,8 +665,7 @@ def tune(
     render_rules_tuning(res, plot_path, json_out, typer.echo)
 
 
-@app.command()
-@grouped
+@command()
 def robustness(
     game: GameArg,
     players: AllCountsOpt = "",
