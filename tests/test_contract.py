@@ -88,7 +88,7 @@ def test_the_registry_refuses_an_incomplete_declaration():
     with pytest.raises(ContractError, match=r"'pack' is from simcore.games.sumeria"):
         dataclasses.replace(spec, pack=all_games()["sumeria"].pack)
     with pytest.raises(ContractError, match=r"not bound from a GameContract"):
-        GameSpec("x", "x", spec.rules_cls, spec.policies, spec.default_policy, driver=object())
+        GameSpec("x", spec.rules_cls, spec.policies, name="x", driver=object())
 
 
 def test_the_cache_key_changes_with_any_frame_file(tmp_path):

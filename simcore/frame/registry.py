@@ -85,13 +85,14 @@ class GameSpec:
     simcore.frame.skeleton.bind_driver) and the end reasons (END_REASONS of its `state`
     module). The fields left out are taken from there."""
 
-    name: str
     title: str
     rules_cls: type  # a RulesBase dataclass
     policies: dict[str, PolicySpec]
-    default_policy: str
+    name: str = ""  # the game's name (default: its rules class's, RulesBase's game=)
+    default_policy: str = ""  # the player when none is named (default: the first of policies)
     driver: Any = None  # the game's simcore.frame.skeleton driver (default: trace.driver)
-    named_values: dict[str, dict[str, Any]] = field(default_factory=dict)  # field -> {name: value}
+    # field -> {name: value} (default: the rules module's NAMED_VALUES, if any)
+    named_values: dict[str, dict[str, Any]] = field(default_factory=dict)
     max_weights: int = 8
     report_variants: tuple[str, ...] = ("base",)  # the variants a default report compares
     # (rules, policy name) -> weights that replace the preset's under these rules (a preset
@@ -487,10 +488,18 @@ class GameSpec:
 
 
 def _complete_declaration(spec: GameSpec) -> None:
-    """The parts a declaration leaves out, from where they are declared: the driver and the
-    end reasons from the trace format (its driver, its state module's END_REASONS), the
-    variants and the packing from the rules class's module (VARIANTS, pack)."""
+    """The parts a declaration leaves out, from where they are declared: the name (the rules
+    class's game), the default player
+    (the first of the policies), the driver and the end reasons from the trace format (its
+    driver, its state module's END_REASONS), the variants, the packing and the values named
+    for rules fields from the rules class's module (VARIANTS, pack, NAMED_VALUES if any)."""
     rules = sys.modules[spec.rules_cls.__module__]
+    if not spec.name:
+        object.__setattr__(spec, "name", spec.rules_cls.GAME)
+    if not spec.default_policy and spec.policies:
+        object.__setattr__(spec, "default_policy", next(iter(spec.policies)))
+    if not spec.named_values:
+        object.__setattr__(spec, "named_values", dict(getattr(rules, "NAMED_VALUES", {})))
     derived = {
         "driver": lambda: spec.trace.driver,
         "end_reasons": lambda: tuple(spec.trace.state.END_REASONS),
@@ -542,7 +551,10 @@ def _search_weights(base: PolicySpec, params: dict[str, float] | None = None):
 GAMES: dict[str, GameSpec] = {}
 
 
-def register(spec: GameSpec) -> GameSpec:
+def register(**declaration: Any) -> GameSpec:
+    """A game's GameSpec from its declaration (the GameSpec fields it gives), checked and
+    added to the registry."""
+    spec = GameSpec(**declaration)
     GAMES[spec.name] = spec
     return spec
 

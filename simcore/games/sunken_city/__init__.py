@@ -3,7 +3,7 @@ advanced game of seed 001 (variant `advanced`)."""
 
 from __future__ import annotations
 
-from simcore.frame.registry import GameSpec, register
+from simcore.frame.registry import register
 from simcore.games.sunken_city import trace as _trace
 from simcore.games.sunken_city.players.presets import (
     ADVANCED_NOTE,
@@ -12,28 +12,23 @@ from simcore.games.sunken_city.players.presets import (
     rules_weights,
 )
 from simcore.games.sunken_city.players.weights import WEIGHT_NAMES
-from simcore.games.sunken_city.rules import DICE, SunkenCityRules
+from simcore.games.sunken_city.rules import SunkenCityRules
 
 SPEC = register(
-    GameSpec(
-        name="sunken-city",
-        title="Sunken City (basic game seed 000, advanced game seed 001)",
-        rules_cls=SunkenCityRules,
-        named_values={"die": DICE},
-        policies=POLICIES,
-        default_policy="balanced",
-        trace=_trace.FORMAT,
-        max_weights=len(WEIGHT_NAMES),
-        rules_weights=rules_weights,
-        weight_ranges=WEIGHT_RANGES,
-        policy_note=ADVANCED_NOTE,
-        report_variants=(
-            "base",
-            "short",
-            "no-chips",
-            "short+no-chips",
-            "value-scoring",
-            "advanced",
-        ),
-    )
+    title="Sunken City (basic game seed 000, advanced game seed 001)",
+    rules_cls=SunkenCityRules,
+    policies=POLICIES,
+    trace=_trace.FORMAT,
+    max_weights=len(WEIGHT_NAMES),
+    rules_weights=rules_weights,
+    weight_ranges=WEIGHT_RANGES,
+    policy_note=ADVANCED_NOTE,
+    report_variants=(
+        "base",
+        "short",
+        "no-chips",
+        "short+no-chips",
+        "value-scoring",
+        "advanced",
+    ),
 )

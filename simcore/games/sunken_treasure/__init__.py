@@ -3,7 +3,7 @@ third shark, steal from the surface. 1 to 4 players; one player plays against a 
 
 from __future__ import annotations
 
-from simcore.frame.registry import GameSpec, PolicySpec, WeightRange, register
+from simcore.frame.registry import PolicySpec, WeightRange, register
 from simcore.games.sunken_treasure import trace as _trace
 from simcore.games.sunken_treasure.policies import (
     POL_BALANCED,
@@ -82,15 +82,11 @@ POLICIES = {
 
 
 SPEC = register(
-    GameSpec(
-        name="sunken-treasure",
-        title="Sunken Treasure (seed 004)",
-        rules_cls=SunkenTreasureRules,
-        policies=POLICIES,
-        default_policy="balanced",
-        trace=_trace.FORMAT,
-        weight_ranges=WEIGHT_RANGES,
-        search_defaults={"budget": 1024.0},
-        report_variants=("base", "bank-on-surface", "keep-safety", "four-sharks"),
-    )
+    title="Sunken Treasure (seed 004)",
+    rules_cls=SunkenTreasureRules,
+    policies=POLICIES,
+    trace=_trace.FORMAT,
+    weight_ranges=WEIGHT_RANGES,
+    search_defaults={"budget": 1024.0},
+    report_variants=("base", "bank-on-surface", "keep-safety", "four-sharks"),
 )
