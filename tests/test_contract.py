@@ -152,3 +152,28 @@ def test_a_declared_kernel_is_the_hook_of_its_name():
         GameContract.declare(
             c.module, c.layout, c.state, base, c.standing, c.length, length=c.length
         )
+
+
+def test_a_declaration_takes_the_rest_from_where_it_is_declared():
+    """register(...): the name from the rules class (RulesBase game=), the driver and the end
+    reasons from the trace format, the variants and the packing from the rules module."""
+    import sys
+
+    for name, spec in all_games().items():
+        rules = sys.modules[spec.rules_cls.__module__]
+        assert name == spec.name == spec.rules_cls.GAME
+        assert spec.driver is spec.trace.driver
+        assert spec.end_reasons == tuple(spec.trace.state.END_REASONS)
+        assert spec.variants is rules.VARIANTS and spec.pack is rules.pack
+        assert spec.named_values == getattr(rules, "NAMED_VALUES", {})
+    assert all_games()["sumeria"].default_policy == "balanced"  # named: not its first
+    assert all_games()["pig"].default_policy == "hold-at"  # the first of its policies
+
+
+def test_describe_says_an_action_by_its_type():
+    from simcore.frame.replay import describe
+
+    phrases = {"bank": "seat {seat!L} banks ${value:,}", "pig": lambda a: f"loses {a['lost']}"}
+    assert describe({"type": "bank", "seat": 2, "value": 12000}, phrases) == "seat C banks $12,000"
+    assert describe({"type": "pig", "lost": 7}, phrases) == "loses 7"
+    assert describe({"type": "hold", "score": 3}, phrases) == '{"type": "hold", "score": 3}'
