@@ -59,6 +59,13 @@ COMMON = ("game", "players", "winner", "win_mask", "rounds", "turns", "end_reaso
 PER_SEAT = ("score", "tiebreak", "policy")
 
 
+def counter_block(names: tuple[str, ...], first: int = 0) -> tuple[tuple[str, int], ...]:
+    """The counters of a block of consecutive fields exported whole, in order: (names[k],
+    first + k), names being the state module's tuple of the fields' names by index (as
+    END_REASONS names the END_* codes)."""
+    return tuple((name, first + k) for k, name in enumerate(names))
+
+
 def common_columns(max_players: int) -> list[str]:
     """The columns every game's row starts with (DESIGN.md, "Result rows")."""
     cols = list(COMMON)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from simcore.frame.contract import GameContract, StateFields
 from simcore.frame.jit import kernel
-from simcore.frame.skeleton import RowLayout, ahead_if_won, bind_driver
+from simcore.frame.skeleton import RowLayout, ahead_if_won, bind_driver, counter_block
 from simcore.games.chutes_and_ladders import engine, state
 from simcore.games.chutes_and_ladders.board import MAX_PLAYERS
 
@@ -19,15 +19,7 @@ POL_SPINNER = 0  # the only player: spin and move
 ROW = RowLayout(
     MAX_PLAYERS,
     game_counters=(("won_by_ladder", state.S_BY_LADDER),),
-    seat_counters=(
-        ("spins", state.C_SPINS),
-        ("ladders", state.C_LADDERS),
-        ("chutes", state.C_CHUTES),
-        ("advanced", state.C_ADVANCED),
-        ("climbed", state.C_CLIMBED),
-        ("slid", state.C_SLID),
-        ("stayed", state.C_STAYED),
-    ),
+    seat_counters=counter_block(state.COUNTER_NAMES),
     seat_base=state.O_SEATS + state.F_CNT,
     seat_stride=state.SEAT_W,
 )

@@ -27,7 +27,9 @@ C_ADVANCED = 3  # squares moved by the spinner (before links)
 C_CLIMBED = 4  # squares gained on ladders
 C_SLID = 5  # squares lost on chutes
 C_STAYED = 6  # spins that would have passed 100 (the piece stays)
-N_CNT = 7
+# the C_* counters' names by index (the row's seat counters)
+COUNTER_NAMES = ("spins", "ladders", "chutes", "advanced", "climbed", "slid", "stayed")
+N_CNT = len(COUNTER_NAMES)
 SEAT_W = F_CNT + N_CNT
 STATE_SIZE = O_SEATS + MAX_PLAYERS * SEAT_W
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from simcore.frame.contract import GameContract, StateFields
 from simcore.frame.jit import kernel
-from simcore.frame.skeleton import RowLayout, bind_driver
+from simcore.frame.skeleton import RowLayout, bind_driver, counter_block
 from simcore.games.pig import engine, search_player
 from simcore.games.pig import state as S
 from simcore.games.pig.players import finish_turn
@@ -13,13 +13,7 @@ from simcore.games.pig.players import finish_turn
 ROW = RowLayout(
     S.MAX_PLAYERS,
     game_counters=(("rolls", S.S_ROLLS),),
-    seat_counters=(
-        ("seat_rolls", S.F_ROLLS),
-        ("pig_outs", S.F_PIGS),
-        ("holds", S.F_HOLDS),
-        ("best_turn", S.F_BEST),
-        ("points_lost", S.F_LOST),
-    ),
+    seat_counters=counter_block(S.SEAT_COUNTERS, first=S.F_ROLLS),
     seat_base=S.O_SEATS,
     seat_stride=S.SEAT_W,
 )

@@ -25,6 +25,8 @@ F_HOLDS = 3  # turns ended by a hold
 F_BEST = 4  # the largest turn total banked
 F_LOST = 5  # points of turn totals lost to the pig
 SEAT_W = 6
+# the names of the seat's counters F_ROLLS .. F_LOST, in order (the row's seat counters)
+SEAT_COUNTERS = ("seat_rolls", "pig_outs", "holds", "best_turn", "points_lost")
 STATE_SIZE = O_SEATS + MAX_PLAYERS * SEAT_W
 
 END_TARGET = 0  # a player held and reached the target

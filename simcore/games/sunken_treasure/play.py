@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from simcore.frame.contract import GameContract, StateFields
 from simcore.frame.jit import kernel
-from simcore.frame.skeleton import DERIVED, RowLayout, ahead_if_won, bind_driver
+from simcore.frame.skeleton import DERIVED, RowLayout, ahead_if_won, bind_driver, counter_block
 from simcore.games.sunken_treasure import engine, engine_invariants, search_player, state
 from simcore.games.sunken_treasure.board import MAX_PLAYERS
 from simcore.games.sunken_treasure.engine import ERR_ILLEGAL, banked_value, n_banked
@@ -36,22 +36,7 @@ ROW = RowLayout(
         ("treasure_short", state.S_SHORT),
         ("treasure_left", DERIVED),
     ),
-    seat_counters=(
-        ("cards_banked", DERIVED),
-        ("containers_opened", state.C_OPENED),
-        ("treasure_taken", state.C_CARDS_TAKEN),
-        ("locks_failed", state.C_LOCKS_FAILED),
-        ("trap_surfaced", state.C_TRAP_SURFACED),
-        ("shark_attacked", state.C_ATTACKED),
-        ("value_lost", state.C_VALUE_LOST),
-        ("thefts", state.C_THEFTS),
-        ("thefts_won", state.C_THEFTS_WON),
-        ("cards_robbed", state.C_ROBBED),
-        ("surfaced", state.C_SURFACED),
-        ("banks", state.C_BANKS),
-        ("safety", state.C_SAFETY),
-        ("abandoned", state.C_ABANDONED),
-    ),
+    seat_counters=(("cards_banked", DERIVED), *counter_block(state.COUNTER_NAMES)),
     seat_base=state.O_SEATS + state.F_CNT,
     seat_stride=state.SEAT_W,
 )

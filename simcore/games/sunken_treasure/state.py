@@ -94,7 +94,23 @@ C_SURFACED = 9  # surfacings by choice
 C_BANKS = 10  # turns spent banking
 C_SAFETY = 11  # Safety cards played
 C_ABANDONED = 12  # locks or thefts given up
-N_CNT = 13
+# the C_* counters' names by index (the row's seat counters, after cards_banked)
+COUNTER_NAMES = (
+    "containers_opened",
+    "treasure_taken",
+    "locks_failed",
+    "trap_surfaced",
+    "shark_attacked",
+    "value_lost",
+    "thefts",
+    "thefts_won",
+    "cards_robbed",
+    "surfaced",
+    "banks",
+    "safety",
+    "abandoned",
+)
+N_CNT = len(COUNTER_NAMES)
 SEAT_W = F_CNT + N_CNT
 STATE_SIZE = O_SEATS + MAX_PLAYERS * SEAT_W
 
