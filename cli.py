@@ -158,6 +158,11 @@ def grouped(command):
     return run
 
 
+def command(name: str | None = None):
+    """@command(): a command of the app whose option groups are expanded (grouped)."""
+    return lambda f: app.command(name)(grouped(f))
+
+
 GameArg = Annotated[str, typer.Argument(help="game name (see `balance games`)")]
 PlayersOpt = _opt(
     int | None,
@@ -230,6 +235,7 @@ RULES = OptionGroup(
     policy=(PolicyOpt, None),
     policy_file=(PolicyFileOpt, None),
 )
+LINEUP = OptionGroup(policy=(PolicyOpt, None), policy_file=(PolicyFileOpt, None))
 RUN = OptionGroup(
     threads=(ThreadsOpt, None),
     backend=(BackendOpt, "local"),
@@ -261,8 +267,7 @@ def games(
     render.games(all_games(), json_out, typer.echo)
 
 
-@app.command()
-@grouped
+@command()
 def simulate(
     game: GameArg,
     players: PlayersOpt = None,
@@ -310,8 +315,7 @@ def simulate(
     render.simulation(res, rules["variant"] or [], out_path, json_out, version, typer.echo)
 
 
-@app.command()
-@grouped
+@command()
 def replay(
     game: GameArg,
     players: PlayersOpt = None,
@@ -370,8 +374,7 @@ def bench(
     render.bench(res, json_out, typer.echo)
 
 
-@app.command()
-@grouped
+@command()
 def compare(
     game: GameArg,
     players: PlayersOpt = None,
@@ -379,8 +382,7 @@ def compare(
     set_arm: SetArmOpt = None,
     set_: SetEveryArmOpt = None,
     rules_file: RulesFileOpt = None,
-    policy: PolicyOpt = None,
-    policy_file: PolicyFileOpt = None,
+    lineup: dict[str, Any] = LINEUP,
     rotate_seats: _opt(bool, "--rotate-seats", help="") = False,
     games_: _opt(str, "--games", "-g", help="games per arm (1e4 ok)") = "20000",
     seed: SeedOpt = DEFAULT_SEED,
@@ -392,7 +394,7 @@ def compare(
     from simcore.studies.arms import command_arms, run_compare
 
     arms = command_arms(variant, set_arm)
-    rules = dict(set_=set_, rules_file=rules_file, policy=policy, policy_file=policy_file)
+    rules = dict(set_=set_, rules_file=rules_file, **lineup)
     options = _api_options(rules, run_opts, json_out, game)
     with interrupt_exits():
         run = run_compare(
@@ -401,15 +403,13 @@ def compare(
     render.compare(run, json_out, typer.echo)
 
 
-@app.command()
-@grouped
+@command()
 def dice(
     game: GameArg,
     players: CountsOpt = "",
     die: DieOpt = None,
     set_: SetOpt = None,
-    policy: PolicyOpt = None,
-    policy_file: PolicyFileOpt = None,
+    lineup: dict[str, Any] = LINEUP,
     games_: _opt(str, "--games", "-g", help="games per die and player count") = "20000",
     seed: SeedOpt = DEFAULT_SEED,
     json_out: JsonOpt = False,
@@ -421,15 +421,13 @@ def dice(
     from simcore.studies.arms import run_dice
 
     counts = parse_player_counts(players)
-    rules = dict(set_=set_, policy=policy, policy_file=policy_file)
-    options = _api_options(rules, run_opts, json_out, game)
+    options = _api_options(dict(set_=set_, **lineup), run_opts, json_out, game)
     with interrupt_exits():
         runs = run_dice(game, counts, _count(games_), dice=die, seed=seed, **options)
     render.dice(runs, json_out, typer.echo)
 
 
-@app.command()
-@grouped
+@command()
 def sweep(
     game: GameArg,
     players: PlayersOpt = None,
@@ -491,8 +489,7 @@ def _study_rules(rules: dict[str, Any], game: str) -> dict[str, Any]:
     }
 
 
-@app.command()
-@grouped
+@command()
 def report(
     game: GameArg,
     players: AllCountsOpt = "",
@@ -583,8 +580,7 @@ def _search(search: dict[str, Any]) -> dict[str, Any]:
     return {**out, "top": top, **{k: search[k] for k in ("storage", "study", "join")}}
 
 
-@app.command("tune-players")
-@grouped
+@command("tune-players")
 def tune_players(
     game: GameArg,
     players: PlayersOpt = None,
@@ -625,8 +621,7 @@ def tune_players(
     render_player_tuning(res, json_out, typer.echo)
 
 
-@app.command()
-@grouped
+@command()
 def tune(
     game: GameArg,
     players: PlayersOpt = None,
@@ -670,8 +665,7 @@ def tune(
     render_rules_tuning(res, plot_path, json_out, typer.echo)
 
 
-@app.command()
-@grouped
+@command()
 def robustness(
     game: GameArg,
     players: AllCountsOpt = "",

@@ -59,46 +59,39 @@ def player_confirmation_table(conf: Any, alpha: float = ALPHA) -> pd.DataFrame:
         rows.append(rec)
     df = pd.DataFrame(rows)
     cand = df.index[1:]
-    _adjust(
-        df,
-        cand,
-        "points",
-        100.0,
-        alpha,
-        lambda r: Wording(
-            f"{r.arm} beats {conf.labels[0]}",
-            f"{r.arm} loses to {conf.labels[0]}",
-            f"{r.arm} is not distinguishable from {conf.labels[0]}",
-        ),
-        key="tuned/vs_start",
-    )
+    start = conf.labels[0]
+
+    def verdict_of(r: Any) -> tuple[str, str, str, float, Wording]:
+        name = (
+            f"tuned/vs_start/{r.arm if 'arm' in r else r.candidate}/{r.get('metric', 'win_rate')}"
+        )
+        words = Wording(
+            f"{r.arm} beats {start}",
+            f"{r.arm} loses to {start}",
+            f"{r.arm} is not distinguishable from {start}",
+        )
+        return name, "the difference to the start", "points", 100.0, words
+
+    _adjust(df, cand, alpha, max(len(cand), 1), verdict_of)
     if len(cand):
         df.loc[cand, "p_fair_holm"] = holm(df.loc[cand, "p_above_fair"], alpha)
     return df
 
 
-def _adjust(df: pd.DataFrame, rows: Any, unit: str, scale: float, alpha: float, words, key: str):
+def _adjust(df: pd.DataFrame, rows: Any, alpha: float, tests: int, verdict_of) -> None:
     """The verdict records of the differences in `rows` of a confirmation table, adjusted
-    over those rows (analysis.verdict_engine: Bonferroni, the interval printed the one the
-    call rests on): fills adj_low, adj_high, p_adjusted (shares like diff), significant and
-    record (the record as JSON)."""
+    over `tests` comparisons (analysis.verdict_engine: Bonferroni, the interval printed the one
+    the call rests on); verdict_of(row) -> (name, quantity, unit, scale, wording), scale: the
+    unit per share of diff. Fills adj_low, adj_high, p_adjusted (shares like diff),
+    significant and record (the record as JSON)."""
     df["adj_low"], df["adj_high"], df["p_adjusted"] = np.nan, np.nan, np.nan
     df["significant"], df["record"] = False, None
-    tests = max(len(rows), 1)
     for i in rows:
         r = df.loc[i]
-        v = z_verdict(
-            f"{key}/{r.arm if 'arm' in r else r.candidate}/{r.get('metric', 'win_rate')}",
-            "the difference to the start",
-            unit,
-            scale * r["diff"],
-            scale * r["se"],
-            int(r["games"]),
-            words(r),
-            tests,
-            alpha,
-            df=int(r["games"]) - 1,
-        )
+        name, quantity, unit, scale, words = verdict_of(r)
+        games = int(r["games"])
+        diff, se = scale * r["diff"], scale * r["se"]
+        v = z_verdict(name, quantity, unit, diff, se, games, words, tests, alpha, df=games - 1)
         df.loc[i, ["adj_low", "adj_high", "p_adjusted"]] = [v.low / scale, v.high / scale, v.p]
         df.at[i, "significant"] = v.significant
         df.at[i, "record"] = v.as_json()
@@ -327,27 +320,14 @@ def _adjust_over_all(df: pd.DataFrame, alpha: float) -> None:
     """The verdict records of a rules confirmation table, adjusted over every row (every
     candidate and objective): fills adj_low, adj_high, p_adjusted (in the table's scale),
     significant and record; rates in points."""
-    tests = len(df)
-    df["adj_low"], df["adj_high"], df["p_adjusted"] = np.nan, np.nan, np.nan
-    df["significant"], df["record"] = False, None
-    for i in df.index:
-        r = df.loc[i]
+
+    def verdict_of(r: Any) -> tuple[str, str, str, float, Wording]:
         scale = 100.0 if r["kind"] == "rate" else 1.0
-        v = z_verdict(
-            f"tune/{r.candidate}/{r.metric}",
-            f"{r.metric} of {r.candidate} minus the start's",
-            "points" if scale == 100 else "",
-            scale * r["diff"],
-            scale * r["se"],
-            int(r["games"]),
-            _objective_words(r),
-            tests,
-            alpha,
-            df=int(r["games"]) - 1,
-        )
-        df.loc[i, ["adj_low", "adj_high", "p_adjusted"]] = [v.low / scale, v.high / scale, v.p]
-        df.at[i, "significant"] = v.significant
-        df.at[i, "record"] = v.as_json()
+        quantity = f"{r.metric} of {r.candidate} minus the start's"
+        unit = "points" if scale == 100 else ""
+        return f"tune/{r.candidate}/{r.metric}", quantity, unit, scale, _objective_words(r)
+
+    _adjust(df, df.index, alpha, len(df), verdict_of)
 
 
 SIDE_METRICS = {"rounds": ("length", " rounds", 1.0), "shared": ("shared wins", "%", 100.0)}

@@ -236,17 +236,18 @@ def share_difference_se(wins_a: float, wins_b: float, games: int) -> float:
 
 def seat_pair(
     players: int,
-    a: int,
-    b: int,
-    wins_a: float,
-    wins_b: float,
+    pair: tuple[int, int],
+    wins: Sequence[float],
     games: int,
     tests: int = 1,
     alpha: float = ALPHA,
 ) -> Verdict:
-    """Which of seats a and b wins more often, in points of win rate: always oriented so that
-    the estimate is the seat that wins more minus the other, so a positive number stands
-    beside "seat X wins more often than seat Y" (tests: the pairs adjusted over)."""
+    """Which of the seats a, b = pair wins more often (wins: per seat), in points of win rate:
+    always oriented so that the estimate is the seat that wins more minus the other, so a
+    positive number stands beside "seat X wins more often than seat Y" (tests: the pairs
+    adjusted over)."""
+    a, b = pair
+    wins_a, wins_b = wins[a], wins[b]
     if wins_b > wins_a:
         a, b, wins_a, wins_b = b, a, wins_b, wins_a
     lo_seat, hi_seat = sorted((a, b))
@@ -274,11 +275,7 @@ def all_seat_pairs(wins: Sequence[float], games: int, alpha: float = ALPHA) -> l
     """Every pair of seats, adjusted over the pairs (simultaneous intervals)."""
     k = len(wins)
     m = k * (k - 1) // 2
-    return [
-        seat_pair(k, i, j, wins[i], wins[j], games, m, alpha)
-        for i in range(k)
-        for j in range(i + 1, k)
-    ]
+    return [seat_pair(k, (i, j), wins, games, m, alpha) for i in range(k) for j in range(i + 1, k)]
 
 
 def largest_gap(players: int, wins: Sequence[float], games: int, alpha: float = ALPHA) -> Verdict:
@@ -291,7 +288,7 @@ def largest_gap(players: int, wins: Sequence[float], games: int, alpha: float = 
     if best == worst:
         worst = (best + 1) % players
     m = players * (players - 1) // 2
-    pair = seat_pair(players, best, worst, w[best], w[worst], games, m, alpha)
+    pair = seat_pair(players, (best, worst), w, games, m, alpha)
     top, low = (best, worst) if pair.estimate >= 0 else (worst, best)
     words = Wording(
         f"the seats are not equally strong: seat {top} wins most, seat {low} least",

@@ -88,7 +88,7 @@ def test_the_registry_refuses_an_incomplete_declaration():
     with pytest.raises(ContractError, match=r"'pack' is from simcore.games.sumeria"):
         dataclasses.replace(spec, pack=all_games()["sumeria"].pack)
     with pytest.raises(ContractError, match=r"not bound from a GameContract"):
-        GameSpec("x", "x", spec.rules_cls, spec.policies, spec.default_policy, driver=object())
+        GameSpec("x", spec.rules_cls, spec.policies, name="x", driver=object())
 
 
 def test_the_cache_key_changes_with_any_frame_file(tmp_path):
@@ -135,3 +135,49 @@ def test_state_fields_of_a_module_name_what_is_missing():
     mod.S_ERROR, mod.END_ERROR, mod.A_GAME_END = 3, 4, 5
     f = StateFields.of(mod, trace_full=9)
     assert (f.size, f.error, f.game_end, f.trace_full, f.turn) == (10, 3, 5, 9, -1)
+
+
+def test_a_declared_kernel_is_the_hook_of_its_name():
+    c = contract_of("sunken-city")
+
+    @kernel
+    def standings(s, r, seat):  # no hook has this name
+        return 0
+
+    standings.py_func.__module__ = SC + ".play"
+    base = (c.setup, c.play_turn, c.check_invariants, c.snapshot, c.scores, c.record)
+    made = GameContract.declare(c.module, c.layout, c.state, base, c.standing, c.length)
+    assert made.hooks() == {**dict(zip(REQUIRED, (*base, c.standing))), "length": c.length}
+    with pytest.raises(ContractError, match=rf"^{SC}: kernel 'standings' is named like no hook"):
+        GameContract.declare(c.module, c.layout, c.state, base, standings)
+    with pytest.raises(ContractError, match=rf"^{SC}: hook 'scores' is given twice"):
+        GameContract.declare(c.module, c.layout, c.state, base, c.standing, c.length, c.scores)
+    with pytest.raises(ContractError, match=rf"^{SC}: hook 'length' is given twice"):
+        GameContract.declare(
+            c.module, c.layout, c.state, base, c.standing, c.length, length=c.length
+        )
+
+
+def test_a_declaration_takes_the_rest_from_where_it_is_declared():
+    """register(...): the name from the rules class (RulesBase game=), the driver and the end
+    reasons from the trace format, the variants and the packing from the rules module."""
+    import sys
+
+    for name, spec in all_games().items():
+        rules = sys.modules[spec.rules_cls.__module__]
+        assert name == spec.name == spec.rules_cls.GAME
+        assert spec.driver is spec.trace.driver
+        assert spec.end_reasons == tuple(spec.trace.state.END_REASONS)
+        assert spec.variants is rules.VARIANTS and spec.pack is rules.pack
+        assert spec.named_values == getattr(rules, "NAMED_VALUES", {})
+    assert all_games()["sumeria"].default_policy == "balanced"  # named: not its first
+    assert all_games()["pig"].default_policy == "hold-at"  # the first of its policies
+
+
+def test_describe_says_an_action_by_its_type():
+    from simcore.frame.replay import describe
+
+    phrases = {"bank": "seat {seat!L} banks ${value:,}", "pig": lambda a: f"loses {a['lost']}"}
+    assert describe({"type": "bank", "seat": 2, "value": 12000}, phrases) == "seat C banks $12,000"
+    assert describe({"type": "pig", "lost": 7}, phrases) == "loses 7"
+    assert describe({"type": "hold", "score": 3}, phrases) == '{"type": "hold", "score": 3}'

@@ -57,7 +57,7 @@ def test_seat_pairs_are_simultaneous_intervals_at_alpha_over_the_pairs():
 
 
 def test_negated_keeps_the_answer():
-    v = seat_pair(3, 0, 2, 310, 349, 1000)
+    v = seat_pair(3, (0, 2), [310, 0, 349], 1000)
     n = v.negated()
     assert n.estimate == -v.estimate and (n.low, n.high) == (-v.high, -v.low)
     assert n.sign == -v.sign and n.wording.more == v.wording.less

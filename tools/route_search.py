@@ -41,9 +41,9 @@ def capture(games: int):
     row = np.zeros(len(spec.columns), np.int64)
     out = {"s": [], "x": [], "xf": [], "budget": [], "k": [], "seat": []}
     for g in range(games):
-        tr = S.new_trace(400, True)
+        tr = S.TRACE.new(400, True)
         play.play_game(r, ids, w, np.uint64(11), np.uint64(g), False, False, tr, row)
-        for snap in S.trace_snapshots(tr):
+        for snap in S.TRACE.snapshots(tr):
             s = snap.astype(np.int64)
             if s[S.S_GAME_OVER]:
                 continue

@@ -2,7 +2,9 @@
 
 A game's `play` module builds one `GameContract` naming its compiled hooks, the state fields the
 frame reads and writes, its result row and the sizes of its scratch, and hands it to
-`simcore.frame.skeleton.bind_driver`. The contract is checked when it is built (at the game's
+`simcore.frame.skeleton.bind_driver`. `GameContract.declare` builds it from a list of the
+game's kernels, each the hook of its own name (a search player's module lists its hooks in one
+tuple, HOOKS). The contract is checked when it is built (at the game's
 import): a missing required hook, a hook that is not a compiled kernel, one with the wrong
 number of arguments, or one defined in another game's package is one `ContractError` naming the
 game and the hook, not a numba typing error at the first game played.
@@ -84,6 +86,20 @@ SEARCH_OPTIONAL = (search.STEP_HOOK, *search.DEFAULT_HOOKS)
 SHARED = ("simcore.frame.",)
 
 
+# the fields of StateFields -> their names in a game's state module (docs/adding-a-game.md) and
+# in the driver's templates
+STATE_NAMES = {
+    "size": "STATE_SIZE",
+    "seat": "S_SEAT",
+    "end_reason": "S_END_REASON",
+    "game_over": "S_GAME_OVER",
+    "error": "S_ERROR",
+    "end_error": "END_ERROR",
+    "game_end": "A_GAME_END",
+    "turn": "S_TURN",
+}
+
+
 @dataclass(frozen=True)
 class StateFields:
     """The fields of a game's state that the frame reads and writes, and its codes."""
@@ -104,20 +120,18 @@ class StateFields:
         docs/adding-a-game.md (STATE_SIZE, S_SEAT, S_TURN, S_END_REASON, S_GAME_OVER, S_ERROR,
         END_ERROR, A_GAME_END), and the engine's error code of a full trace buffer. A name
         the module lacks is one ContractError naming the module and the name."""
-        names = {
-            "size": "STATE_SIZE",
-            "seat": "S_SEAT",
-            "end_reason": "S_END_REASON",
-            "game_over": "S_GAME_OVER",
-            "error": "S_ERROR",
-            "end_error": "END_ERROR",
-            "game_end": "A_GAME_END",
-        }
+        names = {k: n for k, n in STATE_NAMES.items() if k != "turn"}
         missing = [n for n in names.values() if not hasattr(state, n)]
         if missing:
             raise ContractError(f"{state.__name__}: the state module has no {', '.join(missing)}")
         values = {k: int(getattr(state, n)) for k, n in names.items()}
         return cls(**values, trace_full=int(trace_full), turn=int(getattr(state, "S_TURN", -1)))
+
+    def constants(self) -> dict[str, int]:
+        """The names the driver's templates read (simcore.frame.skeleton, bound per game): the
+        state module's names, and ERR_TRACE."""
+        named = {n: getattr(self, k) for k, n in STATE_NAMES.items()}
+        return named | {"ERR_TRACE": self.trace_full}
 
 
 @dataclass(frozen=True)
@@ -178,6 +192,28 @@ class GameContract:
             if getattr(self, f) < 0:
                 raise ContractError(f"{game}: {f} must not be negative")
 
+    @classmethod
+    def declare(
+        cls, module: str, layout: Any, state: StateFields, *hooks: Any, **named: Any
+    ) -> GameContract:
+        """The contract of a game's play `module` from its kernels: each of `hooks` (a kernel,
+        or a tuple of kernels such as a search player's HOOKS) is the hook of its own name
+        (engine.setup is `setup`); `named` gives a hook under another name (tables=lock_table)
+        and the sizes (x_size, ...). A kernel named like no hook, or a hook given twice, is one
+        ContractError naming the game and the kernel; every hook is then checked as always."""
+        game = module.rpartition(".")[0]
+        fields: dict[str, Any] = {}
+        for hook in _flat(hooks):
+            name = getattr(getattr(hook, "py_func", hook), "__name__", repr(hook))
+            if name not in REQUIRED and name not in OPTIONAL:
+                raise ContractError(f"{game}: kernel '{name}' is named like no hook")
+            if name in fields:
+                raise ContractError(f"{game}: hook '{name}' is given twice")
+            fields[name] = hook
+        for name in fields.keys() & named.keys():
+            raise ContractError(f"{game}: hook '{name}' is given twice")
+        return cls(module=module, layout=layout, state=state, **fields, **named)
+
     @property
     def package(self) -> str:
         """The game's package (the play module's parent)."""
@@ -191,6 +227,11 @@ class GameContract:
         """The hooks given, by name."""
         names = (*REQUIRED, *OPTIONAL)
         return {n: getattr(self, n) for n in names if getattr(self, n) is not None}
+
+
+def _flat(hooks: tuple[Any, ...]) -> list[Any]:
+    """The kernels of `hooks`, tuples of kernels opened."""
+    return [k for h in hooks for k in (h if isinstance(h, tuple) else (h,))]
 
 
 def _check_hook(game: str, name: str, hook: Any, args: tuple[str, ...]) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -79,18 +80,19 @@ class SeatPolicy:
 class GameSpec:
     """What a game tells the runner. The seat range, the named variants (VARIANTS) and the
     packing (pack) come from its rules class (RulesBase) and the module that defines it; the
-    result columns and the batch kernel from its driver (simcore.frame.skeleton.bind_driver); the
-    end
-    reasons (END_REASONS) from the `state` module and the trace decoding from the `trace` module
-    beside its `play` module."""
+    trace decoding from its `trace` module's format (simcore.frame.replay.TraceFormat), and
+    through it the driver (the result columns and the batch kernel: its `play` module's
+    simcore.frame.skeleton.bind_driver) and the end reasons (END_REASONS of its `state`
+    module). The fields left out are taken from there."""
 
-    name: str
     title: str
     rules_cls: type  # a RulesBase dataclass
     policies: dict[str, PolicySpec]
-    default_policy: str
-    driver: Any  # the game's simcore.frame.skeleton driver (play.DRIVER)
-    named_values: dict[str, dict[str, Any]] = field(default_factory=dict)  # field -> {name: value}
+    name: str = ""  # the game's name (default: its rules class's, RulesBase's game=)
+    default_policy: str = ""  # the player when none is named (default: the first of policies)
+    driver: Any = None  # the game's simcore.frame.skeleton driver (default: trace.driver)
+    # field -> {name: value} (default: the rules module's NAMED_VALUES, if any)
+    named_values: dict[str, dict[str, Any]] = field(default_factory=dict)
     max_weights: int = 8
     report_variants: tuple[str, ...] = ("base",)  # the variants a default report compares
     # (rules, policy name) -> weights that replace the preset's under these rules (a preset
@@ -103,8 +105,9 @@ class GameSpec:
     # (e.g. a larger budget where simulations are cheap and decisions many)
     search_defaults: dict[str, float] = field(default_factory=dict)
     # the game's declaration beside its driver's contract (simcore.frame.contract): the
-    # variants and the packing of its rules module, the end reasons of its state, the trace
-    # format of its trace module (simcore.frame.replay.TraceFormat)
+    # variants and the packing of its rules module (default: its VARIANTS and pack), the end
+    # reasons of its state (default: the trace's state's END_REASONS), the trace format of
+    # its trace module (simcore.frame.replay.TraceFormat)
     variants: VariantRegistry | None = None
     pack: Callable[[Any, int], np.ndarray] | None = None
     end_reasons: tuple[str, ...] = ()
@@ -116,6 +119,7 @@ class GameSpec:
     reference: str = ""
 
     def __post_init__(self) -> None:
+        _complete_declaration(self)
         _check_declaration(self)
         if getattr(self.driver, "search", False) and "search" not in self.policies:
             base = self.policies[self.default_policy]
@@ -483,6 +487,34 @@ class GameSpec:
         }
 
 
+def _complete_declaration(spec: GameSpec) -> None:
+    """The parts a declaration leaves out, from where they are declared: the name (the rules
+    class's game), the default player
+    (the first of the policies), the driver and the end reasons from the trace format (its
+    driver, its state module's END_REASONS), the variants, the packing and the values named
+    for rules fields from the rules class's module (VARIANTS, pack, NAMED_VALUES if any)."""
+    rules = sys.modules[spec.rules_cls.__module__]
+    if not spec.name:
+        object.__setattr__(spec, "name", spec.rules_cls.GAME)
+    if not spec.default_policy and spec.policies:
+        object.__setattr__(spec, "default_policy", next(iter(spec.policies)))
+    if not spec.named_values:
+        object.__setattr__(spec, "named_values", dict(getattr(rules, "NAMED_VALUES", {})))
+    derived = {
+        "driver": lambda: spec.trace.driver,
+        "end_reasons": lambda: tuple(spec.trace.state.END_REASONS),
+        "variants": lambda: rules.VARIANTS,
+        "pack": lambda: rules.pack,
+    }
+    for part, value in derived.items():
+        from_trace = part in ("driver", "end_reasons")
+        if getattr(spec, part) in (None, ()) and (spec.trace is not None or not from_trace):
+            try:
+                object.__setattr__(spec, part, value())
+            except AttributeError as e:
+                raise ContractError(f"{spec.name}: no '{part}' given, and {e}") from None
+
+
 def _check_declaration(spec: GameSpec) -> None:
     """The game's declaration is whole and its own (ContractError naming the game and the
     part): a driver bound from a contract, and the rules class, the packing, the variants, the
@@ -519,7 +551,10 @@ def _search_weights(base: PolicySpec, params: dict[str, float] | None = None):
 GAMES: dict[str, GameSpec] = {}
 
 
-def register(spec: GameSpec) -> GameSpec:
+def register(**declaration: Any) -> GameSpec:
+    """A game's GameSpec from its declaration (the GameSpec fields it gives), checked and
+    added to the registry."""
+    spec = GameSpec(**declaration)
     GAMES[spec.name] = spec
     return spec
 

@@ -10,6 +10,7 @@ the end line, header fields of its own, and the text rendering); `replay` does t
 from __future__ import annotations
 
 import json
+import string
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -55,8 +56,9 @@ class TraceFormat:
     check the last turn and the scores) and the text rendering.
 
     From the state module: END_REASONS, A_GAME_END (the game-end record, not listed in a
-    turn), new_trace(n, enabled), trace_actions(tr), trace_snapshots(tr), and the field named
-    by `clock` that an action record's first value is matched with."""
+    turn), TRACE (its simcore.frame.tracebuf.TraceShape: the buffer, its records and
+    snapshots), and the field named by `clock` that an action record's first value is matched
+    with."""
 
     driver: Any  # the game's simcore.frame.skeleton driver (play.DRIVER)
     state: ModuleType
@@ -95,15 +97,16 @@ def replay(
     """Play game `index` of `game` under `seed` with tracing on and decode it."""
     r = pack(rules, players)
     ids, w = policy_arrays
-    tr = fmt.state.new_trace(fmt.turns(rules, players), enabled=True)
+    shape = fmt.state.TRACE
+    tr = shape.new(fmt.turns(rules, players), enabled=True)
     row = np.zeros(len(fmt.driver.columns), dtype=np.int64)
     final = fmt.driver.play_game(
         r, ids, w, np.uint64(seed), np.uint64(index), rotate, checked, tr, row
     )
     if overflowed(tr):
         raise RuntimeError("trace buffer overflow")
-    recs = fmt.state.trace_actions(tr)
-    snaps = fmt.state.trace_snapshots(tr)
+    recs = shape.actions(tr)
+    snaps = shape.snapshots(tr)
     resolved = rules.resolved(players)
     header = {
         "type": "game",
@@ -158,6 +161,47 @@ def title_lines(title: str, header: dict) -> list[str]:
         f"{title}, seed {header['seed']}, game {header['index']}",
         "Seats: " + ", ".join(f"{SEAT_LETTERS[i]}={p}" for i, p in enumerate(header["policies"])),
     ]
+
+
+class _Phrase(string.Formatter):
+    """str.format's fields, and {field!L}: the letter of the seat in that field."""
+
+    def convert_field(self, value: Any, conversion: str | None) -> Any:
+        if conversion == "L":
+            return SEAT_LETTERS[value]
+        return super().convert_field(value, conversion)
+
+
+_PHRASE = _Phrase()
+
+
+def describe(a: dict, phrases: dict[str, str | Callable[[dict], str]]) -> str:
+    """The readable sentence of a decoded action `a`: the phrase of its type, either a format
+    string of the action's fields by name ("banks ${value:,}"; "seat {seat!L}" for the seat's
+    letter) or a function of the action; the action as JSON when its type has none."""
+    phrase = phrases.get(a["type"])
+    if phrase is None:
+        return json.dumps(a)
+    return phrase(a) if callable(phrase) else _PHRASE.vformat(phrase, (), a)
+
+
+def turn_heading(st: dict) -> list[str]:
+    """A blank line and '== Round 2, turn 5: seat B ==' before a turn of a game in rounds (st:
+    the turn's state, with round, turn and seat)."""
+    return [
+        "",
+        f"== Round {st['round'] + 1}, turn {st['turn'] + 1}: seat {SEAT_LETTERS[st['seat']]} ==",
+    ]
+
+
+def game_over(end: dict, reason: bool = True) -> str:
+    """'Game over (reason) after 9 rounds. Scores [..], tie-breaks [..]. Winner: seat B.' (the
+    end reason left out unless `reason`)."""
+    why = f" ({end['end_reason']})" if reason else ""
+    return (
+        f"Game over{why} after {end['rounds']} rounds. Scores {end['scores']}, tie-breaks "
+        f"{end['tiebreaks']}. " + winner_sentence(end)
+    )
 
 
 def winner_sentence(end: dict) -> str:

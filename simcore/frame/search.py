@@ -172,7 +172,7 @@ def simulate(s, r, tr, seat, opt, wts, key, j, horizon, lead, rng, checked, x, x
     pol = x[XS_POLS + seat]  # noqa: F821
     err = game_search_play(s, r, tr, seat, opt, pol, wts, rng, checked, x, xf, tab)  # noqa: F821
     turns = 0
-    while err == 0 and s[S_OVER] == 0 and (horizon == 0 or turns < horizon):  # noqa: F821
+    while err == 0 and s[S_GAME_OVER] == 0 and (horizon == 0 or turns < horizon):  # noqa: F821
         k = s[S_SEAT]  # noqa: F821
         err = game_play_turn(s, r, tr, k, x[XS_POLS + k], wts, rng, checked, x, xf, tab)  # noqa: F821
         turns += 1

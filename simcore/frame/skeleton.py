@@ -59,6 +59,13 @@ COMMON = ("game", "players", "winner", "win_mask", "rounds", "turns", "end_reaso
 PER_SEAT = ("score", "tiebreak", "policy")
 
 
+def counter_block(names: tuple[str, ...], first: int = 0) -> tuple[tuple[str, int], ...]:
+    """The counters of a block of consecutive fields exported whole, in order: (names[k],
+    first + k), names being the state module's tuple of the fields' names by index (as
+    END_REASONS names the END_* codes)."""
+    return tuple((name, first + k) for k, name in enumerate(names))
+
+
 def common_columns(max_players: int) -> list[str]:
     """The columns every game's row starts with (DESIGN.md, "Result rows")."""
     cols = list(COMMON)
@@ -154,6 +161,15 @@ def winners_by_score(players, score, tiebreak):
     return (best if n == 1 else -1), mask
 
 
+@kernel(inline="always")
+def ahead_if_won(value, won, bits):
+    """A seat's standing that puts the winner ahead of every other seat: value (below
+    2**bits), plus 2**bits when the seat `won`."""
+    if won:
+        return value + (1 << bits)
+    return value
+
+
 @kernel
 def winners_of_scores(s, r, score, tiebreak):
     """The default `winners` hook: winners_by_score over the seats of the game."""
@@ -203,7 +219,7 @@ def fill_row(s, r, index, policy_idx, score, tb, rows, i):  # pragma: no cover -
     rounds, turns = game_length(s, r)  # noqa: F821
     rows[i, R_ROUNDS] = rounds  # noqa: F821
     rows[i, R_TURNS] = turns  # noqa: F821
-    rows[i, R_END] = s[S_END]  # noqa: F821
+    rows[i, R_END] = s[S_END_REASON]  # noqa: F821
     for seat in range(MAX_PLAYERS):  # noqa: F821
         rows[i, R_SCORE + seat] = score[seat]  # noqa: F821
         rows[i, R_TIEBREAK + seat] = tb[seat]  # noqa: F821
@@ -241,7 +257,7 @@ def play_turns(s, r, pols, wts, rng, checked, tr, x, xf, tab):  # pragma: no cov
     players = r[P_PLAYERS]
     t = 0
     seen = -1
-    while err == 0 and s[S_OVER] == 0:  # noqa: F821
+    while err == 0 and s[S_GAME_OVER] == 0:  # noqa: F821
         seat = s[S_SEAT]  # noqa: F821
         if tr[T_ON] == 1:
             game_snapshot(tr, s)  # noqa: F821
@@ -297,11 +313,12 @@ def run_game(r, pol_ids, weights, seed, index, rotate, checked, tr, rows, i, g):
     err = play_turns(s, r, pols, wts, rng, checked, tr, x, xf, tab)  # noqa: F821
     if err != 0:
         s[S_ERROR] = err  # noqa: F821
-        s[S_END] = END_ERROR  # noqa: F821
-        s[S_OVER] = 1  # noqa: F821
+        s[S_END_REASON] = END_ERROR  # noqa: F821
+        s[S_GAME_OVER] = 1  # noqa: F821
     fill_row(s, r, index, policy_idx, score, tb, rows, i)
     standing_row(x, XM, xf, XFM, players, rows[i, R_WINNER], rows, i, R_STAND)  # noqa: F821
-    game_record(tr, s, A_GAME_END, s[S_END], rows[i, R_WINNER], rows[i, R_WIN_MASK], s[S_ERROR])  # noqa: F821, E501
+    w, mask = rows[i, R_WINNER], rows[i, R_WIN_MASK]  # noqa: F821
+    game_record(tr, s, A_GAME_END, s[S_END_REASON], w, mask, s[S_ERROR])  # noqa: F821
 
 
 def new_scratch(r, w):  # pragma: no cover - compiled
@@ -401,26 +418,17 @@ def bind_driver(contract: GameContract) -> types.SimpleNamespace:
     x_size, xf_size = contract.x_size, contract.xf_size
     g = dict(vars(search))
     g.update(globals())
-    g.update(layout.constants())
+    g.update(layout.constants(), **st.constants())
     g.update({f"game_{n}": hooks[n] for n in _HOOKS + ("length",) if n in hooks})
     g.update({f"game_{n}": hooks.get(n, default) for n, default in _OPTIONAL.items()})
     g.update(
         __name__=module,
-        A_GAME_END=st.game_end,
-        STATE_SIZE=st.size,
-        S_END=st.end_reason,
-        S_OVER=st.game_over,
-        S_ERROR=st.error,
-        S_SEAT=st.seat,
-        S_TURN=st.turn,
-        END_ERROR=st.end_error,
         X_ZEROED=x_size if contract.x_zeroed is None else contract.x_zeroed,
         XF_ZEROED=xf_size,
         S_ZEROED=st.size if contract.zero_state else 0,
         TABLE_SIZE=max(contract.table_size, 1),
         SEARCH_ID=search.SEARCH_ID,
         N_PARAMS=search.N_PARAMS,
-        ERR_TRACE=st.trace_full,
         game_play_turn=contract.play_turn,
         game_check_invariants=contract.check_invariants,
         game_snapshot=contract.snapshot,

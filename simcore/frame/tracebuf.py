@@ -5,6 +5,7 @@ the buffer."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -105,11 +106,14 @@ def overflowed(tr: np.ndarray) -> bool:
 @dataclass(frozen=True)
 class TraceShape:
     """A game's trace buffer: records of `width` ints (9 or 12), snapshots of the state's first
-    `snap_size` ints, room for `actions_per_turn` records a turn (or decision)."""
+    `snap_size` ints, room for `actions_per_turn` records a turn (or decision). whole: for a
+    game that records part of its state, the whole states (int64[n, STATE_SIZE]) from the
+    snapshots read (int64[n, snap_size]); `snapshots` returns what it gives."""
 
     width: int
     snap_size: int
     actions_per_turn: int
+    whole: Callable[[np.ndarray], np.ndarray] | None = None
 
     def new(self, max_turns: int = 0, enabled: bool = False) -> np.ndarray:
         """A buffer for up to max_turns turns (enabled=False: the header only)."""
@@ -125,7 +129,8 @@ class TraceShape:
         return read_actions(tr, self.width)
 
     def snapshots(self, tr: np.ndarray) -> np.ndarray:
-        return read_snapshots(tr, self.width, self.snap_size)
+        snaps = read_snapshots(tr, self.width, self.snap_size)
+        return snaps if self.whole is None else self.whole(snaps)
 
 
 def _record(tr, s, kind, a=0, b=0, c=0, d=0, e=0, f=0, g=0, h=0, i=0):  # pragma: no cover

@@ -363,8 +363,6 @@ def tune_players(
         search.study,
         plan,
         sz,
-        spec.name,
-        players,
         distributions(space),
         search.evaluate,
         search.trials,

@@ -439,8 +439,6 @@ def tune_rules(
         st,
         plan,
         sz,
-        spec.name,
-        players,
         {p.name: p.distribution() for p in parsed},
         search.evaluate,
         lambda: [trial_record(t) for t in tuning.completed(st)],

@@ -383,16 +383,17 @@ def run_trials(
 
 
 def search(
-    study, plan: StudyPlan, sz: Sizes, game: str, players: int, dists, evaluate, records, **kw: Any
+    study, plan: StudyPlan, sz: Sizes, dists, evaluate, records, **kw: Any
 ) -> dict[str, Any]:
     """Run the trials of a study (run_trials; kw: enqueue, describe, stop_after) and return
-    the TuningRun fields of the result (records(): the completed trials as dicts)."""
+    the TuningRun fields of the result (records(): the completed trials as dicts; the game
+    and the player count: the plan's settings')."""
     before = len(completed(study))
     t0 = time.perf_counter()
     run_trials(study, sz.budget, dists, evaluate, progress=sz.progress, **kw)
     return dict(
-        game=game,
-        players=players,
+        game=plan.settings["game"],
+        players=plan.settings["players"],
         seed=sz.seed,
         budget=sz.budget,
         games_per_trial=sz.games_per_trial,

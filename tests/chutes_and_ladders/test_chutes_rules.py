@@ -30,7 +30,7 @@ class Table:
         self.rules = ChutesAndLaddersRules(**rules)
         self.r = pack(self.rules, players)
         self.s = np.zeros(S.STATE_SIZE, dtype=np.int64)
-        self.tr = S.new_trace(0, False)
+        self.tr = S.TRACE.new(0, False)
         self.rng = new_stream(1, 0)
         E.setup(self.s, self.r, self.tr, self.rng)
 
@@ -81,20 +81,13 @@ def test_the_spinner_shows_each_face_equally_often():
     assert stats.chisquare(counts.to_numpy()).pvalue > 0.001
 
 
-@pytest.mark.parametrize("start, end", LADDERS)
-def test_a_ladder_climbs_to_its_top(start, end):
+@pytest.mark.parametrize("start, end", LADDERS + CHUTES)
+def test_a_ladder_climbs_to_its_top_and_a_chute_slides_to_its_bottom(start, end):
     t = Table(spinner=(start,))
     t.turn()
     assert t.square(0) == end
-    assert t.count(0, S.C_LADDERS) == 1 and t.count(0, S.C_CLIMBED) == end - start
-
-
-@pytest.mark.parametrize("start, end", CHUTES)
-def test_a_chute_slides_to_its_bottom(start, end):
-    t = Table(spinner=(start,))
-    t.turn()
-    assert t.square(0) == end
-    assert t.count(0, S.C_CHUTES) == 1 and t.count(0, S.C_SLID) == start - end
+    link, moved = (S.C_LADDERS, S.C_CLIMBED) if end > start else (S.C_CHUTES, S.C_SLID)
+    assert t.count(0, link) == 1 and t.count(0, moved) == abs(end - start)
 
 
 def test_the_board_is_the_milton_bradley_board():

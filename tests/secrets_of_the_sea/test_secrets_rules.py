@@ -88,7 +88,7 @@ class Game:
         self.r = pack(self.rules, players)
         diagram = _make_room(self.r, diagram, kw.get("held") or {})
         self.s = from_diagram(self.r, diagram, **kw)
-        self.tr = S.new_trace()
+        self.tr = S.TRACE.new()
         self.rng = new_stream(3, 0)
         self.v = S.view(self.s)
         assert self.check() == 0
@@ -177,7 +177,7 @@ def test_setup_places_the_mix_by_region():
     at the wreck; 7 bonus tiles free; seat 0 (the youngest) starts; the lamp on the boat."""
     r = pack(SecretsRules(), 3)
     s = S.new_state()
-    E.setup(s, r, S.new_trace(), new_stream(1, 0))
+    E.setup(s, r, S.TRACE.new(), new_stream(1, 0))
     v = S.view(s)
     assert check_invariants(s, r) == 0
     for c in range(5):
@@ -188,7 +188,7 @@ def test_setup_places_the_mix_by_region():
     assert list(v.owner[50:57]) == [-1] * 7 and list(v.bonus) == [-1] * 7
     assert s[S.S_SEAT] == 0 and s[S.S_PHASE] == S.PH_ROLL and s[S.S_POS] == 0
     s2 = S.new_state()
-    E.setup(s2, r, S.new_trace(), new_stream(1, 1))
+    E.setup(s2, r, S.TRACE.new(), new_stream(1, 1))
     assert not np.array_equal(s, s2)  # another game, another shuffle
 
 

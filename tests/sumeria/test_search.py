@@ -20,10 +20,9 @@ from simcore.games.sumeria.state import (
     PH_TURN,
     S_PHASE,
     S_SEAT,
+    TRACE,
     X_SIZE,
     XF_SIZE,
-    new_trace,
-    trace_snapshots,
 )
 from tests.conformance.cases import check_rows, play_rows, resolve
 from tests.conformance.test_replay import end_matches_row
@@ -82,12 +81,12 @@ def test_candidates_are_the_base_players_ranking():
     spec = get_game("sumeria")
     r = pack(SumeriaRules(), 4)
     ids, w = spec.policy_arrays(spec.parse_policies("balanced,chaser,shifter,balanced", 4))
-    tr = new_trace(600, enabled=True)
+    tr = TRACE.new(600, enabled=True)
     play_game(r, ids, w, np.uint64(2), np.uint64(0), False, True, tr, np.zeros(N_COLS, np.int64))
     x, xf = np.zeros(X_SIZE + SS.WIDTH, np.int64), np.zeros(XF_SIZE)
     at = X_SIZE  # where search_options writes (the search's own memory in a game)
     seen = {PH_SETUP: 0, PH_TURN: 0, PH_CHOOSE: 0}
-    for snap in trace_snapshots(tr):
+    for snap in TRACE.snapshots(tr):
         ph, me = int(snap[S_PHASE]), int(snap[S_SEAT])
         n = SS.search_options(snap, r, me, x, at)
         assert 1 <= n <= SS.WIDTH
@@ -102,8 +101,8 @@ def test_candidates_are_the_base_players_ranking():
         quiet = wt.copy()
         quiet[P.W_NOISE] = 0.0
         a, b = snap.copy(), snap.copy()
-        assert SS.play_candidate(a, r, new_trace(), me, 0, wt, x, xf) == 0
-        assert P.heuristic_decision(b, r, new_trace(), me, quiet, new_stream(1, 0), x, xf) == 0
+        assert SS.play_candidate(a, r, TRACE.new(), me, 0, wt, x, xf) == 0
+        assert P.heuristic_decision(b, r, TRACE.new(), me, quiet, new_stream(1, 0), x, xf) == 0
         assert np.array_equal(a, b)
     assert min(seen.values()) > 0 and seen[PH_TURN] >= 50
 

@@ -32,13 +32,12 @@ from simcore.games.sumeria.state import (
     PH_TURN,
     S_PHASE,
     S_SEAT,
+    TRACE,
     X_DEST,
     X_MREAD,
     XF_SIZE,
     new_scratch,
     new_state,
-    new_trace,
-    trace_snapshots,
 )
 
 MAPS = ("default", "ring", "cross")
@@ -172,7 +171,7 @@ def reference_decision(s, r, me, w, rng, x, xf):
 
 
 def apply(s, r, me, decision):
-    tr, x = new_trace(), new_scratch()
+    tr, x = TRACE.new(), new_scratch()
     kind, a, b = decision
     if s[S_PHASE] == PH_SETUP:
         return E.do_place(s, r, tr, me, a)
@@ -211,19 +210,19 @@ def test_fast_evaluation_makes_the_reference_decisions(case):
     ids, w = spec.policy_arrays(spec.parse_policies(policies, players))
     checked = 0
     for game in range(3):
-        tr = new_trace(600, enabled=True)
+        tr = TRACE.new(600, enabled=True)
         row = np.zeros(N_COLS, np.int64)
         play_game(r, ids, w, np.uint64(21), np.uint64(game), False, True, tr, row)
         x = new_scratch()  # one scratch for the whole game: the move cache carries over
         xf = np.zeros(XF_SIZE)
-        for k, snap in enumerate(trace_snapshots(tr)):
+        for k, snap in enumerate(TRACE.snapshots(tr)):
             if snap[S_PHASE] not in (PH_SETUP, PH_TURN):
                 continue
             me = int(snap[S_SEAT])
             wt = np.ascontiguousarray(w[me])
             fast = snap.copy()
             rng = new_stream(5, k)
-            assert P.heuristic_decision(fast, r, new_trace(), me, wt, rng, x, xf) == 0
+            assert P.heuristic_decision(fast, r, TRACE.new(), me, wt, rng, x, xf) == 0
             ref = snap.copy()
             rng_ref = new_stream(5, k)
             choice = reference_decision(ref, r, me, wt, rng_ref, new_scratch(), np.zeros(XF_SIZE))
@@ -241,11 +240,11 @@ def test_prepared_terms_match_their_reference():
     spec = get_game("sumeria")
     r = pack(SumeriaRules(), 4)
     ids, w = spec.policy_arrays(spec.parse_policies("balanced,shifter,chaser,balanced", 4))
-    tr = new_trace(600, enabled=True)
+    tr = TRACE.new(600, enabled=True)
     play_game(r, ids, w, np.uint64(8), np.uint64(0), False, True, tr, np.zeros(N_COLS, np.int64))
     x, xf, ref = new_scratch(), np.zeros(XF_SIZE), np.zeros(XF_SIZE)
     checked = 0
-    for snap in trace_snapshots(tr):
+    for snap in TRACE.snapshots(tr):
         if snap[S_PHASE] != PH_TURN:
             continue
         me = int(snap[S_SEAT])

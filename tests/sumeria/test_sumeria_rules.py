@@ -35,7 +35,7 @@ class Game:
         self.r = pack(self.rules, players)
         self.s = from_diagram(self.r, traders, **kw)
         self.v = S.view(self.s)
-        self.tr = S.new_trace()
+        self.tr = S.TRACE.new()
         self.x = S.new_scratch()
         self.rng = new_stream(3, 0)
         assert self.check() == 0
@@ -99,7 +99,7 @@ def test_setup(players, traders, initial):
     orders = set()
     for seed in range(40):
         s = S.new_state()
-        E.setup(s, r, S.new_trace(), new_stream(seed, 0))
+        E.setup(s, r, S.TRACE.new(), new_stream(seed, 0))
         v = S.view(s)
         assert list(v.reserve[:players]) == [traders] * players
         assert sorted(v.order) == list(range(8))
@@ -111,7 +111,7 @@ def test_setup(players, traders, initial):
         assert check_invariants(s, r) == 0
         first = int(v.scal[S.S_FIRST])
         order0 = v.order.copy()
-        tr, x = S.new_trace(), S.new_scratch()
+        tr, x = S.TRACE.new(), S.new_scratch()
         rng = new_stream(seed, 1)
         for k in range(players * initial):
             seat = (first + k) % players
@@ -133,10 +133,10 @@ def test_setup(players, traders, initial):
 def test_setup_shifts_order_option():
     r = pack(SumeriaRules(setup_shifts_order=True), 3)
     s = S.new_state()
-    E.setup(s, r, S.new_trace(), new_stream(1, 0))
+    E.setup(s, r, S.TRACE.new(), new_stream(1, 0))
     v = S.view(s)
     st = int(v.order[3])
-    assert E.do_place(s, r, S.new_trace(), int(v.scal[S.S_SEAT]), st * 7) == 0
+    assert E.do_place(s, r, S.TRACE.new(), int(v.scal[S.S_SEAT]), st * 7) == 0
     assert v.pos[st] == 2
 
 

@@ -16,8 +16,8 @@ from simcore.games.sunken_city.players.scratch import new_scratch
 from simcore.games.sunken_city.positions import from_diagram
 from simcore.games.sunken_city.rules import SunkenCityRules, pack
 from simcore.games.sunken_city.state import (
+    TRACE,
     VILLAGE,
-    new_trace,
     view,
 )
 
@@ -37,7 +37,7 @@ class Game:
         self.rules = rules or SunkenCityRules()
         self.r = pack(self.rules, players)
         self.s = from_diagram(self.r, diagram, **kw)
-        self.tr = new_trace()
+        self.tr = TRACE.new()
         self.x = new_scratch()
         self.rng = new_stream(7, 0)
         self.v = view(self.s)

@@ -54,7 +54,7 @@ def test_setup_advanced(players, space1):
     the optional rule (off by default)."""
     r = pack(ADV, players)
     s = S.new_state()
-    E.setup(s, r, S.new_trace())
+    E.setup(s, r, S.TRACE.new())
     v = S.view(s)
     assert list(v.stacks) == [space1, 1, 1, 1, 1, 0]
     assert all(v.piece_sq[S.HOUSE_BASE + h, 0] == -1 for h in range(10))
@@ -65,7 +65,7 @@ def test_setup_advanced(players, space1):
     assert (v.treasure[:players] == HOUSE_SIDE).all()
     assert EI.check_invariants(s, r) == 0
     s2 = S.new_state()
-    E.setup(s2, pack(variant("advanced", "chips"), players), S.new_trace())
+    E.setup(s2, pack(variant("advanced", "chips"), players), S.TRACE.new())
     assert S.view(s2).scal[S.S_CHIP_SUPPLY] == 8
 
 

@@ -88,9 +88,9 @@ def _game_positions(players=3, lineup=None, games=4, variant=None):
     row = np.zeros(len(spec.columns), np.int64)
     out = []
     for g in range(games):
-        tr = S.new_trace(400, True)
+        tr = S.TRACE.new(400, True)
         play.play_game(r, ids, w, np.uint64(11), np.uint64(g), False, True, tr, row)
-        out.append([snap.astype(np.int64) for snap in S.trace_snapshots(tr)])
+        out.append([snap.astype(np.int64) for snap in S.TRACE.snapshots(tr)])
     return r, out
 
 
@@ -138,7 +138,7 @@ def test_fields_updated_after_a_raised_piece_equal_new_searches(street_squares):
     building points are left) and the connections equal a computation from scratch."""
     variant = SunkenCityRules(street_squares=street_squares)
     r, games = _game_positions(games=2, variant=variant)
-    tr = S.new_trace()
+    tr = S.TRACE.new()
     checked = kept = stale_seen = 0
     for positions in games:
         for s0 in positions[::3]:

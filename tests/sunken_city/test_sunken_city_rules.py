@@ -39,7 +39,7 @@ def test_setup(players, space1, box):
     adventurers in their villages; treasures house side up; the die for the player count."""
     r = pack(SunkenCityRules(), players)
     s = S.new_state()
-    E.setup(s, r, S.new_trace())
+    E.setup(s, r, S.TRACE.new())
     v = S.view(s)
     assert list(v.stacks) == [space1, 1, 1, 1, 1, 0]
     assert v.scal[4] == box  # S_STREETS_IN_BOX
@@ -149,7 +149,7 @@ def test_fewer_pieces_only_when_no_legal_spot():
     from simcore.games.sunken_city.positions import from_diagram
 
     s = from_diagram(r2, "\n".join(rows), stacks=(10, 1, 1, 1, 1, 0))
-    tr = S.new_trace()
+    tr = S.TRACE.new()
     assert ET.do_card(s, r2, tr, 0, CARD_4_3) == 0
     assert not ER.can_build_any(s, r2)
     assert ET.do_end_turn(s, r2, tr) == 0  # nothing could be raised: the turn may end

@@ -120,7 +120,7 @@ def test_players_do_not_see_the_order_of_a_new_pile():
                 if E.is_up(c, seat):
                     per_player.append(int(P.heuristic_surfaced(c, r, seat, w_k)))
                 else:
-                    per_player.append(P.heuristic_diver(c, r, S.new_trace(), seat, w_k, False, lt))
+                    per_player.append(P.heuristic_diver(c, r, S.TRACE.new(), seat, w_k, False, lt))
             choices.append((opts, per_player))
         assert choices[0] == choices[1], int(s[S.S_TURN])
     assert reordered > 0.9 * len(trace.snaps)

@@ -49,7 +49,7 @@ class Game:
         self.players = players
         self.r = pack(self.rules, players)
         self.s = S.new_state()
-        self.tr = S.new_trace()
+        self.tr = S.TRACE.new()
         self.rng = new_stream(seed, 0)
         E.setup(self.s, self.r, self.tr, self.rng)
         self.v = S.view(self.s)
@@ -157,17 +157,21 @@ class Game:
     def safety(self, seat, ok=True):
         return self._do(ED.do_safety(self.s, self.r, self.tr, seat), ok)
 
+    def _turn(self, err: int, expect_ok: bool) -> int:
+        """An act_* action's result, the turn ended after it as the engine's options do."""
+        return self._do(E.turn_done(self.s, self.r, self.tr, err), expect_ok)
+
     def surface(self, seat, ok=True):
-        return self._do(ES.do_surface(self.s, self.r, self.tr, seat), ok)
+        return self._turn(ES.act_surface(self.s, self.r, self.tr, seat), ok)
 
     def dive(self, seat, ok=True):
-        return self._do(ES.do_dive(self.s, self.r, self.tr, seat), ok)
+        return self._turn(ES.act_dive(self.s, self.r, self.tr, seat), ok)
 
     def bank(self, seat, ok=True):
-        return self._do(ES.do_bank(self.s, self.r, self.tr, seat), ok)
+        return self._turn(ES.act_bank(self.s, self.r, self.tr, seat), ok)
 
     def steal(self, seat, target, ok=True):
-        return self._do(ES.do_steal(self.s, self.r, self.tr, self.rng, seat, target), ok)
+        return self._turn(ES.act_steal(self.s, self.r, self.tr, self.rng, seat, target), ok)
 
     def abandon(self, seat, ok=True):
         return self._do(EL.do_abandon(self.s, self.r, self.tr, seat), ok)
@@ -629,12 +633,12 @@ def test_attempt_deck_reshuffles():
     pile.' The default (`reshuffle` "when-depleted"): the draw that takes the last card makes
     the new pile at once, so the Fail it turns up (and the box it discards) stay out of it."""
     g = Game(2).played().give(0, LOCKED_BOX).turn(0).top("attempt", FAIL).deplete("attempt", 1)
-    g.tr = S.new_trace(4, True)
+    g.tr = S.TRACE.new(4, True)
     assert g.s[S.S_ATT_N] == 1 and g.s[S.S_ATT_DN] == 20
     g.attempt(0, LOCKED_BOX)
     assert g.s[S.S_RESHUFFLES + 1] == 1 and g.s[S.S_ATT_N] == 20
     assert discards(g, "attempt") == [FAIL]
-    reshuffles = [rec for rec in S.trace_actions(g.tr) if rec[2] == S.A_RESHUFFLE]
+    reshuffles = [rec for rec in S.TRACE.actions(g.tr) if rec[2] == S.A_RESHUFFLE]
     assert [(int(rec[3]), int(rec[4])) for rec in reshuffles] == [(1, 20)]
     # the new pile's order is the shuffle's: every card of the discards, none seen
     assert sorted(int(c) for c in g.s[S.O_ATT_DECK : S.O_ATT_DECK + 20]) == sorted(
@@ -647,13 +651,13 @@ def test_attempt_deck_reshuffles_when_needed():
     the next attempt, and the cards discarded meanwhile join the new pile."""
     g = Game(2, rules=SunkenTreasureRules(reshuffle="when-needed")).played()
     g.give(0, LOCKED_BOX).give(1, LOCKED_BOX).turn(0).top("attempt", FAIL).deplete("attempt", 1)
-    g.tr = S.new_trace(4, True)
+    g.tr = S.TRACE.new(4, True)
     g.attempt(0, LOCKED_BOX)
     assert g.s[S.S_RESHUFFLES + 1] == 0 and g.s[S.S_ATT_N] == 0 and g.s[S.S_ATT_DN] == 21
     g.attempt(1, LOCKED_BOX)
     assert g.s[S.S_RESHUFFLES + 1] == 1
     assert g.s[S.S_ATT_N] + g.s[S.S_ATT_DN] + g.seat(1).stack.sum() == 21
-    reshuffles = [rec for rec in S.trace_actions(g.tr) if rec[2] == S.A_RESHUFFLE]
+    reshuffles = [rec for rec in S.TRACE.actions(g.tr) if rec[2] == S.A_RESHUFFLE]
     assert [(int(rec[3]), int(rec[4])) for rec in reshuffles] == [(1, 21)]
 
 

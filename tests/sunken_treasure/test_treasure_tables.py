@@ -29,17 +29,17 @@ def test_lock_table_is_lock_odds(changes):
 def test_kept_totals_follow_a_game():
     """Every state of a few traced games has the kept totals of a recount."""
     from simcore.games.sunken_treasure.play import N_COLS, play_game
-    from simcore.games.sunken_treasure.state import new_trace, trace_snapshots
+    from simcore.games.sunken_treasure.state import TRACE
 
     r = pack(SunkenTreasureRules(), 4)
     ids = np.array([1, 4, 0, 3], dtype=np.int64)
     w = np.zeros((4, 8), dtype=np.float64)
     w[:, :8] = (6.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 1.0)
     for index in range(5):
-        tr = new_trace(500, enabled=True)
+        tr = TRACE.new(500, enabled=True)
         row = np.zeros(N_COLS, dtype=np.int64)
         final = play_game(r, ids, w, np.uint64(3), np.uint64(index), False, True, tr, row)
-        snaps = list(trace_snapshots(tr))
+        snaps = list(TRACE.snapshots(tr))
         assert len(snaps) > 10
         for s in snaps + [final]:
             for seat in range(4):

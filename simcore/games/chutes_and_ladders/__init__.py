@@ -5,10 +5,8 @@ decisions: one player, the spinner."""
 
 from __future__ import annotations
 
-from simcore.frame.registry import GameSpec, PolicySpec, register
+from simcore.frame.registry import PolicySpec, register
 from simcore.games.chutes_and_ladders import play as _play
-from simcore.games.chutes_and_ladders import rules as _rules
-from simcore.games.chutes_and_ladders import state as _state
 from simcore.games.chutes_and_ladders import trace as _trace
 from simcore.games.chutes_and_ladders.rules import ChutesAndLaddersRules
 
@@ -21,26 +19,17 @@ POLICIES = {
 }
 
 SPEC = register(
-    GameSpec(
-        name="chutes-and-ladders",
-        title="Chutes and Ladders (Milton Bradley)",
-        rules_cls=ChutesAndLaddersRules,
-        policies=POLICIES,
-        default_policy="spinner",
-        driver=_play.DRIVER,
-        named_values=_rules.NAMED_VALUES,
-        variants=_rules.VARIANTS,
-        pack=_rules.pack,
-        end_reasons=tuple(_state.END_REASONS),
-        trace=_trace.FORMAT,
-        report_variants=("base", "no-links"),
-        no_search=(
-            "chutes-and-ladders has no decisions (every move is the spinner's), so it has no "
-            "search player; use --policy spinner"
-        ),
-        reference=(
-            "a 1-player game lasts 39.2251 spins on average (Althoen, King & Schilling, "
-            '"How long is a game of Snakes and Ladders?", The Mathematical Gazette 77, 1993)'
-        ),
-    )
+    title="Chutes and Ladders (Milton Bradley)",
+    rules_cls=ChutesAndLaddersRules,
+    policies=POLICIES,
+    trace=_trace.FORMAT,
+    report_variants=("base", "no-links"),
+    no_search=(
+        "chutes-and-ladders has no decisions (every move is the spinner's), so it has no "
+        "search player; use --policy spinner"
+    ),
+    reference=(
+        "a 1-player game lasts 39.2251 spins on average (Althoen, King & Schilling, "
+        '"How long is a game of Snakes and Ladders?", The Mathematical Gazette 77, 1993)'
+    ),
 )

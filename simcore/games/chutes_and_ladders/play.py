@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from simcore.frame.contract import GameContract, StateFields
 from simcore.frame.jit import kernel
-from simcore.frame.skeleton import RowLayout, bind_driver
+from simcore.frame.skeleton import RowLayout, ahead_if_won, bind_driver, counter_block
 from simcore.games.chutes_and_ladders import engine, state
 from simcore.games.chutes_and_ladders.board import MAX_PLAYERS
 
@@ -19,15 +19,7 @@ POL_SPINNER = 0  # the only player: spin and move
 ROW = RowLayout(
     MAX_PLAYERS,
     game_counters=(("won_by_ladder", state.S_BY_LADDER),),
-    seat_counters=(
-        ("spins", state.C_SPINS),
-        ("ladders", state.C_LADDERS),
-        ("chutes", state.C_CHUTES),
-        ("advanced", state.C_ADVANCED),
-        ("climbed", state.C_CLIMBED),
-        ("slid", state.C_SLID),
-        ("stayed", state.C_STAYED),
-    ),
+    seat_counters=counter_block(state.COUNTER_NAMES),
     seat_base=state.O_SEATS + state.F_CNT,
     seat_stride=state.SEAT_W,
 )
@@ -49,24 +41,16 @@ def play_turn(s, r, tr, seat, pol, wts, rng, checked, x, xf, tab):
 @kernel(inline="always")
 def standing(s, r, seat):
     """The seat's standing (higher is better): its square, and 2**52 more for the winner."""
-    v = s[engine.fld(seat, state.F_SQUARE)]
-    if s[state.S_WINNER] == seat:
-        v += 1 << 52
-    return v
+    return ahead_if_won(s[engine.fld(seat, state.F_SQUARE)], s[state.S_WINNER] == seat, 52)
 
 
-CONTRACT = GameContract(
-    module=__name__,
-    layout=ROW,
-    state=StateFields.of(state, trace_full=engine.ERR_TRACE),
-    setup=engine.setup,
-    play_turn=play_turn,
-    check_invariants=engine.check_invariants,
-    snapshot=engine.snapshot,
-    scores=engine.scores,
-    record=engine.record,
-    standing=standing,
-    winners=engine.winners,
+# the hooks: each kernel is the hook of its name (simcore.frame.contract)
+CONTRACT = GameContract.declare(
+    __name__,
+    ROW,
+    StateFields.of(state, trace_full=engine.ERR_TRACE),
+    (engine.setup, play_turn, engine.check_invariants, engine.snapshot, engine.scores),
+    (engine.record, standing, engine.winners),
 )
 DRIVER = bind_driver(CONTRACT)
 play_game = DRIVER.play_game

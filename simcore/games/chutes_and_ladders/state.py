@@ -27,7 +27,9 @@ C_ADVANCED = 3  # squares moved by the spinner (before links)
 C_CLIMBED = 4  # squares gained on ladders
 C_SLID = 5  # squares lost on chutes
 C_STAYED = 6  # spins that would have passed 100 (the piece stays)
-N_CNT = 7
+# the C_* counters' names by index (the row's seat counters)
+COUNTER_NAMES = ("spins", "ladders", "chutes", "advanced", "climbed", "slid", "stayed")
+N_CNT = len(COUNTER_NAMES)
 SEAT_W = F_CNT + N_CNT
 STATE_SIZE = O_SEATS + MAX_PLAYERS * SEAT_W
 
@@ -41,13 +43,9 @@ END_REASONS = ("finish", "round-limit", "error")
 A_SPIN = 0  # the spin, the square it reaches (-1: it would pass 100, the piece stays), the
 #             square the piece ends on (after a ladder or chute)
 A_GAME_END = 1  # end reason, winner, win mask, error
-ACTION_NAMES = ("spin", "game_end")
 ACTION_WIDTH = 9
 
 TRACE = tracebuf.TraceShape(ACTION_WIDTH, STATE_SIZE, actions_per_turn=1)
-new_trace = TRACE.new  # (max_turns, enabled) -> a buffer for up to max_turns turns
-trace_actions = TRACE.actions
-trace_snapshots = TRACE.snapshots
 
 
 def seat_field(seat: int, f: int) -> int:

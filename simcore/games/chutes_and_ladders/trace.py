@@ -104,13 +104,5 @@ def max_turns(rules, players: int) -> int:
 # the end line's final state: the squares after the last spin (the scores), the winner, the
 # spins played and the last spin's round and seat
 FORMAT = TraceFormat(
-    DRIVER,
-    S,
-    max_turns,
-    state_json,
-    turn_actions,
-    render,
-    ending,
-    final_state=final_state,
-    tiebreaks=False,
+    DRIVER, S, max_turns, state_json, turn_actions, render, ending, final_state, tiebreaks=False
 )

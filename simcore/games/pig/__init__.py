@@ -4,10 +4,8 @@ its published answers are tests (tests/pig/test_known_answers.py)."""
 
 from __future__ import annotations
 
-from simcore.frame.registry import GameSpec, PolicySpec, WeightRange, register
-from simcore.games.pig import play as _play
+from simcore.frame.registry import PolicySpec, WeightRange, register
 from simcore.games.pig import rules as _rules
-from simcore.games.pig import state as _state
 from simcore.games.pig import trace as _trace
 from simcore.games.pig.players import POL_HOLD_AT, POL_OPTIMAL, POL_RANDOM
 
@@ -32,20 +30,12 @@ POLICIES = {
 }
 
 SPEC = register(
-    GameSpec(
-        name="pig",
-        title="Pig (Neller & Presser 2004)",
-        rules_cls=_rules.PigRules,
-        policies=POLICIES,
-        default_policy="hold-at",
-        driver=_play.DRIVER,
-        variants=_rules.VARIANTS,
-        pack=_rules.pack,
-        end_reasons=_state.END_REASONS,
-        trace=_trace.FORMAT,
-        weight_ranges={"n": WeightRange(0.0, 1000.0, whole=True)},
-        report_variants=("base", "short"),
-        reference="Neller & Presser, Optimal Play of the Dice Game Pig (2004): the optimal "
-        "first player wins 0.5306, hold-at-20's first player 0.5347",
-    )
+    title="Pig (Neller & Presser 2004)",
+    rules_cls=_rules.PigRules,
+    policies=POLICIES,
+    trace=_trace.FORMAT,
+    weight_ranges={"n": WeightRange(0.0, 1000.0, whole=True)},
+    report_variants=("base", "short"),
+    reference="Neller & Presser, Optimal Play of the Dice Game Pig (2004): the optimal "
+    "first player wins 0.5306, hold-at-20's first player 0.5347",
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from simcore.frame.jit import kernel
 from simcore.frame.rng import rand_below
+from simcore.frame.skeleton import ahead_if_won
 from simcore.frame.tracebuf import trace_kernels
 from simcore.games.pig import state as S
 from simcore.games.pig.rules import P_MAX_TURNS, P_N_FACES, P_TARGET, R_FACES
@@ -99,10 +100,7 @@ def winners(s, r, score, tiebreak):
 @kernel(inline="always")
 def standing(s, r, seat):
     """The seat's standing: (won, points banked) as won * 2**40 + points."""
-    v = s[S.seat_field(seat, S.F_SCORE)]
-    if s[S.S_WINNER] == seat:
-        v += 1 << 40
-    return v
+    return ahead_if_won(s[S.seat_field(seat, S.F_SCORE)], s[S.S_WINNER] == seat, 40)
 
 
 @kernel(inline="always")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from simcore.frame.contract import GameContract, StateFields
 from simcore.frame.jit import kernel
-from simcore.frame.skeleton import RowLayout, bind_driver
+from simcore.frame.skeleton import RowLayout, bind_driver, counter_block
 from simcore.games.pig import engine, search_player
 from simcore.games.pig import state as S
 from simcore.games.pig.players import finish_turn
@@ -13,13 +13,7 @@ from simcore.games.pig.players import finish_turn
 ROW = RowLayout(
     S.MAX_PLAYERS,
     game_counters=(("rolls", S.S_ROLLS),),
-    seat_counters=(
-        ("seat_rolls", S.F_ROLLS),
-        ("pig_outs", S.F_PIGS),
-        ("holds", S.F_HOLDS),
-        ("best_turn", S.F_BEST),
-        ("points_lost", S.F_LOST),
-    ),
+    seat_counters=counter_block(S.SEAT_COUNTERS, first=S.F_ROLLS),
     seat_base=S.O_SEATS,
     seat_stride=S.SEAT_W,
 )
@@ -31,24 +25,14 @@ def play_turn(s, r, tr, seat, pol, wts, rng, checked, x, xf, tab):
     return finish_turn(s, r, tr, seat, pol, wts, rng, checked)
 
 
-CONTRACT = GameContract(
-    module=__name__,
-    layout=ROW,
-    state=StateFields.of(S, trace_full=S.ERR_TRACE),
-    setup=engine.setup,
-    play_turn=play_turn,
-    check_invariants=engine.check_invariants,
-    snapshot=engine.snapshot,
-    scores=engine.scores,
-    record=engine.record,
-    standing=engine.standing,
-    winners=engine.winners,
-    standing_version=engine.standing_version,
-    search_options=search_player.search_options,
-    search_play=search_player.search_play,
-    search_step=search_player.search_step,
-    search_more=search_player.search_more,
-    search_prefer=search_player.search_prefer,
+# the hooks: each kernel is the hook of its name (simcore.frame.contract)
+CONTRACT = GameContract.declare(
+    __name__,
+    ROW,
+    StateFields.of(S, trace_full=S.ERR_TRACE),
+    (engine.setup, play_turn, engine.check_invariants, engine.snapshot, engine.scores),
+    (engine.record, engine.standing, engine.winners, engine.standing_version),
+    search_player.HOOKS,
 )
 DRIVER = bind_driver(CONTRACT)
 play_game = DRIVER.play_game

@@ -48,3 +48,6 @@ def search_prefer(s, r, seat, base, wts, x, xf, at, n):
     if base == POL_RANDOM:
         return 0
     return 1 if fixed_choice(s, r, seat, base, wts) == HOLD else 0
+
+
+HOOKS = (search_options, search_play, search_step, search_more, search_prefer)

@@ -25,6 +25,8 @@ F_HOLDS = 3  # turns ended by a hold
 F_BEST = 4  # the largest turn total banked
 F_LOST = 5  # points of turn totals lost to the pig
 SEAT_W = 6
+# the names of the seat's counters F_ROLLS .. F_LOST, in order (the row's seat counters)
+SEAT_COUNTERS = ("seat_rolls", "pig_outs", "holds", "best_turn", "points_lost")
 STATE_SIZE = O_SEATS + MAX_PLAYERS * SEAT_W
 
 END_TARGET = 0  # a player held and reached the target
@@ -47,9 +49,6 @@ A_GAME_END = 3  # end reason, winner, win mask, error
 ACTION_WIDTH = 9
 
 TRACE = tracebuf.TraceShape(ACTION_WIDTH, STATE_SIZE, actions_per_turn=8)
-new_trace = TRACE.new
-trace_actions = TRACE.actions
-trace_snapshots = TRACE.snapshots
 
 
 def field(seat: int, f: int) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from simcore.frame import replay
 from simcore.frame.replay import SEAT_LETTERS, GameTrace, TraceFormat, title_lines, winner_sentence
 from simcore.games.pig import state as S
 from simcore.games.pig.play import DRIVER
@@ -37,12 +38,12 @@ def turn_actions(snap: np.ndarray, recs: np.ndarray, r: np.ndarray) -> list[dict
     return out
 
 
-def describe(a: dict) -> str:
-    if a["type"] == "roll":
-        return f"rolls {a['face']} (turn total {a['turn_total']})"
-    if a["type"] == "pig":
-        return f"rolls {a['face']}: pig, loses {a['lost']}"
-    return f"holds: banks {a['banked']}, score {a['score']}"
+# the sentence of each action type (simcore.frame.replay.describe)
+PHRASES = {
+    "roll": "rolls {face} (turn total {turn_total})",
+    "pig": "rolls {face}: pig, loses {lost}",
+    "hold": "holds: banks {banked}, score {score}",
+}
 
 
 def render(trace: GameTrace) -> list[str]:
@@ -51,7 +52,7 @@ def render(trace: GameTrace) -> list[str]:
     for t in trace.turns:
         st = t["state"]
         sc = " ".join(f"{SEAT_LETTERS[k]} {v}" for k, v in enumerate(st["scores"]))
-        acts = "; ".join(describe(a) for a in t["actions"])
+        acts = "; ".join(replay.describe(a, PHRASES) for a in t["actions"])
         out.append(f"turn {st['turn'] + 1}, seat {SEAT_LETTERS[st['seat']]} ({sc}): {acts}")
     return out
 
@@ -71,13 +72,5 @@ def max_turns(rules, players: int) -> int:
 # the winning one included; `seat` is the seat that played last when the target was reached,
 # else the seat that would play next)
 FORMAT = TraceFormat(
-    DRIVER,
-    S,
-    max_turns,
-    state_json,
-    turn_actions,
-    render,
-    ending,
-    final_state=state_json,
-    tiebreaks=False,
+    DRIVER, S, max_turns, state_json, turn_actions, render, ending, state_json, tiebreaks=False
 )

@@ -3,10 +3,7 @@ mix reconstructed in ../shared/GAME-DATA.md, as a compiled simulator."""
 
 from __future__ import annotations
 
-from simcore.frame.registry import GameSpec, PolicySpec, WeightRange, register
-from simcore.games.secrets_of_the_sea import play as _play
-from simcore.games.secrets_of_the_sea import rules as _rules
-from simcore.games.secrets_of_the_sea import state as _state
+from simcore.frame.registry import PolicySpec, WeightRange, register
 from simcore.games.secrets_of_the_sea import trace as _trace
 from simcore.games.secrets_of_the_sea.policies import (
     POL_BALANCED,
@@ -61,22 +58,14 @@ POLICIES = {
 
 
 SPEC = register(
-    GameSpec(
-        name="secrets-of-the-sea",
-        title="Secrets of the Sea (seed 003, GAME-DATA tile mix)",
-        rules_cls=SecretsRules,
-        policies=POLICIES,
-        default_policy="balanced",
-        driver=_play.DRIVER,
-        variants=_rules.VARIANTS,
-        pack=_rules.pack,
-        end_reasons=tuple(_state.END_REASONS),
-        trace=_trace.FORMAT,
-        weight_ranges=WEIGHT_RANGES,
-        report_variants=("base", "exact-wreck", "must-dive", "unbeatable-monsters"),
-        # each stopping decision searched on the score lead six turns on, and the base
-        # player's choice kept unless another is better by one standard error
-        # (docs/policies-secrets-of-the-sea.md, the strength curve)
-        search_defaults={"z": 1.0, "horizon": 6.0, "lead": 1.0},
-    )
+    title="Secrets of the Sea (seed 003, GAME-DATA tile mix)",
+    rules_cls=SecretsRules,
+    policies=POLICIES,
+    trace=_trace.FORMAT,
+    weight_ranges=WEIGHT_RANGES,
+    report_variants=("base", "exact-wreck", "must-dive", "unbeatable-monsters"),
+    # each stopping decision searched on the score lead six turns on, and the base
+    # player's choice kept unless another is better by one standard error
+    # (docs/policies-secrets-of-the-sea.md, the strength curve)
+    search_defaults={"z": 1.0, "horizon": 6.0, "lead": 1.0},
 )

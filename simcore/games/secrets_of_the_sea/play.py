@@ -8,12 +8,7 @@ from __future__ import annotations
 from simcore.frame.contract import GameContract, StateFields
 from simcore.frame.jit import kernel
 from simcore.frame.skeleton import DERIVED, RowLayout, bind_driver
-from simcore.games.secrets_of_the_sea import (
-    engine,
-    engine_invariants,
-    search_player,
-    state,
-)
+from simcore.games.secrets_of_the_sea import engine, engine_invariants, search_player, state
 from simcore.games.secrets_of_the_sea.policies import XF_SIZE
 from simcore.games.secrets_of_the_sea.policies import play_turn as policy_turn
 from simcore.games.secrets_of_the_sea.rules import (
@@ -98,24 +93,14 @@ def derived(s, r, k, seat):
     return n
 
 
-CONTRACT = GameContract(
-    module=__name__,
-    layout=ROW,
-    state=StateFields.of(state, trace_full=engine.ERR_TRACE),
-    setup=engine.setup,
-    play_turn=play_turn,
-    check_invariants=engine_invariants.check_invariants,
-    snapshot=engine.snapshot,
-    scores=engine.scores,
-    record=engine.record,
-    standing=standing,
-    derived=derived,
-    search_options=search_player.search_options,
-    search_play=search_player.search_play,
-    search_step=search_player.search_step,
-    search_hide=search_player.search_hide,
-    search_more=search_player.search_more,
-    search_prefer=search_player.search_prefer,
+# the hooks: each kernel is the hook of its name (simcore.frame.contract)
+CONTRACT = GameContract.declare(
+    __name__,
+    ROW,
+    StateFields.of(state, trace_full=engine.ERR_TRACE),
+    (engine.setup, play_turn, engine_invariants.check_invariants, engine.snapshot),
+    (engine.scores, engine.record, standing, derived),
+    search_player.HOOKS,
     xf_size=XF_SIZE,
     zero_state=False,
 )

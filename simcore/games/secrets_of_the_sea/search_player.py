@@ -267,3 +267,6 @@ def search_hide(s, r, seat, rng):
     ph = s[S.S_PHASE]
     if ph == S.PH_LIT or ph == S.PH_FIGHT:
         s[S.S_TILE] = s[S.O_SPACE + space_at(s[S.S_COL], s[S.S_POS])]
+
+
+HOOKS = (search_options, search_play, search_step, search_hide, search_more, search_prefer)

@@ -179,26 +179,10 @@ A_STOP = 7  # (stopped on an empty space) column, row
 A_BONUS = 8  # bonus index (BONUS_NAMES), seat
 A_END_TURN = 9  # (no fields)
 A_GAME_END = 10  # end reason, winner, win mask, error
-ACTION_NAMES = (
-    "roll",
-    "move",
-    "take",
-    "reveal",
-    "fight",
-    "exchange",
-    "wreck",
-    "stop",
-    "bonus",
-    "end_turn",
-    "game_end",
-)
 ACTION_WIDTH = 9
 
 
 TRACE = tracebuf.TraceShape(ACTION_WIDTH, STATE_SIZE, actions_per_turn=24)
-new_trace = TRACE.new  # (max_turns, enabled) -> a buffer for up to max_turns turns
-trace_actions = TRACE.actions
-trace_snapshots = TRACE.snapshots
 
 
 # ---------------------------------------------------------------------------------------

@@ -4,10 +4,9 @@ readable text replay. The format is documented in docs/trace-format-secrets-of-t
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 
+from simcore.frame import replay
 from simcore.frame.replay import SEAT_LETTERS, GameTrace, TraceFormat, title_lines, winner_sentence
 from simcore.games.secrets_of_the_sea import state as S
 from simcore.games.secrets_of_the_sea.board import (
@@ -118,14 +117,11 @@ def render(trace: GameTrace) -> list[str]:
     out = title_lines(f"Secrets of the Sea, {trace.header['players']} players", trace.header)
     for t in trace.turns:
         st = t["state"]
-        out.append("")
-        out.append(
-            f"== Round {st['round'] + 1}, turn {st['turn'] + 1}: seat {SEAT_LETTERS[st['seat']]} =="
-        )
+        out += replay.turn_heading(st)
         out.append(draw_board(st))
         for a in t["actions"]:
             if a["type"] != "end_turn":
-                out.append("  " + describe_action(a))
+                out.append("  " + replay.describe(a, PHRASES))
     return out
 
 
@@ -174,31 +170,31 @@ def draw_board(st: dict) -> str:
     return "\n".join(lines)
 
 
-def describe_action(a: dict) -> str:
-    t = a["type"]
-    if t == "roll":
-        d = " ".join("-" if x is None else str(x) for x in a["dice"])
-        return f"rolls {d}" + (" -- no die to dive with, the turn is over" if a["bust"] else "")
-    if t == "move":
-        return f"dives with die {a['die']} at buoy {a['buoy']}: row {a['from']} -> " + (
-            "the wreck" if a["lamp"] == "wreck" else f"row {a['to']}, the lamp shows {a['lamp']}"
-        )
-    if t == "take":
-        return f"takes {a['tile']} ({a['value']} points)"
-    if t == "reveal":
-        return f"opens the cave: {a['pips']} sea monsters to fight"
-    if t == "fight":
-        d = " ".join("-" if x is None else str(x) for x in a["dice"])
-        return f"fights {a['pips']} monsters, rolls {d}: " + ("won" if a["won"] else "lost")
-    if t == "exchange":
-        return f"gives the exchange tile to seat {SEAT_LETTERS[a['to_seat']]}, takes {a['took']}"
-    if t == "wreck":
-        return f"reaches the wreck, takes {a['tile']} ({a['value']} points)"
-    if t == "stop":
-        return "stops over an empty space with nothing"
-    if t == "bonus":
-        return f"takes the {a['bonus']} bonus tile"
-    return json.dumps(a)
+def _dice(a: dict) -> str:
+    return " ".join("-" if x is None else str(x) for x in a["dice"])
+
+
+def _move(a: dict) -> str:
+    to = "the wreck" if a["lamp"] == "wreck" else f"row {a['to']}, the lamp shows {a['lamp']}"
+    return f"dives with die {a['die']} at buoy {a['buoy']}: row {a['from']} -> {to}"
+
+
+# the sentence of each action type (simcore.frame.replay.describe)
+PHRASES = {
+    "roll": lambda a: (
+        f"rolls {_dice(a)}" + (" -- no die to dive with, the turn is over" if a["bust"] else "")
+    ),
+    "move": _move,
+    "take": "takes {tile} ({value} points)",
+    "reveal": "opens the cave: {pips} sea monsters to fight",
+    "fight": lambda a: (
+        f"fights {a['pips']} monsters, rolls {_dice(a)}: " + ("won" if a["won"] else "lost")
+    ),
+    "exchange": "gives the exchange tile to seat {to_seat!L}, takes {took}",
+    "wreck": "reaches the wreck, takes {tile} ({value} points)",
+    "stop": "stops over an empty space with nothing",
+    "bonus": "takes the {bonus} bonus tile",
+}
 
 
 def turn_actions(snap: np.ndarray, recs: np.ndarray, r: np.ndarray) -> list[dict]:

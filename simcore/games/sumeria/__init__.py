@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from simcore.frame.registry import GameSpec, PolicySpec, WeightRange, register
-from simcore.games.sumeria import play as _play
-from simcore.games.sumeria import rules as _rules
-from simcore.games.sumeria import state as _state
+from simcore.frame.registry import PolicySpec, WeightRange, register
 from simcore.games.sumeria import trace as _trace
 from simcore.games.sumeria.policies import POL_HEURISTIC, POL_RANDOM, WEIGHT_NAMES
 from simcore.games.sumeria.rules import MAP_NAMES, SumeriaRules
@@ -56,23 +53,16 @@ def _rules_weights(rules: SumeriaRules, name: str) -> dict[str, float]:
 
 
 SPEC = register(
-    GameSpec(
-        name="sumeria",
-        title="Sumeria (seed 002)",
-        rules_cls=SumeriaRules,
-        policies=POLICIES,
-        default_policy="balanced",
-        driver=_play.DRIVER,
-        variants=_rules.VARIANTS,
-        pack=_rules.pack,
-        end_reasons=tuple(_state.END_REASONS),
-        trace=_trace.FORMAT,
-        weight_ranges=WEIGHT_RANGES,
-        report_variants=("base", "short", "linear", "ring-map", "cross-map"),
-        rules_weights=_rules_weights,
-        policy_note="search simulates 8 x turns_per_round + 6 decisions unless horizon is set "
-        "(30: about two rounds)",
-    )
+    title="Sumeria (seed 002)",
+    rules_cls=SumeriaRules,
+    policies=POLICIES,
+    default_policy="balanced",
+    trace=_trace.FORMAT,
+    weight_ranges=WEIGHT_RANGES,
+    report_variants=("base", "short", "linear", "ring-map", "cross-map"),
+    rules_weights=_rules_weights,
+    policy_note="search simulates 8 x turns_per_round + 6 decisions unless horizon is set "
+    "(30: about two rounds)",
 )
 
 __all__ = ["SPEC", "POLICIES", "MAP_NAMES"]

@@ -111,7 +111,7 @@ def record(tr, s, kind, a=0, b=0, c=0, d=0, e=0, f=0):
 @kernel
 def snapshot(tr, s):
     """Append the state (before a decision) to the trace when tracing is on: up to SNAP_SIZE,
-    the masks are rebuilt by state.trace_snapshots."""
+    the masks are rebuilt by state.TRACE.snapshots."""
     write_snapshot(tr, s, S.ACTION_WIDTH, S.SNAP_SIZE)
 
 

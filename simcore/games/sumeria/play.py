@@ -12,13 +12,8 @@ from simcore.frame.jit import kernel
 from simcore.frame.skeleton import DERIVED, RowLayout, bind_driver
 from simcore.games.sumeria import engine, engine_round, state
 from simcore.games.sumeria.board import N_LOCS, N_TYPES
-from simcore.games.sumeria.engine_invariants import (
-    check_invariants,
-)
-from simcore.games.sumeria.engine_round import (
-    advance,
-    tile_points,
-)
+from simcore.games.sumeria.engine_invariants import check_invariants
+from simcore.games.sumeria.engine_round import advance, tile_points
 from simcore.games.sumeria.policies import decide
 from simcore.games.sumeria.rules import MAX_PLAYERS
 from simcore.games.sumeria.search import play_candidate, search_options
@@ -128,21 +123,13 @@ def derived(s, r, k, seat):
     return n
 
 
-CONTRACT = GameContract(
-    module=__name__,
-    layout=ROW,
-    state=StateFields.of(state, trace_full=engine.ERR_TRACE),
-    setup=engine.setup,
-    play_turn=play_turn,
-    check_invariants=check_invariants,
-    snapshot=engine.snapshot,
-    scores=engine_round.scores,
-    record=engine.record,
-    standing=standing,
-    length=length,
-    derived=derived,
-    search_options=search_options,
-    search_play=search_play,
+# the hooks: each kernel is the hook of its name (simcore.frame.contract)
+CONTRACT = GameContract.declare(
+    __name__,
+    ROW,
+    StateFields.of(state, trace_full=engine.ERR_TRACE),
+    (engine.setup, play_turn, check_invariants, engine.snapshot, engine_round.scores),
+    (engine.record, standing, length, derived, search_options, search_play),
     x_size=state.X_SIZE,
     x_zeroed=state.X_ZEROED,
     xf_size=state.XF_SIZE,

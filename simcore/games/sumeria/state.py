@@ -79,7 +79,7 @@ N_CNT = 8
 O_MASK = O_SCNT + MAX_PLAYERS * N_CNT
 STATE_SIZE = O_MASK + MAX_PLAYERS
 # A trace snapshot keeps the state up to the masks (56 bits do not fit the int32 trace);
-# trace_snapshots rebuilds them from the locations.
+# TRACE.snapshots rebuilds them from the locations.
 SNAP_SIZE = O_MASK
 
 # End reasons.
@@ -144,31 +144,12 @@ A_DISCARD = 7  # position, type, count
 A_NEW_ROUND = 8  # next round's first player, the player made last
 A_DRAW = 9  # position, type counts e, m, p, r
 A_GAME_END = 10  # end reason, winner, win mask, error
-ACTION_NAMES = (
-    "place",
-    "add",
-    "move",
-    "remove",
-    "control",
-    "take",
-    "receive",
-    "discard",
-    "new_round",
-    "draw",
-    "game_end",
-)
 ACTION_WIDTH = 9
 
 
-TRACE = tracebuf.TraceShape(ACTION_WIDTH, SNAP_SIZE, actions_per_turn=8)
-new_trace = TRACE.new  # (max_decisions, enabled) -> a buffer for up to max_decisions decisions
-trace_actions = TRACE.actions
-
-
-def trace_snapshots(tr: np.ndarray) -> np.ndarray:
-    """The recorded states, int64[n, STATE_SIZE], the seats' masks rebuilt from the
-    locations (whole states the kernels can play on)."""
-    snaps = TRACE.snapshots(tr)
+def whole_states(snaps: np.ndarray) -> np.ndarray:
+    """The recorded states (int64[n, SNAP_SIZE]) as whole states, int64[n, STATE_SIZE], the
+    seats' masks rebuilt from the locations (states the kernels can play on)."""
     out = np.zeros((snaps.shape[0], STATE_SIZE), dtype=np.int64)
     out[:, :SNAP_SIZE] = snaps
     loc = snaps[:, O_LOC : O_LOC + N_LOCS]
@@ -176,6 +157,10 @@ def trace_snapshots(tr: np.ndarray) -> np.ndarray:
     for seat in range(MAX_PLAYERS):
         out[:, O_MASK + seat] = np.where(loc == seat, bits, 0).sum(axis=1)
     return out
+
+
+# a buffer for up to n decisions: TRACE.new(n, enabled); TRACE.snapshots(tr): whole states
+TRACE = tracebuf.TraceShape(ACTION_WIDTH, SNAP_SIZE, actions_per_turn=8, whole=whole_states)
 
 
 # ---------------------------------------------------------------------------------------

@@ -4,11 +4,10 @@ readable text replay. The format is documented in docs/trace-format-sumeria.md.
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 
-from simcore.frame.replay import SEAT_LETTERS, GameTrace, TraceFormat, title_lines, winner_sentence
+from simcore.frame import replay
+from simcore.frame.replay import SEAT_LETTERS, GameTrace, TraceFormat, title_lines
 from simcore.games.sumeria import state as S
 from simcore.games.sumeria.board import LOCS_PER_STATE, N_STATES, TYPE_NAMES, load_map, loc_name
 from simcore.games.sumeria.play import DRIVER
@@ -162,15 +161,12 @@ def render(trace: GameTrace) -> list[str]:
             )
             out.append(draw_board(st))
         for a in t["actions"]:
-            out.append(f"  [{st['decision']:3d}] " + describe_action(a))
+            out.append(f"  [{st['decision']:3d}] " + replay.describe(a, PHRASES))
     return out
 
 
 def ending(e: dict) -> str:
-    return (
-        f"Game over after {e['rounds']} rounds. Scores {e['scores']}, tie-breaks "
-        f"{e['tiebreaks']}. " + winner_sentence(e)
-    )
+    return replay.game_over(e, reason=False)
 
 
 def draw_board(st: dict) -> str:
@@ -200,46 +196,55 @@ def draw_board(st: dict) -> str:
     return "\n".join(lines)
 
 
-def describe_action(a: dict) -> str:
+def _trader(a: dict) -> str:
+    """A place, an add or a remove, and the swap of city-states it caused."""
     t = a["type"]
-    who = SEAT_LETTERS[a["seat"]] if "seat" in a else ""
-    if t in ("place", "add", "remove"):
-        verb = {"place": "places a trader on", "add": "adds a trader on", "remove": "removes"}[t]
-        if t == "remove":
-            verb = "removes the trader from"
-        shift = (
-            f"; state {a['state']} swaps with {a['swapped_with']} to place {a['position']}"
-            if a["swapped_with"]
-            else ""
-        )
-        return f"{who} {verb} {a['location']}{shift}"
-    if t == "move":
-        jump = " (jumping)" if a["jumped"] else ""
-        shift = f"; swaps with state {a['swapped_with']}" if a["swapped_with"] else ""
-        return f"{who} moves {a['from']} -> {a['to']}{jump}{shift}"
-    if t == "control":
-        c = SEAT_LETTERS[a["controller"]] if a["controller"] is not None else "nobody"
-        s2 = SEAT_LETTERS[a["second"]] if a["second"] is not None else "nobody"
-        return (
-            f"scoring place {a['position']} (state {a['state']}, {a['tiles']} tiles): "
-            f"control {c}, second {s2}"
-        )
-    if t == "take":
-        how = "chooses" if a["chosen"] else "takes"
-        return f"{who} {how} a {a['tile']} tile"
-    if t == "receive":
-        return f"{who} receives {a['count']} {a['tile']} tile(s) as second"
-    if t == "discard":
-        return f"{a['count']} {a['tile']} tile(s) discarded"
-    if t == "new_round":
-        return (
-            f"{SEAT_LETTERS[a['last_player']]} had the fewest traders: "
-            f"{SEAT_LETTERS[a['first_player']]} is first player"
-        )
-    if t == "draw":
-        tiles = ", ".join(f"{n} {k}" for k, n in a["tiles"].items()) or "none (bag empty)"
-        return f"tiles drawn for place {a['position']}: {tiles}"
-    return json.dumps(a)
+    verb = {"place": "places a trader on", "add": "adds a trader on", "remove": "removes"}[t]
+    if t == "remove":
+        verb = "removes the trader from"
+    shift = (
+        f"; state {a['state']} swaps with {a['swapped_with']} to place {a['position']}"
+        if a["swapped_with"]
+        else ""
+    )
+    return f"{SEAT_LETTERS[a['seat']]} {verb} {a['location']}{shift}"
+
+
+def _move(a: dict) -> str:
+    jump = " (jumping)" if a["jumped"] else ""
+    shift = f"; swaps with state {a['swapped_with']}" if a["swapped_with"] else ""
+    return f"{SEAT_LETTERS[a['seat']]} moves {a['from']} -> {a['to']}{jump}{shift}"
+
+
+def _control(a: dict) -> str:
+    c = SEAT_LETTERS[a["controller"]] if a["controller"] is not None else "nobody"
+    s2 = SEAT_LETTERS[a["second"]] if a["second"] is not None else "nobody"
+    return (
+        f"scoring place {a['position']} (state {a['state']}, {a['tiles']} tiles): "
+        f"control {c}, second {s2}"
+    )
+
+
+def _draw(a: dict) -> str:
+    tiles = ", ".join(f"{n} {k}" for k, n in a["tiles"].items()) or "none (bag empty)"
+    return f"tiles drawn for place {a['position']}: {tiles}"
+
+
+# the sentence of each action type (simcore.frame.replay.describe)
+PHRASES = {
+    "place": _trader,
+    "add": _trader,
+    "remove": _trader,
+    "move": _move,
+    "control": _control,
+    "take": lambda a: (
+        f"{SEAT_LETTERS[a['seat']]} {'chooses' if a['chosen'] else 'takes'} a {a['tile']} tile"
+    ),
+    "receive": "{seat!L} receives {count} {tile} tile(s) as second",
+    "discard": "{count} {tile} tile(s) discarded",
+    "new_round": "{last_player!L} had the fewest traders: {first_player!L} is first player",
+    "draw": _draw,
+}
 
 
 def max_turns(rules, players: int) -> int:

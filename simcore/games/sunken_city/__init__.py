@@ -3,10 +3,7 @@ advanced game of seed 001 (variant `advanced`)."""
 
 from __future__ import annotations
 
-from simcore.frame.registry import GameSpec, register
-from simcore.games.sunken_city import play as _play
-from simcore.games.sunken_city import rules as _rules
-from simcore.games.sunken_city import state as _state
+from simcore.frame.registry import register
 from simcore.games.sunken_city import trace as _trace
 from simcore.games.sunken_city.players.presets import (
     ADVANCED_NOTE,
@@ -15,32 +12,23 @@ from simcore.games.sunken_city.players.presets import (
     rules_weights,
 )
 from simcore.games.sunken_city.players.weights import WEIGHT_NAMES
-from simcore.games.sunken_city.rules import DICE, SunkenCityRules
+from simcore.games.sunken_city.rules import SunkenCityRules
 
 SPEC = register(
-    GameSpec(
-        name="sunken-city",
-        title="Sunken City (basic game seed 000, advanced game seed 001)",
-        rules_cls=SunkenCityRules,
-        named_values={"die": DICE},
-        policies=POLICIES,
-        default_policy="balanced",
-        driver=_play.DRIVER,
-        variants=_rules.VARIANTS,
-        pack=_rules.pack,
-        end_reasons=tuple(_state.END_REASONS),
-        trace=_trace.FORMAT,
-        max_weights=len(WEIGHT_NAMES),
-        rules_weights=rules_weights,
-        weight_ranges=WEIGHT_RANGES,
-        policy_note=ADVANCED_NOTE,
-        report_variants=(
-            "base",
-            "short",
-            "no-chips",
-            "short+no-chips",
-            "value-scoring",
-            "advanced",
-        ),
-    )
+    title="Sunken City (basic game seed 000, advanced game seed 001)",
+    rules_cls=SunkenCityRules,
+    policies=POLICIES,
+    trace=_trace.FORMAT,
+    max_weights=len(WEIGHT_NAMES),
+    rules_weights=rules_weights,
+    weight_ranges=WEIGHT_RANGES,
+    policy_note=ADVANCED_NOTE,
+    report_variants=(
+        "base",
+        "short",
+        "no-chips",
+        "short+no-chips",
+        "value-scoring",
+        "advanced",
+    ),
 )

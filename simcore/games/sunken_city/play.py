@@ -124,21 +124,13 @@ def derived(s, r, k, seat):
     return 0
 
 
-CONTRACT = GameContract(
-    module=__name__,
-    layout=ROW,
-    state=StateFields.of(state, trace_full=ERR_TRACE),
-    setup=setup,
-    play_turn=play_turn,
-    check_invariants=check_invariants,
-    snapshot=snapshot,
-    scores=scores,
-    record=record,
-    standing=standing,
-    length=length,
-    derived=derived,
-    search_options=search_options,
-    search_play=search_play,
+# the hooks: each kernel is the hook of its name (simcore.frame.contract)
+CONTRACT = GameContract.declare(
+    __name__,
+    ROW,
+    StateFields.of(state, trace_full=ERR_TRACE),
+    (setup, play_turn, check_invariants, snapshot, scores, record, standing, length, derived),
+    (search_options, search_play),
     x_size=X_SIZE,
     xf_size=XF_SIZE,
 )

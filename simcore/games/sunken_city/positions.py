@@ -44,7 +44,7 @@ def from_diagram(
     """
     players = int(r[R.P_PLAYERS])
     s = S.new_state()
-    setup(s, r, S.new_trace())
+    setup(s, r, S.TRACE.new())
     v = S.view(s)
     v.sq_piece[:] = S.WATER
     v.piece_sq[:] = -1

@@ -22,6 +22,8 @@ DICE: dict[str, tuple[int, ...]] = {
 }
 # The die the rulebook gives each player count (seed 000, "Setup").
 DIE_FOR_PLAYERS = {2: "beige", 3: "black", 4: "purple"}
+# rules values a user may give by name (--set die=black)
+NAMED_VALUES = {"die": DICE}
 
 # Movement cards: (pieces raised, movement points, water-spirit icon). Reconstruction
 # (GAME-DATA.md, "Movement cards").

@@ -201,32 +201,10 @@ A_SINK_STEP = 14  # (sinking phase) from slot, to slot, spirit points left; the 
 A_BANISH = 15  # from slot (-1: it was in the grotto), grotto space, spirit points left; an
 #                A_SPIRIT_STEP (to = -2) follows when a piece sinks, then A_PHASE
 A_GROTTO = 16  # from grotto space, to grotto space
-ACTION_NAMES = (
-    "card",
-    "street",
-    "house",
-    "chip",
-    "step",
-    "spirit_begin",
-    "spirit_step",
-    "spirit_end",
-    "stack_turn",
-    "hourglass",
-    "end_turn",
-    "game_end",
-    "send_home",
-    "phase",
-    "sink_step",
-    "banish",
-    "grotto",
-)
 ACTION_WIDTH = 12
 
 
 TRACE = tracebuf.TraceShape(ACTION_WIDTH, STATE_SIZE, actions_per_turn=96)
-new_trace = TRACE.new  # (max_turns, enabled) -> a buffer for up to max_turns turns
-trace_actions = TRACE.actions
-trace_snapshots = TRACE.snapshots
 
 
 # ---------------------------------------------------------------------------------------

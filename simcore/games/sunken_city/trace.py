@@ -4,12 +4,12 @@ readable text replay. The format is documented in docs/trace-format.md.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import numpy as np
 
-from simcore.frame.replay import SEAT_LETTERS, GameTrace, TraceFormat, title_lines, winner_sentence
+from simcore.frame import replay
+from simcore.frame.replay import SEAT_LETTERS, GameTrace, TraceFormat, title_lines
 from simcore.games.sunken_city import engine
 from simcore.games.sunken_city import state as S
 from simcore.games.sunken_city.play import DRIVER
@@ -311,22 +311,16 @@ def render(trace: GameTrace) -> list[str]:
     out = title_lines(f"Sunken City, {trace.header['players']} players", trace.header)
     for t, snap in zip(trace.turns, trace.snaps):
         st = t["state"]
-        out.append("")
-        out.append(
-            f"== Round {st['round'] + 1}, turn {st['turn'] + 1}: seat {SEAT_LETTERS[st['seat']]} =="
-        )
+        out += replay.turn_heading(st)
         out.append(draw_board(snap, trace.r))
         out.append(_summary_line(st))
         for a in t["actions"]:
-            out.append("  " + describe_action(a))
+            out.append("  " + replay.describe(a, PHRASES))
     return out
 
 
 def ending(e: dict) -> str:
-    return (
-        f"Game over ({e['end_reason']}) after {e['rounds']} rounds. Scores "
-        f"{e['scores']}, tie-breaks {e['tiebreaks']}. " + winner_sentence(e)
-    )
+    return replay.game_over(e)
 
 
 def _summary_line(st: dict) -> str:
@@ -396,78 +390,91 @@ def _sent_home_text(sent: list[dict]) -> str:
     )
 
 
-def describe_action(a: dict) -> str:
-    t = a["type"]
-    if t == "card":
-        return f"plays card {a['card']}: raise {a['raise']}, move {a['move']}" + (
-            ", spirit icon" if a["icon"] else ""
-        )
-    if t == "street":
-        return (
-            "raises a street on "
-            + " and ".join(f"r{x}c{y}" for x, y in a["squares"])
-            + f" (from space {a['from_space']})"
-        )
-    if t == "house":
-        return f"raises house {a['house']} on r{a['square'][0]}c{a['square'][1]}"
-    if t == "chip":
-        return f"uses a chip for {a['extra_points']} extra movement points"
-    if t == "move":
-        steps = []
-        for s in a["path"]:
-            d = _pos(s["to"])
-            if s["recovered"]:
-                d += f" (recovers {s['recovered']})"
-            if s["banked"]:
-                d += f" (banks {s['banked']})"
-            steps.append(d)
-        return f"moves from {_pos(a['start'])}: " + " -> ".join(steps)
-    if t == "spirit":
-        how = (
-            f"rolls {a['die_roll']}"
-            if a["die_roll"] is not None
-            else f"own territory, limit {a['limit']}"
-        )
-        steps = []
-        for s in a["path"]:
-            d = f"{_pos(s['to'])} ({s['sunk']['piece']} sinks)"
-            d += _sent_home_text(s["sent_home"])
-            steps.append(d)
-        return f"moves the spirit ({how}) from {_pos(a['start'])}: " + (
-            " -> ".join(steps) if steps else "no step"
-        )
-    if t == "sink":
-        steps = []
-        for s in a["path"]:
-            d = _pos(s["to"])
-            if s["sunk"]:
-                d += f" ({s['sunk']['piece']} sinks)"
-            d += _sent_home_text(s["sent_home"])
-            steps.append(d)
-        return f"moves the spirit (sinking phase) from {_pos(a['start'])}: " + " -> ".join(steps)
-    if t == "banish":
-        d = f"banishes the spirit to grotto space {a['grotto']}"
-        if a["sunk"]:
-            d += f" ({a['sunk']['piece']} sinks)"
-        return d + _sent_home_text(a["sent_home"])
-    if t == "phase":
-        where = (
-            f"grotto space {a['spirit']['grotto']}"
-            if isinstance(a["spirit"], dict) and "grotto" in a["spirit"]
-            else _pos(a["spirit"])
-        )
-        unit = "spirit" if a["phase"] == "sinking" else "building"
-        return f"the {a['phase']} phase begins ({a['points']} {unit} points; the spirit at {where})"
-    if t == "grotto":
-        return f"sends the spirit from grotto space {a['from']} to grotto space {a['to']}"
-    if t == "stack_turn":
-        return f"street space {a['draw_space']} turns face up"
-    if t == "hourglass":
-        return "the hourglass shows: this round is the last"
-    if t == "end_turn":
-        extra = f" ({a['unraised']} pieces could not be raised)" if a["unraised"] else ""
-        return "ends the turn" + extra
-    return json.dumps(a)
+def _card(a: dict) -> str:
+    icon = ", spirit icon" if a["icon"] else ""
+    return f"plays card {a['card']}: raise {a['raise']}, move {a['move']}{icon}"
+
+
+def _street(a: dict) -> str:
+    squares = " and ".join(f"r{x}c{y}" for x, y in a["squares"])
+    return f"raises a street on {squares} (from space {a['from_space']})"
+
+
+def _move_step(s: dict) -> str:
+    d = _pos(s["to"])
+    if s["recovered"]:
+        d += f" (recovers {s['recovered']})"
+    if s["banked"]:
+        d += f" (banks {s['banked']})"
+    return d
+
+
+def _spirit_step(s: dict) -> str:
+    return f"{_pos(s['to'])} ({s['sunk']['piece']} sinks)" + _sent_home_text(s["sent_home"])
+
+
+def _sink_step(s: dict) -> str:
+    sunk = f" ({s['sunk']['piece']} sinks)" if s["sunk"] else ""
+    return _pos(s["to"]) + sunk + _sent_home_text(s["sent_home"])
+
+
+def _move(a: dict) -> str:
+    return f"moves from {_pos(a['start'])}: " + " -> ".join(map(_move_step, a["path"]))
+
+
+def _spirit(a: dict) -> str:
+    how = (
+        f"rolls {a['die_roll']}"
+        if a["die_roll"] is not None
+        else f"own territory, limit {a['limit']}"
+    )
+    steps = " -> ".join(map(_spirit_step, a["path"])) or "no step"
+    return f"moves the spirit ({how}) from {_pos(a['start'])}: {steps}"
+
+
+def _sink(a: dict) -> str:
+    steps = " -> ".join(map(_sink_step, a["path"]))
+    return f"moves the spirit (sinking phase) from {_pos(a['start'])}: {steps}"
+
+
+def _banish(a: dict) -> str:
+    d = f"banishes the spirit to grotto space {a['grotto']}"
+    if a["sunk"]:
+        d += f" ({a['sunk']['piece']} sinks)"
+    return d + _sent_home_text(a["sent_home"])
+
+
+def _phase(a: dict) -> str:
+    where = (
+        f"grotto space {a['spirit']['grotto']}"
+        if isinstance(a["spirit"], dict) and "grotto" in a["spirit"]
+        else _pos(a["spirit"])
+    )
+    unit = "spirit" if a["phase"] == "sinking" else "building"
+    return f"the {a['phase']} phase begins ({a['points']} {unit} points; the spirit at {where})"
+
+
+def _end_turn(a: dict) -> str:
+    extra = f" ({a['unraised']} pieces could not be raised)" if a["unraised"] else ""
+    return "ends the turn" + extra
+
+
+# the sentence of each action type (simcore.frame.replay.describe)
+PHRASES = {
+    "card": _card,
+    "street": _street,
+    "house": lambda a: f"raises house {a['house']} on r{a['square'][0]}c{a['square'][1]}",
+    "chip": "uses a chip for {extra_points} extra movement points",
+    "move": _move,
+    "spirit": _spirit,
+    "sink": _sink,
+    "banish": _banish,
+    "phase": _phase,
+    "grotto": "sends the spirit from grotto space {from} to grotto space {to}",
+    "stack_turn": "street space {draw_space} turns face up",
+    "hourglass": "the hourglass shows: this round is the last",
+    "end_turn": _end_turn,
+}
 
 
 def turn_actions(snap: np.ndarray, recs: np.ndarray, r: np.ndarray) -> list[dict]:

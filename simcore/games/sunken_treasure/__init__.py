@@ -3,10 +3,7 @@ third shark, steal from the surface. 1 to 4 players; one player plays against a 
 
 from __future__ import annotations
 
-from simcore.frame.registry import GameSpec, PolicySpec, WeightRange, register
-from simcore.games.sunken_treasure import play as _play
-from simcore.games.sunken_treasure import rules as _rules
-from simcore.games.sunken_treasure import state as _state
+from simcore.frame.registry import PolicySpec, WeightRange, register
 from simcore.games.sunken_treasure import trace as _trace
 from simcore.games.sunken_treasure.policies import (
     POL_BALANCED,
@@ -85,19 +82,11 @@ POLICIES = {
 
 
 SPEC = register(
-    GameSpec(
-        name="sunken-treasure",
-        title="Sunken Treasure (seed 004)",
-        rules_cls=SunkenTreasureRules,
-        policies=POLICIES,
-        default_policy="balanced",
-        driver=_play.DRIVER,
-        variants=_rules.VARIANTS,
-        pack=_rules.pack,
-        end_reasons=tuple(_state.END_REASONS),
-        trace=_trace.FORMAT,
-        weight_ranges=WEIGHT_RANGES,
-        search_defaults={"budget": 1024.0},
-        report_variants=("base", "bank-on-surface", "keep-safety", "four-sharks"),
-    )
+    title="Sunken Treasure (seed 004)",
+    rules_cls=SunkenTreasureRules,
+    policies=POLICIES,
+    trace=_trace.FORMAT,
+    weight_ranges=WEIGHT_RANGES,
+    search_defaults={"budget": 1024.0},
+    report_variants=("base", "bank-on-surface", "keep-safety", "four-sharks"),
 )

@@ -140,12 +140,6 @@ def act_surface(s, r, tr, seat):
 
 
 @kernel(inline="always")
-def do_surface(s, r, tr, seat):
-    """act_surface, then the end of the turn."""
-    return E.turn_done(s, r, tr, act_surface(s, r, tr, seat))
-
-
-@kernel(inline="always")
 def act_dive(s, r, tr, seat):
     """'To dive again, turn over your Diver Up card.' A theft under way ends (ruling: the
     thief has left the surface)."""
@@ -161,12 +155,6 @@ def act_dive(s, r, tr, seat):
 
 
 @kernel(inline="always")
-def do_dive(s, r, tr, seat):
-    """act_dive, then the end of the turn."""
-    return E.turn_done(s, r, tr, act_dive(s, r, tr, seat))
-
-
-@kernel(inline="always")
 def act_bank(s, r, tr, seat):
     """'bank any captured treasure by turning your Treasure Cards face down ... Banking
     Treasure completes a turn.'"""
@@ -176,12 +164,6 @@ def act_bank(s, r, tr, seat):
     E.count(s, seat, S.C_BANKS)
     E.record(tr, s, S.A_BANK, v, E.banked_value(s, r, seat))
     return 0
-
-
-@kernel(inline="always")
-def do_bank(s, r, tr, seat):
-    """act_bank, then the end of the turn."""
-    return E.turn_done(s, r, tr, act_bank(s, r, tr, seat))
 
 
 @kernel
@@ -246,9 +228,3 @@ def act_steal(s, r, tr, rng, seat, target):
     if outcome == S.O_OPENED:
         E.check_target(s, r, seat)
     return 0
-
-
-@kernel(inline="always")
-def do_steal(s, r, tr, rng, seat, target):
-    """act_steal, then the end of the turn."""
-    return E.turn_done(s, r, tr, act_steal(s, r, tr, rng, seat, target))

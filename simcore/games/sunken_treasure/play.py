@@ -10,19 +10,10 @@ from __future__ import annotations
 
 from simcore.frame.contract import GameContract, StateFields
 from simcore.frame.jit import kernel
-from simcore.frame.skeleton import DERIVED, RowLayout, bind_driver
-from simcore.games.sunken_treasure import (
-    engine,
-    engine_invariants,
-    search_player,
-    state,
-)
+from simcore.frame.skeleton import DERIVED, RowLayout, ahead_if_won, bind_driver, counter_block
+from simcore.games.sunken_treasure import engine, engine_invariants, search_player, state
 from simcore.games.sunken_treasure.board import MAX_PLAYERS
-from simcore.games.sunken_treasure.engine import (
-    ERR_ILLEGAL,
-    banked_value,
-    n_banked,
-)
+from simcore.games.sunken_treasure.engine import ERR_ILLEGAL, banked_value, n_banked
 from simcore.games.sunken_treasure.policies import (
     LT_SIZE,
     POL_RANDOM,
@@ -45,22 +36,7 @@ ROW = RowLayout(
         ("treasure_short", state.S_SHORT),
         ("treasure_left", DERIVED),
     ),
-    seat_counters=(
-        ("cards_banked", DERIVED),
-        ("containers_opened", state.C_OPENED),
-        ("treasure_taken", state.C_CARDS_TAKEN),
-        ("locks_failed", state.C_LOCKS_FAILED),
-        ("trap_surfaced", state.C_TRAP_SURFACED),
-        ("shark_attacked", state.C_ATTACKED),
-        ("value_lost", state.C_VALUE_LOST),
-        ("thefts", state.C_THEFTS),
-        ("thefts_won", state.C_THEFTS_WON),
-        ("cards_robbed", state.C_ROBBED),
-        ("surfaced", state.C_SURFACED),
-        ("banks", state.C_BANKS),
-        ("safety", state.C_SAFETY),
-        ("abandoned", state.C_ABANDONED),
-    ),
+    seat_counters=(("cards_banked", DERIVED), *counter_block(state.COUNTER_NAMES)),
     seat_base=state.O_SEATS + state.F_CNT,
     seat_stride=state.SEAT_W,
 )
@@ -94,10 +70,8 @@ def standing(s, r, seat):
     2**26: 64 cards of at most $1,000,000). `won`: the seat banked the target and so ended and
     won the game. The dollars carried are not counted: they are at risk, and the winner rule
     does not look at them."""
-    v = banked_value(s, r, seat)
-    if s[state.S_END_REASON] == state.END_TARGET and s[state.S_WINNER] == seat:
-        v += 1 << 52
-    return v
+    won = s[state.S_END_REASON] == state.END_TARGET and s[state.S_WINNER] == seat
+    return ahead_if_won(banked_value(s, r, seat), won, 52)
 
 
 @kernel(inline="always")
@@ -118,24 +92,15 @@ def derived(s, r, k, seat):
     return 0
 
 
-CONTRACT = GameContract(
-    module=__name__,
-    layout=ROW,
-    state=StateFields.of(state, trace_full=engine.ERR_TRACE),
-    setup=engine.setup,
-    play_turn=play_turn,
-    check_invariants=engine_invariants.check_invariants,
-    snapshot=engine.snapshot,
-    scores=engine.scores,
-    record=engine.record,
-    standing=standing,
-    winners=engine.winners,
-    derived=derived,
+# the hooks: each kernel is the hook of its name (simcore.frame.contract)
+CONTRACT = GameContract.declare(
+    __name__,
+    ROW,
+    StateFields.of(state, trace_full=engine.ERR_TRACE),
+    (engine.setup, play_turn, engine_invariants.check_invariants, engine.snapshot),
+    (engine.scores, engine.record, standing, engine.winners, derived, standing_version),
+    search_player.HOOKS,
     tables=lock_table,  # filled once per block of games
-    standing_version=standing_version,
-    search_options=search_player.search_options,
-    search_play=search_player.search_play,
-    search_hide=search_player.search_hide,
     x_size=state.X_SIZE,
     table_size=LT_SIZE,
     zero_state=False,

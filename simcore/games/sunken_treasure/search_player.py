@@ -49,3 +49,6 @@ def search_hide(s, r, seat, rng):
     shuffle(s, S.O_ITEM_DECK, s[S.S_ITEM_N], rng)
     shuffle(s, S.O_ATT_DECK, s[S.S_ATT_N], rng)
     shuffle(s, S.O_TRE_DECK, s[S.S_TRE_N], rng)
+
+
+HOOKS = (search_options, search_play, search_hide)

@@ -94,7 +94,23 @@ C_SURFACED = 9  # surfacings by choice
 C_BANKS = 10  # turns spent banking
 C_SAFETY = 11  # Safety cards played
 C_ABANDONED = 12  # locks or thefts given up
-N_CNT = 13
+# the C_* counters' names by index (the row's seat counters, after cards_banked)
+COUNTER_NAMES = (
+    "containers_opened",
+    "treasure_taken",
+    "locks_failed",
+    "trap_surfaced",
+    "shark_attacked",
+    "value_lost",
+    "thefts",
+    "thefts_won",
+    "cards_robbed",
+    "surfaced",
+    "banks",
+    "safety",
+    "abandoned",
+)
+N_CNT = len(COUNTER_NAMES)
 SEAT_W = F_CNT + N_CNT
 STATE_SIZE = O_SEATS + MAX_PLAYERS * SEAT_W
 
@@ -190,25 +206,6 @@ A_RESHUFFLE = 13  # deck id (0 item, 1 attempt, 2 treasure), cards shuffled into
 A_END_TURN = 14  # (no fields)
 A_GAME_END = 15  # end reason, winner, win mask, error
 A_SHORT = 16  # treasure cards owed that no deck could pay
-ACTION_NAMES = (
-    "search",
-    "claim",
-    "attempt",
-    "treasure",
-    "safety",
-    "surface",
-    "dive",
-    "bank",
-    "theft",
-    "abandon",
-    "theft_ended",
-    "shark_attack",
-    "sharks_cleared",
-    "reshuffle",
-    "end_turn",
-    "game_end",
-    "short",
-)
 ACTION_WIDTH = 12
 
 # Attempt outcomes (A_ATTEMPT, A_THEFT).
@@ -220,9 +217,6 @@ UP_NAMES = ("by choice", "shark attack", "second trap")
 
 
 TRACE = tracebuf.TraceShape(ACTION_WIDTH, STATE_SIZE, actions_per_turn=16)
-new_trace = TRACE.new  # (max_turns, enabled) -> a buffer for up to max_turns turns
-trace_actions = TRACE.actions
-trace_snapshots = TRACE.snapshots
 
 
 # ---------------------------------------------------------------------------------------

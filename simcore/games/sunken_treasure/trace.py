@@ -4,10 +4,9 @@ readable text replay. The format is documented in docs/trace-format-sunken-treas
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 
+from simcore.frame import replay
 from simcore.frame.replay import SEAT_LETTERS, GameTrace, TraceFormat, title_lines
 from simcore.games.sunken_treasure import state as S
 from simcore.games.sunken_treasure.board import ATTEMPT_NAMES, DECK_NAMES, ITEM_NAMES
@@ -149,50 +148,58 @@ def actions_json(recs: np.ndarray) -> list[dict]:
     return out
 
 
-def describe_action(a: dict) -> str:
-    t = a["type"]
-    L = SEAT_LETTERS
-    if t == "search":
-        return f"searches: {a['card']}" + (
-            f" ({a['sharks']} shark(s) on the board)" if a["card"] == "shark" else ""
-        )
-    if t == "claim":
-        return f"claims an {a['container']}: {a['cards']} treasure card(s)"
-    if t == "attempt":
-        extra = f", {a['cards']} treasure card(s)" if a["outcome"] == "opened" else ""
-        return f"attempts the {a['container']}: {a['card']} -> {a['outcome']}{extra}"
-    if t == "treasure":
-        return f"  seat {L[a['seat']]} takes a ${a['value']:,} treasure card"
-    if t == "safety":
-        return f"plays a Safety card: a shark is discarded ({a['sharks_left']} left)"
-    if t == "surface":
-        lost = f", loses ${a['lost']:,} unbanked" if a["lost"] else ""
-        if a["reason"] == "by choice":
-            return f"seat {L[a['seat']]} surfaces (Diver Up), discarding items and attempts"
-        return f"seat {L[a['seat']]} is forced up ({a['reason']}){lost}"
-    if t == "dive":
-        return "dives (Diver Down)"
-    if t == "bank":
-        return f"banks ${a['value']:,} (banked total ${a['banked_total']:,})"
-    if t == "theft":
-        got = f", steals ${a['stolen']:,}" if a["stolen"] is not None else ""
-        return f"tries seat {L[a['target']]}'s safe: {a['card']} -> {a['outcome']}{got}"
-    if t == "abandon":
-        if "lock" in a:
-            return f"gives up the trapped {a['lock']}"
-        return f"gives up the theft on seat {L[a['theft_on']]}"
-    if t == "theft_ended":
-        return f"  seat {L[a['thief']]}'s theft on seat {L[a['target']]} is abandoned"
-    if t == "shark_attack":
-        who = ", ".join(L[k] for k in a["divers"]) or "nobody"
-        return f"SHARK ATTACK: divers {who} must surface and lose all but banked treasure"
-    if t == "sharks_cleared":
-        return f"  everyone is up: {a['sharks']} shark(s) discarded"
-    if t == "reshuffle":
-        return f"  the {a['deck']} discards ({a['cards']}) are shuffled into a new deck"
-    if t == "short":
-        return "  no treasure card left to take"
-    return json.dumps(a)
+def _search(a: dict) -> str:
+    sharks = f" ({a['sharks']} shark(s) on the board)" if a["card"] == "shark" else ""
+    return f"searches: {a['card']}{sharks}"
+
+
+def _attempt(a: dict) -> str:
+    extra = f", {a['cards']} treasure card(s)" if a["outcome"] == "opened" else ""
+    return f"attempts the {a['container']}: {a['card']} -> {a['outcome']}{extra}"
+
+
+def _surface(a: dict) -> str:
+    seat = SEAT_LETTERS[a["seat"]]
+    if a["reason"] == "by choice":
+        return f"seat {seat} surfaces (Diver Up), discarding items and attempts"
+    lost = f", loses ${a['lost']:,} unbanked" if a["lost"] else ""
+    return f"seat {seat} is forced up ({a['reason']}){lost}"
+
+
+def _theft(a: dict) -> str:
+    got = f", steals ${a['stolen']:,}" if a["stolen"] is not None else ""
+    return f"tries seat {SEAT_LETTERS[a['target']]}'s safe: {a['card']} -> {a['outcome']}{got}"
+
+
+def _abandon(a: dict) -> str:
+    if "lock" in a:
+        return f"gives up the trapped {a['lock']}"
+    return f"gives up the theft on seat {SEAT_LETTERS[a['theft_on']]}"
+
+
+def _shark_attack(a: dict) -> str:
+    who = ", ".join(SEAT_LETTERS[k] for k in a["divers"]) or "nobody"
+    return f"SHARK ATTACK: divers {who} must surface and lose all but banked treasure"
+
+
+# the sentence of each action type (simcore.frame.replay.describe)
+PHRASES = {
+    "search": _search,
+    "claim": "claims an {container}: {cards} treasure card(s)",
+    "attempt": _attempt,
+    "treasure": "  seat {seat!L} takes a ${value:,} treasure card",
+    "safety": "plays a Safety card: a shark is discarded ({sharks_left} left)",
+    "surface": _surface,
+    "dive": "dives (Diver Down)",
+    "bank": "banks ${value:,} (banked total ${banked_total:,})",
+    "theft": _theft,
+    "abandon": _abandon,
+    "theft_ended": "  seat {thief!L}'s theft on seat {target!L} is abandoned",
+    "shark_attack": _shark_attack,
+    "sharks_cleared": "  everyone is up: {sharks} shark(s) discarded",
+    "reshuffle": "  the {deck} discards ({cards}) are shuffled into a new deck",
+    "short": "  no treasure card left to take",
+}
 
 
 def _seat_line(k: int, st: dict) -> str:
@@ -225,7 +232,7 @@ def render(trace: GameTrace) -> list[str]:
         for k, seat in enumerate(st["seats"]):
             out.append(_seat_line(k, seat))
         for a in t["actions"]:
-            out.append("  " + describe_action(a))
+            out.append("  " + replay.describe(a, PHRASES))
     return out
 
 
