@@ -33,6 +33,12 @@ class RulesBase:
     GAME: ClassVar[str] = ""
     MIN_PLAYERS: ClassVar[int] = 1
     MAX_PLAYERS: ClassVar[int] = 4
+    # the designer's additions (seat compensation, issue #38; not the publisher's rules): left
+    # out of `resolved` (the trace header, the hash) while at their defaults, so that a game
+    # without them keeps its rules hash and traces; shown as soon as one is set
+    ADDITIONS: ClassVar[tuple[str, ...]] = ()
+    # the additions that give each seat its own amount (tuples, seat 0 first): compensation
+    SEAT_FIELDS: ClassVar[tuple[str, ...]] = ()
 
     def __init_subclass__(cls, game: str = "", players: tuple[int, int] = (1, 4), **kw) -> None:
         super().__init_subclass__(**kw)
@@ -48,6 +54,7 @@ class RulesBase:
                 f"not {players}"
             )
         self.check_fields()
+        self.check_seat_fields(players)
         self.check(players)
 
     def check_fields(self) -> None:
@@ -72,8 +79,33 @@ class RulesBase:
         """The rules as plain data (tuples as lists), with what depends on the player count
         resolved (resolved_extra)."""
         d = {k: _plain(v) for k, v in dataclasses.asdict(self).items()}  # type: ignore[call-overload]
+        defaults = {f.name: f.default for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+        for name in self.ADDITIONS:
+            if getattr(self, name) == defaults[name]:
+                del d[name]
         d.update(self.resolved_extra(players))
         return d
+
+    def seat_values(self, name: str, players: int) -> tuple[int, ...]:
+        """A per-seat field (SEAT_FIELDS) for this player count: one amount per seat, the
+        seats it does not name 0."""
+        v = tuple(getattr(self, name))
+        return (v + (0,) * players)[:players]
+
+    def check_seat_fields(self, players: int | None) -> None:
+        """Each per-seat field names at most MAX_PLAYERS seats, and none beyond the player
+        count with an amount (RulesError naming the field)."""
+        for name in self.SEAT_FIELDS:
+            v = tuple(getattr(self, name))
+            if len(v) > self.MAX_PLAYERS:
+                raise RulesError(
+                    f"{name} gives {len(v)} seats, the game has at most {self.MAX_PLAYERS}"
+                )
+            if players is not None and any(v[players:]):
+                raise RulesError(
+                    f"{name} gives seat {players + next(i for i, x in enumerate(v[players:]) if x)}"
+                    f" an amount, but the game has {players} players (seats 0 to {players - 1})"
+                )
 
     def resolved_extra(self, players: int) -> dict:
         """Fields of `resolved` that depend on the player count (none by default)."""

@@ -190,6 +190,9 @@ def setup(s, r, tr):
         s[S.O_STACKS + k] = r[R.P_FACEDOWN]
     s[S.S_STREETS_IN_BOX] = r[R.P_TOTAL_STREETS] - r[R.P_STREETS1] - 4 * r[R.P_FACEDOWN]
     s[S.S_CHIP_SUPPLY] = r[R.P_CHIP_SUPPLY]  # "The 8 water spirit chips are placed ready"
+    for seat in range(players):  # compensation (seat_chips): chips from the supply
+        s[S.O_CHIPS + seat] = r[R.R_SEAT_CHIPS + seat]
+        s[S.S_CHIP_SUPPLY] -= r[R.R_SEAT_CHIPS + seat]
     if r[R.P_ADVANCED] == 1:
         # seed 001: "Place all 10 numbered buildings in their grotto spaces ... Place Neptune
         # next to building 10; he is also considered to be in grotto space 10"; "Game starts
@@ -363,7 +366,8 @@ def end_sinking(s, r, tr):
 def scores(s, r, score, tiebreak):
     """Fill score[seat], tiebreak[seat]. 'count': "whoever has the most treasures in their
     village", tie-break "the values of the treasures in the village are added up"; 'value'
-    (seed 001): the sum only."""
+    (seed 001): the sum only. The compensation (seat_points to the score, seat_value to the
+    values banked) is added."""
     for seat in range(r[R.P_PLAYERS]):
         cnt = 0
         val = 0
@@ -371,9 +375,10 @@ def scores(s, r, score, tiebreak):
             if treasure(s, seat, t) == S.BANKED:
                 cnt += 1
                 val += treasure_value(t)
+        val += r[R.R_SEAT_VALUE + seat]
         if r[R.P_SCORING] == 0:
-            score[seat] = cnt
+            score[seat] = cnt + r[R.R_SEAT_POINTS + seat]
             tiebreak[seat] = val
         else:
-            score[seat] = val
+            score[seat] = val + r[R.R_SEAT_POINTS + seat]
             tiebreak[seat] = 0

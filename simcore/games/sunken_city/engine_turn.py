@@ -138,5 +138,10 @@ def do_end_turn(s, r, tr):
         elif s[S.S_ROUND] >= r[R.P_MAX_ROUNDS]:
             s[S.S_END_REASON] = S.END_ROUND_LIMIT
             s[S.S_GAME_OVER] = 1
+    elif s[S.S_END_REASON] >= 0 and r[R.P_FINISH_ROUND] == 0:
+        # finish_round=false (a designer's alternative): the game ends with this turn; the
+        # round begun counts as played
+        s[S.S_ROUND] += 1
+        s[S.S_GAME_OVER] = 1
     s[S.S_SEAT] = seat
     return 0

@@ -24,7 +24,14 @@ from simcore.games.sunken_city.players.random import POL_RANDOM, random_turn
 from simcore.games.sunken_city.players.scratch import X_SIZE, XF_SIZE
 from simcore.games.sunken_city.players.search import search_options, search_play
 from simcore.games.sunken_city.players.turn import POL_HEURISTIC, heuristic_turn
-from simcore.games.sunken_city.rules import MAX_PLAYERS, N_SPACES, N_TREASURES, P_SCORING
+from simcore.games.sunken_city.rules import (
+    MAX_PLAYERS,
+    N_SPACES,
+    N_TREASURES,
+    P_SCORING,
+    R_SEAT_POINTS,
+    R_SEAT_VALUE,
+)
 
 # The result row: common columns, then Sunken City's counters (name, state field).
 ROW = RowLayout(
@@ -93,16 +100,18 @@ def length(s, r):
 def standing(s, r, seat):
     """The seat's standing (docs/rules-sunken-city.md, "Standing"): its score and tie-break as
     `scores` counts them, score * 128 + tie-break ('count': treasures banked, then their
-    values, at most 67; 'value': the values banked)."""
+    values, at most 67 (+ seat_value, at most 50); 'value': the values banked), the
+    compensation included (seat_points, seat_value: a head start)."""
     cnt = 0
     val = 0
     for t in range(N_TREASURES):
         if treasure(s, seat, t) == state.BANKED:
             cnt += 1
             val += treasure_value(t)
+    val += r[R_SEAT_VALUE + seat]  # at most 67 + 50: below 128
     if r[P_SCORING] == 0:
-        return cnt * 128 + val
-    return val * 128
+        return (cnt + r[R_SEAT_POINTS + seat]) * 128 + val
+    return (val + r[R_SEAT_POINTS + seat]) * 128
 
 
 @kernel

@@ -126,6 +126,22 @@ class SunkenCityRules(RulesBase, game="sunken-city", players=(2, MAX_PLAYERS)):
     """a player whose adventurer sinks under a spirit they moved themselves gets a chip too
     (seed 001's advanced text drops seed 000's 'only if another player moved Neptune'; the
     default keeps seed 000's condition in both games: ruling)"""
+    # the designer's additions (seat compensation, issue #38; docs/rules-sunken-city.md)
+    seat_chips: tuple[int, ...] = in_range((), 0, 100)
+    """compensation: water-spirit chips each seat holds at the start, seat 0 first (taken from
+    the supply; needs chips in play), e.g. 0,0,1"""
+    seat_points: tuple[int, ...] = in_range((), -50, 50)
+    """compensation: points added to each seat's final score, seat 0 first, in the scoring's
+    unit (treasures under 'count', treasure value under 'value'), e.g. 0,1,0"""
+    seat_value: tuple[int, ...] = in_range((), 0, 50)
+    """compensation: treasure value added to each seat's banked treasures at the end, seat 0
+    first: the tie-break under 'count' (a finer step than a point), the score under 'value'"""
+    finish_round: bool = True
+    """when an end condition occurs the round is finished (the rulebook); false: the game ends
+    with the turn in which it occurs (a designer's alternative)"""
+
+    ADDITIONS = ("seat_chips", "seat_points", "seat_value", "finish_round")
+    SEAT_FIELDS = ("seat_chips", "seat_points", "seat_value")
 
     # ----------------------------------------------------------------------------------
     def check(self, players: int | None) -> None:
@@ -173,6 +189,14 @@ class SunkenCityRules(RulesBase, game="sunken-city", players=(2, MAX_PLAYERS)):
             raise RulesError("corners_2p must name two different corners 0-3")
         if any(c not in (0, 1, 2, 3) for c in self.corners_2p):
             raise RulesError("corners_2p must name two different corners 0-3")
+        if any(self.seat_chips):
+            if not self.chips:
+                raise RulesError("seat_chips needs the chips in play (chips=true)")
+            if sum(self.seat_chips) > self.chip_supply:
+                raise RulesError(
+                    f"seat_chips hands out {sum(self.seat_chips)} chips but the supply holds "
+                    f"{self.chip_supply} (chip_supply)"
+                )
         if self.advanced:
             if self.action_order != "intermingled":
                 raise RulesError(
@@ -318,7 +342,8 @@ P_N_SPOTS = 17  # street spots of the board (pairs of squares, or single squares
 P_ADVANCED = 18  # 1: seed 001's advanced game (phases)
 P_SELF_CHIP = 19  # 1: a chip also for sinking one's own adventurer
 P_CHIP_ANY_TIME = 20  # 1: chip_timing = any-time (a chip also in the middle of a move)
-N_PARAMS = 21
+P_FINISH_ROUND = 21  # 1: the round is finished when an end condition occurs (the rulebook)
+N_PARAMS = 22
 MAX_FACES = 20
 MAX_CARDS = 15
 R_KIND = N_PARAMS  # [81] LIGHT, DARK, CENTRE
@@ -329,7 +354,10 @@ R_CARDS = R_DIE + MAX_FACES  # [15 x 3] raise, move, icon
 R_HOUSE_SQ = R_CARDS + 3 * MAX_CARDS  # [81] the squares that take houses (first P_N_HOUSE_SQ)
 R_SPOTS = R_HOUSE_SQ + N_SQUARES  # [144 x 2] street spots: two edge-adjacent non-centre
 #                                    squares (b = -1 for 1-square streets); first P_N_SPOTS
-RULES_SIZE = R_SPOTS + 2 * 2 * SIZE * (SIZE - 1)
+R_SEAT_CHIPS = R_SPOTS + 2 * 2 * SIZE * (SIZE - 1)  # [4] chips each seat starts with
+R_SEAT_POINTS = R_SEAT_CHIPS + MAX_PLAYERS  # [4] points added to each seat's final score
+R_SEAT_VALUE = R_SEAT_POINTS + MAX_PLAYERS  # [4] treasure value added to each seat's banked
+RULES_SIZE = R_SEAT_VALUE + MAX_PLAYERS
 
 # Square kinds.
 LIGHT, DARK, CENTRE = 0, 1, 2
@@ -358,6 +386,10 @@ def pack(rules: SunkenCityRules, players: int) -> np.ndarray:
     r[P_MAX_ROUNDS] = rules.max_rounds
     r[P_ADVANCED] = int(rules.advanced)
     r[P_SELF_CHIP] = int(rules.chip_for_own_sinking)
+    r[P_FINISH_ROUND] = int(rules.finish_round)
+    r[R_SEAT_CHIPS : R_SEAT_CHIPS + players] = rules.seat_values("seat_chips", players)
+    r[R_SEAT_POINTS : R_SEAT_POINTS + players] = rules.seat_values("seat_points", players)
+    r[R_SEAT_VALUE : R_SEAT_VALUE + players] = rules.seat_values("seat_value", players)
     flat = rules.board.replace("/", "")
     r[P_CENTRE] = flat.index("C")
     r[P_N_CARDS] = len(rules.cards)
