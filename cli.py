@@ -791,6 +791,90 @@ def ladder(
     render(analyse(run), plot, json_out, package_version(), typer.echo)
 
 
+@command()
+def compensate(
+    game: GameArg,
+    players: PlayersOpt = None,
+    games_: _opt(str, "--games", "-g", help="games a screened candidate (same seed)") = "2000",
+    confirm_games: _opt(
+        str, "--confirm-games", help="fresh games for the confirmation of each finalist"
+    ) = "40000",
+    level_games: _opt(str, "--level-games", help="games at each level checked") = "2000",
+    policy: _opt(
+        str | None, "--policy", help="the player in every seat  [default: the game's default]"
+    ) = None,
+    policy_file: PolicyFileOpt = None,
+    field: _opt(
+        list[str] | None, "--field", help="a compensation field to search (repeatable)"
+    ) = None,
+    max_amount: _opt(
+        int | None, "--max-amount", help="largest amount a seat gets  [default: per field]"
+    ) = None,
+    budget: _opt(int, "--budget", help="candidates per field (optuna beyond)") = 300,
+    tolerance: _opt(
+        float, "--tolerance", help="fair: every pair of seats within this many points"
+    ) = 1.5,
+    level: _opt(
+        list[str] | None,
+        "--level",
+        help="a player to check the compensation with (repeatable)  [default: the default "
+        "player and search]",
+    ) = None,
+    every_rung: _opt(bool, "--ladder", help="check it at every rung of the ladder") = False,
+    variant: VariantOpt = None,
+    set_: SetOpt = None,
+    rules_file: RulesFileOpt = None,
+    seed: SeedOpt = DEFAULT_SEED,
+    json_out: JsonOpt = False,
+    run_opts: dict[str, Any] = RUN,
+) -> None:
+    """The smallest seat compensation that evens the seats (chips, points, ... per seat):
+    screened on common random numbers, confirmed on fresh games, checked at every level
+    (docs/compensation.md)."""
+    import json as _json
+
+    from analysis.compensation import analyse, fair_status, text_lines
+    from simcore.frame.registry import get_game
+    from simcore.studies.compensate import run_compensate
+
+    rules = _rules(variant, set_, rules_file, None, policy_file, game)
+    spec = get_game(game)
+
+    def stage(line: str) -> None:
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+
+    try:
+        run = run_compensate(
+            spec,
+            players,
+            _count(games_),
+            confirm_games=_count(confirm_games, "--confirm-games"),
+            level_games=_count(level_games, "--level-games"),
+            seed=seed,
+            policy=policy,
+            fields=field,
+            max_amount=max_amount,
+            budget=budget,
+            tolerance=tolerance,
+            levels=level,
+            ladder=every_rung,
+            judge=fair_status,
+            echo=stage,
+            **rules,
+            **_run(run_opts, True),
+        )
+    except KeyboardInterrupt:
+        sys.stderr.write("\nerror: interrupted (compensate keeps no checkpoint)\n")
+        raise typer.Exit(130) from None
+    result = analyse(run, spec.rules_cls.SEAT_WORDS)
+    if json_out:
+        typer.echo(_json.dumps(result, indent=1))
+        return
+    for line in text_lines(result):
+        typer.echo(line)
+
+
 def main() -> None:
     """Entry point: run the app; any input error is one line on stderr and exit status 2."""
     try:

@@ -37,8 +37,12 @@ class RulesBase:
     # out of `resolved` (the trace header, the hash) while at their defaults, so that a game
     # without them keeps its rules hash and traces; shown as soon as one is set
     ADDITIONS: ClassVar[tuple[str, ...]] = ()
-    # the additions that give each seat its own amount (tuples, seat 0 first): compensation
+    # the additions that give each seat its own amount (tuples, seat 0 first): compensation;
+    # SEAT_SEARCH: the largest amount `balance compensate` gives a seat by default; SEAT_WORDS:
+    # what a rulebook prints, '{n}' the amount, '{s}' 's' when it is not 1
     SEAT_FIELDS: ClassVar[tuple[str, ...]] = ()
+    SEAT_SEARCH: ClassVar[dict[str, int]] = {}
+    SEAT_WORDS: ClassVar[dict[str, str]] = {}
 
     def __init_subclass__(cls, game: str = "", players: tuple[int, int] = (1, 4), **kw) -> None:
         super().__init_subclass__(**kw)

@@ -142,6 +142,12 @@ class SunkenCityRules(RulesBase, game="sunken-city", players=(2, MAX_PLAYERS)):
 
     ADDITIONS = ("seat_chips", "seat_points", "seat_value", "finish_round")
     SEAT_FIELDS = ("seat_chips", "seat_points", "seat_value")
+    SEAT_SEARCH = {"seat_chips": 2, "seat_points": 1, "seat_value": 8}
+    SEAT_WORDS = {
+        "seat_chips": "starts with {n} water-spirit chip{s}",
+        "seat_points": "scores {n} point{s} more at the end",
+        "seat_value": "adds {n} to the value of its treasures at the end",
+    }
 
     # ----------------------------------------------------------------------------------
     def check(self, players: int | None) -> None:

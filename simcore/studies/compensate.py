@@ -1,0 +1,377 @@
+"""`balance compensate`: the simulator's side of seat compensation ("komi", issue #38;
+analysis.compensation judges and words what is played here; docs/compensation.md).
+
+A game offers per-seat compensation as rules fields (its rules class' SEAT_FIELDS, each a rule
+a rulebook could print, with SEAT_SEARCH: the largest amount a seat is given in the search).
+The study looks for the smallest compensation that evens the seats at one skill level:
+
+1. **Screening** (`games` a candidate, all on the same seed: game i of every candidate draws
+   the same random stream, so candidates differ only by their compensation). A candidate is
+   one field with an amount per seat, 0 to the field's search maximum, at least one seat at 0
+   (adding the same to every seat is no compensation). When a field's candidates are at most
+   `budget`, every one is played (exhaustive); otherwise optuna's TPE sampler (seeded) picks
+   `budget` of them, with the favoured seat of the baseline at 0.
+2. **Confirmation** on fresh games (another seed, `confirm_games` games): the baseline and the
+   `confirm_top` simplest candidates whose screening gap is within the tolerance (or, when none
+   is, the `confirm_top` with the smallest gaps). The search's own estimates never judge: only
+   the confirmation does.
+3. **Every level** (`levels`: the reference preset and the strongest player the run affords,
+   or every rung of the ladder): the baseline and the recommendation played again with that
+   player in every seat (`level_games` games, same seed for both).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from simcore.base.errors import InputError, RulesError
+from simcore.base.inputs import MAX_GAMES, check_seed, check_whole
+from simcore.frame.registry import get_game
+from simcore.run.jobs import run_jobs, split_run_options
+from simcore.run.runner import prepare_simulation
+from simcore.studies.ladder import default_budget, ladder_rungs, split_players
+
+BUDGET = 300  # candidates a field is searched with (exhaustive up to this many)
+CONFIRM_TOP = 3
+TOLERANCE = 1.5  # points: every pairwise difference of the seats' win rates within this
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One compensation: a field and an amount per seat (seat 0 first); none = the rulebook."""
+
+    field: str = ""
+    amounts: tuple[int, ...] = ()
+
+    @property
+    def seats_changed(self) -> int:
+        return sum(1 for a in self.amounts if a)
+
+    @property
+    def total(self) -> int:
+        return sum(abs(a) for a in self.amounts)
+
+    @property
+    def label(self) -> str:
+        if not self.field:
+            return "none (the rulebook)"
+        return f"{self.field}={','.join(str(a) for a in self.amounts)}"
+
+    def overrides(self) -> dict[str, str]:
+        return {self.field: ",".join(str(a) for a in self.amounts)} if self.field else {}
+
+
+@dataclass
+class Played:
+    """A candidate played on some games: the seats' outright wins, the shared wins."""
+
+    candidate: Candidate
+    games: int
+    seat_wins: list[int]
+    shared_wins: int
+    policies: str
+    seed: int
+    rules_hash: str
+
+    @property
+    def gap(self) -> float:
+        """The largest difference of two seats' win rates, in points."""
+        return 100.0 * (max(self.seat_wins) - min(self.seat_wins)) / self.games
+
+
+@dataclass
+class CompensateRun:
+    """What `balance compensate` played (analysis.compensation reads it)."""
+
+    game: str
+    title: str
+    players: int
+    seed: int
+    level: str  # the player in every seat of the screening and the confirmation
+    games: int
+    confirm_games: int
+    level_games: int
+    tolerance: float
+    fields: list[str]
+    searched: dict[str, str]  # field -> 'exhaustive (N candidates)' / 'optuna TPE (N trials)'
+    skipped: dict[str, str]  # field -> why it was not searched
+    baseline: Played
+    screened: list[Played]
+    confirmed: list[Played]  # fresh games: the baseline first, then the candidates
+    levels: list[tuple[str, Played, Played]] = field(default_factory=list)
+    elapsed_s: float = 0.0
+
+
+def seat_fields(spec: Any) -> list[str]:
+    """The game's compensation fields (its rules class' SEAT_FIELDS)."""
+    return list(getattr(spec.rules_cls, "SEAT_FIELDS", ()))
+
+
+def field_candidates(name: str, players: int, top: int) -> list[Candidate]:
+    """Every amount vector of 0..top per seat with at least one seat at 0 and one not, ordered
+    by the seats changed, then the total amount."""
+    out = [
+        Candidate(name, v)
+        for v in itertools.product(range(top + 1), repeat=players)
+        if min(v) == 0 and max(v) > 0
+    ]
+    return sorted(out, key=lambda c: (c.seats_changed, c.total, c.amounts))
+
+
+class _Plan:
+    """How each candidate is played: the rules and players of the run, one seed."""
+
+    def __init__(self, spec, players, policy, variants, overrides, rules_file, threads):
+        self.spec, self.players, self.policy = spec, players, policy
+        self.variants, self.overrides, self.rules_file = variants, overrides, rules_file
+        self.threads = threads
+        self.lineup = ",".join([policy] * players)
+
+    def job(self, cand: Candidate, games: int, seed: int, lineup: str | None = None):
+        return prepare_simulation(
+            self.spec,
+            self.players,
+            games,
+            variants=self.variants,
+            overrides={**self.overrides, **cand.overrides()},
+            rules_file=self.rules_file,
+            policies=lineup or self.lineup,
+            seed=seed,
+            threads=self.threads,
+        )
+
+    def play(self, items, run_options) -> list[Played]:
+        """items: (candidate, games, seed, lineup) -> each played (one run of all the jobs)."""
+        jobs = [self.job(c, g, s, lu) for c, g, s, lu in items]
+        run_jobs(jobs, **run_options)
+        out = []
+        for (c, _, s, lu), j in zip(items, jobs):
+            r = j.result()
+            sm = r.summary
+            out.append(
+                Played(
+                    c,
+                    r.games,
+                    [int(w) for w in sm.seat_wins],
+                    int(sm.shared_wins),
+                    lu or self.lineup,
+                    s,
+                    r.rules_hash,
+                )
+            )
+        return out
+
+
+def _valid(plan: _Plan, cands: list[Candidate]) -> tuple[list[Candidate], str]:
+    """The candidates the rules accept, and the reason of the first refused one."""
+    ok, why = [], ""
+    for c in cands:
+        try:
+            plan.spec.resolve_rules(
+                list(plan.variants),
+                {**plan.overrides, **c.overrides()},
+                plan.rules_file,
+                plan.players,
+            )
+        except RulesError as e:
+            why = why or str(e)
+            continue
+        ok.append(c)
+    return ok, why
+
+
+def _optuna_search(plan, name, top, favoured, games, seed, budget, run_options, echo):
+    """`budget` trials of optuna's TPE sampler (seeded) over the amounts of every seat but
+    the favoured one (0), each played on the screening games; the trials' candidates."""
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    study = optuna.create_study(sampler=optuna.samplers.TPESampler(seed=seed % 2**32))
+    played: dict[tuple[int, ...], Played] = {}
+    for _ in range(budget):
+        trial = study.ask()
+        v = tuple(
+            0 if s == favoured else trial.suggest_int(f"seat{s}", 0, top)
+            for s in range(plan.players)
+        )
+        cand = Candidate(name, v)
+        if max(v) == 0 or not _valid(plan, [cand])[0]:
+            study.tell(trial, 1e9)
+            continue
+        if v not in played:
+            played[v] = plan.play([(cand, games, seed, None)], run_options)[0]
+        study.tell(trial, played[v].gap)
+    echo(f"  {name}: {len(played)} candidates by optuna TPE ({budget} trials)")
+    return list(played.values())
+
+
+def compensate_plan_levels(spec: Any, levels: list[str] | None, ladder: bool) -> list[str]:
+    """The levels the recommendation is checked at: the given players, every rung of the
+    ladder, or the reference preset and `search` at the game's default budget."""
+    if levels:
+        for lv in levels:
+            if len(split_players(lv)) != 1:
+                raise InputError(f"--level '{lv}': give one player per --level")
+            spec.parse_policies(lv, 1)  # RulesError for an unknown player
+        return list(dict.fromkeys(levels))
+    if ladder:
+        return [r.name for r in ladder_rungs(spec)]
+    out = [spec.default_policy]
+    if "search" in spec.policies:
+        out.append(f"search:budget={default_budget(spec)}")
+    return out
+
+
+def run_compensate(
+    game: str | Any,
+    players: int,
+    games: int = 2000,
+    *,
+    confirm_games: int = 40_000,
+    level_games: int = 2000,
+    seed: int = 1,
+    policy: str | None = None,
+    fields: list[str] | None = None,
+    max_amount: int | None = None,
+    budget: int = BUDGET,
+    tolerance: float = TOLERANCE,
+    levels: list[str] | None = None,
+    ladder: bool = False,
+    variants: tuple[str, ...] | list[str] = (),
+    overrides: dict[str, Any] | None = None,
+    rules_file: str | None = None,
+    judge=None,
+    echo=lambda *_: None,
+    **run_kw: Any,
+) -> CompensateRun:
+    """Search, confirm and check a seat compensation (the module docstring). judge(played,
+    tolerance) -> 'fair' / 'unfair' / 'undecided': the verdict on a confirmation, from the
+    analysis (analysis.compensation.fair_status; the studies do not import the analysis).
+    echo: one line per finished stage (the CLI sends it to stderr)."""
+    if judge is None:
+        raise TypeError("run_compensate needs judge= (analysis.compensation.fair_status)")
+    spec = get_game(game) if isinstance(game, str) else game
+    spec.check_players(players)
+    games, confirm_games, level_games = (
+        check_whole(n, what, 1, maximum=MAX_GAMES)
+        for n, what in (
+            (games, "--games"),
+            (confirm_games, "--confirm-games"),
+            (level_games, "--level-games"),
+        )
+    )
+    seed = check_seed(seed)
+    budget = check_whole(budget, "--budget", minimum=1, maximum=100_000)
+    if not (isinstance(tolerance, (int, float)) and 0 < tolerance < 50):
+        raise InputError(f"--tolerance must lie between 0 and 50 points, not {tolerance}")
+    if players < 2:
+        raise InputError("compensation evens seats: it needs at least 2 players")
+    known = seat_fields(spec)
+    if not known:
+        raise InputError(
+            f"{spec.name} has no seat compensation fields yet (docs/compensation.md lists "
+            "the games that have them)"
+        )
+    for f in fields or []:
+        if f not in known:
+            raise InputError(f"unknown compensation field '{f}' (choose from {', '.join(known)})")
+    chosen = list(dict.fromkeys(fields or known))
+    if max_amount is not None:
+        max_amount = check_whole(max_amount, "--max-amount", minimum=1, maximum=50)
+    policy = policy or spec.default_policy
+    if len(split_players(policy)) != 1:
+        raise InputError(f"--policy '{policy}': give one player (it plays in every seat)")
+    spec.parse_policies(policy, 1)  # RulesError for an unknown player or weight
+    level_list = compensate_plan_levels(spec, levels, ladder)
+    run_options, rest = split_run_options(run_kw)
+    if rest:
+        raise TypeError(f"unknown options {sorted(rest)}")
+    threads = run_options.get("threads")
+    plan = _Plan(spec, players, policy, tuple(variants), dict(overrides or {}), rules_file, threads)
+    started = time.perf_counter()
+
+    fields_cands: dict[str, tuple[int, list[Candidate]]] = {}
+    skipped: dict[str, str] = {}
+    for name in chosen:  # every candidate checked against the rules before anything is played
+        top = max_amount or spec.rules_cls.SEAT_SEARCH[name]
+        cands, why = _valid(plan, field_candidates(name, players, top))
+        if cands:
+            fields_cands[name] = (top, cands)
+        else:
+            skipped[name] = why or "no candidate"
+    if not fields_cands:
+        raise InputError(
+            "no compensation field can be played with these rules: "
+            + "; ".join(f"{k}: {v}" for k, v in skipped.items())
+        )
+    (baseline,) = plan.play([(Candidate(), games, seed, None)], run_options)
+    echo(f"baseline: {games:,} games played (largest gap {baseline.gap:.1f} points)")
+    favoured = max(range(players), key=lambda s: (baseline.seat_wins[s], -s))
+    screened: list[Played] = []
+    searched: dict[str, str] = {}
+    for name in skipped:
+        echo(f"  {name}: skipped ({skipped[name]})")
+    for name, (top, cands) in fields_cands.items():
+        if len(cands) <= budget:
+            screened += plan.play([(c, games, seed, None) for c in cands], run_options)
+            searched[name] = f"exhaustive ({len(cands)} candidates, amounts 0 to {top})"
+            echo(f"  {name}: {len(cands)} candidates screened")
+        else:
+            found = _optuna_search(
+                plan, name, top, favoured, games, seed, budget, run_options, echo
+            )
+            screened += found
+            searched[name] = f"optuna TPE ({budget} trials, {len(found)} candidates, 0 to {top})"
+    passing = [p for p in screened if p.gap <= tolerance]
+    if passing:
+        order = sorted(passing, key=lambda p: (p.candidate.seats_changed, p.candidate.total, p.gap))
+    else:
+        order = sorted(screened, key=lambda p: (p.gap, p.candidate.total))
+    fresh = seed + 1 if seed < 2**64 - 1 else seed - 1
+    top_cands = [p.candidate for p in order[:CONFIRM_TOP]]
+    confirmed = plan.play(
+        [(c, confirm_games, fresh, None) for c in [Candidate(), *top_cands]], run_options
+    )
+    echo(f"confirmation: {len(top_cands)} candidates on {confirm_games:,} fresh games")
+    run = CompensateRun(
+        game=spec.name,
+        title=spec.title,
+        players=players,
+        seed=seed,
+        level=policy,
+        games=games,
+        confirm_games=confirm_games,
+        level_games=level_games,
+        tolerance=float(tolerance),
+        fields=chosen,
+        searched=searched,
+        skipped=skipped,
+        baseline=baseline,
+        screened=screened,
+        confirmed=confirmed,
+    )
+    rec = recommendation(run, judge)
+    for lv in level_list:
+        lineup = ",".join([lv] * players)
+        base, after = plan.play(
+            [(Candidate(), level_games, fresh, lineup), (rec, level_games, fresh, lineup)],
+            run_options,
+        )
+        run.levels.append((lv, base, after))
+        echo(f"level {lv}: {level_games:,} games with and without the compensation")
+    run.elapsed_s = time.perf_counter() - started
+    return run
+
+
+def recommendation(run: CompensateRun, judge) -> Candidate:
+    """The recommended compensation: the first confirmed candidate (simplest first) that the
+    judge finds fair on the fresh games; else the confirmed candidate with the smallest gap
+    there (analysis.compensation says it is not confirmed)."""
+    cands = run.confirmed[1:]
+    for p in cands:
+        if judge(p, run.tolerance) == "fair":
+            return p.candidate
+    return min(cands, key=lambda p: (p.gap, p.candidate.total)).candidate

@@ -1,0 +1,143 @@
+"""`balance compensate` (issue #38; docs/compensation.md): the candidates, the judge of a
+confirmation (equivalence within the tolerance, simultaneous over the pairs), the sentence a
+designer can print, the whole command on small settings, determinism and bad input."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from types import SimpleNamespace
+
+import pytest
+from typer.testing import CliRunner
+
+import cli
+from analysis.compensation import FAIR, UNDECIDED, UNFAIR, compensation_words, fair_status
+from simcore.studies.compensate import Candidate, Played, field_candidates
+from tests.conftest import run_main
+
+runner = CliRunner()
+
+
+def _played(wins, games, amounts=()):
+    return Played(
+        Candidate("seat_value" if amounts else "", tuple(amounts)),
+        games,
+        list(wins),
+        games - sum(wins),
+        "balanced",
+        1,
+        "h",
+    )
+
+
+def test_candidates_are_every_vector_with_a_seat_at_zero_simplest_first():
+    c = field_candidates("seat_points", 3, 1)
+    assert [x.amounts for x in c] == [
+        (0, 0, 1),
+        (0, 1, 0),
+        (1, 0, 0),
+        (0, 1, 1),
+        (1, 0, 1),
+        (1, 1, 0),
+    ]
+    assert len(field_candidates("seat_value", 3, 8)) == 9**3 - 8**3 - 1  # not all zero
+    assert all(min(x.amounts) == 0 < max(x.amounts) for x in field_candidates("f", 4, 2))
+
+
+def test_fair_means_every_pair_within_the_tolerance_with_95_percent_confidence():
+    # 100,000 games a third each: every simultaneous interval is within +-1 point
+    assert fair_status(_played([33_300, 33_300, 33_400], 100_000), 1.5) == FAIR
+    # a 9-point gap on 20,000 games: the interval lies wholly beyond 1.5 points
+    assert fair_status(_played([6_240, 5_260, 7_060], 20_000), 1.5) == UNFAIR
+    # equal rates on 300 games: too few to tell +-1.5 points
+    assert fair_status(_played([100, 100, 100], 300), 1.5) == UNDECIDED
+    # no detected gap is not fairness: 2,000 games of equal rates are still undecided
+    assert fair_status(_played([660, 660, 660], 2_000), 1.5) == UNDECIDED
+
+
+def test_the_sentence_is_what_a_rulebook_prints():
+    words = {
+        "seat_value": "adds {n} to the value of its treasures at the end",
+        "seat_chips": "starts with {n} water-spirit chip{s}",
+    }
+    run = SimpleNamespace(players=3)
+    said = compensation_words(run, Candidate("seat_value", (0, 5, 2)), words)
+    assert said == (
+        "seat 1 adds 5 to the value of its treasures at the end and seat 2 adds 2 "
+        "to the value of its treasures at the end"
+    )
+    assert compensation_words(run, Candidate("seat_chips", (1, 0, 0)), words) == (
+        "seat 0 starts with 1 water-spirit chip"
+    )
+    assert compensation_words(run, Candidate(), words).startswith("no compensation")
+
+
+SMALL = (
+    "balance compensate sunken-city -n 3 --games 300 --confirm-games 3000 "
+    "--level-games 200 --field seat_points --field seat_value --max-amount 3 "
+    "--level balanced --level greedy --seed 5 --threads 1 --json"
+)
+
+
+@pytest.fixture(scope="module")
+def small():
+    res = runner.invoke(cli.app, shlex.split(SMALL)[1:])
+    assert res.exit_code == 0, res.output
+    return json.loads(res.stdout)
+
+
+def test_the_command_screens_confirms_and_checks_every_level(small):
+    a = small
+    assert a["players"] == 3 and a["fields"] == ["seat_points", "seat_value"]
+    assert a["searched"]["seat_points"].startswith("exhaustive (36 candidates")
+    assert a["searched"]["seat_value"].startswith("exhaustive (36 candidates")
+    assert len(a["screened"]) == 36 + 36
+    gaps = [c["gap"] for c in a["screened"]]
+    assert gaps == sorted(gaps)
+    conf = a["confirmed"]
+    assert conf[0]["compensation"] == "none (the rulebook)" and len(conf) == 4
+    assert all(c["games"] == 3000 for c in conf)
+    rec = a["recommendation"]
+    assert rec["compensation"] in [c["compensation"] for c in conf[1:]]
+    chosen = next(c for c in conf if c["compensation"] == rec["compensation"])
+    assert rec["status"] == chosen["status"]
+    if rec["status"] != FAIR:  # then no finalist was fair, and the closest is recommended
+        assert all(c["status"] != FAIR for c in conf[1:])
+        assert chosen["gap"] == min(c["gap"] for c in conf[1:])
+    assert rec["sentence"].startswith("with 3 players, " + rec["words"])
+    assert [lv["level"] for lv in a["levels"]] == ["balanced", "greedy"]
+    for lv in a["levels"]:
+        assert lv["games"] == 200 and abs(sum(lv["with"]["seat_rates"]) - 100) < 100
+        for p in lv["with"]["pairs"]:
+            assert p["low"] <= p["estimate"] <= p["high"] and p["tests"] == 3
+
+
+def test_the_same_seed_gives_the_same_answer(small):
+    res = runner.invoke(cli.app, shlex.split(SMALL.replace("--threads 1", "--threads 2"))[1:])
+    again = json.loads(res.stdout)
+    for k in ("recommendation", "confirmed", "screened", "levels"):
+        assert again[k] == small[k], k
+
+
+@pytest.mark.parametrize(
+    "args,why",
+    [
+        ("pig -n 2", "pig has no seat compensation fields yet"),
+        ("sunken-city -n 3 --field seat_gold", "unknown compensation field 'seat_gold'"),
+        ("sunken-city -n 3 --games 0", "--games"),
+        ("sunken-city -n 3 --confirm-games -5", "--confirm-games"),
+        ("sunken-city -n 3 --tolerance 0", "--tolerance must lie between 0 and 50"),
+        ("sunken-city -n 3 --level wizard", "wizard"),
+        ("sunken-city -n 3 --policy balanced,greedy", "give one player"),
+        ("sunken-city -n 3 --level balanced,greedy", "give one player per --level"),
+        ("sunken-city -n 5", "2 to 4 players"),
+        ("sunken-city -n 3 --max-amount 0", "--max-amount"),
+        ("sunken-city -n 3 --variant no-chips --field seat_chips", "seat_chips needs the chips"),
+    ],
+)
+def test_bad_input_is_one_line_and_status_2(args, why, monkeypatch, capsys):
+    code, out, err = run_main(["compensate", *shlex.split(args)], monkeypatch, capsys)
+    assert code == 2, (code, out, err)
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and why in lines[0], err
