@@ -740,7 +740,11 @@ def ladder(
         "--policy",
         help="add a rung: one player, e.g. search:budget=512,base=greedy (repeatable)",
     ) = None,
-    policy_file: PolicyFileOpt = None,
+    policy_file: _opt(
+        list[str] | None,
+        "--policy-file",
+        help="a preset file of weights (from tune-players): its player is a rung (repeatable)",
+    ) = None,
     variant: VariantOpt = None,
     set_: SetOpt = None,
     rules_file: RulesFileOpt = None,
