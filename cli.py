@@ -802,7 +802,7 @@ def compensate(
     games_: _opt(str, "--games", "-g", help="games a screened candidate (same seed)") = "2000",
     confirm_games: _opt(
         str, "--confirm-games", help="fresh games for the confirmation of each finalist"
-    ) = "40000",
+    ) = "100000",
     level_games: _opt(str, "--level-games", help="games at each level checked") = "2000",
     policy: _opt(
         str | None, "--policy", help="the player in every seat  [default: the game's default]"

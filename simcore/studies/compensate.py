@@ -230,7 +230,7 @@ def run_compensate(
     players: int,
     games: int = 2000,
     *,
-    confirm_games: int = 40_000,
+    confirm_games: int = 100_000,
     level_games: int = 2000,
     seed: int = 1,
     policy: str | None = None,

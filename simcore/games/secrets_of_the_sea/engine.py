@@ -666,3 +666,5 @@ def scores(s, r, score, tiebreak):
         o = s[S.O_BONUS + b]
         if o >= 0:
             score[o] += r[R.P_BONUS_POINTS]
+    for seat in range(r[R.P_PLAYERS]):  # compensation (seat_points)
+        score[seat] += r[R.R_SEAT_POINTS + seat]

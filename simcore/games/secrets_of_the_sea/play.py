@@ -17,6 +17,7 @@ from simcore.games.secrets_of_the_sea.rules import (
     N_TYPES,
     P_N_TILES,
     R_FRONT,
+    R_SEAT_POINTS,
     R_VALUE,
 )
 
@@ -71,7 +72,7 @@ def standing(s, r, seat):
     """The seat's standing (docs/rules-secrets-of-the-sea.md, "Standing"): its score as
     `scores` counts it (the points of its tiles and bonus tiles; no tie-break), kept up to
     date by the engine (check_invariants compares it with a recount)."""
-    return s[state.O_POINTS + seat]
+    return s[state.O_POINTS + seat] + r[R_SEAT_POINTS + seat]  # compensation: a head start
 
 
 @kernel

@@ -127,6 +127,14 @@ class SecretsRules(RulesBase, game="secrets-of-the-sea", players=(2, MAX_PLAYERS
     """ruling: a wreck tile counts as a treasure of its type for the type's bonus"""
     max_turns: int = in_range(2000, 1, 100_000)
     """safety cap: the game ends after this many turns (end reason 'turn-limit')"""
+    # the designer's additions (seat compensation, issue #38; docs/rules-secrets-of-the-sea.md)
+    seat_points: tuple[int, ...] = in_range((), -50, 50)
+    """compensation: points added to each seat's final score, seat 0 first, e.g. 0,0,2"""
+
+    ADDITIONS = ("seat_points",)
+    SEAT_FIELDS = ("seat_points",)
+    SEAT_SEARCH = {"seat_points": 6}
+    SEAT_WORDS = {"seat_points": "scores {n} point{s} more at the end"}
 
     # ----------------------------------------------------------------------------------
     def tiles(self) -> tuple[list, list, list]:
@@ -271,7 +279,8 @@ R_VALUE = R_FRONT + N_TILES_MAX  # [62] per tile: points (treasures, pips; seagr
 N_THRESH = MAX_FACES  # thresholds of a draw table (draw_thresholds)
 R_DIE_T = R_VALUE + N_TILES_MAX  # [12] draw thresholds of a die face (P_DIE_N faces)
 R_COL_T = R_DIE_T + N_THRESH  # [12] draw thresholds of a buoy (COLS buoys)
-RULES_SIZE = R_COL_T + N_THRESH
+R_SEAT_POINTS = R_COL_T + N_THRESH  # [4] points added to each seat's final score
+RULES_SIZE = R_SEAT_POINTS + MAX_PLAYERS
 # Tile ids: 0..24 light tiles, 25..49 dark tiles (in the order of the rules text), then the
 # wreck tiles from WRECK_BASE.
 WRECK_BASE = N_SPACES
@@ -311,6 +320,7 @@ def draw_thresholds(n: int) -> np.ndarray:
 def pack(rules: SecretsRules, players: int) -> np.ndarray:
     """Validate the rules for a player count and pack them into the flat kernel array."""
     r = rules.packed(players, RULES_SIZE)
+    r[R_SEAT_POINTS : R_SEAT_POINTS + players] = rules.seat_values("seat_points", players)
     light, dark, wreck = rules.tiles()
     r[P_BONUS_POINTS] = rules.bonus_points
     r[P_OVERSHOOT] = int(rules.overshoot_to_wreck)

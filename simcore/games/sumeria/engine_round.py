@@ -276,5 +276,5 @@ def scores(s, r, score, tiebreak):
             total += tile_points(r, n)
             if n > most:
                 most = n
-        score[seat] = total
+        score[seat] = total + r[R.R_SEAT_POINTS + seat]  # compensation (seat_points)
         tiebreak[seat] = most

@@ -15,7 +15,7 @@ from simcore.games.sumeria.board import N_LOCS, N_TYPES
 from simcore.games.sumeria.engine_invariants import check_invariants
 from simcore.games.sumeria.engine_round import advance, tile_points
 from simcore.games.sumeria.policies import decide
-from simcore.games.sumeria.rules import MAX_PLAYERS
+from simcore.games.sumeria.rules import MAX_PLAYERS, R_SEAT_POINTS
 from simcore.games.sumeria.search import play_candidate, search_options
 
 # The result row: common columns, then Sumeria's counters (name, state field).
@@ -105,7 +105,7 @@ def standing(s, r, seat):
         total += tile_points(r, n)
         if n > most:
             most = n
-    return total * 64 + most
+    return (total + r[R_SEAT_POINTS + seat]) * 64 + most  # compensation: a head start
 
 
 @kernel

@@ -66,6 +66,14 @@ class SumeriaRules(RulesBase, game="sumeria", players=(3, MAX_PLAYERS)):
     first_player_fallback: str = one_of("latest", FALLBACK)
     """ruling: when still tied after those city-states, the tied player who played 'latest'
     (or 'earliest') in the round becomes last"""
+    # the designer's additions (seat compensation, issue #38; docs/rules-sumeria.md)
+    seat_points: tuple[int, ...] = in_range((), -50, 50)
+    """compensation: points added to each seat's final score, seat 0 first, e.g. 0,0,2"""
+
+    ADDITIONS = ("seat_points",)
+    SEAT_FIELDS = ("seat_points",)
+    SEAT_SEARCH = {"seat_points": 6}
+    SEAT_WORDS = {"seat_points": "scores {n} point{s} more at the end"}
 
     # ----------------------------------------------------------------------------------
     def check(self, players: int | None) -> None:
@@ -164,7 +172,8 @@ RUN_NOUT = 2  # routes on from the last location
 RUN_OUT = 3  # [MAX_DEG - 1] those routes (directed ids, in route order)
 RUN_W = RUN_OUT + MAX_DEG - 1  # 8 values: a record is 64 bytes
 R_RUNS = R_ADJ + N_LOCS * MAX_DEG  # [N_DIRECTED x RUN_W]
-RULES_SIZE = R_RUNS + N_DIRECTED * RUN_W
+R_SEAT_POINTS = R_RUNS + N_DIRECTED * RUN_W  # [4] points added to each seat's final score
+RULES_SIZE = R_SEAT_POINTS + MAX_PLAYERS
 
 
 @functools.cache
@@ -176,6 +185,7 @@ def _map_tables(routes):
 def pack(rules: SumeriaRules, players: int) -> np.ndarray:
     """Validate the rules for a player count and pack them into the flat kernel array."""
     r = rules.packed(players, RULES_SIZE)
+    r[R_SEAT_POINTS : R_SEAT_POINTS + players] = rules.seat_values("seat_points", players)
     r[P_ROUNDS] = rules.rounds
     r[P_TURNS] = rules.turns_per_round
     r[P_TRADERS] = rules.traders[players - 3]
