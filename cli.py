@@ -34,13 +34,18 @@ app = typer.Typer(
 
 
 @contextmanager
-def interrupt_exits():
+def interrupt_exits(checkpoint: str | None = None, finished: str = ""):
     """Ctrl-C (or SIGTERM) while a command plays its games: one line on stderr, status 130,
-    and no output file (the files are written only after the games)."""
+    and no output file (the files are written only after the games); a command that saves
+    its `finished` parts in a checkpoint says where they are."""
     try:
         yield
     except KeyboardInterrupt:
-        sys.stderr.write("\nerror: interrupted; no output file was written\n")
+        if checkpoint:
+            why = f"; the finished {finished} are in {checkpoint}: add --resume"
+        else:
+            why = "; no output file was written"
+        sys.stderr.write(f"\nerror: interrupted{why}\n")
         raise typer.Exit(130) from None
 
 
@@ -242,6 +247,7 @@ RUN = OptionGroup(
     scheduler=(SchedulerOpt, None),
     workers=(WorkersOpt, None),
 )
+RESUMABLE = OptionGroup(checkpoint=(CheckpointOpt, None), resume=(ResumeOpt, False))
 MetricOpt = _opt(
     list[str] | None,
     "--metric",
@@ -280,8 +286,7 @@ def simulate(
     out: RowsOutOpt = None,
     json_out: JsonOpt = False,
     run_opts: dict[str, Any] = RUN,
-    checkpoint: CheckpointOpt = None,
-    resume: ResumeOpt = False,
+    saved: dict[str, Any] = RESUMABLE,
 ) -> None:
     """Play many games and report win rates per seat and policy, length and end reasons.
 
@@ -305,12 +310,11 @@ def simulate(
             checked=check,
             keep_rows=out_path is not None,
             precision=precision,
-            checkpoint=checkpoint,
-            resume=resume,
+            **saved,
             **options,
         )
     except Interrupted as stop:
-        render.simulation_partial(stop.result, checkpoint, json_out, version, typer.echo)
+        render.simulation_partial(stop.result, saved["checkpoint"], json_out, version, typer.echo)
         raise typer.Exit(130) from None
     render.simulation(res, rules["variant"] or [], out_path, json_out, version, typer.echo)
 
@@ -682,8 +686,7 @@ def robustness(
     json_out: JsonOpt = False,
     out: _opt(str | None, "--out", help="folder for robustness.json, .md and .html") = None,
     run_opts: dict[str, Any] = RUN,
-    checkpoint: CheckpointOpt = None,
-    resume: ResumeOpt = False,
+    saved: dict[str, Any] = RESUMABLE,
 ) -> None:
     """Which balance verdicts hold over lineups of players and component readings (seat order,
     largest seat gap, first-player advantage, length, each variant's effect). --variant and
@@ -695,7 +698,7 @@ def robustness(
 
     counts = parse_player_counts(players)
     folder = check_out_folder(out) if out else None
-    try:
+    with interrupt_exits(saved["checkpoint"], "settings"):
         run = run_robustness(
             game,
             counts,
@@ -703,14 +706,9 @@ def robustness(
             seed=seed,
             **_study_rules(rules, game),
             settings=setting,
-            checkpoint=checkpoint,
-            resume=resume,
+            **saved,
             **_run(run_opts, json_out, lines=True),
         )
-    except KeyboardInterrupt:
-        saved = f"; the finished settings are in {checkpoint}: add --resume" if checkpoint else ""
-        sys.stderr.write(f"\nerror: interrupted{saved}\n")
-        raise typer.Exit(130) from None
     render.robustness(run, folder, json_out, render.package_version(), typer.echo)
 
 
@@ -757,8 +755,7 @@ def ladder(
     json_out: JsonOpt = False,
     out: _opt(str | None, "--out", help="write the plot (.png/.svg/.pdf)") = None,
     run_opts: dict[str, Any] = RUN,
-    checkpoint: CheckpointOpt = None,
-    resume: ResumeOpt = False,
+    saved: dict[str, Any] = RESUMABLE,
 ) -> None:
     """A rated ladder of players (random, the presets, search at doubling budgets, yours):
     Elo ratings, the balance at every level of skill, the skill class of the first-player
@@ -773,7 +770,7 @@ def ladder(
     more = {"search_games": _count(search_games, "--search-games")} if search_games else {}
     if compare_variant:
         more["compare_variant"] = compare_variant
-    try:
+    with interrupt_exits(saved["checkpoint"], "matches"):
         run = run_ladder(
             game,
             players,
@@ -783,15 +780,10 @@ def ladder(
             top_budget=top_budget,
             search_rungs=search_rungs,
             policies=policy,
-            checkpoint=checkpoint,
-            resume=resume,
+            **saved,
             **rules,
             **_run(run_opts, json_out, lines=True),
         )
-    except KeyboardInterrupt:
-        saved = f"; the finished matches are in {checkpoint}: add --resume" if checkpoint else ""
-        sys.stderr.write(f"\nerror: interrupted{saved}\n")
-        raise typer.Exit(130) from None
     render(analyse(run), plot, json_out, package_version(), typer.echo)
 
 
@@ -848,7 +840,7 @@ def compensate(
         sys.stderr.write(line + "\n")
         sys.stderr.flush()
 
-    try:
+    with interrupt_exits():
         run = run_compensate(
             spec,
             players,
@@ -868,9 +860,6 @@ def compensate(
             **rules,
             **_run(run_opts, True),
         )
-    except KeyboardInterrupt:
-        sys.stderr.write("\nerror: interrupted (compensate keeps no checkpoint)\n")
-        raise typer.Exit(130) from None
     result = analyse(run, spec.rules_cls.SEAT_WORDS)
     if json_out:
         typer.echo(_json.dumps(result, indent=1))
