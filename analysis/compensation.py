@@ -147,8 +147,9 @@ def analyse(run: Any, spec_words: dict[str, str]) -> dict[str, Any]:
         every = f"fair at every level checked ({', '.join(fair_levels)})"
     elif unfair_levels:
         every = (
-            f"not fair at {', '.join(unfair_levels)}: no single compensation evens every "
-            f"level; search one for that level with --policy"
+            f"not fair with {', '.join(unfair_levels)} in every seat: this compensation does "
+            "not even the seats at that level; search one for it with --policy "
+            f"{unfair_levels[0]}"
         )
     else:
         every = (
