@@ -102,6 +102,12 @@ def banked_value(s, r, seat):
 
 
 @kernel(inline="always")
+def head_start(r, seat):
+    """Dollars the seat started with banked (compensation, seat_thousands; 0 by the rules)."""
+    return r[R.R_SEAT_DOLLARS + seat]
+
+
+@kernel(inline="always")
 def n_banked(s, r, seat):
     """How many treasure cards the seat has banked (kept up to date)."""
     return s[fld(seat, S.F_NBANK)]
@@ -364,7 +370,7 @@ def lose_unbanked(s, r, seat):
 def check_target(s, r, seat):
     """'The game ends when a player has $20,000 or more in treasure banked' (at the end of
     that turn: every action completes the turn, so the game is over when it returns)."""
-    if s[S.S_END_REASON] < 0 and banked_value(s, r, seat) >= r[R.P_TARGET]:
+    if s[S.S_END_REASON] < 0 and banked_value(s, r, seat) + head_start(r, seat) >= r[R.P_TARGET]:
         s[S.S_END_REASON] = S.END_TARGET
         s[S.S_WINNER] = seat
         s[S.S_GAME_OVER] = 1
@@ -426,9 +432,10 @@ def diver_may_act(s, seat):
 
 @kernel
 def scores(s, r, score, tiebreak):
-    """score[seat] = dollars banked; tiebreak[seat] = dollars carried face up."""
+    """score[seat] = dollars banked (with the seat's head start); tiebreak[seat] = dollars
+    carried face up."""
     for seat in range(r[R.P_PLAYERS]):
-        score[seat] = banked_value(s, r, seat)
+        score[seat] = banked_value(s, r, seat) + head_start(r, seat)
         tiebreak[seat] = carried_value(s, r, seat)
 
 

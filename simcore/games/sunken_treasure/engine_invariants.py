@@ -142,6 +142,6 @@ def check_invariants(s, r):
     # the end: a winner has the target banked
     if s[S.S_END_REASON] == S.END_TARGET:
         w = s[S.S_WINNER]
-        if w < 0 or w >= players or E.banked_value(s, r, w) < r[R.P_TARGET]:
+        if w < 0 or w >= players or E.banked_value(s, r, w) + E.head_start(r, w) < r[R.P_TARGET]:
             return E.ERR_SEAT
     return 0

@@ -13,7 +13,7 @@ from simcore.frame.jit import kernel
 from simcore.frame.skeleton import DERIVED, RowLayout, ahead_if_won, bind_driver, counter_block
 from simcore.games.sunken_treasure import engine, engine_invariants, search_player, state
 from simcore.games.sunken_treasure.board import MAX_PLAYERS
-from simcore.games.sunken_treasure.engine import ERR_ILLEGAL, banked_value, n_banked
+from simcore.games.sunken_treasure.engine import ERR_ILLEGAL, banked_value, head_start, n_banked
 from simcore.games.sunken_treasure.policies import (
     LT_SIZE,
     POL_RANDOM,
@@ -71,7 +71,7 @@ def standing(s, r, seat):
     won the game. The dollars carried are not counted: they are at risk, and the winner rule
     does not look at them."""
     won = s[state.S_END_REASON] == state.END_TARGET and s[state.S_WINNER] == seat
-    return ahead_if_won(banked_value(s, r, seat), won, 52)
+    return ahead_if_won(banked_value(s, r, seat) + head_start(r, seat), won, 52)
 
 
 @kernel(inline="always")

@@ -26,6 +26,7 @@ from simcore.games.sunken_treasure.engine import (
     end_turn_in,
     fld,
     hand,
+    head_start,
     is_up,
     stack,
 )
@@ -195,7 +196,7 @@ def heuristic_diver(s, r, tr, seat, w, checked, lt):
     if s[fld(seat, S.F_PLAYED)] == 0:
         return K_SEARCH * 8, 0  # "On your first play, search for an Item"
     carried = carried_value(s, r, seat)
-    banked = banked_value(s, r, seat)
+    banked = banked_value(s, r, seat) + head_start(r, seat)
     margin = w[seat, W_MARGIN]
     danger = margin > 0 and s[S.S_SHARKS] >= r[R.P_SHARKS] - margin
     if carried > 0 and banked + carried >= r[R.P_TARGET]:

@@ -67,6 +67,16 @@ class SunkenTreasureRules(RulesBase, game="sunken-treasure", players=(1, B.MAX_P
     max_rounds: int = in_range(500, 1, 10_000)
     """safety cap: the game ends with no winner after this many rounds (end reason
     'round-limit'; the rulebook has no such end)"""
+    # the designer's additions (seat compensation, issue #38; docs/rules-sunken-treasure.md)
+    seat_thousands: tuple[int, ...] = in_range((), 0, 1_000)
+    """compensation: thousands of dollars each seat starts with banked, seat 0 first (they
+    count towards the target and the score; no card: they cannot be stolen or lost), e.g.
+    0,0,2 ($2,000 for seat 2)"""
+
+    ADDITIONS = ("seat_thousands",)
+    SEAT_FIELDS = ("seat_thousands",)
+    SEAT_SEARCH = {"seat_thousands": 6}
+    SEAT_WORDS = {"seat_thousands": "starts with ${n},000 banked"}
 
     # ----------------------------------------------------------------------------------
     def check(self, players: int | None) -> None:
@@ -187,12 +197,16 @@ R_ITEM_COUNTS = R_BAGS + B.N_CONTAINERS  # [8] item cards of each kind
 R_ATTEMPT_COUNTS = R_ITEM_COUNTS + B.N_ITEM_KINDS  # [5] attempt cards of each kind
 R_TVALUE = R_ATTEMPT_COUNTS + B.N_ATTEMPT_KINDS  # [10] dollar value of each treasure kind
 R_TCOUNT = R_TVALUE + B.MAX_TREASURE_KINDS  # [10] cards of each treasure kind
-RULES_SIZE = R_TCOUNT + B.MAX_TREASURE_KINDS
+R_SEAT_DOLLARS = R_TCOUNT + B.MAX_TREASURE_KINDS  # [MAX_PLAYERS] dollars banked at the start
+RULES_SIZE = R_SEAT_DOLLARS + B.MAX_PLAYERS
 
 
 def pack(rules: SunkenTreasureRules, players: int) -> np.ndarray:
     """Validate the rules for a player count and pack them into the flat kernel array."""
     r = rules.packed(players, RULES_SIZE)
+    r[R_SEAT_DOLLARS : R_SEAT_DOLLARS + players] = [
+        1000 * v for v in rules.seat_values("seat_thousands", players)
+    ]
     r[P_SHARKS] = rules.sharks_to_attack
     r[P_TARGET] = rules.target
     r[P_SOLO_TURNS] = rules.solo_turns
