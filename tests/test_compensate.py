@@ -141,3 +141,27 @@ def test_bad_input_is_one_line_and_status_2(args, why, monkeypatch, capsys):
     assert code == 2, (code, out, err)
     lines = err.splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and why in lines[0], err
+
+
+def test_a_space_larger_than_the_budget_is_searched_by_optuna_with_the_favoured_seat_at_0():
+    from simcore.studies.compensate import run_compensate
+
+    run = run_compensate(
+        "sunken-city",
+        3,
+        200,
+        confirm_games=400,
+        level_games=50,
+        seed=3,
+        fields=["seat_value"],
+        max_amount=3,
+        budget=5,
+        levels=["balanced"],
+        judge=fair_status,
+        threads=1,
+    )
+    assert run.searched["seat_value"].startswith("optuna TPE (5 trials")
+    assert 1 <= len(run.screened) <= 5
+    favoured = max(range(3), key=lambda s: (run.baseline.seat_wins[s], -s))
+    assert all(p.candidate.amounts[favoured] == 0 for p in run.screened)
+    assert run.confirmed[0].candidate.field == "" and len(run.confirmed) >= 2

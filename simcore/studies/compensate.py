@@ -208,6 +208,47 @@ def _optuna_search(plan, name, top, favoured, games, seed, budget, run_options, 
     return list(played.values())
 
 
+def _field_candidates(plan: _Plan, chosen: list[str], max_amount: int | None):
+    """Each field's candidates that the rules accept ({field: (top, candidates)}), checked
+    before anything is played, and the fields with none ({field: why}); InputError when no
+    field has a candidate."""
+    fields_cands: dict[str, tuple[int, list[Candidate]]] = {}
+    skipped: dict[str, str] = {}
+    for name in chosen:
+        top = max_amount or plan.spec.rules_cls.SEAT_SEARCH[name]
+        cands, why = _valid(plan, field_candidates(name, plan.players, top))
+        if cands:
+            fields_cands[name] = (top, cands)
+        else:
+            skipped[name] = why or "no candidate"
+    if not fields_cands:
+        raise InputError(
+            "no compensation field can be played with these rules: "
+            + "; ".join(f"{k}: {v}" for k, v in skipped.items())
+        )
+    return fields_cands, skipped
+
+
+def _screen(plan, fields_cands, baseline, games, seed, budget, run_options, echo):
+    """Every field's candidates played on the screening games (exhaustive up to `budget`,
+    optuna beyond, with the baseline's favoured seat at 0): (the played, {field: how})."""
+    favoured = max(range(plan.players), key=lambda s: (baseline.seat_wins[s], -s))
+    screened: list[Played] = []
+    searched: dict[str, str] = {}
+    for name, (top, cands) in fields_cands.items():
+        if len(cands) <= budget:
+            screened += plan.play([(c, games, seed, None) for c in cands], run_options)
+            searched[name] = f"exhaustive ({len(cands)} candidates, amounts 0 to {top})"
+            echo(f"  {name}: {len(cands)} candidates screened")
+        else:
+            found = _optuna_search(
+                plan, name, top, favoured, games, seed, budget, run_options, echo
+            )
+            screened += found
+            searched[name] = f"optuna TPE ({budget} trials, {len(found)} candidates, 0 to {top})"
+    return screened, searched
+
+
 def compensate_plan_levels(spec: Any, levels: list[str] | None, ladder: bool) -> list[str]:
     """The levels the recommendation is checked at: the given players, every rung of the
     ladder, or the reference preset and `search` at the game's default budget."""
@@ -293,38 +334,14 @@ def run_compensate(
     plan = _Plan(spec, players, policy, tuple(variants), dict(overrides or {}), rules_file, threads)
     started = time.perf_counter()
 
-    fields_cands: dict[str, tuple[int, list[Candidate]]] = {}
-    skipped: dict[str, str] = {}
-    for name in chosen:  # every candidate checked against the rules before anything is played
-        top = max_amount or spec.rules_cls.SEAT_SEARCH[name]
-        cands, why = _valid(plan, field_candidates(name, players, top))
-        if cands:
-            fields_cands[name] = (top, cands)
-        else:
-            skipped[name] = why or "no candidate"
-    if not fields_cands:
-        raise InputError(
-            "no compensation field can be played with these rules: "
-            + "; ".join(f"{k}: {v}" for k, v in skipped.items())
-        )
+    fields_cands, skipped = _field_candidates(plan, chosen, max_amount)
     (baseline,) = plan.play([(Candidate(), games, seed, None)], run_options)
     echo(f"baseline: {games:,} games played (largest gap {baseline.gap:.1f} points)")
-    favoured = max(range(players), key=lambda s: (baseline.seat_wins[s], -s))
-    screened: list[Played] = []
-    searched: dict[str, str] = {}
     for name in skipped:
         echo(f"  {name}: skipped ({skipped[name]})")
-    for name, (top, cands) in fields_cands.items():
-        if len(cands) <= budget:
-            screened += plan.play([(c, games, seed, None) for c in cands], run_options)
-            searched[name] = f"exhaustive ({len(cands)} candidates, amounts 0 to {top})"
-            echo(f"  {name}: {len(cands)} candidates screened")
-        else:
-            found = _optuna_search(
-                plan, name, top, favoured, games, seed, budget, run_options, echo
-            )
-            screened += found
-            searched[name] = f"optuna TPE ({budget} trials, {len(found)} candidates, 0 to {top})"
+    screened, searched = _screen(
+        plan, fields_cands, baseline, games, seed, budget, run_options, echo
+    )
     passing = [p for p in screened if p.gap <= tolerance]
     if passing:
         order = sorted(passing, key=lambda p: (p.candidate.seats_changed, p.candidate.total, p.gap))
