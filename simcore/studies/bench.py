@@ -348,3 +348,65 @@ def run_full(
             + f" (ratio {ratio:.2f})"
         )
     return res
+
+
+# ---------------------------------------------------------------------------------------
+# The strength-for-cost curve of the `search` player (balance bench: issue #37).
+
+CURVE_BUDGETS = (16, 64)  # the budgets of the default `balance bench`; --full adds CURVE_FULL
+CURVE_FULL = (4, 256)
+
+
+def elo_vs_fair(p: float, fair: float) -> float:
+    """The Elo equivalent of win share p where a fair share is `fair`: the rating difference
+    that turns the odds fair / (1 - fair) into p / (1 - p) under the Elo curve,
+    400 log10(p / (1 - p)) - 400 log10(fair / (1 - fair)); 0 is a player as strong as the
+    others, +100 one whose odds of winning are 1.78 times a fair seat's. Clipped to a share
+    of 0.001..0.999 (inf otherwise)."""
+    p = min(max(p, 0.001), 0.999)
+    return 400.0 * (np.log10(p / (1.0 - p)) - np.log10(fair / (1.0 - fair)))
+
+
+def play_rotated(spec, players: int, policy: str, games: int, seed: int, start: int = 0) -> dict:
+    """Games start.. start + games - 1 of `seed` with the lineup `policy` (as --policy gives
+    it), seats rotated, on one thread: the CPU seconds (time.process_time) and the outright
+    wins of the lineup's first entry (game i seats entry 0 at seat (-i) mod players; a shared
+    win counts for nobody)."""
+    rules = spec.rules_cls()
+    r = spec.pack(rules, players)
+    seats = spec.resolve_seats(spec.parse_policies(policy, players), rules)
+    ids, w = spec.policy_arrays(seats)
+    rows = np.zeros((games, len(spec.columns)), dtype=np.int64)
+    prev = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        t0 = time.process_time()
+        spec.play_batch(r, ids, w, np.uint64(seed), np.int64(start), True, False, rows)
+        cpu = time.process_time() - t0
+    finally:
+        numba.set_num_threads(prev)
+    index = rows[:, spec.columns.index("game")]
+    winner = rows[:, spec.columns.index("winner")]
+    wins = int(np.sum(winner == (-index) % players))
+    shared = int(np.sum(winner < 0))
+    return {"games": games, "cpu_s": cpu, "wins": wins, "shared": shared}
+
+
+def curve_point(wins: int, games: int, shared: int, players: int) -> dict:
+    """A point's win rate with its Wilson 95% interval and its Elo equivalent against the fair
+    share (1 - shared share) / players: a shared win counts for nobody, so the fair share of
+    an outright win is what is left of the games after the shared ones, split evenly."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    lo, hi = proportion_confint(wins, games, alpha=0.05, method="wilson")
+    fair = (1.0 - shared / games) / players
+    p = wins / games
+    return {
+        "win_rate": p,
+        "ci_low": float(lo),
+        "ci_high": float(hi),
+        "fair": fair,
+        "elo": elo_vs_fair(p, fair),
+        "elo_low": elo_vs_fair(float(lo), fair),
+        "elo_high": elo_vs_fair(float(hi), fair),
+    }
