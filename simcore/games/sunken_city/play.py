@@ -22,7 +22,11 @@ from simcore.games.sunken_city.engine import setup as deal
 from simcore.games.sunken_city.engine_invariants import check_invariants
 from simcore.games.sunken_city.players.random import POL_RANDOM, random_turn
 from simcore.games.sunken_city.players.scratch import X_SIZE, XF_SIZE
-from simcore.games.sunken_city.players.search import search_options, search_play
+from simcore.games.sunken_city.players.search import (
+    search_eval,
+    search_options,
+    search_play,
+)
 from simcore.games.sunken_city.players.turn import POL_HEURISTIC, heuristic_turn
 from simcore.games.sunken_city.rules import MAX_PLAYERS, N_SPACES, N_TREASURES, P_SCORING
 
@@ -139,6 +143,7 @@ CONTRACT = GameContract(
     derived=derived,
     search_options=search_options,
     search_play=search_play,
+    search_eval=search_eval,
     x_size=X_SIZE,
     xf_size=XF_SIZE,
 )
