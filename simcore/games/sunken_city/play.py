@@ -22,11 +22,7 @@ from simcore.games.sunken_city.engine import setup as deal
 from simcore.games.sunken_city.engine_invariants import check_invariants
 from simcore.games.sunken_city.players.random import POL_RANDOM, random_turn
 from simcore.games.sunken_city.players.scratch import X_SIZE, XF_SIZE
-from simcore.games.sunken_city.players.search import (
-    search_eval,
-    search_options,
-    search_play,
-)
+from simcore.games.sunken_city.players.search import search_eval, search_options, search_play
 from simcore.games.sunken_city.players.turn import POL_HEURISTIC, heuristic_turn
 from simcore.games.sunken_city.rules import MAX_PLAYERS, N_SPACES, N_TREASURES, P_SCORING
 
