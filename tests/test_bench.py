@@ -132,8 +132,8 @@ def test_play_rotated_counts_the_first_entry_wins():
     from simcore.run.runner import simulate
 
     spec = bench.get_game("pig")
-    res = bench.play_rotated(spec, 2, "hold-at:target=10,random", 300, 5)
-    sim = simulate("pig", 2, 300, policies="hold-at:target=10,random", seed=5, rotate_seats=True)
+    res = bench.play_rotated(spec, 2, "hold-at:n=10,random", 300, 5)
+    sim = simulate("pig", 2, 300, policies="hold-at:n=10,random", seed=5, rotate_seats=True)
     assert res["games"] == 300 and res["cpu_s"] >= 0
     assert res["wins"] == sim.summary.policy_wins[0]
     assert res["wins"] + sim.summary.policy_wins[1] + res["shared"] == 300
