@@ -23,7 +23,8 @@ test-slow: $(STAMP)
 report: $(STAMP)
 	$(BIN)/balance report sunken-city --out reports/sunken-city --games 30000
 
-# every figure of docs/performance.md (about 13 minutes: cold compiles, 1e7-game memory runs)
+# every figure of docs/performance.md (about 13 minutes: cold compiles, 1e7-game memory runs;
+# plus the search strength-for-cost curves, about 6 minutes more, estimated from their ms/game)
 bench: $(STAMP)
 	$(BIN)/balance bench --games 20000 --runs 5 --full
 

@@ -3,6 +3,7 @@ failed measurement reported as one line (no traceback)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from simcore.studies import bench
@@ -94,3 +95,87 @@ def test_policy_with_weights_benches_the_games_it_fits():
     assert {r["policy"] for r in res["results"]} == {"balanced:hunt=2"}
     res = bench.run_bench(None, 50, 1, echo=lambda line: None, policy="balanced:hunt=2")
     assert {r["game"] for r in res["results"]} == {"sunken-treasure"}
+
+
+# ---------------------------------------------------------------- the strength-for-cost curve
+
+
+def test_elo_equivalent_against_the_fair_share():
+    """0 at the fair share; a 3-player seat winning half its games has odds 1 against a fair
+    seat's 1/2: 400 log10(2) = +120; symmetric below the fair share."""
+    assert bench.elo_vs_fair(1 / 3, 1 / 3) == pytest.approx(0.0)
+    assert bench.elo_vs_fair(0.5, 1 / 3) == pytest.approx(400 * 0.30103, abs=0.01)
+    assert bench.elo_vs_fair(0.25, 0.5) == pytest.approx(-bench.elo_vs_fair(0.75, 0.5))
+    assert bench.elo_vs_fair(1.0, 0.5) == pytest.approx(400 * 2.99957, abs=0.01)  # clipped
+
+
+def test_curve_point_interval_and_fair_share():
+    """Wilson's interval (7 of 10: 0.3968-0.8922) and a fair share that leaves out the shared
+    wins (2 of 10 shared, 4 players: 0.2 each)."""
+    pt = bench.curve_point(7, 10, 2, 4)
+    assert pt["win_rate"] == 0.7
+    assert pt["ci_low"] == pytest.approx(0.3968, abs=1e-4)
+    assert pt["ci_high"] == pytest.approx(0.8922, abs=1e-4)
+    assert pt["fair"] == pytest.approx(0.2)
+    assert pt["elo_low"] < pt["elo"] < pt["elo_high"]
+    assert pt["elo"] == pytest.approx(400 * (np.log10(0.7 / 0.3) - np.log10(0.25)))
+
+
+def test_curve_budgets_follow_the_default_budget():
+    assert bench.curve_budgets(bench.get_game("sunken-city")) == [4, 16, 64]
+    assert bench.curve_budgets(bench.get_game("sunken-treasure")) == [64, 256, 1024]
+
+
+def test_play_rotated_counts_the_first_entry_wins():
+    """The wins of the lineup's first entry are those the runner counts for that policy on
+    the same games (game i seats entry 0 at seat (-i) mod players)."""
+    from simcore.run.runner import simulate
+
+    spec = bench.get_game("pig")
+    res = bench.play_rotated(spec, 2, "hold-at:n=10,random", 300, 5)
+    sim = simulate("pig", 2, 300, policies="hold-at:n=10,random", seed=5, rotate_seats=True)
+    assert res["games"] == 300 and res["cpu_s"] >= 0
+    assert res["wins"] == sim.summary.policy_wins[0]
+    assert res["wins"] + sim.summary.policy_wins[1] + res["shared"] == 300
+
+
+def test_run_curve_lineups_and_ratios(monkeypatch):
+    """Each point plays one `search` seat with the budget against the default preset, the
+    reference lineup is the preset in every seat, and a point's cost is its CPU per game over
+    the reference's (a fake play: nothing is timed)."""
+    calls = []
+
+    def fake(spec, players, lineup, games, seed, start=0):
+        calls.append((lineup, games))
+        cpu = 0.001 * games if lineup.startswith("balanced") else 0.05 * games
+        return {"games": games, "cpu_s": cpu, "wins": games // 2, "shared": 0}
+
+    monkeypatch.setattr(bench, "play_rotated", fake)
+    lines = []
+    res = bench.run_curve("sunken-city", games=100, echo=lines.append)["sunken-city"]
+    assert res["players"] == 3 and res["reference"] == "balanced"
+    assert ("balanced,balanced,balanced", 2000) in calls
+    assert ("search:budget=16,balanced,balanced", 100) in calls
+    assert [p["budget"] for p in res["points"]] == [4, 16, 64]
+    assert res["points"][0]["cost_ratio"] == pytest.approx(50.0)
+    assert res["points"][0]["win_rate"] == 0.5 and len(lines) == 3
+
+
+def test_search_curve_table():
+    """One aligned line per point, the reading of the Elo column, nothing without a curve."""
+    from analysis.render import search_curve_lines
+
+    point = bench.curve_point(70, 100, 0, 3) | {
+        "budget": 64,
+        "games": 100,
+        "cpu_ms_per_game": 30.5,
+        "cost_ratio": 230.0,
+    }
+    curve = {"sunken-city": {"players": 3, "points": [point, point | {"budget": 1024}]}}
+    lines = search_curve_lines(curve)
+    rows = [line for line in lines if line.startswith("sunken-city")]
+    assert len(rows) == 2 and len({len(line) for line in lines[2:5]}) == 1
+    assert "70.0% (60.4-78.1)" in rows[0] and "33.3%" in rows[0]
+    assert "30.50" in rows[0] and rows[0].endswith("230") and "1,024" in rows[1]
+    assert "fair share" in lines[-1] and "Elo" in lines[-1]
+    assert search_curve_lines({}) == []

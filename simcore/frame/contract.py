@@ -40,6 +40,8 @@ search_play has no `search` player):
     search_more(s, r, seat, turn) -> bool    optional: another decision in this turn
     search_prefer(s, r, seat, base, wts, x, xf, at, n) -> i
                                              optional: the base player's candidate
+    search_eval(s, r, seat, lead) -> float   optional: the value of a simulation cut at the
+                                             horizon (default: the scores so far)
 """
 
 from __future__ import annotations
@@ -77,6 +79,7 @@ OPTIONAL: dict[str, tuple[str, ...]] = {
     "search_hide": ("s", "r", "seat", "rng"),
     "search_more": ("s", "r", "seat", "turn"),
     "search_prefer": ("s", "r", "seat", "base", "wts", "x", "xf", "at", "n"),
+    "search_eval": ("s", "r", "seat", "lead"),
 }
 # the search player's hooks as simcore.frame.search names them: both of HOOKS or neither, and
 # the optional ones only with them
@@ -161,6 +164,7 @@ class GameContract:
     search_hide: Callable | None = None
     search_more: Callable | None = None
     search_prefer: Callable | None = None
+    search_eval: Callable | None = None
     x_size: int = 0  # the players' int scratch
     x_zeroed: int | None = None  # how much of it is zeroed before a game (default: all)
     xf_size: int = 0  # the players' float scratch

@@ -45,6 +45,9 @@ provides:
                                                  which of the n candidates x[at:] the base
                                                  player `base` would choose (weight z > 0;
                                                  default: the first)
+    search_eval(s, r, seat, lead) -> float       the value for `seat` of a simulation cut at
+                                                 the horizon, on the scale of search_value
+                                                 (default: search_value, the scores so far)
 
 and search_play plays candidate `opt` and completes the turn from there (the simulations).
 By default search_step is search_play and search_more is false: one decision per turn.
@@ -178,6 +181,8 @@ def simulate(s, r, tr, seat, opt, wts, key, j, horizon, lead, rng, checked, x, x
         turns += 1
     if err != 0:
         return 0.0
+    if SEARCH_EVAL and s[S_OVER] == 0:  # noqa: F821 - cut at the horizon: the game's evaluation
+        return game_search_eval(s, r, seat, lead)  # noqa: F821
     return search_value(s, r, seat, x, lead)
 
 
@@ -324,6 +329,12 @@ def no_hide(s, r, seat, rng):  # pragma: no cover - compiled
     return
 
 
+def no_eval(s, r, seat, lead):  # pragma: no cover - compiled
+    """The default `search_eval`, never called (SEARCH_EVAL is false without the game's own):
+    a cut simulation is valued by search_value, as a finished one."""
+    return 0.0
+
+
 def no_more(s, r, seat, turn):  # pragma: no cover - compiled
     """The default `search_more`: one searched decision per turn."""
     return False
@@ -334,6 +345,7 @@ DEFAULT_HOOKS: dict[str, Any] = {
     "search_hide": kernel(no_hide),
     "search_more": kernel(no_more),
     "search_prefer": kernel(first_candidate),
+    "search_eval": kernel(no_eval),
 }
 HOOKS = ("search_options", "search_play")
 STEP_HOOK = "search_step"  # optional; search_play when the game has none

@@ -438,6 +438,7 @@ def bind_driver(contract: GameContract) -> types.SimpleNamespace:
         g.update({f"game_{n}": hooks.get(n, d) for n, d in search.DEFAULT_HOOKS.items()})
         g.update({f"game_{n}": hooks[n] for n in search.HOOKS})
         g["game_search_step"] = hooks.get(search.STEP_HOOK, contract.search_play)
+        g["SEARCH_EVAL"] = "search_eval" in hooks  # a compile-time constant
         g.update(search.offsets(x_size, xf_size, st.size, layout.max_players))
         x_size += search.x_tail(x_size, st.size, layout.max_players)
         xf_size += search.xf_tail(xf_size)

@@ -1,5 +1,6 @@
 """`balance bench`: games per second of each game with its default players, on 1 thread and
-on all threads (median of several runs after a warm-up), and nanoseconds per turn."""
+on all threads (median of several runs after a warm-up), and nanoseconds per turn; with
+--full the slow figures and the `search` player's strength-for-cost curve (run_curve)."""
 
 from __future__ import annotations
 
@@ -136,7 +137,8 @@ def bench(
     echo: Callable[[str], None] = print,
 ) -> dict:
     """`balance bench`: run_bench's table (printed as it is measured), and with full=True
-    run_full's slow figures under the key 'full' (BenchError when a measurement fails)."""
+    run_full's slow figures under the key 'full' (BenchError when a measurement fails) and,
+    with each game's own players, run_curve's strength-for-cost curve under 'search_curve'."""
     games = check_rows(check_games(games), "bench")
     runs = check_whole(runs, "--runs", 1, maximum=1000)
     res = run_bench(game, games, runs, echo=echo, policy=policy)
@@ -144,6 +146,8 @@ def bench(
         res["pig_overhead"] = pig_overhead(runs, echo=echo)
     if full:
         res["full"] = run_full(game, echo=echo, policy=policy, bench=res)
+        if policy is None:
+            res["search_curve"] = run_curve(game, echo=echo)
     return res
 
 
@@ -347,4 +351,119 @@ def run_full(
             + ", ".join(f"{int(k):,} games {v / 1024:,.0f} MB" for k, v in mem.items())
             + f" (ratio {ratio:.2f})"
         )
+    return res
+
+
+# ---------------------------------------------------------------------------------------
+# The strength-for-cost curve of the `search` player (balance bench: issue #37).
+
+CURVE_GAMES = 500  # games a point of the curve (a Wilson interval about +-4 points)
+CURVE_SHARES = (1 / 16, 1 / 4, 1.0)  # the budgets: these shares of the game's default budget
+CURVE_PLAYERS = {"sumeria": 4, "sunken-treasure": 2}  # as their players pages; others 3
+
+
+def elo_vs_fair(p: float, fair: float) -> float:
+    """The Elo equivalent of win share p where a fair share is `fair`: the rating difference
+    that turns the odds fair / (1 - fair) into p / (1 - p) under the Elo curve,
+    400 log10(p / (1 - p)) - 400 log10(fair / (1 - fair)); 0 is a player as strong as the
+    others, +100 one whose odds of winning are 1.78 times a fair seat's. Clipped to a share
+    of 0.001..0.999 (inf otherwise)."""
+    p = min(max(p, 0.001), 0.999)
+    return 400.0 * (np.log10(p / (1.0 - p)) - np.log10(fair / (1.0 - fair)))
+
+
+def play_rotated(spec, players: int, policy: str, games: int, seed: int, start: int = 0) -> dict:
+    """Games start.. start + games - 1 of `seed` with the lineup `policy` (as --policy gives
+    it), seats rotated, on one thread: the CPU seconds (time.process_time) and the outright
+    wins of the lineup's first entry (game i seats entry 0 at seat (-i) mod players; a shared
+    win counts for nobody)."""
+    rules = spec.rules_cls()
+    r = spec.pack(rules, players)
+    seats = spec.resolve_seats(spec.parse_policies(policy, players), rules)
+    ids, w = spec.policy_arrays(seats)
+    rows = np.zeros((games, len(spec.columns)), dtype=np.int64)
+    prev = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        t0 = time.process_time()
+        spec.play_batch(r, ids, w, np.uint64(seed), np.int64(start), True, False, rows)
+        cpu = time.process_time() - t0
+    finally:
+        numba.set_num_threads(prev)
+    index = rows[:, spec.columns.index("game")]
+    winner = rows[:, spec.columns.index("winner")]
+    wins = int(np.sum(winner == (-index) % players))
+    shared = int(np.sum(winner < 0))
+    return {"games": games, "cpu_s": cpu, "wins": wins, "shared": shared}
+
+
+def curve_point(wins: int, games: int, shared: int, players: int) -> dict:
+    """A point's win rate with its Wilson 95% interval and its Elo equivalent against the fair
+    share (1 - shared share) / players: a shared win counts for nobody, so the fair share of
+    an outright win is what is left of the games after the shared ones, split evenly."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    lo, hi = proportion_confint(wins, games, alpha=0.05, method="wilson")
+    fair = (1.0 - shared / games) / players
+    p = wins / games
+    return {
+        "win_rate": p,
+        "ci_low": float(lo),
+        "ci_high": float(hi),
+        "fair": fair,
+        "elo": elo_vs_fair(p, fair),
+        "elo_low": elo_vs_fair(float(lo), fair),
+        "elo_high": elo_vs_fair(float(hi), fair),
+    }
+
+
+def curve_budgets(spec) -> list[int]:
+    """The budgets of a game's curve: CURVE_SHARES of its default budget (at least 1)."""
+    from simcore.frame import search
+
+    default = spec.search_defaults.get("budget", search.PARAMS["budget"][0])
+    return sorted({max(1, round(default * f)) for f in CURVE_SHARES})
+
+
+def run_curve(
+    game: str | None, games: int = CURVE_GAMES, echo: Callable[[str], None] = print
+) -> dict:
+    """The `search` player's strength for its cost, per game with a search player: one
+    `search` seat (the game's default settings but the budget) against the game's default
+    preset in the other seats, seats rotated, seed 7, for each of curve_budgets; each point's
+    win rate (Wilson 95% interval), its Elo equivalent against the fair share (elo_vs_fair)
+    and CPU ms a game on one thread, beside the CPU ms of a game of the preset in every seat
+    (timed on 20 times the games). Prints a line per point as it is measured."""
+    specs = [get_game(game)] if game else list(all_games().values())
+    res = {}
+    for spec in specs:
+        if "search" not in spec.policies:
+            continue
+        players = CURVE_PLAYERS.get(spec.name, max(spec.min_players, min(3, spec.max_players)))
+        ref = spec.default_policy
+        ref_line = ",".join([ref] * players)
+        play_rotated(spec, players, ref_line, 20, 1)  # compiles
+        t = play_rotated(spec, players, ref_line, 20 * games, 8)
+        ref_ms = t["cpu_s"] / t["games"] * 1e3
+        points = []
+        for budget in curve_budgets(spec):
+            lineup = ",".join([f"search:budget={budget}"] + [ref] * (players - 1))
+            play_rotated(spec, players, lineup, 2, 1)  # compiles
+            t = play_rotated(spec, players, lineup, games, 7)
+            ms = t["cpu_s"] / t["games"] * 1e3
+            point = {"budget": budget, "games": games, "wins": t["wins"], "shared": t["shared"]}
+            point.update(curve_point(t["wins"], games, t["shared"], players))
+            point.update({"cpu_ms_per_game": ms, "cost_ratio": ms / ref_ms})
+            points.append(point)
+            echo(
+                f"{spec.name}: search budget {budget}: {100 * point['win_rate']:.1f}% "
+                f"({100 * point['ci_low']:.1f}-{100 * point['ci_high']:.1f}), "
+                f"{ms:.2f} ms/game"
+            )
+        res[spec.name] = {
+            "players": players,
+            "reference": ref,
+            "reference_cpu_ms_per_game": ref_ms,
+            "points": points,
+        }
     return res

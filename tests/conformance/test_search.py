@@ -81,3 +81,20 @@ def test_the_budget_changes_the_decisions(game):
         rows[first] = play_rows(game, players, rules, seats, 8, 0, 20, False, False)
     assert np.array_equal(rows["search:budget=0"], rows[base])
     assert not np.array_equal(rows["search:budget=16"], rows[base])
+
+
+@pytest.mark.parametrize("game", SEARCH_GAMES)
+def test_cut_simulations_are_legal_and_deterministic(game):
+    """A horizon (a cut simulation valued by the game's search_eval, or by its scores so far)
+    plays legal games in checked mode, the same for any threads and chunking."""
+    spec = get_game(game)
+    players = spec.max_players
+    others = (spec.presets * players)[: players - 1]
+    policy = ",".join(["search:budget=6,horizon=3", *others])
+    rules, seats = resolve(game, players, policy=policy)
+    rows = play_rows(game, players, rules, seats, 3, 0, 6, True, True)
+    check_rows(game, players, rows, 0, players)
+    kw = dict(seed=17, keep_rows=True, policies=policy, rotate_seats=True)
+    base = simulate(game, players, 8, threads=1, **kw)
+    other = simulate(game, players, 8, threads=TWO_THREADS, chunk_size=3, **kw)
+    assert base.rows.equals(other.rows)

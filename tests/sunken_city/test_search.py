@@ -5,6 +5,7 @@ legality, determinism, replay and that the budget changes decisions)."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from simcore import get_game
 from tests.conformance.cases import play_rows, resolve
@@ -58,3 +59,32 @@ def test_search_plays_the_advanced_game_and_the_variants_legally():
         )
         rows = play_rows("sunken-city", 4, rules, seats, 2, 0, 6, True, True)
         check_rows("sunken-city", 4, rows, 0, 4)
+
+
+def _dealt(players: int = 3):
+    from simcore.frame.tracebuf import T_HEADER
+    from simcore.games.sunken_city import state as S
+    from simcore.games.sunken_city.engine import setup
+
+    spec = get_game("sunken-city")
+    r = spec.pack(spec.resolve_rules([], {}, None, players), players)
+    s = np.zeros(S.STATE_SIZE, dtype=np.int64)
+    setup(s, r, np.zeros(T_HEADER, dtype=np.int32))
+    return spec, r, s
+
+
+def test_a_cut_simulation_is_valued_by_treasures_banked_and_carried():
+    """search_eval: equal seats share the win evenly; a banked treasure is worth more than a
+    carried one, which is worth more than none; the lead term adds to the leader's value."""
+    from simcore.games.sunken_city import state as S
+    from simcore.games.sunken_city.engine import set_treasure
+    from simcore.games.sunken_city.players.search import search_eval
+
+    _, r, s = _dealt()
+    assert search_eval(s, r, 0, 0.0) == pytest.approx(1 / 3)
+    set_treasure(s, 0, 2, S.BANKED)
+    set_treasure(s, 1, 2, S.CARRIED)
+    banked, carried, none = (search_eval(s, r, k, 0.0) for k in range(3))
+    assert banked > carried > none
+    assert banked + carried + none == pytest.approx(1.0)
+    assert search_eval(s, r, 0, 0.05) > banked

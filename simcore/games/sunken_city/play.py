@@ -22,7 +22,7 @@ from simcore.games.sunken_city.engine import setup as deal
 from simcore.games.sunken_city.engine_invariants import check_invariants
 from simcore.games.sunken_city.players.random import POL_RANDOM, random_turn
 from simcore.games.sunken_city.players.scratch import X_SIZE, XF_SIZE
-from simcore.games.sunken_city.players.search import search_options, search_play
+from simcore.games.sunken_city.players.search import search_eval, search_options, search_play
 from simcore.games.sunken_city.players.turn import POL_HEURISTIC, heuristic_turn
 from simcore.games.sunken_city.rules import (
     MAX_PLAYERS,
@@ -139,7 +139,7 @@ CONTRACT = GameContract.declare(
     ROW,
     StateFields.of(state, trace_full=ERR_TRACE),
     (setup, play_turn, check_invariants, snapshot, scores, record, standing, length, derived),
-    (search_options, search_play),
+    (search_options, search_play, search_eval),
     x_size=X_SIZE,
     xf_size=XF_SIZE,
 )
