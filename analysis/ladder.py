@@ -32,10 +32,10 @@ import statsmodels.api as sm
 from scipy import special as _sp
 from statsmodels.stats.multitest import multipletests
 
+from analysis.degenerate import Thresholds, degenerate
 from analysis.stats import wilson
 from analysis.summary import feel_table
 from analysis.verdict_engine import ALPHA, Verdict, Wording, seat_verdicts, z_verdict
-from analysis.verdicts import Thresholds, degenerate
 
 ELO = 400.0 / math.log(10.0)  # Elo points per logit
 Z95 = float(_sp.ndtri(0.975))

@@ -19,7 +19,7 @@ The search rungs' matches play `search_games` games (their games cost 100-1,000 
 A rating match keeps, besides the merged Summary, the histogram of the rung's pairwise points
 per game against the others (a win over an opponent by the finishing order 2 half-points, a
 tie 1): the data of the Bradley-Terry fit. Self-play keeps the outcome tally of the degenerate
-play check (simcore.studies.robustness.Outcomes). Each match's CPU time is measured around its
+play check (simcore.studies.outcomes.Outcomes). Each match's CPU time is measured around its
 chunks (process CPU: every numba thread), for the table's CPU-ms a game; it is the only number
 that differs between runs of the same seed (with the wall times). A checkpoint keeps every
 finished match; --resume plays only the others. With a compared variant (--compare-variant)
