@@ -684,11 +684,22 @@ def robustness(
     run_opts: dict[str, Any] = RUN,
     checkpoint: CheckpointOpt = None,
     resume: ResumeOpt = False,
+    ladder: _opt(bool, "--ladder", help="the players: the ladder's rungs, rated") = False,
+    top_budget: _opt(
+        int | None, "--top-budget", help="--ladder: the top search budget [4x the game's]"
+    ) = None,
+    search_rungs: _opt(
+        int | None, "--search-rungs", help="--ladder: the top budget and its halvings [5]"
+    ) = None,
+    search_games: _opt(
+        str | None, "--search-games", help="--ladder: games of a search rung [--games/10]"
+    ) = None,
 ) -> None:
     """Which balance verdicts hold over lineups of players and component readings (seat order,
     largest seat gap, first-player advantage, length, each variant's effect). --variant and
     a rules file's [variant.NAME] tables are compared beside the game's report variants;
-    its [reading.NAME] tables are component readings; --set changes every setting's rules."""
+    its [reading.NAME] tables are component readings; --set changes every setting's rules.
+    --ladder: the players are the ladder's rungs, named with their ratings (docs/skill.md)."""
     from analysis import render
     from simcore.base.inputs import check_out_folder, parse_player_counts
     from simcore.studies.robustness import run_robustness
@@ -706,12 +717,23 @@ def robustness(
             checkpoint=checkpoint,
             resume=resume,
             **_run(run_opts, json_out, lines=True),
+            **_ladder_options(ladder, top_budget, search_rungs, search_games),
         )
     except KeyboardInterrupt:
         saved = f"; the finished settings are in {checkpoint}: add --resume" if checkpoint else ""
         sys.stderr.write(f"\nerror: interrupted{saved}\n")
         raise typer.Exit(130) from None
     render.robustness(run, folder, json_out, render.package_version(), typer.echo)
+
+
+def _ladder_options(ladder, top_budget, search_rungs, search_games) -> dict[str, Any]:
+    """robustness --ladder and its options as run_robustness's keywords ({} without any, so
+    that a run without them calls it as before)."""
+    given = {"top_budget": top_budget, "search_rungs": search_rungs}
+    if search_games is not None:
+        given["search_games"] = _count(search_games, "--search-games")
+    more = {k: v for k, v in given.items() if v is not None}
+    return {"ladder": True, **more} if ladder else more
 
 
 @app.command()
