@@ -12,6 +12,9 @@ The grid, per player count (docs/robustness.md):
   (a quarter of the game's default budget and the default), with fewer games (SEARCH_SHARE);
 - component readings: the default lineup on each component reading the game registers
   (VARIANTS.add_reading) and on each [reading.NAME] of a --rules-file.
+With --ladder (LadderOptions) the lineups are the ladder's rungs in every seat (rung_settings,
+simcore.studies.ladder.ladder_rungs), and the ladder's rating matches of those rungs are played
+beside them (RatingMatches: analysis.verdicts names each rung with its rating).
 Each setting but the search ones plays every variant of the game's report (GameSpec.
 report_variants), then every [variant.NAME] of a --rules-file and every variant asked for
 (`variants`), on the same games (under a reading, the reading and then the variant); the
