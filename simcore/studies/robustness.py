@@ -476,12 +476,9 @@ def robustness_plan(
     further variants compared in every setting (variant_list); overrides: rules fields set in
     the base rules of every setting (--set); reference_games: the reference settings' games
     when not `games` (the report plays them as its variant comparison, so that its Findings
-    and its variant section rest on the same games). ladder: the lineups are the rungs of the
-    ladder in every seat (simcore.studies.ladder.ladder_rungs with top_budget and
-    search_rungs), the search rungs on search_games (default a tenth of games, at least the
-    ladder's minimum), and the ladder's rating matches of the rungs played (LadderOptions).
-    The run options' progress writes a line per finished setting on stderr
-    (simcore.run.jobs)."""
+    and its variant section rest on the same games). ladder, top_budget, search_rungs,
+    search_games: the lineups are the ladder's rungs, rated (LadderOptions). The run options'
+    progress writes a line per finished setting on stderr (simcore.run.jobs)."""
     spec = get_game(game) if isinstance(game, str) else game
     opts = LadderOptions.check(spec, games, ladder, top_budget, search_rungs, search_games)
     games, seed = check_games(games, opts.min_games, " per setting"), check_seed(seed)
