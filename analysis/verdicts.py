@@ -17,6 +17,10 @@ default lineup on the rulebook's components) gives the verdict; a setting counts
 only when it contradicts it (significantly reversed) or differs significantly from the
 reference (an interaction test, Bonferroni over the settings). A setting that is merely not
 decided with its games is listed as inconclusive and never turns "holds" into "depends".
+
+With --ladder (the rungs of the ladder as the players): each rung is rated by the ladder's fit
+(rung_ratings: analysis.ladder.fit_ratings), its setting named with its rating, and each
+verdict says where along the rungs it changes (by_skill).
 """
 
 from __future__ import annotations
