@@ -248,6 +248,34 @@ RUN = OptionGroup(
     workers=(WorkersOpt, None),
 )
 RESUMABLE = OptionGroup(checkpoint=(CheckpointOpt, None), resume=(ResumeOpt, False))
+# the ladder's search rungs (balance ladder; balance robustness --ladder)
+RUNGS = OptionGroup(
+    top_budget=(
+        _opt(
+            int | None,
+            "--top-budget",
+            help="the strongest search rung's budget  [default: 4x the game's default budget]",
+        ),
+        None,
+    ),
+    search_rungs=(
+        _opt(
+            int | None,
+            "--search-rungs",
+            help="search rungs: the top budget and its halvings (0: none)  [default: 5]",
+        ),
+        None,
+    ),
+    search_games=(
+        _opt(
+            str | None,
+            "--search-games",
+            help="games of a match or setting with a search rung  [default: ladder: a quarter "
+            "of --games; robustness --ladder: a tenth]",
+        ),
+        None,
+    ),
+)
 MetricOpt = _opt(
     list[str] | None,
     "--metric",
@@ -687,11 +715,14 @@ def robustness(
     out: _opt(str | None, "--out", help="folder for robustness.json, .md and .html") = None,
     run_opts: dict[str, Any] = RUN,
     saved: dict[str, Any] = RESUMABLE,
+    ladder: _opt(bool, "--ladder", help="the players: the ladder's rungs, rated") = False,
+    rungs: dict[str, Any] = RUNGS,
 ) -> None:
     """Which balance verdicts hold over lineups of players and component readings (seat order,
     largest seat gap, first-player advantage, length, each variant's effect). --variant and
     a rules file's [variant.NAME] tables are compared beside the game's report variants;
-    its [reading.NAME] tables are component readings; --set changes every setting's rules."""
+    its [reading.NAME] tables are component readings; --set changes every setting's rules.
+    --ladder: the players are the ladder's rungs, named with their ratings (docs/skill.md)."""
     from analysis import render
     from simcore.base.inputs import check_out_folder, parse_player_counts
     from simcore.studies.robustness import run_robustness
@@ -708,8 +739,18 @@ def robustness(
             settings=setting,
             **saved,
             **_run(run_opts, json_out, lines=True),
+            **_ladder_options(ladder, **rungs),
         )
     render.robustness(run, folder, json_out, render.package_version(), typer.echo)
+
+
+def _ladder_options(ladder, top_budget, search_rungs, search_games) -> dict[str, Any]:
+    """The RUNGS options given as keywords of run_ladder or (--ladder) run_robustness."""
+    given = {"top_budget": top_budget, "search_rungs": search_rungs}
+    if search_games is not None:
+        given["search_games"] = _count(search_games, "--search-games")
+    more = {k: v for k, v in given.items() if v is not None}
+    return {"ladder": True, **more} if ladder else more
 
 
 @app.command()
@@ -720,19 +761,7 @@ def ladder(
     games_: _opt(
         str, "--games", "-g", help="games per match (a match with a search rung: --search-games)"
     ) = "4000",
-    search_games: _opt(
-        str | None,
-        "--search-games",
-        help="games per match with a search rung  [default: a quarter of --games]",
-    ) = None,
-    top_budget: _opt(
-        int | None,
-        "--top-budget",
-        help="the strongest search rung's budget  [default: 4x the game's default budget]",
-    ) = None,
-    search_rungs: _opt(
-        int, "--search-rungs", help="search rungs: the top budget and its halvings (0: none)"
-    ) = 5,
+    rungs: dict[str, Any] = RUNGS,
     policy: _opt(
         list[str] | None,
         "--policy",
@@ -767,7 +796,7 @@ def ladder(
 
     plot = _out(out, "plot")
     rules = _rules(variant, set_, rules_file, None, policy_file, game)
-    more = {"search_games": _count(search_games, "--search-games")} if search_games else {}
+    more = _ladder_options(False, **rungs)
     if compare_variant:
         more["compare_variant"] = compare_variant
     with interrupt_exits(saved["checkpoint"], "matches"):
@@ -777,8 +806,6 @@ def ladder(
             _count(games_),
             **more,
             seed=seed,
-            top_budget=top_budget,
-            search_rungs=search_rungs,
             policies=policy,
             **saved,
             **rules,
@@ -792,30 +819,15 @@ def compensate(
     game: GameArg,
     players: PlayersOpt = None,
     games_: _opt(str, "--games", "-g", help="games a screened candidate (same seed)") = "2000",
-    confirm_games: _opt(
-        str, "--confirm-games", help="fresh games for the confirmation of each finalist"
-    ) = "100000",
+    confirm_games: _opt(str, "--confirm-games", help="fresh games a finalist") = "100000",
     level_games: _opt(str, "--level-games", help="games at each level checked") = "2000",
-    policy: _opt(
-        str | None, "--policy", help="the player in every seat  [default: the game's default]"
-    ) = None,
+    policy: _opt(str | None, "--policy", help="the player in every seat") = None,
     policy_file: PolicyFileOpt = None,
-    field: _opt(
-        list[str] | None, "--field", help="a compensation field to search (repeatable)"
-    ) = None,
-    max_amount: _opt(
-        int | None, "--max-amount", help="largest amount a seat gets  [default: per field]"
-    ) = None,
+    field: _opt(list[str] | None, "--field", help="a field to search (repeatable)") = None,
+    max_amount: _opt(int | None, "--max-amount", help="most a seat gets [per field]") = None,
     budget: _opt(int, "--budget", help="candidates per field (optuna beyond)") = 300,
-    tolerance: _opt(
-        float, "--tolerance", help="fair: every pair of seats within this many points"
-    ) = 1.5,
-    level: _opt(
-        list[str] | None,
-        "--level",
-        help="a player to check the compensation with (repeatable)  [default: the default "
-        "player and search]",
-    ) = None,
+    tolerance: _opt(float, "--tolerance", help="fair: every pair within this (points)") = 1.5,
+    level: _opt(list[str] | None, "--level", help="check it with this player (repeatable)") = None,
     every_rung: _opt(bool, "--ladder", help="check it at every rung of the ladder") = False,
     variant: VariantOpt = None,
     set_: SetOpt = None,
@@ -826,20 +838,14 @@ def compensate(
 ) -> None:
     """The smallest seat compensation that evens the seats (chips, points, ... per seat):
     screened on common random numbers, confirmed on fresh games, checked at every level
-    (docs/compensation.md)."""
-    import json as _json
-
-    from analysis.compensation import analyse, fair_status, text_lines
+    (docs/compensation.md). --policy: the game's default player unless given; --level: the
+    default player and search unless given."""
+    from analysis.compensation import fair_status, render
     from simcore.frame.registry import get_game
     from simcore.studies.compensate import run_compensate
 
     rules = _rules(variant, set_, rules_file, None, policy_file, game)
     spec = get_game(game)
-
-    def stage(line: str) -> None:
-        sys.stderr.write(line + "\n")
-        sys.stderr.flush()
-
     with interrupt_exits():
         run = run_compensate(
             spec,
@@ -856,16 +862,11 @@ def compensate(
             levels=level,
             ladder=every_rung,
             judge=fair_status,
-            echo=stage,
+            echo=lambda line: print(line, file=sys.stderr, flush=True),
             **rules,
             **_run(run_opts, True),
         )
-    result = analyse(run, spec.rules_cls.SEAT_WORDS)
-    if json_out:
-        typer.echo(_json.dumps(result, indent=1))
-        return
-    for line in text_lines(result):
-        typer.echo(line)
+    render(run, spec.rules_cls.SEAT_WORDS, json_out, typer.echo)
 
 
 def main() -> None:

@@ -235,6 +235,18 @@ def text_lines(a: dict[str, Any], top: int = 8) -> list[str]:
     return out
 
 
+def render(run: Any, spec_words: dict[str, str], json_out: bool, echo) -> None:
+    """balance compensate's output: one JSON object, or the text lines."""
+    import json
+
+    result = analyse(run, spec_words)
+    if json_out:
+        echo(json.dumps(result, indent=1))
+        return
+    for line in text_lines(result):
+        echo(line)
+
+
 def interval_of(v: dict) -> str:
     """A pair record's interval from its JSON (for tests and the report)."""
     return interval_words(v["estimate"], v["low"], v["high"], v["unit"], v["alpha"], v["tests"])

@@ -32,10 +32,10 @@ import statsmodels.api as sm
 from scipy import special as _sp
 from statsmodels.stats.multitest import multipletests
 
+from analysis.degenerate import Thresholds, degenerate
 from analysis.stats import wilson
 from analysis.summary import feel_table
 from analysis.verdict_engine import ALPHA, Verdict, Wording, seat_verdicts, z_verdict
-from analysis.verdicts import Thresholds, degenerate
 
 ELO = 400.0 / math.log(10.0)  # Elo points per logit
 Z95 = float(_sp.ndtri(0.975))
@@ -524,12 +524,12 @@ def _class_of(
     if any(sig):
         direction = next(s for s in signs if s)
         trend_says = 0 if tr is None else tr.sign * direction  # +1: away from 0 with skill
-        first, last = sig.index(True), len(sig) - 1 - sig[::-1].index(True)
         quiet = all(-1.0 <= v.low and v.high <= 1.0 for v, s in zip(recs, sig) if not s)
-        if first > 0 and all(sig[first:]) and (trend_says > 0 or quiet):
-            return "appears only from a rating", {"appears_from_rating": float(ratings[first])}
-        if last < len(sig) - 1 and all(sig[: last + 1]) and (trend_says < 0 or quiet):
-            return "shrinks with skill", {"gone_from_rating": float(ratings[last + 1])}
+        cut = split_by_skill(sig)
+        if cut and cut[0] == "from" and (trend_says > 0 or quiet):
+            return "appears only from a rating", {"appears_from_rating": float(ratings[cut[1]])}
+        if cut and cut[0] == "up to" and (trend_says < 0 or quiet):
+            return "shrinks with skill", {"gone_from_rating": float(ratings[cut[1] + 1])}
         if trend_says:
             return ("grows with skill" if trend_says > 0 else "shrinks with skill"), {}
         if all(sig):
@@ -542,6 +542,23 @@ def _class_of(
     if all(-1.0 <= v.low and v.high <= 1.0 for v in recs):
         return "not detected at any level", {}
     return "inconclusive (too few games)", {}
+
+
+def split_by_skill(flags: list[bool]) -> tuple[str, int] | None:
+    """Where a property of the rungs, in rating order, changes once: ('from', i) when exactly
+    the rungs i and above have it (i > 0), ('up to', i) when exactly the rungs i and below have
+    it (i below the last); None when none or all have it, or not as one block at either end.
+    The skill classes here and the skill wording of `balance robustness --ladder`
+    (analysis.verdicts) both read the rungs with it."""
+    flags = [bool(f) for f in flags]
+    if not any(flags) or all(flags):
+        return None
+    first, last = flags.index(True), len(flags) - 1 - flags[::-1].index(True)
+    if all(flags[first:]):
+        return "from", first
+    if all(flags[: last + 1]):
+        return "up to", last
+    return None
 
 
 def _intercept(use: list[dict], recs: list[Verdict], tr: Verdict) -> float:

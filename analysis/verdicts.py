@@ -17,6 +17,10 @@ default lineup on the rulebook's components) gives the verdict; a setting counts
 only when it contradicts it (significantly reversed) or differs significantly from the
 reference (an interaction test, Bonferroni over the settings). A setting that is merely not
 decided with its games is listed as inconclusive and never turns "holds" into "depends".
+
+With --ladder (the rungs of the ladder as the players): each rung is rated by the ladder's fit
+(rung_ratings: analysis.ladder.fit_ratings), its setting named with its rating, and each
+verdict says where along the rungs it changes (by_skill).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from analysis.compare import ALPHA, arm_values, comparison_table
+from analysis.degenerate import Thresholds, degenerate
 from analysis.summary import run_keys
 from analysis.verdict_engine import Verdict, interval_words, seat_verdicts
 from analysis.verdict_engine import classify as engine_classify
@@ -54,48 +59,7 @@ KINDS = {"lineup": "players", "components": "components"}  # a setting's kind in
 MARGINS = {"points": 1.0, "rounds": 0.25, "per game": 0.1, "": 0.02, "score points": 1.0}
 
 
-@dataclass(frozen=True)
-class Thresholds:
-    """When a setting is degenerate (each a share of its games; any one suffices)."""
-
-    repeated: float = 0.25  # the most common outcome (scores, length) makes up this share or more
-    limit: float = 0.5  # ended by a safety cap (round or turn limit) this share or more
-    no_score: float = 0.5  # no seat scored in this share or more
-
-
 # --------------------------------------------------------------------------------- settings
-def degenerate(outcomes: Any, t: Thresholds) -> dict[str, Any]:
-    """The degenerate-play measures of one arm's games (simcore.studies.robustness.Outcomes): the
-    share of distinct games (distinct final scores and length), the share of the most common
-    one, the shares ended by a safety cap and with no score, and the reasons it is flagged."""
-    n = outcomes.games
-    mode = max(outcomes.counts.values()) if n else 0
-    # the most common outcome, ties to the smallest (the same for every chunking and merge order)
-    top = min(outcomes.counts, key=lambda k: (-outcomes.counts[k], k)) if n else ()
-    out = {
-        "games": n,
-        "distinct_share": len(outcomes.counts) / n if n else float("nan"),
-        "most_common_share": mode / n if n else float("nan"),
-        "most_common": {"scores": list(top[:-1]), "rounds": top[-1]} if n else None,
-        "limit_share": outcomes.limit / n if n else float("nan"),
-        "no_score_share": outcomes.no_score / n if n else float("nan"),
-    }
-    reasons = []
-    if n and out["most_common_share"] >= t.repeated:
-        sc = "/".join(map(str, top[:-1]))
-        reasons.append(
-            f"{out['most_common_share']:.1%} of the games are one and the same outcome (scores "
-            f"{sc}, {top[-1]} rounds; {out['distinct_share']:.2%} distinct games)"
-        )
-    if n and out["limit_share"] >= t.limit:
-        reasons.append(f"{out['limit_share']:.1%} of the games end by the round or turn limit")
-    if n and out["no_score_share"] >= t.no_score:
-        reasons.append(f"no seat scores in {out['no_score_share']:.1%} of the games")
-    out["degenerate"] = bool(reasons)
-    out["reasons"] = reasons
-    return out
-
-
 def first_arm_values(run: Any, alpha: float) -> Any:
     """arm_values (compare's values and intervals) of a setting's first arm, indexed by metric."""
     vals = arm_values(run, alpha)
@@ -165,11 +129,14 @@ def is_effect(key: str) -> bool:
     return "/effect/" in key
 
 
-def setting_table(run: Any, alpha: float, t: Thresholds) -> tuple[list[dict], dict]:
+def setting_table(
+    run: Any, alpha: float, t: Thresholds, ratings: dict[int, Any] | None = None
+) -> tuple[list[dict], dict]:
     """One record per setting (grid order): the setting, its degenerate-play measures (of the
     first arm; a variant arm that is degenerate drops that variant's effects), and the
     records of every verdict it measures (JSON); and {setting key: {verdict key: Verdict or
-    the length dict}} for the classification."""
+    the length dict}} for the classification. ratings (--ladder: analysis.ladder.Ratings per
+    player count): a rung's setting carries its rating and is named with it."""
     out, by_setting = [], {}
     for s in run.settings:
         arm_run = run.runs[s.key]
@@ -191,6 +158,7 @@ def setting_table(run: Any, alpha: float, t: Thresholds) -> tuple[list[dict], di
             "degenerate_arms": [a.label for a, d in zip(arm_run.arms, per_arm) if d["degenerate"]],
             "win_rates": (np.asarray(arm_run.results[0].summary.seat_wins) / s.games).tolist(),
         }
+        rec.update(rung_rating(s, (ratings or {}).get(s.players)))
         vals = first_arm_values(arm_run, alpha)
         rec["feel"] = feel_levels(vals)
         verdicts: list[Any] = [
@@ -242,6 +210,10 @@ def classify(
     c = engine_classify(ref, [(s["label"], KINDS[s["kind"]], v) for s, v in others], alpha, margin)
     status = c.label() if c.status == "depends" else c.status
     estimates = [ref.estimate] + [v.estimate for _, v in others]
+    if any("rating" in s for s, _ in recs):  # --ladder: where along the rungs it changes
+        rungs = [(ref_s, ref, False, "reference")]
+        rungs += [(s, v, call.against, call.state) for call, (s, v) in zip(c.settings, others)]
+        out["skill"] = by_skill(ref, [r for r in rungs if "rating" in r[0]])
     return {
         **out,
         "status": status,
@@ -263,6 +235,126 @@ def classify(
             }
             for call, (s, _) in zip(c.settings, others)
         ],
+    }
+
+
+def rung_rating(s: Any, ratings: Any) -> dict[str, Any]:
+    """A rung's setting under --ladder: its rating (Elo points, 95% interval, a bound) and its
+    label named with it ('search:budget=64 in every seat (+240 Elo)'); {} for every other
+    setting (and every setting without --ladder)."""
+    if ratings is None or s.kind != "lineup" or s.name not in ratings.names:
+        return {}
+    i = ratings.names.index(s.name)
+    bound = ratings.bound.get(s.name)
+    return {
+        "label": f"{s.label} ({elo_text(float(ratings.rating[i]), bound)})",
+        "rating": float(ratings.rating[i]),
+        "rating_low": ratings.low(i),
+        "rating_high": ratings.high(i),
+        "rating_bound": bound,
+    }
+
+
+def elo_text(rating: float, bound: str | None = None) -> str:
+    """'+240 Elo'; a bound's: '-382 Elo or lower' ('below': it never won a pairwise result)."""
+    more = {"below": " or lower", "above": " or higher"}.get(bound or "", "")
+    return f"{rating + 0.0:+.0f} Elo{more}"
+
+
+SKILL_WORDS = {"reversed": "reversed", "differs": "gone"}  # a rung's state against it, in words
+
+
+def by_skill(ref: Verdict, rungs: list[tuple[dict, Verdict, bool, str]]) -> dict | None:
+    """Where along the ladder a verdict changes (--ladder; docs/robustness.md): rungs are the
+    rung settings that measure it (setting, its record turned the way of the reference's,
+    whether it counts against the verdict, its state), the reference's among them. With a
+    significant reference: the rungs that count against it are exactly the strongest (*fails
+    only with strong players*: "holds up to +0 Elo; reversed from +212 Elo (search:budget=16
+    and stronger)") or exactly the weakest (*fails only with weak players*). With a reference
+    that finds nothing, and some rung against it: the rungs that find it (one direction) are
+    exactly the strongest (*appears only with strong players*) or the weakest (*only with
+    weak players*), or one direction at the weak end and the other at the strong end
+    (*reverses with skill*). The direction words are the records' (from their signs); the
+    blocks are analysis.ladder.split_by_skill's. None when no such pattern (or fewer than two
+    rungs)."""
+    from analysis.ladder import split_by_skill  # statsmodels: only with --ladder
+
+    if len(rungs) < 2:
+        return None
+    rungs = sorted(rungs, key=lambda r: (r[0]["rating"], r[0]["name"]))
+    names = [r[0]["name"] for r in rungs]
+    ratings = [r[0]["rating"] for r in rungs]
+    elo = [elo_text(x) for x in ratings]
+
+    def up(i: int) -> str:
+        return f"({names[i]} and stronger)" if i < len(rungs) - 1 else f"({names[i]})"
+
+    def down(i: int) -> str:
+        return f"({names[i]} and weaker)" if i > 0 else f"({names[i]})"
+
+    base = {"rungs": [{"setting": r[0]["label"], "rating": r[0]["rating"]} for r in rungs]}
+    if ref.sign:
+        cut = split_by_skill([r[2] for r in rungs])
+        if cut is None:
+            return None
+        states = {SKILL_WORDS.get(r[3], r[3]) for r in rungs if r[2]}
+        what = " or ".join(sorted(states, reverse=True))
+        kept = all(r[3] in ("agrees", "reference") for r in rungs if not r[2])
+        held = "holds" if kept else "holds or is undecided"
+        side, i = cut
+        if side == "from":
+            text = f"{held} up to {elo[i - 1]}; {what} from {elo[i]} {up(i)}"
+            return {
+                **base,
+                "class": "fails only with strong players",
+                "changes_at_rating": ratings[i],
+                "text": text,
+            }
+        text = f"{what} up to {elo[i]} {down(i)}; {held} from {elo[i + 1]}"
+        return {
+            **base,
+            "class": "fails only with weak players",
+            "changes_at_rating": ratings[i + 1],
+            "text": text,
+        }
+    if not any(r[2] for r in rungs):
+        return None
+    pos = [r[1].sign > 0 for r in rungs]
+    neg = [r[1].sign < 0 for r in rungs]
+    if any(pos) and any(neg):
+        cuts = {c[0]: c[1] for c in (split_by_skill(pos), split_by_skill(neg)) if c}
+        if set(cuts) != {"from", "up to"}:
+            return None
+        i, j = cuts["up to"], cuts["from"]
+        text = (
+            f"reverses with skill: {rungs[i][1].words} up to {elo[i]} {down(i)}; "
+            f"{rungs[j][1].words} from {elo[j]} {up(j)}"
+        )
+        return {
+            **base,
+            "class": "reverses with skill",
+            "changes_at_rating": (ratings[i] + ratings[j]) / 2,
+            "text": text,
+        }
+    cut = split_by_skill(pos if any(pos) else neg)
+    if cut is None:
+        return None
+    side, i = cut
+    words = rungs[i][1].words
+    if side == "from":
+        text = f"{words} only from {elo[i]} {up(i)}; not significant up to {elo[i - 1]}"
+        return {
+            **base,
+            "class": "appears only with strong players",
+            "changes_at_rating": ratings[i],
+            "text": text,
+        }
+    text = f"{words} only up to {elo[i]} {down(i)}; not significant from {elo[i + 1]}"
+    return {
+        **base,
+        "class": "only with weak players",
+        "changes_at_rating": ratings[i + 1],
+        "text": text,
     }
 
 
@@ -324,9 +416,11 @@ class Robustness:
     thresholds: Thresholds
     alpha: float = ALPHA
     records: dict = field(default_factory=dict)  # setting key -> verdict key -> record
+    ratings: dict = field(default_factory=dict)  # --ladder: players -> analysis.ladder.Ratings
 
     def to_json(self) -> dict[str, Any]:
         run = self.run
+        ladder = {"ladder": ladder_json(self.ratings)} if self.ratings else {}
         return {
             **run_keys(run, run.player_counts),
             "rules_file": run.rules_file,
@@ -339,6 +433,7 @@ class Robustness:
             "elapsed_s": run.elapsed_s,
             "variants": list(getattr(run, "variants", ())),
             "skipped": [k.to_json() for k in getattr(run, "skipped", [])],
+            **ladder,
         }
 
     def record(self, setting_key: str, verdict_key: str) -> Any:
@@ -349,13 +444,50 @@ class Robustness:
 def robustness(run: Any, alpha: float = ALPHA, thresholds: Thresholds | None = None) -> Robustness:
     """Analyse a RobustnessRun (simcore.studies.robustness.run_robustness)."""
     t = thresholds or Thresholds()
-    settings, by_setting = setting_table(run, alpha, t)
+    ratings = rung_ratings(run)
+    settings, by_setting = setting_table(run, alpha, t, ratings)
     verdicts = [
         classify(settings, by_setting, p, v, alpha)
         for p in run.player_counts
         for v in verdict_keys(settings, p)
     ]
-    return Robustness(run, settings, verdicts, t, alpha, by_setting)
+    return Robustness(run, settings, verdicts, t, alpha, by_setting, ratings)
+
+
+def rung_ratings(run: Any) -> dict[int, Any]:
+    """--ladder: the ratings of the rungs per player count, fitted from the run's rating
+    matches by the ladder's own fit (analysis.ladder.fit_ratings: Bradley-Terry, 0 = the
+    default player); {} without --ladder or without a rating match (a one-rung game)."""
+    ladders = getattr(run, "ladders", None) or {}
+    if not ladders:
+        return {}
+    from analysis.ladder import fit_ratings  # statsmodels: only with --ladder
+
+    return {p: fit_ratings(rm) for p, rm in ladders.items() if rm.matches}
+
+
+def ladder_json(ratings: dict[int, Any]) -> list[dict]:
+    """The ratings of --ladder for the JSON: per player count, per rung (the ladder's order)
+    its rating, 95% interval, standard error, bound and the games of its rating matches."""
+    return [
+        {
+            "players": p,
+            "reference": r.reference,
+            "rungs": [
+                {
+                    "rung": name,
+                    "rating": float(r.rating[i]),
+                    "rating_low": r.low(i),
+                    "rating_high": r.high(i),
+                    "rating_se": float(r.se[i]),
+                    "bound": r.bound.get(name),
+                    "rating_games": r.games[name],
+                }
+                for i, name in enumerate(r.names)
+            ],
+        }
+        for p, r in ratings.items()
+    ]
 
 
 # --------------------------------------------------------------------------------- words
@@ -411,6 +543,8 @@ def sentence(v: dict, shown: int = 3) -> str:
     if v["status"] == "not detected":
         return f"{text}; not detected (no setting finds it)."
     text += f"; {v['label']}" if v["status"] == "inconclusive" else f" ({v['label']})"
+    if v.get("skill"):
+        text += f"; by skill: {v['skill']['text']}"
     if against:
         text += f"; against it: {_listed(against, shown)}"
     if undecided:
@@ -467,6 +601,23 @@ def degenerate_lines(a: Robustness) -> list[str]:
     ]
 
 
+def ratings_lines(a: Robustness) -> list[str]:
+    """--ladder: per player count, the rungs by rating with their 95% intervals."""
+    out = []
+    for p, r in a.ratings.items():
+        order = sorted(range(len(r.names)), key=lambda i: (r.rating[i], i))
+        parts = [
+            f"{r.names[i]} {elo_text(float(r.rating[i]), r.bound.get(r.names[i]))}"
+            + ("" if r.names[i] == r.reference else f" ({r.low(i):+.0f} to {r.high(i):+.0f})")
+            for i in order
+        ]
+        out.append(
+            f"{seats_text(p)}, the ladder's rungs rated (Elo points, 0 = {r.reference}, 95% CI): "
+            + ", ".join(parts)
+        )
+    return out
+
+
 def text(a: Robustness) -> list[str]:
     """The plain-text output of `balance robustness`."""
     run = a.run
@@ -481,6 +632,7 @@ def text(a: Robustness) -> list[str]:
         else ["no degenerate setting"]
     )
     lines += [f"skipped: {k.line}" for k in getattr(run, "skipped", [])]
+    lines += ratings_lines(a)
     for status in STATUSES:
         sel = [v for v in a.verdicts if v["status"] == status]
         if sel:

@@ -181,7 +181,7 @@ def simulate(s, r, tr, seat, opt, wts, key, j, horizon, lead, rng, checked, x, x
         turns += 1
     if err != 0:
         return 0.0
-    if SEARCH_EVAL and s[S_OVER] == 0:  # noqa: F821 - cut at the horizon: the game's evaluation
+    if SEARCH_EVAL and s[S_GAME_OVER] == 0:  # noqa: F821 - cut at the horizon: the game's evaluation
         return game_search_eval(s, r, seat, lead)  # noqa: F821
     return search_value(s, r, seat, x, lead)
 

@@ -19,7 +19,7 @@ The search rungs' matches play `search_games` games (their games cost 100-1,000 
 A rating match keeps, besides the merged Summary, the histogram of the rung's pairwise points
 per game against the others (a win over an opponent by the finishing order 2 half-points, a
 tie 1): the data of the Bradley-Terry fit. Self-play keeps the outcome tally of the degenerate
-play check (simcore.studies.robustness.Outcomes). Each match's CPU time is measured around its
+play check (simcore.studies.outcomes.Outcomes). Each match's CPU time is measured around its
 chunks (process CPU: every numba thread), for the table's CPU-ms a game; it is the only number
 that differs between runs of the same seed (with the wall times). A checkpoint keeps every
 finished match; --resume plays only the others. With a compared variant (--compare-variant)
@@ -56,7 +56,7 @@ from simcore.run.chunks import (
     warm_kernels,
 )
 from simcore.run.jobs import Job, Plan, Task, TaskList, play
-from simcore.studies.robustness import Outcomes, outcomes_of
+from simcore.studies.outcomes import Outcomes, outcomes_of
 
 SEARCH_RUNGS = 5  # search rungs by default: the top budget and four halvings below it
 TOP_FACTOR = 4  # the default top budget: four times the game's default budget
@@ -397,6 +397,32 @@ class LadderRun:
     compare_variant: str = ""  # the variant whose effect on the skill measure is measured
 
 
+def match_jobs(
+    spec: Any,
+    players: int,
+    matches: list[Match],
+    rules: Any,
+    seed: int,
+    search_games: int,
+    chunk_size: int | None,
+    done: Any,
+    alt_rules: Any = None,
+) -> list[MatchJob]:
+    """A MatchJob per match (the ladder's, and the rating matches of `balance robustness
+    --ladder`): its seats resolved on `rules`, chunks of at most DEFAULT_CHUNK games (1,024
+    for a match of search_games), with a compared variant's rules and seats (alt_rules)."""
+    jobs = []
+    for m in matches:
+        seats = spec.resolve_seats(spec.parse_policies(m.policies(players), players), rules)
+        chunk = chunk_size or min(DEFAULT_CHUNK, 1_024 if m.games == search_games else m.games)
+        alt = None
+        if alt_rules is not None:
+            text = spec.parse_policies(m.policies(players), players)
+            alt = (alt_rules, spec.resolve_seats(text, alt_rules))
+        jobs.append(MatchJob(spec, players, m, rules, seats, seed, chunk, done, alt))
+    return jobs
+
+
 def ladder_plan(
     game: str | Any,
     players: int,
@@ -450,15 +476,9 @@ def ladder_plan(
         saved[job.match.key] = job.state_json()
         ck.save(matches=saved)
 
-    jobs = []
-    for m in matches:
-        seats = spec.resolve_seats(spec.parse_policies(m.policies(players), players), rules)
-        chunk = chunk_size or min(DEFAULT_CHUNK, 1_024 if m.games == search_games else m.games)
-        alt = None
-        if alt_rules is not None:
-            text = spec.parse_policies(m.policies(players), players)
-            alt = (alt_rules, spec.resolve_seats(text, alt_rules))
-        jobs.append(MatchJob(spec, players, m, rules, seats, seed, chunk, done, alt))
+    jobs = match_jobs(
+        spec, players, matches, rules, seed, search_games, chunk_size, done, alt_rules
+    )
     fingerprint = {
         "command": "ladder",
         "game": spec.name,

@@ -12,6 +12,9 @@ The grid, per player count (docs/robustness.md):
   (a quarter of the game's default budget and the default), with fewer games (SEARCH_SHARE);
 - component readings: the default lineup on each component reading the game registers
   (VARIANTS.add_reading) and on each [reading.NAME] of a --rules-file.
+With --ladder (LadderOptions) the lineups are the ladder's rungs in every seat (rung_settings,
+simcore.studies.ladder.ladder_rungs), and the ladder's rating matches of those rungs are played
+beside them (RatingMatches: analysis.verdicts names each rung with its rating).
 Each setting but the search ones plays every variant of the game's report (GameSpec.
 report_variants), then every [variant.NAME] of a --rules-file and every variant asked for
 (`variants`), on the same games (under a reading, the reading and then the variant); the
@@ -25,25 +28,32 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from simcore.base.errors import InputError, RulesError
-from simcore.base.inputs import check_games, check_seed
+from simcore.base.inputs import MAX_GAMES, check_games, check_seed, check_whole
 from simcore.base.rulesbase import load_rules_file, rules_hash, split_variants
 from simcore.frame.registry import get_game
 from simcore.frame.search import PARAMS as SEARCH_PARAMS
-from simcore.run.checkpoint import CheckpointFile, CheckpointKind, whole
+from simcore.run.checkpoint import CheckpointFile, CheckpointKind
 from simcore.run.chunks import POPULATION
 from simcore.run.jobs import Job, Plan, run_plans, split_run_options
 from simcore.studies.arms import Arm, ArmRun, ArmsJob, arms_job, play_arms_rows
+from simcore.studies.ladder import (
+    MIN_RATING_GAMES,
+    SEARCH_RUNGS,
+    MatchJob,
+    MatchResult,
+    Rung,
+    ladder_rungs,
+    match_jobs,
+    match_plan,
+)
+from simcore.studies.outcomes import Outcomes, outcomes_of
 
 SEARCH_SHARE = (10, 40)  # the search settings play games // 10 (low budget), games // 40 (default)
-LIMIT_REASONS = ("round-limit", "turn-limit")  # end reasons that are a safety cap, not the rules'
 # a robustness checkpoint: the state of every finished setting (setting key -> SettingJob's
 # state_json); format 1 since robustness has checkpoints
 CHECKPOINT = CheckpointKind(
@@ -123,6 +133,27 @@ def lineup_settings(spec: Any, players: int, games: int, variants: tuple[str, ..
             name = f"search:budget={budget}"
             out.append(Setting(players, "lineup", name, name, False, games=max(games // share, 2)))
     return out
+
+
+def rung_settings(
+    spec: Any, players: int, games: int, search_games: int, variants: tuple[str, ...], rungs: list
+) -> list:
+    """The lineup settings of --ladder: each rung of the ladder (simcore.studies.ladder.
+    ladder_rungs) in every seat, on the rulebook's components; a search rung plays
+    search_games and the rules alone, as the search settings of the grid."""
+    return [
+        Setting(
+            players,
+            "lineup",
+            r.name,
+            r.name,
+            False,
+            variants=("base",) if r.is_search else variants,
+            games=search_games if r.is_search else games,
+            reference=r.name == spec.default_policy,
+        )
+        for r in rungs
+    ]
 
 
 def reading_settings(
@@ -244,65 +275,6 @@ def composing(
     return tuple(kept), why
 
 
-# --------------------------------------------------------------------------------- outcomes
-@dataclass
-class Outcomes:
-    """A mergeable tally of one arm's games for the detection of degenerate play: how often
-    each outcome (the final scores of the seats and the length in rounds) occurred, the games
-    in which no seat scored, and the games ended by a safety cap (LIMIT_REASONS)."""
-
-    counts: Counter = field(default_factory=Counter)
-    no_score: int = 0
-    limit: int = 0
-
-    def add(self, other: Outcomes) -> None:
-        self.counts.update(other.counts)
-        self.no_score += other.no_score
-        self.limit += other.limit
-
-    @property
-    def games(self) -> int:
-        return sum(self.counts.values())
-
-    def to_json(self) -> dict:
-        return {
-            "counts": [[*k, v] for k, v in sorted(self.counts.items())],
-            "no_score": self.no_score,
-            "limit": self.limit,
-        }
-
-    @classmethod
-    def from_json(cls, data: Any, players: int) -> Outcomes:
-        ok = isinstance(data, dict) and set(data) == {"counts", "no_score", "limit"}
-        rows = data.get("counts") if ok else None
-        if (
-            not ok
-            or not isinstance(rows, list)
-            or not all(_whole_list(r, players + 2) for r in rows)
-        ):
-            raise InputError("its outcome tally is not a table of whole numbers")
-        if not _whole_list([data["no_score"], data["limit"]], 2):
-            raise InputError("its outcome tally's counts are not whole numbers")
-        return cls(Counter({tuple(r[:-1]): r[-1] for r in rows}), data["no_score"], data["limit"])
-
-
-def _whole_list(v: Any, n: int) -> bool:
-    return isinstance(v, list) and len(v) == n and all(whole(x) for x in v)
-
-
-def outcomes_of(spec: Any, frame: Any, players: int) -> Outcomes:
-    """The Outcomes of a DataFrame of result rows."""
-    scores = frame[[f"score_{s}" for s in range(players)]].to_numpy()
-    keys = np.column_stack([scores, frame["rounds"].to_numpy()])
-    uniq, counts = np.unique(keys, axis=0, return_counts=True)
-    limit_codes = [i for i, r in enumerate(spec.end_reasons) if r in LIMIT_REASONS]
-    return Outcomes(
-        Counter({tuple(int(x) for x in k): int(c) for k, c in zip(uniq, counts)}),
-        int(np.count_nonzero((scores == 0).all(axis=1))),
-        int(np.isin(frame["end_reason"].to_numpy(), limit_codes).sum()),
-    )
-
-
 def play_setting_chunk(
     game, players, arm_rules, seats, seed, first, n, rotate, metrics, threads=None
 ):
@@ -381,6 +353,17 @@ class SettingJob(Job):
 
 # --------------------------------------------------------------------------------- the run
 @dataclass
+class RatingMatches:
+    """The rating matches of one player count of a --ladder run (the rungs played as settings,
+    the ladder's match plan without its self-play): what analysis.ladder.fit_ratings reads."""
+
+    players: int
+    rungs: list[Rung]
+    reference: str
+    matches: list[MatchResult]
+
+
+@dataclass
 class RobustnessRun:
     """Everything a robustness run played: per setting (in grid order) its ArmRun and the
     Outcomes of each arm, the component readings, and the run's provenance."""
@@ -399,6 +382,7 @@ class RobustnessRun:
     variants: tuple[str, ...] = ()  # the variants compared in the settings (variant_list)
     overrides: dict[str, Any] = field(default_factory=dict)  # --set: in every setting's rules
     skipped: list[Skipped] = field(default_factory=list)  # pairs that could not be composed
+    ladders: dict[int, RatingMatches] = field(default_factory=dict)  # --ladder: per player count
 
     @property
     def skipped_lines(self) -> list[str]:
@@ -414,19 +398,23 @@ def grid(
     settings: list[str] | None,
     search: bool = True,
     variants: tuple[str, ...] | None = None,
+    rungs: list | None = None,
+    search_games: int = 0,
 ) -> list[Setting]:
     """The settings of the grid in order: per player count, the lineups, then the readings;
     `settings` (names) keeps only those lineups and readings (None: all); search=False leaves
     out the search settings; variants: the arms of every setting but the search ones (None:
-    the game's report variants)."""
+    the game's report variants); rungs (--ladder): the lineups are these rungs in every seat
+    (rung_settings; the search rungs play search_games)."""
     variants = tuple(variants or spec.report_variants)
     out = []
     for p in counts:
-        out += [
-            s
-            for s in lineup_settings(spec, p, games, variants)
-            if search or not s.name.startswith("search")
-        ]
+        lineups = (
+            lineup_settings(spec, p, games, variants)
+            if rungs is None
+            else rung_settings(spec, p, games, search_games, variants, rungs)
+        )
+        out += [s for s in lineups if search or not s.name.startswith("search")]
         out += reading_settings(spec, p, games, variants, readings)
     if settings is not None:
         known = sorted({s.name for s in out})
@@ -475,6 +463,10 @@ def robustness_plan(
     checkpoint: str | None = None,
     resume: bool = False,
     reference_games: int | None = None,
+    ladder: bool = False,
+    top_budget: int | None = None,
+    search_rungs: int | None = None,
+    search_games: int | None = None,
 ) -> GridPlan:
     """The robustness grid of a game as a plan (its result a RobustnessRun). player_counts:
     None for every count the game allows; games: per setting (the search settings play fewer,
@@ -484,18 +476,34 @@ def robustness_plan(
     further variants compared in every setting (variant_list); overrides: rules fields set in
     the base rules of every setting (--set); reference_games: the reference settings' games
     when not `games` (the report plays them as its variant comparison, so that its Findings
-    and its variant section rest on the same games). The run options' progress writes a line
-    per finished setting on stderr (simcore.run.jobs)."""
+    and its variant section rest on the same games). ladder, top_budget, search_rungs,
+    search_games: the lineups are the ladder's rungs, rated (LadderOptions). The run options'
+    progress writes a line per finished setting on stderr (simcore.run.jobs)."""
     spec = get_game(game) if isinstance(game, str) else game
-    games, seed = check_games(games, 2, " per setting"), check_seed(seed)
-    counts = player_counts or list(range(spec.min_players, spec.max_players + 1))
+    opts = LadderOptions.check(spec, games, ladder, top_budget, search_rungs, search_games)
+    games, seed = check_games(games, opts.min_games, " per setting"), check_seed(seed)
+    counts = player_counts or list(
+        range(max(spec.min_players, opts.min_players), spec.max_players + 1)
+    )
     for p in counts:
         spec.check_players(p)
+        if p < opts.min_players:
+            raise InputError("--ladder rates players against each other: --players 2 or more")
     readings = component_readings(spec, rules_file)
     arms = variant_list(spec, variants, rules_file)
     grid_, skipped = composed_grid(
         spec,
-        grid(spec, counts, games, list(readings), settings, search, arms),
+        grid(
+            spec,
+            counts,
+            games,
+            list(readings),
+            settings,
+            search,
+            arms,
+            opts.rungs,
+            opts.search_games,
+        ),
         overrides,
         rules_file,
     )
@@ -506,8 +514,8 @@ def robustness_plan(
     started = time.perf_counter()
     fingerprint: dict[str, Any] = {"command": "robustness", "game": spec.name, "seed": seed}
 
-    def done(job: SettingJob) -> None:
-        saved[job.setting.key] = job.state_json()
+    def done(job: SettingJob | MatchJob) -> None:
+        saved[_job_key(job)] = job.state_json()
         ck.save(settings=saved)
 
     for s in grid_:
@@ -533,8 +541,11 @@ def robustness_plan(
         ]
         for j, a in ((j, j.arms_job) for j in jobs)
     ]
+    rating = opts.rating_jobs(spec, grid_, games, seed, overrides, rules_file, chunk_size, done)
+    if opts.rungs is not None:  # the rating matches too (a run without --ladder: unchanged)
+        fingerprint["settings"] += [[_job_key(j), j.match.games, j.plan.chunk] for j in rating]
     ck = CheckpointFile(checkpoint, fingerprint, CHECKPOINT)
-    saved, restored = ck.restore_each(resume, "settings", jobs, lambda j: j.setting.key, "settings")
+    saved, restored = ck.restore_each(resume, "settings", [*jobs, *rating], _job_key, "settings")
 
     def finish() -> RobustnessRun:
         return RobustnessRun(
@@ -552,9 +563,100 @@ def robustness_plan(
             variants=arms,
             overrides=dict(overrides or {}),
             skipped=skipped,
+            ladders=opts.ladders(spec, grid_, rating),
         )
 
-    return GridPlan(list(jobs), finish, skipped)
+    return GridPlan([*jobs, *rating], finish, skipped)
+
+
+def _job_key(job: SettingJob | MatchJob) -> str:
+    """A job's key in the checkpoint: the setting's, or '3p/rating/MATCH' for a rating match."""
+    if isinstance(job, SettingJob):
+        return job.setting.key
+    return f"{job.players}p/rating/{job.match.key}"
+
+
+@dataclass(frozen=True)
+class LadderOptions:
+    """--ladder and its options, checked: the rungs (None without --ladder), the games of a
+    search rung's setting and rating matches, and what --ladder needs of the grid (at least
+    the ladder's MIN_RATING_GAMES games, 2 players)."""
+
+    rungs: list[Rung] | None = None
+    search_games: int = 0
+    min_games: int = 2
+    min_players: int = 1
+
+    @classmethod
+    def check(cls, spec, games, ladder, top_budget, search_rungs, search_games) -> LadderOptions:
+        """The options (InputError, one line: a ladder option without --ladder, a budget out
+        of range, too few games for a rating)."""
+        if not ladder:
+            given = [
+                name
+                for name, v in (
+                    ("--top-budget", top_budget),
+                    ("--search-rungs", search_rungs),
+                    ("--search-games", search_games),
+                )
+                if v is not None
+            ]
+            if given:
+                raise InputError(f"{given[0]} is an option of --ladder: add --ladder")
+            return cls()
+        if top_budget is not None and "search" not in spec.policies:  # ladder_rungs: one rung
+            raise InputError(f"--top-budget: {spec.name} has no search player (one rung)")
+        rungs = ladder_rungs(
+            spec, top_budget, SEARCH_RUNGS if search_rungs is None else search_rungs
+        )
+        games = check_games(games, MIN_RATING_GAMES, " per setting for a rating (--ladder)")
+        if search_games is None:
+            search_games = max(games // SEARCH_SHARE[0], MIN_RATING_GAMES)
+        search_games = check_whole(
+            search_games, "--search-games", MIN_RATING_GAMES, " for a rating", maximum=MAX_GAMES
+        )
+        return cls(rungs, search_games, MIN_RATING_GAMES, 2)
+
+    def played(self, grid_: list[Setting], players: int) -> list[Rung]:
+        """The rungs played as settings of a player count (all of them, or those of --setting)."""
+        names = {s.name for s in grid_ if s.players == players and s.kind == "lineup"}
+        return [r for r in self.rungs or [] if r.name in names]
+
+    def rating_jobs(self, spec, grid_, games, seed, overrides, rules_file, chunk_size, done):
+        """The rating matches of the ladder's match plan (simcore.studies.ladder.match_plan,
+        without its self-play: the settings are that) for the rungs played, per player count,
+        on the rulebook's components with --set; none without --ladder."""
+        if self.rungs is None:
+            return []
+        out = []
+        for p in dict.fromkeys(s.players for s in grid_):
+            rungs = self.played(grid_, p)
+            plan = match_plan(rungs, spec.default_policy, games, self.search_games, p)
+            matches = [m for m in plan if m.other is not None]
+            rules = spec.resolve_rules((), overrides, rules_file, p)
+            for j in match_jobs(spec, p, matches, rules, seed, self.search_games, chunk_size, done):
+                j.label = f"{players_text(p)}, rating: {j.match.label}"
+                out.append(j)
+        return out
+
+    def ladders(self, spec, grid_, rating: list[MatchJob]) -> dict[int, RatingMatches]:
+        """The rating matches played, per player count with any (empty without --ladder)."""
+        out: dict[int, RatingMatches] = {}
+        for j in rating:
+            rungs = self.played(grid_, j.players)
+            rm = out.setdefault(j.players, RatingMatches(j.players, rungs, spec.default_policy, []))
+            rm.matches.append(
+                MatchResult(
+                    j.match,
+                    [p.label for p in j.seats],
+                    j.summary,
+                    j.points,
+                    j.outcomes,
+                    j.cpu_s,
+                    j.elapsed_s,
+                )
+            )
+        return out
 
 
 def _entries(s: Setting) -> int:
