@@ -20,14 +20,19 @@ class BenchError(RuntimeError):
     """A measurement subprocess of `balance bench --full` failed (reported in one line)."""
 
 
-def _time_batch(
-    spec, players: int, games: int, threads: int, seed: int = 12345, policy: str | None = None
-):
+def _batch_inputs(spec, players: int, games: int, policy: str | None):
+    """The default rules packed, the lineup's policy arrays and the rows of a batch."""
     rules = spec.rules_cls()
-    r = spec.pack(rules, players)
     seats = spec.resolve_seats(spec.parse_policies(policy, players), rules)
     ids, w = spec.policy_arrays(seats)
     rows = np.zeros((games, len(spec.columns)), dtype=np.int64)
+    return spec.pack(rules, players), ids, w, rows
+
+
+def _time_batch(
+    spec, players: int, games: int, threads: int, seed: int = 12345, policy: str | None = None
+):
+    r, ids, w, rows = _batch_inputs(spec, players, games, policy)
     prev = numba.get_num_threads()
     numba.set_num_threads(threads)
     try:
@@ -377,11 +382,7 @@ def play_rotated(spec, players: int, policy: str, games: int, seed: int, start: 
     it), seats rotated, on one thread: the CPU seconds (time.process_time) and the outright
     wins of the lineup's first entry (game i seats entry 0 at seat (-i) mod players; a shared
     win counts for nobody)."""
-    rules = spec.rules_cls()
-    r = spec.pack(rules, players)
-    seats = spec.resolve_seats(spec.parse_policies(policy, players), rules)
-    ids, w = spec.policy_arrays(seats)
-    rows = np.zeros((games, len(spec.columns)), dtype=np.int64)
+    r, ids, w, rows = _batch_inputs(spec, players, games, policy)
     prev = numba.get_num_threads()
     numba.set_num_threads(1)
     try:

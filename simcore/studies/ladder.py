@@ -286,6 +286,20 @@ class MatchJob(Job):
         self.skip = 0
         self.done = done
 
+    def result(self) -> MatchResult:
+        """The match as played so far (its MatchResult)."""
+        labels = [p.label for p in self.seats]
+        return MatchResult(
+            self.match,
+            labels,
+            self.summary,
+            self.points,
+            self.outcomes,
+            self.cpu_s,
+            self.elapsed_s,
+            self.joint,
+        )
+
     def tasks(self, backend: str) -> TaskList:
         args = (self.game, self.players, self.rules, self.seats, self.seed)
         return TaskList(
@@ -501,19 +515,7 @@ def ladder_plan(
             players=players,
             rungs=rungs,
             reference=spec.default_policy if len(rungs) > 1 else rungs[0].name,
-            matches=[
-                MatchResult(
-                    j.match,
-                    [p.label for p in j.seats],
-                    j.summary,
-                    j.points,
-                    j.outcomes,
-                    j.cpu_s,
-                    j.elapsed_s,
-                    j.joint,
-                )
-                for j in jobs
-            ],
+            matches=[j.result() for j in jobs],
             seed=seed,
             games=games,
             search_games=search_games,

@@ -645,17 +645,7 @@ class LadderOptions:
         for j in rating:
             rungs = self.played(grid_, j.players)
             rm = out.setdefault(j.players, RatingMatches(j.players, rungs, spec.default_policy, []))
-            rm.matches.append(
-                MatchResult(
-                    j.match,
-                    [p.label for p in j.seats],
-                    j.summary,
-                    j.points,
-                    j.outcomes,
-                    j.cpu_s,
-                    j.elapsed_s,
-                )
-            )
+            rm.matches.append(j.result())
         return out
 
 
