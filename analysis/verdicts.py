@@ -264,6 +264,11 @@ def elo_text(rating: float, bound: str | None = None) -> str:
 SKILL_WORDS = {"reversed": "reversed", "differs": "gone"}  # a rung's state against it, in words
 
 
+def _classed(base: dict, name: str, at: float, text: str) -> dict:
+    """A verdict's skill entry: its class, the rating where it changes and its words."""
+    return {**base, "class": name, "changes_at_rating": at, "text": text}
+
+
 def by_skill(ref: Verdict, rungs: list[tuple[dict, Verdict, bool, str]]) -> dict | None:
     """Where along the ladder a verdict changes (--ladder; docs/robustness.md): rungs are the
     rung settings that measure it (setting, its record turned the way of the reference's,
@@ -304,19 +309,9 @@ def by_skill(ref: Verdict, rungs: list[tuple[dict, Verdict, bool, str]]) -> dict
         side, i = cut
         if side == "from":
             text = f"{held} up to {elo[i - 1]}; {what} from {elo[i]} {up(i)}"
-            return {
-                **base,
-                "class": "fails only with strong players",
-                "changes_at_rating": ratings[i],
-                "text": text,
-            }
+            return _classed(base, "fails only with strong players", ratings[i], text)
         text = f"{what} up to {elo[i]} {down(i)}; {held} from {elo[i + 1]}"
-        return {
-            **base,
-            "class": "fails only with weak players",
-            "changes_at_rating": ratings[i + 1],
-            "text": text,
-        }
+        return _classed(base, "fails only with weak players", ratings[i + 1], text)
     if not any(r[2] for r in rungs):
         return None
     pos = [r[1].sign > 0 for r in rungs]
@@ -330,12 +325,7 @@ def by_skill(ref: Verdict, rungs: list[tuple[dict, Verdict, bool, str]]) -> dict
             f"reverses with skill: {rungs[i][1].words} up to {elo[i]} {down(i)}; "
             f"{rungs[j][1].words} from {elo[j]} {up(j)}"
         )
-        return {
-            **base,
-            "class": "reverses with skill",
-            "changes_at_rating": (ratings[i] + ratings[j]) / 2,
-            "text": text,
-        }
+        return _classed(base, "reverses with skill", (ratings[i] + ratings[j]) / 2, text)
     cut = split_by_skill(pos if any(pos) else neg)
     if cut is None:
         return None
@@ -343,19 +333,9 @@ def by_skill(ref: Verdict, rungs: list[tuple[dict, Verdict, bool, str]]) -> dict
     words = rungs[i][1].words
     if side == "from":
         text = f"{words} only from {elo[i]} {up(i)}; not significant up to {elo[i - 1]}"
-        return {
-            **base,
-            "class": "appears only with strong players",
-            "changes_at_rating": ratings[i],
-            "text": text,
-        }
+        return _classed(base, "appears only with strong players", ratings[i], text)
     text = f"{words} only up to {elo[i]} {down(i)}; not significant from {elo[i + 1]}"
-    return {
-        **base,
-        "class": "only with weak players",
-        "changes_at_rating": ratings[i + 1],
-        "text": text,
-    }
+    return _classed(base, "only with weak players", ratings[i + 1], text)
 
 
 def _classify_length(recs: list, ref_s: dict, ref: dict) -> dict:
