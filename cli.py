@@ -835,20 +835,19 @@ def compensate(
     seed: SeedOpt = DEFAULT_SEED,
     json_out: JsonOpt = False,
     run_opts: dict[str, Any] = RUN,
+    saved: dict[str, Any] = RESUMABLE,
 ) -> None:
     """The smallest seat compensation that evens the seats (chips, points, ... per seat):
     screened on common random numbers, confirmed on fresh games, checked at every level
     (docs/compensation.md). --policy: the game's default player unless given; --level: the
-    default player and search unless given."""
+    default player and search unless given; --checkpoint/--resume keep the finished plays."""
     from analysis.compensation import fair_status, render
-    from simcore.frame.registry import get_game
     from simcore.studies.compensate import run_compensate
 
     rules = _rules(variant, set_, rules_file, None, policy_file, game)
-    spec = get_game(game)
-    with interrupt_exits():
+    with interrupt_exits(saved["checkpoint"], "plays"):
         run = run_compensate(
-            spec,
+            game,
             players,
             _count(games_),
             confirm_games=_count(confirm_games, "--confirm-games"),
@@ -864,9 +863,10 @@ def compensate(
             judge=fair_status,
             echo=lambda line: print(line, file=sys.stderr, flush=True),
             **rules,
+            **saved,
             **_run(run_opts, True),
         )
-    render(run, spec.rules_cls.SEAT_WORDS, json_out, typer.echo)
+    render(run, None, json_out, typer.echo)
 
 
 def main() -> None:

@@ -235,11 +235,12 @@ def text_lines(a: dict[str, Any], top: int = 8) -> list[str]:
     return out
 
 
-def render(run: Any, spec_words: dict[str, str], json_out: bool, echo) -> None:
-    """balance compensate's output: one JSON object, or the text lines."""
+def render(run: Any, spec_words: dict[str, str] | None, json_out: bool, echo) -> None:
+    """balance compensate's output: one JSON object, or the text lines. spec_words: the
+    game's SEAT_WORDS (None: the run's, run.seat_words)."""
     import json
 
-    result = analyse(run, spec_words)
+    result = analyse(run, run.seat_words if spec_words is None else spec_words)
     if json_out:
         echo(json.dumps(result, indent=1))
         return

@@ -18,25 +18,46 @@ The study looks for the smallest compensation that evens the seats at one skill 
 3. **Every level** (`levels`: the reference preset and the strongest player the run affords,
    or every rung of the ladder): the baseline and the recommendation played again with that
    player in every seat (`level_games` games, same seed for both).
+
+Every play (a candidate, its games, seed and players) is a job of simcore.run.jobs, so the
+run is the same on any number of threads and on the Dask backend (one local cluster for the
+whole run with --workers). With a checkpoint (simcore.run.checkpoint), each finished play is
+saved as it finishes (its seat wins and shared wins, keyed by what was played); --resume plays
+only the others. The search draws again what it drew (optuna's sampler is seeded and is told
+the same gaps), so a resumed run is the uninterrupted one.
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from simcore.base.errors import InputError, RulesError
 from simcore.base.inputs import MAX_GAMES, check_seed, check_whole
+from simcore.base.rulesbase import rules_hash
 from simcore.frame.registry import get_game
-from simcore.run.jobs import run_jobs, split_run_options
+from simcore.run.checkpoint import CheckpointFile, CheckpointKind, check_resume, whole
+from simcore.run.jobs import Job, check_backend, check_threads, run_jobs, split_run_options
 from simcore.run.runner import prepare_simulation
 from simcore.studies.ladder import default_budget, ladder_rungs, split_players
 
 BUDGET = 300  # candidates a field is searched with (exhaustive up to this many)
 CONFIRM_TOP = 3
 TOLERANCE = 1.5  # points: every pairwise difference of the seats' win rates within this
+# a compensate checkpoint: every finished play (PlayJob.key -> PlayJob.state); format 1 since
+# compensate has checkpoints
+CHECKPOINT = CheckpointKind(
+    "compensate",
+    1,
+    ("played",),
+    "command, game, players, games, seed, rules, player, fields, amounts, budget, tolerance "
+    "or levels",
+)
+PLAY_KEYS = {"seat_wins", "shared_wins", "rules_hash", "policies"}
 
 
 @dataclass(frozen=True)
@@ -103,6 +124,7 @@ class CompensateRun:
     confirmed: list[Played]  # fresh games: the baseline first, then the candidates
     levels: list[tuple[str, Played, Played]] = field(default_factory=list)
     elapsed_s: float = 0.0
+    seat_words: dict[str, str] = field(default_factory=dict)  # the rules class' SEAT_WORDS
 
 
 def seat_fields(spec: Any) -> list[str]:
@@ -121,17 +143,79 @@ def field_candidates(name: str, players: int, top: int) -> list[Candidate]:
     return sorted(out, key=lambda c: (c.seats_changed, c.total, c.amounts))
 
 
+class PlayJob(Job):
+    """One candidate played on some games (a SimJob of simcore.run.runner): `played` once its
+    last chunk is folded or it is restored from the checkpoint; `done(self)` then (the save)."""
+
+    def __init__(self, cand: Candidate, sim: Any, lineup: str, done: Any):
+        self.cand, self.sim, self.lineup, self.done = cand, sim, lineup, done
+        self.game, self.players = sim.game, sim.players
+        self.total_games, self.done_games = sim.total_games, 0
+        self.rules_hash = rules_hash(sim.resolved)
+        self.policies = json.loads(json.dumps([[p.label, list(p.weights)] for p in sim.seats]))
+        self.key = f"seed {sim.seed}/{sim.games} games/{lineup}/{cand.label}"
+        self.played: Played | None = None
+
+    def tasks(self, backend: str):
+        return self.sim.tasks(backend)
+
+    def warm(self) -> None:
+        self.sim.warm()
+
+    def fold(self, i: int, result: Any) -> bool:
+        self.sim.fold(i, result)
+        if i == len(self.sim.plan) - 1:
+            sm = self.sim.summary
+            self._set([int(w) for w in sm.seat_wins], int(sm.shared_wins))
+            self.done(self)
+        return False
+
+    def _set(self, seat_wins: list[int], shared_wins: int) -> None:
+        sim = self.sim
+        self.played = Played(
+            self.cand, sim.games, seat_wins, shared_wins, self.lineup, sim.seed, self.rules_hash
+        )
+
+    def state(self) -> dict[str, Any]:
+        """The finished play as the checkpoint keeps it."""
+        assert self.played is not None
+        p = self.played
+        return {
+            "seat_wins": p.seat_wins,
+            "shared_wins": p.shared_wins,
+            "rules_hash": p.rules_hash,
+            "policies": self.policies,
+        }
+
+    def restore(self, data: Any) -> None:
+        """A finished play from the checkpoint (InputError saying what does not fit)."""
+        key, games = self.key, self.sim.games
+        if not isinstance(data, dict) or set(data) != PLAY_KEYS:
+            raise InputError(f"play '{key}' has the wrong fields")
+        wins, shared = data["seat_wins"], data["shared_wins"]
+        if not (isinstance(wins, list) and len(wins) == self.players and all(map(whole, wins))):
+            raise InputError(f"play '{key}': its seat_wins are not {self.players} counts")
+        if not whole(shared) or sum(wins) + shared > games:
+            raise InputError(f"play '{key}': its wins are not of its {games} games")
+        if data["rules_hash"] != self.rules_hash or data["policies"] != self.policies:
+            raise InputError(f"play '{key}': its rules or players differ")
+        self._set(list(wins), shared)
+
+
 class _Plan:
-    """How each candidate is played: the rules and players of the run, one seed."""
+    """How each candidate is played: the rules and players of the run, one seed; the finished
+    plays ({PlayJob.key: state}: the checkpoint's, and this run's, saved as each finishes)."""
 
     def __init__(self, spec, players, policy, variants, overrides, rules_file, threads):
         self.spec, self.players, self.policy = spec, players, policy
         self.variants, self.overrides, self.rules_file = variants, overrides, rules_file
         self.threads = threads
         self.lineup = ",".join([policy] * players)
+        self.ck = CheckpointFile(None, {}, CHECKPOINT)
+        self.saved: dict[str, Any] = {}
 
     def job(self, cand: Candidate, games: int, seed: int, lineup: str | None = None):
-        return prepare_simulation(
+        sim = prepare_simulation(
             self.spec,
             self.players,
             games,
@@ -142,27 +226,24 @@ class _Plan:
             seed=seed,
             threads=self.threads,
         )
+        return PlayJob(cand, sim, lineup or self.lineup, self._save)
+
+    def _save(self, job: PlayJob) -> None:
+        self.saved[job.key] = job.state()
+        self.ck.save(played=self.saved)
 
     def play(self, items, run_options) -> list[Played]:
-        """items: (candidate, games, seed, lineup) -> each played (one run of all the jobs)."""
+        """items: (candidate, games, seed, lineup) -> each played (one run of the jobs not
+        played before: a play of the checkpoint, or of this run, is not played again)."""
         jobs = [self.job(c, g, s, lu) for c, g, s, lu in items]
-        run_jobs(jobs, **run_options)
-        out = []
-        for (c, _, s, lu), j in zip(items, jobs):
-            r = j.result()
-            sm = r.summary
-            out.append(
-                Played(
-                    c,
-                    r.games,
-                    [int(w) for w in sm.seat_wins],
-                    int(sm.shared_wins),
-                    lu or self.lineup,
-                    s,
-                    r.rules_hash,
-                )
-            )
-        return out
+        with self.ck.checking():
+            for j in jobs:
+                if j.key in self.saved:
+                    j.restore(self.saved[j.key])
+        todo = [j for j in jobs if j.played is None]
+        if todo:
+            run_jobs(todo, **run_options)
+        return [j.played for j in jobs]
 
 
 def _valid(plan: _Plan, cands: list[Candidate]) -> tuple[list[Candidate], str]:
@@ -266,6 +347,86 @@ def compensate_plan_levels(spec: Any, levels: list[str] | None, ladder: bool) ->
     return out
 
 
+def _checked_counts(games, confirm_games, level_games, seed, budget, tolerance):
+    """The counts, seed, budget and tolerance checked (InputError naming the option)."""
+    games, confirm_games, level_games = (
+        check_whole(n, what, 1, maximum=MAX_GAMES)
+        for n, what in (
+            (games, "--games"),
+            (confirm_games, "--confirm-games"),
+            (level_games, "--level-games"),
+        )
+    )
+    seed = check_seed(seed)
+    budget = check_whole(budget, "--budget", minimum=1, maximum=100_000)
+    if not (isinstance(tolerance, (int, float)) and 0 < tolerance < 50):
+        raise InputError(f"--tolerance must lie between 0 and 50 points, not {tolerance}")
+    return games, confirm_games, level_games, seed, budget
+
+
+def _checked_fields(spec: Any, players: int, fields: list[str] | None) -> list[str]:
+    """The fields to search (all the game's unless given), each one of the game's."""
+    if players < 2:
+        raise InputError("compensation evens seats: it needs at least 2 players")
+    known = seat_fields(spec)
+    if not known:
+        raise InputError(
+            f"{spec.name} has no seat compensation fields yet (docs/compensation.md lists "
+            "the games that have them)"
+        )
+    for f in fields or []:
+        if f not in known:
+            raise InputError(f"unknown compensation field '{f}' (choose from {', '.join(known)})")
+    return list(dict.fromkeys(fields or known))
+
+
+def _start_checkpoint(plan: _Plan, path, resume, settings: dict[str, Any], echo) -> None:
+    """The run's checkpoint (its fingerprint: the settings and the rules' hash), and the
+    finished plays of the run it continues (said on echo)."""
+    rules = plan.spec.resolve_rules(
+        list(plan.variants), plan.overrides, plan.rules_file, plan.players
+    )
+    fingerprint = {
+        "command": "compensate",
+        **settings,
+        "rules_hash": rules_hash(plan.spec.resolved(rules, plan.players)),
+    }
+    plan.ck = CheckpointFile(path, fingerprint, CHECKPOINT)
+    found = plan.ck.start(resume)
+    if found is None:
+        return
+    with plan.ck.checking():
+        played = found["played"]
+        if not isinstance(played, dict):
+            raise InputError("its plays are not an object")
+        for key, state in played.items():
+            if not isinstance(state, dict) or set(state) != PLAY_KEYS:
+                raise InputError(f"play '{key}' has the wrong fields")
+    plan.saved = dict(played)
+    echo(
+        f"resuming {path}: {len(plan.saved)} finished plays restored (of the baseline, the "
+        "candidates and the levels); only the others are played"
+    )
+
+
+@contextmanager
+def _one_cluster(run_options: dict[str, Any]):
+    """The run options of every play of the run: with --backend dask and no --scheduler, one
+    local cluster (of --workers processes) for the whole run rather than one per play."""
+    opts = dict(run_options)
+    if opts.get("backend") != "dask" or opts.get("scheduler"):
+        yield opts
+        return
+    from simcore.run.distributed import _client
+
+    client, cluster = _client(None, opts.get("workers"))
+    try:
+        yield {**opts, "scheduler": cluster.scheduler_address, "workers": None}
+    finally:
+        client.close()
+        cluster.close()
+
+
 def run_compensate(
     game: str | Any,
     players: int,
@@ -284,6 +445,8 @@ def run_compensate(
     variants: tuple[str, ...] | list[str] = (),
     overrides: dict[str, Any] | None = None,
     rules_file: str | None = None,
+    checkpoint: str | None = None,
+    resume: bool = False,
     judge=None,
     echo=lambda *_: None,
     **run_kw: Any,
@@ -291,35 +454,19 @@ def run_compensate(
     """Search, confirm and check a seat compensation (the module docstring). judge(played,
     tolerance) -> 'fair' / 'unfair' / 'undecided': the verdict on a confirmation, from the
     analysis (analysis.compensation.fair_status; the studies do not import the analysis).
-    echo: one line per finished stage (the CLI sends it to stderr)."""
+    echo: one line per finished stage (the CLI sends it to stderr). checkpoint: a file where
+    every finished play is saved as the run goes; resume=True continues the run saved there.
+    run_kw: the run options of run_jobs (threads, backend, scheduler, workers, progress).
+    Ctrl-C or SIGTERM raise KeyboardInterrupt; the finished plays are in the checkpoint."""
     if judge is None:
         raise TypeError("run_compensate needs judge= (analysis.compensation.fair_status)")
+    check_resume(checkpoint, resume)
     spec = get_game(game) if isinstance(game, str) else game
     spec.check_players(players)
-    games, confirm_games, level_games = (
-        check_whole(n, what, 1, maximum=MAX_GAMES)
-        for n, what in (
-            (games, "--games"),
-            (confirm_games, "--confirm-games"),
-            (level_games, "--level-games"),
-        )
+    games, confirm_games, level_games, seed, budget = _checked_counts(
+        games, confirm_games, level_games, seed, budget, tolerance
     )
-    seed = check_seed(seed)
-    budget = check_whole(budget, "--budget", minimum=1, maximum=100_000)
-    if not (isinstance(tolerance, (int, float)) and 0 < tolerance < 50):
-        raise InputError(f"--tolerance must lie between 0 and 50 points, not {tolerance}")
-    if players < 2:
-        raise InputError("compensation evens seats: it needs at least 2 players")
-    known = seat_fields(spec)
-    if not known:
-        raise InputError(
-            f"{spec.name} has no seat compensation fields yet (docs/compensation.md lists "
-            "the games that have them)"
-        )
-    for f in fields or []:
-        if f not in known:
-            raise InputError(f"unknown compensation field '{f}' (choose from {', '.join(known)})")
-    chosen = list(dict.fromkeys(fields or known))
+    chosen = _checked_fields(spec, players, fields)
     if max_amount is not None:
         max_amount = check_whole(max_amount, "--max-amount", minimum=1, maximum=50)
     policy = policy or spec.default_policy
@@ -330,30 +477,14 @@ def run_compensate(
     run_options, rest = split_run_options(run_kw)
     if rest:
         raise TypeError(f"unknown options {sorted(rest)}")
-    threads = run_options.get("threads")
+    opts = {"backend": "local", "scheduler": None, "workers": None, **run_options}
+    check_backend(opts["backend"], opts["scheduler"], opts["workers"])
+    threads = check_threads(run_options.get("threads"))
     plan = _Plan(spec, players, policy, tuple(variants), dict(overrides or {}), rules_file, threads)
     started = time.perf_counter()
 
     fields_cands, skipped = _field_candidates(plan, chosen, max_amount)
-    (baseline,) = plan.play([(Candidate(), games, seed, None)], run_options)
-    echo(f"baseline: {games:,} games played (largest gap {baseline.gap:.1f} points)")
-    for name in skipped:
-        echo(f"  {name}: skipped ({skipped[name]})")
-    screened, searched = _screen(
-        plan, fields_cands, baseline, games, seed, budget, run_options, echo
-    )
-    passing = [p for p in screened if p.gap <= tolerance]
-    if passing:
-        order = sorted(passing, key=lambda p: (p.candidate.seats_changed, p.candidate.total, p.gap))
-    else:
-        order = sorted(screened, key=lambda p: (p.gap, p.candidate.total))
-    fresh = seed + 1 if seed < 2**64 - 1 else seed - 1
-    top_cands = [p.candidate for p in order[:CONFIRM_TOP]]
-    confirmed = plan.play(
-        [(c, confirm_games, fresh, None) for c in [Candidate(), *top_cands]], run_options
-    )
-    echo(f"confirmation: {len(top_cands)} candidates on {confirm_games:,} fresh games")
-    run = CompensateRun(
+    head = dict(
         game=spec.name,
         title=spec.title,
         players=players,
@@ -364,22 +495,52 @@ def run_compensate(
         level_games=level_games,
         tolerance=float(tolerance),
         fields=chosen,
-        searched=searched,
         skipped=skipped,
-        baseline=baseline,
-        screened=screened,
-        confirmed=confirmed,
+        seat_words=dict(getattr(spec.rules_cls, "SEAT_WORDS", {})),
+    )
+    # the checkpoint's fingerprint: every setting that changes what is played
+    settings = {k: v for k, v in head.items() if k not in ("title", "skipped", "seat_words")}
+    settings.update(max_amount=max_amount, budget=budget, levels=level_list)
+    _start_checkpoint(plan, checkpoint, resume, settings, echo)
+    with _one_cluster(run_options) as opts:
+        run = _play_stages(plan, head, fields_cands, budget, level_list, judge, opts, echo)
+    run.elapsed_s = time.perf_counter() - started
+    return run
+
+
+def _play_stages(plan, head, fields_cands, budget, level_list, judge, run_options, echo):
+    """The stages of the module docstring: the baseline and the screening, the confirmation,
+    the check at every level. head: the CompensateRun's settings."""
+    games, seed, tolerance = head["games"], head["seed"], head["tolerance"]
+    (baseline,) = plan.play([(Candidate(), games, seed, None)], run_options)
+    echo(f"baseline: {games:,} games played (largest gap {baseline.gap:.1f} points)")
+    for name, why in head["skipped"].items():
+        echo(f"  {name}: skipped ({why})")
+    screened, searched = _screen(
+        plan, fields_cands, baseline, games, seed, budget, run_options, echo
+    )
+    passing = [p for p in screened if p.gap <= tolerance]
+    if passing:
+        order = sorted(passing, key=lambda p: (p.candidate.seats_changed, p.candidate.total, p.gap))
+    else:
+        order = sorted(screened, key=lambda p: (p.gap, p.candidate.total))
+    fresh = seed + 1 if seed < 2**64 - 1 else seed - 1
+    top_cands = [p.candidate for p in order[:CONFIRM_TOP]]
+    n = head["confirm_games"]
+    confirmed = plan.play([(c, n, fresh, None) for c in [Candidate(), *top_cands]], run_options)
+    echo(f"confirmation: {len(top_cands)} candidates on {n:,} fresh games")
+    run = CompensateRun(
+        **head, searched=searched, baseline=baseline, screened=screened, confirmed=confirmed
     )
     rec = recommendation(run, judge)
+    n = head["level_games"]
     for lv in level_list:
-        lineup = ",".join([lv] * players)
+        lineup = ",".join([lv] * run.players)
         base, after = plan.play(
-            [(Candidate(), level_games, fresh, lineup), (rec, level_games, fresh, lineup)],
-            run_options,
+            [(Candidate(), n, fresh, lineup), (rec, n, fresh, lineup)], run_options
         )
         run.levels.append((lv, base, after))
-        echo(f"level {lv}: {level_games:,} games with and without the compensation")
-    run.elapsed_s = time.perf_counter() - started
+        echo(f"level {lv}: {n:,} games with and without the compensation")
     return run
 
 
