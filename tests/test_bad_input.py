@@ -520,3 +520,34 @@ def test_the_ends_of_every_range_are_accepted():
                 r = spec.weight_range(w)
                 for end in (r.lo, r.hi):
                     spec.parse_policies(f"{pol.name}:{w}={end}", spec.min_players)
+
+
+COMPENSATE = ["compensate", "sunken-city", "-n", "2", "--games", "100", "--max-amount", "2"]
+
+
+@pytest.mark.parametrize(
+    "extra,words",
+    [
+        ("--resume", "--resume needs --checkpoint FILE"),
+        ("--checkpoint afile", "checkpoint 'afile' exists: add --resume"),
+        ("--checkpoint afile --resume", "cannot be read (not valid JSON)"),
+        ("--checkpoint adir", "is a directory"),
+        ("--checkpoint no.json --resume", "does not exist"),
+        ("--checkpoint /proc/x.json", "--checkpoint"),
+        ("--checkpoint sim.json --resume", "it is not a compensate checkpoint"),
+        ("--checkpoint rob.json --resume", "it is not a compensate checkpoint"),
+        ("--checkpoint comp.json --resume", "it belongs to a different run"),
+        ("--checkpoint comp-old.json --resume", "its format is 0, not 1"),
+        ("--backend gpu", "--backend must be local or dask"),
+        ("--workers 2", "--scheduler and --workers go with --backend dask"),
+        ("--backend dask --workers 0", "--workers must be at least 1"),
+        ("--threads 0", "--threads must be at least 1"),
+    ],
+)
+def test_compensate_checkpoint_and_backend_refusals(extra, words, sandbox, monkeypatch, capsys):
+    """balance compensate's --checkpoint/--resume and run options: one line, status 2, before
+    any game, every file left as it was (another command's checkpoint, another run's)."""
+    (sandbox / "comp.json").write_text('{"format": 1, "fingerprint": {}, "played": {}}')
+    (sandbox / "comp-old.json").write_text('{"format": 0, "fingerprint": {}, "played": {}}')
+    line = assert_refused([*COMPENSATE, *shlex.split(extra)], sandbox, monkeypatch, capsys)
+    assert words in line, line

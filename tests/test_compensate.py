@@ -159,3 +159,111 @@ def test_a_space_larger_than_the_budget_is_searched_by_optuna_with_the_favoured_
     favoured = max(range(3), key=lambda s: (run.baseline.seat_wins[s], -s))
     assert all(p.candidate.amounts[favoured] == 0 for p in run.screened)
     assert run.confirmed[0].candidate.field == "" and len(run.confirmed) >= 2
+
+
+# ------------------------------------------------------------------ checkpoint, resume, dask
+RESUMABLE = (
+    "compensate sunken-city -n 2 --games 100 --confirm-games 300 --level-games 60 "
+    "--field seat_points --max-amount 2 --level balanced --level greedy --seed 7 --json"
+)
+
+
+def _answer(out: str) -> dict:
+    """The JSON answer without its wall time (the one number that differs between runs)."""
+    a = json.loads(out)
+    a.pop("elapsed_s")
+    return a
+
+
+@pytest.fixture(scope="module")
+def whole():
+    res = runner.invoke(cli.app, [*shlex.split(RESUMABLE), "--threads", "1"])
+    assert res.exit_code == 0, res.output
+    return _answer(res.stdout)
+
+
+@pytest.mark.parametrize(
+    "stage",
+    [
+        "seed 7/100 games/balanced,balanced/seat_points=0,2",  # screening, its third candidate
+        "seed 8/300 games/balanced,balanced/seat_points",  # confirmation, after its baseline
+        "seed 8/60 games/greedy,greedy/none",  # the second level
+    ],
+)
+def test_a_run_interrupted_at_any_stage_resumes_to_the_uninterrupted_answer(
+    stage, whole, tmp_path, monkeypatch, capsys
+):
+    """Ctrl-C during a play: status 130, one line naming --resume, nothing on stdout, the
+    finished plays in the checkpoint; --resume (on 2 threads) restores them, says so on
+    stderr, plays the others and answers what the uninterrupted run (on 1 thread) answers."""
+    from simcore.studies.compensate import PlayJob
+
+    fold = PlayJob.fold
+
+    def stop(self, i, result):
+        if self.key.startswith(stage):
+            raise KeyboardInterrupt
+        return fold(self, i, result)
+
+    ck = tmp_path / "comp.json"
+    args = [*shlex.split(RESUMABLE), "--checkpoint", str(ck)]
+    monkeypatch.setattr(PlayJob, "fold", stop)
+    code, out, err = run_main([*args, "--threads", "1"], monkeypatch, capsys)
+    assert code == 130 and out == "" and "Traceback" not in err, err
+    assert err.splitlines()[-1].endswith(f"the finished plays are in {ck}: add --resume")
+    saved = json.loads(ck.read_text())["played"]
+    assert saved and not any(k.startswith(stage) for k in saved)
+    monkeypatch.setattr(PlayJob, "fold", fold)
+    code, out, err = run_main([*args, "--threads", "2", "--resume"], monkeypatch, capsys)
+    assert code == 0, err
+    assert f"resuming {ck}: {len(saved)} finished plays restored" in err.splitlines()[0]
+    assert _answer(out) == whole
+    # a line per finished stage on stderr (not a terminal), each flushed as it finishes
+    assert [ln.split(":")[0] for ln in err.splitlines()[1:] if not ln.startswith(" ")] == [
+        "baseline",
+        "confirmation",
+        "level balanced",
+        "level greedy",
+    ]
+    # the checkpoint now holds every play; other settings are refused, the file untouched
+    before = ck.read_bytes()
+    code, _, err = run_main([*args, "--resume", "--seed", "8"], monkeypatch, capsys)
+    assert code == 2 and len(err.splitlines()) == 1 and "belongs to a different run" in err
+    assert ck.read_bytes() == before
+
+
+def test_the_dask_backend_gives_the_local_answer(whole, monkeypatch, capsys):
+    pytest.importorskip("distributed")
+    args = [*shlex.split(RESUMABLE), "--backend", "dask", "--workers", "2"]
+    code, out, err = run_main(args, monkeypatch, capsys)
+    assert code == 0, err
+    assert _answer(out) == whole
+
+
+def test_a_resumed_optuna_search_draws_what_it_drew(tmp_path):
+    """The optuna path (a space larger than --budget) cut after its second trial: the seeded
+    sampler, told the restored gaps, proposes the same candidates; the same answer."""
+    from analysis.compensation import analyse
+    from simcore.studies.compensate import run_compensate
+
+    ck = tmp_path / "comp.json"
+    # 4**3 - 3**3 - 1 = 36 candidates, searched by optuna on a budget of 5
+    kw = dict(confirm_games=300, level_games=40, seed=3, fields=["seat_value"], max_amount=3)
+    kw.update(budget=5, levels=["balanced"], judge=fair_status, checkpoint=str(ck))
+    one = run_compensate("sunken-city", 3, 150, threads=1, **kw)
+    data = json.loads(ck.read_text())
+    keys = list(data["played"])
+    data["played"] = {k: data["played"][k] for k in keys[:3]}  # the baseline, two trials
+    ck.write_text(json.dumps(data))
+    lines: list[str] = []
+    two = run_compensate("sunken-city", 3, 150, threads=2, resume=True, echo=lines.append, **kw)
+    assert lines[0].endswith(
+        "3 finished plays restored (of the baseline, the candidates and "
+        "the levels); only the others are played"
+    )
+    assert list(json.loads(ck.read_text())["played"]) == keys[:3] + [
+        k for k in keys if k not in keys[:3]
+    ]
+    a, b = (analyse(r, r.seat_words) for r in (one, two))
+    a.pop("elapsed_s"), b.pop("elapsed_s")
+    assert a == b and a["searched"]["seat_value"].startswith("optuna TPE (5 trials")
