@@ -532,12 +532,15 @@ def report(
     games_: _opt(
         str, "--games", "-g", help="games per player count (other sections use fewer)"
     ) = "30000",
+    strong: _opt(
+        str | None, "--strong", help="the strong players (default search:budget=B/16)"
+    ) = None,
     seed: SeedOpt = DEFAULT_SEED,
     run_opts: dict[str, Any] = RUN,
 ) -> None:
-    """Write an HTML + Markdown balance report (plots, variants, dice, ladder, provenance).
-    --variant, --rules-file and --set as for simulate: a designer's variant is compared
-    beside the game's report variants; --set changes the base rules of every setting."""
+    """Write an HTML + Markdown balance report: the answer first, then plots, variants, dice,
+    ladder. --variant, --rules-file, --set as for simulate (--set: every setting's base rules)."""
+    from analysis.compensation import fair_status
     from analysis.render import package_version
     from analysis.report import write_report
     from simcore.base.inputs import check_out_folder, parse_player_counts
@@ -553,6 +556,8 @@ def report(
             seed,
             choice.pop("policy", None),
             players=counts,
+            strong=strong,
+            judge=fair_status,
             **choice,
             echo=typer.echo,
             **_run(run_opts, lines=True),

@@ -448,3 +448,68 @@ def feel_figure(df: pd.DataFrame) -> Figure:
         ax.set_visible(False)
     fig.tight_layout()
     return fig
+
+
+LEVEL_COLORS = ("#4C72B0", "#DD8452")
+
+
+def answer_rates(df: pd.DataFrame, ax=None, title: str = "Who wins, per player count and level"):
+    """The first screen's plot. df: one row per (players, level, seat) with win_rate, ci_low,
+    ci_high, fair. Seats grouped by player count along x, each level in its colour with its 95%
+    Wilson intervals; each level's fair share of its player count a dashed segment over its
+    seats (1/N of the games won outright: below 1/N when games end in shared wins). The y
+    axis starts at 0 (nothing zoomed) and its range is in its label."""
+    import numpy as np
+
+    ax = _ax(ax, (7.5, 3.3))
+    levels = list(dict.fromkeys(df["level"]))
+    ticks, names, x0 = [], [], 0.0
+    for p, grp in df.groupby("players", sort=True):
+        for k, level in enumerate(levels):
+            g = grp[grp["level"] == level]
+            if g.empty:
+                continue
+            x = x0 + g["seat"].to_numpy() + (k - (len(levels) - 1) / 2) * 0.25
+            y = g["win_rate"].to_numpy()
+            ax.errorbar(
+                x,
+                y,
+                yerr=_err(y, g["ci_low"], g["ci_high"]),
+                fmt="o",
+                ms=4,
+                capsize=3,
+                color=LEVEL_COLORS[k % len(LEVEL_COLORS)],
+                label=level if p == df["players"].min() else None,
+            )
+            fair = float(g["fair"].iloc[0])
+            ax.hlines(
+                fair,
+                x.min() - 0.15,
+                x.max() + 0.15,
+                colors=LEVEL_COLORS[k % len(LEVEL_COLORS)],
+                linestyles="--",
+                lw=1,
+            )
+        seats = int(grp["seat"].max()) + 1
+        ticks += list(x0 + np.arange(seats))
+        names += [f"{s}" for s in range(seats)]
+        ax.text(
+            x0 + (seats - 1) / 2,
+            -0.16,
+            f"{p} players",
+            transform=ax.get_xaxis_transform(),
+            ha="center",
+            fontsize=8,
+        )
+        x0 += seats + 1
+    ax.set_xticks(ticks, names, fontsize=7)
+    top = float(max(df["ci_high"].max(), df["fair"].max()))
+    ax.set_ylim(0, min(1.0, top * 1.15 + 0.02))
+    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+    low, high = ax.get_ylim()
+    ax.plot([], [], color="grey", ls="--", lw=1, label="fair share (1/N of the games won outright)")
+    ax = _labelled(
+        ax, "seat (0 starts)", f"outright win rate ({_range(low, high)})", title, loc="upper right"
+    )
+    ax.xaxis.labelpad = 16  # below the player counts' names
+    return ax

@@ -28,8 +28,9 @@ import numpy as np
 import pandas as pd
 
 from analysis import plots
+from analysis.answer import answer_section
 from analysis.compare import arm_values, comparison, dice_tables
-from analysis.html import Document
+from analysis.html import Block, Document
 from analysis.robustness_report import detail_section, findings_section, report_json
 from analysis.stats import ci_text, fmt_p, p_text, wilson
 from analysis.summary import records, result_json, summarize
@@ -254,8 +255,7 @@ def _feel_section(doc: Document, runs: Any) -> list[dict]:
 
 
 # ------------------------------------------------------------------------------ dice
-def _dice_section(doc: Document, runs: dict):
-    d = dice_tables(runs)
+def _dice_section(doc: Document, d: dict):
     t = d["table"]
     doc.items(d["verdicts"])
     rows = []
@@ -405,6 +405,7 @@ def write_report(
     written
     into a temporary folder and moved into `out`: never a half-written report."""
     spec, n, results = runs.spec, runs.games, runs.results
+    dice = dice_tables(results[("dice",)]) if ("dice",) in results else None
     body = Document(f"Balance report: {spec.title}")
     data: dict[str, Any] = {"seats": _seats_part(body, runs, version, echo)}
     variants = list(getattr(runs, "variants", spec.report_variants))
@@ -425,7 +426,7 @@ def write_report(
                 data["variants"].append(_variant_section(body, p, results[("variants", p)]))
             echo(f"  variant comparison, {p} players: done")
     data["feel"] = _feel_section(body, runs)
-    if ("dice",) in results:
+    if dice is not None:
         body.heading("Dice", 2)
         body.text(
             f"Every die of the box for every player count, {n['dice']:,} games per die on the "
@@ -435,7 +436,7 @@ def write_report(
             "adjusted over every die and player count (Bonferroni). Otherwise the verdict says "
             "that no die is clearly fairer and gives the margin to the runner-up."
         )
-        data["dice"] = _dice_section(body, results[("dice",)])
+        data["dice"] = _dice_section(body, dice)
         echo("  dice: done")
     body.heading("Player ladder", 2)
     data["ladder"] = _ladder_section(body, runs)
@@ -446,15 +447,18 @@ def write_report(
         echo("  robustness: done")
     wall = time.time() - runs.started
     doc = Document(body.title)
+    data["answer"] = answer_section(doc, runs, dice, getattr(runs, "fixes", {}))
+    echo("  the answer: done")
+    rest = Document(body.title)
     if rob is not None:
-        findings_section(doc, rob, FINDINGS_NOTE)
-    doc.heading("Provenance", 2)
-    doc.items(_provenance(runs, version, command, wall))
+        findings_section(rest, rob, FINDINGS_NOTE)
+    rest.heading("Provenance", 2)
+    rest.items(_provenance(runs, version, command, wall))
     skipped = getattr(runs, "skipped_lines", [])
     if skipped:
-        doc.text("Skipped (the rules of these pairs cannot be composed):")
-        doc.items(skipped)
-    doc.blocks += body.blocks
+        rest.text("Skipped (the rules of these pairs cannot be composed):")
+        rest.items(skipped)
+    doc.blocks += collapsed(rest.blocks + body.blocks)
     summary = {
         "version": version,
         "command": command,
@@ -468,6 +472,22 @@ def write_report(
         **data,
     }
     return _write_files(out, doc, summary)
+
+
+def collapsed(blocks: list[Block]) -> list[Block]:
+    """Every section's content (what follows a level-2 heading up to the next) in a closed
+    part under its heading: the detail after the answer, two lines a section until opened."""
+    out: list[Block] = []
+    for b in blocks:
+        if b.kind == "heading" and b.level == 2:
+            if out:
+                out.append(Block("close", ""))
+            out += [b, Block("open", f"{b.data}: the detail")]
+        else:
+            out.append(b)
+    if out:
+        out.append(Block("close", ""))
+    return out
 
 
 FINDINGS_NOTE = (

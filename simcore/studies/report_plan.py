@@ -23,13 +23,14 @@ from typing import Any
 
 import numba
 
-from simcore.base.errors import InputError
+from simcore.base.errors import InputError, RulesError
 from simcore.base.inputs import MAX_GAMES, check_games, check_seed
 from simcore.base.rulesbase import rules_hash
 from simcore.frame.registry import get_game
 from simcore.run.jobs import check_backend, run_plans
 from simcore.run.runner import simulation_plan
 from simcore.studies.arms import compare_plan, dice_plan, variant_arm
+from simcore.studies.ladder import default_budget, split_players
 from simcore.studies.robustness import (
     Skipped,
     composing,
@@ -49,7 +50,59 @@ def section_games(games: int) -> dict[str, int]:
         "dice": max(games // 3, 2),
         "ladder": max(games // 6, 2),
         "robustness": max(games // 10, 2),
+        "strong": max(games // STRONG_SHARE, 2),
     }
+
+
+# the strong players' games are a 1/STRONG_SHARE of --games per player count: `search` in every
+# seat costs about 200 times the presets' CPU a game (docs/performance.md)
+STRONG_SHARE = 30
+
+
+STRONG_BUDGET_SHARE = 16
+
+
+def strong_policy(spec: Any, strong: str | None = None) -> str | None:
+    """The strong players of the report: --strong, else `search` at 1/16 of the game's default
+    budget (Sunken City: 4 simulations a decision; the strongest rung of the ladder that a
+    report can afford in its time: docs/skill.md), or None for a game without decisions."""
+    if strong:
+        return strong
+    if "search" not in spec.policies:
+        return None
+    return f"search:budget={max(default_budget(spec) // STRONG_BUDGET_SHARE, 1)}"
+
+
+def _answer_plans(spec: Any, choice: ReportChoice, n: dict[str, int], seed: int) -> dict:
+    """The first screen's own games: the strong players per player count ('strong', p), and
+    the skill edge of the default preset under each variant ('skill', variant): the preset in
+    one seat against `random` players (seats rotated, the ladder's game), whose base arm is the
+    ladder's ('vs_random', preset)."""
+    plans: dict[tuple, Any] = {}
+    strong, n3 = strong_policy(spec, choice.strong), spec.nearest_players(3)
+    if strong is not None:
+        for p in choice.counts:
+            if p > 1:
+                plans[("strong", p)] = simulation_plan(
+                    spec, p, n["strong"], policies=strong, seed=seed, **choice.rules
+                )
+        # how strong they are: one in a seat against the reference preset, seats rotated
+        ref = split_players(choice.policy)[0] if choice.policy else spec.default_policy
+        lineup = ",".join([strong] + [ref] * (n3 - 1))
+        plans[("strong_vs",)] = simulation_plan(
+            spec, n3, n["strong"], policies=lineup, rotate_seats=True, seed=seed, **choice.rules
+        )
+    if "random" in spec.policies and spec.default_policy != "random":
+        lineup = ",".join([spec.default_policy] + ["random"] * (n3 - 1))
+        for v in choice.variants[1:]:
+            rules = {**choice.rules, "variants": variant_arm(v).variants}
+            try:
+                plans[("skill", v)] = simulation_plan(
+                    spec, n3, n["ladder"], policies=lineup, rotate_seats=True, seed=seed, **rules
+                )
+            except (RulesError, InputError):  # a variant that does not compose with --set
+                continue
+    return plans
 
 
 def _ladder_plans(spec: Any, games: int, seed: int, rules: dict[str, Any]) -> dict[tuple, Any]:
@@ -85,6 +138,7 @@ class ReportChoice:
     overrides: dict[str, Any] = field(default_factory=dict)
     rules_file: str | None = None
     policy: str | None = None
+    strong: str | None = None  # --strong: the strong players' lineup (default strong_policy)
 
     @property
     def rules(self) -> dict[str, Any]:
@@ -99,6 +153,7 @@ def report_choice(
     overrides: dict[str, Any] | None = None,
     rules_file: str | None = None,
     policy: str | None = None,
+    strong: str | None = None,
 ) -> ReportChoice:
     """The report's choices checked (RulesError or InputError with one sentence): player
     counts the game allows (None: all of them), known variants, a --set that resolves for
@@ -112,7 +167,9 @@ def report_choice(
         spec.resolve_rules([], overrides, rules_file, p)  # a bad --set fails here, at once
         if policy is not None:
             spec.parse_policies(policy, p)
-    return ReportChoice(counts, arms, dict(overrides or {}), rules_file, policy)
+        if strong is not None:
+            spec.parse_policies(strong, p)
+    return ReportChoice(counts, arms, dict(overrides or {}), rules_file, policy, strong)
 
 
 def report_plans(
@@ -165,6 +222,7 @@ def report_plans(
             spec, counts, n["dice"], seed=seed, policies=policy, **dice_rules
         )
     plans.update(_ladder_plans(spec, n["ladder"], seed, rules))
+    plans.update(_answer_plans(spec, choice, n, seed))
     plans[("robustness",)] = robustness_plan(
         spec,
         counts,
@@ -206,7 +264,12 @@ def reference_sections(rob: Any) -> dict[tuple, Any]:
 def job_label(key: tuple, job: Any) -> str:
     """The words of a report job's progress line: 'seat balance, 3 players'."""
     names = {"seats": "seat balance", "variants": "variant comparison", "dice": "dice"}
-    if key[0] == "vs_random":
+    names["strong"] = "strong players"
+    if key[0] == "strong_vs":
+        section = "strong players against the reference"
+    elif key[0] == "skill":
+        section = f"skill edge under {key[1]}"
+    elif key[0] == "vs_random":
         section = f"ladder, {key[1]} against random players"
     elif key[0] == "h2h":
         section = f"ladder, {key[1]} against {key[2]}"
@@ -231,6 +294,10 @@ class ReportRuns:
     threads: int
     rules_hashes: dict[int, str]  # the rulebook game's rules hash per player count
     started: float  # time.time() when the report began
+    strong: str = ""  # the strong players' lineup in words ('search:budget=16')
+    # the compensation study per player count whose seats are not fair with the reference
+    # preset (simcore.studies.compensate.CompensateRun), checked with the strong players
+    fixes: dict[int, Any] = field(default_factory=dict)
 
     @property
     def player_counts(self) -> list[int]:
@@ -264,6 +331,8 @@ def play_report(
     variants: list[str] | None = None,
     overrides: dict[str, Any] | None = None,
     rules_file: str | None = None,
+    strong: str | None = None,
+    judge: Callable[[Any, float], str] | None = None,
     backend: str = "local",
     scheduler: str | None = None,
     workers: int | None = None,
@@ -275,12 +344,15 @@ def play_report(
     simcore.run.jobs.run_jobs: on a cluster, all sections at once; progress: a line per
     finished setting). players: the player counts (None: all the game allows); variants:
     compared beside the game's report variants and the rules file's [variant.NAME] tables;
-    overrides: rules fields set in the base rules of every setting (--set)."""
+    overrides: rules fields set in the base rules of every setting (--set); strong: the strong
+    players' lineup of the first screen (default strong_policy); judge: the compensation
+    study's fairness judge (analysis.compensation.fair_status): with it, every player count
+    whose seats are not fair gets a compensation (report_fixes)."""
     started = time.time()
     games = check_games(games, MIN_GAMES, " for a report")
     seed = check_seed(seed)
     spec = get_game(game) if isinstance(game, str) else game
-    choice = report_choice(spec, players, variants, overrides, rules_file, policy)
+    choice = report_choice(spec, players, variants, overrides, rules_file, policy, strong)
     check_backend(backend, scheduler, workers)
     plans, skipped = report_plans(spec, games, seed, choice)
     total = sum(job.total_games for p in plans.values() for job in p.jobs)
@@ -306,6 +378,10 @@ def play_report(
     results = dict(zip(plans, results))
     if shared_reference(choice):
         results.update(reference_sections(results[("robustness",)]))
+    fixes = {}
+    if judge is not None:
+        run_kw = dict(backend=backend, scheduler=scheduler, workers=workers, threads=threads)
+        fixes = report_fixes(spec, choice, games, seed, results, judge, run_kw, echo)
     return ReportRuns(
         spec=spec,
         games=section_games(games),
@@ -322,4 +398,49 @@ def play_report(
             for p in choice.counts
         },
         started=started,
+        strong=strong_policy(spec, strong) or "",
+        fixes=fixes,
     )
+
+
+FIX_BUDGET = 40  # candidates a compensation field is screened with in a report (optuna beyond)
+FIX_SHARE = 30  # a screened candidate plays 1/FIX_SHARE of --games
+
+
+def report_fixes(spec, choice, games, seed, results, judge, run_kw, echo) -> dict[int, Any]:
+    """The first screen's "how to fix it": for every player count whose seat balance the judge
+    does not find fair, `balance compensate` with the reference preset (screened on
+    --games/30 games a candidate, at most FIX_BUDGET a field; the finalists confirmed on
+    --games fresh games), checked with the strong players on the strong players' games."""
+    from types import SimpleNamespace
+
+    from simcore.studies.compensate import TOLERANCE, run_compensate, seat_fields
+
+    if not seat_fields(spec) or choice.policy is not None:
+        return {}
+    n = section_games(games)
+    strong = strong_policy(spec, choice.strong)
+    out = {}
+    for p in choice.counts:
+        res = results.get(("seats", p))
+        if p < 2 or res is None:
+            continue
+        played = SimpleNamespace(seat_wins=res.summary.seat_wins, games=res.summary.games)
+        if judge(played, TOLERANCE) == "fair":
+            continue
+        out[p] = run_compensate(
+            spec,
+            p,
+            max(games // FIX_SHARE, 2),
+            confirm_games=n["seats"],
+            level_games=n["strong"],
+            seed=seed,
+            budget=FIX_BUDGET,
+            levels=[strong] if strong else [spec.default_policy],
+            overrides=choice.overrides or None,
+            rules_file=choice.rules_file,
+            judge=judge,
+            **run_kw,
+        )
+        echo(f"  how to fix it, {p} players: done")
+    return out

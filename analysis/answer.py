@@ -1,0 +1,487 @@
+"""The report's first screen (issue #39): the answer a designer asks for, one row per player
+count, in words made from verdict records (analysis.verdict_engine), each with its number and
+interval:
+
+- **fair or not, for beginners and for strong players**: the reference preset in every seat
+  (the seat balance's games) and `search` in every seat (the report's strong players), side by
+  side. *Fair* is the compensation study's equivalence judge (analysis.compensation.fair_status:
+  every pair of seats within +-TOLERANCE points, simultaneous 95% intervals); *not fair* names
+  the favoured seat, its win rate and the largest seat gap (its simultaneous interval);
+  *undecided* says that the games given cannot tell;
+- one skill word per row: the beginners' largest seat gap (the same pair of seats) and
+  first-player advantage classified over the strong players' games by the engine's
+  `classify` (holds / depends on skill / inconclusive / not detected);
+- the first player's advantage at both levels;
+- the die to use (analysis.compare.dice_tables: the clearly fairest die, or "no die is
+  clearly fairer" with the margin to the runner-up);
+- how to fix it (the report's compensation, when it played one: its recommendation).
+
+Below, what each variant does to fairness (the largest seat gap), length (rounds) and how
+much skill decides the game (the skill edge: the reference preset's win rate against `random`
+players minus its fair share, seats rotated), each a verdict; and one plot of the seat win
+rates per player count at both levels with their fair shares.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Any
+
+import pandas as pd
+
+from analysis import plots
+from analysis.compensation import FAIR, UNFAIR, fair_status
+from analysis.stats import wilson
+from analysis.verdict_engine import (
+    Verdict,
+    Wording,
+    classify,
+    first_player_advantage,
+    interval_words,
+    largest_gap,
+    seat_pair,
+    z_verdict,
+)
+
+TOLERANCE = 1.5  # points: the compensation study's default (simcore.studies.compensate)
+BEGINNERS, STRONG = "beginners", "strong players"
+
+
+@dataclass
+class Level:
+    """One skill level's games of one player count: who played (lineup), the games, the
+    seats' outright wins."""
+
+    name: str
+    lineup: str
+    players: int
+    games: int
+    seat_wins: list[float]
+
+    @property
+    def outright(self) -> float:
+        return float(sum(self.seat_wins))
+
+    @property
+    def fair_share(self) -> float:
+        """A seat's fair share of the games won outright (1/N of them)."""
+        return self.outright / self.games / self.players
+
+    def rates(self) -> pd.DataFrame:
+        """Per seat: the win rate with its Wilson interval, and the fair share."""
+        lo, hi = wilson(self.seat_wins, [self.games] * self.players)
+        return pd.DataFrame(
+            {
+                "seat": range(self.players),
+                "win_rate": [w / self.games for w in self.seat_wins],
+                "ci_low": lo,
+                "ci_high": hi,
+                "fair": self.fair_share,
+                "level": self.name,
+            }
+        )
+
+    def gap(self) -> Verdict:
+        return largest_gap(self.players, self.seat_wins, self.games)
+
+    def fpa(self) -> Verdict:
+        return first_player_advantage(self.players, self.seat_wins[0], self.outright, self.games)
+
+    def status(self, tolerance: float = TOLERANCE) -> str:
+        return fair_status(SimpleNamespace(seat_wins=self.seat_wins, games=self.games), tolerance)
+
+
+def level_of(name: str, lineup: str, res: Any) -> Level:
+    """A Level from a SimResult."""
+    s = res.summary
+    return Level(name, lineup, res.players, int(s.games), [float(w) for w in s.seat_wins])
+
+
+def short_interval(v: Verdict) -> str:
+    """A record's number and interval for a table cell: '+4.2 points (-3.6 to +11.9)' (the
+    level and the adjustment are said once, in the caption)."""
+    full = interval_words(v.estimate, v.low, v.high, v.unit, v.alpha, v.tests)
+    return (
+        full.replace(f"{100 * (1 - v.alpha):g}% CI ", "").split(", adjusted")[0].rstrip(")") + ")"
+    )
+
+
+def _pct(v: float) -> str:
+    return f"{100 * v:.1f}%"
+
+
+def fairness_words(level: Level, tolerance: float = TOLERANCE) -> str:
+    """One level's answer for the first screen: 'fair (...)', 'not fair: seat 2 is favoured,
+    ...' or 'undecided (...)', each with the largest seat gap and its interval."""
+    g = level.gap()
+    top = _gap_seats(g)[0] if g.sign else None
+    gap = f"largest gap {short_interval(g)}"
+    st = level.status(tolerance)
+    if st == FAIR:
+        return f"**fair** (every pair within +-{tolerance:g} points; {gap})"
+    if st == UNFAIR and top is not None:
+        lo, hi = wilson(level.seat_wins[top], level.games)
+        rate = f"{_pct(level.seat_wins[top] / level.games)} ({_pct(lo)} to {_pct(hi)})"
+        return (
+            f"**not fair**: seat {top} is favoured, wins {rate} against a fair share of "
+            f"{_pct(level.fair_share)}; {gap}"
+        )
+    return f"**undecided** with {level.games:,} games ({gap})"
+
+
+def skill_word(beginners: Verdict, strong: Verdict) -> str:
+    """Whether a beginners' verdict holds for strong players: the engine's classification of
+    the reference over one setting (the strong players' verdict on the same question)."""
+    c = classify(beginners, [(STRONG, "skill", strong)])
+    if c.status == "holds":
+        return "holds for strong players"
+    if c.status == "depends":
+        return "changes with skill"
+    if c.status == "not detected":
+        return "no difference at either level"
+    return "not decided for strong players (too few games)"
+
+
+def fpa_words(v: Verdict) -> str:
+    return f"{FPA_SHORT[v.sign]} {short_interval(v)}"
+
+
+FPA_SHORT = {1: "ahead", -1: "behind", 0: "no advantage detected"}
+
+
+def _gap_seats(v: Verdict) -> tuple[int, int]:
+    """The two seats of a largest-gap record ('... (seat 2's win rate minus seat 1's)')."""
+    q = v.quantity.split("(", 1)[1]
+    return _first_seat(SimpleNamespace(quantity=q)), int(q.split("minus seat ")[1].split("'")[0])
+
+
+@dataclass
+class Row:
+    """One player count of the first screen."""
+
+    players: int
+    beginners: Level
+    strong: Level | None
+    die: str = ""
+    fix: str = ""
+
+    def cells(self, tolerance: float = TOLERANCE) -> dict[str, str]:
+        b = self.beginners
+        out = {"players": str(self.players), b.name: fairness_words(b, tolerance)}
+        if self.strong is not None:
+            s = self.strong
+            gap_b = b.gap()
+            pair = _gap_seats(gap_b)
+            gap_s = seat_pair_of(s, pair, gap_b)
+            out["strong players"] = (
+                f"{fairness_words(s, tolerance)}; seat gap {skill_word(gap_b, gap_s)}"
+            )
+            out[f"first player: {b.name} / strong"] = (
+                f"{fpa_words(b.fpa())} / {fpa_words(s.fpa())}; {skill_word(b.fpa(), s.fpa())}"
+            )
+        else:
+            out["first player"] = fpa_words(b.fpa())
+        if self.die:
+            out["die to use"] = self.die
+        if self.fix:
+            out["how to fix it"] = self.fix
+        return out
+
+    def as_json(self, tolerance: float = TOLERANCE) -> dict[str, Any]:
+        levels = [lv for lv in (self.beginners, self.strong) if lv is not None]
+        return {
+            "players": self.players,
+            "levels": [
+                {
+                    "level": lv.name,
+                    "lineup": lv.lineup,
+                    "games": lv.games,
+                    "seat_wins": lv.seat_wins,
+                    "fair_share": lv.fair_share,
+                    "status": lv.status(tolerance),
+                    "largest_gap": lv.gap().as_json(),
+                    "fpa": lv.fpa().as_json(),
+                }
+                for lv in levels
+            ],
+            "cells": self.cells(tolerance),
+        }
+
+
+def seat_pair_of(level: Level, pair: tuple[int, int], ref: Verdict) -> Verdict:
+    """The level's record of the pair of seats of `ref` (a largest gap), in ref's orientation,
+    adjusted over every pair as the gap is."""
+    m = level.players * (level.players - 1) // 2
+    v = seat_pair(level.players, pair, level.seat_wins, level.games, m)
+    if _first_seat(v) != pair[0]:
+        v = v.negated()
+    return v
+
+
+def _first_seat(v: Verdict) -> int:
+    return int(v.quantity.split("seat ")[1].split("'")[0])
+
+
+# ------------------------------------------------------------------------------ the die
+def die_words(dice: dict[str, Any] | None, players: int) -> str:
+    """The die to use at a player count, from analysis.compare.dice_tables: the clearly
+    fairest die, or no die clearly fairer with the margin to the runner-up (its record)."""
+    if not dice:
+        return ""
+    t = dice["table"]
+    rows = t[t["players"] == players].sort_values("largest_gap")
+    if rows.empty:
+        return ""
+    best = rows.iloc[0]
+    book = t[(t["players"] == players) & t["rulebook"]]
+    book_die = book.iloc[0]["die"] if len(book) else ""
+    where = " (the rulebook's)" if best["die"] == book_die else f" (not the rulebook's {book_die})"
+    if len(rows) == 1:
+        return f"{best['die']}, the only die"
+    by_key = {v.key: v for v in dice["records"]}
+    runner = by_key.get(f"{players}p/die_gap_excess/{rows.iloc[1]['die']}")
+    margin = f"margin to {rows.iloc[1]['die']} {short_interval(runner)}" if runner else ""
+    if bool(best["clearly_fairest"]):
+        return f"**{best['die']}**{where}: clearly the fairest; {margin}"
+    return f"no die is clearly fairer ({best['die']}{where} has the smallest gap; {margin})"
+
+
+# ------------------------------------------------------------------------------ variants
+SKILL_WORDS = Wording(
+    "skill decides more", "skill decides less", "no change in how much skill decides detected"
+)
+
+
+def skill_edge(res: Any) -> tuple[float, float, int]:
+    """The reference preset's skill edge in a preset-against-random game (policy 0 the preset,
+    seats rotated): its win rate minus its fair share, in points, with the standard error."""
+    s = res.summary
+    n = int(s.games)
+    rate = s.policy_wins[0] / n
+    fair = 1.0 / res.players
+    return 100 * (rate - fair), 100 * math.sqrt(max(rate * (1 - rate), 0.0) / n), n
+
+
+def skill_effect(base: Any, arm: Any, variant: str, tests: int) -> Verdict:
+    """A variant's effect on the skill edge (arm minus base), adjusted over the variants
+    (Bonferroni). The two runs play the same seeds (common random numbers): the unpaired
+    standard error used here is the larger one for positively correlated games, so the
+    interval is conservative."""
+    e0, s0, n0 = skill_edge(base)
+    e1, s1, n1 = skill_edge(arm)
+    return z_verdict(
+        f"{base.players}p/skill_edge/effect/{variant}",
+        "the reference preset's edge over random players under the variant minus the base's",
+        "points",
+        e1 - e0,
+        math.hypot(s0, s1),
+        min(n0, n1),
+        SKILL_WORDS,
+        tests,
+    )
+
+
+def effect_words(v: Verdict | None, same_games: bool = False) -> str:
+    """A variant's effect in a cell: the direction words (without the variant's name) and
+    the number with its interval; 'the same games' for a scoring-only variant's length."""
+    if v is None:
+        return ""
+    if same_games and v.estimate == 0 and v.low == v.high == 0:
+        return "the same games (scoring only)"
+    words = v.words
+    if words.startswith("`"):  # "`short` shortens the game": the variant names the row
+        words = words[words.index("`", 1) + 1 :].lstrip(": ")
+    if not v.significant:
+        words = "no change detected"
+    return f"{words} {short_interval(v)}"
+
+
+def variant_table(
+    records: dict[str, Verdict], skill: dict[str, Verdict], counts: list[int], variants
+) -> pd.DataFrame:
+    """One row per (variant, player count): its effect on fairness (the largest seat gap) and
+    on the length (rounds), from the variant comparison's records; the skill edge's effect on
+    the row of the player count the skill edge is measured at."""
+    rows = []
+    for v in variants:
+        for p in counts:
+            # two players: the seat gap is twice the first player's advantage
+            gap = records.get(f"{p}p/effect/{v}/largest_gap") or records.get(f"{p}p/effect/{v}/fpa")
+            rounds = records.get(f"{p}p/effect/{v}/rounds")
+            sk = skill.get(v) if skill.get(v) is not None and _players_of(skill[v]) == p else None
+            if gap is None and rounds is None and sk is None:
+                continue
+            rows.append(
+                {
+                    "variant": v,
+                    "players": str(p),
+                    "fairness (largest seat gap; 2 players: first player's advantage)": (
+                        effect_words(gap)
+                    ),
+                    "length (rounds)": effect_words(rounds, same_games=True),
+                    "how much skill decides (edge over random players)": effect_words(sk),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def _players_of(v: Verdict) -> int:
+    return int(v.key.split("p/")[0])
+
+
+# ------------------------------------------------------------------------------ the fix
+FIX_STATUS = {FAIR: "fair", UNFAIR: "not fair", "undecided": "undecided"}
+
+
+def fix_words(run: Any) -> tuple[str, dict[str, Any]]:
+    """How to fix a player count's seats, from its compensation study (analysis.compensation
+    .analyse): the compensation a rulebook prints, its status on the fresh games with the
+    reference preset and on the strong players' games, with the seat win rates."""
+    from analysis.compensation import analyse
+
+    a = analyse(run, getattr(run, "seat_words", {}))
+    rec = a["recommendation"]
+    conf = next(c for c in a["confirmed"][1:] if c["compensation"] == rec["compensation"])
+    rates = " / ".join(f"{r:.1f}%" for r in conf["seat_rates"])
+    words = f"{rec['words']}: {FIX_STATUS[rec['status']]} for beginners ({rates}, "
+    words += f"{conf['games']:,} fresh games)"
+    if rec["status"] != FAIR:
+        words = f"closest found: {words}"
+    for lv in a["levels"]:
+        w = lv["with"]
+        lv_rates = " / ".join(f"{r:.1f}%" for r in w["seat_rates"])
+        words += f"; {FIX_STATUS[w['status']]} with `{lv['level']}` ({lv_rates})"
+    return words, a
+
+
+# ------------------------------------------------------------------------------ the section
+def answer_rows(runs: Any, dice: dict[str, Any] | None, fixes: dict[int, Any]) -> list[Row]:
+    """The first screen's rows from a played report (simcore.studies.report_plan.ReportRuns)."""
+    lineup = runs.policy or runs.spec.default_policy
+    rows = []
+    for p in runs.player_counts:
+        if p < 2:
+            continue
+        beg = level_of(reference_name(runs), lineup, runs.results[("seats", p)])
+        res = runs.results.get(("strong", p))
+        strong = level_of(STRONG, "search", res) if res is not None else None
+        fix = "no compensation needed" if beg.status() == FAIR else ""
+        if p in fixes:
+            fix = fix_words(fixes[p])[0]
+        rows.append(Row(p, beg, strong, die_words(dice, p), fix))
+    return rows
+
+
+def skill_effects(runs: Any) -> dict[str, Verdict]:
+    """Each variant's effect on the skill edge (the report's ('skill', variant) games against
+    the ladder's ('vs_random', preset) games), adjusted over the variants."""
+    base = runs.results.get(("vs_random", runs.spec.default_policy))
+    arms = {k[1]: r for k, r in runs.results.items() if k[0] == "skill"}
+    if base is None or not arms:
+        return {}
+    return {v: skill_effect(base, r, v, len(arms)) for v, r in arms.items()}
+
+
+def variant_records(runs: Any) -> dict[str, Verdict]:
+    """The variant comparison's records of every player count, by key."""
+    from analysis.compare import comparison
+
+    out: dict[str, Verdict] = {}
+    for p in runs.player_counts:
+        run = runs.results.get(("variants", p))
+        if run is not None:
+            out.update({v.key: v for v in comparison(run, with_headlines=False).verdicts})
+    return out
+
+
+def reference_name(runs: Any) -> str:
+    """The reference level's name: beginners (the game's default preset), or the designer's
+    lineup (--policy)."""
+    return BEGINNERS if runs.policy is None else "your lineup"
+
+
+def strong_vs(runs: Any) -> dict[str, Any] | None:
+    """How strong the strong players are: one of them against the reference preset in the
+    other seats (seats rotated): its win rate with the Wilson interval, and its fair share of
+    the games won outright."""
+    res = runs.results.get(("strong_vs",))
+    if res is None:
+        return None
+    s = res.summary
+    n = int(s.games)
+    lo, hi = wilson(s.policy_wins[0], n)
+    return {
+        "players": res.players,
+        "games": n,
+        "win_rate": s.policy_wins[0] / n,
+        "ci_low": float(lo),
+        "ci_high": float(hi),
+        "fair_share": float(sum(s.seat_wins)) / n / res.players,
+    }
+
+
+def intro(runs: Any, rows: list[Row], tolerance: float = TOLERANCE) -> str:
+    """What the two levels are, how many games, what fair means."""
+    lineup = runs.policy or runs.spec.default_policy
+    name = reference_name(runs).capitalize()
+    text = f"**{name}**: `{lineup}` in every seat ({runs.games['seats']:,} games a player count)"
+    if any(r.strong is not None for r in rows):
+        text += (
+            f"; **strong players**: `{runs.strong}` in every seat "
+            f"({runs.games['strong']:,} games a player count)"
+        )
+        vs = strong_vs(runs)
+        if vs is not None:
+            text += (
+                f", one of whom wins {_pct(vs['win_rate'])} ({_pct(vs['ci_low'])} to "
+                f"{_pct(vs['ci_high'])}) against {vs['players'] - 1} `{lineup}` "
+                f"(a fair share: {_pct(vs['fair_share'])})"
+            )
+    elif runs.spec.no_search:
+        text += f"; no strong players ({runs.spec.no_search})"
+    return (
+        text + f". **Fair** means every pair of seats within +-{tolerance:g} points of win "
+        "rate (simultaneous 95% intervals); intervals are 95%, the words come from their "
+        "signs. The detail is in the closed parts below."
+    )
+
+
+def answer_section(doc: Any, runs: Any, dice: dict | None, fixes: dict[int, Any]) -> dict:
+    """The first screen: the answer table, what each variant does, the plot. Returns the JSON
+    of report.json's 'answer'."""
+    rows = answer_rows(runs, dice, fixes)
+    doc.heading("The answer", 2)
+    doc.text(intro(runs, rows))
+    if rows:
+        doc.table(
+            pd.DataFrame([r.cells() for r in rows]),
+            caption="Is it fair? (95% intervals in points; a seat gap's simultaneous over "
+            "the pairs of seats, a die's margin over the dice)",
+        )
+    skill = skill_effects(runs)
+    variants = list(getattr(runs, "variants", ()))[1:]
+    vt = variant_table(variant_records(runs), skill, runs.player_counts, variants)
+    if len(vt):
+        vt = vt.loc[:, [c for c in vt.columns if (vt[c] != "").any()]]
+        doc.table(
+            vt,
+            caption="What each variant does against the rulebook's game (the same games; 95% "
+            "intervals, simultaneous over each player count's comparison)",
+        )
+    levels = [lv for r in rows for lv in (r.beginners, r.strong) if lv is not None]
+    if levels:
+        fig, ax = plots.new_figure((7.5, 3.3))
+        plots.answer_rates(
+            pd.concat([lv.rates().assign(players=lv.players) for lv in levels]), ax=ax
+        )
+        doc.figure(fig, "answer.png", "Seat win rates per player count at each level")
+    return {
+        "tolerance": TOLERANCE,
+        "rows": [r.as_json() for r in rows],
+        "variants": [{k: str(x) for k, x in rec.items()} for rec in vt.to_dict("records")],
+        "skill_effects": [v.as_json() for v in skill.values()],
+        "fixes": {str(p): fix_words(run)[1] for p, run in fixes.items()},
+        "strong_vs": strong_vs(runs),
+    }

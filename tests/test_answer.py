@@ -1,0 +1,127 @@
+"""The report's first screen (analysis.answer, issue #39): every cell's words come from a
+verdict record (the sign, the number, the interval), the answer holds a row per player count
+within the Markdown's first 60 lines, and report.json carries the records the words rest on."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from typer.testing import CliRunner
+
+import cli
+from analysis import answer
+from analysis.answer import Level, effect_words, fairness_words, short_interval, skill_word
+from analysis.verdict_engine import first_player_advantage, z_verdict
+
+
+def level(wins, games, players=None, name="beginners"):
+    return Level(name, "balanced", players or len(wins), games, [float(w) for w in wins])
+
+
+def test_fair_needs_every_pair_within_the_tolerance():
+    even = level([33_300, 33_350, 33_320], 100_000)
+    assert even.status() == "fair"
+    assert fairness_words(even).startswith("**fair**")
+    tilted = level([30_000, 33_000, 36_000], 100_000)
+    words = fairness_words(tilted)
+    assert tilted.status() == "unfair"
+    # the favoured seat is the one with the most wins, its rate and the gap's interval quoted
+    assert words.startswith("**not fair**: seat 2 is favoured, wins 36.0%")
+    gap = tilted.gap()
+    assert short_interval(gap) in words and gap.estimate == pytest.approx(6.0)
+    few = level([33, 30, 36], 100)
+    assert few.status() == "undecided" and fairness_words(few).startswith("**undecided**")
+
+
+def test_the_fair_share_is_net_of_shared_wins():
+    lv = level([300, 300, 300], 1000)  # 10% of the games shared
+    assert lv.fair_share == pytest.approx(0.3)
+    assert list(lv.rates()["fair"]) == pytest.approx([0.3] * 3)
+
+
+def test_the_skill_word_is_the_engines_classification():
+    beg = first_player_advantage(3, 36_000, 100_000, 100_000)  # +2.7 points, significant
+    same = first_player_advantage(3, 3_600, 10_000, 10_000)
+    flipped = first_player_advantage(3, 2_600, 10_000, 10_000)
+    few = first_player_advantage(3, 36, 100, 100)
+    assert skill_word(beg, same) == "holds for strong players"
+    assert skill_word(beg, flipped) == "changes with skill"
+    assert skill_word(beg, few) == "not decided for strong players (too few games)"
+
+
+def test_a_cell_takes_its_direction_from_the_sign():
+    wording = answer.SKILL_WORDS
+    up = z_verdict("3p/x", "q", "points", 4.0, 1.0, 1000, wording)
+    down = z_verdict("3p/x", "q", "points", -4.0, 1.0, 1000, wording)
+    none = z_verdict("3p/x", "q", "points", 1.0, 1.0, 1000, wording)
+    assert effect_words(up).startswith("skill decides more +4.0 points")
+    assert effect_words(down).startswith("skill decides less -4.0 points")
+    assert effect_words(none).startswith("no change detected +1.0 points")
+    assert short_interval(up) == "+4.0 points (+2.0 to +6.0)"
+
+
+def test_a_variants_name_is_not_repeated_in_its_row():
+    from analysis.verdict_engine import Wording
+
+    w = Wording("`short` shortens the game", "`short` shortens the game", "`short`: no change")
+    v = z_verdict("3p/effect/short/rounds", "q", "rounds", -0.3, 0.05, 1000, w)
+    assert effect_words(v).startswith("shortens the game -0.30")
+
+
+@pytest.fixture(scope="module")
+def answered_report(tmp_path_factory):
+    """`balance report sunken-city --games 600`: beginners, strong players and the fixes."""
+    out = tmp_path_factory.mktemp("answer") / "sc"
+    res = CliRunner().invoke(
+        cli.app, ["report", "sunken-city", "--out", str(out), "--games", "600"]
+    )
+    assert res.exit_code == 0, res.output
+    return out
+
+
+def test_the_first_screen_answers_for_every_player_count(answered_report):
+    md = (answered_report / "report.md").read_text().splitlines()
+    head = "\n".join(md[:60])
+    assert md[2] == "## The answer"
+    table = [ln for ln in md[:60] if re.match(r"\| [234] \|", ln)]
+    assert [ln[2] for ln in table[:3]] == ["2", "3", "4"]
+    header = next(ln for ln in md if ln.startswith("| players | beginners |"))
+    for col in ("strong players", "first player: beginners / strong", "die to use"):
+        assert col in header, col
+    assert "how to fix it" in header
+    assert "What each variant does" in head and "](answer.png)" in head
+    for v in ("short", "no-chips", "advanced"):
+        assert f"| {v} | 3 |" in head, v
+    # everything else is after the answer, each section's content closed
+    html = (answered_report / "report.html").read_text()
+    first_details = html.index("<details>")
+    assert html.index("The answer") < html.index("Seat win rates per player count") < first_details
+
+
+def test_the_answers_words_are_its_records(answered_report):
+    js = json.loads((answered_report / "report.json").read_text())
+    a = js["answer"]
+    assert [r["players"] for r in a["rows"]] == [2, 3, 4]
+    for row in a["rows"]:
+        beg, strong = row["levels"]
+        assert beg["level"] == "beginners" and strong["level"] == "strong players"
+        assert beg["games"] == 600 and strong["games"] == 20
+        # the cell is made from the record: its interval, and the status of the judge
+        lv = Level("beginners", "balanced", row["players"], beg["games"], beg["seat_wins"])
+        assert row["cells"]["beginners"] == fairness_words(lv)
+        assert short_interval(lv.gap()) in row["cells"]["beginners"]
+        fpa = beg["fpa"]
+        sign = {1: "ahead", -1: "behind", 0: "no advantage detected"}[fpa["sign"]]
+        assert row["cells"]["first player: beginners / strong"].startswith(sign)
+    # a not-fair player count gets a compensation study, confirmed on fresh games
+    for p, fix in a["fixes"].items():
+        row = next(r for r in a["rows"] if r["players"] == int(p))
+        assert row["levels"][0]["status"] != "fair"
+        rec = fix["recommendation"]
+        assert (
+            row["cells"]["how to fix it"].removeprefix("closest found: ").startswith(rec["words"])
+        )
+        assert fix["confirm_games"] == 600 and fix["levels"][0]["games"] == 20
+    assert a["strong_vs"]["games"] == 20 and a["strong_vs"]["players"] == 3
