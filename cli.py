@@ -532,9 +532,7 @@ def report(
     games_: _opt(
         str, "--games", "-g", help="games per player count (other sections use fewer)"
     ) = "30000",
-    strong: _opt(
-        str | None, "--strong", help="the strong players (default search:budget=B/16)"
-    ) = None,
+    strong: _opt(str | None, "--strong", help="the strong players [search:budget=B/16]") = None,
     seed: SeedOpt = DEFAULT_SEED,
     run_opts: dict[str, Any] = RUN,
 ) -> None:
@@ -562,12 +560,9 @@ def report(
             echo=typer.echo,
             **_run(run_opts, lines=True),
         )
+        command = "balance " + " ".join(sys.argv[1:])
         paths = write_report(
-            runs,
-            folder,
-            version=package_version(),
-            command="balance " + " ".join(sys.argv[1:]),
-            echo=typer.echo,
+            runs, folder, version=package_version(), command=command, echo=typer.echo
         )
     typer.echo(f"report written to {paths['html']} and {paths['markdown']} (data: {paths['json']})")
 
