@@ -21,7 +21,7 @@ test-slow: $(STAMP)
 	$(BIN)/python -m pytest -q -m slow
 
 report: $(STAMP)
-	$(BIN)/balance report sunken-city --out reports/sunken-city --games 30000
+	$(BIN)/balance report sunken-city --out reports/sunken-city --games 20000
 
 # every figure of docs/performance.md (about 13 minutes: cold compiles, 1e7-game memory runs;
 # plus the search strength-for-cost curves, about 6 minutes more, estimated from their ms/game)

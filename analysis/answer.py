@@ -99,10 +99,11 @@ def level_of(name: str, lineup: str, res: Any) -> Level:
     return Level(name, lineup, res.players, int(s.games), [float(w) for w in s.seat_wins])
 
 
-def short_interval(v: Verdict) -> str:
-    """A record's number and interval for a table cell: '+4.2 points (-3.6 to +11.9)' (the
-    level and the adjustment are said once, in the caption)."""
-    full = interval_words(v.estimate, v.low, v.high, v.unit, v.alpha, v.tests)
+def short_interval(v: Verdict, unit: bool = True) -> str:
+    """A record's number and interval for a table cell: '+4.2 points (-3.6 to +11.9)', or
+    without the unit '+4.2 (-3.6 to +11.9)' (the level, the adjustment and the unit are said
+    once, in the caption)."""
+    full = interval_words(v.estimate, v.low, v.high, v.unit if unit else "", v.alpha, v.tests)
     return (
         full.replace(f"{100 * (1 - v.alpha):g}% CI ", "").split(", adjusted")[0].rstrip(")") + ")"
     )
@@ -117,18 +118,15 @@ def fairness_words(level: Level, tolerance: float = TOLERANCE) -> str:
     ...' or 'undecided (...)', each with the largest seat gap and its interval."""
     g = level.gap()
     top = _gap_seats(g)[0] if g.sign else None
-    gap = f"largest gap {short_interval(g)}"
+    gap = f"gap {short_interval(g, unit=False)}"
     st = level.status(tolerance)
     if st == FAIR:
-        return f"**fair** (every pair within +-{tolerance:g} points; {gap})"
+        return f"**fair**; {gap}"
     if st == UNFAIR and top is not None:
         lo, hi = wilson(level.seat_wins[top], level.games)
-        rate = f"{_pct(level.seat_wins[top] / level.games)} ({_pct(lo)} to {_pct(hi)})"
-        return (
-            f"**not fair**: seat {top} is favoured, wins {rate} against a fair share of "
-            f"{_pct(level.fair_share)}; {gap}"
-        )
-    return f"**undecided** with {level.games:,} games ({gap})"
+        rate = f"{_pct(level.seat_wins[top] / level.games)} ({100 * lo:.1f} to {_pct(hi)})"
+        return f"**not fair**: seat {top} favoured, {rate} vs {_pct(level.fair_share)}; {gap}"
+    return f"**undecided**; {gap}"
 
 
 def skill_word(beginners: Verdict, strong: Verdict) -> str:
@@ -145,7 +143,7 @@ def skill_word(beginners: Verdict, strong: Verdict) -> str:
 
 
 def fpa_words(v: Verdict) -> str:
-    return f"{FPA_SHORT[v.sign]} {short_interval(v)}"
+    return f"{FPA_SHORT[v.sign]} {short_interval(v, unit=False)}"
 
 
 FPA_SHORT = {1: "ahead", -1: "behind", 0: "no advantage detected"}
@@ -176,7 +174,7 @@ class Row:
             pair = _gap_seats(gap_b)
             gap_s = seat_pair_of(s, pair, gap_b)
             out["strong players"] = (
-                f"{fairness_words(s, tolerance)}; seat gap {skill_word(gap_b, gap_s)}"
+                f"{fairness_words(s, tolerance)}; the beginners' gap {skill_word(gap_b, gap_s)}"
             )
             out[f"first player: {b.name} / strong"] = (
                 f"{fpa_words(b.fpa())} / {fpa_words(s.fpa())}; {skill_word(b.fpa(), s.fpa())}"
@@ -237,15 +235,15 @@ def die_words(dice: dict[str, Any] | None, players: int) -> str:
     best = rows.iloc[0]
     book = t[(t["players"] == players) & t["rulebook"]]
     book_die = book.iloc[0]["die"] if len(book) else ""
-    where = " (the rulebook's)" if best["die"] == book_die else f" (not the rulebook's {book_die})"
+    where = " (the rulebook's)" if best["die"] == book_die else f" (rulebook: {book_die})"
     if len(rows) == 1:
         return f"{best['die']}, the only die"
     by_key = {v.key: v for v in dice["records"]}
     runner = by_key.get(f"{players}p/die_gap_excess/{rows.iloc[1]['die']}")
-    margin = f"margin to {rows.iloc[1]['die']} {short_interval(runner)}" if runner else ""
+    margin = f"margin to {rows.iloc[1]['die']} {short_interval(runner, False)}" if runner else ""
     if bool(best["clearly_fairest"]):
         return f"**{best['die']}**{where}: clearly the fairest; {margin}"
-    return f"no die is clearly fairer ({best['die']}{where} has the smallest gap; {margin})"
+    return f"no die clearly fairer: {best['die']}{where} has the smallest gap; {margin}"
 
 
 # ------------------------------------------------------------------------------ variants
@@ -283,47 +281,58 @@ def skill_effect(base: Any, arm: Any, variant: str, tests: int) -> Verdict:
     )
 
 
-def effect_words(v: Verdict | None, same_games: bool = False) -> str:
-    """A variant's effect in a cell: the direction words (without the variant's name) and
-    the number with its interval; 'the same games' for a scoring-only variant's length."""
+# the short words of a variant's effect in the first screen's table, by the record's sign
+# (+1, -1, 0): the seat gap's, the two-player first-player advantage's, the length's, the
+# skill edge's
+SHORT = {
+    "largest_gap": {1: "less fair", -1: "fairer", 0: "no change"},
+    "fpa": {1: "first player gains", -1: "first player loses", 0: "no change"},
+    "rounds": {1: "longer", -1: "shorter", 0: "no change"},
+    "skill": {1: "more", -1: "less", 0: "no change"},
+}
+
+
+def effect_words(v: Verdict | None, metric: str, same_games: bool = False) -> str:
+    """A variant's effect in a cell: a short direction word from the record's sign and the
+    number with its interval; 'the same games' for a scoring-only variant's length."""
     if v is None:
         return ""
     if same_games and v.estimate == 0 and v.low == v.high == 0:
         return "the same games (scoring only)"
-    words = v.words
-    if words.startswith("`"):  # "`short` shortens the game": the variant names the row
-        words = words[words.index("`", 1) + 1 :].lstrip(": ")
-    if not v.significant:
-        words = "no change detected"
-    return f"{words} {short_interval(v)}"
+    return f"{SHORT[metric][v.sign]} {short_interval(v, unit=False)}"
 
 
 def variant_table(
     records: dict[str, Verdict], skill: dict[str, Verdict], counts: list[int], variants
 ) -> pd.DataFrame:
-    """One row per (variant, player count): its effect on fairness (the largest seat gap) and
-    on the length (rounds), from the variant comparison's records; the skill edge's effect on
-    the row of the player count the skill edge is measured at."""
+    """One row per variant: its effect on fairness (the largest seat gap; with two players
+    the first player's advantage), on the length (rounds), per player count, from the variant
+    comparison's records; and on the skill edge at the count it is measured at."""
     rows = []
     for v in variants:
+        fair, length = [], []
         for p in counts:
-            # two players: the seat gap is twice the first player's advantage
-            gap = records.get(f"{p}p/effect/{v}/largest_gap") or records.get(f"{p}p/effect/{v}/fpa")
+            gap = records.get(f"{p}p/effect/{v}/largest_gap")
+            if gap is not None:
+                fair.append(f"{p}p {effect_words(gap, 'largest_gap')}")
+            elif f"{p}p/effect/{v}/fpa" in records:
+                fair.append(f"{p}p {effect_words(records[f'{p}p/effect/{v}/fpa'], 'fpa')}")
             rounds = records.get(f"{p}p/effect/{v}/rounds")
-            sk = skill.get(v) if skill.get(v) is not None and _players_of(skill[v]) == p else None
-            if gap is None and rounds is None and sk is None:
-                continue
-            rows.append(
-                {
-                    "variant": v,
-                    "players": str(p),
-                    "fairness (largest seat gap; 2 players: first player's advantage)": (
-                        effect_words(gap)
-                    ),
-                    "length (rounds)": effect_words(rounds, same_games=True),
-                    "how much skill decides (edge over random players)": effect_words(sk),
-                }
-            )
+            if rounds is not None:
+                length.append(f"{p}p {effect_words(rounds, 'rounds', same_games=True)}")
+        sk = skill.get(v)
+        if not fair and not length and sk is None:
+            continue
+        rows.append(
+            {
+                "variant": v,
+                "fairness: largest seat gap, points": "; ".join(fair),
+                "length: rounds": "; ".join(length),
+                "how much skill decides: edge over random players, points": (
+                    f"{_players_of(sk)}p {effect_words(sk, 'skill')}" if sk is not None else ""
+                ),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -442,9 +451,9 @@ def intro(runs: Any, rows: list[Row], tolerance: float = TOLERANCE) -> str:
     elif runs.spec.no_search:
         text += f"; no strong players ({runs.spec.no_search})"
     return (
-        text + f". **Fair** means every pair of seats within +-{tolerance:g} points of win "
-        "rate (simultaneous 95% intervals); intervals are 95%, the words come from their "
-        "signs. The detail is in the closed parts below."
+        text + f". **Fair**: every pair of seats within +-{tolerance:g} points of win rate "
+        "(simultaneous 95% intervals); each word comes from its interval. The detail is in "
+        "the closed parts below."
     )
 
 
@@ -457,8 +466,9 @@ def answer_section(doc: Any, runs: Any, dice: dict | None, fixes: dict[int, Any]
     if rows:
         doc.table(
             pd.DataFrame([r.cells() for r in rows]),
-            caption="Is it fair? (95% intervals in points; a seat gap's simultaneous over "
-            "the pairs of seats, a die's margin over the dice)",
+            caption="Is it fair? (in points of win rate, 95% intervals; a seat gap's "
+            "simultaneous over the pairs of seats, a die's margin over the dice)",
+            words=True,
         )
     skill = skill_effects(runs)
     variants = list(getattr(runs, "variants", ()))[1:]
@@ -469,6 +479,7 @@ def answer_section(doc: Any, runs: Any, dice: dict | None, fixes: dict[int, Any]
             vt,
             caption="What each variant does against the rulebook's game (the same games; 95% "
             "intervals, simultaneous over each player count's comparison)",
+            words=True,
         )
     levels = [lv for r in rows for lv in (r.beginners, r.strong) if lv is not None]
     if levels:
@@ -476,7 +487,12 @@ def answer_section(doc: Any, runs: Any, dice: dict | None, fixes: dict[int, Any]
         plots.answer_rates(
             pd.concat([lv.rates().assign(players=lv.players) for lv in levels]), ax=ax
         )
-        doc.figure(fig, "answer.png", "Seat win rates per player count at each level")
+        doc.figure(
+            fig,
+            "answer.png",
+            "Seat win rates per player count at each level (95% intervals); dashed: each "
+            "level's fair share, 1/N of the games won outright (below 1/N by the shared wins)",
+        )
     return {
         "tolerance": TOLERANCE,
         "rows": [r.as_json() for r in rows],

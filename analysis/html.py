@@ -45,6 +45,17 @@ class Document:
         self.blocks.append(Block("code", text))
 
     @contextmanager
+    def section(self, heading: str, level: int = 2):
+        """A section whose content is closed until clicked: in HTML the heading is the
+        collapsible part's summary (one line as the page opens); in Markdown the heading, then
+        the content in a <details> part."""
+        self.blocks.append(Block("open", heading, level))
+        try:
+            yield self
+        finally:
+            self.blocks.append(Block("close", ""))
+
+    @contextmanager
     def details(self, summary: str):
         """A collapsible part (<details> in both renderings, closed until clicked): the blocks
         added inside the `with` are its content, `summary` the line shown when closed."""
@@ -54,8 +65,9 @@ class Document:
         finally:
             self.blocks.append(Block("close", ""))
 
-    def table(self, df: pd.DataFrame, caption: str = "") -> None:
-        self.blocks.append(Block("table", df.astype(str), caption=caption))
+    def table(self, df: pd.DataFrame, caption: str = "", words: bool = False) -> None:
+        """A table of display strings; words: cells of words, aligned left (numbers right)."""
+        self.blocks.append(Block("table", df.astype(str), caption=caption, name="words" * words))
 
     def figure(self, fig, name: str, caption: str = "", dpi: int = 90) -> None:
         """Render a matplotlib figure to PNG bytes now (a matplotlib.figure.Figure, e.g. from
@@ -79,6 +91,9 @@ class Document:
                 out += [f"- {line}" for line in b.data] + [""]
             elif b.kind == "code":
                 out += ["```", b.data, "```", ""]
+            elif b.kind == "open" and b.level:  # a section whose content is closed
+                out += ["#" * b.level + " " + b.data, ""]
+                out += ["<details>", f"<summary>{html.escape(b.data)}: the detail</summary>", ""]
             elif b.kind == "open":
                 out += ["<details>", f"<summary>{html.escape(b.data)}</summary>", ""]
             elif b.kind == "close":
@@ -108,6 +123,9 @@ class Document:
                 body.append("<ul>" + "".join(f"<li>{_inline(x)}</li>" for x in b.data) + "</ul>")
             elif b.kind == "code":
                 body.append(f"<pre><code>{html.escape(b.data)}</code></pre>")
+            elif b.kind == "open" and b.level:  # a section whose content is closed
+                h = f"<h{b.level}>{_inline(b.data)}</h{b.level}>"
+                body.append(f'<details class="section"><summary>{h}</summary>')
             elif b.kind == "open":
                 body.append(f"<details><summary>{_inline(b.data)}</summary>")
             elif b.kind == "close":
@@ -119,8 +137,9 @@ class Document:
                     "<tr>" + "".join(f"<td>{_inline(str(v))}</td>" for v in row) + "</tr>"
                     for row in b.data.itertuples(index=False)
                 )
+                cls = f' class="{b.name}"' if b.name else ""
                 body.append(
-                    f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+                    f"<table{cls}>{cap}<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
                 )
             elif b.kind == "figure":
                 data = base64.b64encode(b.data).decode("ascii")
@@ -139,7 +158,8 @@ class Document:
 
 _CSS = (
     "body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;"
-    "color:#222;line-height:1.45}table{border-collapse:collapse;margin:.6em 0 1.2em;"
+    "color:#222;line-height:1.45}"
+    "body{max-width:1300px}table{border-collapse:collapse;margin:.6em 0 1.2em;"
     "font-size:.85em}th,td{border:1px solid #ccc;padding:.25em .5em;text-align:right}"
     "th{background:#f2f2f2}td:first-child,th:first-child{text-align:left}"
     "caption{caption-side:top;font-style:italic;text-align:left;padding:.3em 0}"
@@ -149,6 +169,9 @@ _CSS = (
     "overflow-x:auto}h2{border-bottom:1px solid #ddd;margin-top:2em}"
     "details{margin:.4em 0 1em}summary{cursor:pointer;color:#335;font-weight:600}"
     "table{display:block;max-width:100%;overflow-x:auto}"
+    "details.section>summary>h2{display:inline;border:none;margin:0}"
+    "details.section{margin:.2em 0;border-bottom:1px solid #ddd}"
+    "table.words td,table.words th{text-align:left;vertical-align:top}"
 )
 
 

@@ -475,14 +475,15 @@ def write_report(
 
 
 def collapsed(blocks: list[Block]) -> list[Block]:
-    """Every section's content (what follows a level-2 heading up to the next) in a closed
-    part under its heading: the detail after the answer, two lines a section until opened."""
+    """Every section (a level-2 heading and what follows it up to the next) as a closed part
+    whose summary is its heading (analysis.html.Document.section): the detail after the
+    answer, one line a section until opened."""
     out: list[Block] = []
     for b in blocks:
         if b.kind == "heading" and b.level == 2:
             if out:
                 out.append(Block("close", ""))
-            out += [b, Block("open", f"{b.data}: the detail")]
+            out.append(Block("open", b.data, 2))
         else:
             out.append(b)
     if out:
@@ -491,7 +492,7 @@ def collapsed(blocks: list[Block]) -> list[Block]:
 
 
 FINDINGS_NOTE = (
-    "The report plays a cheap grid (a tenth of --games per setting, no `search` settings; "
+    "The report plays a cheap grid (a twentieth of --games per setting, no `search` settings; "
     "the reference setting is the variant comparison, with its games); "
     "`balance robustness GAME` plays the whole grid with more games (docs/robustness.md), and "
     "a verdict that holds here may still fail with `search` players. The detail is in the last "

@@ -55,7 +55,7 @@ def test_report_has_every_section(small_report):
     assert "is the fairest die" in md or "no die is clearly fairer" in md
     js = json.loads((out / "report.json").read_text())
     assert {"seats", "variants", "dice", "ladder", "robustness"} <= set(js)
-    assert js["robustness"]["verdicts"] and js["games"]["robustness"] == 12
+    assert js["robustness"]["verdicts"] and js["games"]["robustness"] == 6
     assert len(js["seats"]) == 3 and js["games"]["seats"] == 120
 
 
@@ -229,10 +229,17 @@ def test_report_in_a_headless_browser(small_report, tmp_path):
     from tests.perf_scripts import load_script
 
     out, _ = small_report
-    res = load_script("browser_check").check(out / "report.html", tmp_path / "shot.png")
+    tool = load_script("browser_check")
+    res = tool.check(out / "report.html", tmp_path / "shot.png")
     assert res["problems"] == []
     assert res["images"] >= 15 and res["sections"] >= 10
     assert (tmp_path / "shot.png").read_bytes().startswith(PNG)
+    # the first screen (1,400 x 800 px) holds the answer table's row of every player count,
+    # and the page as it opens is at most 3 screens (issue #39)
+    assert [r["first"] for r in res["answer"]["rows"]] == ["2", "3", "4"]
+    assert (tool.WIDTH, tool.HEIGHT) == (1400, 800)
+    assert res["answer"]["bottom"] <= tool.HEIGHT, res["answer"]
+    assert res["opening_height"] <= 3 * tool.HEIGHT, res["opening_height"]
 
 
 # ------------------------------------------------------------------ the rules options (#35)

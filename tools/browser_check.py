@@ -27,13 +27,28 @@ import tempfile
 from pathlib import Path
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "chrome")
-WIDTH, HEIGHT = 1200, 1600
+# a screen (issue #39: the page as it opens at most 3 screens, 1,400 x 2,400 px)
+WIDTH, HEIGHT = 1400, 800
 
 CHECK_JS = r"""
 <script>
 window.addEventListener('load', function () {
-  document.querySelectorAll('details').forEach(function (d) { d.open = true; });
   var out = {images: 0, sections: 0, blocks: 0, problems: []};
+  // the page as it opens (every collapsible part closed): its height, and the answer table
+  // (the first table after the heading "The answer"): each row's first cell, its bottom
+  out.opening_height = document.documentElement.scrollHeight;
+  var h = Array.prototype.slice.call(document.querySelectorAll('h2')).filter(function (e) {
+    return e.textContent.trim() === 'The answer'; })[0];
+  var t = h ? h.nextElementSibling : null;
+  while (t && t.tagName !== 'TABLE' && t.tagName !== 'H2') t = t.nextElementSibling;
+  if (t && t.tagName === 'TABLE') {
+    out.answer = {rows: [], bottom: Math.round(t.getBoundingClientRect().bottom + window.scrollY)};
+    t.querySelectorAll('tbody tr').forEach(function (r) {
+      out.answer.rows.push({first: r.cells[0].textContent.trim(),
+                            bottom: Math.round(r.getBoundingClientRect().bottom + window.scrollY)});
+    });
+  }
+  document.querySelectorAll('details').forEach(function (d) { d.open = true; });
   document.querySelectorAll('img').forEach(function (im, k) {
     out.images++;
     var r = im.getBoundingClientRect();
@@ -42,7 +57,9 @@ window.addEventListener('load', function () {
   });
   document.querySelectorAll('h2, h3').forEach(function (h) {
     out.sections++;
-    var level = +h.tagName[1], n = h.nextElementSibling, content = 0;
+    // a closed section's heading is its part's summary: its content follows the summary
+    var at = h.parentElement.tagName === 'SUMMARY' ? h.parentElement : h;
+    var level = +h.tagName[1], n = at.nextElementSibling, content = 0;
     while (n && !(/^H[1-6]$/.test(n.tagName) && +n.tagName[1] <= level)) {
       if (!/^H[1-6]$/.test(n.tagName) &&
           (n.textContent.trim().length > 0 || n.querySelector('img'))) content++;
@@ -105,8 +122,11 @@ def _chromium(browser: str, *args: str, timeout: float = 120) -> str:
 
 
 def check(html: Path, screenshot: Path | None = None, browser: str | None = None) -> dict:
-    """Render `html` in headless chromium: {'images', 'sections', 'blocks', 'problems'} as the
-    page's script measured them; the screenshot written when asked."""
+    """Render `html` in headless chromium: {'images', 'sections', 'blocks', 'problems',
+    'opening_height' (the page's height in px as it opens, every collapsible part closed),
+    'answer' (the answer table: each row's first cell and bottom in px, the table's bottom),
+    when the page has one} as the page's script measured them; the screenshot (the first
+    screen, WIDTH x HEIGHT) written when asked."""
     exe = find_browser(browser)
     if exe is None:
         raise FileNotFoundError("no chromium on the PATH (apt-get install chromium)")
@@ -138,8 +158,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(
         f"{args.html}: {res['images']} images, {res['sections']} sections, {res['blocks']} blocks"
-        f" checked; {len(res['problems'])} problems"
+        f" checked; {len(res['problems'])} problems; {res['opening_height']} px as it opens"
     )
+    if res.get("answer"):
+        rows = ", ".join(f"{r['first']} (bottom {r['bottom']} px)" for r in res["answer"]["rows"])
+        print(f"  the answer table: rows {rows}")
     for p in res["problems"]:
         print("  " + p)
     if args.screenshot:

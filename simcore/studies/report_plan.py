@@ -4,7 +4,7 @@ the player ladder, all played together (on a cluster, all at once).
 
 Game counts per section, from `games` (K): K per player count for the seat balance and per
 arm of the variant comparison (the same games: the base arm is the seat balance), K/3 per
-die, K/6 per ladder match, K/10 per arm of each setting of the robustness grid (the Findings:
+die, K/6 per ladder match, K/20 per arm of each setting of the robustness grid (the Findings:
 every preset in every seat, the mixed population and the component readings, without the
 search settings; `balance robustness` plays the whole grid). The grid's reference setting
 (the default lineup on the rulebook's components) is the seat balance and the variant
@@ -49,7 +49,7 @@ def section_games(games: int) -> dict[str, int]:
         "variants": games,
         "dice": max(games // 3, 2),
         "ladder": max(games // 6, 2),
-        "robustness": max(games // 10, 2),
+        "robustness": max(games // 20, 2),
         "strong": max(games // STRONG_SHARE, 2),
     }
 
@@ -403,15 +403,16 @@ def play_report(
     )
 
 
-FIX_BUDGET = 40  # candidates a compensation field is screened with in a report (optuna beyond)
-FIX_SHARE = 30  # a screened candidate plays 1/FIX_SHARE of --games
+FIX_BUDGET = 24  # candidates a compensation field is screened with in a report (optuna beyond)
+FIX_SHARE = 40  # a screened candidate plays 1/FIX_SHARE of --games
 
 
 def report_fixes(spec, choice, games, seed, results, judge, run_kw, echo) -> dict[int, Any]:
     """The first screen's "how to fix it": for every player count whose seat balance the judge
     does not find fair, `balance compensate` with the reference preset (screened on
-    --games/30 games a candidate, at most FIX_BUDGET a field; the finalists confirmed on
-    --games fresh games), checked with the strong players on the strong players' games."""
+    --games/40 games a candidate, at most FIX_BUDGET a field; the finalists confirmed on
+    --games fresh games), checked with the strong players on half the strong players' games
+    (docs/compensation.md, "In the report")."""
     from types import SimpleNamespace
 
     from simcore.studies.compensate import TOLERANCE, run_compensate, seat_fields
@@ -433,7 +434,7 @@ def report_fixes(spec, choice, games, seed, results, judge, run_kw, echo) -> dic
             p,
             max(games // FIX_SHARE, 2),
             confirm_games=n["seats"],
-            level_games=n["strong"],
+            level_games=max(n["strong"] // 2, 2),
             seed=seed,
             budget=FIX_BUDGET,
             levels=[strong] if strong else [spec.default_policy],
