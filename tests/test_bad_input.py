@@ -551,3 +551,32 @@ def test_compensate_checkpoint_and_backend_refusals(extra, words, sandbox, monke
     (sandbox / "comp-old.json").write_text('{"format": 0, "fingerprint": {}, "played": {}}')
     line = assert_refused([*COMPENSATE, *shlex.split(extra)], sandbox, monkeypatch, capsys)
     assert words in line, line
+
+
+# The seat compensation fields' own refusals (issue #38; docs/compensation.md): an amount the
+# components cannot give, through the command line (simulate, and compensate --field).
+COMPENSATION = [
+    ("seat-traders-beyond-own", "simulate sumeria -n 3 --set seat_traders=0,7", "seat_traders"),
+    ("seat-traders-4p", "simulate sumeria -n 4 --set seat_traders=0,0,6", "seat_traders"),
+    (
+        "seat-seagrass-no-find",
+        "simulate secrets-of-the-sea --set seat_seagrass=0,3",
+        "seat_seagrass",
+    ),
+    ("seat-boxes-beyond-deck", "simulate sunken-treasure --set seat_boxes=3,4", "seat_boxes"),
+    ("seat-boxes-no-seat", "simulate sunken-treasure -n 2 --set seat_boxes=0,0,1", "seat_boxes"),
+    (
+        "compensate-boxes-no-boxes",
+        "compensate sunken-treasure -n 3 --field seat_boxes --set item_deck=0,4,5,4,2,8,7,5",
+        "seat_boxes",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "args,word",
+    [(shlex.split(a), w) for _, a, w in COMPENSATION],
+    ids=[i for i, _, _ in COMPENSATION],
+)
+def test_impossible_compensation_is_one_line(args, word, sandbox, monkeypatch, capsys):
+    assert word in assert_refused(args, sandbox, monkeypatch, capsys)

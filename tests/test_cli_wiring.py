@@ -22,6 +22,8 @@ from unittest.mock import Mock, patch
 
 import pytest
 import typer
+
+from analysis.compensation import fair_status
 from typer.testing import CliRunner
 
 import cli
@@ -277,7 +279,7 @@ def test_sweep(in_tmp):
 
 # --------------------------------------------------------------------------------- report
 def test_report(in_tmp, monkeypatch):
-    line = "report sumeria --out rep/s -g 4e4 --seed 3 --policy random --threads 1"
+    line = "report sumeria --out rep/s -g 4e4 --seed 3 --policy random --threads 1 --strong greedy"
     monkeypatch.setattr(sys, "argv", ["balance", *line.split()])
     play, written = call(line, (report_plan, "play_report"), (report_module, "write_report"))
     assert play.call_args.args == ("sumeria", 40_000, 3, "random")
@@ -290,6 +292,8 @@ def test_report(in_tmp, monkeypatch):
         "variants": None,
         "overrides": {},
         "rules_file": None,
+        "strong": "greedy",
+        "judge": fair_status,  # the compensation study's judge, for the fixes
     }
     assert written.call_args.args == (RESULT, Path("rep/s"))
     assert written.call_args.kwargs == {

@@ -414,6 +414,13 @@ def give_tile(s, r, t, seat, delta):
     s[S.O_POINTS + seat] += delta * tile_value(r, t)
 
 
+@kernel(inline="always")
+def bonus_needed(r, seat, b):
+    """Tiles the seat needs for bonus b: bonus_thresholds, the seagrass bonus's less the seat's
+    seat_seagrass (a designer's compensation)."""
+    return r[R.R_SEAT_THR + seat * R.N_BONUS + b]
+
+
 @kernel
 def claim_bonuses(s, r, tr, seat):
     """ "As soon as a player has the number shown on a bonus tile ... in front of them, they
@@ -421,7 +428,7 @@ def claim_bonuses(s, r, tr, seat):
     cannot be taken away". "Only the player who first finds seagrass three times receives the
     seagrass bonus"."""
     for b in range(R.N_BONUS):
-        if s[S.O_BONUS + b] < 0 and s[S.O_HELD + seat * R.N_BONUS + b] >= r[R.R_BONUS_THR + b]:
+        if s[S.O_BONUS + b] < 0 and s[S.O_HELD + seat * R.N_BONUS + b] >= bonus_needed(r, seat, b):
             s[S.O_BONUS + b] = seat
             s[S.O_POINTS + seat] += r[R.P_BONUS_POINTS]
             s[S.S_BONUS_LEFT] -= 1

@@ -31,6 +31,7 @@ from simcore.games.secrets_of_the_sea import rules as R
 from simcore.games.secrets_of_the_sea import state as S
 from simcore.games.secrets_of_the_sea.engine import (
     ERR_ILLEGAL,
+    bonus_needed,
     can_stop,
     dice_available,
     do_exchange,
@@ -113,7 +114,7 @@ def bonus_gain(s, r, seat, b):
     """Points of bonus b that one more tile of its kind would bring the seat now."""
     if b < 0 or s[S.O_BONUS + b] >= 0:
         return 0.0
-    if s[S.O_HELD + seat * R.N_BONUS + b] + 1 >= r[R.R_BONUS_THR + b]:
+    if s[S.O_HELD + seat * R.N_BONUS + b] + 1 >= bonus_needed(r, seat, b):
         return float(r[R.P_BONUS_POINTS])
     return 0.0
 

@@ -130,11 +130,17 @@ class SecretsRules(RulesBase, game="secrets-of-the-sea", players=(2, MAX_PLAYERS
     # the designer's additions (seat compensation, issue #38; docs/rules-secrets-of-the-sea.md)
     seat_points: tuple[int, ...] = in_range((), -50, 50)
     """compensation: points added to each seat's final score, seat 0 first, e.g. 0,0,2"""
+    seat_seagrass: tuple[int, ...] = in_range((), 0, 49)
+    """compensation: seagrass finds each seat needs fewer for the seagrass bonus tile (the
+    rulebook's three), seat 0 first, e.g. 0,0,1 (seat 2 takes it on its second find)"""
 
-    ADDITIONS = ("seat_points",)
-    SEAT_FIELDS = ("seat_points",)
-    SEAT_SEARCH = {"seat_points": 6}
-    SEAT_WORDS = {"seat_points": "scores {n} point{s} more at the end"}
+    ADDITIONS = ("seat_points", "seat_seagrass")
+    SEAT_FIELDS = ("seat_points", "seat_seagrass")
+    SEAT_SEARCH = {"seat_points": 6, "seat_seagrass": 2}
+    SEAT_WORDS = {
+        "seat_points": "scores {n} point{s} more at the end",
+        "seat_seagrass": "needs {n} seagrass find{s} fewer for the seagrass bonus tile",
+    }
 
     # ----------------------------------------------------------------------------------
     def tiles(self) -> tuple[list, list, list]:
@@ -166,6 +172,12 @@ class SecretsRules(RulesBase, game="secrets-of-the-sea", players=(2, MAX_PLAYERS
             raise RulesError(f"die needs 1 to {MAX_FACES} faces of 0 (X) to {ROWS + 1}")
         if all(f == X for f in self.die):
             raise RulesError("die needs at least one number face")
+        finds = self.bonus_thresholds[BONUS_SEAGRASS]
+        if any(v >= finds for v in self.seat_seagrass):
+            raise RulesError(
+                f"seat_seagrass of {max(self.seat_seagrass)} would give the seagrass bonus "
+                f"without a find (it needs {finds}): give at most {finds - 1}"
+            )
 
 
 # ---------------------------------------------------------------------------------------
@@ -280,7 +292,10 @@ N_THRESH = MAX_FACES  # thresholds of a draw table (draw_thresholds)
 R_DIE_T = R_VALUE + N_TILES_MAX  # [12] draw thresholds of a die face (P_DIE_N faces)
 R_COL_T = R_DIE_T + N_THRESH  # [12] draw thresholds of a buoy (COLS buoys)
 R_SEAT_POINTS = R_COL_T + N_THRESH  # [4] points added to each seat's final score
-RULES_SIZE = R_SEAT_POINTS + MAX_PLAYERS
+# [4 x 7] tiles each seat needs for each bonus: bonus_thresholds, the seagrass bonus's less the
+# seat's seat_seagrass (the seats beyond the player count: bonus_thresholds)
+R_SEAT_THR = R_SEAT_POINTS + MAX_PLAYERS
+RULES_SIZE = R_SEAT_THR + MAX_PLAYERS * N_BONUS
 # Tile ids: 0..24 light tiles, 25..49 dark tiles (in the order of the rules text), then the
 # wreck tiles from WRECK_BASE.
 WRECK_BASE = N_SPACES
@@ -333,6 +348,11 @@ def pack(rules: SecretsRules, players: int) -> np.ndarray:
     r[R_DIE_T : R_DIE_T + N_THRESH] = draw_thresholds(len(rules.die))
     r[R_COL_T : R_COL_T + N_THRESH] = draw_thresholds(COLS)
     r[R_BONUS_THR : R_BONUS_THR + N_BONUS] = rules.bonus_thresholds
+    less = rules.seat_values("seat_seagrass", players) + (0,) * (MAX_PLAYERS - players)
+    for seat, k in enumerate(less):
+        o = R_SEAT_THR + seat * N_BONUS
+        r[o : o + N_BONUS] = rules.bonus_thresholds
+        r[o + BONUS_SEAGRASS] -= k
     r[P_N_WRECK] = len(wreck)
     r[P_N_TILES] = WRECK_BASE + len(wreck)
     r[R_LAMP : R_LAMP + N_TILES_MAX] = -1

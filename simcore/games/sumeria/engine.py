@@ -253,6 +253,19 @@ def draw_display(s, r, tr, rng, rec):
 
 
 @kernel
+def next_placer(s, r, seat):
+    """Setup: the first seat from `seat` on (in turn order) that has traders left to place
+    (initial_traders, and its seat_traders: a designer's compensation). Some seat has while
+    the setup lasts."""
+    players = r[R.P_PLAYERS]
+    for k in range(players):
+        q = (seat + k) % players
+        if r[R.P_TRADERS] - s[S.O_RESERVE + q] < r[R.R_SEAT_SETUP + q]:
+            return q
+    return seat
+
+
+@kernel
 def setup(s, r, tr, rng):
     """Fill s with the starting position: random city-state order, 6 tiles drawn, a random
     first player, every trader in reserve; the initial placement follows (PH_SETUP)."""
@@ -285,7 +298,11 @@ def setup(s, r, tr, rng):
     s[S.S_SEAT] = first
     count(s, first, S.C_FIRST_ROUNDS)
     draw_display(s, r, tr, rng, False)
-    s[S.S_PHASE] = S.PH_SETUP if r[R.P_INITIAL] > 0 else S.PH_TURN
+    if r[R.P_SETUP_TOTAL] > 0:
+        s[S.S_PHASE] = S.PH_SETUP
+        s[S.S_SEAT] = next_placer(s, r, first)
+    else:
+        s[S.S_PHASE] = S.PH_TURN
 
 
 # ---------------------------------------------------------------------------------------
@@ -296,7 +313,8 @@ def setup(s, r, tr, rng):
 def do_place(s, r, tr, seat, q):
     """Setup: "Starting with the first player, players place one of their traders in a city,
     town, or village ... Each location may hold only a single trader." Repeated in turn order
-    until each has placed initial_traders. Moves no tile unless setup_shifts_order."""
+    until each has placed initial_traders (and its seat_traders, skipping the seats that have
+    placed all theirs). Moves no tile unless setup_shifts_order."""
     if s[S.S_PHASE] != S.PH_SETUP or seat != s[S.S_SEAT] or q < 0 or q >= B.N_LOCS:
         return ERR_ILLEGAL
     if s[S.O_LOC + q] != S.EMPTY or s[S.O_RESERVE + seat] == 0:
@@ -309,12 +327,11 @@ def do_place(s, r, tr, seat, q):
         other = gain_influence(s, st)
     record(tr, s, S.A_PLACE, q, st, s[S.O_POS + st], other)
     s[S.S_PLACED] += 1
-    players = r[R.P_PLAYERS]
-    if s[S.S_PLACED] >= players * r[R.P_INITIAL]:
+    if s[S.S_PLACED] >= r[R.P_SETUP_TOTAL]:
         s[S.S_PHASE] = S.PH_TURN
         s[S.S_SEAT] = s[S.S_FIRST]
     else:
-        s[S.S_SEAT] = (seat + 1) % players
+        s[S.S_SEAT] = next_placer(s, r, (seat + 1) % r[R.P_PLAYERS])
     return 0
 
 

@@ -97,6 +97,6 @@ def check_invariants(s, r):
         return E.ERR_COUNTS
     if ph != S.PH_OVER and s[S.S_ROUND] >= r[R.P_ROUNDS]:
         return E.ERR_COUNTS
-    if ph != S.PH_SETUP and s[S.S_PLACED] != players * r[R.P_INITIAL]:
+    if ph != S.PH_SETUP and s[S.S_PLACED] != r[R.P_SETUP_TOTAL]:
         return E.ERR_COUNTS
     return 0

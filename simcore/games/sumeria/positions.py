@@ -78,5 +78,5 @@ def from_diagram(
     v.scal[S.S_IN_TURN] = in_turn
     v.scal[S.S_SEAT] = (first + in_turn) % players if seat is None else seat
     v.scal[S.S_PHASE] = phase
-    v.scal[S.S_PLACED] = players * int(r[R.P_INITIAL])  # setup is over
+    v.scal[S.S_PLACED] = int(r[R.P_SETUP_TOTAL])  # setup is over
     return s

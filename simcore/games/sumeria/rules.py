@@ -69,11 +69,18 @@ class SumeriaRules(RulesBase, game="sumeria", players=(3, MAX_PLAYERS)):
     # the designer's additions (seat compensation, issue #38; docs/rules-sumeria.md)
     seat_points: tuple[int, ...] = in_range((), -50, 50)
     """compensation: points added to each seat's final score, seat 0 first, e.g. 0,0,2"""
+    seat_traders: tuple[int, ...] = in_range((), 0, N_LOCS)
+    """compensation: traders each seat places at setup beyond initial_traders (from its own
+    traders), seat 0 first, e.g. 0,0,1; the placement goes on in turn order, skipping the seats
+    that have placed all theirs"""
 
-    ADDITIONS = ("seat_points",)
-    SEAT_FIELDS = ("seat_points",)
-    SEAT_SEARCH = {"seat_points": 6}
-    SEAT_WORDS = {"seat_points": "scores {n} point{s} more at the end"}
+    ADDITIONS = ("seat_points", "seat_traders")
+    SEAT_FIELDS = ("seat_points", "seat_traders")
+    SEAT_SEARCH = {"seat_points": 6, "seat_traders": 2}
+    SEAT_WORDS = {
+        "seat_points": "scores {n} point{s} more at the end",
+        "seat_traders": "places {n} more trader{s} at setup",
+    }
 
     # ----------------------------------------------------------------------------------
     def check(self, players: int | None) -> None:
@@ -91,6 +98,14 @@ class SumeriaRules(RulesBase, game="sumeria", players=(3, MAX_PLAYERS)):
             raise RulesError(f"tiles_per_state needs 1 to {MAX_SCORED} entries")
         if any(not 1 <= k <= 9 for k in self.tiles_per_state):
             raise RulesError("each entry of tiles_per_state must be 1 to 9")
+        if players is not None and any(self.seat_traders):
+            t, i = self.traders[players - 3], self.initial_traders[players - 3]
+            if max(self.seat_traders) > t - i:
+                raise RulesError(
+                    f"seat_traders gives a seat {max(self.seat_traders)} more traders at setup, "
+                    f"but with {players} players a seat places {i} of its {t} (at most {t - i} "
+                    "more)"
+                )
         try:
             load_map(self.map)
         except ValueError as e:
@@ -160,6 +175,7 @@ P_MOVE_SHIFTS_SOURCE = 9
 P_FP_STATES = 10
 P_FP_FALLBACK = 11  # 0 latest, 1 earliest
 P_N_ROUTES = 12
+P_SETUP_TOTAL = 13  # traders placed at setup by all the seats (initial + seat_traders)
 N_PARAMS = 16
 R_TILES = N_PARAMS  # [4] tiles above each scored position (first P_N_SCORED used)
 R_DEG = R_TILES + MAX_SCORED  # [56] routes at each location
@@ -173,7 +189,8 @@ RUN_OUT = 3  # [MAX_DEG - 1] those routes (directed ids, in route order)
 RUN_W = RUN_OUT + MAX_DEG - 1  # 8 values: a record is 64 bytes
 R_RUNS = R_ADJ + N_LOCS * MAX_DEG  # [N_DIRECTED x RUN_W]
 R_SEAT_POINTS = R_RUNS + N_DIRECTED * RUN_W  # [4] points added to each seat's final score
-RULES_SIZE = R_SEAT_POINTS + MAX_PLAYERS
+R_SEAT_SETUP = R_SEAT_POINTS + MAX_PLAYERS  # [4] traders each seat places at setup
+RULES_SIZE = R_SEAT_SETUP + MAX_PLAYERS
 
 
 @functools.cache
@@ -190,6 +207,9 @@ def pack(rules: SumeriaRules, players: int) -> np.ndarray:
     r[P_TURNS] = rules.turns_per_round
     r[P_TRADERS] = rules.traders[players - 3]
     r[P_INITIAL] = rules.initial_traders[players - 3]
+    setup = [r[P_INITIAL] + k for k in rules.seat_values("seat_traders", players)]
+    r[R_SEAT_SETUP : R_SEAT_SETUP + players] = setup
+    r[P_SETUP_TOTAL] = sum(setup)
     r[P_N_SCORED] = len(rules.tiles_per_state)
     r[P_TILES_PER_TYPE] = rules.tiles_per_type
     r[P_SCORING] = SCORING.index(rules.scoring)

@@ -273,6 +273,16 @@ def setup(s, r, tr, rng):
     for k in range(S.O_SEATS, S.STATE_SIZE):
         s[k] = 0
     s[S.S_ITEM_N] = lay_deck(s, S.O_ITEM_DECK, r, R.R_ITEM_COUNTS, B.N_ITEM_KINDS)
+    # compensation (seat_boxes): Unlocked Boxes from the Item deck before it is shuffled (the
+    # laid deck begins with its Unlocked Boxes, the first kind: the rest moves down)
+    dealt = 0
+    for seat in range(r[R.P_PLAYERS]):
+        s[fld(seat, S.F_HAND + B.UNLOCKED_BOX)] = r[R.R_SEAT_BOXES + seat]
+        dealt += r[R.R_SEAT_BOXES + seat]
+    if dealt > 0:
+        s[S.S_ITEM_N] -= dealt
+        for i in range(s[S.S_ITEM_N]):
+            s[S.O_ITEM_DECK + i] = s[S.O_ITEM_DECK + i + dealt]
     s[S.S_ATT_N] = lay_deck(s, S.O_ATT_DECK, r, R.R_ATTEMPT_COUNTS, B.N_ATTEMPT_KINDS)
     s[S.S_TRE_N] = lay_deck(s, S.O_TRE_DECK, r, R.R_TCOUNT, r[R.P_N_TKINDS])
     shuffle(s, S.O_ITEM_DECK, s[S.S_ITEM_N], rng)

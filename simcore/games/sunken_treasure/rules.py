@@ -72,11 +72,18 @@ class SunkenTreasureRules(RulesBase, game="sunken-treasure", players=(1, B.MAX_P
     """compensation: thousands of dollars each seat starts with banked, seat 0 first (they
     count towards the target and the score; no card: they cannot be stolen or lost), e.g.
     0,0,2 ($2,000 for seat 2)"""
+    seat_boxes: tuple[int, ...] = in_range((), 0, B.MAX_ITEMS)
+    """compensation: Unlocked Box cards each seat starts with in hand, taken from the Item deck
+    before it is shuffled, seat 0 first (held like any box: claimed for one Treasure card on a
+    turn after the seat's first play, a search; discarded on surfacing), e.g. 0,0,1"""
 
-    ADDITIONS = ("seat_thousands",)
-    SEAT_FIELDS = ("seat_thousands",)
-    SEAT_SEARCH = {"seat_thousands": 6}
-    SEAT_WORDS = {"seat_thousands": "starts with ${n},000 banked"}
+    ADDITIONS = ("seat_thousands", "seat_boxes")
+    SEAT_FIELDS = ("seat_thousands", "seat_boxes")
+    SEAT_SEARCH = {"seat_thousands": 6, "seat_boxes": 2}
+    SEAT_WORDS = {
+        "seat_thousands": "starts with ${n},000 banked",
+        "seat_boxes": "starts with {n} Unlocked Box card{s} from the Item deck",
+    }
 
     # ----------------------------------------------------------------------------------
     def check(self, players: int | None) -> None:
@@ -116,6 +123,11 @@ class SunkenTreasureRules(RulesBase, game="sunken-treasure", players=(1, B.MAX_P
             raise RulesError("bags needs three counts 0-10 (box, chest, safe)")
         if self.target < 1:
             raise RulesError("target must be at least 1 dollar")
+        if sum(self.seat_boxes) > self.item_deck[B.UNLOCKED_BOX]:
+            raise RulesError(
+                f"seat_boxes hands out {sum(self.seat_boxes)} Unlocked Boxes but the Item deck "
+                f"holds {self.item_deck[B.UNLOCKED_BOX]}"
+            )
 
 
 # ---------------------------------------------------------------------------------------
@@ -198,7 +210,8 @@ R_ATTEMPT_COUNTS = R_ITEM_COUNTS + B.N_ITEM_KINDS  # [5] attempt cards of each k
 R_TVALUE = R_ATTEMPT_COUNTS + B.N_ATTEMPT_KINDS  # [10] dollar value of each treasure kind
 R_TCOUNT = R_TVALUE + B.MAX_TREASURE_KINDS  # [10] cards of each treasure kind
 R_SEAT_DOLLARS = R_TCOUNT + B.MAX_TREASURE_KINDS  # [MAX_PLAYERS] dollars banked at the start
-RULES_SIZE = R_SEAT_DOLLARS + B.MAX_PLAYERS
+R_SEAT_BOXES = R_SEAT_DOLLARS + B.MAX_PLAYERS  # [MAX_PLAYERS] Unlocked Boxes held at the start
+RULES_SIZE = R_SEAT_BOXES + B.MAX_PLAYERS
 
 
 def pack(rules: SunkenTreasureRules, players: int) -> np.ndarray:
@@ -207,6 +220,7 @@ def pack(rules: SunkenTreasureRules, players: int) -> np.ndarray:
     r[R_SEAT_DOLLARS : R_SEAT_DOLLARS + players] = [
         1000 * v for v in rules.seat_values("seat_thousands", players)
     ]
+    r[R_SEAT_BOXES : R_SEAT_BOXES + players] = rules.seat_values("seat_boxes", players)
     r[P_SHARKS] = rules.sharks_to_attack
     r[P_TARGET] = rules.target
     r[P_SOLO_TURNS] = rules.solo_turns

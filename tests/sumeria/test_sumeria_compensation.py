@@ -1,0 +1,127 @@
+"""Seat compensation in Sumeria (issue #38; docs/rules-sumeria.md, "Designer's additions"):
+`seat_traders`, traders a seat places at setup beyond initial_traders, beside `seat_points`
+(tests/test_compensation_fields.py). The default is the rulebook's: the kernel sees the same
+rules array and the setup goes round in turn order as before (the rows' digests stay as
+recorded: tests/test_bit_identical.py); with the field the placement goes on, skipping the
+seats that are done; the seat's traders and win rate rise on the same games; checked mode
+stays clean; the trace header shows the field.
+
+The game is 6 whole rounds ("6 rounds are played"): no end condition can trigger inside a
+round, so there is no end-of-round option (unlike Sunken City's `finish_round`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simcore import get_game
+from simcore.base.errors import RulesError
+from simcore.frame.rng import new_stream
+from simcore.games.sumeria import engine as E
+from simcore.games.sumeria import state as S
+from simcore.games.sumeria.engine_invariants import check_invariants
+from simcore.games.sumeria.rules import SumeriaRules, pack
+from tests.conformance.cases import check_rows, play_rows, resolve
+
+GAME = "sumeria"
+SEED = 38
+
+
+def _rows(players, overrides, policy=None, games=3000, checked=False):
+    spec = get_game(GAME)
+    rules, seats = resolve(GAME, players, [], overrides, policy=policy or spec.default_policy)
+    return spec, play_rows(GAME, players, rules, seats, SEED, 0, games, True, checked)
+
+
+def _col(spec, rows, name):
+    return rows[:, spec.columns.index(name)]
+
+
+def test_the_default_is_the_rulebook_and_packs_the_same():
+    spec = get_game(GAME)
+    rules = spec.resolve_rules([], {}, None, 3)
+    assert rules.seat_traders == () and "seat_traders" not in spec.resolved(rules, 3)
+    zeros = spec.resolve_rules([], {"seat_traders": "0,0,0"}, None, 3)
+    assert spec.resolved(zeros, 3)["seat_traders"] == [0, 0, 0]  # set, so shown
+    assert np.array_equal(pack(rules, 3), pack(zeros, 3))  # the kernel sees the same array
+
+
+@pytest.mark.parametrize(
+    "players,overrides,why",
+    [
+        (3, {"seat_traders": "0,7"}, "seat_traders gives a seat 7 more traders at setup, but"),
+        (4, {"seat_traders": "0,6"}, "with 4 players a seat places 5 of its 10 \\(at most 5"),
+        (3, {"seat_traders": "0,0,0,1"}, "seat_traders gives seat 3 an amount, but the game"),
+        (3, {"seat_traders": "0,-1"}, "each value of seat_traders must be 0 to 56"),
+    ],
+)
+def test_impossible_compensation_is_one_sentence(players, overrides, why):
+    with pytest.raises(RulesError, match=why):
+        get_game(GAME).resolve_rules([], overrides, None, players)
+
+
+@pytest.mark.parametrize("extra", [(0, 2, 0), (1, 0, 3)])
+def test_the_setup_goes_on_for_the_seats_with_more_traders(extra):
+    """Each seat places 8 + its extra, one at a time in turn order from the first player; a
+    seat that has placed all its traders is skipped; then the first player begins."""
+    r = pack(SumeriaRules(seat_traders=extra), 3)
+    for seed in range(6):
+        s = S.new_state()
+        E.setup(s, r, S.TRACE.new(), new_stream(seed, 0))
+        v = S.view(s)
+        first = int(v.scal[S.S_FIRST])
+        placed = [0, 0, 0]
+        order = []
+        q = 0
+        while v.scal[S.S_PHASE] == S.PH_SETUP:
+            seat = int(v.scal[S.S_SEAT])
+            order.append(seat)
+            while v.loc[q] != S.EMPTY:
+                q += 1
+            assert E.do_place(s, r, S.TRACE.new(), seat, q) == 0
+            placed[seat] += 1
+            assert check_invariants(s, r) == 0
+        assert placed == [8 + k for k in extra]
+        assert list(v.reserve[:3]) == [6 - k for k in extra]
+        assert v.scal[S.S_SEAT] == first
+        # the rounds of the rulebook first, then the seats with more, in turn order
+        seats = [(first + k) % 3 for k in range(3)]
+        expect = seats * 8
+        for k in range(max(extra)):
+            expect += [t for t in seats if extra[t] > k]
+        assert order == expect
+
+
+def test_a_trader_more_at_setup_raises_the_seats_presence_and_win_rate():
+    """On the same 3,000 games (seed 38, three default players), seat 1 placing two traders
+    more at setup: more of its traders on the board at the end, and its win rate up by more
+    than 3 standard errors."""
+    spec, base = _rows(3, {})
+    _, more = _rows(3, {"seat_traders": "0,2,0"})
+    on0, on1 = _col(spec, base, "traders_on_board_1"), _col(spec, more, "traders_on_board_1")
+    assert on1.mean() > on0.mean(), (on0.mean(), on1.mean())
+    before = (_col(spec, base, "winner") == 1).mean()
+    after = (_col(spec, more, "winner") == 1).mean()
+    se = np.sqrt(before * (1 - before) / len(base))
+    assert after - before > 3 * se, (before, after, se)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_checked_mode_stays_clean_with_both_fields(players):
+    over = {
+        "seat_traders": ",".join(str(k % 3) for k in range(players)),
+        "seat_points": ",".join(str(k - 1) for k in range(players)),
+    }
+    policy = ",".join((["random", "balanced", "chaser", "shifter"])[:players])
+    spec, rows = _rows(players, over, policy=policy, games=300, checked=True)
+    check_rows(GAME, players, rows, 0, players)
+
+
+def test_the_trace_header_shows_the_seat_traders():
+    spec = get_game(GAME)
+    rules, seats = resolve(GAME, 3, [], {"seat_traders": "0,0,1"}, "balanced")
+    tr = spec.replay(rules, 3, seats, SEED, 0, rotate=False, checked=True)
+    assert tr.header["rules"]["seat_traders"] == [0, 0, 1]
+    plain, seats = resolve(GAME, 3, [], {}, "balanced")
+    header = spec.replay(plain, 3, seats, SEED, 0, rotate=False).header
+    assert "seat_traders" not in header["rules"]

@@ -1,0 +1,117 @@
+"""Seat compensation in Sunken Treasure (issue #38; docs/rules-sunken-treasure.md, "Designer's
+additions"): `seat_boxes`, Unlocked Boxes a seat starts with (from the Item deck), beside
+`seat_thousands` (tests/test_compensation_fields.py). The default is the rulebook's: the kernel
+sees the same rules array (the rows' digests stay as recorded: tests/test_bit_identical.py);
+the cards are dealt from the deck at setup and are claimed like any Unlocked Box; the seat
+opens more containers and its win rate rises on the same games; checked mode stays clean; the
+trace header shows the field.
+
+The game ends as soon as a player has the target banked (GAME-DATA: at the end of that turn),
+so it has no end-of-round option (unlike Sunken City's `finish_round`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simcore import get_game
+from simcore.base.errors import RulesError
+from simcore.games.sunken_treasure import state as S
+from simcore.games.sunken_treasure.board import UNLOCKED_BOX
+from simcore.games.sunken_treasure.rules import SunkenTreasureRules, pack
+from tests.conformance.cases import check_rows, play_rows, resolve
+from tests.sunken_treasure.test_treasure_rules import Game, discards
+
+GAME = "sunken-treasure"
+SEED = 38
+
+
+def _rows(players, overrides, policy=None, games=3000, checked=False):
+    spec = get_game(GAME)
+    rules, seats = resolve(GAME, players, [], overrides, policy=policy or spec.default_policy)
+    return spec, play_rows(GAME, players, rules, seats, SEED, 0, games, True, checked)
+
+
+def _col(spec, rows, name):
+    return rows[:, spec.columns.index(name)]
+
+
+def test_the_default_is_the_rulebook_and_packs_the_same():
+    spec = get_game(GAME)
+    rules = spec.resolve_rules([], {}, None, 3)
+    assert rules.seat_boxes == () and "seat_boxes" not in spec.resolved(rules, 3)
+    zeros = spec.resolve_rules([], {"seat_boxes": "0,0,0"}, None, 3)
+    assert spec.resolved(zeros, 3)["seat_boxes"] == [0, 0, 0]  # set, so shown
+    assert np.array_equal(pack(rules, 3), pack(zeros, 3))  # the kernel sees the same array
+
+
+@pytest.mark.parametrize(
+    "overrides,why",
+    [
+        ({"seat_boxes": "3,4"}, "seat_boxes hands out 7 Unlocked Boxes but the Item deck holds 6"),
+        (
+            {"seat_boxes": "0,1", "item_deck": "0,4,5,4,2,8,7,5"},
+            "seat_boxes hands out 1 Unlocked Boxes but the Item deck holds 0",
+        ),
+        ({"seat_boxes": "0,0,0,1"}, "seat_boxes gives seat 3 an amount, but the game has 3"),
+        ({"seat_boxes": "0,-1"}, "each value of seat_boxes must be 0 to"),
+    ],
+)
+def test_impossible_compensation_is_one_sentence(overrides, why):
+    with pytest.raises(RulesError, match=why):
+        get_game(GAME).resolve_rules([], overrides, None, 3)
+
+
+def test_the_boxes_come_from_the_item_deck_at_setup():
+    """41 Item cards: seat 1 holds 2 Unlocked Boxes, the deck the other 39 (4 boxes), every
+    other kind as many as without the field, shuffled all the same."""
+    g = Game(3, SunkenTreasureRules(seat_boxes=(0, 2)))
+    plain = Game(3)
+    assert [int(g.seat(k).hand[UNLOCKED_BOX]) for k in range(3)] == [0, 2, 0]
+    deck = [int(c) for c in g.v.item_deck[: int(g.s[S.S_ITEM_N])]]
+    full = [int(c) for c in plain.v.item_deck[:41]]
+    assert len(deck) == 39 and deck.count(UNLOCKED_BOX) == 4
+    assert all(deck.count(k) == full.count(k) for k in range(1, 8))
+    g.ok()
+    # the first play is still a search ("On your first play, search for an Item")
+    assert ("claim", UNLOCKED_BOX) not in g.turn(1).options(1)
+    # then claimed like any Unlocked Box: one Treasure card, the box discarded
+    g.played().turn(1).top("treasure", 4)
+    g.claim(1, UNLOCKED_BOX)
+    assert int(g.seat(1).carried.sum()) == 1 and g.carried(1) == 10000
+    assert g.seat(1).hand[UNLOCKED_BOX] == 1
+    assert discards(g, "item") == [UNLOCKED_BOX]
+
+
+def test_boxes_are_opened_and_raise_the_seats_win_rate():
+    """On the same 3,000 games (seed 38, three default players), seat 2 starting with two
+    Unlocked Boxes opens more containers, and wins more often by more than 3 standard
+    errors."""
+    spec, base = _rows(3, {})
+    _, more = _rows(3, {"seat_boxes": "0,0,2"})
+    opened = _col(spec, more, "containers_opened_2").mean()
+    assert opened > _col(spec, base, "containers_opened_2").mean() + 0.5  # 3.34 -> 4.05
+    before = (_col(spec, base, "winner") == 2).mean()
+    after = (_col(spec, more, "winner") == 2).mean()
+    se = np.sqrt(before * (1 - before) / len(base))
+    assert after - before > 3 * se, (before, after, se)
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_checked_mode_stays_clean_with_both_fields(players):
+    over = {
+        "seat_boxes": ",".join(str(k % 3) for k in range(players)),
+        "seat_thousands": ",".join(str(k) for k in range(players)),
+    }
+    policy = ",".join((["random", "balanced", "thief", "random"])[:players])
+    spec, rows = _rows(players, over, policy=policy, games=300, checked=True)
+    check_rows(GAME, players, rows, 0, players)
+
+
+def test_the_trace_header_shows_the_seat_boxes():
+    spec = get_game(GAME)
+    rules, seats = resolve(GAME, 3, [], {"seat_boxes": "0,0,1"}, "balanced")
+    tr = spec.replay(rules, 3, seats, SEED, 0, rotate=False, checked=True)
+    assert tr.header["rules"]["seat_boxes"] == [0, 0, 1]
+    plain, seats = resolve(GAME, 3, [], {}, "balanced")
+    assert "seat_boxes" not in spec.replay(plain, 3, seats, SEED, 0, rotate=False).header["rules"]
