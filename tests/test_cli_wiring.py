@@ -22,13 +22,12 @@ from unittest.mock import Mock, patch
 
 import pytest
 import typer
-
-from analysis.compensation import fair_status
 from typer.testing import CliRunner
 
 import cli
 from analysis import render, tuning_tables
 from analysis import report as report_module
+from analysis.compensation import fair_status
 from simcore.base.errors import InputError, RulesError
 from simcore.frame.registry import GameSpec, all_games
 from simcore.run import jobs, runner
