@@ -59,7 +59,8 @@ def status_words(p: Any, tolerance: float) -> str:
 def compensation_words(run: Any, cand: Any, spec_words: dict[str, str]) -> str:
     """The compensation as a rulebook would print it: 'seat 1 adds 5 to the value of its
     treasures at the end and seat 2 adds 2 ...'; 'no compensation' for the rulebook."""
-    if not cand.field:
+    rule = [spec_words.get(k, f"{k} = {v}") for k, v in getattr(cand, "rule", ())]
+    if not cand.field and not rule:
         return "no compensation (the rulebook as it is)"
     template = spec_words.get(cand.field, f"gets {{n}} ({cand.field})")
     parts = [
@@ -67,7 +68,7 @@ def compensation_words(run: Any, cand: Any, spec_words: dict[str, str]) -> str:
         for s, a in enumerate(cand.amounts)
         if a
     ]
-    return " and ".join(parts)
+    return "; ".join(rule + ([" and ".join(parts)] if parts else []))
 
 
 def rates(p: Any) -> list[float]:

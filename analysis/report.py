@@ -2,16 +2,17 @@
 content (plus report.json with the numbers and the PNG plots the Markdown links), written from
 the simulations simcore.studies.report_plan.play_report played.
 
-Sections: the Findings (the verdicts that hold over the robustness grid and those that depend
-on the players or the component readings, analysis.verdicts), a provenance block, seat
-balance per player count (win rates with intervals, length histogram, score distributions, end
-reasons), the variant comparison (common random numbers, paired differences, adjusted), the dice
+It opens with the answer (analysis.answer: fair or not per player count for beginners and for
+strong players, the first player's advantage, the die, each variant's effect, the fix, one
+plot); then every other section as a closed part under its heading: the Findings (the
+verdicts that hold over the robustness grid and those that depend on the players or the
+component readings, analysis.verdicts), the provenance, seat balance per player count (win
+rates with intervals, length histogram, score distributions, end reasons), the variant
+comparison (common random numbers, paired differences, adjusted), how the game feels, the dice
 matrix (games with a die rules field), the player ladder (each preset against two `random`
 players and head to head, seats rotated), and the robustness detail (collapsible tables).
-With 30,000 games (`make report`) the default Sunken City report plays 1,004,000 games in 52
-settings (simcore.studies.report_plan.report_plans), 594,000 of them in the 33 settings of the
-robustness grid; docs/robustness.md ("In the report") has the measured time: 194 s for the
-report from an empty numba cache, 3 minutes 55 s with the creation of the .venv.
+docs/comparisons.md describes each part; docs/performance.md ("The report") gives the games
+`make report` plays and the time they take.
 """
 
 from __future__ import annotations

@@ -267,3 +267,31 @@ def test_a_resumed_optuna_search_draws_what_it_drew(tmp_path):
     a, b = (analyse(r, r.seat_words) for r in (one, two))
     a.pop("elapsed_s"), b.pop("elapsed_s")
     assert a == b and a["searched"]["seat_value"].startswith("optuna TPE (5 trials")
+
+
+def test_the_end_rule_is_tried_alone_and_with_each_seat_fields_amounts():
+    """--field finish_round (Sunken City's END_RULES): the rule alone, then with every
+    candidate of the seat fields chosen (the simplest first, at most --budget); the words say
+    the rule as a rulebook prints it."""
+    from simcore.studies.compensate import end_candidates
+
+    seats = {"seat_points": field_candidates("seat_points", 3, 1)}
+    cands = end_candidates("finish_round", "false", seats, 5)
+    assert [c.label for c in cands] == [
+        "finish_round=false",
+        "finish_round=false, seat_points=0,0,1",
+        "finish_round=false, seat_points=0,1,0",
+        "finish_round=false, seat_points=1,0,0",
+        "finish_round=false, seat_points=0,1,1",
+    ]
+    assert cands[1].overrides() == {"finish_round": "false", "seat_points": "0,0,1"}
+    args = "compensate sunken-city -n 3 --games 200 --confirm-games 600 --level-games 100"
+    args += " --field seat_points --field finish_round --max-amount 1 --level balanced --json"
+    res = runner.invoke(cli.app, shlex.split(args))
+    assert res.exit_code == 0, res.output
+    a = json.loads(res.stdout)
+    assert a["searched"]["finish_round"].startswith("exhaustive (7 candidates: alone")
+    labels = {c["compensation"] for c in a["screened"]}
+    assert "finish_round=false" in labels and "finish_round=false, seat_points=1,1,0" in labels
+    ended = next(c for c in a["confirmed"] if c["compensation"].startswith("finish_round"))
+    assert ended["words"].startswith("the game ends with the turn in which an end condition")

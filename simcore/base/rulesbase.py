@@ -43,6 +43,10 @@ class RulesBase:
     SEAT_FIELDS: ClassVar[tuple[str, ...]] = ()
     SEAT_SEARCH: ClassVar[dict[str, int]] = {}
     SEAT_WORDS: ClassVar[dict[str, str]] = {}
+    # END_RULES: the designer's alternatives to the rulebook's end of the game that `balance
+    # compensate --field NAME` tries, alone and with each seat field's amounts: field -> (the
+    # value that changes the rule, the rule in the words a rulebook prints)
+    END_RULES: ClassVar[dict[str, tuple[str, str]]] = {}
 
     def __init_subclass__(cls, game: str = "", players: tuple[int, int] = (1, 4), **kw) -> None:
         super().__init_subclass__(**kw)

@@ -62,10 +62,13 @@ PLAY_KEYS = {"seat_wins", "shared_wins", "rules_hash", "policies"}
 
 @dataclass(frozen=True)
 class Candidate:
-    """One compensation: a field and an amount per seat (seat 0 first); none = the rulebook."""
+    """One compensation: a field and an amount per seat (seat 0 first), and a change of the
+    end of the game (rule: (field, value) pairs of the rules class' END_RULES); none = the
+    rulebook."""
 
     field: str = ""
     amounts: tuple[int, ...] = ()
+    rule: tuple[tuple[str, str], ...] = ()
 
     @property
     def seats_changed(self) -> int:
@@ -77,12 +80,14 @@ class Candidate:
 
     @property
     def label(self) -> str:
-        if not self.field:
-            return "none (the rulebook)"
-        return f"{self.field}={','.join(str(a) for a in self.amounts)}"
+        parts = [f"{k}={v}" for k, v in self.overrides().items()]
+        return ", ".join(parts) if parts else "none (the rulebook)"
 
     def overrides(self) -> dict[str, str]:
-        return {self.field: ",".join(str(a) for a in self.amounts)} if self.field else {}
+        out = dict(self.rule)
+        if self.field:
+            out[self.field] = ",".join(str(a) for a in self.amounts)
+        return out
 
 
 @dataclass
@@ -289,13 +294,35 @@ def _optuna_search(plan, name, top, favoured, games, seed, budget, run_options, 
     return list(played.values())
 
 
-def _field_candidates(plan: _Plan, chosen: list[str], max_amount: int | None):
+def end_candidates(
+    name: str, value: str, seat_cands: dict[str, list[Candidate]], budget: int
+) -> list[Candidate]:
+    """An end rule's candidates: the rule alone, then with each seat field's candidates (the
+    simplest first), at most `budget` of them."""
+    rule = ((name, value),)
+    out = [Candidate(rule=rule)]
+    combos = [Candidate(c.field, c.amounts, rule) for cs in seat_cands.values() for c in cs]
+    out += sorted(combos, key=lambda c: (c.seats_changed, c.total, c.field, c.amounts))
+    return out[:budget]
+
+
+def _field_candidates(plan: _Plan, chosen: list[str], max_amount: int | None, budget: int = 0):
     """Each field's candidates that the rules accept ({field: (top, candidates)}), checked
     before anything is played, and the fields with none ({field: why}); InputError when no
-    field has a candidate."""
+    field has a candidate. An end rule (END_RULES) chosen is tried alone and with the seat
+    fields' candidates (end_candidates), after them."""
     fields_cands: dict[str, tuple[int, list[Candidate]]] = {}
     skipped: dict[str, str] = {}
-    for name in chosen:
+    ends = getattr(plan.spec.rules_cls, "END_RULES", {})
+    for name in [c for c in chosen if c not in ends] + [c for c in chosen if c in ends]:
+        if name in ends:
+            seats = {k: cs for k, (_, cs) in fields_cands.items() if k not in ends}
+            cands, why = _valid(plan, end_candidates(name, ends[name][0], seats, budget))
+            if cands:
+                fields_cands[name] = (0, cands)
+            else:
+                skipped[name] = why or "no candidate"
+            continue
         top = max_amount or plan.spec.rules_cls.SEAT_SEARCH[name]
         cands, why = _valid(plan, field_candidates(name, plan.players, top))
         if cands:
@@ -320,6 +347,8 @@ def _screen(plan, fields_cands, baseline, games, seed, budget, run_options, echo
         if len(cands) <= budget:
             screened += plan.play([(c, games, seed, None) for c in cands], run_options)
             searched[name] = f"exhaustive ({len(cands)} candidates, amounts 0 to {top})"
+            if top == 0:  # an end rule: alone and with the seat fields' amounts
+                searched[name] = f"exhaustive ({len(cands)} candidates: alone and with the above)"
             echo(f"  {name}: {len(cands)} candidates screened")
         else:
             found = _optuna_search(
@@ -369,14 +398,17 @@ def _checked_fields(spec: Any, players: int, fields: list[str] | None) -> list[s
     if players < 2:
         raise InputError("compensation evens seats: it needs at least 2 players")
     known = seat_fields(spec)
+    ends = list(getattr(spec.rules_cls, "END_RULES", {}))
     if not known:
         raise InputError(
             f"{spec.name} has no seat compensation fields yet (docs/compensation.md lists "
             "the games that have them)"
         )
     for f in fields or []:
-        if f not in known:
-            raise InputError(f"unknown compensation field '{f}' (choose from {', '.join(known)})")
+        if f not in known + ends:
+            raise InputError(
+                f"unknown compensation field '{f}' (choose from {', '.join(known + ends)})"
+            )
     return list(dict.fromkeys(fields or known))
 
 
@@ -483,7 +515,7 @@ def run_compensate(
     plan = _Plan(spec, players, policy, tuple(variants), dict(overrides or {}), rules_file, threads)
     started = time.perf_counter()
 
-    fields_cands, skipped = _field_candidates(plan, chosen, max_amount)
+    fields_cands, skipped = _field_candidates(plan, chosen, max_amount, budget)
     head = dict(
         game=spec.name,
         title=spec.title,
@@ -496,7 +528,8 @@ def run_compensate(
         tolerance=float(tolerance),
         fields=chosen,
         skipped=skipped,
-        seat_words=dict(getattr(spec.rules_cls, "SEAT_WORDS", {})),
+        seat_words=dict(getattr(spec.rules_cls, "SEAT_WORDS", {}))
+        | {k: w for k, (_, w) in getattr(spec.rules_cls, "END_RULES", {}).items()},
     )
     # the checkpoint's fingerprint: every setting that changes what is played
     settings = {k: v for k, v in head.items() if k not in ("title", "skipped", "seat_words")}

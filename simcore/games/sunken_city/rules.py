@@ -148,6 +148,13 @@ class SunkenCityRules(RulesBase, game="sunken-city", players=(2, MAX_PLAYERS)):
         "seat_points": "scores {n} point{s} more at the end",
         "seat_value": "adds {n} to the value of its treasures at the end",
     }
+    END_RULES = {
+        "finish_round": (
+            "false",
+            "the game ends with the turn in which an end condition occurs (the round is not "
+            "finished)",
+        )
+    }
 
     # ----------------------------------------------------------------------------------
     def check(self, players: int | None) -> None:
