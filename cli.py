@@ -531,7 +531,7 @@ def report(
     out: _opt(str | None, "--out", help="output folder (default reports/GAME)") = None,
     games_: _opt(
         str, "--games", "-g", help="games per player count (other sections use fewer)"
-    ) = "30000",
+    ) = "20000",
     strong: _opt(str | None, "--strong", help="the strong players [search:budget=B/16]") = None,
     seed: SeedOpt = DEFAULT_SEED,
     run_opts: dict[str, Any] = RUN,
