@@ -376,7 +376,10 @@ def answer_rows(runs: Any, dice: dict[str, Any] | None, fixes: dict[int, Any]) -
         beg = level_of(reference_name(runs), lineup, runs.results[("seats", p)])
         res = runs.results.get(("strong", p))
         strong = level_of(STRONG, "search", res) if res is not None else None
-        fix = "no compensation needed" if beg.status() == FAIR else ""
+        fix = {
+            FAIR: "no compensation needed",
+            "undecided": f"none recommended: no pair of seats shown beyond +-{TOLERANCE:g}",
+        }.get(beg.status(), "")
         if p in fixes:
             fix = fix_words(fixes[p])[0]
         rows.append(Row(p, beg, strong, die_words(dice, p), fix))

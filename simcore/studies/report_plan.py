@@ -409,10 +409,10 @@ FIX_SHARE = 40  # a screened candidate plays 1/FIX_SHARE of --games
 
 def report_fixes(spec, choice, games, seed, results, judge, run_kw, echo) -> dict[int, Any]:
     """The first screen's "how to fix it": for every player count whose seat balance the judge
-    does not find fair, `balance compensate` with the reference preset (screened on
-    --games/40 games a candidate, at most FIX_BUDGET a field; the finalists confirmed on
-    --games fresh games), checked with the strong players on half the strong players' games
-    (docs/compensation.md, "In the report")."""
+    finds not fair (a pair of seats beyond the tolerance), `balance compensate` with the
+    reference preset (screened on --games/40 games a candidate, at most FIX_BUDGET a field;
+    the finalists confirmed on --games fresh games), checked with the strong players on half
+    the strong players' games (docs/compensation.md, "In the report")."""
     from types import SimpleNamespace
 
     from simcore.studies.compensate import TOLERANCE, run_compensate, seat_fields
@@ -427,7 +427,7 @@ def report_fixes(spec, choice, games, seed, results, judge, run_kw, echo) -> dic
         if p < 2 or res is None:
             continue
         played = SimpleNamespace(seat_wins=res.summary.seat_wins, games=res.summary.games)
-        if judge(played, TOLERANCE) == "fair":
+        if judge(played, TOLERANCE) != "unfair":  # fair, or no pair shown beyond the tolerance
             continue
         out[p] = run_compensate(
             spec,
