@@ -353,9 +353,18 @@ def fix_words(run: Any) -> tuple[str, dict[str, Any]]:
     a = analyse(run, getattr(run, "seat_words", {}))
     rec = a["recommendation"]
     conf = next(c for c in a["confirmed"][1:] if c["compensation"] == rec["compensation"])
+    base = a["confirmed"][0]
     rates = " / ".join(f"{r:.1f}%" for r in conf["seat_rates"])
     words = f"{rec['words']}: {FIX_STATUS[rec['status']]} for beginners ({rates}, "
     words += f"{conf['games']:,} fresh games)"
+    if rec["status"] != FAIR and conf["gap"] >= base["gap"]:
+        # the closest finalist does not even narrow the gap on the fresh games
+        return (
+            f"none found: the closest of {len(a['screened'])} screened ({rec['words']}) "
+            f"leaves a gap of {conf['gap']:.1f} points on {conf['games']:,} fresh games, "
+            f"the rulebook {base['gap']:.1f}",
+            a,
+        )
     if rec["status"] != FAIR:
         words = f"closest found: {words}"
     for lv in a["levels"]:
@@ -434,6 +443,22 @@ def strong_vs(runs: Any) -> dict[str, Any] | None:
     }
 
 
+STRONGER = {
+    1: "stronger",
+    0: "**not shown stronger** than the beginners with these games (try a larger budget with "
+    "--strong)",
+    -1: "**weaker** than the beginners: choose stronger ones with --strong (a larger budget)",
+}
+
+
+def stronger(vs: dict[str, Any]) -> int:
+    """+1 when the strong player's win rate against the reference is above its fair share
+    (the Wilson interval wholly above), -1 when below, 0 when the interval holds it."""
+    if vs["ci_low"] > vs["fair_share"]:
+        return 1
+    return -1 if vs["ci_high"] < vs["fair_share"] else 0
+
+
 def intro(runs: Any, rows: list[Row], tolerance: float = TOLERANCE) -> str:
     """What the two levels are, how many games, what fair means."""
     lineup = runs.policy or runs.spec.default_policy
@@ -449,7 +474,7 @@ def intro(runs: Any, rows: list[Row], tolerance: float = TOLERANCE) -> str:
             text += (
                 f", one of whom wins {_pct(vs['win_rate'])} ({_pct(vs['ci_low'])} to "
                 f"{_pct(vs['ci_high'])}) against {vs['players'] - 1} `{lineup}` "
-                f"(a fair share: {_pct(vs['fair_share'])})"
+                f"(a fair share: {_pct(vs['fair_share'])}): {STRONGER[stronger(vs)]}"
             )
     elif runs.spec.no_search:
         text += f"; no strong players ({runs.spec.no_search})"

@@ -64,6 +64,34 @@ def test_a_cell_takes_its_direction_from_the_sign():
     assert short_interval(up) == "+4.0 points (+2.0 to +6.0)"
 
 
+def test_the_strong_players_strength_is_said_from_its_interval():
+    from analysis.answer import STRONGER, stronger
+
+    assert stronger({"ci_low": 0.40, "ci_high": 0.50, "fair_share": 0.33}) == 1
+    assert stronger({"ci_low": 0.26, "ci_high": 0.33, "fair_share": 0.318}) == 0
+    assert stronger({"ci_low": 0.20, "ci_high": 0.30, "fair_share": 0.318}) == -1
+    assert STRONGER[-1].startswith("**weaker**")
+
+
+def test_a_fix_that_does_not_narrow_the_gap_is_not_recommended(monkeypatch):
+    """The closest finalist is recommended only when it narrows the rulebook's gap on the
+    fresh games; otherwise the cell says none was found, with both gaps."""
+    from analysis import compensation
+
+    def fake(run, words):
+        conf = [{"compensation": "none", "gap": 3.9, "games": 100, "seat_rates": [1, 2]}]
+        conf.append({"compensation": "x", "gap": 9.3, "games": 100, "seat_rates": [3, 4]})
+        rec = {"compensation": "x", "words": "seat 0 scores 1 point more", "status": "unfair"}
+        return {"recommendation": rec, "confirmed": conf, "screened": [1] * 24, "levels": []}
+
+    monkeypatch.setattr(compensation, "analyse", fake)
+    words, _ = answer.fix_words(object())
+    assert words == (
+        "none found: the closest of 24 screened (seat 0 scores 1 point more) leaves a gap of "
+        "9.3 points on 100 fresh games, the rulebook 3.9"
+    )
+
+
 @pytest.fixture(scope="module")
 def answered_report(tmp_path_factory):
     """`balance report sunken-city --games 600`: beginners, strong players and the fixes."""
