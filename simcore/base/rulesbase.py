@@ -20,6 +20,9 @@ import numpy as np
 
 from simcore.base.errors import RulesError  # noqa: F401 - re-exported
 
+# the words of a per-seat points compensation (a field `seat_points` of several games)
+POINTS_WORDS = "scores {n} point{s} more at the end"
+
 
 class RulesBase:
     """What every game's rules (a frozen dataclass) share: the player-count check, the checks

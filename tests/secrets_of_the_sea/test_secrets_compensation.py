@@ -14,34 +14,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcore import get_game
-from simcore.base.errors import RulesError
 from simcore.games.secrets_of_the_sea import state as S
 from simcore.games.secrets_of_the_sea.rules import SecretsRules, pack
-from tests.conformance.cases import check_rows, play_rows, resolve
+from tests import compensation_kit as kit
 from tests.secrets_of_the_sea.test_secrets_rules import Game
 
 GAME = "secrets-of-the-sea"
-SEED = 38
-
-
-def _rows(players, overrides, policy=None, games=3000, checked=False):
-    spec = get_game(GAME)
-    rules, seats = resolve(GAME, players, [], overrides, policy=policy or spec.default_policy)
-    return spec, play_rows(GAME, players, rules, seats, SEED, 0, games, True, checked)
-
-
-def _col(spec, rows, name):
-    return rows[:, spec.columns.index(name)]
 
 
 def test_the_default_is_the_rulebook_and_packs_the_same():
-    spec = get_game(GAME)
-    rules = spec.resolve_rules([], {}, None, 3)
-    assert rules.seat_seagrass == () and "seat_seagrass" not in spec.resolved(rules, 3)
-    zeros = spec.resolve_rules([], {"seat_seagrass": "0,0,0"}, None, 3)
-    assert spec.resolved(zeros, 3)["seat_seagrass"] == [0, 0, 0]  # set, so shown
-    assert np.array_equal(pack(rules, 3), pack(zeros, 3))  # the kernel sees the same array
+    kit.default_packs_the_same(GAME, "seat_seagrass", pack)
 
 
 @pytest.mark.parametrize(
@@ -58,8 +40,7 @@ def test_the_default_is_the_rulebook_and_packs_the_same():
     ],
 )
 def test_impossible_compensation_is_one_sentence(overrides, why):
-    with pytest.raises(RulesError, match=why):
-        get_game(GAME).resolve_rules([], overrides, None, 3)
+    kit.refused(GAME, overrides, why)
 
 
 def test_the_seagrass_threshold_less_the_seat_seagrass():
@@ -98,20 +79,20 @@ def test_the_seat_seagrass_raises_the_seats_bonus_tiles_and_win_rate():
     game), and its win rate by more than 3 standard errors (measured 29.8% -> 36.6%). One find
     fewer changes nothing with these players: they take seagrass only when it brings the
     bonus, so they never hold the first find."""
-    spec, base = _rows(3, {})
-    _, more = _rows(3, {"seat_seagrass": "0,0,2"})
-    b0, b1 = _col(spec, base, "bonus_tiles_2"), _col(spec, more, "bonus_tiles_2")
+    spec, base = kit.rows_of(GAME, 3, {})
+    _, more = kit.rows_of(GAME, 3, {"seat_seagrass": "0,0,2"})
+    b0, b1 = kit.col(spec, base, "bonus_tiles_2"), kit.col(spec, more, "bonus_tiles_2")
     assert b1.mean() > b0.mean() + 0.5, (b0.mean(), b1.mean())
-    _, one = _rows(3, {"seat_seagrass": "0,0,1"})
-    assert np.array_equal(_col(spec, one, "winner"), _col(spec, base, "winner"))
-    before = (_col(spec, base, "winner") == 2).mean()
-    after = (_col(spec, more, "winner") == 2).mean()
+    _, one = kit.rows_of(GAME, 3, {"seat_seagrass": "0,0,1"})
+    assert np.array_equal(kit.col(spec, one, "winner"), kit.col(spec, base, "winner"))
+    before = (kit.col(spec, base, "winner") == 2).mean()
+    after = (kit.col(spec, more, "winner") == 2).mean()
     se = np.sqrt(before * (1 - before) / len(base))
     assert after - before > 3 * se, (before, after, se)
     # the others lose: every other seat's rate falls
     for seat in (0, 1):
-        assert (_col(spec, more, "winner") == seat).mean() < (
-            _col(spec, base, "winner") == seat
+        assert (kit.col(spec, more, "winner") == seat).mean() < (
+            kit.col(spec, base, "winner") == seat
         ).mean()
 
 
@@ -121,17 +102,8 @@ def test_checked_mode_stays_clean_with_both_fields(players):
         "seat_seagrass": ",".join(str(k % 3) for k in range(players)),
         "seat_points": ",".join(str(k - 1) for k in range(players)),
     }
-    policy = ",".join((["random", "ev", "balanced", "stop-at-depth"])[:players])
-    spec, rows = _rows(players, over, policy=policy, games=300, checked=True)
-    check_rows(GAME, players, rows, 0, players)
+    kit.checked_clean(GAME, players, over, ["random", "ev", "balanced", "stop-at-depth"])
 
 
 def test_the_trace_header_shows_the_seat_seagrass():
-    spec = get_game(GAME)
-    rules, seats = resolve(GAME, 3, [], {"seat_seagrass": "0,0,2"}, "balanced")
-    tr = spec.replay(rules, 3, seats, SEED, 0, rotate=False, checked=True)
-    assert tr.header["rules"]["seat_seagrass"] == [0, 0, 2]
-    plain, seats = resolve(GAME, 3, [], {}, "balanced")
-    assert (
-        "seat_seagrass" not in spec.replay(plain, 3, seats, SEED, 0, rotate=False).header["rules"]
-    )
+    kit.header_shows(GAME, "seat_seagrass", "0,0,2")

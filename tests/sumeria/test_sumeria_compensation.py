@@ -14,36 +14,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcore import get_game
-from simcore.base.errors import RulesError
 from simcore.frame.rng import new_stream
 from simcore.games.sumeria import engine as E
 from simcore.games.sumeria import state as S
 from simcore.games.sumeria.engine_invariants import check_invariants
 from simcore.games.sumeria.rules import SumeriaRules, pack
-from tests.conformance.cases import check_rows, play_rows, resolve
+from tests import compensation_kit as kit
 
 GAME = "sumeria"
-SEED = 38
-
-
-def _rows(players, overrides, policy=None, games=3000, checked=False):
-    spec = get_game(GAME)
-    rules, seats = resolve(GAME, players, [], overrides, policy=policy or spec.default_policy)
-    return spec, play_rows(GAME, players, rules, seats, SEED, 0, games, True, checked)
-
-
-def _col(spec, rows, name):
-    return rows[:, spec.columns.index(name)]
 
 
 def test_the_default_is_the_rulebook_and_packs_the_same():
-    spec = get_game(GAME)
-    rules = spec.resolve_rules([], {}, None, 3)
-    assert rules.seat_traders == () and "seat_traders" not in spec.resolved(rules, 3)
-    zeros = spec.resolve_rules([], {"seat_traders": "0,0,0"}, None, 3)
-    assert spec.resolved(zeros, 3)["seat_traders"] == [0, 0, 0]  # set, so shown
-    assert np.array_equal(pack(rules, 3), pack(zeros, 3))  # the kernel sees the same array
+    kit.default_packs_the_same(GAME, "seat_traders", pack)
 
 
 @pytest.mark.parametrize(
@@ -56,8 +38,7 @@ def test_the_default_is_the_rulebook_and_packs_the_same():
     ],
 )
 def test_impossible_compensation_is_one_sentence(players, overrides, why):
-    with pytest.raises(RulesError, match=why):
-        get_game(GAME).resolve_rules([], overrides, None, players)
+    kit.refused(GAME, overrides, why, players)
 
 
 @pytest.mark.parametrize("extra", [(0, 2, 0), (1, 0, 3)])
@@ -96,12 +77,12 @@ def test_a_trader_more_at_setup_raises_the_seats_presence_and_win_rate():
     """On the same 3,000 games (seed 38, three default players), seat 1 placing two traders
     more at setup: more of its traders on the board at the end, and its win rate up by more
     than 3 standard errors."""
-    spec, base = _rows(3, {})
-    _, more = _rows(3, {"seat_traders": "0,2,0"})
-    on0, on1 = _col(spec, base, "traders_on_board_1"), _col(spec, more, "traders_on_board_1")
+    spec, base = kit.rows_of(GAME, 3, {})
+    _, more = kit.rows_of(GAME, 3, {"seat_traders": "0,2,0"})
+    on0, on1 = kit.col(spec, base, "traders_on_board_1"), kit.col(spec, more, "traders_on_board_1")
     assert on1.mean() > on0.mean(), (on0.mean(), on1.mean())
-    before = (_col(spec, base, "winner") == 1).mean()
-    after = (_col(spec, more, "winner") == 1).mean()
+    before = (kit.col(spec, base, "winner") == 1).mean()
+    after = (kit.col(spec, more, "winner") == 1).mean()
     se = np.sqrt(before * (1 - before) / len(base))
     assert after - before > 3 * se, (before, after, se)
 
@@ -112,16 +93,8 @@ def test_checked_mode_stays_clean_with_both_fields(players):
         "seat_traders": ",".join(str(k % 3) for k in range(players)),
         "seat_points": ",".join(str(k - 1) for k in range(players)),
     }
-    policy = ",".join((["random", "balanced", "chaser", "shifter"])[:players])
-    spec, rows = _rows(players, over, policy=policy, games=300, checked=True)
-    check_rows(GAME, players, rows, 0, players)
+    kit.checked_clean(GAME, players, over, ["random", "balanced", "chaser", "shifter"])
 
 
 def test_the_trace_header_shows_the_seat_traders():
-    spec = get_game(GAME)
-    rules, seats = resolve(GAME, 3, [], {"seat_traders": "0,0,1"}, "balanced")
-    tr = spec.replay(rules, 3, seats, SEED, 0, rotate=False, checked=True)
-    assert tr.header["rules"]["seat_traders"] == [0, 0, 1]
-    plain, seats = resolve(GAME, 3, [], {}, "balanced")
-    header = spec.replay(plain, 3, seats, SEED, 0, rotate=False).header
-    assert "seat_traders" not in header["rules"]
+    kit.header_shows(GAME, "seat_traders", "0,0,1")

@@ -14,35 +14,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcore import get_game
-from simcore.base.errors import RulesError
 from simcore.games.sunken_treasure import state as S
 from simcore.games.sunken_treasure.board import UNLOCKED_BOX
 from simcore.games.sunken_treasure.rules import SunkenTreasureRules, pack
-from tests.conformance.cases import check_rows, play_rows, resolve
+from tests import compensation_kit as kit
 from tests.sunken_treasure.test_treasure_rules import Game, discards
 
 GAME = "sunken-treasure"
-SEED = 38
-
-
-def _rows(players, overrides, policy=None, games=3000, checked=False):
-    spec = get_game(GAME)
-    rules, seats = resolve(GAME, players, [], overrides, policy=policy or spec.default_policy)
-    return spec, play_rows(GAME, players, rules, seats, SEED, 0, games, True, checked)
-
-
-def _col(spec, rows, name):
-    return rows[:, spec.columns.index(name)]
 
 
 def test_the_default_is_the_rulebook_and_packs_the_same():
-    spec = get_game(GAME)
-    rules = spec.resolve_rules([], {}, None, 3)
-    assert rules.seat_boxes == () and "seat_boxes" not in spec.resolved(rules, 3)
-    zeros = spec.resolve_rules([], {"seat_boxes": "0,0,0"}, None, 3)
-    assert spec.resolved(zeros, 3)["seat_boxes"] == [0, 0, 0]  # set, so shown
-    assert np.array_equal(pack(rules, 3), pack(zeros, 3))  # the kernel sees the same array
+    kit.default_packs_the_same(GAME, "seat_boxes", pack)
 
 
 @pytest.mark.parametrize(
@@ -58,8 +40,7 @@ def test_the_default_is_the_rulebook_and_packs_the_same():
     ],
 )
 def test_impossible_compensation_is_one_sentence(overrides, why):
-    with pytest.raises(RulesError, match=why):
-        get_game(GAME).resolve_rules([], overrides, None, 3)
+    kit.refused(GAME, overrides, why)
 
 
 def test_the_boxes_come_from_the_item_deck_at_setup():
@@ -87,12 +68,12 @@ def test_boxes_are_opened_and_raise_the_seats_win_rate():
     """On the same 3,000 games (seed 38, three default players), seat 2 starting with two
     Unlocked Boxes opens more containers, and wins more often by more than 3 standard
     errors."""
-    spec, base = _rows(3, {})
-    _, more = _rows(3, {"seat_boxes": "0,0,2"})
-    opened = _col(spec, more, "containers_opened_2").mean()
-    assert opened > _col(spec, base, "containers_opened_2").mean() + 0.5  # 3.34 -> 4.05
-    before = (_col(spec, base, "winner") == 2).mean()
-    after = (_col(spec, more, "winner") == 2).mean()
+    spec, base = kit.rows_of(GAME, 3, {})
+    _, more = kit.rows_of(GAME, 3, {"seat_boxes": "0,0,2"})
+    opened = kit.col(spec, more, "containers_opened_2").mean()
+    assert opened > kit.col(spec, base, "containers_opened_2").mean() + 0.5  # 3.34 -> 4.05
+    before = (kit.col(spec, base, "winner") == 2).mean()
+    after = (kit.col(spec, more, "winner") == 2).mean()
     se = np.sqrt(before * (1 - before) / len(base))
     assert after - before > 3 * se, (before, after, se)
 
@@ -103,15 +84,8 @@ def test_checked_mode_stays_clean_with_both_fields(players):
         "seat_boxes": ",".join(str(k % 3) for k in range(players)),
         "seat_thousands": ",".join(str(k) for k in range(players)),
     }
-    policy = ",".join((["random", "balanced", "thief", "random"])[:players])
-    spec, rows = _rows(players, over, policy=policy, games=300, checked=True)
-    check_rows(GAME, players, rows, 0, players)
+    kit.checked_clean(GAME, players, over, ["random", "balanced", "thief", "random"])
 
 
 def test_the_trace_header_shows_the_seat_boxes():
-    spec = get_game(GAME)
-    rules, seats = resolve(GAME, 3, [], {"seat_boxes": "0,0,1"}, "balanced")
-    tr = spec.replay(rules, 3, seats, SEED, 0, rotate=False, checked=True)
-    assert tr.header["rules"]["seat_boxes"] == [0, 0, 1]
-    plain, seats = resolve(GAME, 3, [], {}, "balanced")
-    assert "seat_boxes" not in spec.replay(plain, 3, seats, SEED, 0, rotate=False).header["rules"]
+    kit.header_shows(GAME, "seat_boxes", "0,0,1")

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simcore.base.rulesbase import RulesBase, RulesError, in_range, variant_registry
+from simcore.base.rulesbase import POINTS_WORDS, RulesBase, RulesError, in_range, variant_registry
 from simcore.games.secrets_of_the_sea.board import COLS, N_SPACES, PER_REGION, ROWS
 
 MAX_PLAYERS = 4
@@ -97,6 +97,9 @@ def parse_tiles(text: str, key: str, allow_caves: bool = True) -> list[tuple[int
     return out
 
 
+SEAGRASS_WORDS = "needs {n} seagrass find{s} fewer for the seagrass bonus tile"
+
+
 @dataclass(frozen=True)
 class SecretsRules(RulesBase, game="secrets-of-the-sea", players=(2, MAX_PLAYERS)):
     """Every rule parameter of Secrets of the Sea (seed 003)."""
@@ -134,13 +137,9 @@ class SecretsRules(RulesBase, game="secrets-of-the-sea", players=(2, MAX_PLAYERS
     """compensation: seagrass finds each seat needs fewer for the seagrass bonus tile (the
     rulebook's three), seat 0 first, e.g. 0,0,1 (seat 2 takes it on its second find)"""
 
-    ADDITIONS = ("seat_points", "seat_seagrass")
-    SEAT_FIELDS = ("seat_points", "seat_seagrass")
+    ADDITIONS = SEAT_FIELDS = ("seat_points", "seat_seagrass")
     SEAT_SEARCH = {"seat_points": 6, "seat_seagrass": 2}
-    SEAT_WORDS = {
-        "seat_points": "scores {n} point{s} more at the end",
-        "seat_seagrass": "needs {n} seagrass find{s} fewer for the seagrass bonus tile",
-    }
+    SEAT_WORDS = dict(seat_points=POINTS_WORDS, seat_seagrass=SEAGRASS_WORDS)
 
     # ----------------------------------------------------------------------------------
     def tiles(self) -> tuple[list, list, list]:

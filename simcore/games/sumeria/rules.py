@@ -12,7 +12,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simcore.base.rulesbase import RulesBase, RulesError, in_range, one_of, variant_registry
+from simcore.base.rulesbase import (
+    POINTS_WORDS,
+    RulesBase,
+    RulesError,
+    in_range,
+    one_of,
+    variant_registry,
+)
 from simcore.games.sumeria.board import (
     MAX_DEG,
     N_DIRECTED,
@@ -74,13 +81,9 @@ class SumeriaRules(RulesBase, game="sumeria", players=(3, MAX_PLAYERS)):
     traders), seat 0 first, e.g. 0,0,1; the placement goes on in turn order, skipping the seats
     that have placed all theirs"""
 
-    ADDITIONS = ("seat_points", "seat_traders")
-    SEAT_FIELDS = ("seat_points", "seat_traders")
+    ADDITIONS = SEAT_FIELDS = ("seat_points", "seat_traders")
     SEAT_SEARCH = {"seat_points": 6, "seat_traders": 2}
-    SEAT_WORDS = {
-        "seat_points": "scores {n} point{s} more at the end",
-        "seat_traders": "places {n} more trader{s} at setup",
-    }
+    SEAT_WORDS = dict(seat_points=POINTS_WORDS, seat_traders="places {n} more trader{s} at setup")
 
     # ----------------------------------------------------------------------------------
     def check(self, players: int | None) -> None:

@@ -12,13 +12,22 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simcore.base.rulesbase import RulesBase, RulesError, in_range, one_of, variant_registry
+from simcore.base.rulesbase import (
+    RulesBase,
+    RulesError,
+    in_range,
+    one_of,
+    variant_registry,
+)
 from simcore.games.sunken_treasure import board as B
 
 # When an empty deck takes its shuffled discards (rules field `reshuffle`).
 RESHUFFLE = ("when-depleted", "when-needed")
 RESHUFFLE_WHEN_DEPLETED = 0
 RESHUFFLE_WHEN_NEEDED = 1
+
+
+BOXES_WORDS = "starts with {n} Unlocked Box card{s} from the Item deck"
 
 
 @dataclass(frozen=True)
@@ -77,13 +86,9 @@ class SunkenTreasureRules(RulesBase, game="sunken-treasure", players=(1, B.MAX_P
     before it is shuffled, seat 0 first (held like any box: claimed for one Treasure card on a
     turn after the seat's first play, a search; discarded on surfacing), e.g. 0,0,1"""
 
-    ADDITIONS = ("seat_thousands", "seat_boxes")
-    SEAT_FIELDS = ("seat_thousands", "seat_boxes")
+    ADDITIONS = SEAT_FIELDS = ("seat_thousands", "seat_boxes")
     SEAT_SEARCH = {"seat_thousands": 6, "seat_boxes": 2}
-    SEAT_WORDS = {
-        "seat_thousands": "starts with ${n},000 banked",
-        "seat_boxes": "starts with {n} Unlocked Box card{s} from the Item deck",
-    }
+    SEAT_WORDS = dict(seat_thousands="starts with ${n},000 banked", seat_boxes=BOXES_WORDS)
 
     # ----------------------------------------------------------------------------------
     def check(self, players: int | None) -> None:
