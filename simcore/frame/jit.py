@@ -34,6 +34,7 @@ from pathlib import Path
 
 import numba
 from numba import njit
+from numba.core.caching import UserProvidedCacheLocator
 
 _ROOT = Path(__file__).parent
 _USER_DIR = bool(os.environ.get("NUMBA_CACHE_DIR"))
@@ -89,13 +90,33 @@ def cache_dir_for(module: str) -> str:
     return str(base / cache_key(module))
 
 
+class ProjectCacheLocator(UserProvidedCacheLocator):
+    """numba's locator for a user's cache directory, with the sub-folder of a source file named
+    by its path inside the project (simcore/frame, simcore/games/pig, ...) instead of a hash of
+    its absolute path: every clone of the same code (the cache directory is keyed by the
+    sources' hash, cache_key) finds the same compiled code, wherever it lies. numba's source
+    stamp is a hash of the file's content (not its time), so a fresh clone is not stale."""
+
+    @classmethod
+    def get_suitable_cache_subpath(cls, py_file):
+        folder = Path(py_file).resolve().parent
+        try:
+            return "_".join(folder.relative_to(_ROOT.parent.parent).parts)
+        except ValueError:  # a file outside the project: numba's own naming
+            return super().get_suitable_cache_subpath(py_file)
+
+
+_LOCATOR = f"{ProjectCacheLocator.__module__}.{ProjectCacheLocator.__name__}"
+
+
 def _compile(fn, options):
-    old = numba.config.CACHE_DIR
+    old = numba.config.CACHE_DIR, getattr(numba.config, "CACHE_LOCATOR_CLASSES", None)
     numba.config.CACHE_DIR = cache_dir_for(fn.__module__)
+    numba.config.CACHE_LOCATOR_CLASSES = _LOCATOR
     try:
         return njit(**options)(fn)  # the cache locator reads CACHE_DIR here
     finally:
-        numba.config.CACHE_DIR = old
+        numba.config.CACHE_DIR, numba.config.CACHE_LOCATOR_CLASSES = old
 
 
 def _nrt_flag_supported() -> bool:
