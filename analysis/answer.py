@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from types import SimpleNamespace
 from typing import Any
 
 import pandas as pd
@@ -41,6 +40,7 @@ from analysis.verdict_engine import (
     first_player_advantage,
     interval_words,
     largest_gap,
+    pair_seats,
     seat_pair,
     z_verdict,
 )
@@ -90,7 +90,7 @@ class Level:
         return first_player_advantage(self.players, self.seat_wins[0], self.outright, self.games)
 
     def status(self, tolerance: float = TOLERANCE) -> str:
-        return fair_status(SimpleNamespace(seat_wins=self.seat_wins, games=self.games), tolerance)
+        return fair_status(self, tolerance)  # a Level has the seats' wins and the games
 
 
 def level_of(name: str, lineup: str, res: Any) -> Level:
@@ -117,7 +117,7 @@ def fairness_words(level: Level, tolerance: float = TOLERANCE) -> str:
     """One level's answer for the first screen: 'fair (...)', 'not fair: seat 2 is favoured,
     ...' or 'undecided (...)', each with the largest seat gap and its interval."""
     g = level.gap()
-    top = _gap_seats(g)[0] if g.sign else None
+    top = pair_seats(g)[0] if g.sign else None
     gap = f"gap {short_interval(g, unit=False)}"
     st = level.status(tolerance)
     if st == FAIR:
@@ -149,12 +149,6 @@ def fpa_words(v: Verdict) -> str:
 FPA_SHORT = {1: "ahead", -1: "behind", 0: "no advantage detected"}
 
 
-def _gap_seats(v: Verdict) -> tuple[int, int]:
-    """The two seats of a largest-gap record ('... (seat 2's win rate minus seat 1's)')."""
-    q = v.quantity.split("(", 1)[1]
-    return _first_seat(SimpleNamespace(quantity=q)), int(q.split("minus seat ")[1].split("'")[0])
-
-
 @dataclass
 class Row:
     """One player count of the first screen."""
@@ -171,7 +165,7 @@ class Row:
         if self.strong is not None:
             s = self.strong
             gap_b = b.gap()
-            pair = _gap_seats(gap_b)
+            pair = pair_seats(gap_b)
             gap_s = seat_pair_of(s, pair, gap_b)
             out["strong players"] = (
                 f"{fairness_words(s, tolerance)}; the beginners' gap {skill_word(gap_b, gap_s)}"
@@ -213,13 +207,7 @@ def seat_pair_of(level: Level, pair: tuple[int, int], ref: Verdict) -> Verdict:
     adjusted over every pair as the gap is."""
     m = level.players * (level.players - 1) // 2
     v = seat_pair(level.players, pair, level.seat_wins, level.games, m)
-    if _first_seat(v) != pair[0]:
-        v = v.negated()
-    return v
-
-
-def _first_seat(v: Verdict) -> int:
-    return int(v.quantity.split("seat ")[1].split("'")[0])
+    return v if pair_seats(v)[0] == pair[0] else v.negated()
 
 
 # ------------------------------------------------------------------------------ the die

@@ -18,11 +18,13 @@ import pandas as pd
 
 @dataclass
 class Block:
-    kind: str  # heading, text, items, table, figure, code, open/close (a collapsible part)
+    kind: str  # heading, text, items, table, figure, code, open/close (a collapsible part;
+    # an open with a level is a section whose heading is the summary: analysis.report.collapsed)
     data: Any
     level: int = 0
     caption: str = ""
     name: str = ""  # figure file name
+    style: str = ""  # a table's class ("words": cells of words, aligned left)
 
 
 @dataclass
@@ -45,17 +47,6 @@ class Document:
         self.blocks.append(Block("code", text))
 
     @contextmanager
-    def section(self, heading: str, level: int = 2):
-        """A section whose content is closed until clicked: in HTML the heading is the
-        collapsible part's summary (one line as the page opens); in Markdown the heading, then
-        the content in a <details> part."""
-        self.blocks.append(Block("open", heading, level))
-        try:
-            yield self
-        finally:
-            self.blocks.append(Block("close", ""))
-
-    @contextmanager
     def details(self, summary: str):
         """A collapsible part (<details> in both renderings, closed until clicked): the blocks
         added inside the `with` are its content, `summary` the line shown when closed."""
@@ -67,7 +58,7 @@ class Document:
 
     def table(self, df: pd.DataFrame, caption: str = "", words: bool = False) -> None:
         """A table of display strings; words: cells of words, aligned left (numbers right)."""
-        self.blocks.append(Block("table", df.astype(str), caption=caption, name="words" * words))
+        self.blocks.append(Block("table", df.astype(str), caption=caption, style="words" * words))
 
     def figure(self, fig, name: str, caption: str = "", dpi: int = 90) -> None:
         """Render a matplotlib figure to PNG bytes now (a matplotlib.figure.Figure, e.g. from
@@ -137,7 +128,7 @@ class Document:
                     "<tr>" + "".join(f"<td>{_inline(str(v))}</td>" for v in row) + "</tr>"
                     for row in b.data.itertuples(index=False)
                 )
-                cls = f' class="{b.name}"' if b.name else ""
+                cls = f' class="{b.style}"' if b.style else ""
                 body.append(
                     f"<table{cls}>{cap}<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
                 )
@@ -157,9 +148,9 @@ class Document:
 
 
 _CSS = (
-    "body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;"
+    "body{font-family:system-ui,sans-serif;max-width:1300px;margin:2em auto;padding:0 1em;"
     "color:#222;line-height:1.45}"
-    "body{max-width:1300px}table{border-collapse:collapse;margin:.6em 0 1.2em;"
+    "table{border-collapse:collapse;margin:.6em 0 1.2em;"
     "font-size:.85em}th,td{border:1px solid #ccc;padding:.25em .5em;text-align:right}"
     "th{background:#f2f2f2}td:first-child,th:first-child{text-align:left}"
     "caption{caption-side:top;font-style:italic;text-align:left;padding:.3em 0}"

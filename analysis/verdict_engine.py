@@ -48,6 +48,13 @@ _PAIR = re.compile(r"seat (\d+)'s win rate minus seat (\d+)'s")
 POWER = 0.8  # the power games_needed plans for
 
 
+def pair_seats(v: Verdict) -> tuple[int, int]:
+    """The seats (A, B) of a record of "seat A's win rate minus seat B's" (a seat pair, or a
+    largest gap, whose quantity names its pair in brackets)."""
+    a, b = _PAIR.search(v.quantity).groups()
+    return int(a), int(b)
+
+
 @dataclass(frozen=True)
 class Wording:
     """How a question is answered in words: `more` for a positive estimate, `less` for a

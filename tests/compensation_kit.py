@@ -58,7 +58,9 @@ def header_shows(game: str, field: str, amounts: str = "0,0,1") -> None:
 
 def checked_clean(game: str, players: int, overrides: dict, lineup: list[str]) -> None:
     """Checked mode (every action's legality, the invariants after each) with these fields
-    set and a mixed lineup: no error in any row."""
+    set and a mixed lineup: no error in any row. overrides: field -> a function of the seat
+    giving its amount."""
+    overrides = {f: ",".join(str(a(k)) for k in range(players)) for f, a in overrides.items()}
     policy = ",".join(lineup[:players])
     _, rows = rows_of(game, players, overrides, policy=policy, games=300, checked=True)
     check_rows(game, players, rows, 0, players)

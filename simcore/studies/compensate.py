@@ -306,7 +306,7 @@ def end_candidates(
     return out[:budget]
 
 
-def _field_candidates(plan: _Plan, chosen: list[str], max_amount: int | None, budget: int = 0):
+def _field_candidates(plan: _Plan, chosen: list[str], max_amount: int | None, budget: int):
     """Each field's candidates that the rules accept ({field: (top, candidates)}), checked
     before anything is played, and the fields with none ({field: why}); InputError when no
     field has a candidate. An end rule (END_RULES) chosen is tried alone and with the seat

@@ -19,6 +19,7 @@ import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 import numba
@@ -30,6 +31,7 @@ from simcore.frame.registry import get_game
 from simcore.run.jobs import check_backend, run_plans
 from simcore.run.runner import simulation_plan
 from simcore.studies.arms import compare_plan, dice_plan, variant_arm
+from simcore.studies.compensate import TOLERANCE, run_compensate, seat_fields
 from simcore.studies.ladder import default_budget, split_players
 from simcore.studies.robustness import (
     Skipped,
@@ -263,8 +265,12 @@ def reference_sections(rob: Any) -> dict[tuple, Any]:
 
 def job_label(key: tuple, job: Any) -> str:
     """The words of a report job's progress line: 'seat balance, 3 players'."""
-    names = {"seats": "seat balance", "variants": "variant comparison", "dice": "dice"}
-    names["strong"] = "strong players"
+    names = {
+        "seats": "seat balance",
+        "variants": "variant comparison",
+        "dice": "dice",
+        "strong": "strong players",
+    }
     if key[0] == "strong_vs":
         section = "strong players against the reference"
     elif key[0] == "skill":
@@ -413,10 +419,6 @@ def report_fixes(spec, choice, games, seed, results, judge, run_kw, echo) -> dic
     reference preset (screened on --games/40 games a candidate, at most FIX_BUDGET a field;
     the finalists confirmed on --games fresh games), checked with the strong players on half
     the strong players' games (docs/compensation.md, "In the report")."""
-    from types import SimpleNamespace
-
-    from simcore.studies.compensate import TOLERANCE, run_compensate, seat_fields
-
     if not seat_fields(spec) or choice.policy is not None:
         return {}
     n = section_games(games)

@@ -89,10 +89,7 @@ def test_a_trader_more_at_setup_raises_the_seats_presence_and_win_rate():
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_checked_mode_stays_clean_with_both_fields(players):
-    over = {
-        "seat_traders": ",".join(str(k % 3) for k in range(players)),
-        "seat_points": ",".join(str(k - 1) for k in range(players)),
-    }
+    over = {"seat_traders": lambda k: k % 3, "seat_points": lambda k: k - 1}
     kit.checked_clean(GAME, players, over, ["random", "balanced", "chaser", "shifter"])
 
 
