@@ -101,12 +101,8 @@ def _out(path: str | None, kind: str):
     """--out checked for a file of `kind` (rows, trace, plot)."""
     from simcore.base import inputs
 
-    suffixes = {
-        "rows": inputs.ROWS_SUFFIXES,
-        "trace": inputs.TRACE_SUFFIXES,
-        "plot": inputs.PLOT_SUFFIXES,
-    }
-    return inputs.check_out_path(path, suffixes[kind])
+    suffixes = {"rows": inputs.ROWS_SUFFIXES, "trace": inputs.TRACE_SUFFIXES}
+    return inputs.check_out_path(path, {**suffixes, "plot": inputs.PLOT_SUFFIXES}[kind])
 
 
 def _opt(kind, *names: str, help: str):
@@ -821,6 +817,8 @@ def compensate(
     games_: _opt(str, "--games", "-g", help="games a screened candidate (same seed)") = "2000",
     confirm_games: _opt(str, "--confirm-games", help="fresh games a finalist") = "100000",
     level_games: _opt(str, "--level-games", help="games at each level checked") = "2000",
+    level_screen: _opt(str, "--level-screen-games", help="games a candidate, other levels") = "400",
+    level_budget: _opt(int, "--level-budget", help="candidates a field, other levels") = 24,
     policy: _opt(str | None, "--policy", help="the player in every seat") = None,
     policy_file: PolicyFileOpt = None,
     field: _opt(list[str] | None, "--field", help="a field to search (repeatable)") = None,
@@ -837,10 +835,9 @@ def compensate(
     run_opts: dict[str, Any] = RUN,
     saved: dict[str, Any] = RESUMABLE,
 ) -> None:
-    """The smallest seat compensation that evens the seats (chips, points, ... per seat):
-    screened on common random numbers, confirmed on fresh games, checked at every level
-    (docs/compensation.md). --policy: the game's default player unless given; --level: the
-    default player and search unless given; --checkpoint/--resume keep the finished plays."""
+    """The smallest seat compensation that evens the seats: screened on common random numbers,
+    confirmed on fresh games, checked at every level, searched again at a level where it is
+    not fair (docs/compensation.md). --checkpoint/--resume keep the finished plays."""
     from analysis.compensation import fair_status, render
     from simcore.studies.compensate import run_compensate
 
@@ -852,6 +849,8 @@ def compensate(
             _count(games_),
             confirm_games=_count(confirm_games, "--confirm-games"),
             level_games=_count(level_games, "--level-games"),
+            level_screen_games=_count(level_screen, "--level-screen-games"),
+            level_budget=level_budget,
             seed=seed,
             policy=policy,
             fields=field,

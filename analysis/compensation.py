@@ -79,36 +79,35 @@ def _rates_text(p: Any) -> str:
     return " / ".join(f"{r:.1f}%" for r in rates(p))
 
 
-def recommendation_record(run: Any, judge=fair_status) -> tuple[Any, Any]:
-    """(the recommended candidate's confirmation, the baseline's): the first confirmed
-    candidate judged fair, else the one with the smallest gap on the fresh games (the same
-    choice as simcore.studies.compensate.recommendation)."""
-    cands = run.confirmed[1:]
-    rec = next((p for p in cands if judge(p, run.tolerance) == FAIR), None)
+def recommendation_record(confirmed: list[Any], tolerance: float, judge=fair_status):
+    """(the recommended candidate's confirmation, the rulebook's) of a confirmation (the
+    rulebook first, then the finalists): the first finalist judged fair, else the one with the
+    smallest gap on the fresh games (the same choice as
+    simcore.studies.compensate.recommendation)."""
+    cands = confirmed[1:]
+    rec = next((p for p in cands if judge(p, tolerance) == FAIR), None)
     if rec is None:
         rec = min(cands, key=lambda p: (p.gap, p.candidate.total))
-    return rec, run.confirmed[0]
+    return rec, confirmed[0]
 
 
-def analyse(run: Any, spec_words: dict[str, str]) -> dict[str, Any]:
-    """Everything the outputs say, as data: the recommendation (its sentence and status),
-    the candidates (screened and confirmed), and the levels."""
-    rec, base = recommendation_record(run)
-    status = fair_status(rec, run.tolerance)
-    said = compensation_words(run, rec.candidate, spec_words)
+def _sentence(run: Any, said: str, rec: Any, base: Any, level: str) -> str:
+    """A recommendation in one sentence: confirmed fair, or the closest and why not."""
     head = f"with {run.players} players, {said}"
-    if status == FAIR:
-        sentence = (
-            f"{head}: confirmed fair on {rec.games:,} fresh games with {run.level} in every "
+    if fair_status(rec, run.tolerance) == FAIR:
+        return (
+            f"{head}: confirmed fair on {rec.games:,} fresh games with {level} in every "
             f"seat (seat win rates {_rates_text(rec)}; without it {_rates_text(base)})"
         )
-    else:
-        sentence = (
-            f"{head} comes closest, but is not confirmed fair on {rec.games:,} fresh games "
-            f"with {run.level} in every seat ({status_words(rec, run.tolerance)}; seat win "
-            f"rates {_rates_text(rec)}; without it {_rates_text(base)})"
-        )
-    confirmed = [
+    return (
+        f"{head} comes closest, but is not confirmed fair on {rec.games:,} fresh games "
+        f"with {level} in every seat ({status_words(rec, run.tolerance)}; seat win "
+        f"rates {_rates_text(rec)}; without it {_rates_text(base)})"
+    )
+
+
+def _confirmed_json(run: Any, confirmed: list[Any], spec_words: dict[str, str]) -> list[dict]:
+    return [
         {
             "compensation": p.candidate.label,
             "words": compensation_words(run, p.candidate, spec_words),
@@ -119,45 +118,132 @@ def analyse(run: Any, spec_words: dict[str, str]) -> dict[str, Any]:
             "status_words": status_words(p, run.tolerance),
             "pairs": [v.as_json() for v in pair_records(p)],
         }
-        for p in run.confirmed
+        for p in confirmed
     ]
-    screened = sorted(run.screened, key=lambda p: (p.gap, p.candidate.total))
-    levels = []
+
+
+def _screened_json(screened: list[Any]) -> list[dict]:
+    return [
+        {
+            "compensation": p.candidate.label,
+            "seat_rates": rates(p),
+            "gap": p.gap,
+            "games": p.games,
+        }
+        for p in sorted(screened, key=lambda p: (p.gap, p.candidate.total))
+    ]
+
+
+def _level_json(name: str, b: Any, a: Any, tolerance: float) -> dict[str, Any]:
+    return {
+        "level": name,
+        "games": a.games,
+        "without": {"seat_rates": rates(b), "gap": b.gap, "status": fair_status(b, tolerance)},
+        "with": {
+            "seat_rates": rates(a),
+            "gap": a.gap,
+            "status": fair_status(a, tolerance),
+            "status_words": status_words(a, tolerance),
+            "pairs": [v.as_json() for v in pair_records(a)],
+        },
+    }
+
+
+def per_level(run: Any, rec: Any, spec_words: dict[str, str]) -> list[dict[str, Any]]:
+    """The compensation for each level checked: the recommendation where it is fair or
+    undecided (source 'recommendation'); the rulebook where the recommendation is not fair
+    and the rulebook is not shown unfair ('rulebook'); the level's own search where it ran
+    ('search', with its candidates; found False when its closest finalist does not narrow
+    the rulebook's gap on the fresh games); else the recommendation, not fair there ('none
+    found': no search ran)."""
+    searches = {ls.level: ls for ls in getattr(run, "level_searches", [])}
+    out = []
     for name, b, a in run.levels:
-        levels.append(
-            {
-                "level": name,
-                "games": a.games,
-                "without": {
-                    "seat_rates": rates(b),
-                    "gap": b.gap,
-                    "status": fair_status(b, run.tolerance),
-                },
-                "with": {
-                    "seat_rates": rates(a),
-                    "gap": a.gap,
-                    "status": fair_status(a, run.tolerance),
-                    "status_words": status_words(a, run.tolerance),
-                    "pairs": [v.as_json() for v in pair_records(a)],
-                },
-            }
-        )
+        row: dict[str, Any] = {"level": name, "games": a.games}
+        if name in searches:
+            ls = searches[name]
+            own, own_base = recommendation_record(ls.confirmed, run.tolerance)
+            said = compensation_words(run, own.candidate, spec_words)
+            status = fair_status(own, run.tolerance)
+            found = status == FAIR or own.gap < own_base.gap
+            row.update(
+                source="search",
+                found=found,
+                compensation=own.candidate.label,
+                words=said,
+                status=status,
+                sentence=_sentence(run, said, own, own_base, name),
+                searched=ls.searched,
+                confirmed=_confirmed_json(run, ls.confirmed, spec_words),
+                screened=_screened_json(ls.screened),
+            )
+            if not found:
+                row["sentence"] = (
+                    f"with {run.players} players, none found for {name}: the closest of "
+                    f"{len(ls.screened)} screened ({said}) leaves a gap of {own.gap:.1f} "
+                    f"points on {own.games:,} fresh games, the rulebook {own_base.gap:.1f}"
+                )
+        else:
+            st, base_st = fair_status(a, run.tolerance), fair_status(b, run.tolerance)
+            source = "recommendation" if st != UNFAIR else "none found"
+            if st == UNFAIR and base_st != UNFAIR:
+                source = "rulebook"  # the compensation makes a level unfair that was not
+            cand = type(rec.candidate)() if source == "rulebook" else rec.candidate
+            row.update(
+                source=source,
+                compensation=cand.label,
+                words=compensation_words(run, cand, spec_words),
+                status=base_st if source == "rulebook" else st,
+            )
+        out.append(row)
+    return out
+
+
+def every_level_words(levels: list[dict], per: list[dict]) -> str:
+    """What the levels say of the recommendation, from their records: fair at every level;
+    one compensation per level (a level's own search); not fair at a level; undecided."""
     fair_levels = [lv["level"] for lv in levels if lv["with"]["status"] == FAIR]
     unfair_levels = [lv["level"] for lv in levels if lv["with"]["status"] == UNFAIR]
     if levels and len(fair_levels) == len(levels):
-        every = f"fair at every level checked ({', '.join(fair_levels)})"
-    elif unfair_levels:
-        every = (
+        return f"fair at every level checked ({', '.join(fair_levels)})"
+    own = [r for r in per if r["source"] in ("search", "rulebook")]
+    if own:
+        parts = []
+        for r in own:
+            lv = next(x for x in levels if x["level"] == r["level"])
+            st = {FAIR: "confirmed fair", UNFAIR: "not fair", UNDECIDED: "undecided"}
+            mark = st[r["status"]] if r["status"] == FAIR else f"closest found, {st[r['status']]}"
+            said = f"{r['words']} ({mark})" if r.get("found", True) else "none found"
+            if r["source"] == "rulebook":
+                said = f"no compensation (the rulebook as it is; {st[r['status']]} there)"
+            parts.append(
+                f"with {r['level']} in every seat it is not fair "
+                f"({lv['with']['status_words']}); for {r['level']}: {said}"
+            )
+        return (
+            "one compensation per level (the recommendation is not fair at every level): "
+            + "; ".join(parts)
+        )
+    if unfair_levels:
+        return (
             f"not fair with {', '.join(unfair_levels)} in every seat: this compensation does "
             "not even the seats at that level; search one for it with --policy "
             f"{unfair_levels[0]}"
         )
-    else:
-        every = (
-            "undecided at "
-            + ", ".join(lv["level"] for lv in levels if lv["with"]["status"] == UNDECIDED)
-            + " with the games given"
-        )
+    return (
+        "undecided at "
+        + ", ".join(lv["level"] for lv in levels if lv["with"]["status"] == UNDECIDED)
+        + " with the games given"
+    )
+
+
+def analyse(run: Any, spec_words: dict[str, str]) -> dict[str, Any]:
+    """Everything the outputs say, as data: the recommendation (its sentence and status),
+    the candidates (screened and confirmed), the levels, and the compensation per level."""
+    rec, base = recommendation_record(run.confirmed, run.tolerance)
+    said = compensation_words(run, rec.candidate, spec_words)
+    levels = [_level_json(name, b, a, run.tolerance) for name, b, a in run.levels]
+    per = per_level(run, rec, spec_words)
     return {
         "game": run.game,
         "title": run.title,
@@ -168,6 +254,8 @@ def analyse(run: Any, spec_words: dict[str, str]) -> dict[str, Any]:
         "games": run.games,
         "confirm_games": run.confirm_games,
         "level_games": run.level_games,
+        "level_screen_games": getattr(run, "level_screen_games", 0),
+        "level_budget": getattr(run, "level_budget", 0),
         "fields": run.fields,
         "searched": run.searched,
         "skipped": run.skipped,
@@ -176,25 +264,18 @@ def analyse(run: Any, spec_words: dict[str, str]) -> dict[str, Any]:
             "field": rec.candidate.field,
             "amounts": list(rec.candidate.amounts),
             "words": said,
-            "status": status,
-            "sentence": sentence,
-            "every_level": every,
+            "status": fair_status(rec, run.tolerance),
+            "sentence": _sentence(run, said, rec, base, run.level),
+            "every_level": every_level_words(levels, per),
         },
+        "per_level": per,
         "baseline": {
             "seat_rates": rates(run.baseline),
             "gap": run.baseline.gap,
             "games": run.baseline.games,
         },
-        "screened": [
-            {
-                "compensation": p.candidate.label,
-                "seat_rates": rates(p),
-                "gap": p.gap,
-                "games": p.games,
-            }
-            for p in screened
-        ],
-        "confirmed": confirmed,
+        "screened": _screened_json(run.screened),
+        "confirmed": _confirmed_json(run, run.confirmed, spec_words),
         "levels": levels,
         "elapsed_s": run.elapsed_s,
     }
@@ -210,6 +291,7 @@ def text_lines(a: dict[str, Any], top: int = 8) -> list[str]:
         "",
         "Recommendation: " + a["recommendation"]["sentence"] + ".",
         "At every level: " + a["recommendation"]["every_level"] + ".",
+        *[f"For {r['level']}: {r['sentence']}." for r in a["per_level"] if "sentence" in r],
         "",
         f"Confirmed on {a['confirm_games']:,} fresh games (seat win rates in %):",
     ]
@@ -233,6 +315,18 @@ def text_lines(a: dict[str, Any], top: int = 8) -> list[str]:
             out.append(
                 f"  {lv['level']:<22} without {w:<22} with {x:<22} {lv['with']['status_words']}"
             )
+    for r in a["per_level"]:
+        if r["source"] != "search":
+            continue
+        out.append("")
+        searched = "; ".join(f"{k}: {v}" for k, v in r["searched"].items())
+        out.append(
+            f"The search with {r['level']} in every seat ({a['level_screen_games']:,} games a "
+            f"screened candidate; {searched}), confirmed on {r['games']:,} fresh games:"
+        )
+        for c in r["confirmed"]:
+            rs = " / ".join(f"{x:.1f}" for x in c["seat_rates"])
+            out.append(f"  {c['compensation']:<28} {rs:<24} {c['status_words']}")
     return out
 
 

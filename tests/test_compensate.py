@@ -127,6 +127,8 @@ def test_the_same_seed_gives_the_same_answer(small):
         ("sunken-city -n 3 --level balanced,greedy", "give one player per --level"),
         ("sunken-city -n 5", "2 to 4 players"),
         ("sunken-city -n 3 --max-amount 0", "--max-amount"),
+        ("sunken-city -n 3 --level-budget -1", "--level-budget"),
+        ("sunken-city -n 3 --level-screen-games 0", "--level-screen-games"),
         ("sunken-city -n 3 --variant no-chips --field seat_chips", "seat_chips needs the chips"),
     ],
 )
@@ -225,6 +227,14 @@ def test_a_run_interrupted_at_any_stage_resumes_to_the_uninterrupted_answer(
         "level balanced",
         "level greedy",
     ]
+    assert "searching one for it" not in err  # greedy's rulebook is not shown unfair
+    greedy = whole["per_level"][1]
+    assert greedy["source"] == "rulebook" and greedy["status"] != UNFAIR
+    assert whole["levels"][1]["with"]["status"] == UNFAIR  # the compensation makes it unfair
+    assert (
+        "for greedy: no compensation (the rulebook as it is; "
+        in (whole["recommendation"]["every_level"])
+    )
     # the checkpoint now holds every play; other settings are refused, the file untouched
     before = ck.read_bytes()
     code, _, err = run_main([*args, "--resume", "--seed", "8"], monkeypatch, capsys)
@@ -271,27 +281,82 @@ def test_a_resumed_optuna_search_draws_what_it_drew(tmp_path):
 
 def test_the_end_rule_is_tried_alone_and_with_each_seat_fields_amounts():
     """--field finish_round (Sunken City's END_RULES): the rule alone, then with every
-    candidate of the seat fields chosen (the simplest first, at most --budget); the words say
-    the rule as a rulebook prints it."""
-    from simcore.studies.compensate import end_candidates
-
-    seats = {"seat_points": field_candidates("seat_points", 3, 1)}
-    cands = end_candidates("finish_round", "false", seats, 5)
-    assert [c.label for c in cands] == [
-        "finish_round=false",
-        "finish_round=false, seat_points=0,0,1",
-        "finish_round=false, seat_points=0,1,0",
-        "finish_round=false, seat_points=1,0,0",
-        "finish_round=false, seat_points=0,1,1",
-    ]
-    assert cands[1].overrides() == {"finish_round": "false", "seat_points": "0,0,1"}
+    candidate of the seat fields chosen (a group of its own, exhaustive up to --budget); the
+    words say the rule as a rulebook prints it; the rule counts as a change when the
+    finalists are ordered (fewest changes first)."""
     args = "compensate sunken-city -n 3 --games 200 --confirm-games 600 --level-games 100"
     args += " --field seat_points --field finish_round --max-amount 1 --level balanced --json"
     res = runner.invoke(cli.app, shlex.split(args))
     assert res.exit_code == 0, res.output
     a = json.loads(res.stdout)
-    assert a["searched"]["finish_round"].startswith("exhaustive (7 candidates: alone")
-    labels = {c["compensation"] for c in a["screened"]}
+    assert a["searched"] == {
+        "seat_points": "exhaustive (6 candidates, amounts 0 to 1)",
+        "finish_round": "exhaustive (the rule alone)",
+        "finish_round+seat_points": "exhaustive (6 candidates, amounts 0 to 1)",
+    }
+    labels = [c["compensation"] for c in a["screened"]]
+    assert len(labels) == len(set(labels)) == 13
     assert "finish_round=false" in labels and "finish_round=false, seat_points=1,1,0" in labels
     ended = next(c for c in a["confirmed"] if c["compensation"].startswith("finish_round"))
     assert ended["words"].startswith("the game ends with the turn in which an end condition")
+    rule = Candidate("seat_points", (0, 0, 1), (("finish_round", "false"),))
+    assert rule.changes == 2 and Candidate("seat_points", (0, 1, 1)).changes == 2
+    assert rule.overrides() == {"finish_round": "false", "seat_points": "0,0,1"}
+
+
+def test_the_default_fields_are_the_seat_fields_and_the_end_rules():
+    from simcore.frame.registry import get_game
+    from simcore.studies.compensate import _checked_fields, compensate_plan_levels
+
+    spec = get_game("sunken-city")
+    assert _checked_fields(spec, 3, None) == [
+        "seat_chips",
+        "seat_points",
+        "seat_value",
+        "finish_round",
+    ]
+    # checked by default with the reference preset and the report's strong players
+    assert compensate_plan_levels(spec, None, False) == ["balanced", "search:budget=4"]
+
+
+def test_a_level_where_the_recommendation_is_not_fair_gets_a_search_of_its_own():
+    """3-player Sunken City: the presets' compensation does nothing for search players (the
+    last seat wins about half their games), so the study searches again with them in every
+    seat and says one compensation per level; every record of it is checkable."""
+    from analysis.compensation import analyse, text_lines
+    from simcore.studies.compensate import run_compensate
+
+    strong = "search:budget=2"
+    kw = dict(confirm_games=2000, level_games=400, level_screen_games=100, level_budget=4)
+    kw.update(fields=["seat_points", "finish_round"], max_amount=1, seed=5, threads=2)
+    run = run_compensate(
+        "sunken-city", 3, 300, levels=["balanced", strong], judge=fair_status, **kw
+    )
+    (ls,) = run.level_searches
+    assert ls.level == strong
+    # the same groups, screened with the strong player in every seat, on the level's games
+    assert set(ls.searched) == {"seat_points", "finish_round", "finish_round+seat_points"}
+    assert all(p.games == 100 and p.policies == ",".join([strong] * 3) for p in ls.screened)
+    # 6 candidates a seat field (amounts 0 to 1), more than the level's budget of 4: optuna
+    assert ls.searched["seat_points"].startswith("optuna TPE (4 trials")
+    assert ls.searched["finish_round"] == "exhaustive (the rule alone)"
+    # the level's rulebook play is the level check's own (same games, same seed)
+    lv, base, _ = next(x for x in run.levels if x[0] == strong)
+    assert ls.confirmed[0].seat_wins == base.seat_wins and ls.confirmed[0].games == 400
+    a = analyse(run, run.seat_words)
+    rows = {r["level"]: r for r in a["per_level"]}
+    assert rows[strong]["source"] == "search"
+    assert rows["balanced"]["compensation"] == a["recommendation"]["compensation"]
+    own = rows[strong]
+    assert own["compensation"] in [c["compensation"] for c in own["confirmed"][1:]]
+    chosen = next(c for c in own["confirmed"] if c["compensation"] == own["compensation"])
+    assert own["status"] == chosen["status"]
+    if own["status"] != FAIR:
+        assert chosen["gap"] == min(c["gap"] for c in own["confirmed"][1:])
+    assert own["sentence"].startswith("with 3 players, " + own["words"])
+    every = a["recommendation"]["every_level"]
+    assert every.startswith("one compensation per level (the recommendation is not fair at ")
+    assert f"for {strong}: {own['words']}" in every
+    lines = text_lines(a)
+    assert f"For {strong}: {own['sentence']}." in lines
+    assert any(line.startswith(f"The search with {strong} in every seat") for line in lines)

@@ -43,9 +43,10 @@ from simcore.frame.registry import get_game
 from simcore.run.checkpoint import CheckpointFile, CheckpointKind, check_resume, whole
 from simcore.run.jobs import Job, check_backend, check_threads, run_jobs, split_run_options
 from simcore.run.runner import prepare_simulation
-from simcore.studies.ladder import default_budget, ladder_rungs, split_players
+from simcore.studies.ladder import ladder_rungs, split_players, strong_policy
 
 BUDGET = 300  # candidates a field is searched with (exhaustive up to this many)
+LEVEL_BUDGET = 24  # candidates a field is searched with at another level (0: no such search)
 CONFIRM_TOP = 3
 TOLERANCE = 1.5  # points: every pairwise difference of the seats' win rates within this
 # a compensate checkpoint: every finished play (PlayJob.key -> PlayJob.state); format 1 since
@@ -79,6 +80,11 @@ class Candidate:
         return sum(abs(a) for a in self.amounts)
 
     @property
+    def changes(self) -> int:
+        """The rules it changes: a seat given something, or an end rule."""
+        return self.seats_changed + len(self.rule)
+
+    @property
     def label(self) -> str:
         parts = [f"{k}={v}" for k, v in self.overrides().items()]
         return ", ".join(parts) if parts else "none (the rulebook)"
@@ -109,6 +115,29 @@ class Played:
 
 
 @dataclass
+class LevelSearch:
+    """The study again at a level where the recommendation is not fair: the same groups
+    screened with that player in every seat, the finalists confirmed on the level's games."""
+
+    level: str
+    searched: dict[str, str]
+    screened: list[Played]
+    confirmed: list[Played]  # the level's fresh games: the rulebook first, then the finalists
+
+
+@dataclass
+class Group:
+    """What is searched as one: a seat field's amounts (under an end rule or not), or an end
+    rule alone (field ''); top: a seat's largest amount."""
+
+    name: str
+    field: str
+    top: int
+    rule: tuple[tuple[str, str], ...]
+    cands: list[Candidate]
+
+
+@dataclass
 class CompensateRun:
     """What `balance compensate` played (analysis.compensation reads it)."""
 
@@ -128,6 +157,10 @@ class CompensateRun:
     screened: list[Played]
     confirmed: list[Played]  # fresh games: the baseline first, then the candidates
     levels: list[tuple[str, Played, Played]] = field(default_factory=list)
+    # a search of its own at each level where the recommendation is not fair
+    level_searches: list[LevelSearch] = field(default_factory=list)
+    level_screen_games: int = 0
+    level_budget: int = 0
     elapsed_s: float = 0.0
     seat_words: dict[str, str] = field(default_factory=dict)  # the rules class' SEAT_WORDS
 
@@ -269,9 +302,9 @@ def _valid(plan: _Plan, cands: list[Candidate]) -> tuple[list[Candidate], str]:
     return ok, why
 
 
-def _optuna_search(plan, name, top, favoured, games, seed, budget, run_options, echo):
-    """`budget` trials of optuna's TPE sampler (seeded) over the amounts of every seat but
-    the favoured one (0), each played on the screening games; the trials' candidates."""
+def _optuna_search(plan, g: Group, favoured, games, seed, budget, lineup, run_options, echo):
+    """`budget` trials of optuna's TPE sampler (seeded) over the group's amounts of every seat
+    but the favoured one (0), each played on the screening games; the trials' candidates."""
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
@@ -280,88 +313,104 @@ def _optuna_search(plan, name, top, favoured, games, seed, budget, run_options, 
     for _ in range(budget):
         trial = study.ask()
         v = tuple(
-            0 if s == favoured else trial.suggest_int(f"seat{s}", 0, top)
+            0 if s == favoured else trial.suggest_int(f"seat{s}", 0, g.top)
             for s in range(plan.players)
         )
-        cand = Candidate(name, v)
+        cand = Candidate(g.field, v, g.rule)
         if max(v) == 0 or not _valid(plan, [cand])[0]:
             study.tell(trial, 1e9)
             continue
         if v not in played:
-            played[v] = plan.play([(cand, games, seed, None)], run_options)[0]
+            played[v] = plan.play([(cand, games, seed, lineup)], run_options)[0]
         study.tell(trial, played[v].gap)
-    echo(f"  {name}: {len(played)} candidates by optuna TPE ({budget} trials)")
+    echo(f"  {g.name}: {len(played)} candidates by optuna TPE ({budget} trials)")
     return list(played.values())
 
 
-def end_candidates(
-    name: str, value: str, seat_cands: dict[str, list[Candidate]], budget: int
-) -> list[Candidate]:
-    """An end rule's candidates: the rule alone, then with each seat field's candidates (the
-    simplest first), at most `budget` of them."""
-    rule = ((name, value),)
-    out = [Candidate(rule=rule)]
-    combos = [Candidate(c.field, c.amounts, rule) for cs in seat_cands.values() for c in cs]
-    out += sorted(combos, key=lambda c: (c.seats_changed, c.total, c.field, c.amounts))
-    return out[:budget]
-
-
-def _field_candidates(plan: _Plan, chosen: list[str], max_amount: int | None, budget: int):
-    """Each field's candidates that the rules accept ({field: (top, candidates)}), checked
-    before anything is played, and the fields with none ({field: why}); InputError when no
-    field has a candidate. An end rule (END_RULES) chosen is tried alone and with the seat
-    fields' candidates (end_candidates), after them."""
-    fields_cands: dict[str, tuple[int, list[Candidate]]] = {}
+def _groups(plan: _Plan, chosen: list[str], max_amount: int | None):
+    """What is searched: each seat field chosen, then each end rule (END_RULES) chosen alone
+    and with each seat field chosen; only the candidates the rules accept ([Group], {name:
+    why none}), checked before anything is played; InputError when no group has one."""
+    groups: list[Group] = []
     skipped: dict[str, str] = {}
     ends = getattr(plan.spec.rules_cls, "END_RULES", {})
-    for name in [c for c in chosen if c not in ends] + [c for c in chosen if c in ends]:
-        if name in ends:
-            seats = {k: cs for k, (_, cs) in fields_cands.items() if k not in ends}
-            cands, why = _valid(plan, end_candidates(name, ends[name][0], seats, budget))
-            if cands:
-                fields_cands[name] = (0, cands)
-            else:
-                skipped[name] = why or "no candidate"
-            continue
-        top = max_amount or plan.spec.rules_cls.SEAT_SEARCH[name]
-        cands, why = _valid(plan, field_candidates(name, plan.players, top))
-        if cands:
-            fields_cands[name] = (top, cands)
+    seats = [c for c in chosen if c not in ends]
+    wanted = [Group(f, f, max_amount or plan.spec.rules_cls.SEAT_SEARCH[f], (), []) for f in seats]
+    per_seat = list(wanted)
+    for name in [c for c in chosen if c in ends]:
+        rule = ((name, ends[name][0]),)
+        wanted.append(Group(name, "", 0, rule, [Candidate(rule=rule)]))
+        wanted += [Group(f"{name}+{g.field}", g.field, g.top, rule, []) for g in per_seat]
+    for g in wanted:
+        if g.field:
+            g.cands = [
+                Candidate(g.field, c.amounts, g.rule)
+                for c in field_candidates(g.field, plan.players, g.top)
+            ]
+        g.cands, why = _valid(plan, g.cands)
+        if g.cands:
+            groups.append(g)
         else:
-            skipped[name] = why or "no candidate"
-    if not fields_cands:
+            skipped[g.name] = why or "no candidate"
+    if not groups:
         raise InputError(
             "no compensation field can be played with these rules: "
             + "; ".join(f"{k}: {v}" for k, v in skipped.items())
         )
-    return fields_cands, skipped
+    return groups, skipped
 
 
-def _screen(plan, fields_cands, baseline, games, seed, budget, run_options, echo):
-    """Every field's candidates played on the screening games (exhaustive up to `budget`,
-    optuna beyond, with the baseline's favoured seat at 0): (the played, {field: how})."""
-    favoured = max(range(plan.players), key=lambda s: (baseline.seat_wins[s], -s))
+def _favoured(p: Played) -> int:
+    return max(range(len(p.seat_wins)), key=lambda s: (p.seat_wins[s], -s))
+
+
+def _screen(plan, groups, baseline, games, seed, budget, lineup, run_options, echo):
+    """Every group's candidates played on the screening games (exhaustive up to `budget`,
+    optuna beyond, with the favoured seat at 0: the baseline's, or under an end rule the
+    rule's alone): (the played, {group: how})."""
     screened: list[Played] = []
     searched: dict[str, str] = {}
-    for name, (top, cands) in fields_cands.items():
-        if len(cands) <= budget:
-            screened += plan.play([(c, games, seed, None) for c in cands], run_options)
-            searched[name] = f"exhaustive ({len(cands)} candidates, amounts 0 to {top})"
-            if top == 0:  # an end rule: alone and with the seat fields' amounts
-                searched[name] = f"exhaustive ({len(cands)} candidates: alone and with the above)"
-            echo(f"  {name}: {len(cands)} candidates screened")
+    alone: dict[tuple, Played] = {(): baseline}
+    for g in groups:
+        if len(g.cands) <= budget:
+            found = plan.play([(c, games, seed, lineup) for c in g.cands], run_options)
+            searched[g.name] = f"exhaustive ({len(g.cands)} candidates, amounts 0 to {g.top})"
+            if not g.field:
+                searched[g.name] = "exhaustive (the rule alone)"
+                alone[g.rule] = found[0]
+            echo(f"  {g.name}: {len(g.cands)} candidates screened")
         else:
+            favoured = _favoured(alone.get(g.rule, baseline))
             found = _optuna_search(
-                plan, name, top, favoured, games, seed, budget, run_options, echo
+                plan, g, favoured, games, seed, budget, lineup, run_options, echo
             )
-            screened += found
-            searched[name] = f"optuna TPE ({budget} trials, {len(found)} candidates, 0 to {top})"
+            searched[g.name] = (
+                f"optuna TPE ({budget} trials, {len(found)} candidates, 0 to {g.top})"
+            )
+        screened += found
     return screened, searched
+
+
+def _fresh(seed: int) -> int:
+    """The seed of the fresh games (the confirmation and the levels)."""
+    return seed + 1 if seed < 2**64 - 1 else seed - 1
+
+
+def _finalists(screened: list[Played], tolerance: float) -> list[Candidate]:
+    """The CONFIRM_TOP simplest candidates whose screening gap is within the tolerance (the
+    fewest changes, then the smallest amounts), or the CONFIRM_TOP smallest gaps."""
+    passing = [p for p in screened if p.gap <= tolerance]
+    if passing:
+        order = sorted(passing, key=lambda p: (p.candidate.changes, p.candidate.total, p.gap))
+    else:
+        order = sorted(screened, key=lambda p: (p.gap, p.candidate.total))
+    return [p.candidate for p in order[:CONFIRM_TOP]]
 
 
 def compensate_plan_levels(spec: Any, levels: list[str] | None, ladder: bool) -> list[str]:
     """The levels the recommendation is checked at: the given players, every rung of the
-    ladder, or the reference preset and `search` at the game's default budget."""
+    ladder, or the reference preset and the strong players of the report (`search` at 1/16
+    of the game's default budget: simcore.studies.ladder.strong_policy)."""
     if levels:
         for lv in levels:
             if len(split_players(lv)) != 1:
@@ -370,31 +419,34 @@ def compensate_plan_levels(spec: Any, levels: list[str] | None, ladder: bool) ->
         return list(dict.fromkeys(levels))
     if ladder:
         return [r.name for r in ladder_rungs(spec)]
-    out = [spec.default_policy]
-    if "search" in spec.policies:
-        out.append(f"search:budget={default_budget(spec)}")
-    return out
+    return list(dict.fromkeys([spec.default_policy, strong_policy(spec) or spec.default_policy]))
 
 
-def _checked_counts(games, confirm_games, level_games, seed, budget, tolerance):
-    """The counts, seed, budget and tolerance checked (InputError naming the option)."""
-    games, confirm_games, level_games = (
-        check_whole(n, what, 1, maximum=MAX_GAMES)
-        for n, what in (
-            (games, "--games"),
-            (confirm_games, "--confirm-games"),
-            (level_games, "--level-games"),
-        )
-    )
+COUNT_OPTIONS = {
+    "games": "--games",
+    "confirm_games": "--confirm-games",
+    "level_games": "--level-games",
+    "level_screen_games": "--level-screen-games",
+}
+
+
+def _checked_counts(counts: dict[str, Any], seed, budget, level_budget, tolerance):
+    """The counts (COUNT_OPTIONS), seed, budgets and tolerance checked (InputError naming the
+    option): (counts, seed, budget, level_budget)."""
+    counts = {
+        k: check_whole(counts[k], what, 1, maximum=MAX_GAMES) for k, what in COUNT_OPTIONS.items()
+    }
     seed = check_seed(seed)
     budget = check_whole(budget, "--budget", minimum=1, maximum=100_000)
+    level_budget = check_whole(level_budget, "--level-budget", minimum=0, maximum=100_000)
     if not (isinstance(tolerance, (int, float)) and 0 < tolerance < 50):
         raise InputError(f"--tolerance must lie between 0 and 50 points, not {tolerance}")
-    return games, confirm_games, level_games, seed, budget
+    return counts, seed, budget, level_budget
 
 
 def _checked_fields(spec: Any, players: int, fields: list[str] | None) -> list[str]:
-    """The fields to search (all the game's unless given), each one of the game's."""
+    """The fields to search (all the game's seat fields and end rules unless given), each
+    one of the game's."""
     if players < 2:
         raise InputError("compensation evens seats: it needs at least 2 players")
     known = seat_fields(spec)
@@ -409,7 +461,7 @@ def _checked_fields(spec: Any, players: int, fields: list[str] | None) -> list[s
             raise InputError(
                 f"unknown compensation field '{f}' (choose from {', '.join(known + ends)})"
             )
-    return list(dict.fromkeys(fields or known))
+    return list(dict.fromkeys(fields or known + ends))
 
 
 def _start_checkpoint(plan: _Plan, path, resume, settings: dict[str, Any], echo) -> None:
@@ -466,11 +518,13 @@ def run_compensate(
     *,
     confirm_games: int = 100_000,
     level_games: int = 2000,
+    level_screen_games: int = 400,
     seed: int = 1,
     policy: str | None = None,
     fields: list[str] | None = None,
     max_amount: int | None = None,
     budget: int = BUDGET,
+    level_budget: int = LEVEL_BUDGET,
     tolerance: float = TOLERANCE,
     levels: list[str] | None = None,
     ladder: bool = False,
@@ -486,6 +540,8 @@ def run_compensate(
     """Search, confirm and check a seat compensation (the module docstring). judge(played,
     tolerance) -> 'fair' / 'unfair' / 'undecided': the verdict on a confirmation, from the
     analysis (analysis.compensation.fair_status; the studies do not import the analysis).
+    level_screen_games, level_budget: the search at a level where the recommendation is not
+    fair (games a screened candidate, candidates a group; level_budget 0: no such search).
     echo: one line per finished stage (the CLI sends it to stderr). checkpoint: a file where
     every finished play is saved as the run goes; resume=True continues the run saved there.
     run_kw: the run options of run_jobs (threads, backend, scheduler, workers, progress).
@@ -495,8 +551,14 @@ def run_compensate(
     check_resume(checkpoint, resume)
     spec = get_game(game) if isinstance(game, str) else game
     spec.check_players(players)
-    games, confirm_games, level_games, seed, budget = _checked_counts(
-        games, confirm_games, level_games, seed, budget, tolerance
+    counts = dict(
+        games=games,
+        confirm_games=confirm_games,
+        level_games=level_games,
+        level_screen_games=level_screen_games,
+    )
+    counts, seed, budget, level_budget = _checked_counts(
+        counts, seed, budget, level_budget, tolerance
     )
     chosen = _checked_fields(spec, players, fields)
     if max_amount is not None:
@@ -515,57 +577,52 @@ def run_compensate(
     plan = _Plan(spec, players, policy, tuple(variants), dict(overrides or {}), rules_file, threads)
     started = time.perf_counter()
 
-    fields_cands, skipped = _field_candidates(plan, chosen, max_amount, budget)
+    groups, skipped = _groups(plan, chosen, max_amount)
     head = dict(
         game=spec.name,
         title=spec.title,
         players=players,
         seed=seed,
         level=policy,
-        games=games,
-        confirm_games=confirm_games,
-        level_games=level_games,
+        **counts,
         tolerance=float(tolerance),
         fields=chosen,
         skipped=skipped,
         seat_words=dict(getattr(spec.rules_cls, "SEAT_WORDS", {}))
         | {k: w for k, (_, w) in getattr(spec.rules_cls, "END_RULES", {}).items()},
+        level_budget=level_budget,
     )
     # the checkpoint's fingerprint: every setting that changes what is played
     settings = {k: v for k, v in head.items() if k not in ("title", "skipped", "seat_words")}
     settings.update(max_amount=max_amount, budget=budget, levels=level_list)
     _start_checkpoint(plan, checkpoint, resume, settings, echo)
     with _one_cluster(run_options) as opts:
-        run = _play_stages(plan, head, fields_cands, budget, level_list, judge, opts, echo)
+        run = _play_stages(plan, head, groups, budget, level_list, judge, opts, echo)
     run.elapsed_s = time.perf_counter() - started
     return run
 
 
-def _play_stages(plan, head, fields_cands, budget, level_list, judge, run_options, echo):
+def _play_stages(plan, head, groups, budget, level_list, judge, run_options, echo):
     """The stages of the module docstring: the baseline and the screening, the confirmation,
-    the check at every level. head: the CompensateRun's settings."""
+    the check at every level, and a search of its own at each level where the recommendation
+    is not fair. head: the CompensateRun's settings."""
     games, seed, tolerance = head["games"], head["seed"], head["tolerance"]
     (baseline,) = plan.play([(Candidate(), games, seed, None)], run_options)
     echo(f"baseline: {games:,} games played (largest gap {baseline.gap:.1f} points)")
     for name, why in head["skipped"].items():
         echo(f"  {name}: skipped ({why})")
     screened, searched = _screen(
-        plan, fields_cands, baseline, games, seed, budget, run_options, echo
+        plan, groups, baseline, games, seed, budget, None, run_options, echo
     )
-    passing = [p for p in screened if p.gap <= tolerance]
-    if passing:
-        order = sorted(passing, key=lambda p: (p.candidate.seats_changed, p.candidate.total, p.gap))
-    else:
-        order = sorted(screened, key=lambda p: (p.gap, p.candidate.total))
-    fresh = seed + 1 if seed < 2**64 - 1 else seed - 1
-    top_cands = [p.candidate for p in order[:CONFIRM_TOP]]
+    fresh = _fresh(seed)
+    top_cands = _finalists(screened, tolerance)
     n = head["confirm_games"]
     confirmed = plan.play([(c, n, fresh, None) for c in [Candidate(), *top_cands]], run_options)
     echo(f"confirmation: {len(top_cands)} candidates on {n:,} fresh games")
     run = CompensateRun(
         **head, searched=searched, baseline=baseline, screened=screened, confirmed=confirmed
     )
-    rec = recommendation(run, judge)
+    rec = recommendation(run.confirmed, tolerance, judge)
     n = head["level_games"]
     for lv in level_list:
         lineup = ",".join([lv] * run.players)
@@ -574,15 +631,41 @@ def _play_stages(plan, head, fields_cands, budget, level_list, judge, run_option
         )
         run.levels.append((lv, base, after))
         echo(f"level {lv}: {n:,} games with and without the compensation")
+    for lv, base, after in run.levels:
+        if lv == plan.policy or not run.level_budget or judge(after, tolerance) != "unfair":
+            continue  # fair or undecided there: no search of its own
+        if judge(base, tolerance) != "unfair":
+            continue  # the rulebook is not shown unfair at that level: nothing to fix
+        run.level_searches.append(_search_level(plan, run, groups, lv, run_options, echo))
     return run
 
 
-def recommendation(run: CompensateRun, judge) -> Candidate:
-    """The recommended compensation: the first confirmed candidate (simplest first) that the
-    judge finds fair on the fresh games; else the confirmed candidate with the smallest gap
-    there (analysis.compensation says it is not confirmed)."""
-    cands = run.confirmed[1:]
+def _search_level(plan, run: CompensateRun, groups, lv: str, run_options, echo) -> LevelSearch:
+    """The screening and the confirmation again with `lv` in every seat: the screening on
+    run.level_screen_games games a candidate (the run's seed, at most run.level_budget a
+    group, optuna beyond), the finalists on the level's fresh games (its rulebook play is the
+    level check's, played again from the plays already made)."""
+    lineup = ",".join([lv] * run.players)
+    games, seed, n = run.level_screen_games, run.seed, run.level_games
+    (base,) = plan.play([(Candidate(), games, seed, lineup)], run_options)
+    echo(f"level {lv}: the recommendation is not fair there; searching one for it")
+    screened, searched = _screen(
+        plan, groups, base, games, seed, run.level_budget, lineup, run_options, echo
+    )
+    fresh = _fresh(seed)
+    top = _finalists(screened, run.tolerance)
+    confirmed = plan.play([(c, n, fresh, lineup) for c in [Candidate(), *top]], run_options)
+    echo(f"level {lv}: {len(top)} candidates confirmed on {n:,} fresh games")
+    return LevelSearch(lv, searched, screened, confirmed)
+
+
+def recommendation(confirmed: list[Played], tolerance: float, judge) -> Candidate:
+    """The recommended compensation of a confirmation (the rulebook first, then the
+    finalists): the first finalist (simplest first) that the judge finds fair on the fresh
+    games; else the one with the smallest gap there (analysis.compensation says it is not
+    confirmed)."""
+    cands = confirmed[1:]
     for p in cands:
-        if judge(p, run.tolerance) == "fair":
+        if judge(p, tolerance) == "fair":
             return p.candidate
     return min(cands, key=lambda p: (p.gap, p.candidate.total)).candidate

@@ -88,6 +88,20 @@ def default_budget(spec: Any) -> int:
     return int(spec.search_defaults.get("budget", SEARCH_PARAMS["budget"][0]))
 
 
+STRONG_BUDGET_SHARE = 16
+
+
+def strong_policy(spec: Any, strong: str | None = None) -> str | None:
+    """The strong players of the report: --strong, else `search` at 1/16 of the game's default
+    budget (Sunken City: 4 simulations a decision; the strongest rung of the ladder that a
+    report can afford in its time: docs/skill.md), or None for a game without decisions."""
+    if strong:
+        return strong
+    if "search" not in spec.policies:
+        return None
+    return f"search:budget={max(default_budget(spec) // STRONG_BUDGET_SHARE, 1)}"
+
+
 def search_budgets(spec: Any, top_budget: int | None, rungs: int) -> list[int]:
     """The budgets of the search rungs, ascending: top, top/2, ... (rungs of them, whole and at
     least 1, each once). top_budget None: four times the game's default."""

@@ -32,7 +32,7 @@ from simcore.run.jobs import check_backend, run_plans
 from simcore.run.runner import simulation_plan
 from simcore.studies.arms import compare_plan, dice_plan, variant_arm
 from simcore.studies.compensate import TOLERANCE, run_compensate, seat_fields
-from simcore.studies.ladder import default_budget, split_players
+from simcore.studies.ladder import split_players, strong_policy
 from simcore.studies.robustness import (
     Skipped,
     composing,
@@ -59,20 +59,6 @@ def section_games(games: int) -> dict[str, int]:
 # the strong players' games are a 1/STRONG_SHARE of --games per player count: `search` in every
 # seat costs about 200 times the presets' CPU a game (docs/performance.md)
 STRONG_SHARE = 30
-
-
-STRONG_BUDGET_SHARE = 16
-
-
-def strong_policy(spec: Any, strong: str | None = None) -> str | None:
-    """The strong players of the report: --strong, else `search` at 1/16 of the game's default
-    budget (Sunken City: 4 simulations a decision; the strongest rung of the ladder that a
-    report can afford in its time: docs/skill.md), or None for a game without decisions."""
-    if strong:
-        return strong
-    if "search" not in spec.policies:
-        return None
-    return f"search:budget={max(default_budget(spec) // STRONG_BUDGET_SHARE, 1)}"
 
 
 def _answer_plans(spec: Any, choice: ReportChoice, n: dict[str, int], seed: int) -> dict:
@@ -439,6 +425,7 @@ def report_fixes(spec, choice, games, seed, results, judge, run_kw, echo) -> dic
             level_games=max(n["strong"] // 2, 2),
             seed=seed,
             budget=FIX_BUDGET,
+            level_budget=0,  # no search of its own with the strong players: too slow here
             levels=[strong] if strong else [spec.default_policy],
             overrides=choice.overrides or None,
             rules_file=choice.rules_file,
