@@ -185,18 +185,58 @@ def per_level(run: Any, rec: Any, spec_words: dict[str, str]) -> list[dict[str, 
                 )
         else:
             st, base_st = fair_status(a, run.tolerance), fair_status(b, run.tolerance)
-            source = "recommendation" if st != UNFAIR else "none found"
+            source, cand = ("recommendation" if st != UNFAIR else "none found"), rec.candidate
             if st == UNFAIR and base_st != UNFAIR:
-                source = "rulebook"  # the compensation makes a level unfair that was not
-            cand = type(rec.candidate)() if source == "rulebook" else rec.candidate
+                # the compensation makes a level unfair that was not
+                source, cand, st = "rulebook", type(rec.candidate)(), base_st
+            shared = [
+                (c, fair_status(p, run.tolerance))
+                for (c, lv), p in getattr(run, "cross", {}).items()
+                if lv == name and fair_status(p, run.tolerance) != UNFAIR
+            ]
+            if source == "none found" and shared:
+                source, (cand, st) = "shared", shared[0]  # an earlier level's own
+                row["found_for"] = next(
+                    ls.level
+                    for ls in searches.values()
+                    if recommendation_record(ls.confirmed, run.tolerance)[0].candidate == cand
+                )
             row.update(
                 source=source,
                 compensation=cand.label,
                 words=compensation_words(run, cand, spec_words),
-                status=base_st if source == "rulebook" else st,
+                status=st,
             )
         out.append(row)
     return out
+
+
+def by_level(run: Any, rec: Any) -> list[dict[str, Any]]:
+    """Every compensation played at every level: the rulebook, the recommendation and each
+    level's own (run.cross), with the seat rates and the status at each level."""
+    plays: dict[str, dict[str, Any]] = {
+        "none (the rulebook)": {name: b for name, b, _ in run.levels},
+        rec.candidate.label: {name: a for name, _, a in run.levels},
+    }
+    cross = getattr(run, "cross", {})
+    for c in dict.fromkeys(c for c, _ in cross):
+        plays[c.label] = {name: cross[(c, name)] for name, _, _ in run.levels}
+    return [
+        {
+            "compensation": label,
+            "levels": [
+                {
+                    "level": name,
+                    "games": p.games,
+                    "seat_rates": rates(p),
+                    "gap": p.gap,
+                    "status": fair_status(p, run.tolerance),
+                }
+                for name, p in by.items()
+            ],
+        }
+        for label, by in plays.items()
+    ]
 
 
 def every_level_words(levels: list[dict], per: list[dict]) -> str:
@@ -206,7 +246,7 @@ def every_level_words(levels: list[dict], per: list[dict]) -> str:
     unfair_levels = [lv["level"] for lv in levels if lv["with"]["status"] == UNFAIR]
     if levels and len(fair_levels) == len(levels):
         return f"fair at every level checked ({', '.join(fair_levels)})"
-    own = [r for r in per if r["source"] in ("search", "rulebook")]
+    own = [r for r in per if r["source"] in ("search", "rulebook", "shared")]
     if own:
         parts = []
         for r in own:
@@ -214,6 +254,8 @@ def every_level_words(levels: list[dict], per: list[dict]) -> str:
             st = {FAIR: "confirmed fair", UNFAIR: "not fair", UNDECIDED: "undecided"}
             mark = st[r["status"]] if r["status"] == FAIR else f"closest found, {st[r['status']]}"
             said = f"{r['words']} ({mark})" if r.get("found", True) else "none found"
+            if r["source"] == "shared":
+                said = f"{r['words']} (found for {r['found_for']}; {st[r['status']]} here)"
             if r["source"] == "rulebook":
                 said = f"no compensation (the rulebook as it is; {st[r['status']]} there)"
             parts.append(
@@ -269,6 +311,7 @@ def analyse(run: Any, spec_words: dict[str, str]) -> dict[str, Any]:
             "every_level": every_level_words(levels, per),
         },
         "per_level": per,
+        "by_level": by_level(run, rec),
         "baseline": {
             "seat_rates": rates(run.baseline),
             "gap": run.baseline.gap,
@@ -315,6 +358,11 @@ def text_lines(a: dict[str, Any], top: int = 8) -> list[str]:
             out.append(
                 f"  {lv['level']:<22} without {w:<22} with {x:<22} {lv['with']['status_words']}"
             )
+    for row in a["by_level"][2:]:  # the levels' own compensations, at every level
+        out.append(f"  {row['compensation']}:")
+        for c in row["levels"]:
+            rs = " / ".join(f"{x:.1f}" for x in c["seat_rates"])
+            out.append(f"    {c['level']:<20} {rs:<22} {c['status']} (gap {c['gap']:.1f} points)")
     for r in a["per_level"]:
         if r["source"] != "search":
             continue

@@ -329,10 +329,11 @@ def test_a_level_where_the_recommendation_is_not_fair_gets_a_search_of_its_own()
     strong = "search:budget=2"
     kw = dict(confirm_games=2000, level_games=400, level_screen_games=100, level_budget=4)
     kw.update(fields=["seat_points", "finish_round"], max_amount=1, seed=5, threads=2)
+    stronger = "search:budget=8"
     run = run_compensate(
-        "sunken-city", 3, 300, levels=["balanced", strong], judge=fair_status, **kw
+        "sunken-city", 3, 300, levels=["balanced", strong, stronger], judge=fair_status, **kw
     )
-    (ls,) = run.level_searches
+    ls = run.level_searches[0]
     assert ls.level == strong
     # the same groups, screened with the strong player in every seat, on the level's games
     assert set(ls.searched) == {"seat_points", "finish_round", "finish_round+seat_points"}
@@ -357,6 +358,24 @@ def test_a_level_where_the_recommendation_is_not_fair_gets_a_search_of_its_own()
     every = a["recommendation"]["every_level"]
     assert every.startswith("one compensation per level (the recommendation is not fair at ")
     assert f"for {strong}: {own['words']}" in every
+    # the strong level's own compensation is played at every level; a stronger level where it
+    # is not shown unfair shares it, one where it is gets a search of its own
+    own_cand = next(p.candidate for p in ls.confirmed if p.candidate.label == own["compensation"])
+    assert {lv for (c, lv) in run.cross if c == own_cand} == {"balanced", strong, stronger}
+    assert [r["compensation"] for r in a["by_level"]][:3] == [
+        "none (the rulebook)",
+        a["recommendation"]["compensation"],
+        own["compensation"],
+    ]
+    assert all(len(r["levels"]) == 3 for r in a["by_level"])
+    third = rows[stronger]
+    searched_there = [x.level for x in run.level_searches] == [strong, stronger]
+    if third["source"] == "shared":
+        assert not searched_there and third["status"] != UNFAIR
+        assert third["compensation"] == own["compensation"] and third["found_for"] == strong
+        assert f"for {stronger}: {own['words']} (found for {strong}; " in every
+    else:
+        assert third["source"] in ("search", "recommendation", "rulebook")
     lines = text_lines(a)
     assert f"For {strong}: {own['sentence']}." in lines
     assert any(line.startswith(f"The search with {strong} in every seat") for line in lines)

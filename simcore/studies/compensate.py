@@ -8,16 +8,23 @@ The study looks for the smallest compensation that evens the seats at one skill 
 1. **Screening** (`games` a candidate, all on the same seed: game i of every candidate draws
    the same random stream, so candidates differ only by their compensation). A candidate is
    one field with an amount per seat, 0 to the field's search maximum, at least one seat at 0
-   (adding the same to every seat is no compensation). When a field's candidates are at most
+   (adding the same to every seat is no compensation). When a group's candidates are at most
    `budget`, every one is played (exhaustive); otherwise optuna's TPE sampler (seeded) picks
-   `budget` of them, with the favoured seat of the baseline at 0.
+   `budget` of them, with the favoured seat of the baseline (or of the end rule alone) at 0.
 2. **Confirmation** on fresh games (another seed, `confirm_games` games): the baseline and the
    `confirm_top` simplest candidates whose screening gap is within the tolerance (or, when none
    is, the `confirm_top` with the smallest gaps). The search's own estimates never judge: only
    the confirmation does.
-3. **Every level** (`levels`: the reference preset and the strongest player the run affords,
-   or every rung of the ladder): the baseline and the recommendation played again with that
-   player in every seat (`level_games` games, same seed for both).
+3. **Every level** (`levels`: the reference preset and the report's strong players, or every
+   rung of the ladder): the baseline and the recommendation played again with that player in
+   every seat (`level_games` games, same seed for both).
+4. **One compensation per level**: where the recommendation is not fair at a level and the
+   rulebook is not fair there either, steps 1 and 2 again with that player in every seat
+   (`level_screen_games` a candidate, at most `level_budget` a group), the finalists confirmed
+   on the level's `level_games` fresh games.
+
+The candidates are searched in groups: each seat field; each end rule (END_RULES) alone; each
+end rule with each seat field (its amounts under that rule).
 
 Every play (a candidate, its games, seed and players) is a job of simcore.run.jobs, so the
 run is the same on any number of threads and on the Dask backend (one local cluster for the
@@ -45,8 +52,8 @@ from simcore.run.jobs import Job, check_backend, check_threads, run_jobs, split_
 from simcore.run.runner import prepare_simulation
 from simcore.studies.ladder import ladder_rungs, split_players, strong_policy
 
-BUDGET = 300  # candidates a field is searched with (exhaustive up to this many)
-LEVEL_BUDGET = 24  # candidates a field is searched with at another level (0: no such search)
+BUDGET = 300  # candidates a group is searched with (exhaustive up to this many)
+LEVEL_BUDGET = 24  # candidates a group is searched with at another level (0: no such search)
 CONFIRM_TOP = 3
 TOLERANCE = 1.5  # points: every pairwise difference of the seats' win rates within this
 # a compensate checkpoint: every finished play (PlayJob.key -> PlayJob.state); format 1 since
@@ -159,6 +166,8 @@ class CompensateRun:
     levels: list[tuple[str, Played, Played]] = field(default_factory=list)
     # a search of its own at each level where the recommendation is not fair
     level_searches: list[LevelSearch] = field(default_factory=list)
+    # every compensation a level's search found, played at every level: (candidate, level)
+    cross: dict[tuple[Candidate, str], Played] = field(default_factory=dict)
     level_screen_games: int = 0
     level_budget: int = 0
     elapsed_s: float = 0.0
@@ -631,13 +640,43 @@ def _play_stages(plan, head, groups, budget, level_list, judge, run_options, ech
         )
         run.levels.append((lv, base, after))
         echo(f"level {lv}: {n:,} games with and without the compensation")
+    _per_level(plan, run, groups, rec, judge, run_options, echo)
+    return run
+
+
+def _per_level(plan, run: CompensateRun, groups, rec, judge, run_options, echo) -> None:
+    """One compensation per level: at each level (in the order given) where the
+    recommendation is not fair and the rulebook is not fair either, the compensations that
+    earlier levels' searches found are played first; a level where none of them is shown
+    unfair shares it, any other gets a search of its own (_search_level). Every compensation
+    found is then played at every level (run.cross), so each is known at each level."""
+    tolerance, n, fresh = run.tolerance, run.level_games, _fresh(run.seed)
+    found: list[Candidate] = []  # the levels' own recommendations, new ones only
+
+    def cross(cands: list[Candidate], lv: str) -> list[Played]:
+        lineup = ",".join([lv] * run.players)
+        todo = [c for c in cands if (c, lv) not in run.cross]
+        for c, p in zip(todo, plan.play([(c, n, fresh, lineup) for c in todo], run_options)):
+            run.cross[(c, lv)] = p
+        return [run.cross[(c, lv)] for c in cands]
+
     for lv, base, after in run.levels:
         if lv == plan.policy or not run.level_budget or judge(after, tolerance) != "unfair":
             continue  # fair or undecided there: no search of its own
         if judge(base, tolerance) != "unfair":
             continue  # the rulebook is not shown unfair at that level: nothing to fix
-        run.level_searches.append(_search_level(plan, run, groups, lv, run_options, echo))
-    return run
+        if found and any(judge(p, tolerance) != "unfair" for p in cross(found, lv)):
+            echo(f"level {lv}: a compensation found at an earlier level is not unfair there")
+            continue
+        ls = _search_level(plan, run, groups, lv, run_options, echo)
+        run.level_searches.append(ls)
+        own = recommendation(ls.confirmed, tolerance, judge)
+        if own != rec and own not in found:
+            found.append(own)
+    for lv, _, _ in run.levels:
+        cross(found, lv)
+    if found:
+        echo(f"every level: {len(found)} more compensation(s) played at each level")
 
 
 def _search_level(plan, run: CompensateRun, groups, lv: str, run_options, echo) -> LevelSearch:
