@@ -11,10 +11,10 @@ The study looks for the smallest compensation that evens the seats at one skill 
    (adding the same to every seat is no compensation). When a group's candidates are at most
    `budget`, every one is played (exhaustive); otherwise optuna's TPE sampler (seeded) picks
    `budget` of them, with the favoured seat of the baseline (or of the end rule alone) at 0.
-2. **Confirmation** on fresh games (another seed, `confirm_games` games): the baseline and the
-   `confirm_top` simplest candidates whose screening gap is within the tolerance (or, when none
-   is, the `confirm_top` with the smallest gaps). The search's own estimates never judge: only
-   the confirmation does.
+2. **Confirmation** on fresh games (another seed, `confirm_games` games): the baseline, the
+   simplest candidate whose screening gap is within the tolerance, and the smallest gaps, to
+   CONFIRM_TOP candidates (_finalists). The search's own estimates never judge: only the
+   confirmation does; the recommendation is the simplest finalist confirmed fair.
 3. **Every level** (`levels`: the reference preset and the report's strong players, or every
    rung of the ladder): the baseline and the recommendation played again with that player in
    every seat (`level_games` games, same seed for both).
@@ -406,14 +406,17 @@ def _fresh(seed: int) -> int:
 
 
 def _finalists(screened: list[Played], tolerance: float) -> list[Candidate]:
-    """The CONFIRM_TOP simplest candidates whose screening gap is within the tolerance (the
-    fewest changes, then the smallest amounts), or the CONFIRM_TOP smallest gaps."""
-    passing = [p for p in screened if p.gap <= tolerance]
-    if passing:
-        order = sorted(passing, key=lambda p: (p.candidate.changes, p.candidate.total, p.gap))
-    else:
-        order = sorted(screened, key=lambda p: (p.gap, p.candidate.total))
-    return [p.candidate for p in order[:CONFIRM_TOP]]
+    """The candidates confirmed on fresh games, simplest first (the fewest changes, then the
+    smallest amounts): the simplest one whose screening gap is within the tolerance, and the
+    smallest gaps to CONFIRM_TOP in all (the screening's own luck moves every candidate alike,
+    so the simplest passing one alone is often not the fair one)."""
+    simple = lambda p: (p.candidate.changes, p.candidate.total, p.gap)  # noqa: E731
+    passing = sorted((p for p in screened if p.gap <= tolerance), key=simple)
+    chosen = passing[:1]
+    for p in sorted(screened, key=lambda p: (p.gap, p.candidate.total)):
+        if len(chosen) < CONFIRM_TOP and all(p is not c for c in chosen):
+            chosen.append(p)
+    return [p.candidate for p in sorted(chosen, key=simple)]
 
 
 def compensate_plan_levels(spec: Any, levels: list[str] | None, ladder: bool) -> list[str]:
