@@ -123,15 +123,32 @@ def _confirmed_json(run: Any, confirmed: list[Any], spec_words: dict[str, str]) 
 
 
 def _screened_json(screened: list[Any]) -> list[dict]:
+    """The screened candidates by their predicted gap (the calibrated rulebook plus the
+    candidate's effect on the screening games), with their own rates on those games."""
     return [
         {
             "compensation": p.candidate.label,
             "seat_rates": rates(p),
             "gap": p.gap,
+            "predicted_rates": [100.0 * x for x in _predicted(p)],
+            "predicted_gap": _predicted_gap(p),
             "games": p.games,
         }
-        for p in sorted(screened, key=lambda p: (p.gap, p.candidate.total))
+        for p in sorted(screened, key=lambda p: (_predicted_gap(p), p.candidate.total))
     ]
+
+
+def _predicted(p: Any) -> list[float]:
+    return getattr(p, "predicted", [w / p.games for w in p.seat_wins])
+
+
+def _predicted_gap(p: Any) -> float:
+    x = _predicted(p)
+    return 100.0 * (max(x) - min(x))
+
+
+def _calibration_json(c: Any) -> dict[str, Any] | None:
+    return None if c is None else {"games": c.games, "seat_rates": rates(c), "seed": c.seed}
 
 
 def _level_json(name: str, b: Any, a: Any, tolerance: float) -> dict[str, Any]:
@@ -176,6 +193,7 @@ def per_level(run: Any, rec: Any, spec_words: dict[str, str]) -> list[dict[str, 
                 searched=ls.searched,
                 confirmed=_confirmed_json(run, ls.confirmed, spec_words),
                 screened=_screened_json(ls.screened),
+                calibration=_calibration_json(getattr(ls, "calibration", None)),
             )
             if not found:
                 row["sentence"] = (
@@ -318,6 +336,7 @@ def analyse(run: Any, spec_words: dict[str, str]) -> dict[str, Any]:
             "games": run.baseline.games,
         },
         "screened": _screened_json(run.screened),
+        "calibration": _calibration_json(getattr(run, "calibration", None)),
         "confirmed": _confirmed_json(run, run.confirmed, spec_words),
         "levels": levels,
         "elapsed_s": run.elapsed_s,
@@ -343,10 +362,15 @@ def text_lines(a: dict[str, Any], top: int = 8) -> list[str]:
         out.append(f"  {c['compensation']:<28} {rs:<24} {c['status_words']}")
     out.append("")
     searched = "; ".join(f"{k}: {v}" for k, v in a["searched"].items())
-    out.append(f"Screened on {a['games']:,} games each ({searched}); the {top} smallest gaps:")
+    cal = a["calibration"]
+    out.append(
+        f"Screened on {a['games']:,} games each ({searched}); the {top} smallest predicted "
+        f"gaps (the rulebook on {cal['games']:,} games of the screening's seed, plus each "
+        "candidate's effect on the screening games):"
+    )
     for c in a["screened"][:top]:
-        rs = " / ".join(f"{r:.1f}" for r in c["seat_rates"])
-        out.append(f"  {c['compensation']:<28} {rs:<24} gap {c['gap']:.1f} points")
+        rs = " / ".join(f"{r:.1f}" for r in c["predicted_rates"])
+        out.append(f"  {c['compensation']:<28} {rs:<24} predicted gap {c['predicted_gap']:.1f}")
     for k, v in a["skipped"].items():
         out.append(f"  {k}: not searched ({v})")
     if a["levels"]:

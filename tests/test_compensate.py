@@ -87,8 +87,16 @@ def test_the_command_screens_confirms_and_checks_every_level(small):
     assert a["searched"]["seat_points"].startswith("exhaustive (36 candidates")
     assert a["searched"]["seat_value"].startswith("exhaustive (36 candidates")
     assert len(a["screened"]) == 36 + 36
-    gaps = [c["gap"] for c in a["screened"]]
+    gaps = [c["predicted_gap"] for c in a["screened"]]
     assert gaps == sorted(gaps)
+    # the prediction: the rulebook on the calibration's games (the confirmation's count, of
+    # the screening's seed) plus the candidate's effect on the screening games
+    cal, base = a["calibration"], a["baseline"]["seat_rates"]
+    assert cal["games"] == 3000 and cal["seed"] == 5
+    for c in a["screened"]:
+        want = [k + x - b for k, x, b in zip(cal["seat_rates"], c["seat_rates"], base)]
+        assert c["predicted_rates"] == pytest.approx(want, abs=1e-9)
+        assert c["predicted_gap"] == pytest.approx(max(want) - min(want), abs=1e-9)
     conf = a["confirmed"]
     assert conf[0]["compensation"] == "none (the rulebook)" and len(conf) == 4
     assert all(c["games"] == 3000 for c in conf)
@@ -223,6 +231,7 @@ def test_a_run_interrupted_at_any_stage_resumes_to_the_uninterrupted_answer(
     # a line per finished stage on stderr (not a terminal), each flushed as it finishes
     assert [ln.split(":")[0] for ln in err.splitlines()[1:] if not ln.startswith(" ")] == [
         "baseline",
+        "calibration",
         "confirmation",
         "level balanced",
         "level greedy",

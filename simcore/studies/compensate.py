@@ -115,10 +115,27 @@ class Played:
     seed: int
     rules_hash: str
 
+    # a screened candidate: the calibration's seat rates minus the screening rulebook's
+    shift: tuple[float, ...] = ()
+
     @property
     def gap(self) -> float:
         """The largest difference of two seats' win rates, in points."""
         return 100.0 * (max(self.seat_wins) - min(self.seat_wins)) / self.games
+
+    @property
+    def predicted(self) -> list[float]:
+        """The seat win rates (fractions) predicted for a screened candidate: the rulebook's
+        on the calibration's games plus the candidate's effect on the screening games (its
+        rates minus the rulebook's there, common random numbers); its rates when unshifted."""
+        rates = [w / self.games for w in self.seat_wins]
+        return [r + d for r, d in zip(rates, self.shift)] if self.shift else rates
+
+    @property
+    def predicted_gap(self) -> float:
+        """The largest difference of two predicted seat rates, in points."""
+        p = self.predicted
+        return 100.0 * (max(p) - min(p))
 
 
 @dataclass
@@ -130,6 +147,7 @@ class LevelSearch:
     searched: dict[str, str]
     screened: list[Played]
     confirmed: list[Played]  # the level's fresh games: the rulebook first, then the finalists
+    calibration: Played | None = None  # the rulebook on the level's games of the screening seed
 
 
 @dataclass
@@ -170,6 +188,7 @@ class CompensateRun:
     cross: dict[tuple[Candidate, str], Played] = field(default_factory=dict)
     level_screen_games: int = 0
     level_budget: int = 0
+    calibration: Played | None = None  # the rulebook on more games of the screening's seed
     elapsed_s: float = 0.0
     seat_words: dict[str, str] = field(default_factory=dict)  # the rules class' SEAT_WORDS
 
@@ -311,9 +330,10 @@ def _valid(plan: _Plan, cands: list[Candidate]) -> tuple[list[Candidate], str]:
     return ok, why
 
 
-def _optuna_search(plan, g: Group, favoured, games, seed, budget, lineup, run_options, echo):
+def _optuna_search(plan, g: Group, favoured, shift, games, seed, budget, lineup, opts, echo):
     """`budget` trials of optuna's TPE sampler (seeded) over the group's amounts of every seat
-    but the favoured one (0), each played on the screening games; the trials' candidates."""
+    but the favoured one (0), each played on the screening games and told its predicted gap
+    (Played.predicted_gap, with `shift`); the trials' candidates."""
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
@@ -330,8 +350,9 @@ def _optuna_search(plan, g: Group, favoured, games, seed, budget, lineup, run_op
             study.tell(trial, 1e9)
             continue
         if v not in played:
-            played[v] = plan.play([(cand, games, seed, lineup)], run_options)[0]
-        study.tell(trial, played[v].gap)
+            played[v] = plan.play([(cand, games, seed, lineup)], opts)[0]
+            played[v].shift = shift
+        study.tell(trial, played[v].predicted_gap)
     echo(f"  {g.name}: {len(played)} candidates by optuna TPE ({budget} trials)")
     return list(played.values())
 
@@ -370,19 +391,37 @@ def _groups(plan: _Plan, chosen: list[str], max_amount: int | None):
 
 
 def _favoured(p: Played) -> int:
-    return max(range(len(p.seat_wins)), key=lambda s: (p.seat_wins[s], -s))
+    r = p.predicted
+    return max(range(len(r)), key=lambda s: (r[s], -s))
+
+
+def _calibrate(plan, baseline: Played, games: int, seed: int, lineup, run_options) -> Played:
+    """The rulebook on `games` games of the screening's seed (at least the screening's: its
+    first games are the screening's own), which anchors the screened candidates' predicted
+    rates (Played.predicted): the screening's own luck moves every candidate alike, the
+    calibration's far less."""
+    games = max(games, baseline.games)
+    (calib,) = plan.play([(Candidate(), games, seed, lineup)], run_options)
+    baseline.shift = tuple(
+        c / calib.games - b / baseline.games for c, b in zip(calib.seat_wins, baseline.seat_wins)
+    )
+    return calib
 
 
 def _screen(plan, groups, baseline, games, seed, budget, lineup, run_options, echo):
     """Every group's candidates played on the screening games (exhaustive up to `budget`,
-    optuna beyond, with the favoured seat at 0: the baseline's, or under an end rule the
-    rule's alone): (the played, {group: how})."""
+    optuna beyond, with the favoured seat at 0: the calibrated rulebook's, or under an end
+    rule the rule's alone), each shifted by the calibration (baseline.shift): (the played,
+    {group: how})."""
     screened: list[Played] = []
     searched: dict[str, str] = {}
     alone: dict[tuple, Played] = {(): baseline}
+    shift = baseline.shift
     for g in groups:
         if len(g.cands) <= budget:
             found = plan.play([(c, games, seed, lineup) for c in g.cands], run_options)
+            for p in found:
+                p.shift = shift
             searched[g.name] = f"exhaustive ({len(g.cands)} candidates, amounts 0 to {g.top})"
             if not g.field:
                 searched[g.name] = "exhaustive (the rule alone)"
@@ -391,7 +430,7 @@ def _screen(plan, groups, baseline, games, seed, budget, lineup, run_options, ec
         else:
             favoured = _favoured(alone.get(g.rule, baseline))
             found = _optuna_search(
-                plan, g, favoured, games, seed, budget, lineup, run_options, echo
+                plan, g, favoured, shift, games, seed, budget, lineup, run_options, echo
             )
             searched[g.name] = (
                 f"optuna TPE ({budget} trials, {len(found)} candidates, 0 to {g.top})"
@@ -407,13 +446,12 @@ def _fresh(seed: int) -> int:
 
 def _finalists(screened: list[Played], tolerance: float) -> list[Candidate]:
     """The candidates confirmed on fresh games, simplest first (the fewest changes, then the
-    smallest amounts): the simplest one whose screening gap is within the tolerance, and the
-    smallest gaps to CONFIRM_TOP in all (the screening's own luck moves every candidate alike,
-    so the simplest passing one alone is often not the fair one)."""
-    simple = lambda p: (p.candidate.changes, p.candidate.total, p.gap)  # noqa: E731
-    passing = sorted((p for p in screened if p.gap <= tolerance), key=simple)
+    smallest amounts): the simplest one whose predicted gap (Played.predicted_gap) is within
+    the tolerance, and the smallest predicted gaps, to CONFIRM_TOP in all."""
+    simple = lambda p: (p.candidate.changes, p.candidate.total, p.predicted_gap)  # noqa: E731
+    passing = sorted((p for p in screened if p.predicted_gap <= tolerance), key=simple)
     chosen = passing[:1]
-    for p in sorted(screened, key=lambda p: (p.gap, p.candidate.total)):
+    for p in sorted(screened, key=lambda p: (p.predicted_gap, p.candidate.total)):
         if len(chosen) < CONFIRM_TOP and all(p is not c for c in chosen):
             chosen.append(p)
     return [p.candidate for p in sorted(chosen, key=simple)]
@@ -621,6 +659,8 @@ def _play_stages(plan, head, groups, budget, level_list, judge, run_options, ech
     games, seed, tolerance = head["games"], head["seed"], head["tolerance"]
     (baseline,) = plan.play([(Candidate(), games, seed, None)], run_options)
     echo(f"baseline: {games:,} games played (largest gap {baseline.gap:.1f} points)")
+    calib = _calibrate(plan, baseline, head["confirm_games"], seed, None, run_options)
+    echo(f"calibration: the rulebook on {calib.games:,} games of the screening's seed")
     for name, why in head["skipped"].items():
         echo(f"  {name}: skipped ({why})")
     screened, searched = _screen(
@@ -634,6 +674,7 @@ def _play_stages(plan, head, groups, budget, level_list, judge, run_options, ech
     run = CompensateRun(
         **head, searched=searched, baseline=baseline, screened=screened, confirmed=confirmed
     )
+    run.calibration = calib
     rec = recommendation(run.confirmed, tolerance, judge)
     n = head["level_games"]
     for lv in level_list:
@@ -691,6 +732,7 @@ def _search_level(plan, run: CompensateRun, groups, lv: str, run_options, echo) 
     games, seed, n = run.level_screen_games, run.seed, run.level_games
     (base,) = plan.play([(Candidate(), games, seed, lineup)], run_options)
     echo(f"level {lv}: the recommendation is not fair there; searching one for it")
+    calib = _calibrate(plan, base, n, seed, lineup, run_options)
     screened, searched = _screen(
         plan, groups, base, games, seed, run.level_budget, lineup, run_options, echo
     )
@@ -698,7 +740,7 @@ def _search_level(plan, run: CompensateRun, groups, lv: str, run_options, echo) 
     top = _finalists(screened, run.tolerance)
     confirmed = plan.play([(c, n, fresh, lineup) for c in [Candidate(), *top]], run_options)
     echo(f"level {lv}: {len(top)} candidates confirmed on {n:,} fresh games")
-    return LevelSearch(lv, searched, screened, confirmed)
+    return LevelSearch(lv, searched, screened, confirmed, calib)
 
 
 def recommendation(confirmed: list[Played], tolerance: float, judge) -> Candidate:
