@@ -194,6 +194,7 @@ def per_level(run: Any, rec: Any, spec_words: dict[str, str]) -> list[dict[str, 
                 confirmed=_confirmed_json(run, ls.confirmed, spec_words),
                 screened=_screened_json(ls.screened),
                 calibration=_calibration_json(getattr(ls, "calibration", None)),
+                refined=_screened_json(getattr(ls, "refined", [])),
             )
             if not found:
                 row["sentence"] = (
@@ -337,6 +338,7 @@ def analyse(run: Any, spec_words: dict[str, str]) -> dict[str, Any]:
         },
         "screened": _screened_json(run.screened),
         "calibration": _calibration_json(getattr(run, "calibration", None)),
+        "refined": _screened_json(getattr(run, "refined", [])),
         "confirmed": _confirmed_json(run, run.confirmed, spec_words),
         "levels": levels,
         "elapsed_s": run.elapsed_s,
@@ -373,6 +375,11 @@ def text_lines(a: dict[str, Any], top: int = 8) -> list[str]:
         out.append(f"  {c['compensation']:<28} {rs:<24} predicted gap {c['predicted_gap']:.1f}")
     for k, v in a["skipped"].items():
         out.append(f"  {k}: not searched ({v})")
+    if a["refined"] and a["refined"][0]["games"] > a["games"]:
+        out.append(f"The best again on {a['refined'][0]['games']:,} games (predicted):")
+        for c in a["refined"]:
+            rs = " / ".join(f"{r:.1f}" for r in c["predicted_rates"])
+            out.append(f"  {c['compensation']:<28} {rs:<24} predicted gap {c['predicted_gap']:.2f}")
     if a["levels"]:
         out.append("")
         out.append(f"At each level ({a['level_games']:,} games, the same games with and without):")

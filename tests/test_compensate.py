@@ -97,6 +97,14 @@ def test_the_command_screens_confirms_and_checks_every_level(small):
         want = [k + x - b for k, x, b in zip(cal["seat_rates"], c["seat_rates"], base)]
         assert c["predicted_rates"] == pytest.approx(want, abs=1e-9)
         assert c["predicted_gap"] == pytest.approx(max(want) - min(want), abs=1e-9)
+    # the best screened played again on an eighth of the calibration's games (375 > 300)
+    refined = a["refined"]
+    assert 8 <= len(refined) <= 9 and all(c["games"] == 375 for c in refined)
+    best = {c["compensation"] for c in a["screened"][:8]}
+    assert best <= {c["compensation"] for c in refined}
+    finalists = {c["compensation"] for c in a["confirmed"][1:]}
+    assert finalists <= {c["compensation"] for c in refined}
+    assert min(c["predicted_gap"] for c in refined) == refined[0]["predicted_gap"]
     conf = a["confirmed"]
     assert conf[0]["compensation"] == "none (the rulebook)" and len(conf) == 4
     assert all(c["games"] == 3000 for c in conf)
