@@ -130,21 +130,12 @@ def _screened_json(screened: list[Any]) -> list[dict]:
             "compensation": p.candidate.label,
             "seat_rates": rates(p),
             "gap": p.gap,
-            "predicted_rates": [100.0 * x for x in _predicted(p)],
-            "predicted_gap": _predicted_gap(p),
+            "predicted_rates": [100.0 * x for x in p.predicted],
+            "predicted_gap": p.predicted_gap,
             "games": p.games,
         }
-        for p in sorted(screened, key=lambda p: (_predicted_gap(p), p.candidate.total))
+        for p in sorted(screened, key=lambda p: (p.predicted_gap, p.candidate.total))
     ]
-
-
-def _predicted(p: Any) -> list[float]:
-    return getattr(p, "predicted", [w / p.games for w in p.seat_wins])
-
-
-def _predicted_gap(p: Any) -> float:
-    x = _predicted(p)
-    return 100.0 * (max(x) - min(x))
 
 
 def _calibration_json(c: Any) -> dict[str, Any] | None:
@@ -173,7 +164,7 @@ def per_level(run: Any, rec: Any, spec_words: dict[str, str]) -> list[dict[str, 
     ('search', with its candidates; found False when its closest finalist does not narrow
     the rulebook's gap on the fresh games); else the recommendation, not fair there ('none
     found': no search ran)."""
-    searches = {ls.level: ls for ls in getattr(run, "level_searches", [])}
+    searches = {ls.level: ls for ls in run.level_searches}
     out = []
     for name, b, a in run.levels:
         row: dict[str, Any] = {"level": name, "games": a.games}
@@ -193,8 +184,8 @@ def per_level(run: Any, rec: Any, spec_words: dict[str, str]) -> list[dict[str, 
                 searched=ls.searched,
                 confirmed=_confirmed_json(run, ls.confirmed, spec_words),
                 screened=_screened_json(ls.screened),
-                calibration=_calibration_json(getattr(ls, "calibration", None)),
-                refined=_screened_json(getattr(ls, "refined", [])),
+                calibration=_calibration_json(ls.calibration),
+                refined=_screened_json(ls.refined),
             )
             if not found:
                 row["sentence"] = (
@@ -210,7 +201,7 @@ def per_level(run: Any, rec: Any, spec_words: dict[str, str]) -> list[dict[str, 
                 source, cand, st = "rulebook", type(rec.candidate)(), base_st
             shared = [
                 (c, fair_status(p, run.tolerance))
-                for (c, lv), p in getattr(run, "cross", {}).items()
+                for (c, lv), p in run.cross.items()
                 if lv == name and fair_status(p, run.tolerance) != UNFAIR
             ]
             if source == "none found" and shared:
@@ -237,7 +228,7 @@ def by_level(run: Any, rec: Any) -> list[dict[str, Any]]:
         "none (the rulebook)": {name: b for name, b, _ in run.levels},
         rec.candidate.label: {name: a for name, _, a in run.levels},
     }
-    cross = getattr(run, "cross", {})
+    cross = run.cross
     for c in dict.fromkeys(c for c, _ in cross):
         plays[c.label] = {name: cross[(c, name)] for name, _, _ in run.levels}
     return [
@@ -315,8 +306,8 @@ def analyse(run: Any, spec_words: dict[str, str]) -> dict[str, Any]:
         "games": run.games,
         "confirm_games": run.confirm_games,
         "level_games": run.level_games,
-        "level_screen_games": getattr(run, "level_screen_games", 0),
-        "level_budget": getattr(run, "level_budget", 0),
+        "level_screen_games": run.level_screen_games,
+        "level_budget": run.level_budget,
         "fields": run.fields,
         "searched": run.searched,
         "skipped": run.skipped,
@@ -337,8 +328,8 @@ def analyse(run: Any, spec_words: dict[str, str]) -> dict[str, Any]:
             "games": run.baseline.games,
         },
         "screened": _screened_json(run.screened),
-        "calibration": _calibration_json(getattr(run, "calibration", None)),
-        "refined": _screened_json(getattr(run, "refined", [])),
+        "calibration": _calibration_json(run.calibration),
+        "refined": _screened_json(run.refined),
         "confirmed": _confirmed_json(run, run.confirmed, spec_words),
         "levels": levels,
         "elapsed_s": run.elapsed_s,

@@ -46,11 +46,9 @@ def main(argv: list[str]) -> int:
     plan = _Plan(spec, players, spec.default_policy, (), {}, None, None)
     rungs = ladder_rungs(spec)
     strong = strong_policy(spec)
-    if strong and strong not in {r.name for r in rungs}:
-        budget = int(strong.split("=")[1])
-        rungs.insert(
-            next(i for i, r in enumerate(rungs) if r.kind == "search"), _Rung(strong, budget)
-        )
+    if strong and strong not in {r.name for r in rungs}:  # the report's strong players too
+        *rungs, added = ladder_rungs(spec, policies=[strong])
+        rungs.insert(next(i for i, r in enumerate(rungs) if r.kind == "search"), added)
     out = []
     print("| rung | games | " + " | ".join(c.label for c in cands) + " |")
     print("|---|---|" + "---|" * len(cands))
@@ -69,15 +67,6 @@ def main(argv: list[str]) -> int:
         print(f"| {rung.name} | {n:,} | " + " | ".join(text) + " |", flush=True)
     print(json.dumps({"game": game, "players": players, "seed": seed, "rungs": out}))
     return 0
-
-
-class _Rung:
-    """The report's strong players as a rung (when the ladder has no rung of their budget)."""
-
-    kind = "search"
-
-    def __init__(self, name: str, budget: int):
-        self.name, self.budget = name, budget
 
 
 if __name__ == "__main__":

@@ -406,10 +406,14 @@ def _calibrate(plan, baseline: Played, games: int, seed: int, lineup, run_option
     calibration's far less."""
     games = max(games, baseline.games)
     (calib,) = plan.play([(Candidate(), games, seed, lineup)], run_options)
-    baseline.shift = tuple(
-        c / calib.games - b / baseline.games for c, b in zip(calib.seat_wins, baseline.seat_wins)
-    )
+    baseline.shift = _shift(calib, baseline)
     return calib
+
+
+def _shift(calib: Played, base: Played) -> tuple[float, ...]:
+    """The calibration's seat rates minus the rulebook's on the screening (or refining)
+    games: what every candidate played on those games is shifted by (Played.predicted)."""
+    return tuple(c / calib.games - b / base.games for c, b in zip(calib.seat_wins, base.seat_wins))
 
 
 def _screen(plan, groups, baseline, games, seed, budget, lineup, run_options, echo):
@@ -448,40 +452,42 @@ def _fresh(seed: int) -> int:
     return seed + 1 if seed < 2**64 - 1 else seed - 1
 
 
+def _simplest(p: Played) -> tuple:
+    """The order of simplicity: the fewest changes, then the smallest amounts."""
+    return (p.candidate.changes, p.candidate.total, p.predicted_gap)
+
+
+def _best(plays: list[Played], tolerance: float, n: int) -> list[Played]:
+    """The simplest play whose predicted gap is within the tolerance, then the smallest
+    predicted gaps, n in all."""
+    chosen = sorted((p for p in plays if p.predicted_gap <= tolerance), key=_simplest)[:1]
+    for p in sorted(plays, key=lambda p: (p.predicted_gap, p.candidate.total)):
+        if len(chosen) < n and all(p is not c for c in chosen):
+            chosen.append(p)
+    return chosen
+
+
 def _refine(plan, screened, calib, games, seed, lineup, tolerance, run_options, echo):
-    """The screening's best played again on more games of its seed (1/REFINE_SHARE of the
-    calibration's, at least the screening's): the simplest candidate whose predicted gap is
-    within the tolerance and the REFINE_TOP smallest predicted gaps, each predicted anew from
-    these games (a candidate's effect on 2,000 games is off by about a point: too coarse to
-    tell a fair candidate from its neighbours). The refined plays, shifted by the calibration."""
-    simple = lambda p: (p.candidate.changes, p.candidate.total, p.predicted_gap)  # noqa: E731
-    pick = sorted((p for p in screened if p.predicted_gap <= tolerance), key=simple)[:1]
-    for p in sorted(screened, key=lambda p: (p.predicted_gap, p.candidate.total)):
-        if len(pick) < REFINE_TOP + 1 and all(p is not c for c in pick):
-            pick.append(p)
+    """The screening's best (_best: REFINE_TOP and the simplest passing) played again on more
+    games of its seed (1/REFINE_SHARE of the calibration's, at least the screening's), each
+    predicted anew from these games (a candidate's effect on 2,000 games is off by about a
+    point: too coarse to tell a fair candidate from its neighbours). The refined plays,
+    shifted by the calibration."""
+    pick = _best(screened, tolerance, REFINE_TOP + 1)
     n = max(games, calib.games // REFINE_SHARE)
     if n == games:
         return pick
     items = [(Candidate(), n, seed, lineup)] + [(p.candidate, n, seed, lineup) for p in pick]
     base, *refined = plan.play(items, run_options)
-    shift = tuple(c / calib.games - b / n for c, b in zip(calib.seat_wins, base.seat_wins))
     for p in refined:
-        p.shift = shift
+        p.shift = _shift(calib, base)
     echo(f"  refined: the best {len(refined)} again on {n:,} games of the screening's seed")
     return refined
 
 
-def _finalists(screened: list[Played], tolerance: float) -> list[Candidate]:
-    """The candidates confirmed on fresh games, simplest first (the fewest changes, then the
-    smallest amounts): the simplest one whose predicted gap (Played.predicted_gap) is within
-    the tolerance, and the smallest predicted gaps, to CONFIRM_TOP in all."""
-    simple = lambda p: (p.candidate.changes, p.candidate.total, p.predicted_gap)  # noqa: E731
-    passing = sorted((p for p in screened if p.predicted_gap <= tolerance), key=simple)
-    chosen = passing[:1]
-    for p in sorted(screened, key=lambda p: (p.predicted_gap, p.candidate.total)):
-        if len(chosen) < CONFIRM_TOP and all(p is not c for c in chosen):
-            chosen.append(p)
-    return [p.candidate for p in sorted(chosen, key=simple)]
+def _finalists(refined: list[Played], tolerance: float) -> list[Candidate]:
+    """The candidates confirmed on fresh games (_best, CONFIRM_TOP of them), simplest first."""
+    return [p.candidate for p in sorted(_best(refined, tolerance, CONFIRM_TOP), key=_simplest)]
 
 
 def compensate_plan_levels(spec: Any, levels: list[str] | None, ladder: bool) -> list[str]:
