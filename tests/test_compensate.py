@@ -330,6 +330,7 @@ def test_the_default_fields_are_the_seat_fields_and_the_end_rules():
         "seat_chips",
         "seat_points",
         "seat_value",
+        "seat_tiebreak",
         "finish_round",
     ]
     # checked by default with the reference preset and the report's strong players

@@ -39,7 +39,9 @@ def test_the_defaults_are_the_rulebook_and_leave_the_rules_as_they_were():
     assert (rules.seat_chips, rules.seat_points, rules.seat_value) == ((), (), ())
     assert rules.finish_round
     resolved = spec.resolved(rules, 3)
-    assert not {"seat_chips", "seat_points", "seat_value", "finish_round"} & set(resolved)
+    assert not {"seat_chips", "seat_points", "seat_value", "seat_tiebreak", "finish_round"} & set(
+        resolved
+    )
     zeros = spec.resolve_rules([], {"seat_points": "0,0,0"}, None, 3)  # set, so shown
     assert spec.resolved(zeros, 3)["seat_points"] == [0, 0, 0]
     set_ = spec.resolve_rules([], {"seat_points": "0,1", "finish_round": "false"}, None, 3)
@@ -56,6 +58,7 @@ def test_the_defaults_are_the_rulebook_and_leave_the_rules_as_they_were():
         ({"seat_points": "0,0,0,1"}, "seat_points gives seat 3 an amount, but the game has 3"),
         ({"seat_points": "0,0,0,0,0"}, "seat_points gives 5 seats, the game has at most 4"),
         ({"seat_points": "0,99"}, "each value of seat_points must be -50 to 50"),
+        ({"seat_tiebreak": "0,10"}, "each value of seat_tiebreak must be 0 to 9"),
     ],
 )
 def test_impossible_compensation_is_one_sentence(overrides, why):
@@ -90,6 +93,41 @@ def test_treasure_value_breaks_ties_for_the_seat():
     assert 3 * se < after - before < point - before
 
 
+def test_a_tie_rank_gives_the_seat_its_shared_wins_and_nothing_else():
+    """seat_tiebreak: a game tied in treasures and value (a shared win under the rulebook) goes
+    to the highest tie rank among the tied seats; every other game keeps its winner, and the
+    scores and tie-breaks stay as they were (the same games)."""
+    spec, base = _rows(3, {})
+    _, ranked = _rows(3, {"seat_tiebreak": "0,2,1"})
+    for name in ("score_1", "tiebreak_1", "rounds"):
+        assert (_col(spec, ranked, name) == _col(spec, base, name)).all()
+    w0, w1 = _col(spec, base, "winner"), _col(spec, ranked, "winner")
+    m0, m1 = _col(spec, base, "win_mask"), _col(spec, ranked, "win_mask")
+    assert (w1[w0 >= 0] == w0[w0 >= 0]).all()
+    shared = w0 < 0
+    assert shared.mean() > 0.03  # enough shared wins with three `balanced` for the test
+    # the highest rank among the seats that shared: seat 1 when it shared, else seat 2
+    expect = np.where(m0 & 0b010, 1, np.where(m0 & 0b100, 2, 0))
+    assert (w1[shared] == expect[shared]).all()
+    assert (m1[shared] == 1 << expect[shared]).all()
+    before, se = _win_rate(spec, base, 1)
+    after, _ = _win_rate(spec, ranked, 1)
+    assert after - before > 3 * se
+
+
+def test_equal_tie_ranks_still_share_the_win():
+    spec, base = _rows(3, {}, games=2000)
+    _, same = _rows(3, {"seat_tiebreak": "1,1,1"}, games=2000)
+    for name in ("winner", "win_mask"):
+        assert (_col(spec, same, name) == _col(spec, base, name)).all()
+    _, two = _rows(3, {"seat_tiebreak": "0,1,1"}, games=2000)
+    m0, w2 = _col(spec, base, "win_mask"), _col(spec, two, "winner")
+    both = m0 & 0b110 == 0b110  # seats 1 and 2 tied: still shared
+    assert both.any() and (w2[both] == -1).all()
+    alone0 = (m0 & 0b001) & (m0 & 0b110 != 0)  # seat 0 tied with one rank-1 seat: it loses
+    assert (w2[alone0.astype(bool) & ~both] >= 1).all()
+
+
 def test_chips_at_the_start_help_the_seat_that_holds_them():
     spec, base = _rows(3, {}, games=8000)
     _, more = _rows(3, {"seat_chips": "0,3,0"}, games=8000)
@@ -116,6 +154,7 @@ def test_without_finishing_the_round_the_game_ends_with_the_turn():
 def test_checked_mode_stays_clean_with_compensation(players, variant):
     over = {
         "seat_points": ",".join(str(k - 1) for k in range(players)),
+        "seat_tiebreak": ",".join(str(k % 2) for k in range(players)),
         "finish_round": "false",
     }
     variants = [] if variant == "base" else [variant]
@@ -128,8 +167,10 @@ def test_checked_mode_stays_clean_with_compensation(players, variant):
 
 def test_the_trace_header_shows_the_compensation():
     spec = get_game(GAME)
-    rules, seats = resolve(GAME, 3, [], {"seat_chips": "0,0,1", "seat_points": "1"}, "balanced")
+    over = {"seat_chips": "0,0,1", "seat_points": "1", "seat_tiebreak": "0,1"}
+    rules, seats = resolve(GAME, 3, [], over, "balanced")
     tr = spec.replay(rules, 3, seats, SEED, 0, rotate=False, checked=True)
     assert tr.header["rules"]["seat_chips"] == [0, 0, 1]
+    assert tr.header["rules"]["seat_tiebreak"] == [0, 1]
     assert tr.header["rules"]["seat_points"] == [1]
     assert tr.turns[0]["state"]["chips"][:3] == [0, 0, 1]

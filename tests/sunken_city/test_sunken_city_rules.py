@@ -616,8 +616,24 @@ def test_scoring(scoring, banked, winner):
     E.scores(g.s, g.r, score, tb)
     w, mask = winners_by_score(int(g.r[0]), score, tb)
     assert w == winner
+    assert E.winners(g.s, g.r, score, tb) == (w, mask)  # the game's hook, no tie ranks
     if winner == -1:
         assert mask == 0b011
+
+
+@pytest.mark.parametrize(
+    "ranks,winner,mask",
+    [("0,1,0", 1, 0b010), ("1,0,2", 0, 0b001), ("1,1,0", -1, 0b011), ("0,0,5", -1, 0b011)],
+)
+def test_a_tie_in_both_goes_to_the_highest_tie_rank(ranks, winner, mask):
+    """seat_tiebreak (a designer's addition): seats 0 and 1 tie in treasures and value; the
+    higher tie rank among them wins, equal ranks share; seat 2 (not tied) gets nothing."""
+    rules = SunkenCityRules(seat_tiebreak=tuple(int(x) for x in ranks.split(",")))
+    g = Game(EMPTY, rules=rules, treasures={0: {1: BANKED, 4: BANKED}, 1: {2: BANKED, 3: BANKED}})
+    score = np.zeros(4, dtype=np.int64)
+    tb = np.zeros(4, dtype=np.int64)
+    E.scores(g.s, g.r, score, tb)
+    assert E.winners(g.s, g.r, score, tb) == (winner, mask)
 
 
 # ------------------------------------------------------------------------------ action order

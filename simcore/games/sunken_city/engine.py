@@ -1,6 +1,6 @@
 """Sunken City rules as compiled kernels, part 1: error codes, accessors of the flat state,
 the trace records, setup, the street stacks, the pieces' connections, the advanced game's phase
-switches, and scores (the winners: simcore.frame.skeleton.winners_by_score).
+switches, scores and winners.
 
 The rules are split over the engine modules in one import direction: engine.py (this module)
 -> engine_raising.py (action blocks, raising streets and houses) -> engine_moves.py (the
@@ -20,6 +20,7 @@ tr = trace buffer (int32, state.py), x = scratch (int64, state.py), rng = uint64
 from __future__ import annotations
 
 from simcore.frame.jit import kernel
+from simcore.frame.skeleton import winners_by_score
 from simcore.frame.tracebuf import trace_kernels
 from simcore.games.sunken_city import board as B
 from simcore.games.sunken_city import rules as R
@@ -359,7 +360,7 @@ def end_sinking(s, r, tr):
 
 
 # ---------------------------------------------------------------------------------------
-# Scores (seed 000, "End of Game"); the winners: simcore.frame.skeleton.winners_by_score
+# Scores and winners (seed 000, "End of Game")
 
 
 @kernel
@@ -382,3 +383,28 @@ def scores(s, r, score, tiebreak):
         else:
             score[seat] = val + r[R.R_SEAT_POINTS + seat]
             tiebreak[seat] = 0
+
+
+@kernel
+def winners(s, r, score, tiebreak):
+    """(winner seat or -1 for a shared win, bitmask of the seats sharing first place): the
+    rulebook's order (simcore.frame.skeleton.winners_by_score: the most treasures, then the
+    values, else a shared win); the compensation seat_tiebreak then gives a tie in both to the
+    highest tie rank among the tied seats (equal ranks still share it). At the default (every
+    rank 0) nothing changes."""
+    w, mask = winners_by_score(r[R.P_PLAYERS], score, tiebreak)
+    if w >= 0:
+        return w, mask
+    top = -1
+    for seat in range(r[R.P_PLAYERS]):
+        if (mask >> seat) & 1 and r[R.R_SEAT_TIE + seat] > top:
+            top = r[R.R_SEAT_TIE + seat]
+    best = -1
+    ranked = 0
+    n = 0
+    for seat in range(r[R.P_PLAYERS]):
+        if (mask >> seat) & 1 and r[R.R_SEAT_TIE + seat] == top:
+            ranked |= 1 << seat
+            best = seat
+            n += 1
+    return (best if n == 1 else -1), ranked

@@ -17,6 +17,7 @@ from simcore.games.sunken_city.engine import (
     snapshot,
     treasure,
     treasure_value,
+    winners,
 )
 from simcore.games.sunken_city.engine import setup as deal
 from simcore.games.sunken_city.engine_invariants import check_invariants
@@ -139,6 +140,7 @@ CONTRACT = GameContract.declare(
     ROW,
     StateFields.of(state, trace_full=ERR_TRACE),
     (setup, play_turn, check_invariants, snapshot, scores, record, standing, length, derived),
+    winners,
     (search_options, search_play, search_eval),
     x_size=X_SIZE,
     xf_size=XF_SIZE,

@@ -136,17 +136,23 @@ class SunkenCityRules(RulesBase, game="sunken-city", players=(2, MAX_PLAYERS)):
     seat_value: tuple[int, ...] = in_range((), 0, 50)
     """compensation: treasure value added to each seat's banked treasures at the end, seat 0
     first: the tie-break under 'count' (a finer step than a point), the score under 'value'"""
+    seat_tiebreak: tuple[int, ...] = in_range((), 0, 9)
+    """compensation: each seat's tie rank, seat 0 first: seats still tied at the end (the same
+    score and the same tie-break) do not share the win, the highest rank among them wins
+    (equal ranks share it), e.g. 0,1,2: a finer step than a treasure value"""
     finish_round: bool = True
     """when an end condition occurs the round is finished (the rulebook); false: the game ends
     with the turn in which it occurs (a designer's alternative)"""
 
-    ADDITIONS = ("seat_chips", "seat_points", "seat_value", "finish_round")
-    SEAT_FIELDS = ("seat_chips", "seat_points", "seat_value")
-    SEAT_SEARCH = {"seat_chips": 2, "seat_points": 1, "seat_value": 8}
+    ADDITIONS = ("seat_chips", "seat_points", "seat_value", "seat_tiebreak", "finish_round")
+    SEAT_FIELDS = ("seat_chips", "seat_points", "seat_value", "seat_tiebreak")
+    SEAT_SEARCH = {"seat_chips": 2, "seat_points": 1, "seat_value": 8, "seat_tiebreak": 2}
     SEAT_WORDS = {
         "seat_chips": "starts with {n} water-spirit chip{s}",
         "seat_points": "scores {n} point{s} more at the end",
         "seat_value": "adds {n} to the value of its treasures at the end",
+        "seat_tiebreak": "has tie rank {n} (seats tied in treasures and value: the highest rank "
+        "wins)",
     }
     END_RULES = {
         "finish_round": (
@@ -370,7 +376,8 @@ R_SPOTS = R_HOUSE_SQ + N_SQUARES  # [144 x 2] street spots: two edge-adjacent no
 R_SEAT_CHIPS = R_SPOTS + 2 * 2 * SIZE * (SIZE - 1)  # [4] chips each seat starts with
 R_SEAT_POINTS = R_SEAT_CHIPS + MAX_PLAYERS  # [4] points added to each seat's final score
 R_SEAT_VALUE = R_SEAT_POINTS + MAX_PLAYERS  # [4] treasure value added to each seat's banked
-RULES_SIZE = R_SEAT_VALUE + MAX_PLAYERS
+R_SEAT_TIE = R_SEAT_VALUE + MAX_PLAYERS  # [4] tie rank of each seat (a tie in both: highest)
+RULES_SIZE = R_SEAT_TIE + MAX_PLAYERS
 
 # Square kinds.
 LIGHT, DARK, CENTRE = 0, 1, 2
@@ -403,6 +410,7 @@ def pack(rules: SunkenCityRules, players: int) -> np.ndarray:
     r[R_SEAT_CHIPS : R_SEAT_CHIPS + players] = rules.seat_values("seat_chips", players)
     r[R_SEAT_POINTS : R_SEAT_POINTS + players] = rules.seat_values("seat_points", players)
     r[R_SEAT_VALUE : R_SEAT_VALUE + players] = rules.seat_values("seat_value", players)
+    r[R_SEAT_TIE : R_SEAT_TIE + players] = rules.seat_values("seat_tiebreak", players)
     flat = rules.board.replace("/", "")
     r[P_CENTRE] = flat.index("C")
     r[P_N_CARDS] = len(rules.cards)
