@@ -62,13 +62,15 @@ def compensation_words(run: Any, cand: Any, spec_words: dict[str, str]) -> str:
     rule = [spec_words.get(k, f"{k} = {v}") for k, v in getattr(cand, "rule", ())]
     if not cand.field and not rule:
         return "no compensation (the rulebook as it is)"
-    template = spec_words.get(cand.field, f"gets {{n}} ({cand.field})")
+    words = spec_words.get(cand.field, f"gets {{n}} ({cand.field})")
+    template, _, note = words.partition("|")  # 'per seat|said once after the seats'
     parts = [
         f"seat {s} " + template.format(n=a, s="" if a == 1 else "s")
         for s, a in enumerate(cand.amounts)
         if a
     ]
-    return "; ".join(rule + ([" and ".join(parts)] if parts else []))
+    said = " and ".join(parts) + (f" ({note})" if parts and note else "")
+    return "; ".join(rule + ([said] if parts else []))
 
 
 def rates(p: Any) -> list[float]:

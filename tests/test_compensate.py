@@ -65,6 +65,17 @@ def test_the_sentence_is_what_a_rulebook_prints():
         "seat 0 starts with 1 water-spirit chip"
     )
     assert compensation_words(run, Candidate(), words).startswith("no compensation")
+    # a field whose words say a rule once after the seats (after '|'): Sunken City's tie ranks
+    from simcore.games.sunken_city.rules import SunkenCityRules
+
+    tie = Candidate("seat_tiebreak", (0, 1, 2), (("finish_round", "false"),))
+    ends = {k: w for k, (_, w) in SunkenCityRules.END_RULES.items()}
+    said = compensation_words(run, tie, {**words, **SunkenCityRules.SEAT_WORDS, **ends})
+    assert said == (
+        "the game ends with the turn in which an end condition occurs (the round is not "
+        "finished); seat 1 has tie rank 1 and seat 2 has tie rank 2 (of the players still tied "
+        "in treasures and value, the highest tie rank wins; the others have rank 0)"
+    )
 
 
 SMALL = (

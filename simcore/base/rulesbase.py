@@ -42,7 +42,8 @@ class RulesBase:
     ADDITIONS: ClassVar[tuple[str, ...]] = ()
     # the additions that give each seat its own amount (tuples, seat 0 first): compensation;
     # SEAT_SEARCH: the largest amount `balance compensate` gives a seat by default; SEAT_WORDS:
-    # what a rulebook prints, '{n}' the amount, '{s}' 's' when it is not 1
+    # what a rulebook prints, '{n}' the amount, '{s}' 's' when it is not 1; after a '|', what
+    # is said once after the seats
     SEAT_FIELDS: ClassVar[tuple[str, ...]] = ()
     SEAT_SEARCH: ClassVar[dict[str, int]] = {}
     SEAT_WORDS: ClassVar[dict[str, str]] = {}

@@ -151,8 +151,8 @@ class SunkenCityRules(RulesBase, game="sunken-city", players=(2, MAX_PLAYERS)):
         "seat_chips": "starts with {n} water-spirit chip{s}",
         "seat_points": "scores {n} point{s} more at the end",
         "seat_value": "adds {n} to the value of its treasures at the end",
-        "seat_tiebreak": "has tie rank {n} (seats tied in treasures and value: the highest rank "
-        "wins)",
+        "seat_tiebreak": "has tie rank {n}|of the players still tied in treasures and value, "
+        "the highest tie rank wins; the others have rank 0",
     }
     END_RULES = {
         "finish_round": (
