@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 import cli
 from analysis.compensation import FAIR, UNDECIDED, UNFAIR, compensation_words, fair_status
-from simcore.studies.compensate import Candidate, Played, field_candidates
+from simcore.studies.compensate import Candidate, Played, dense_ranks, field_candidates
 from tests.conftest import run_main
 
 runner = CliRunner()
@@ -37,6 +37,12 @@ def test_candidates_are_every_vector_with_a_seat_at_zero_simplest_first():
     assert said == ["0,0,1", "0,1,0", "1,0,0", "0,1,1", "1,0,1", "1,1,0"]
     assert len(field_candidates("seat_value", 3, 8)) == 9**3 - 8**3 - 1  # not all zero
     assert all(min(x.amounts) == 0 < max(x.amounts) for x in field_candidates("f", 4, 2))
+    # a tie rank: one vector an order of the seats (12 orders of 3 seats, not all level)
+    ranks = [c.amounts for c in field_candidates("seat_tiebreak", 3, 2, ranks=True)]
+    assert len(ranks) == 12 == len(set(ranks))
+    assert (0, 1, 1) in ranks and (0, 2, 2) not in ranks and (0, 1, 2) in ranks
+    assert (0, 0, 1) in ranks and (1, 2, 0) in ranks and (0, 2, 1) in ranks
+    assert dense_ranks((0, 2, 2)) == (0, 1, 1) and dense_ranks((2, 0, 2)) == (1, 0, 1)
 
 
 def test_fair_means_every_pair_within_the_tolerance_with_95_percent_confidence():

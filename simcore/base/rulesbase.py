@@ -47,6 +47,9 @@ class RulesBase:
     SEAT_FIELDS: ClassVar[tuple[str, ...]] = ()
     SEAT_SEARCH: ClassVar[dict[str, int]] = {}
     SEAT_WORDS: ClassVar[dict[str, str]] = {}
+    # SEAT_RANKS: the seat fields of which only the order of the seats' amounts counts (a tie
+    # rank): `balance compensate` tries one amount vector an order (0,2,2 is 0,1,1)
+    SEAT_RANKS: ClassVar[tuple[str, ...]] = ()
     # END_RULES: the designer's alternatives to the rulebook's end of the game that `balance
     # compensate --field NAME` tries, alone and with each seat field's amounts: field -> (the
     # value that changes the rule, the rule in the words a rulebook prints)

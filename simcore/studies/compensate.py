@@ -163,6 +163,7 @@ class Group:
     top: int
     rule: tuple[tuple[str, str], ...]
     cands: list[Candidate]
+    ranks: bool = False  # only the order of the seats' amounts counts (SEAT_RANKS)
 
 
 @dataclass
@@ -202,15 +203,23 @@ def seat_fields(spec: Any) -> list[str]:
     return list(getattr(spec.rules_cls, "SEAT_FIELDS", ()))
 
 
-def field_candidates(name: str, players: int, top: int) -> list[Candidate]:
+def field_candidates(name: str, players: int, top: int, ranks: bool = False) -> list[Candidate]:
     """Every amount vector of 0..top per seat with at least one seat at 0 and one not, ordered
-    by the seats changed, then the total amount."""
+    by the seats changed, then the total amount. ranks: a field of which only the seats' order
+    counts (SEAT_RANKS, a tie rank): one vector an order, its smallest (dense ranks 0, 1, ...)."""
     out = [
         Candidate(name, v)
         for v in itertools.product(range(top + 1), repeat=players)
-        if min(v) == 0 and max(v) > 0
+        if min(v) == 0 and max(v) > 0 and (not ranks or v == dense_ranks(v))
     ]
     return sorted(out, key=lambda c: (c.seats_changed, c.total, c.amounts))
+
+
+def dense_ranks(v: tuple[int, ...]) -> tuple[int, ...]:
+    """The smallest amounts in the same order as v: each amount's place among v's distinct
+    amounts (0, 2, 2 -> 0, 1, 1)."""
+    order = sorted(set(v))
+    return tuple(order.index(a) for a in v)
 
 
 class PlayJob(Job):
@@ -349,6 +358,8 @@ def _optuna_search(plan, g: Group, favoured, shift, games, seed, budget, lineup,
             0 if s == favoured else trial.suggest_int(f"seat{s}", 0, g.top)
             for s in range(plan.players)
         )
+        if g.ranks:
+            v = dense_ranks(v)
         cand = Candidate(g.field, v, g.rule)
         if max(v) == 0 or not _valid(plan, [cand])[0]:
             study.tell(trial, 1e9)
@@ -369,17 +380,20 @@ def _groups(plan: _Plan, chosen: list[str], max_amount: int | None):
     skipped: dict[str, str] = {}
     ends = getattr(plan.spec.rules_cls, "END_RULES", {})
     seats = [c for c in chosen if c not in ends]
-    wanted = [Group(f, f, max_amount or plan.spec.rules_cls.SEAT_SEARCH[f], (), []) for f in seats]
+    cls = plan.spec.rules_cls
+    wanted = [
+        Group(f, f, max_amount or cls.SEAT_SEARCH[f], (), [], f in cls.SEAT_RANKS) for f in seats
+    ]
     per_seat = list(wanted)
     for name in [c for c in chosen if c in ends]:
         rule = ((name, ends[name][0]),)
         wanted.append(Group(name, "", 0, rule, [Candidate(rule=rule)]))
-        wanted += [Group(f"{name}+{g.field}", g.field, g.top, rule, []) for g in per_seat]
+        wanted += [Group(f"{name}+{g.field}", g.field, g.top, rule, [], g.ranks) for g in per_seat]
     for g in wanted:
         if g.field:
             g.cands = [
                 Candidate(g.field, c.amounts, g.rule)
-                for c in field_candidates(g.field, plan.players, g.top)
+                for c in field_candidates(g.field, plan.players, g.top, g.ranks)
             ]
         g.cands, why = _valid(plan, g.cands)
         if g.cands:

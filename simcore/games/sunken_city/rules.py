@@ -147,6 +147,7 @@ class SunkenCityRules(RulesBase, game="sunken-city", players=(2, MAX_PLAYERS)):
     ADDITIONS = ("seat_chips", "seat_points", "seat_value", "seat_tiebreak", "finish_round")
     SEAT_FIELDS = ("seat_chips", "seat_points", "seat_value", "seat_tiebreak")
     SEAT_SEARCH = {"seat_chips": 2, "seat_points": 1, "seat_value": 8, "seat_tiebreak": 2}
+    SEAT_RANKS = ("seat_tiebreak",)
     SEAT_WORDS = {
         "seat_chips": "starts with {n} water-spirit chip{s}",
         "seat_points": "scores {n} point{s} more at the end",
