@@ -8,9 +8,10 @@ played with every rung's player in every seat, on the same games of one seed, an
         "seat_value=3,4,0" "finish_round=false;seat_value=0,1,2"
 
 The games a rung: 20,000 for the presets; for `search` at budget B, 48,000 / B (at least 400),
-so that each rung costs about the same. Prints a markdown table: the rung, its games, and for
-each compensation the seat win rates and its status, and writes it as JSON on stdout's last
-line.
+so that each rung costs about the same; `--rung NAME` (repeatable) plays only those rungs (any
+ladder rung or `search:budget=B`), `--games N` that many games a rung. Prints a markdown
+table: the rung, its games, and for each compensation the seat win rates and its status, and
+writes it as JSON on stdout's last line.
 """
 
 from __future__ import annotations
@@ -34,6 +35,14 @@ def main(argv: list[str]) -> int:
     from simcore.studies.compensate import TOLERANCE, Candidate, _Plan
     from simcore.studies.ladder import ladder_rungs, strong_policy
 
+    only, games = [], 0
+    while "--rung" in argv or "--games" in argv:
+        i = argv.index("--rung") if "--rung" in argv else argv.index("--games")
+        if argv[i] == "--rung":
+            only.append(argv[i + 1])
+        else:
+            games = int(argv[i + 1])
+        del argv[i : i + 2]
     game, players, seed = argv[0], int(argv[1]), int(argv[2])
     spec = get_game(game)
     cands = []
@@ -49,11 +58,17 @@ def main(argv: list[str]) -> int:
     if strong and strong not in {r.name for r in rungs}:  # the report's strong players too
         *rungs, added = ladder_rungs(spec, policies=[strong])
         rungs.insert(next(i for i, r in enumerate(rungs) if r.kind == "search"), added)
+    if only:  # the ladder's own rungs by name, any other player added as a rung
+        named = {r.name: r for r in rungs}
+        extra = [n for n in only if n not in named]
+        if extra:
+            named.update({r.name: r for r in ladder_rungs(spec, policies=extra)[-len(extra) :]})
+        rungs = [named[n] for n in only]
     out = []
     print("| rung | games | " + " | ".join(c.label for c in cands) + " |")
     print("|---|---|" + "---|" * len(cands))
     for rung in rungs:
-        n = games_for(rung)
+        n = games or games_for(rung)
         lineup = ",".join([rung.name] * players)
         played = plan.play([(c, n, seed, lineup) for c in cands], {})
         cells = []
