@@ -27,26 +27,26 @@ def games_for(rung) -> int:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) < 4:
-        print(__doc__)
-        return 2
+    import argparse
+
     from analysis.compensation import fair_status, rates
     from simcore.frame.registry import get_game
     from simcore.studies.compensate import TOLERANCE, Candidate, _Plan
     from simcore.studies.ladder import ladder_rungs, strong_policy
 
-    only, games = [], 0
-    while "--rung" in argv or "--games" in argv:
-        i = argv.index("--rung") if "--rung" in argv else argv.index("--games")
-        if argv[i] == "--rung":
-            only.append(argv[i + 1])
-        else:
-            games = int(argv[i + 1])
-        del argv[i : i + 2]
-    game, players, seed = argv[0], int(argv[1]), int(argv[2])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("game")
+    ap.add_argument("players", type=int)
+    ap.add_argument("seed", type=int)
+    ap.add_argument("compensation", nargs="+")
+    ap.add_argument("--rung", action="append", default=[])
+    ap.add_argument("--games", type=int, default=0)
+    args = ap.parse_args(argv)
+    game, players, seed = args.game, args.players, args.seed
+    only, games = args.rung, args.games
     spec = get_game(game)
     cands = []
-    for text in argv[3:]:
+    for text in args.compensation:
         over = {} if text == "none" else dict(kv.split("=", 1) for kv in text.split(";"))
         rule = tuple((k, v) for k, v in over.items() if k not in spec.rules_cls.SEAT_FIELDS)
         seat = [(k, v) for k, v in over.items() if k in spec.rules_cls.SEAT_FIELDS]

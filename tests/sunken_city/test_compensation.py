@@ -124,8 +124,9 @@ def test_equal_tie_ranks_still_share_the_win():
     m0, w2 = _col(spec, base, "win_mask"), _col(spec, two, "winner")
     both = m0 & 0b110 == 0b110  # seats 1 and 2 tied: still shared
     assert both.any() and (w2[both] == -1).all()
-    alone0 = (m0 & 0b001) & (m0 & 0b110 != 0)  # seat 0 tied with one rank-1 seat: it loses
-    assert (w2[alone0.astype(bool) & ~both] >= 1).all()
+    # seat 0 tied with one rank-1 seat: it loses
+    alone0 = (m0 & 0b001).astype(bool) & (m0 & 0b110 != 0) & ~both
+    assert alone0.any() and (w2[alone0] >= 1).all()
 
 
 def test_chips_at_the_start_help_the_seat_that_holds_them():
