@@ -122,7 +122,7 @@ def test_curve_point_interval_and_fair_share():
 
 
 def test_curve_budgets_follow_the_default_budget():
-    assert bench.curve_budgets(bench.get_game("sunken-city")) == [4, 16, 64]
+    assert bench.curve_budgets(bench.get_game("sunken-city")) == [2, 7, 28]
     assert bench.curve_budgets(bench.get_game("sunken-treasure")) == [64, 256, 1024]
 
 
@@ -155,8 +155,8 @@ def test_run_curve_lineups_and_ratios(monkeypatch):
     res = bench.run_curve("sunken-city", games=100, echo=lines.append)["sunken-city"]
     assert res["players"] == 3 and res["reference"] == "balanced"
     assert ("balanced,balanced,balanced", 2000) in calls
-    assert ("search:budget=16,balanced,balanced", 100) in calls
-    assert [p["budget"] for p in res["points"]] == [4, 16, 64]
+    assert ("search:budget=7,balanced,balanced", 100) in calls
+    assert [p["budget"] for p in res["points"]] == [2, 7, 28]
     assert res["points"][0]["cost_ratio"] == pytest.approx(50.0)
     assert res["points"][0]["win_rate"] == 0.5 and len(lines) == 3
 

@@ -351,7 +351,7 @@ def test_the_default_fields_are_the_seat_fields_and_the_end_rules():
         "finish_round",
     ]
     # checked by default with the reference preset and the report's strong players
-    assert compensate_plan_levels(spec, None, False) == ["balanced", "search:budget=4"]
+    assert compensate_plan_levels(spec, None, False) == ["balanced", "search:budget=1"]
 
 
 def test_a_level_where_the_recommendation_is_not_fair_gets_a_search_of_its_own():
@@ -361,10 +361,10 @@ def test_a_level_where_the_recommendation_is_not_fair_gets_a_search_of_its_own()
     from analysis.compensation import analyse, text_lines
     from simcore.studies.compensate import run_compensate
 
-    strong = "search:budget=2"
+    strong = "search:budget=2,start=0"  # searching from the first round, as before #37
     kw = dict(confirm_games=2000, level_games=400, level_screen_games=100, level_budget=4)
     kw.update(fields=["seat_points", "finish_round"], max_amount=1, seed=5, threads=2)
-    stronger = "search:budget=8"
+    stronger = "search:budget=8,start=0"
     run = run_compensate(
         "sunken-city", 3, 300, levels=["balanced", strong, stronger], judge=fair_status, **kw
     )

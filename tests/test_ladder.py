@@ -84,11 +84,11 @@ def test_default_rungs_double_up_to_four_times_the_default_budget():
         "greedy",
         "cautious",
         "aggressive",
-        "search:budget=16",
-        "search:budget=32",
-        "search:budget=64",
-        "search:budget=128",
-        "search:budget=256",
+        "search:budget=7",
+        "search:budget=14",
+        "search:budget=28",
+        "search:budget=56",
+        "search:budget=112",
     ]
     st = sl.ladder_rungs(GAMES["sunken-treasure"], search_rungs=3)
     assert [r.budget for r in st if r.kind == "search"] == [1024, 2048, 4096]

@@ -100,6 +100,7 @@ STATE_NAMES = {
     "end_error": "END_ERROR",
     "game_end": "A_GAME_END",
     "turn": "S_TURN",
+    "round": "S_ROUND",
 }
 
 
@@ -116,6 +117,7 @@ class StateFields:
     game_end: int  # the kind of the trace's game-end record
     trace_full: int  # the error code of a full trace buffer
     turn: int = -1  # the turn counter (for the default `length`; -1: the game gives `length`)
+    round: int = -1  # the round counter, 0-based (the search's `start`; -1: the game has none)
 
     @classmethod
     def of(cls, state: Any, trace_full: int) -> StateFields:
@@ -123,12 +125,17 @@ class StateFields:
         docs/adding-a-game.md (STATE_SIZE, S_SEAT, S_TURN, S_END_REASON, S_GAME_OVER, S_ERROR,
         END_ERROR, A_GAME_END), and the engine's error code of a full trace buffer. A name
         the module lacks is one ContractError naming the module and the name."""
-        names = {k: n for k, n in STATE_NAMES.items() if k != "turn"}
+        names = {k: n for k, n in STATE_NAMES.items() if k not in ("turn", "round")}
         missing = [n for n in names.values() if not hasattr(state, n)]
         if missing:
             raise ContractError(f"{state.__name__}: the state module has no {', '.join(missing)}")
         values = {k: int(getattr(state, n)) for k, n in names.items()}
-        return cls(**values, trace_full=int(trace_full), turn=int(getattr(state, "S_TURN", -1)))
+        return cls(
+            **values,
+            trace_full=int(trace_full),
+            turn=int(getattr(state, "S_TURN", -1)),
+            round=int(getattr(state, "S_ROUND", -1)),
+        )
 
     def constants(self) -> dict[str, int]:
         """The names the driver's templates read (simcore.frame.skeleton, bound per game): the

@@ -72,7 +72,8 @@ P_HORIZON = 1
 P_BASE = 2  # the base player's policy id
 P_LEAD = 3
 P_Z = 4
-N_PARAMS = 5
+P_START = 5
+N_PARAMS = 6
 
 # the weights a user sets, in the order they follow the base player's weights in a search
 # seat's weight vector: name -> (default, low, high, whole, description)
@@ -88,14 +89,22 @@ PARAMS: dict[str, tuple[float, float, float, bool, str]] = {
         "0: sequential halving; > 0: keep the base player's choice unless another candidate "
         "beats it by this many standard errors (paired)",
     ),
+    "start": (
+        0.0,
+        0.0,
+        10_000.0,
+        True,
+        "the first round (0-based) in which the seat searches; before it, it plays as its "
+        "base player (games without rounds: turns / players)",
+    ),
 }
 
 
 def row_tail(values: tuple[float, ...], base_id: int) -> list[float]:
     """The last N_PARAMS columns of a search seat's weight row, from the values of PARAMS
     (in their order) and the base player's id."""
-    budget, horizon, lead, z = values
-    return [budget, horizon, float(base_id), lead, z]
+    budget, horizon, lead, z, start = values
+    return [budget, horizon, float(base_id), lead, z, start]
 
 
 def x_tail(x_base: int, state_size: int, max_players: int) -> int:
@@ -196,6 +205,15 @@ def search_turn(s, r, tr, seat, pols, wts, rng, checked, x, xf, tab):  # pragma:
     return err
 
 
+def search_round(s, r):  # pragma: no cover - compiled
+    """The round under way (0-based): the game's round counter, or turns / players."""
+    if S_ROUND >= 0:  # noqa: F821
+        return s[S_ROUND]  # noqa: F821
+    if S_TURN >= 0:  # noqa: F821
+        return s[S_TURN] // r[0]  # noqa: F821
+    return 0
+
+
 def search_decision(s, r, tr, seat, pols, wts, rng, checked, x, xf, tab):  # pragma: no cover
     """One decision of the `search` seat (the turn's first, or the one search_more found):
     its candidates estimated by simulation, the best played in the real game."""
@@ -203,6 +221,9 @@ def search_decision(s, r, tr, seat, pols, wts, rng, checked, x, xf, tab):  # pra
     budget = int(wts[seat, w0 + P_BUDGET])
     base = int(wts[seat, w0 + P_BASE])
     z = wts[seat, w0 + P_Z]
+    start = int(wts[seat, w0 + P_START])
+    if start > 0 and search_round(s, r) < start:  # not yet searching: the base player
+        budget = 0
     n = game_search_options(s, r, seat, x, XS_OPTS) if budget > 0 else 0  # noqa: F821
     if n <= 1:
         if n == 1:
@@ -340,7 +361,7 @@ def no_more(s, r, seat, turn):  # pragma: no cover - compiled
     return False
 
 
-TEMPLATES = (search_value, simulate, halving, paired, search_decision, search_turn)
+TEMPLATES = (search_value, simulate, halving, paired, search_round, search_decision, search_turn)
 DEFAULT_HOOKS: dict[str, Any] = {
     "search_hide": kernel(no_hide),
     "search_more": kernel(no_more),

@@ -386,6 +386,7 @@ _TEMPLATES: tuple[tuple[Callable, Callable], ...] = (
     (search.simulate, kernel),
     (search.halving, kernel),
     (search.paired, kernel),
+    (search.search_round, kernel),
     (search.search_decision, kernel),
     (search.search_turn, kernel),
     (no_search_turn, kernel),

@@ -84,6 +84,38 @@ def test_the_budget_changes_the_decisions(game):
 
 
 @pytest.mark.parametrize("game", SEARCH_GAMES)
+def test_start_plays_the_base_player_before_its_round(game):
+    """start=k: before round k the seat plays as its base player, so a start beyond every
+    game's end is the base player, game for game; a start in the game searches (other games than
+    the base player's, and other than searching from the first round), legal in checked
+    mode and the same for any threads and chunking."""
+    spec = get_game(game)
+    players = max(spec.min_players, 2)
+    base = spec.policies["search"].base
+    rows = {}
+    for first in (
+        "search:budget=16,start=10000",
+        "search:budget=16,start=3",
+        "search:budget=16,start=0",
+        base,
+    ):
+        rules, seats = resolve(game, players, policy=",".join([first] + [base] * (players - 1)))
+        rows[first] = play_rows(game, players, rules, seats, 8, 0, 20, False, False)
+    assert np.array_equal(rows["search:budget=16,start=10000"], rows[base])
+    assert not np.array_equal(rows["search:budget=16,start=3"], rows[base])
+    assert not np.array_equal(rows["search:budget=16,start=3"], rows["search:budget=16,start=0"])
+    policy = ",".join(["search:budget=6,start=1", *(spec.presets * players)[: players - 1]])
+    rules, seats = resolve(game, players, policy=policy)
+    check_rows(
+        game, players, play_rows(game, players, rules, seats, 3, 0, 6, True, True), 0, players
+    )
+    kw = dict(seed=19, keep_rows=True, policies=policy, rotate_seats=True)
+    one = simulate(game, players, 8, threads=1, **kw)
+    two = simulate(game, players, 8, threads=TWO_THREADS, chunk_size=3, **kw)
+    assert one.rows.equals(two.rows)
+
+
+@pytest.mark.parametrize("game", SEARCH_GAMES)
 def test_cut_simulations_are_legal_and_deterministic(game):
     """A horizon (a cut simulation valued by the game's search_eval, or by its scores so far)
     plays legal games in checked mode, the same for any threads and chunking."""
