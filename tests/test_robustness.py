@@ -195,7 +195,7 @@ def test_json_shape_and_the_seat_verdict(reading, monkeypatch, capsys, tmp_path)
     names = [s["name"] for s in js["settings"]]
     spec = get_game("sunken-city")
     assert names[: len(spec.presets)] == spec.presets
-    assert {"mixed", "search:budget=16", "search:budget=64", reading, "my-cards"} <= set(names)
+    assert {"mixed", "search:budget=7", "search:budget=28", reading, "my-cards"} <= set(names)
     search = [s for s in js["settings"] if s["name"].startswith("search")]
     assert [s["games"] for s in search] == [4, 2] and all(len(s["arms"]) == 1 for s in search)
     for s in js["settings"]:

@@ -105,7 +105,7 @@ def test_search_beats_its_base_player():
             GAME,
             3,
             300,
-            policies=f"search:budget={budget},base=stop-at-value,target=0,{weak},{weak}",
+            policies=f"search:budget={budget},start=0,base=stop-at-value,target=0,{weak},{weak}",
             seed=1,
             rotate_seats=True,
         )
