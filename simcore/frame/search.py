@@ -18,6 +18,11 @@ candidates are compared on the same dice and draws and their difference is far l
 their values. The chosen candidate is then played in the real game, completed by the base
 player, on the real random stream.
 
+`start` K: in rounds 0 to K - 1 (the game's S_ROUND, else turns / players) the seat plays as
+its base player and draws nothing for the search; from round K it searches. A game's outcome is
+mostly decided late, so the first rounds' simulations (the longest) decide least: Sunken City,
+Sunken Treasure and Secrets of the Sea skip them by default (issue #37, docs/performance.md).
+
 The weight row of a `search` seat is the base player's own weight vector, and in its last
 N_PARAMS columns the search's parameters (P_*; GameSpec.policy_arrays puts them there): so a
 simulation plays a `search` seat with its own row, as the base player. The search's working

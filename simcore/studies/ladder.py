@@ -93,8 +93,9 @@ STRONG_BUDGET_SHARE = 16
 
 def strong_policy(spec: Any, strong: str | None = None) -> str | None:
     """The strong players of the report: --strong, else `search` at 1/16 of the game's default
-    budget (Sunken City: 4 simulations a decision; the strongest rung of the ladder that a
-    report can afford in its time: docs/skill.md), or None for a game without decisions."""
+    budget (Sunken City: budget 1, from the second round, with the game's other search
+    defaults; the strongest rung of the ladder that a report can afford in its time:
+    docs/skill.md), or None for a game without decisions."""
     if strong:
         return strong
     if "search" not in spec.policies:
