@@ -127,8 +127,8 @@ class GameSpec:
                 "search",
                 search.SEARCH_ID,
                 f"Monte Carlo evaluation of candidate turns, completed and simulated by the base "
-                f"player (default {base.name}); weights budget, horizon, lead, z, start, base=NAME "
-                "and the base player's own",
+                f"player (default {base.name}); weights budget, horizon, lead, z, start, stop, "
+                "base=NAME and the base player's own",
                 _search_weights(base, self.search_defaults),
                 base.name,
             )

@@ -384,6 +384,7 @@ _TEMPLATES: tuple[tuple[Callable, Callable], ...] = (
     (rounds_begun, kernel),
     (search.search_value, kernel),
     (search.simulate, kernel),
+    (search.decided, kernel),
     (search.halving, kernel),
     (search.paired, kernel),
     (search.search_round, kernel),

@@ -6,6 +6,8 @@ each game's own tests/<game>/test_search.py checks its strength."""
 
 from __future__ import annotations
 
+import math
+
 import numba
 import numpy as np
 import pytest
@@ -130,3 +132,44 @@ def test_cut_simulations_are_legal_and_deterministic(game):
     base = simulate(game, players, 8, threads=1, **kw)
     other = simulate(game, players, 8, threads=TWO_THREADS, chunk_size=3, **kw)
     assert base.rows.equals(other.rows)
+
+
+@pytest.mark.parametrize("game", SEARCH_GAMES)
+def test_stop_plays_legal_games_the_same_for_any_threads(game):
+    """stop > 0 (the halving ends once its leader is `stop` standard errors ahead of the next)
+    plays legal games in checked mode, the same for any threads and chunking."""
+    spec = get_game(game)
+    players = spec.max_players
+    others = (spec.presets * players)[: players - 1]
+    policy = ",".join(["search:budget=24,stop=1", *others])
+    rules, seats = resolve(game, players, policy=policy)
+    check_rows(
+        game, players, play_rows(game, players, rules, seats, 4, 0, 6, True, True), 0, players
+    )
+    kw = dict(seed=23, keep_rows=True, policies=policy, rotate_seats=True)
+    one = simulate(game, players, 8, threads=1, **kw)
+    two = simulate(game, players, 8, threads=TWO_THREADS, chunk_size=3, **kw)
+    assert one.rows.equals(two.rows)
+
+
+def test_the_halving_stops_only_on_a_clear_leader():
+    """decided(): the leader among the candidates still in when its mean is `stop` standard
+    errors of the difference above the next one's, after at least 8 simulations each."""
+    decided = get_game("pig").driver.decided
+    g = decided.py_func.__globals__
+    x = np.zeros(g["X_SIZE"], dtype=np.int64)
+    xf = np.zeros(g["XF_SIZE"])
+    alive, sums, squares = [2, 0, 1], [3.0, 8.0, 2.0], [3.0, 8.0, 2.0]  # 0/1 values, k = 10
+    for a, i in enumerate(alive):
+        x[g["XS_ALIVE"] + a] = i
+    for i in range(3):
+        xf[g["XF_SUM"] + i] = sums[i]
+        xf[g["XF_SQ"] + i] = squares[i]
+    # leader 1 (0.8, variance 0.16) against candidate 0 (0.3, variance 0.21): the difference
+    # 0.5 over its standard error sqrt(0.37 / 10) = 0.192 is 2.6 standard errors
+    se = math.sqrt((0.16 + 0.21) / 10)
+    assert decided(x, xf, 3, 10, 0.49 / se) == 1
+    assert decided(x, xf, 3, 10, 0.51 / se) == -1
+    assert decided(x, xf, 3, 7, 0.1) == -1  # too few simulations
+    assert decided(x, xf, 1, 10, 0.1) == -1  # one candidate left: nothing to decide
+    assert decided(x, xf, 2, 10, 0.49 / se) == -1  # candidates 2 and 0 only: 0.3 against 0.2
