@@ -46,6 +46,7 @@ def test_shared_wins_count_as_shares():
     assert tool.log_loss(u, share) == pytest.approx(-math.log(p))
 
 
+@pytest.mark.slow  # compiles the tool's own kernels (not cached): about 50 s
 def test_a_short_run_prints_every_player_count(capsys):
     assert load_script("fit_search_eval").main(["40"]) == 0
     out = capsys.readouterr().out

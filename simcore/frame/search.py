@@ -27,7 +27,10 @@ Sunken Treasure and Secrets of the Sea skip them by default (issue #37, docs/per
 quarter in which the leader among the candidates still in is s standard errors of the
 difference of two means above the next one (unpaired, so conservative under common random
 numbers; at least 8 simulations each): a clear decision spends less of its budget. Sunken
-Treasure's default is 0.7 (a third of the CPU at the same strength, issue #37).
+Treasure's default is 0.7 (a third of the CPU at the same strength, issue #37). With `z` > 0
+(the paired test) the decision is looked at every 4 simulations of each candidate and ends
+once every candidate is s standard errors of its paired difference behind the base player's
+choice (or equal to it in every simulation) or z + s ahead of it (paired_clear).
 
 The weight row of a `search` seat is the base player's own weight vector, and in its last
 N_PARAMS columns the search's parameters (P_*; GameSpec.policy_arrays puts them there): so a
@@ -114,8 +117,9 @@ PARAMS: dict[str, tuple[float, float, float, bool, str]] = {
         0.0,
         10.0,
         False,
-        "0: every simulation of the budget; > 0: the halving stops once its leader is ahead of "
-        "the next by this many standard errors",
+        "0: every simulation of the budget; > 0: the decision stops once it is clear (the "
+        "halving's leader this many standard errors ahead of the next; with z, every "
+        "candidate this many behind the base player's choice or z + stop ahead)",
     ),
 }
 
@@ -360,12 +364,14 @@ def paired(s, r, tr, seat, n, base, z, wts, key, rng, checked, x, xf, tab):  # p
     """The base player's own choice among the n candidates (the game's search_prefer), unless
     another beats it by `z` standard errors: every candidate gets budget // n
     simulations, simulation j of each on the same stream, and a candidate's score is the mean
-    of its paired differences from the base's choice over its standard error. Returns the
-    chosen candidate's code."""
+    of its paired differences from the base's choice over its standard error. With `stop` > 0
+    the decision is looked at every 4 simulations of each candidate and ends once it is clear
+    (paired_clear). Returns the chosen candidate's code."""
     w0 = wts.shape[1] - N_PARAMS
     budget = int(wts[seat, w0 + P_BUDGET])
     horizon = int(wts[seat, w0 + P_HORIZON])
     lead = wts[seat, w0 + P_LEAD]
+    stop = wts[seat, w0 + P_STOP]
     ref = game_search_prefer(s, r, seat, base, wts, x, xf, XS_OPTS, n)  # noqa: F821
     for i in range(n):
         xf[XF_SUM + i] = 0.0  # noqa: F821
@@ -373,28 +379,53 @@ def paired(s, r, tr, seat, n, base, z, wts, key, rng, checked, x, xf, tab):  # p
     per = budget // n
     if per < 2:
         per = 2
+    step = per if stop <= 0.0 else 4
     ro = x[XS_OPTS + ref]  # noqa: F821
-    for j in range(per):
-        v0 = simulate(s, r, tr, seat, ro, wts, key, j, horizon, lead, rng, checked, x, xf, tab)
-        for i in range(n):
-            if i != ref:
-                o = x[XS_OPTS + i]  # noqa: F821
-                v = simulate(
-                    s, r, tr, seat, o, wts, key, j, horizon, lead, rng, checked, x, xf, tab
-                )  # noqa: E501
-                xf[XF_SUM + i] += v - v0  # noqa: F821
-                xf[XF_SQ + i] += (v - v0) * (v - v0)  # noqa: F821
+    k = 0
+    while k < per:
+        for j in range(k, min(k + step, per)):
+            v0 = simulate(s, r, tr, seat, ro, wts, key, j, horizon, lead, rng, checked, x, xf, tab)
+            for i in range(n):
+                if i != ref:
+                    o = x[XS_OPTS + i]  # noqa: F821
+                    v = simulate(
+                        s, r, tr, seat, o, wts, key, j, horizon, lead, rng, checked, x, xf, tab
+                    )  # noqa: E501
+                    xf[XF_SUM + i] += v - v0  # noqa: F821
+                    xf[XF_SQ + i] += (v - v0) * (v - v0)  # noqa: F821
+        k = min(k + step, per)
+        if stop > 0.0 and k < per and paired_clear(xf, ref, n, k, z, stop):
+            break
     best = ref
     top = 0.0
     for i in range(n):
         if i == ref:
             continue
-        mean = xf[XF_SUM + i] / per  # noqa: F821
-        var = (xf[XF_SQ + i] / per - mean * mean) * per / (per - 1)  # noqa: F821
-        if mean > top and mean * mean * per > z * z * max(var, 0.0):
+        mean = xf[XF_SUM + i] / k  # noqa: F821
+        var = (xf[XF_SQ + i] / k - mean * mean) * k / (k - 1)  # noqa: F821
+        if mean > top and mean * mean * k > z * z * max(var, 0.0):
             best = i
             top = mean
     return x[XS_OPTS + best]  # noqa: F821
+
+
+def paired_clear(xf, ref, n, k, z, stop):  # pragma: no cover - compiled
+    """Whether a paired decision is clear after k simulations of each candidate (k >= 8):
+    every candidate other than the base's choice `ref` is either `stop` standard errors
+    behind it (or equal in every simulation) or z + stop standard errors ahead of it."""
+    if k < 8:
+        return False
+    for i in range(n):
+        if i == ref:
+            continue
+        mean = xf[XF_SUM + i] / k  # noqa: F821
+        var = max((xf[XF_SQ + i] / k - mean * mean) * k / (k - 1), 0.0)  # noqa: F821
+        if mean <= 0.0:
+            if mean * mean * k < stop * stop * var:
+                return False
+        elif mean * mean * k <= (z + stop) * (z + stop) * var:
+            return False
+    return True
 
 
 def first_candidate(s, r, seat, base, wts, x, xf, at, n):  # pragma: no cover - compiled
@@ -422,6 +453,7 @@ TEMPLATES = (
     search_value,
     simulate,
     decided,
+    paired_clear,
     halving,
     paired,
     search_round,

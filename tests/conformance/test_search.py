@@ -134,14 +134,16 @@ def test_cut_simulations_are_legal_and_deterministic(game):
     assert base.rows.equals(other.rows)
 
 
+@pytest.mark.parametrize("setting", ["stop=1", "z=1,stop=1"])
 @pytest.mark.parametrize("game", SEARCH_GAMES)
-def test_stop_plays_legal_games_the_same_for_any_threads(game):
-    """stop > 0 (the halving ends once its leader is `stop` standard errors ahead of the next)
-    plays legal games in checked mode, the same for any threads and chunking."""
+def test_stop_plays_legal_games_the_same_for_any_threads(game, setting):
+    """stop > 0 (the halving ends once its leader is `stop` standard errors ahead of the next;
+    the paired test once its decision is clear) plays legal games in checked mode, the same
+    for any threads and chunking."""
     spec = get_game(game)
     players = spec.max_players
     others = (spec.presets * players)[: players - 1]
-    policy = ",".join(["search:budget=24,stop=1", *others])
+    policy = ",".join([f"search:budget=24,{setting}", *others])
     rules, seats = resolve(game, players, policy=policy)
     check_rows(
         game, players, play_rows(game, players, rules, seats, 4, 0, 6, True, True), 0, players
@@ -173,3 +175,38 @@ def test_the_halving_stops_only_on_a_clear_leader():
     assert decided(x, xf, 3, 7, 0.1) == -1  # too few simulations
     assert decided(x, xf, 1, 10, 0.1) == -1  # one candidate left: nothing to decide
     assert decided(x, xf, 2, 10, 0.49 / se) == -1  # candidates 2 and 0 only: 0.3 against 0.2
+
+
+def test_the_paired_test_stops_only_when_every_candidate_is_clear():
+    """paired_clear(): every candidate other than the base's choice is `stop` standard errors
+    of its paired difference behind it (or equal in every simulation) or z + stop ahead."""
+    clear = get_game("pig").driver.paired_clear
+    g = clear.py_func.__globals__
+    xf = np.zeros(g["XF_SIZE"])
+    s0, q0 = g["XF_SUM"], g["XF_SQ"]
+
+    def put(i, diffs):
+        xf[s0 + i] = sum(diffs)
+        xf[q0 + i] = sum(d * d for d in diffs)
+
+    def t(diffs):  # the paired t statistic of the differences
+        k = len(diffs)
+        m = sum(diffs) / k
+        return m / math.sqrt(sum((d - m) ** 2 for d in diffs) / (k - 1) / k)
+
+    behind = [-1.0, 0.0, -1.0, 0.0, -1.0, 0.0, -1.0, 1.0, -1.0, 0.0]  # t = -2.05
+    ahead = [1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0]  # t = 6.0
+    put(0, [0.0] * 10)  # the base's choice (ref): never read
+    put(1, behind)
+    put(2, ahead)
+    tb, ta = t(behind), t(ahead)
+    assert clear(xf, 0, 3, 10, 1.0, -tb - 0.01)
+    assert not clear(xf, 0, 3, 10, 1.0, -tb + 0.01)  # candidate 1 not yet stop behind
+    assert clear(xf, 0, 3, 10, ta - 1.0 - 0.01, 0.5)
+    assert not clear(xf, 0, 3, 10, ta - 1.0 + 0.01, 0.5)  # candidate 2 not yet z + stop ahead
+    assert not clear(xf, 0, 3, 7, 1.0, 0.1)  # too few simulations
+    put(1, [0.0] * 10)  # equal to the base's choice in every simulation: clear at any stop
+    assert clear(xf, 0, 2, 10, 1.0, 5.0)
+    put(1, [0.5, -0.5] * 5)  # mean 0, not equal: unclear
+    assert not clear(xf, 0, 2, 10, 1.0, 0.1)
+    assert clear(xf, 1, 2, 10, 1.0, 5.0)  # candidate 1 the base's choice: only 0 is read
