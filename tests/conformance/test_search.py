@@ -202,8 +202,8 @@ def test_the_paired_test_stops_only_when_every_candidate_is_clear():
     tb, ta = t(behind), t(ahead)
     assert clear(xf, 0, 3, 10, 1.0, -tb - 0.01)
     assert not clear(xf, 0, 3, 10, 1.0, -tb + 0.01)  # candidate 1 not yet stop behind
-    assert clear(xf, 0, 3, 10, ta - 1.0 - 0.01, 0.5)
-    assert not clear(xf, 0, 3, 10, ta - 1.0 + 0.01, 0.5)  # candidate 2 not yet z + stop ahead
+    assert clear(xf, 0, 3, 10, ta - 0.5 - 0.01, 0.5)
+    assert not clear(xf, 0, 3, 10, ta - 0.5 + 0.01, 0.5)  # candidate 2 not yet z + stop ahead
     assert not clear(xf, 0, 3, 7, 1.0, 0.1)  # too few simulations
     put(1, [0.0] * 10)  # equal to the base's choice in every simulation: clear at any stop
     assert clear(xf, 0, 2, 10, 1.0, 5.0)
