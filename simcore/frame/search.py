@@ -27,7 +27,7 @@ Sunken Treasure and Secrets of the Sea skip them by default (issue #37, docs/per
 quarter in which the leader among the candidates still in is s standard errors of the
 difference of two means above the next one (unpaired, so conservative under common random
 numbers; at least 8 simulations each): a clear decision spends less of its budget. Sunken
-Treasure's default is 0.7 (a third of the CPU at the same strength, issue #37). With `z` > 0
+Treasure's default is 0.7, Secrets of the Sea's 0.8 (issue #37). With `z` > 0
 (the paired test) the decision is looked at every 4 simulations of each candidate and ends
 once every candidate is s standard errors of its paired difference behind the base player's
 choice (or equal to it in every simulation) or z + s ahead of it (paired_clear).
@@ -383,7 +383,8 @@ def paired(s, r, tr, seat, n, base, z, wts, key, rng, checked, x, xf, tab):  # p
     ro = x[XS_OPTS + ref]  # noqa: F821
     k = 0
     while k < per:
-        for j in range(k, min(k + step, per)):
+        end = min(k + step, per)
+        for j in range(k, end):
             v0 = simulate(s, r, tr, seat, ro, wts, key, j, horizon, lead, rng, checked, x, xf, tab)
             for i in range(n):
                 if i != ref:
@@ -393,7 +394,7 @@ def paired(s, r, tr, seat, n, base, z, wts, key, rng, checked, x, xf, tab):  # p
                     )  # noqa: E501
                     xf[XF_SUM + i] += v - v0  # noqa: F821
                     xf[XF_SQ + i] += (v - v0) * (v - v0)  # noqa: F821
-        k = min(k + step, per)
+        k = end
         if stop > 0.0 and k < per and paired_clear(xf, ref, n, k, z, stop):
             break
     best = ref
@@ -401,12 +402,17 @@ def paired(s, r, tr, seat, n, base, z, wts, key, rng, checked, x, xf, tab):  # p
     for i in range(n):
         if i == ref:
             continue
-        mean = xf[XF_SUM + i] / k  # noqa: F821
-        var = (xf[XF_SQ + i] / k - mean * mean) * k / (k - 1)  # noqa: F821
-        if mean > top and mean * mean * k > z * z * max(var, 0.0):
+        mean, var = paired_moments(xf, i, k)
+        if mean > top and mean * mean * k > z * z * var:
             best = i
             top = mean
     return x[XS_OPTS + best]  # noqa: F821
+
+
+def paired_moments(xf, i, k):  # pragma: no cover - compiled
+    """The mean and the sample variance (at least 0) of candidate i's k paired differences."""
+    mean = xf[XF_SUM + i] / k  # noqa: F821
+    return mean, max((xf[XF_SQ + i] / k - mean * mean) * k / (k - 1), 0.0)  # noqa: F821
 
 
 def paired_clear(xf, ref, n, k, z, stop):  # pragma: no cover - compiled
@@ -418,8 +424,7 @@ def paired_clear(xf, ref, n, k, z, stop):  # pragma: no cover - compiled
     for i in range(n):
         if i == ref:
             continue
-        mean = xf[XF_SUM + i] / k  # noqa: F821
-        var = max((xf[XF_SQ + i] / k - mean * mean) * k / (k - 1), 0.0)  # noqa: F821
+        mean, var = paired_moments(xf, i, k)
         if mean <= 0.0:
             if mean * mean * k < stop * stop * var:
                 return False
@@ -453,6 +458,7 @@ TEMPLATES = (
     search_value,
     simulate,
     decided,
+    paired_moments,
     paired_clear,
     halving,
     paired,

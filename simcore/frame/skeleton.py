@@ -385,6 +385,7 @@ _TEMPLATES: tuple[tuple[Callable, Callable], ...] = (
     (search.search_value, kernel),
     (search.simulate, kernel),
     (search.decided, kernel),
+    (search.paired_moments, kernel),
     (search.paired_clear, kernel),
     (search.halving, kernel),
     (search.paired, kernel),

@@ -194,7 +194,7 @@ def test_the_paired_test_stops_only_when_every_candidate_is_clear():
         m = sum(diffs) / k
         return m / math.sqrt(sum((d - m) ** 2 for d in diffs) / (k - 1) / k)
 
-    behind = [-1.0, 0.0, -1.0, 0.0, -1.0, 0.0, -1.0, 1.0, -1.0, 0.0]  # t = -2.05
+    behind = [-1.0, 0.0, -1.0, 0.0, -1.0, 0.0, -1.0, 1.0, -1.0, 0.0]  # t = -1.81
     ahead = [1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0]  # t = 6.0
     put(0, [0.0] * 10)  # the base's choice (ref): never read
     put(1, behind)
