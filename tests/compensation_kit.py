@@ -9,19 +9,17 @@ import pytest
 
 from simcore import get_game
 from simcore.base.errors import RulesError
-from tests.conformance.cases import check_rows, play_rows, resolve
+from tests.conformance.cases import play_rows, resolve
 
 SEED = 38
 
 
-def rows_of(game, players, overrides, policy=None, games=3000, checked=False, variants=()):
+def rows_of(game, players, overrides, policy=None, games=3000):
     """(spec, rows) of `games` games of seed SEED, seats rotated, with these rules overrides
     (the same games with and without a field: the field is all that differs)."""
     spec = get_game(game)
-    rules, seats = resolve(
-        game, players, list(variants), overrides, policy=policy or spec.default_policy
-    )
-    return spec, play_rows(game, players, rules, seats, SEED, 0, games, True, checked)
+    rules, seats = resolve(game, players, [], overrides, policy=policy or spec.default_policy)
+    return spec, play_rows(game, players, rules, seats, SEED, 0, games, True, False)
 
 
 def col(spec, rows, name):
@@ -54,13 +52,3 @@ def header_shows(game: str, field: str, amounts: str = "0,0,1") -> None:
     assert tr.header["rules"][field] == [int(a) for a in amounts.split(",")]
     plain, seats = resolve(game, 3, [], {}, "balanced")
     assert field not in spec.replay(plain, 3, seats, SEED, 0, rotate=False).header["rules"]
-
-
-def checked_clean(game: str, players: int, overrides: dict, lineup: list[str]) -> None:
-    """Checked mode (every action's legality, the invariants after each) with these fields
-    set and a mixed lineup: no error in any row. overrides: field -> a function of the seat
-    giving its amount."""
-    overrides = {f: ",".join(str(a(k)) for k in range(players)) for f, a in overrides.items()}
-    policy = ",".join(lineup[:players])
-    _, rows = rows_of(game, players, overrides, policy=policy, games=300, checked=True)
-    check_rows(game, players, rows, 0, players)

@@ -2,8 +2,9 @@
 additions"): chips a seat starts with, points added to a seat's final score, and whether the
 round is finished when the game ends. The defaults are the rulebook's (the rows' digests and the
 rules hash stay as recorded: tests/test_bit_identical.py, tests/test_honest_output.py); each
-field moves a seat's win rate the way it should, on the same seed; checked mode stays clean;
-the trace header shows the fields that are set."""
+field moves a seat's win rate the way it should, on the same seed; the trace header shows the
+fields that are set (checked mode with every field, basic and advanced game:
+tests/test_compensation_fields.py)."""
 
 from __future__ import annotations
 
@@ -12,15 +13,15 @@ import pytest
 
 from simcore import get_game
 from simcore.base.errors import RulesError
-from tests.conformance.cases import check_rows, play_rows, resolve
+from tests.conformance.cases import play_rows, resolve
 
 GAME = "sunken-city"
 SEED = 38
 
 
-def _rows(players, overrides, policy="balanced", games=4000, checked=False, variants=()):
-    rules, seats = resolve(GAME, players, variants, overrides, policy=policy)
-    return get_game(GAME), play_rows(GAME, players, rules, seats, SEED, 0, games, True, checked)
+def _rows(players, overrides, policy="balanced", games=4000):
+    rules, seats = resolve(GAME, players, [], overrides, policy=policy)
+    return get_game(GAME), play_rows(GAME, players, rules, seats, SEED, 0, games, True, False)
 
 
 def _col(spec, rows, name):
@@ -148,22 +149,6 @@ def test_without_finishing_the_round_the_game_ends_with_the_turn():
     assert (_col(spec, now, "rounds") == -(-turns_n // 3)).all()
     # the first seat loses the turns it would have had... and the later seats their last one
     assert not np.array_equal(_col(spec, now, "winner"), _col(spec, base, "winner"))
-
-
-@pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("variant", ["base", "advanced"])
-def test_checked_mode_stays_clean_with_compensation(players, variant):
-    over = {
-        "seat_points": ",".join(str(k - 1) for k in range(players)),
-        "seat_tiebreak": ",".join(str(k % 2) for k in range(players)),
-        "finish_round": "false",
-    }
-    variants = [] if variant == "base" else [variant]
-    if variant == "base":
-        over["seat_chips"] = ",".join(str(k % 3) for k in range(players))
-    policy = ",".join((["random", "balanced", "greedy", "cautious"] * 2)[:players])
-    spec, rows = _rows(players, over, policy=policy, games=300, checked=True, variants=variants)
-    check_rows(GAME, players, rows, 0, players)
 
 
 def test_the_trace_header_shows_the_compensation():
