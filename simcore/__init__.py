@@ -1,10 +1,12 @@
-"""The simulators, in layers (each imports only the layers before it; tests/test_structure.py):
+"""The simulators, in layers (each imports only the layers before it; tests/test_layers.py):
 
-    simcore.base      numba-free: rules resolution, metrics, input checks, preset files, errors
+    simcore.base      numba-free: rules resolution, metrics, input checks, preset files, errors,
+                      the verdicts and judgments studies and renderers share, the result types
     simcore.frame     the compiled frame every game plugs into, and the registry of games
     simcore.games     one package per game
     simcore.run       the run engine (chunks, threads, dask, checkpoints)
-    simcore.studies   one study per command (compare, robustness, tuning, report plan, bench)
+    simcore.studies   one study per command (compare, robustness, ladder, compensate, tuning,
+                      report, bench; docs/adding-a-study.md pairs each with its renderer)
 
 Importing `simcore` or `simcore.base` does not load numba: the names below are imported on
 first use.

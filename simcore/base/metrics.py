@@ -264,7 +264,7 @@ FEEL_METRICS = (
     ),
 )
 # the feel metrics whose effect may come from a longer or shorter tied opening (their wording
-# says so when the opening changes with them: analysis.compare.opening_clause)
+# says so when the opening changes with them: analysis.compare.opening_notes)
 REST_ON_OPENING = ("drama", "decisiveness", "runaway", "comeback", "lead_changes")
 
 
