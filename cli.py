@@ -18,6 +18,7 @@ from typing import Annotated, Any
 import typer
 
 from simcore.base.errors import BalanceError, InputError
+from simcore.base.fairness import TOLERANCE
 
 try:  # typer >= 0.20 carries its own copy of click
     from typer._click import exceptions as _cx
@@ -534,7 +535,6 @@ def report(
 ) -> None:
     """Write an HTML + Markdown balance report: the answer first, then plots, variants, dice,
     ladder. --variant, --rules-file, --set as for simulate (--set: every setting's base rules)."""
-    from analysis.compensation import fair_status
     from analysis.render import package_version
     from analysis.report import write_report
     from simcore.base.inputs import check_out_folder, parse_player_counts
@@ -551,7 +551,7 @@ def report(
             choice.pop("policy", None),
             players=counts,
             strong=strong,
-            judge=fair_status,
+            fix=True,
             **choice,
             echo=typer.echo,
             **_run(run_opts, lines=True),
@@ -824,7 +824,7 @@ def compensate(
     field: _opt(list[str] | None, "--field", help="a field to search (repeatable)") = None,
     max_amount: _opt(int | None, "--max-amount", help="most a seat gets [per field]") = None,
     budget: _opt(int, "--budget", help="candidates a group (optuna beyond)") = 300,
-    tolerance: _opt(float, "--tolerance", help="fair: every pair within this (points)") = 1.5,
+    tolerance: _opt(float, "--tolerance", help="fair: every pair within this (points)") = TOLERANCE,
     level: _opt(list[str] | None, "--level", help="check it with this player (repeatable)") = None,
     every_rung: _opt(bool, "--ladder", help="check it at every rung of the ladder") = False,
     variant: VariantOpt = None,
@@ -838,7 +838,7 @@ def compensate(
     """The smallest seat compensation that evens the seats: screened on common random numbers,
     confirmed on fresh games, checked at every level, searched again at a level where it is
     not fair (docs/compensation.md). --checkpoint/--resume keep the finished plays."""
-    from analysis.compensation import fair_status, render
+    from analysis.compensation import render
     from simcore.studies.compensate import run_compensate
 
     rules = _rules(variant, set_, rules_file, None, policy_file, game)
@@ -859,7 +859,6 @@ def compensate(
             tolerance=tolerance,
             levels=level,
             ladder=every_rung,
-            judge=fair_status,
             echo=lambda line: print(line, file=sys.stderr, flush=True),
             **rules,
             **saved,

@@ -1,10 +1,10 @@
 """The report's first screen (issue #39): the answer a designer asks for, one row per player
-count, in words made from verdict records (analysis.verdict_engine), each with its number and
+count, in words made from verdict records (simcore.base.verdicts), each with its number and
 interval:
 
 - **fair or not, for beginners and for strong players**: the reference preset in every seat
   (the seat balance's games) and `search` in every seat (the report's strong players), side by
-  side. *Fair* is the compensation study's equivalence judge (analysis.compensation.fair_status:
+  side. *Fair* is the compensation study's equivalence judge (simcore.base.fairness.fair_status:
   every pair of seats within +-TOLERANCE points, simultaneous 95% intervals); *not fair* names
   the favoured seat, its win rate and the largest seat gap (its simultaneous interval);
   *undecided* says that the games given cannot tell;
@@ -31,9 +31,9 @@ from typing import Any
 import pandas as pd
 
 from analysis import plots
-from analysis.compensation import FAIR, UNFAIR, fair_status
 from analysis.stats import wilson
-from analysis.verdict_engine import (
+from simcore.base.fairness import FAIR, TOLERANCE, UNFAIR, fair_status
+from simcore.base.verdicts import (
     Verdict,
     Wording,
     classify,
@@ -45,7 +45,6 @@ from analysis.verdict_engine import (
     z_verdict,
 )
 
-TOLERANCE = 1.5  # points: the compensation study's default (simcore.studies.compensate)
 BEGINNERS, STRONG = "beginners", "strong players"
 
 

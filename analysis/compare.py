@@ -27,7 +27,8 @@ from analysis.stats import (
     t_interval,
 )
 from analysis.summary import records, run_keys
-from analysis.verdict_engine import (
+from simcore.base.metrics import REST_ON_OPENING, Metric, largest_gap_seats, shown_metrics
+from simcore.base.verdicts import (
     Verdict,
     Wording,
     effect_wording,
@@ -36,7 +37,6 @@ from analysis.verdict_engine import (
     largest_gap,
     z_verdict,
 )
-from simcore.base.metrics import REST_ON_OPENING, Metric, largest_gap_seats, shown_metrics
 
 ALPHA = 0.05
 
@@ -136,7 +136,7 @@ def comparison_table(run: Any, alpha: float = ALPHA, paired: bool = True) -> pd.
     and for every arm after the first the difference to the first arm with its paired interval,
     p-value, the interval and p adjusted over the table's tests (Bonferroni: `tests`, `adj_low`,
     `adj_high`, `p_adjusted`, `significant`), Cohen's h (rates) and a verdict (the record's
-    sentence; analysis.verdict_engine; the records in attrs["verdicts"]).
+    sentence; simcore.base.verdicts; the records in attrs["verdicts"]).
 
     paired=False gives the intervals two independent runs would have (for illustration)."""
     vals = arm_values(run, alpha)
@@ -351,7 +351,7 @@ class Comparison:
 
     @property
     def verdicts(self) -> list[Verdict]:
-        """The verdict records of every difference in the table (analysis.verdict_engine)."""
+        """The verdict records of every difference in the table (simcore.base.verdicts)."""
         return list(self.table.attrs.get("verdicts", []))
 
     def to_json(self) -> dict[str, Any]:
@@ -416,7 +416,7 @@ def _with_interval(rec: dict, name: str, key: str, v: pd.DataFrame) -> None:
 def _dice_rows(p: int, run: Any, alpha: float) -> list[dict]:
     """One row per die of a player count (arm 0 the rulebook's die), the fairest (smallest
     largest seat gap) marked; the gap and the first-player advantage are the seat verdicts
-    of analysis.verdict_engine (as every command gives them; shares in the table)."""
+    of simcore.base.verdicts (as every command gives them; shares in the table)."""
     vals = arm_values(run, alpha)
     counters = [c for c in key_counters(run.spec) if c in run.index]
     prow = []

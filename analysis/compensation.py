@@ -1,44 +1,21 @@
-"""Seat compensation judged and said (issue #38; docs/compensation.md): what
-simcore.studies.compensate played, as verdict records and sentences a designer can print.
-
-Fair means equivalence, not the absence of a detected gap: every pairwise difference of the
-seats' outright win rates lies within +-tolerance points with 95% confidence, i.e. every
-interval of analysis.verdict_engine.all_seat_pairs (simultaneous over the pairs, Bonferroni)
-lies inside [-tolerance, +tolerance]. A pair whose interval lies wholly beyond the tolerance is
-unfair; anything else is undecided with the games given (the seats that cannot be separated
-are named)."""
+"""Seat compensation said (issue #38; docs/compensation.md): what
+simcore.studies.compensate played and chose, as verdict records and sentences a designer can
+print. The judgment (fair, unfair or undecided within the tolerance) and the choice of the
+recommendation are simcore.base.fairness's; the run holds its recommendation, said here."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from analysis.verdict_engine import Verdict, all_seat_pairs, interval_words
-
-FAIR, UNFAIR, UNDECIDED = "fair", "unfair", "undecided"
-
-
-def pair_records(p: Any) -> list[Verdict]:
-    """Every pair of seats of a played candidate (analysis.verdict_engine.all_seat_pairs)."""
-    return all_seat_pairs(p.seat_wins, p.games)
-
-
-def fair_status(p: Any, tolerance: float) -> str:
-    """'fair', 'unfair' or 'undecided' (the module docstring)."""
-    recs = pair_records(p)
-    if all(-tolerance <= v.low and v.high <= tolerance for v in recs):
-        return FAIR
-    if any(v.low > tolerance or v.high < -tolerance for v in recs):
-        return UNFAIR
-    return UNDECIDED
-
-
-def _undecided_pairs(p: Any, tolerance: float) -> list[str]:
-    return [
-        v.quantity.replace("'s win rate minus", " and").replace("'s", "")
-        for v in pair_records(p)
-        if not (-tolerance <= v.low and v.high <= tolerance)
-        and not (v.low > tolerance or v.high < -tolerance)
-    ]
+from simcore.base.fairness import (
+    FAIR,
+    UNDECIDED,
+    UNFAIR,
+    fair_status,
+    pair_records,
+    undecided_pairs,
+)
+from simcore.base.verdicts import interval_words
 
 
 def status_words(p: Any, tolerance: float) -> str:
@@ -49,7 +26,7 @@ def status_words(p: Any, tolerance: float) -> str:
     if st == UNFAIR:
         worst = max(pair_records(p), key=lambda v: v.low)
         return f"not fair: {worst.words}: {worst.interval_text()}"
-    pairs = _undecided_pairs(p, tolerance)
+    pairs = undecided_pairs(p, tolerance)
     return (
         f"undecided with {p.games:,} games: {', '.join(pairs)} cannot be told within "
         f"+-{tolerance:g} points"
@@ -79,18 +56,6 @@ def rates(p: Any) -> list[float]:
 
 def _rates_text(p: Any) -> str:
     return " / ".join(f"{r:.1f}%" for r in rates(p))
-
-
-def recommendation_record(confirmed: list[Any], tolerance: float, judge=fair_status):
-    """(the recommended candidate's confirmation, the rulebook's) of a confirmation (the
-    rulebook first, then the finalists): the first finalist judged fair, else the one with the
-    smallest gap on the fresh games (the same choice as
-    simcore.studies.compensate.recommendation)."""
-    cands = confirmed[1:]
-    rec = next((p for p in cands if judge(p, tolerance) == FAIR), None)
-    if rec is None:
-        rec = min(cands, key=lambda p: (p.gap, p.candidate.total))
-    return rec, confirmed[0]
 
 
 def _sentence(run: Any, said: str, rec: Any, base: Any, level: str) -> str:
@@ -159,7 +124,7 @@ def _level_json(name: str, b: Any, a: Any, tolerance: float) -> dict[str, Any]:
     }
 
 
-def per_level(run: Any, rec: Any, spec_words: dict[str, str]) -> list[dict[str, Any]]:
+def per_level(run: Any, spec_words: dict[str, str]) -> list[dict[str, Any]]:
     """The compensation for each level checked: the recommendation where it is fair or
     undecided (source 'recommendation'); the rulebook where the recommendation is not fair
     and the rulebook is not shown unfair ('rulebook'); the level's own search where it ran
@@ -167,12 +132,13 @@ def per_level(run: Any, rec: Any, spec_words: dict[str, str]) -> list[dict[str, 
     the rulebook's gap on the fresh games); else the recommendation, not fair there ('none
     found': no search ran)."""
     searches = {ls.level: ls for ls in run.level_searches}
+    rec = run.recommendation
     out = []
     for name, b, a in run.levels:
         row: dict[str, Any] = {"level": name, "games": a.games}
         if name in searches:
             ls = searches[name]
-            own, own_base = recommendation_record(ls.confirmed, run.tolerance)
+            own, own_base = ls.recommendation, ls.confirmed[0]
             said = compensation_words(run, own.candidate, spec_words)
             status = fair_status(own, run.tolerance)
             found = status == FAIR or own.gap < own_base.gap
@@ -209,9 +175,7 @@ def per_level(run: Any, rec: Any, spec_words: dict[str, str]) -> list[dict[str, 
             if source == "none found" and shared:
                 source, (cand, st) = "shared", shared[0]  # an earlier level's own
                 row["found_for"] = next(
-                    ls.level
-                    for ls in searches.values()
-                    if recommendation_record(ls.confirmed, run.tolerance)[0].candidate == cand
+                    ls.level for ls in searches.values() if ls.recommendation.candidate == cand
                 )
             row.update(
                 source=source,
@@ -223,9 +187,10 @@ def per_level(run: Any, rec: Any, spec_words: dict[str, str]) -> list[dict[str, 
     return out
 
 
-def by_level(run: Any, rec: Any) -> list[dict[str, Any]]:
+def by_level(run: Any) -> list[dict[str, Any]]:
     """Every compensation played at every level: the rulebook, the recommendation and each
     level's own (run.cross), with the seat rates and the status at each level."""
+    rec = run.recommendation
     plays: dict[str, dict[str, Any]] = {
         "none (the rulebook)": {name: b for name, b, _ in run.levels},
         rec.candidate.label: {name: a for name, _, a in run.levels},
@@ -294,10 +259,10 @@ def every_level_words(levels: list[dict], per: list[dict]) -> str:
 def analyse(run: Any, spec_words: dict[str, str]) -> dict[str, Any]:
     """Everything the outputs say, as data: the recommendation (its sentence and status),
     the candidates (screened and confirmed), the levels, and the compensation per level."""
-    rec, base = recommendation_record(run.confirmed, run.tolerance)
+    rec, base = run.recommendation, run.confirmed[0]
     said = compensation_words(run, rec.candidate, spec_words)
     levels = [_level_json(name, b, a, run.tolerance) for name, b, a in run.levels]
-    per = per_level(run, rec, spec_words)
+    per = per_level(run, spec_words)
     return {
         "game": run.game,
         "title": run.title,
@@ -323,7 +288,7 @@ def analyse(run: Any, spec_words: dict[str, str]) -> dict[str, Any]:
             "every_level": every_level_words(levels, per),
         },
         "per_level": per,
-        "by_level": by_level(run, rec),
+        "by_level": by_level(run),
         "baseline": {
             "seat_rates": rates(run.baseline),
             "gap": run.baseline.gap,

@@ -17,7 +17,7 @@ win and half a loss are added to each such one-sided match (the classic correcti
 separation), and its rating is marked a bound.
 
 Every interval is 95%; the separation of each rung from the rung below it (in rating order) is
-a verdict record (analysis.verdict_engine) adjusted over the neighbour pairs.
+a verdict record (simcore.base.verdicts) adjusted over the neighbour pairs.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from statsmodels.stats.multitest import multipletests
 from analysis.degenerate import Thresholds, degenerate
 from analysis.stats import wilson
 from analysis.summary import feel_table
-from analysis.verdict_engine import ALPHA, Verdict, Wording, seat_verdicts, z_verdict
+from simcore.base.verdicts import ALPHA, Verdict, Wording, seat_verdicts, z_verdict
 
 ELO = 400.0 / math.log(10.0)  # Elo points per logit
 Z95 = float(_sp.ndtri(0.975))

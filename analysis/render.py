@@ -19,9 +19,9 @@ import pandas as pd
 
 from analysis.stats import fmt_p, p_text
 from analysis.summary import records, result_json, run_keys, summarize
-from analysis.verdict_engine import seat_verdicts
 from simcore.base.errors import InputError, RulesError
 from simcore.base.inputs import write_atomic
+from simcore.base.verdicts import seat_verdicts
 
 Echo = Callable[..., None]
 PACKAGE = "balance-analyser"
@@ -148,7 +148,7 @@ def _percent(df: pd.DataFrame) -> pd.DataFrame:
 
 def simulation_json(res: Any, version: str) -> dict[str, Any]:
     """simulate's JSON: the result (shares, analysis.summary.result_json) and its seat
-    verdict records (points: analysis.verdict_engine)."""
+    verdict records (points: simcore.base.verdicts)."""
     verdicts = seat_verdicts(res.players, res.summary.seat_wins, res.games) if res.games else []
     return {**result_json(res, version), "verdicts": [v.as_json() for v in verdicts]}
 
@@ -162,7 +162,7 @@ def _balance_lines(res: Any, t: dict[str, pd.DataFrame], echo: Echo) -> None:
         chi = fmt_p(b.p_value)
         echo(
             f"seat fairness chi-square {chi}; shared wins {100 * b.shared_win_rate:.2f}% "
-            "(win rates in points; the seat verdicts below: analysis.verdict_engine)"
+            "(win rates in points; the seat verdicts below: simcore.base.verdicts)"
         )
         for v in seat_verdicts(res.players, res.summary.seat_wins, res.games):
             echo(f"  {v.sentence()}")

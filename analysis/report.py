@@ -35,10 +35,10 @@ from analysis.html import Block, Document
 from analysis.robustness_report import detail_section, findings_section, report_json
 from analysis.stats import ci_text, fmt_p, p_text, wilson
 from analysis.summary import records, result_json, summarize
-from analysis.verdict_engine import seat_verdicts
 from analysis.verdicts import robustness
 from simcore.base.errors import InputError
 from simcore.base.metrics import FEEL_METRICS
+from simcore.base.verdicts import seat_verdicts
 
 SECTIONS = (
     "Findings",

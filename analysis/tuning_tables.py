@@ -20,7 +20,7 @@ from scipy import stats as _st
 
 from analysis.compare import ALPHA, t_interval
 from analysis.stats import fmt_p, holm, rate_ci
-from analysis.verdict_engine import Wording, z_verdict
+from simcore.base.verdicts import Wording, z_verdict
 
 # --------------------------------------------------------------------------------- players
 
@@ -80,7 +80,7 @@ def player_confirmation_table(conf: Any, alpha: float = ALPHA) -> pd.DataFrame:
 
 def _adjust(df: pd.DataFrame, rows: Any, alpha: float, tests: int, verdict_of) -> None:
     """The verdict records of the differences in `rows` of a confirmation table, adjusted
-    over `tests` comparisons (analysis.verdict_engine: Bonferroni, the interval printed the one
+    over `tests` comparisons (simcore.base.verdicts: Bonferroni, the interval printed the one
     the call rests on); verdict_of(row) -> (name, quantity, unit, scale, wording), scale: the
     unit per share of diff. Fills adj_low, adj_high, p_adjusted (shares like diff),
     significant and record (the record as JSON)."""

@@ -1,5 +1,5 @@
 """How far each balance verdict holds: the settings of a robustness run (simcore.studies.robustness)
-turned into verdict records (analysis.verdict_engine: the same records `simulate`, `compare`
+turned into verdict records (simcore.base.verdicts: the same records `simulate`, `compare`
 and the report give for the same games), degenerate settings flagged and set aside, and every
 verdict classified over the settings that remain (docs/robustness.md).
 
@@ -12,7 +12,7 @@ largest seat gap, the first-player advantage, the length and the feel metrics
 (`Np/effect/VARIANT/METRIC`, paired on common random numbers and adjusted over the setting's
 comparison table, exactly as `compare`).
 
-Classification (analysis.verdict_engine.classify, power-aware): the reference setting (the
+Classification (simcore.base.verdicts.classify, power-aware): the reference setting (the
 default lineup on the rulebook's components) gives the verdict; a setting counts against it
 only when it contradicts it (significantly reversed) or differs significantly from the
 reference (an interaction test, Bonferroni over the settings). A setting that is merely not
@@ -33,9 +33,9 @@ import numpy as np
 from analysis.compare import ALPHA, arm_values, comparison_table
 from analysis.degenerate import Thresholds, degenerate
 from analysis.summary import run_keys
-from analysis.verdict_engine import Verdict, interval_words, seat_verdicts
-from analysis.verdict_engine import classify as engine_classify
 from simcore.base.metrics import FEEL_METRICS
+from simcore.base.verdicts import Verdict, interval_words, seat_verdicts
+from simcore.base.verdicts import classify as engine_classify
 
 STATUSES = (
     "holds",
@@ -80,7 +80,7 @@ def length_record(players: int, vals: Any, games: int) -> dict:
 
 
 def seat_records(run: Any, alpha: float) -> list[Verdict]:
-    """The seat verdicts of a setting's first arm (analysis.verdict_engine.seat_verdicts)."""
+    """The seat verdicts of a setting's first arm (simcore.base.verdicts.seat_verdicts)."""
     s = run.results[0].summary
     return seat_verdicts(run.players, s.seat_wins, s.games, alpha)
 

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 import cli
 from analysis import answer
 from analysis.answer import Level, effect_words, fairness_words, short_interval, skill_word
-from analysis.verdict_engine import first_player_advantage, z_verdict
+from simcore.base.verdicts import first_player_advantage, z_verdict
 
 
 def level(wins, games, players=None, name="beginners"):

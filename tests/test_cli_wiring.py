@@ -27,7 +27,6 @@ from typer.testing import CliRunner
 import cli
 from analysis import render, tuning_tables
 from analysis import report as report_module
-from analysis.compensation import fair_status
 from simcore.base.errors import InputError, RulesError
 from simcore.frame.registry import GameSpec, all_games
 from simcore.run import jobs, runner
@@ -292,7 +291,7 @@ def test_report(in_tmp, monkeypatch):
         "overrides": {},
         "rules_file": None,
         "strong": "greedy",
-        "judge": fair_status,  # the compensation study's judge, for the fixes
+        "fix": True,  # how to fix it: a compensation for every count not fair
     }
     assert written.call_args.args == (RESULT, Path("rep/s"))
     assert written.call_args.kwargs == {

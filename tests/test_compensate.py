@@ -1,6 +1,7 @@
-"""`balance compensate` (issue #38; docs/compensation.md): the candidates, the judge of a
-confirmation (equivalence within the tolerance, simultaneous over the pairs), the sentence a
-designer can print, the whole command on small settings, determinism and bad input."""
+"""`balance compensate` (issue #38; docs/compensation.md): the candidates, the judgment of a
+confirmation (simcore.base.fairness: equivalence within the tolerance, simultaneous over the
+pairs), the recommendation the run holds, the sentence a designer can print, the whole command
+on small settings, determinism and bad input."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ import pytest
 from typer.testing import CliRunner
 
 import cli
-from analysis.compensation import FAIR, UNDECIDED, UNFAIR, compensation_words, fair_status
+from analysis.compensation import analyse, compensation_words, text_lines
+from simcore.base.fairness import FAIR, UNDECIDED, UNFAIR, fair_status, recommend
 from simcore.studies.compensate import Candidate, Played, dense_ranks, field_candidates
 from tests.conftest import run_main
 
@@ -54,6 +56,16 @@ def test_fair_means_every_pair_within_the_tolerance_with_95_percent_confidence()
     assert fair_status(_played([100, 100, 100], 300), 1.5) == UNDECIDED
     # no detected gap is not fairness: 2,000 games of equal rates are still undecided
     assert fair_status(_played([660, 660, 660], 2_000), 1.5) == UNDECIDED
+
+
+def test_the_recommendation_is_the_first_finalist_confirmed_fair_else_the_closest():
+    rulebook = _played([400, 300, 300], 1_000)
+    unfair = _played([6_240, 5_260, 7_060], 20_000, (0, 1, 0))
+    fair = _played([33_300, 33_300, 33_400], 100_000, (1, 1, 0))
+    closest = _played([340, 330, 330], 1_000, (0, 0, 1))
+    assert recommend([rulebook, unfair, fair, closest]) is fair
+    assert recommend([rulebook, unfair, closest], 1.5) is closest  # no finalist fair
+    assert fair_status(closest) == UNDECIDED  # the base's one tolerance (1.5 points)
 
 
 def test_the_sentence_is_what_a_rulebook_prints():
@@ -186,7 +198,6 @@ def test_a_space_larger_than_the_budget_is_searched_by_optuna_with_the_favoured_
         max_amount=3,
         budget=5,
         levels=["balanced"],
-        judge=fair_status,
         threads=1,
     )
     assert run.searched["seat_value"].startswith("optuna TPE (5 trials")
@@ -194,6 +205,19 @@ def test_a_space_larger_than_the_budget_is_searched_by_optuna_with_the_favoured_
     favoured = max(range(3), key=lambda s: (run.baseline.seat_wins[s], -s))
     assert all(p.candidate.amounts[favoured] == 0 for p in run.screened)
     assert run.confirmed[0].candidate.field == "" and len(run.confirmed) >= 2
+    # the run holds its recommendation (chosen once, in the study); the output says that one
+    assert run.recommendation is recommend(run.confirmed, run.tolerance)
+    a = analyse(run, run.seat_words)
+    assert a["recommendation"]["compensation"] == run.recommendation.candidate.label
+    assert a["by_level"][1]["compensation"] == run.recommendation.candidate.label
+    assert text_lines(a)[2].startswith("Recommendation: with 3 players, ")
+    # the renderer only renders: another finalist held by the run is the one it says
+    others = [p for p in run.confirmed[1:] if p is not run.recommendation]
+    other = (others or run.confirmed)[0]
+    run.recommendation = other
+    said = analyse(run, run.seat_words)["recommendation"]
+    assert said["compensation"] == other.candidate.label
+    assert said["status"] == fair_status(other, run.tolerance)
 
 
 # ------------------------------------------------------------------ checkpoint, resume, dask
@@ -287,13 +311,12 @@ def test_the_dask_backend_gives_the_local_answer(whole, monkeypatch, capsys):
 def test_a_resumed_optuna_search_draws_what_it_drew(tmp_path):
     """The optuna path (a space larger than --budget) cut after its second trial: the seeded
     sampler, told the restored gaps, proposes the same candidates; the same answer."""
-    from analysis.compensation import analyse
     from simcore.studies.compensate import run_compensate
 
     ck = tmp_path / "comp.json"
     # 4**3 - 3**3 - 1 = 36 candidates, searched by optuna on a budget of 5
     kw = dict(confirm_games=300, level_games=40, seed=3, fields=["seat_value"], max_amount=3)
-    kw.update(budget=5, levels=["balanced"], judge=fair_status, checkpoint=str(ck))
+    kw.update(budget=5, levels=["balanced"], checkpoint=str(ck))
     one = run_compensate("sunken-city", 3, 150, threads=1, **kw)
     data = json.loads(ck.read_text())
     keys = list(data["played"])
@@ -358,16 +381,13 @@ def test_a_level_where_the_recommendation_is_not_fair_gets_a_search_of_its_own()
     """3-player Sunken City: the presets' compensation does nothing for search players (the
     last seat wins about half their games), so the study searches again with them in every
     seat and says one compensation per level; every record of it is checkable."""
-    from analysis.compensation import analyse, text_lines
     from simcore.studies.compensate import run_compensate
 
     strong = "search:budget=2,start=0"  # searching from the first round, as before #37
     kw = dict(confirm_games=2000, level_games=400, level_screen_games=100, level_budget=4)
     kw.update(fields=["seat_points", "finish_round"], max_amount=1, seed=5, threads=2)
     stronger = "search:budget=8,start=0"
-    run = run_compensate(
-        "sunken-city", 3, 300, levels=["balanced", strong, stronger], judge=fair_status, **kw
-    )
+    run = run_compensate("sunken-city", 3, 300, levels=["balanced", strong, stronger], **kw)
     ls = run.level_searches[0]
     assert ls.level == strong
     # the same groups, screened with the strong player in every seat, on the level's games
@@ -384,6 +404,7 @@ def test_a_level_where_the_recommendation_is_not_fair_gets_a_search_of_its_own()
     assert rows[strong]["source"] == "search"
     assert rows["balanced"]["compensation"] == a["recommendation"]["compensation"]
     own = rows[strong]
+    assert own["compensation"] == ls.recommendation.candidate.label  # the level's own choice
     assert own["compensation"] in [c["compensation"] for c in own["confirmed"][1:]]
     chosen = next(c for c in own["confirmed"] if c["compensation"] == own["compensation"])
     assert own["status"] == chosen["status"]

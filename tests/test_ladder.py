@@ -183,7 +183,7 @@ def test_pairwise_points_follow_the_finishing_order():
 
 
 def test_skill_classes_from_constructed_levels():
-    from analysis.verdict_engine import Wording, z_verdict
+    from simcore.base.verdicts import Wording, z_verdict
 
     def rows(estimates, se=0.5):
         out = []

@@ -88,7 +88,8 @@ def test_analysis_and_the_base_do_not_load_numba():
         "import sys, analysis, analysis.stats, analysis.compare, analysis.report, "
         "analysis.verdicts, analysis.tuning_tables, analysis.render, analysis.summary, simcore, "
         "simcore.base.rulesbase, simcore.base.metrics, simcore.base.inputs, "
-        "simcore.base.presetfile, simcore.base.pareto, simcore.base.errors\n"
+        "simcore.base.presetfile, simcore.base.pareto, simcore.base.errors, "
+        "simcore.base.verdicts, simcore.base.fairness\n"
         "from simcore import RulesError\n"
         "print(sorted(m for m in sys.modules if m == 'numba' or m.startswith('numba.')))"
     )

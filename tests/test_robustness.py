@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analysis.verdict_engine import Wording, z_verdict
 from analysis.verdicts import STATUSES, Thresholds, classify, degenerate, robustness
+from simcore.base.verdicts import Wording, z_verdict
 from simcore.frame.registry import all_games, get_game
 from simcore.frame.seats import population_entry
 from simcore.run.chunks import POPULATION, play_chunk

@@ -13,8 +13,8 @@ import pytest
 from analysis.compare import comparison
 from analysis.render import simulation_json
 from analysis.report import write_report
-from analysis.verdict_engine import interval_words
 from analysis.verdicts import robustness
+from simcore.base.verdicts import interval_words
 from simcore.frame.registry import get_game
 from simcore.run.runner import simulate
 from simcore.studies.arms import run_compare, variant_arm

@@ -1,4 +1,4 @@
-"""The verdict engine (analysis.verdict_engine): direction words from the sign, the interval
+"""The verdict engine (simcore.base.verdicts): direction words from the sign, the interval
 the call rests on, one sign convention, and a classification that does not follow the number of
 games."""
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from analysis.stats import multinomial_diff_ci
-from analysis.verdict_engine import (
+from simcore.base.verdicts import (
     Wording,
     all_seat_pairs,
     change_words,

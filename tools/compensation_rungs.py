@@ -1,7 +1,7 @@
 """Compensations at every rung of the ladder, side by side (issue #38; docs/compensation.md,
 "Measured"): each compensation (as `--set` gives it, `;` between fields; `none`: the rulebook)
 played with every rung's player in every seat, on the same games of one seed, and judged as
-`balance compensate` judges (analysis.compensation.fair_status):
+`balance compensate` judges (simcore.base.fairness.fair_status):
 
     .venv/bin/python tools/compensation_rungs.py GAME PLAYERS SEED COMPENSATION...
     .venv/bin/python tools/compensation_rungs.py sunken-city 3 40 none \
@@ -29,9 +29,10 @@ def games_for(rung) -> int:
 def main(argv: list[str]) -> int:
     import argparse
 
-    from analysis.compensation import fair_status, rates
+    from analysis.compensation import rates
+    from simcore.base.fairness import TOLERANCE, fair_status
     from simcore.frame.registry import get_game
-    from simcore.studies.compensate import TOLERANCE, Candidate, _Plan
+    from simcore.studies.compensate import Candidate, _Plan
     from simcore.studies.ladder import ladder_rungs, strong_policy
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])

@@ -1,6 +1,9 @@
-"""The base layer: what every other layer and `analysis` may use, numba-free (numpy only).
+"""The base layer: what every other layer and `analysis` may use, numba-free (numpy; scipy for
+the verdicts' quantiles).
 
 Rules resolution and variant files (rulesbase), the metrics' definitions and moments (metrics),
-input checks and atomic writes (inputs), preset files (presetfile), the Pareto front (pareto)
-and the errors (errors). Imports nothing of simcore above it (tests/test_layers.py).
+input checks and atomic writes (inputs), preset files (presetfile), the Pareto front (pareto),
+the errors (errors), and the judgments the studies and the renderers share: the verdict engine
+(verdicts) and the fairness of seat compensation (fairness). Imports nothing of simcore above
+it (tests/test_layers.py).
 """

@@ -1,5 +1,6 @@
 """`balance compensate`: the simulator's side of seat compensation ("komi", issue #38;
-analysis.compensation judges and words what is played here; docs/compensation.md).
+simcore.base.fairness judges, analysis.compensation words what is played here;
+docs/compensation.md).
 
 A game offers per-seat compensation as rules fields (its rules class' SEAT_FIELDS, each a rule
 a rulebook could print, with SEAT_SEARCH: the largest amount a seat is given in the search).
@@ -14,7 +15,8 @@ The study looks for the smallest compensation that evens the seats at one skill 
 2. **Confirmation** on fresh games (another seed, `confirm_games` games): the baseline, the
    simplest candidate whose screening gap is within the tolerance, and the smallest gaps, to
    CONFIRM_TOP candidates (_finalists). The search's own estimates never judge: only the
-   confirmation does; the recommendation is the simplest finalist confirmed fair.
+   confirmation does; the recommendation is the simplest finalist confirmed fair
+   (simcore.base.fairness.recommend, chosen once and kept in the run).
 3. **Every level** (`levels`: the reference preset and the report's strong players, or every
    rung of the ladder): the baseline and the recommendation played again with that player in
    every seat (`level_games` games, same seed for both).
@@ -44,6 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from simcore.base.errors import InputError, RulesError
+from simcore.base.fairness import TOLERANCE, UNFAIR, fair_status, recommend
 from simcore.base.inputs import MAX_GAMES, check_seed, check_whole
 from simcore.base.rulesbase import rules_hash
 from simcore.frame.registry import get_game
@@ -57,7 +60,6 @@ LEVEL_BUDGET = 24  # candidates a group is searched with at another level (0: no
 CONFIRM_TOP = 3
 REFINE_TOP = 8  # candidates played again on more games before the finalists are chosen
 REFINE_SHARE = 8  # ... on 1/REFINE_SHARE of the calibration's games
-TOLERANCE = 1.5  # points: every pairwise difference of the seats' win rates within this
 # a compensate checkpoint: every finished play (PlayJob.key -> PlayJob.state); format 1 since
 # compensate has checkpoints
 CHECKPOINT = CheckpointKind(
@@ -149,6 +151,7 @@ class LevelSearch:
     searched: dict[str, str]
     screened: list[Played]
     confirmed: list[Played]  # the level's fresh games: the rulebook first, then the finalists
+    recommendation: Played  # the level's own recommendation: one of confirmed (recommend)
     calibration: Played | None = None  # the rulebook on the level's games of the screening seed
     refined: list[Played] = field(default_factory=list)  # the best again on more games
 
@@ -185,6 +188,7 @@ class CompensateRun:
     baseline: Played
     screened: list[Played]
     confirmed: list[Played]  # fresh games: the baseline first, then the candidates
+    recommendation: Played  # the recommended compensation: one of confirmed (recommend)
     levels: list[tuple[str, Played, Played]] = field(default_factory=list)
     # a search of its own at each level where the recommendation is not fair
     level_searches: list[LevelSearch] = field(default_factory=list)
@@ -630,21 +634,17 @@ def run_compensate(
     rules_file: str | None = None,
     checkpoint: str | None = None,
     resume: bool = False,
-    judge=None,
     echo=lambda *_: None,
     **run_kw: Any,
 ) -> CompensateRun:
-    """Search, confirm and check a seat compensation (the module docstring). judge(played,
-    tolerance) -> 'fair' / 'unfair' / 'undecided': the verdict on a confirmation, from the
-    analysis (analysis.compensation.fair_status; the studies do not import the analysis).
-    level_screen_games, level_budget: the search at a level where the recommendation is not
-    fair (games a screened candidate, candidates a group; level_budget 0: no such search).
+    """Search, confirm and check a seat compensation (the module docstring), judged by
+    simcore.base.fairness with `tolerance` (points). level_screen_games, level_budget: the
+    search at a level where the recommendation is not fair (games a screened candidate,
+    candidates a group; level_budget 0: no such search).
     echo: one line per finished stage (the CLI sends it to stderr). checkpoint: a file where
     every finished play is saved as the run goes; resume=True continues the run saved there.
     run_kw: the run options of run_jobs (threads, backend, scheduler, workers, progress).
     Ctrl-C or SIGTERM raise KeyboardInterrupt; the finished plays are in the checkpoint."""
-    if judge is None:
-        raise TypeError("run_compensate needs judge= (analysis.compensation.fair_status)")
     check_resume(checkpoint, resume)
     spec = get_game(game) if isinstance(game, str) else game
     spec.check_players(players)
@@ -694,12 +694,12 @@ def run_compensate(
     settings.update(max_amount=max_amount, budget=budget, levels=level_list)
     _start_checkpoint(plan, checkpoint, resume, settings, echo)
     with _one_cluster(run_options) as opts:
-        run = _play_stages(plan, head, groups, budget, level_list, judge, opts, echo)
+        run = _play_stages(plan, head, groups, budget, level_list, opts, echo)
     run.elapsed_s = time.perf_counter() - started
     return run
 
 
-def _play_stages(plan, head, groups, budget, level_list, judge, run_options, echo):
+def _play_stages(plan, head, groups, budget, level_list, run_options, echo):
     """The stages of the module docstring: the baseline and the screening, the confirmation,
     the check at every level, and a search of its own at each level where the recommendation
     is not fair. head: the CompensateRun's settings."""
@@ -720,10 +720,15 @@ def _play_stages(plan, head, groups, budget, level_list, judge, run_options, ech
     confirmed = plan.play([(c, n, fresh, None) for c in [Candidate(), *top_cands]], run_options)
     echo(f"confirmation: {len(top_cands)} candidates on {n:,} fresh games")
     run = CompensateRun(
-        **head, searched=searched, baseline=baseline, screened=screened, confirmed=confirmed
+        **head,
+        searched=searched,
+        baseline=baseline,
+        screened=screened,
+        confirmed=confirmed,
+        recommendation=recommend(confirmed, tolerance),
     )
     run.calibration, run.refined = calib, refined
-    rec = recommendation(run.confirmed, tolerance, judge)
+    rec = run.recommendation.candidate
     n = head["level_games"]
     for lv in level_list:
         lineup = ",".join([lv] * run.players)
@@ -732,17 +737,18 @@ def _play_stages(plan, head, groups, budget, level_list, judge, run_options, ech
         )
         run.levels.append((lv, base, after))
         echo(f"level {lv}: {n:,} games with and without the compensation")
-    _per_level(plan, run, groups, rec, judge, run_options, echo)
+    _per_level(plan, run, groups, run_options, echo)
     return run
 
 
-def _per_level(plan, run: CompensateRun, groups, rec, judge, run_options, echo) -> None:
+def _per_level(plan, run: CompensateRun, groups, run_options, echo) -> None:
     """One compensation per level: at each level (in the order given) where the
     recommendation is not fair and the rulebook is not fair either, the compensations that
     earlier levels' searches found are played first; a level where none of them is shown
     unfair shares it, any other gets a search of its own (_search_level). Every compensation
     found is then played at every level (run.cross), so each is known at each level."""
     tolerance, n, fresh = run.tolerance, run.level_games, _fresh(run.seed)
+    rec = run.recommendation.candidate
     found: list[Candidate] = []  # the levels' own recommendations, new ones only
 
     def cross(cands: list[Candidate], lv: str) -> list[Played]:
@@ -753,16 +759,16 @@ def _per_level(plan, run: CompensateRun, groups, rec, judge, run_options, echo) 
         return [run.cross[(c, lv)] for c in cands]
 
     for lv, base, after in run.levels:
-        if lv == plan.policy or not run.level_budget or judge(after, tolerance) != "unfair":
+        if lv == plan.policy or not run.level_budget or fair_status(after, tolerance) != UNFAIR:
             continue  # fair or undecided there: no search of its own
-        if judge(base, tolerance) != "unfair":
+        if fair_status(base, tolerance) != UNFAIR:
             continue  # the rulebook is not shown unfair at that level: nothing to fix
-        if found and any(judge(p, tolerance) != "unfair" for p in cross(found, lv)):
+        if found and any(fair_status(p, tolerance) != UNFAIR for p in cross(found, lv)):
             echo(f"level {lv}: a compensation found at an earlier level is not unfair there")
             continue
         ls = _search_level(plan, run, groups, lv, run_options, echo)
         run.level_searches.append(ls)
-        own = recommendation(ls.confirmed, tolerance, judge)
+        own = ls.recommendation.candidate
         if own != rec and own not in found:
             found.append(own)
     for lv, _, _ in run.levels:
@@ -789,16 +795,12 @@ def _search_level(plan, run: CompensateRun, groups, lv: str, run_options, echo) 
     top = _finalists(refined, run.tolerance)
     confirmed = plan.play([(c, n, fresh, lineup) for c in [Candidate(), *top]], run_options)
     echo(f"level {lv}: {len(top)} candidates confirmed on {n:,} fresh games")
-    return LevelSearch(lv, searched, screened, confirmed, calib, refined)
-
-
-def recommendation(confirmed: list[Played], tolerance: float, judge) -> Candidate:
-    """The recommended compensation of a confirmation (the rulebook first, then the
-    finalists): the first finalist (simplest first) that the judge finds fair on the fresh
-    games; else the one with the smallest gap there (analysis.compensation says it is not
-    confirmed)."""
-    cands = confirmed[1:]
-    for p in cands:
-        if judge(p, tolerance) == "fair":
-            return p.candidate
-    return min(cands, key=lambda p: (p.gap, p.candidate.total)).candidate
+    return LevelSearch(
+        lv,
+        searched,
+        screened,
+        confirmed,
+        recommendation=recommend(confirmed, run.tolerance),
+        calibration=calib,
+        refined=refined,
+    )

@@ -19,19 +19,19 @@ import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 from typing import Any
 
 import numba
 
 from simcore.base.errors import InputError, RulesError
+from simcore.base.fairness import TOLERANCE, UNFAIR, fair_status
 from simcore.base.inputs import MAX_GAMES, check_games, check_seed
 from simcore.base.rulesbase import rules_hash
 from simcore.frame.registry import get_game
 from simcore.run.jobs import check_backend, run_plans
 from simcore.run.runner import simulation_plan
 from simcore.studies.arms import compare_plan, dice_plan, variant_arm
-from simcore.studies.compensate import TOLERANCE, run_compensate, seat_fields
+from simcore.studies.compensate import run_compensate, seat_fields
 from simcore.studies.ladder import split_players, strong_policy
 from simcore.studies.robustness import (
     Skipped,
@@ -324,7 +324,7 @@ def play_report(
     overrides: dict[str, Any] | None = None,
     rules_file: str | None = None,
     strong: str | None = None,
-    judge: Callable[[Any, float], str] | None = None,
+    fix: bool = False,
     backend: str = "local",
     scheduler: str | None = None,
     workers: int | None = None,
@@ -337,9 +337,8 @@ def play_report(
     finished setting). players: the player counts (None: all the game allows); variants:
     compared beside the game's report variants and the rules file's [variant.NAME] tables;
     overrides: rules fields set in the base rules of every setting (--set); strong: the strong
-    players' lineup of the first screen (default strong_policy); judge: the compensation
-    study's fairness judge (analysis.compensation.fair_status): with it, every player count
-    whose seats are not fair gets a compensation (report_fixes)."""
+    players' lineup of the first screen (default strong_policy); fix: every player count
+    whose seats are not fair (simcore.base.fairness) gets a compensation (report_fixes)."""
     started = time.time()
     games = check_games(games, MIN_GAMES, " for a report")
     seed = check_seed(seed)
@@ -371,9 +370,9 @@ def play_report(
     if shared_reference(choice):
         results.update(reference_sections(results[("robustness",)]))
     fixes = {}
-    if judge is not None:
+    if fix:
         run_kw = dict(backend=backend, scheduler=scheduler, workers=workers, threads=threads)
-        fixes = report_fixes(spec, choice, games, seed, results, judge, run_kw, echo)
+        fixes = report_fixes(spec, choice, games, seed, results, run_kw, echo)
     return ReportRuns(
         spec=spec,
         games=section_games(games),
@@ -399,8 +398,8 @@ FIX_BUDGET = 24  # candidates a compensation field is screened with in a report 
 FIX_SHARE = 40  # a screened candidate plays 1/FIX_SHARE of --games
 
 
-def report_fixes(spec, choice, games, seed, results, judge, run_kw, echo) -> dict[int, Any]:
-    """The first screen's "how to fix it": for every player count whose seat balance the judge
+def report_fixes(spec, choice, games, seed, results, run_kw, echo) -> dict[int, Any]:
+    """The first screen's "how to fix it": for every player count whose seat balance the base
     finds not fair (a pair of seats beyond the tolerance), `balance compensate` with the
     reference preset (screened on --games/40 games a candidate, at most FIX_BUDGET a field;
     the finalists confirmed on --games fresh games), checked with the strong players on half
@@ -414,8 +413,7 @@ def report_fixes(spec, choice, games, seed, results, judge, run_kw, echo) -> dic
         res = results.get(("seats", p))
         if p < 2 or res is None:
             continue
-        played = SimpleNamespace(seat_wins=res.summary.seat_wins, games=res.summary.games)
-        if judge(played, TOLERANCE) != "unfair":  # fair, or no pair shown beyond the tolerance
+        if fair_status(res.summary, TOLERANCE) != UNFAIR:  # fair, or no pair shown beyond it
             continue
         out[p] = run_compensate(
             spec,
@@ -429,7 +427,6 @@ def report_fixes(spec, choice, games, seed, results, judge, run_kw, echo) -> dic
             levels=[strong] if strong else [spec.default_policy],
             overrides=choice.overrides or None,
             rules_file=choice.rules_file,
-            judge=judge,
             **run_kw,
         )
         echo(f"  how to fix it, {p} players: done")

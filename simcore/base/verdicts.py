@@ -31,7 +31,8 @@ listed as such and never turns "holds" into "depends". For an inconclusive verdi
 gives the number of games that would decide it (`games_needed`, from the observed variance).
 
 Everything here is plain Python with scipy's quantiles (no numba), tested in
-tests/test_verdict_engine.py.
+tests/test_verdict_engine.py. It lives in the base (issue #48) so that the studies
+(simcore.base.fairness, the compensation's choice) and the renderers (analysis) share it.
 """
 
 from __future__ import annotations
@@ -40,8 +41,6 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
-
-from scipy import special as _sp
 
 ALPHA = 0.05
 _PAIR = re.compile(r"seat (\d+)'s win rate minus seat (\d+)'s")
@@ -219,15 +218,25 @@ def z_verdict(
     )
 
 
+def _special():
+    """scipy.special, loaded at the first interval (about 0.1 s: the CLI's options read
+    simcore.base.fairness.TOLERANCE, which imports this module, on every command)."""
+    from scipy import special
+
+    return special
+
+
 def _quantile(prob: float, df: int | None) -> float:
     """The normal (df None) or Student's t quantile: scipy.special's functions, which
     scipy.stats' ppf calls (the same floats, without its per-call overhead)."""
+    _sp = _special()
     if df is None:
         return float(_sp.ndtri(prob))
     return float(_sp.stdtrit(max(df, 1), prob))
 
 
 def _two_sided_p(z: float, df: int | None) -> float:
+    _sp = _special()
     if df is None:
         return float(2 * _sp.ndtr(-z))
     return float(2 * _sp.stdtr(max(df, 1), -z))
