@@ -580,3 +580,180 @@ COMPENSATION = [
 )
 def test_impossible_compensation_is_one_line(args, word, sandbox, monkeypatch, capsys):
     assert word in assert_refused(args, sandbox, monkeypatch, capsys)
+
+
+# Checks before play, one message per mistake (issue #48, point 7).
+def _under_a_file(cases: str) -> list[list[str]]:
+    return [shlex.split(line) for line in cases.strip().splitlines()]
+
+
+UNDER_A_FILE = _under_a_file(
+    f"""
+simulate sunken-city --out afile/x.csv
+simulate sunken-city --checkpoint afile/x.json
+replay sunken-city --out afile/x.txt
+sweep sunken-city --param chip_supply=4,8 --out afile/x.png
+report sunken-city --out afile/x
+robustness sunken-city --out afile/x
+robustness sunken-city --checkpoint afile/x.json
+ladder pig --out afile/x.png
+ladder pig --checkpoint afile/x.json
+tune-players sunken-city --out afile/x.toml
+tune-players sunken-city --out w.toml --storage afile/s.db
+{TUNE} --plot afile/x.png
+compensate sunken-city -n 2 --checkpoint afile/x.json
+"""
+)
+
+
+@pytest.mark.parametrize("args", UNDER_A_FILE, ids=[" ".join(a[:1] + a[-2:]) for a in UNDER_A_FILE])
+def test_a_path_under_a_regular_file_says_it_is_a_file(args, sandbox, monkeypatch, capsys):
+    """--out, --plot, --checkpoint, --storage under a regular file: every command says so,
+    naming the option given."""
+    line = assert_refused(args, sandbox, monkeypatch, capsys)
+    assert "'afile' is a file, not a folder" in line and f"{args[-2]} 'afile/" in line, line
+
+
+# ladder and robustness --ladder: the same refusals of the same rung options, for a game with
+# search (sumeria) and for one without decisions (chutes-and-ladders)
+RUNG_OPTIONS = [
+    ("--top-budget 0", "--top-budget must be a whole number from 1 to"),
+    ("--top-budget 200000", "--top-budget must be a whole number from 1 to"),
+    ("--search-rungs 13", "--search-rungs must be a whole number from 0 to 12, not 13"),
+    ("--search-rungs -1", "--search-rungs must be a whole number from 0 to 12, not -1"),
+]
+
+
+@pytest.mark.parametrize("game", ["sumeria", "chutes-and-ladders"])
+@pytest.mark.parametrize("option,words", RUNG_OPTIONS, ids=[o for o, _ in RUNG_OPTIONS])
+def test_ladder_and_robustness_refuse_the_same_rung_options(
+    game, option, words, sandbox, monkeypatch, capsys
+):
+    lines = [
+        assert_refused([*head, *shlex.split(option)], sandbox, monkeypatch, capsys)
+        for head in (["ladder", game], ["robustness", game, "--ladder"])
+    ]
+    assert words in lines[0] and lines[0] == lines[1], lines
+
+
+def test_a_top_budget_for_a_game_without_search_is_refused_alike(sandbox, monkeypatch, capsys):
+    lines = [
+        assert_refused([*head, "--top-budget", "8"], sandbox, monkeypatch, capsys)
+        for head in (
+            ["ladder", "chutes-and-ladders"],
+            ["robustness", "chutes-and-ladders", "--ladder"],
+        )
+    ]
+    assert lines[0] == lines[1] and "--top-budget: chutes-and-ladders has no decisions" in lines[0]
+
+
+NAMED = [
+    ("report sumeria -n 3 --strong random,random --out rep", "--strong gives 2 players"),
+    (f"{TUNE} --plot p.txt", "--plot 'p.txt' must end in"),
+    (f"{TUNE} --plot adir", "--plot 'adir' is a directory"),
+    ("tune-players chutes-and-ladders --out w.toml", "has no player with weights"),
+]
+
+
+@pytest.mark.parametrize("line,words", NAMED, ids=[w for _, w in NAMED])
+def test_a_refusal_names_the_option_given(line, words, sandbox, monkeypatch, capsys):
+    refusal = assert_refused(shlex.split(line), sandbox, monkeypatch, capsys)
+    assert words in refusal and not refusal.rstrip(")").endswith("of "), refusal
+
+
+# compensate --resume: every restored play checked whole before any game, the file untouched
+SAVED = "compensate sunken-city -n 2 --games 100 --confirm-games 300 --level-games 60 "
+SAVED += "--field seat_points --max-amount 2 --level balanced --seed 7 --checkpoint ck.json"
+
+
+@pytest.fixture(scope="module")
+def saved_plays(tmp_path_factory) -> dict:
+    """The checkpoint of SAVED stopped after its first play (the baseline, 100 games)."""
+    from typer.testing import CliRunner
+
+    from simcore.studies.compensate import PlayJob
+
+    folder = tmp_path_factory.mktemp("saved")
+    fold = PlayJob.fold
+
+    def stop_after_the_first(self, i, result):
+        if self.key.startswith("seed 7/100 games/"):
+            return fold(self, i, result)
+        raise KeyboardInterrupt
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(folder)
+        mp.setattr(PlayJob, "fold", stop_after_the_first)
+        res = CliRunner().invoke(cli.app, shlex.split(SAVED))
+    assert res.exit_code == 130, res.output
+    data = json.loads((folder / "ck.json").read_text())
+    assert len(data["played"]) == 1
+    return data
+
+
+LEVEL = "seed 8/60 games/balanced,balanced/none (the rulebook)"  # the level check's rulebook
+
+
+def _with_a_level_play(data: dict, kind: str = "") -> dict:
+    """The checkpoint with a play of the level check beside the baseline (the same rules and
+    players; played after the calibration and the screening), damaged in one way (kind, of
+    CHECKPOINT_PLAYS) or not."""
+    ((base_key, base),) = data["played"].items()
+    play = dict(base, seat_wins=[20, 30], shared_wins=0)
+    keys = {
+        "other-seed": LEVEL.replace("seed 8/", "seed 80/"),
+        "no-games": LEVEL.replace("/60 games/", "/0 games/"),
+        "unknown-player": LEVEL.replace("balanced,balanced", "genius,genius"),
+        "unknown-field": LEVEL.replace("none (the rulebook)", "colour=red"),
+        "not-a-key": "the level check",
+    }
+    damage = {
+        "seat-wins-short": dict(play, seat_wins=[20]),
+        "seat-wins-negative": dict(play, seat_wins=[-1, 30]),
+        "seat-wins-text": dict(play, seat_wins=["20", 30]),
+        "more-wins-than-games": dict(play, shared_wins=11),
+        "other-rules": dict(play, rules_hash="0" * 16),
+        "other-players": dict(play, policies=[["greedy", []], ["greedy", []]]),
+        "wrong-fields": {k: v for k, v in play.items() if k != "policies"},
+        "not-an-object": [20, 30],
+    }
+    if kind == "plays-a-list":
+        return dict(data, played=[base_key, LEVEL])
+    return dict(data, played={base_key: base, keys.get(kind, LEVEL): damage.get(kind, play)})
+
+
+CHECKPOINT_PLAYS = {
+    "seat-wins-short": "its seat_wins are not 2 counts",
+    "seat-wins-negative": "its seat_wins are not 2 counts",
+    "seat-wins-text": "its seat_wins are not 2 counts",
+    "more-wins-than-games": "its wins are not of its 60 games",
+    "other-rules": "its rules or players differ",
+    "other-players": "its rules or players differ",
+    "wrong-fields": "has the wrong fields",
+    "not-an-object": "has the wrong fields",
+    "other-seed": "is not a play of this run",
+    "no-games": "is not a play of this run",
+    "unknown-player": "is not a play of this run",
+    "unknown-field": "is not a play of this run",
+    "not-a-key": "is not a play of this run",
+    "plays-a-list": "its plays are not an object",
+}
+
+
+@pytest.mark.parametrize("kind", CHECKPOINT_PLAYS)
+def test_a_damaged_compensate_play_is_refused_before_any_game(
+    kind, saved_plays, sandbox, monkeypatch, capsys
+):
+    """A damaged play of a late stage (the level check): one line naming the file and the
+    play, status 2, no game played (the sandbox: the calibration would be the first), the
+    checkpoint byte for byte as it was."""
+    (sandbox / "ck.json").write_text(json.dumps(_with_a_level_play(saved_plays, kind)))
+    line = assert_refused([*shlex.split(SAVED), "--resume"], sandbox, monkeypatch, capsys)
+    assert "checkpoint 'ck.json' is refused" in line and CHECKPOINT_PLAYS[kind] in line, line
+
+
+def test_an_undamaged_compensate_checkpoint_is_taken(saved_plays, sandbox, monkeypatch):
+    (sandbox / "ck.json").write_text(json.dumps(_with_a_level_play(saved_plays)))
+    monkeypatch.setattr(sys, "argv", ["balance", *shlex.split(SAVED), "--resume"])
+    with pytest.raises(AssertionError, match="a game was played"):
+        cli.main()  # past every check: the next play (the calibration) is the guard's

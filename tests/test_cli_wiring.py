@@ -25,12 +25,23 @@ import typer
 from typer.testing import CliRunner
 
 import cli
-from analysis import render, tuning_tables
+from analysis import compensation, ladder_report, render, tuning_tables
+from analysis import ladder as ladder_analysis
 from analysis import report as report_module
 from simcore.base.errors import InputError, RulesError
+from simcore.base.fairness import TOLERANCE
 from simcore.frame.registry import GameSpec, all_games
 from simcore.run import jobs, runner
-from simcore.studies import arms, bench, report_plan, robustness, tune_players, tune_rules
+from simcore.studies import (
+    arms,
+    bench,
+    compensate,
+    ladder,
+    report_plan,
+    robustness,
+    tune_players,
+    tune_rules,
+)
 from simcore.studies.arms import Arm
 from tests.conftest import run_main
 
@@ -280,9 +291,11 @@ def test_report(in_tmp, monkeypatch):
     line = "report sumeria --out rep/s -g 4e4 --seed 3 --policy random --threads 1 --strong greedy"
     monkeypatch.setattr(sys, "argv", ["balance", *line.split()])
     play, written = call(line, (report_plan, "play_report"), (report_module, "write_report"))
-    assert play.call_args.args == ("sumeria", 40_000, 3, "random")
+    assert play.call_args.args == ("sumeria", 40_000)
     assert play.call_args.kwargs == {
-        "echo": typer.echo,
+        "seed": 3,
+        "policy": "random",
+        "echo": cli._progress,  # progress on stderr: stdout says where the report is
         **LOCAL,
         "threads": 1,
         "progress": LINES,  # piped: a line per finished setting
@@ -297,7 +310,7 @@ def test_report(in_tmp, monkeypatch):
     assert written.call_args.kwargs == {
         "version": VERSION,
         "command": "balance " + line,
-        "echo": typer.echo,
+        "echo": cli._progress,
     }
 
 
@@ -328,6 +341,141 @@ def test_robustness(in_tmp):
     run, shown = call("robustness sumeria", *ROBUSTNESS)
     assert run.call_args.args == ("sumeria", None, 10_000)  # every player count
     assert run.call_args.kwargs["settings"] is None and shown.call_args.args[1] is None
+
+
+def test_robustness_ladder_options():
+    run, _ = call(
+        "robustness pig --ladder --top-budget 8 --search-rungs 2 --search-games 1e3", *ROBUSTNESS
+    )
+    kw = run.call_args.kwargs
+    assert {k: kw[k] for k in ("ladder", "top_budget", "search_rungs", "search_games")} == {
+        "ladder": True,
+        "top_budget": 8,
+        "search_rungs": 2,
+        "search_games": 1000,  # 1e3 syntax
+    }
+
+
+# --------------------------------------------------------------------------------- ladder
+LADDER = (ladder, "run_ladder"), (ladder_report, "render")
+
+
+def test_ladder(in_tmp):
+    with (
+        patch.object(ladder_analysis, "analyse", return_value="analysed") as analysed,
+        patch.object(GameSpec, "add_preset_file") as load,
+        patched(*LADDER) as (run, shown),
+    ):
+        invoke(
+            "ladder sumeria -n 2 -g 1e4 --search-games 800 --top-budget 64 --search-rungs 3 "
+            "--policy greedy --policy search:budget=8,base=random --policy-file mine.toml "
+            "-v short --set rounds=5 --compare-variant x --seed 4 --out plot.png "
+            "--checkpoint lad.json --json"
+        )
+    assert [c.args for c in load.call_args_list] == [("mine.toml",)]  # before the run
+    assert run.call_args.args == ("sumeria", 2, 10_000)
+    assert run.call_args.kwargs == {
+        "search_games": 800,
+        "top_budget": 64,
+        "search_rungs": 3,
+        "compare_variant": "x",
+        "policies": ["greedy", "search:budget=8,base=random"],  # one rung each
+        "checkpoint": "lad.json",
+        "resume": False,
+        "overrides": {"rounds": "5"},
+        "variants": ["short"],
+        "seed": 4,
+        **LOCAL,
+        "progress": LINES,  # piped: a line per finished match
+    }
+    assert analysed.call_args.args == (RESULT,)
+    assert shown.call_args.args == ("analysed", Path("plot.png"), True, VERSION, typer.echo)
+
+
+def test_ladder_defaults():
+    with patch.object(ladder_analysis, "analyse"), patched(*LADDER) as (run, _):
+        invoke("ladder pig")
+    assert run.call_args.args == ("pig", 2, 4000)  # Pig: 2 players
+    assert run.call_args.kwargs == {
+        "policies": None,
+        "checkpoint": None,
+        "resume": False,
+        "overrides": {},
+        "seed": 1,
+        **LOCAL,
+        "progress": LINES,
+    }
+
+
+# --------------------------------------------------------------------------------- compensate
+COMPENSATE = (compensate, "run_compensate"), (compensation, "render")
+
+
+def test_compensate(in_tmp):
+    run, shown = call(
+        "compensate sunken-city -n 3 -g 1e3 --confirm-games 5e4 --level-games 3e3 "
+        "--level-screen-games 200 --level-budget 8 --field seat_points --field seat_value "
+        "--max-amount 2 --budget 50 --tolerance 2.5 --level balanced --level greedy "
+        "--policy greedy --set chip_supply=3 -v short --rules-file r.toml --seed 9 --threads 1 "
+        "--checkpoint c.json --resume --json",
+        *COMPENSATE,
+    )
+    assert run.call_args.args == ("sunken-city", 3)
+    assert run.call_args.kwargs == {
+        "games": 1000,
+        "confirm_games": 50_000,
+        "fields": ["seat_points", "seat_value"],
+        "max_amount": 2,
+        "budget": 50,
+        "tolerance": 2.5,
+        "levels": ["balanced", "greedy"],
+        "ladder": False,
+        "level_games": 3000,
+        "level_screen_games": 200,
+        "level_budget": 8,
+        "policy": "greedy",
+        "echo": cli._progress,  # a line per finished stage, on stderr
+        "overrides": {"chip_supply": "3"},
+        "variants": ["short"],
+        "rules_file": "r.toml",
+        "checkpoint": "c.json",
+        "resume": True,
+        "seed": 9,
+        **LOCAL,
+        "threads": 1,
+    }
+    assert shown.call_args.args == (RESULT, None, True, typer.echo)
+
+
+def test_compensate_defaults():
+    run, shown = call("compensate sumeria --ladder", *COMPENSATE)
+    assert run.call_args.args == ("sumeria", 3)
+    assert run.call_args.kwargs == {
+        "games": 2000,
+        "confirm_games": 100_000,
+        "fields": None,
+        "max_amount": None,
+        "budget": 300,
+        "tolerance": TOLERANCE,
+        "levels": None,
+        "ladder": True,  # every rung of the ladder
+        "level_games": 2000,
+        "level_screen_games": 400,
+        "level_budget": 24,
+        "policy": None,
+        "echo": cli._progress,
+        "overrides": {},
+        "checkpoint": None,
+        "resume": False,
+        "seed": 1,
+        **LOCAL,
+    }
+    assert shown.call_args.args == (RESULT, None, False, typer.echo)
+
+
+def test_progress_lines_go_to_stderr(capsys):
+    cli._progress("baseline: 2,000 games played")
+    assert capsys.readouterr() == ("", "baseline: 2,000 games played\n")
 
 
 # --------------------------------------------------------------------------------- tuning

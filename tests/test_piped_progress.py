@@ -108,8 +108,9 @@ def test_robustness_writes_a_line_per_setting_as_it_finishes(events, monkeypatch
 def test_report_writes_a_line_per_setting_as_it_finishes(events, tmp_path, monkeypatch, capsys):
     args = ["report", "pig", "--games", "60", "--out", str(tmp_path / "rep")]
     code, out = run_logged(args, events, monkeypatch, capsys)
-    assert code == 0
-    played = int(out.split(" games in ")[1].split(" settings")[0])
+    assert code == 0 and out.startswith("report written to ")  # progress is stderr's
+    err = "".join(text for kind, text in events if kind == "write")
+    played = int(err.split(" games in ")[1].split(" settings")[0])
     assert _lines_follow_their_settings(events) == played
 
 

@@ -122,6 +122,9 @@ def check_folder_of(path: str, what: str = "--out") -> None:
     if p.is_dir():
         raise InputError(f"{what} '{path}' is a directory; give a file name")
     if not parent.is_dir():
+        above = next((a for a in (parent, *parent.parents) if a.exists()), parent)
+        if above.exists() and not above.is_dir():  # a regular file on the way
+            raise InputError(f"{what} '{path}': '{above}' is a file, not a folder")
         raise InputError(f"{what} '{path}': folder '{parent}' does not exist")
     if p.exists() and not os.access(p, os.W_OK):
         raise InputError(f"{what} '{path}' is not writable")
@@ -170,17 +173,17 @@ def write_atomic(path: str | Path, write: Callable[[str], Any], what: str = "--o
             os.unlink(tmp)
 
 
-def check_out_path(path: str | None, suffixes: tuple[str, ...]) -> Path | None:
-    """An output file (None when not asked): not a folder, one of the suffixes, in a writable
-    folder; a .parquet file needs pyarrow."""
+def check_out_path(path: str | None, suffixes: tuple[str, ...], what: str = "--out") -> Path | None:
+    """An output file (None when not asked) of the option `what`: not a folder, one of the
+    suffixes, in a writable folder; a .parquet file needs pyarrow."""
     if path is None:
         return None
     p = Path(path)
     if p.is_dir():
-        raise InputError(f"--out '{path}' is a directory; give a file name")
+        raise InputError(f"{what} '{path}' is a directory; give a file name")
     if p.suffix.lower() not in suffixes:
-        raise InputError(f"--out '{path}' must end in {' or '.join(suffixes)}")
-    check_folder_of(path)
+        raise InputError(f"{what} '{path}' must end in {' or '.join(suffixes)}")
+    check_folder_of(path, what)
     if p.suffix == ".parquet":
         try:
             import pyarrow  # noqa: F401

@@ -288,9 +288,12 @@ class GameSpec:
         )
 
     # ------------------------------------------------------------------ policies
-    def parse_policies(self, text: str | None, players: int) -> list[SeatPolicy]:
+    def parse_policies(
+        self, text: str | None, players: int, option: str = "--policy"
+    ) -> list[SeatPolicy]:
         """'balanced,greedy,random' or 'balanced:greed=2,caution=0.5,random' -> one entry per
-        seat (a single entry is used for every seat)."""
+        seat (a single entry is used for every seat); option: the option that gave the text
+        (named in the refusals)."""
         text = (text or self.default_policy).strip()
         entries: list[tuple[str, dict[str, str]]] = []
         for token in (t.strip() for t in text.split(",")):
@@ -313,7 +316,7 @@ class GameSpec:
         if len(entries) == 1:
             entries = entries * players
         if len(entries) != players:
-            raise RulesError(f"--policy gives {len(entries)} players for a {players}-player game")
+            raise RulesError(f"{option} gives {len(entries)} players for a {players}-player game")
         out = []
         for name, weights in entries:
             if "@" in name:  # NAME@FILE: a preset file, loaded here

@@ -45,7 +45,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from simcore.base.errors import InputError, RulesError
+from simcore.base.errors import BalanceError, InputError, RulesError
 from simcore.base.fairness import TOLERANCE, UNFAIR, fair_status, recommend
 from simcore.base.inputs import MAX_GAMES, check_seed, check_whole
 from simcore.base.rulesbase import rules_hash
@@ -581,17 +581,51 @@ def _start_checkpoint(plan: _Plan, path, resume, settings: dict[str, Any], echo)
     if found is None:
         return
     with plan.ck.checking():
-        played = found["played"]
-        if not isinstance(played, dict):
-            raise InputError("its plays are not an object")
-        for key, state in played.items():
-            if not isinstance(state, dict) or set(state) != PLAY_KEYS:
-                raise InputError(f"play '{key}' has the wrong fields")
-    plan.saved = dict(played)
+        plan.saved = _checked_plays(plan, found["played"], settings["seed"], settings["levels"])
     echo(
         f"resuming {path}: {len(plan.saved)} finished plays restored (of the baseline, the "
         "candidates and the levels); only the others are played"
     )
+
+
+def _checked_plays(plan: _Plan, played: Any, seed: int, levels: list[str]) -> dict[str, Any]:
+    """The checkpoint's plays, each checked whole before any game is played (the file is
+    left as it is when one is refused): its key names a play this run can make (one of its
+    two seeds, its player or a level's in every seat, a candidate its rules accept) and its
+    values fit that play (PlayJob.restore: the seats' counts, the games, the rules, the
+    players). InputError naming the first play that does not fit."""
+    if not isinstance(played, dict):
+        raise InputError("its plays are not an object")
+    lineups = [plan.lineup, *(",".join([lv] * plan.players) for lv in levels)]
+    for key, state in played.items():
+        _job_of(plan, key, (seed, _fresh(seed)), lineups).restore(state)
+    return dict(played)
+
+
+def _job_of(plan: _Plan, key: str, seeds: tuple[int, int], lineups: list[str]) -> PlayJob:
+    """The play a checkpoint's key names ('seed S/G games/LINEUP/LABEL', PlayJob.key), made
+    again from the key; InputError when this run makes no such play."""
+    head, _, rest = key.partition(" games/")
+    seed, _, games = head.removeprefix("seed ").partition("/")
+    for lineup in (lu for lu in lineups if rest.startswith(lu + "/")):
+        if not (seed.isdecimal() and games.isdecimal()) or int(seed) not in seeds:
+            break
+        try:
+            job = plan.job(_candidate(rest[len(lineup) + 1 :]), int(games), int(seed), lineup)
+        except BalanceError:
+            continue
+        if job.key == key:
+            return job
+    raise InputError(f"play '{key}' is not a play of this run")
+
+
+def _candidate(label: str) -> Candidate:
+    """A candidate of this label (Candidate.label): its changes as (field, value) pairs,
+    the same rules changes, so the same play."""
+    if label == Candidate().label:
+        return Candidate()
+    pairs = (part.partition("=") for part in label.split(", "))
+    return Candidate(rule=tuple((k, v) for k, _, v in pairs))
 
 
 @contextmanager

@@ -107,12 +107,20 @@ def search_budgets(spec: Any, top_budget: int | None, rungs: int) -> list[int]:
     """The budgets of the search rungs, ascending: top, top/2, ... (rungs of them, whole and at
     least 1, each once). top_budget None: four times the game's default."""
     top = TOP_FACTOR * default_budget(spec) if top_budget is None else top_budget
+    check_rung_options(top, rungs)
+    return sorted({max(top >> k, 1) for k in range(rungs)})
+
+
+def check_rung_options(top_budget: int | None, rungs: int) -> None:
+    """--top-budget (when given) and --search-rungs within their ranges, whatever the game
+    (InputError): `ladder` and `robustness --ladder` refuse the same values."""
     _, lo, hi, _, _ = SEARCH_PARAMS["budget"]
-    if isinstance(top, bool) or not isinstance(top, int) or not max(lo, 1) <= top <= hi:
+    top = top_budget
+    whole = isinstance(top, int) and not isinstance(top, bool)
+    if top is not None and not (whole and max(lo, 1) <= top <= hi):
         raise InputError(f"--top-budget must be a whole number from 1 to {int(hi)}, not {top}")
     if isinstance(rungs, bool) or not isinstance(rungs, int) or not 0 <= rungs <= 12:
         raise InputError(f"--search-rungs must be a whole number from 0 to 12, not {rungs}")
-    return sorted({max(top >> k, 1) for k in range(rungs)})
 
 
 def split_players(text: str) -> list[str]:
@@ -136,7 +144,10 @@ def ladder_rungs(
     """The rungs from the weakest to the strongest as designed (the module docstring); each
     --policy (policies) adds one rung, checked (RulesError for an unknown player or weight).
     A game without decisions (no `search`, one player) has its one player as its one rung,
-    and refuses added players."""
+    and refuses added players; a game without search refuses --top-budget."""
+    check_rung_options(top_budget, search_rungs)
+    if "search" not in spec.policies and top_budget is not None:
+        raise InputError(f"--top-budget: {spec.no_search or spec.name + ' has no search'}")
     if "search" not in spec.policies and len(spec.presets) == 1:
         if policies:
             raise InputError(
@@ -151,8 +162,6 @@ def ladder_rungs(
             Rung(f"search:budget={b}", "search", b)
             for b in search_budgets(spec, top_budget, search_rungs)
         ]
-    elif top_budget is not None:
-        raise InputError(f"--top-budget: {spec.no_search or spec.name + ' has no search'}")
     for text in policies or []:
         parts = split_players(text.strip())
         if len(parts) != 1 or not parts[0]:

@@ -156,7 +156,7 @@ def report_choice(
         if policy is not None:
             spec.parse_policies(policy, p)
         if strong is not None:
-            spec.parse_policies(strong, p)
+            spec.parse_policies(strong, p, "--strong")
     return ReportChoice(counts, arms, dict(overrides or {}), rules_file, policy, strong)
 
 

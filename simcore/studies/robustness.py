@@ -604,8 +604,6 @@ class LadderOptions:
             if given:
                 raise InputError(f"{given[0]} is an option of --ladder: add --ladder")
             return cls()
-        if top_budget is not None and "search" not in spec.policies:  # ladder_rungs: one rung
-            raise InputError(f"--top-budget: {spec.name} has no search player (one rung)")
         rungs = ladder_rungs(
             spec, top_budget, SEARCH_RUNGS if search_rungs is None else search_rungs
         )

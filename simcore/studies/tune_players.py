@@ -93,6 +93,8 @@ def best_trial(trials: list[dict[str, Any]]) -> dict[str, Any]:
 def search_space(spec: GameSpec, policy: str) -> dict[str, tuple[float, float, bool]]:
     """Each weight of the player -> (lo, hi, whole): its declared range."""
     tunable = [n for n in spec.presets if spec.policies[n].weights]
+    if not tunable:
+        raise InputError(f"{spec.name} has no player with weights: there is nothing to tune")
     if policy not in tunable:
         raise InputError(
             f"--policy '{policy}': give one of {', '.join(tunable)} (a player with weights)"
