@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 
 import pytest
 from typer.testing import CliRunner
@@ -119,52 +120,52 @@ def test_out_csv_and_replay(tmp_path):
     assert "Round 1, turn 1" in res.output and "Game over" in res.output
 
 
-BAD = [
-    (["simulate", "chess"], "unknown game"),
-    (["simulate", "sunken-city", "--variant", "turbo"], "unknown variant"),
-    (["simulate", "sunken-city", "--variant", "short+turbo"], "unknown variant"),
-    (["simulate", "sunken-city", "--policy", "genius"], "unknown policy"),
-    (["simulate", "sunken-city", "--policy", "random:greed=2"], "no weight"),
-    (["simulate", "sunken-city", "--policy", "random,random"], "2 players"),
-    (["simulate", "sunken-city", "--policy", "balanced:keys=7"], "from 0 to 6"),
-    (["simulate", "sunken-city", "--policy", "balanced:keys=2.5"], "whole number"),
-    (["simulate", "sunken-city", "--policy", "greedy:keys=-1"], "from 0 to 6"),
-    (["simulate", "sunken-city", "--policy", "balanced:keys=nan"], "keys"),
-    (["simulate", "sunken-city", "--set", "colour=red"], "unknown rules key"),
-    (["simulate", "sunken-city", "--set", "chips=maybe"], "true or false"),
-    (["simulate", "sunken-city", "--set", "chips"], "key=value"),
-    (["simulate", "sunken-city", "--players", "5"], "2 to 4 players"),
-    (["simulate", "sunken-city", "--players", "1"], "2 to 4 players"),
-    (["simulate", "sunken-city", "--players", "three"], "--players"),
-    (["simulate", "sunken-city", "--set", "die=-1,2,3"], "die"),
-    (["simulate", "sunken-city", "--set", "die="], "at least one"),
-    (["simulate", "sunken-city", "--set", "die=green"], "neither a name"),
-    (["simulate", "sunken-city", "--set", "streets_space1=30,30,30"], "only 30"),
-    (["simulate", "sunken-city", "--set", "cards=1/2/3"], "icon"),
-    (["simulate", "sunken-city", "--set", "board=...."], "9 rows"),
-    (["simulate", "sunken-city", "--games", "0"], "at least 1"),
-    (["simulate", "sunken-city", "--games", "-5"], "at least 1"),
-    (["simulate", "sunken-city", "--games", "lots"], "whole number"),
-    (["simulate", "sunken-city", "--games", "1.5"], "whole number"),
-    (["simulate", "sunken-city", "--threads", "0"], "at least 1"),
-    (["simulate", "sunken-city", "--threads", "999"], "more than"),
-    (["simulate", "sunken-city", "--seed", "-1"], "seed"),
-    (["replay", "sunken-city", "--format", "xml"], "text or jsonl"),
-    (["replay", "sunken-city", "--game", "-3"], "--game"),
-    (["simulate", "sunken-city", "--bogus"], "bogus"),
-    (["simulate", "sunken-city", "--precision", "0"], "--precision"),
-    (["simulate", "sunken-city", "--precision", "0.5"], "--precision"),
-    (["simulate", "sunken-city", "--precision", "tiny"], "--precision"),
-    (["simulate", "sunken-city", "--set", "owner_limit=3,3"], "owner_limit"),
-    (["simulate", "sunken-city", "--set", "street_squares=3"], "street_squares"),
-    (["simulate", "sunken-city", "--set", "scoring=goals"], "scoring"),
-    (["replay", "sunken-city", "--players", "9"], "2 to 4 players"),
+BAD = [  # a command line (split as a shell does) and a word of its one-line refusal
+    ("simulate chess", "unknown game"),
+    ("simulate sunken-city --variant turbo", "unknown variant"),
+    ("simulate sunken-city --variant short+turbo", "unknown variant"),
+    ("simulate sunken-city --policy genius", "unknown policy"),
+    ("simulate sunken-city --policy random:greed=2", "no weight"),
+    ("simulate sunken-city --policy random,random", "2 players"),
+    ("simulate sunken-city --policy balanced:keys=7", "from 0 to 6"),
+    ("simulate sunken-city --policy balanced:keys=2.5", "whole number"),
+    ("simulate sunken-city --policy greedy:keys=-1", "from 0 to 6"),
+    ("simulate sunken-city --policy balanced:keys=nan", "keys"),
+    ("simulate sunken-city --set colour=red", "unknown rules key"),
+    ("simulate sunken-city --set chips=maybe", "true or false"),
+    ("simulate sunken-city --set chips", "key=value"),
+    ("simulate sunken-city --players 5", "2 to 4 players"),
+    ("simulate sunken-city --players 1", "2 to 4 players"),
+    ("simulate sunken-city --players three", "--players"),
+    ("simulate sunken-city --set die=-1,2,3", "die"),
+    ("simulate sunken-city --set die=", "at least one"),
+    ("simulate sunken-city --set die=green", "neither a name"),
+    ("simulate sunken-city --set streets_space1=30,30,30", "only 30"),
+    ("simulate sunken-city --set cards=1/2/3", "icon"),
+    ("simulate sunken-city --set board=....", "9 rows"),
+    ("simulate sunken-city --games 0", "at least 1"),
+    ("simulate sunken-city --games -5", "at least 1"),
+    ("simulate sunken-city --games lots", "whole number"),
+    ("simulate sunken-city --games 1.5", "whole number"),
+    ("simulate sunken-city --threads 0", "at least 1"),
+    ("simulate sunken-city --threads 999", "more than"),
+    ("simulate sunken-city --seed -1", "seed"),
+    ("replay sunken-city --format xml", "text or jsonl"),
+    ("replay sunken-city --game -3", "--game"),
+    ("simulate sunken-city --bogus", "bogus"),
+    ("simulate sunken-city --precision 0", "--precision"),
+    ("simulate sunken-city --precision 0.5", "--precision"),
+    ("simulate sunken-city --precision tiny", "--precision"),
+    ("simulate sunken-city --set owner_limit=3,3", "owner_limit"),
+    ("simulate sunken-city --set street_squares=3", "street_squares"),
+    ("simulate sunken-city --set scoring=goals", "scoring"),
+    ("replay sunken-city --players 9", "2 to 4 players"),
 ]
 
 
-@pytest.mark.parametrize("args,needle", BAD)
-def test_bad_input_one_line_exit_2(args, needle, monkeypatch, capsys):
-    code, out, err = run_main(args, monkeypatch, capsys)
+@pytest.mark.parametrize("line,needle", BAD)
+def test_bad_input_one_line_exit_2(line, needle, monkeypatch, capsys):
+    code, out, err = run_main(shlex.split(line), monkeypatch, capsys)
     assert code == 2
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: "), err
