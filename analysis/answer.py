@@ -25,14 +25,18 @@ rates per player count at both levels with their fair shares.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
 from analysis import plots
+from analysis.compare import Comparison, DiceTables
+from analysis.html import Document
 from analysis.stats import wilson
 from simcore.base.fairness import FAIR, TOLERANCE, UNFAIR, fair_status
+from simcore.base.results import CompensationResult, ReportRuns, RunResult
 from simcore.base.verdicts import (
     Verdict,
     Wording,
@@ -92,7 +96,7 @@ class Level:
         return fair_status(self, tolerance)  # a Level has the seats' wins and the games
 
 
-def level_of(name: str, lineup: str, res: Any) -> Level:
+def level_of(name: str, lineup: str, res: RunResult) -> Level:
     """A Level from a SimResult."""
     s = res.summary
     return Level(name, lineup, res.players, int(s.games), [float(w) for w in s.seat_wins])
@@ -210,7 +214,7 @@ def seat_pair_of(level: Level, pair: tuple[int, int], ref: Verdict) -> Verdict:
 
 
 # ------------------------------------------------------------------------------ the die
-def die_words(dice: dict[str, Any] | None, players: int) -> str:
+def die_words(dice: DiceTables | None, players: int) -> str:
     """The die to use at a player count, from analysis.compare.dice_tables: the clearly
     fairest die, or no die clearly fairer with the margin to the runner-up (its record)."""
     if not dice:
@@ -239,7 +243,7 @@ SKILL_WORDS = Wording(
 )
 
 
-def skill_edge(res: Any) -> tuple[float, float, int]:
+def skill_edge(res: RunResult) -> tuple[float, float, int]:
     """The reference preset's skill edge in a preset-against-random game (policy 0 the preset,
     seats rotated): its win rate minus its fair share, in points, with the standard error."""
     s = res.summary
@@ -249,7 +253,7 @@ def skill_edge(res: Any) -> tuple[float, float, int]:
     return 100 * (rate - fair), 100 * math.sqrt(max(rate * (1 - rate), 0.0) / n), n
 
 
-def skill_effect(base: Any, arm: Any, variant: str, tests: int) -> Verdict:
+def skill_effect(base: RunResult, arm: RunResult, variant: str, tests: int) -> Verdict:
     """A variant's effect on the skill edge (arm minus base), adjusted over the variants
     (Bonferroni). The two runs play the same seeds (common random numbers): the unpaired
     standard error used here is the larger one for positively correlated games, so the
@@ -290,7 +294,10 @@ def effect_words(v: Verdict | None, metric: str, same_games: bool = False) -> st
 
 
 def variant_table(
-    records: dict[str, Verdict], skill: dict[str, Verdict], counts: list[int], variants
+    records: dict[str, Verdict],
+    skill: dict[str, Verdict],
+    counts: list[int],
+    variants: Sequence[str],
 ) -> pd.DataFrame:
     """One row per variant: its effect on fairness (the largest seat gap; with two players
     the first player's advantage), on the length (rounds), per player count, from the variant
@@ -331,13 +338,13 @@ def _players_of(v: Verdict) -> int:
 FIX_STATUS = {FAIR: "fair", UNFAIR: "not fair", "undecided": "undecided"}
 
 
-def fix_words(run: Any) -> tuple[str, dict[str, Any]]:
+def fix_words(run: CompensationResult) -> tuple[str, dict[str, Any]]:
     """How to fix a player count's seats, from its compensation study (analysis.compensation
     .analyse): the compensation a rulebook prints, its status on the fresh games with the
     reference preset and on the strong players' games, with the seat win rates."""
     from analysis.compensation import analyse
 
-    a = analyse(run, getattr(run, "seat_words", {}))
+    a = analyse(run, run.seat_words)
     rec = a["recommendation"]
     conf = next(c for c in a["confirmed"][1:] if c["compensation"] == rec["compensation"])
     base = a["confirmed"][0]
@@ -362,59 +369,55 @@ def fix_words(run: Any) -> tuple[str, dict[str, Any]]:
 
 
 # ------------------------------------------------------------------------------ the section
-def answer_rows(runs: Any, dice: dict[str, Any] | None, fixes: dict[int, Any]) -> list[Row]:
-    """The first screen's rows from a played report (simcore.studies.report_plan.ReportRuns)."""
+def answer_rows(runs: ReportRuns, dice: DiceTables | None, fixes: dict[int, str]) -> list[Row]:
+    """The first screen's rows from a played report; fixes: the words of each player count's
+    compensation study (fix_words)."""
     lineup = runs.policy or runs.spec.default_policy
     rows = []
     for p in runs.player_counts:
         if p < 2:
             continue
-        beg = level_of(reference_name(runs), lineup, runs.results[("seats", p)])
-        res = runs.results.get(("strong", p))
+        beg = level_of(reference_name(runs), lineup, runs.seats[p])
+        res = runs.strong.get(p)
         strong = level_of(STRONG, "search", res) if res is not None else None
-        fix = {
+        no_fix = {
             FAIR: "no compensation needed",
             "undecided": f"none recommended: no pair of seats shown beyond +-{TOLERANCE:g}",
         }.get(beg.status(), "")
-        if p in fixes:
-            fix = fix_words(fixes[p])[0]
-        rows.append(Row(p, beg, strong, die_words(dice, p), fix))
+        rows.append(Row(p, beg, strong, die_words(dice, p), fixes.get(p, no_fix)))
     return rows
 
 
-def skill_effects(runs: Any) -> dict[str, Verdict]:
-    """Each variant's effect on the skill edge (the report's ('skill', variant) games against
-    the ladder's ('vs_random', preset) games), adjusted over the variants."""
-    base = runs.results.get(("vs_random", runs.spec.default_policy))
-    arms = {k[1]: r for k, r in runs.results.items() if k[0] == "skill"}
+def skill_effects(runs: ReportRuns) -> dict[str, Verdict]:
+    """Each variant's effect on the skill edge (the report's skill games under each variant
+    against the ladder's games of the default preset), adjusted over the variants."""
+    base = runs.ladder.vs_random.get(runs.spec.default_policy)
+    arms = runs.skill
     if base is None or not arms:
         return {}
     return {v: skill_effect(base, r, v, len(arms)) for v, r in arms.items()}
 
 
-def variant_records(runs: Any) -> dict[str, Verdict]:
+def variant_records(runs: ReportRuns, comparisons: dict[int, Comparison]) -> dict[str, Verdict]:
     """The variant comparison's records of every player count, by key."""
-    from analysis.compare import comparison
-
     out: dict[str, Verdict] = {}
     for p in runs.player_counts:
-        run = runs.results.get(("variants", p))
-        if run is not None:
-            out.update({v.key: v for v in comparison(run, with_headlines=False).verdicts})
+        if p in comparisons:
+            out.update({v.key: v for v in comparisons[p].verdicts})
     return out
 
 
-def reference_name(runs: Any) -> str:
+def reference_name(runs: ReportRuns) -> str:
     """The reference level's name: beginners (the game's default preset), or the designer's
     lineup (--policy)."""
     return BEGINNERS if runs.policy is None else "your lineup"
 
 
-def strong_vs(runs: Any) -> dict[str, Any] | None:
+def strong_vs(runs: ReportRuns) -> dict[str, Any] | None:
     """How strong the strong players are: one of them against the reference preset in the
     other seats (seats rotated): its win rate with the Wilson interval, and its fair share of
     the games won outright."""
-    res = runs.results.get(("strong_vs",))
+    res = runs.strong_vs
     if res is None:
         return None
     s = res.summary
@@ -446,14 +449,14 @@ def stronger(vs: dict[str, Any]) -> int:
     return -1 if vs["ci_high"] < vs["fair_share"] else 0
 
 
-def intro(runs: Any, rows: list[Row], tolerance: float = TOLERANCE) -> str:
+def intro(runs: ReportRuns, rows: list[Row], tolerance: float = TOLERANCE) -> str:
     """What the two levels are, how many games, what fair means."""
     lineup = runs.policy or runs.spec.default_policy
     name = reference_name(runs).capitalize()
     text = f"**{name}**: `{lineup}` in every seat ({runs.games['seats']:,} games a player count)"
     if any(r.strong is not None for r in rows):
         text += (
-            f"; **strong players**: `{runs.strong}` in every seat "
+            f"; **strong players**: `{runs.strong_lineup}` in every seat "
             f"({runs.games['strong']:,} games a player count)"
         )
         vs = strong_vs(runs)
@@ -472,10 +475,17 @@ def intro(runs: Any, rows: list[Row], tolerance: float = TOLERANCE) -> str:
     )
 
 
-def answer_section(doc: Any, runs: Any, dice: dict | None, fixes: dict[int, Any]) -> dict:
-    """The first screen: the answer table, what each variant does, the plot. Returns the JSON
-    of report.json's 'answer'."""
-    rows = answer_rows(runs, dice, fixes)
+def answer_section(
+    doc: Document,
+    runs: ReportRuns,
+    dice: DiceTables | None,
+    comparisons: dict[int, Comparison],
+) -> dict[str, Any]:
+    """The first screen: the answer table, what each variant does, the plot. dice: the dice
+    tables (analysis.compare.dice_tables), comparisons: the variant comparison per player
+    count. Returns the JSON of report.json's 'answer'."""
+    fixes = {p: fix_words(run) for p, run in runs.fixes.items()}
+    rows = answer_rows(runs, dice, {p: words for p, (words, _) in fixes.items()})
     doc.heading("The answer", 2)
     doc.text(intro(runs, rows))
     if rows:
@@ -486,8 +496,8 @@ def answer_section(doc: Any, runs: Any, dice: dict | None, fixes: dict[int, Any]
             words=True,
         )
     skill = skill_effects(runs)
-    variants = list(getattr(runs, "variants", ()))[1:]
-    vt = variant_table(variant_records(runs), skill, runs.player_counts, variants)
+    records = variant_records(runs, comparisons)
+    vt = variant_table(records, skill, runs.player_counts, runs.variants[1:])
     if len(vt):
         vt = vt.loc[:, [c for c in vt.columns if (vt[c] != "").any()]]
         doc.table(
@@ -513,6 +523,6 @@ def answer_section(doc: Any, runs: Any, dice: dict | None, fixes: dict[int, Any]
         "rows": [r.as_json() for r in rows],
         "variants": [{k: str(x) for k, x in rec.items()} for rec in vt.to_dict("records")],
         "skill_effects": [v.as_json() for v in skill.values()],
-        "fixes": {str(p): fix_words(run)[1] for p, run in fixes.items()},
+        "fixes": {str(p): analysed for p, (_, analysed) in fixes.items()},
         "strong_vs": strong_vs(runs),
     }

@@ -5,20 +5,23 @@ recommendation are simcore.base.fairness's; the run holds its recommendation, sa
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from simcore.base.fairness import (
     FAIR,
     UNDECIDED,
     UNFAIR,
+    SeatWins,
     fair_status,
     pair_records,
     undecided_pairs,
 )
+from simcore.base.results import CompensationCandidate, CompensationPlay, CompensationResult
 from simcore.base.verdicts import interval_words
 
 
-def status_words(p: Any, tolerance: float) -> str:
+def status_words(p: SeatWins, tolerance: float) -> str:
     """The confirmation's verdict in words, from its records."""
     st = fair_status(p, tolerance)
     if st == FAIR:
@@ -33,10 +36,12 @@ def status_words(p: Any, tolerance: float) -> str:
     )
 
 
-def compensation_words(run: Any, cand: Any, spec_words: dict[str, str]) -> str:
+def compensation_words(
+    run: CompensationResult, cand: CompensationCandidate, spec_words: dict[str, str]
+) -> str:
     """The compensation as a rulebook would print it: 'seat 1 adds 5 to the value of its
     treasures at the end and seat 2 adds 2 ...'; 'no compensation' for the rulebook."""
-    rule = [spec_words.get(k, f"{k} = {v}") for k, v in getattr(cand, "rule", ())]
+    rule = [spec_words.get(k, f"{k} = {v}") for k, v in cand.rule]
     if not cand.field and not rule:
         return "no compensation (the rulebook as it is)"
     words = spec_words.get(cand.field, f"gets {{n}} ({cand.field})")
@@ -50,15 +55,21 @@ def compensation_words(run: Any, cand: Any, spec_words: dict[str, str]) -> str:
     return "; ".join(rule + ([said] if parts else []))
 
 
-def rates(p: Any) -> list[float]:
+def rates(p: SeatWins) -> list[float]:
     return [100.0 * w / p.games for w in p.seat_wins]
 
 
-def _rates_text(p: Any) -> str:
+def _rates_text(p: SeatWins) -> str:
     return " / ".join(f"{r:.1f}%" for r in rates(p))
 
 
-def _sentence(run: Any, said: str, rec: Any, base: Any, level: str) -> str:
+def _sentence(
+    run: CompensationResult,
+    said: str,
+    rec: CompensationPlay,
+    base: CompensationPlay,
+    level: str,
+) -> str:
     """A recommendation in one sentence: confirmed fair, or the closest and why not."""
     head = f"with {run.players} players, {said}"
     if fair_status(rec, run.tolerance) == FAIR:
@@ -73,7 +84,9 @@ def _sentence(run: Any, said: str, rec: Any, base: Any, level: str) -> str:
     )
 
 
-def _confirmed_json(run: Any, confirmed: list[Any], spec_words: dict[str, str]) -> list[dict]:
+def _confirmed_json(
+    run: CompensationResult, confirmed: list[CompensationPlay], spec_words: dict[str, str]
+) -> list[dict]:
     return [
         {
             "compensation": p.candidate.label,
@@ -89,7 +102,7 @@ def _confirmed_json(run: Any, confirmed: list[Any], spec_words: dict[str, str]) 
     ]
 
 
-def _screened_json(screened: list[Any]) -> list[dict]:
+def _screened_json(screened: list[CompensationPlay]) -> list[dict]:
     """The screened candidates by their predicted gap (the calibrated rulebook plus the
     candidate's effect on the screening games), with their own rates on those games."""
     return [
@@ -105,11 +118,13 @@ def _screened_json(screened: list[Any]) -> list[dict]:
     ]
 
 
-def _calibration_json(c: Any) -> dict[str, Any] | None:
+def _calibration_json(c: CompensationPlay | None) -> dict[str, Any] | None:
     return None if c is None else {"games": c.games, "seat_rates": rates(c), "seed": c.seed}
 
 
-def _level_json(name: str, b: Any, a: Any, tolerance: float) -> dict[str, Any]:
+def _level_json(
+    name: str, b: CompensationPlay, a: CompensationPlay, tolerance: float
+) -> dict[str, Any]:
     return {
         "level": name,
         "games": a.games,
@@ -124,7 +139,7 @@ def _level_json(name: str, b: Any, a: Any, tolerance: float) -> dict[str, Any]:
     }
 
 
-def per_level(run: Any, spec_words: dict[str, str]) -> list[dict[str, Any]]:
+def per_level(run: CompensationResult, spec_words: dict[str, str]) -> list[dict[str, Any]]:
     """The compensation for each level checked: the recommendation where it is fair or
     undecided (source 'recommendation'); the rulebook where the recommendation is not fair
     and the rulebook is not shown unfair ('rulebook'); the level's own search where it ran
@@ -187,7 +202,7 @@ def per_level(run: Any, spec_words: dict[str, str]) -> list[dict[str, Any]]:
     return out
 
 
-def by_level(run: Any) -> list[dict[str, Any]]:
+def by_level(run: CompensationResult) -> list[dict[str, Any]]:
     """Every compensation played at every level: the rulebook, the recommendation and each
     level's own (run.cross), with the seat rates and the status at each level."""
     rec = run.recommendation
@@ -256,7 +271,7 @@ def every_level_words(levels: list[dict], per: list[dict]) -> str:
     )
 
 
-def analyse(run: Any, spec_words: dict[str, str]) -> dict[str, Any]:
+def analyse(run: CompensationResult, spec_words: dict[str, str]) -> dict[str, Any]:
     """Everything the outputs say, as data: the recommendation (its sentence and status),
     the candidates (screened and confirmed), the levels, and the compensation per level."""
     rec, base = run.recommendation, run.confirmed[0]
@@ -367,7 +382,12 @@ def text_lines(a: dict[str, Any], top: int = 8) -> list[str]:
     return out
 
 
-def render(run: Any, spec_words: dict[str, str] | None, json_out: bool, echo) -> None:
+def render(
+    run: CompensationResult,
+    spec_words: dict[str, str] | None,
+    json_out: bool,
+    echo: Callable[[str], None],
+) -> None:
     """balance compensate's output: one JSON object, or the text lines. spec_words: the
     game's SEAT_WORDS (None: the run's, run.seat_words)."""
     import json

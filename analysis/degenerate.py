@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from simcore.base.results import GameOutcomes
+
 
 @dataclass(frozen=True)
 class Thresholds:
@@ -17,7 +19,7 @@ class Thresholds:
     no_score: float = 0.5  # no seat scored in this share or more
 
 
-def degenerate(outcomes: Any, t: Thresholds) -> dict[str, Any]:
+def degenerate(outcomes: GameOutcomes, t: Thresholds) -> dict[str, Any]:
     """The degenerate-play measures of one arm's games (simcore.studies.outcomes.Outcomes): the
     share of distinct games (distinct final scores and length), the share of the most common
     one, the shares ended by a safety cap and with no score, and the reasons it is flagged."""

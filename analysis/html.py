@@ -8,18 +8,22 @@ import base64
 import html
 import io
 import re
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 
 @dataclass
 class Block:
     kind: str  # heading, text, items, table, figure, code, open/close (a collapsible part;
-    # an open with a level is a section whose heading is the summary: analysis.report.collapsed)
+    # an open with a level is a section whose heading is the summary: Document.section)
     data: Any
     level: int = 0
     caption: str = ""
@@ -47,10 +51,25 @@ class Document:
         self.blocks.append(Block("code", text))
 
     @contextmanager
-    def details(self, summary: str):
+    def details(self, summary: str) -> Iterator[Document]:
         """A collapsible part (<details> in both renderings, closed until clicked): the blocks
         added inside the `with` are its content, `summary` the line shown when closed."""
         self.blocks.append(Block("open", summary))
+        try:
+            yield self
+        finally:
+            self.blocks.append(Block("close", ""))
+
+    @contextmanager
+    def section(self, title: str, level: int = 2, closed: bool = False) -> Iterator[Document]:
+        """A section: the blocks added inside the `with`, under a heading `title`; closed: a
+        collapsible part whose summary is the heading (a report's detail after its answer,
+        one line a section until opened)."""
+        if not closed:
+            self.heading(title, level)
+            yield self
+            return
+        self.blocks.append(Block("open", title, level))
         try:
             yield self
         finally:
@@ -60,7 +79,7 @@ class Document:
         """A table of display strings; words: cells of words, aligned left (numbers right)."""
         self.blocks.append(Block("table", df.astype(str), caption=caption, style="words" * words))
 
-    def figure(self, fig, name: str, caption: str = "", dpi: int = 90) -> None:
+    def figure(self, fig: Figure, name: str, caption: str = "", dpi: int = 90) -> None:
         """Render a matplotlib figure to PNG bytes now (a matplotlib.figure.Figure, e.g. from
         analysis.plots.new_figure: it needs no backend and no closing)."""
         buf = io.BytesIO()
@@ -175,7 +194,7 @@ def _inline(text: str) -> str:
 
 
 def _md_table(df: pd.DataFrame) -> str:
-    def cell(v: Any) -> str:
+    def cell(v: object) -> str:
         return str(v).replace("|", "\\|").replace("\n", " ")
 
     lines = ["| " + " | ".join(cell(c) for c in df.columns) + " |"]

@@ -35,6 +35,7 @@ from statsmodels.stats.multitest import multipletests
 from analysis.degenerate import Thresholds, degenerate
 from analysis.stats import wilson
 from analysis.summary import feel_table
+from simcore.base.results import LadderMatch, LadderResult, RatedMatches, RunSummary
 from simcore.base.verdicts import ALPHA, Verdict, Wording, seat_verdicts, z_verdict
 
 ELO = 400.0 / math.log(10.0)  # Elo points per logit
@@ -68,12 +69,12 @@ class Ratings:
         return math.sqrt(max(c[i, i] + c[j, j] - 2 * c[i, j], 0.0))
 
 
-def rating_matches(run: Any) -> list[Any]:
+def rating_matches(run: RatedMatches) -> list[LadderMatch]:
     """The matches of a run that rate (a rung against another, seats rotated)."""
     return [m for m in run.matches if m.match.other is not None]
 
 
-def fit_ratings(run: Any) -> Ratings:
+def fit_ratings(run: RatedMatches) -> Ratings:
     """The Bradley-Terry fit of the module docstring (statsmodels GLM, sandwich covariance)."""
     names = [r.name for r in run.rungs]
     ref = names.index(run.reference)
@@ -117,7 +118,7 @@ def fit_ratings(run: Any) -> Ratings:
     return Ratings(names, run.reference, rating, se, cov, bound, games)
 
 
-def _one_sided(run: Any, name: str) -> str | None:
+def _one_sided(run: RatedMatches, name: str) -> str | None:
     """'below' when the rung lost every pairwise result of every rating match it played,
     'above' when it won every one, else None (its rating is then an estimate, not a bound)."""
     sides = set()
@@ -209,7 +210,7 @@ def expected_score(elo: float) -> float:
     return float(1.0 / (1.0 + 10.0 ** (-elo / 400.0)))
 
 
-def variant_skill(run: Any, r: Ratings, alpha: float = ALPHA) -> dict[str, Any] | None:
+def variant_skill(run: LadderResult, r: Ratings, alpha: float = ALPHA) -> dict[str, Any] | None:
     """A compared variant's paired effect on the skill measure (None without one): every rating
     match was played again under the variant on the same games (joint histograms of the
     half-points). One GLM of both (each rung's rating under the rules and under the variant,
@@ -217,7 +218,7 @@ def variant_skill(run: Any, r: Ratings, alpha: float = ALPHA) -> dict[str, Any] 
     variant are one cluster: common random numbers), gives the spread between the same two
     rungs (the ladder's strongest and weakest under the rules) under each, and their
     difference: a verdict record, "`V` makes skill matter more / less"."""
-    if not getattr(run, "compare_variant", "") or len(r.names) < 2:
+    if not run.compare_variant or len(r.names) < 2:
         return None
     names, k, trials = r.names, len(r.names), run.players - 1
     free = [i for i in range(k) if i != names.index(run.reference)]
@@ -292,12 +293,12 @@ def variant_skill(run: Any, r: Ratings, alpha: float = ALPHA) -> dict[str, Any] 
 
 
 # --------------------------------------------------------------------------------- balance
-def self_play(run: Any) -> dict[str, Any]:
+def self_play(run: RatedMatches) -> dict[str, LadderMatch]:
     """Each rung's self-play match, by rung name."""
     return {m.match.rung: m for m in run.matches if m.match.other is None}
 
 
-def rounds_level(summary: Any, alpha: float = ALPHA) -> dict[str, float]:
+def rounds_level(summary: RunSummary, alpha: float = ALPHA) -> dict[str, float]:
     """The mean length in rounds with its normal 95% interval (from the rounds histogram)."""
     h = np.asarray(summary.rounds_hist, dtype=float)
     n = h.sum()
@@ -308,7 +309,7 @@ def rounds_level(summary: Any, alpha: float = ALPHA) -> dict[str, float]:
     return {"mean": mean, "low": mean - half, "high": mean + half, "se": math.sqrt(var / n)}
 
 
-def balance_rows(run: Any, r: Ratings, alpha: float = ALPHA) -> list[dict[str, Any]]:
+def balance_rows(run: LadderResult, r: Ratings, alpha: float = ALPHA) -> list[dict[str, Any]]:
     """Per rung (in rating order) the balance of self-play: seat win rates (shares, Wilson
     95%), the seat verdicts (first-player advantage; with 3 or more players the largest gap),
     the length, how the game feels, the degenerate-play check, and the CPU ms a game."""
@@ -569,7 +570,14 @@ def _intercept(use: list[dict], recs: list[Verdict], tr: Verdict) -> float:
     return float((w * y).sum() / w.sum() - tr.estimate * (w * x).sum() / w.sum())
 
 
-def _class_sentence(question, cls, extra, use, recs, tr) -> str:
+def _class_sentence(
+    question: str,
+    cls: str,
+    extra: dict[str, Any],
+    use: list[dict[str, Any]],
+    recs: list[Verdict],
+    tr: Verdict | None,
+) -> str:
     where = "; ".join(
         f"{r['rung']} ({r['rating']:+.0f} Elo): {v.interval_text()}" for r, v in zip(use, recs)
     )
@@ -591,7 +599,7 @@ class LadderAnalysis:
     """A ladder read: the ratings, the separation records, the skill measure, the balance
     rows (rating order) and the skill classes of the headline verdicts."""
 
-    run: Any
+    run: LadderResult
     ratings: Ratings
     separation: list[Verdict]
     skill: dict[str, Any]
@@ -600,7 +608,7 @@ class LadderAnalysis:
     variant: dict[str, Any] | None = None  # a compared variant's effect on the skill measure
 
 
-def analyse(run: Any, alpha: float = ALPHA) -> LadderAnalysis:
+def analyse(run: LadderResult, alpha: float = ALPHA) -> LadderAnalysis:
     """Everything the ladder says (the module docstring), from a LadderRun."""
     r = fit_ratings(run)
     rows = balance_rows(run, r, alpha)

@@ -8,13 +8,17 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import matplotlib.ticker
 import numpy as np
 
 from analysis.ladder import LadderAnalysis, expected_score
 from analysis.plots import _labelled, new_figure
+from simcore.base.verdicts import Verdict
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 Echo = Callable[[str], None]
 MODEL = (
@@ -25,7 +29,7 @@ MODEL = (
 )
 
 
-def _rec(v: Any) -> dict | None:
+def _rec(v: Verdict | None) -> dict | None:
     return None if v is None else v.as_json()
 
 
@@ -162,7 +166,7 @@ def balance_table(a: LadderAnalysis) -> list[str]:
     return lines
 
 
-def _points(v: Any) -> str:
+def _points(v: Verdict) -> str:
     return f"{v.estimate:+.1f} ({v.low:+.1f} to {v.high:+.1f})"
 
 
@@ -238,7 +242,7 @@ def figure(a: LadderAnalysis):
     return fig
 
 
-def ratings_plot(a: LadderAnalysis, ax):
+def ratings_plot(a: LadderAnalysis, ax: Axes) -> Axes:
     """The rungs' ratings (Elo points) with 95% intervals, weakest at the bottom."""
     r = a.ratings
     order = sorted(range(len(r.names)), key=lambda k: (r.rating[k], k))
@@ -261,7 +265,7 @@ def ratings_plot(a: LadderAnalysis, ax):
     return _labelled(ax, "rating (Elo points)", "rung", "Ratings of the rungs")
 
 
-def seats_plot(a: LadderAnalysis, ax):
+def seats_plot(a: LadderAnalysis, ax: Axes) -> Axes:
     """Each seat's win rate (in %) in self-play against the rung's rating, with the fair
     share; the degenerate rungs as hollow points outside the lines (left out as in the skill
     classes)."""
@@ -310,7 +314,7 @@ def render(a: LadderAnalysis, plot: Path | None, json_out: bool, version: str, e
         echo(f"plot written to {plot}")
 
 
-def plain(o: Any) -> Any:
+def plain(o: object) -> object:
     """JSON-ready data: numpy numbers as Python numbers, NaN and infinities as None."""
     if isinstance(o, dict):
         return {str(k): plain(v) for k, v in o.items()}

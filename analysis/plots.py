@@ -6,13 +6,21 @@ savefig); an ax left out is made by pyplot, with whatever backend the caller has
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
 import matplotlib
 import matplotlib.ticker
 import pandas as pd
 from matplotlib.figure import Figure
 
+if TYPE_CHECKING:
+    import numpy as np
+    from matplotlib.axes import Axes
+    from numpy.typing import ArrayLike
 
-def new_figure(figsize: tuple[float, float], ncols: int | None = None):
+
+def new_figure(figsize: tuple[float, float], ncols: int | None = None) -> tuple[Figure, Any]:
     """(figure, ax), or (figure, a row of ncols axes): a figure that needs no backend."""
     fig = Figure(figsize=figsize)
     if ncols is None:
@@ -20,7 +28,7 @@ def new_figure(figsize: tuple[float, float], ncols: int | None = None):
     return fig, fig.subplots(1, ncols, squeeze=False)[0]
 
 
-def _ax(ax, size=(5.5, 3.4)):
+def _ax(ax: Axes | None, size: tuple[float, float] = (5.5, 3.4)) -> Axes:
     if ax is None:
         import matplotlib.pyplot as plt
 
@@ -28,7 +36,9 @@ def _ax(ax, size=(5.5, 3.4)):
     return ax
 
 
-def _labelled(ax, xlabel: str, ylabel: str, title: str, legend: bool = True, **legend_kw):
+def _labelled(
+    ax: Axes, xlabel: str, ylabel: str, title: str, legend: bool = True, **legend_kw: Any
+) -> Axes:
     """The axes labelled and the plot titled, with a legend (font size 7, legend_kw) unless
     legend is False or nothing drawn has a label (a game with one player count and no variant);
     returns ax."""
@@ -52,7 +62,9 @@ def sweep_figure(table: pd.DataFrame, keys: list[str], metrics: list[str]) -> Fi
     return fig
 
 
-def seat_win_rates(df: pd.DataFrame, ax=None, title: str = "Win rate per seat"):
+def seat_win_rates(
+    df: pd.DataFrame, ax: Axes | None = None, title: str = "Win rate per seat"
+) -> Axes:
     """df: columns seat, win_rate, ci_low, ci_high (one row per seat), optional 'fair'."""
     ax = _ax(ax, (5, 3.2))
     x = df["seat"].to_numpy()
@@ -77,7 +89,12 @@ def _range(low: float, high: float) -> str:
 
 
 def _rates(
-    ax, x, df: pd.DataFrame, color: str, fair: float | None, fair_label: str
+    ax: Axes,
+    x: Sequence[float],
+    df: pd.DataFrame,
+    color: str,
+    fair: float | None,
+    fair_label: str,
 ) -> tuple[float, float]:
     """Win rates with their 95% Wilson intervals and the fair share (a dashed line); returns
     the y axis' range (low, high), which always includes the fair share. When the rates are
@@ -129,7 +146,7 @@ def _rates(
     return low, high
 
 
-def _err(y, lo, hi):
+def _err(y: ArrayLike, lo: ArrayLike, hi: ArrayLike) -> list[np.ndarray]:
     """Error-bar lengths below and above y (never negative: rounding at 0 or 1)."""
     import numpy as np
 
@@ -137,7 +154,7 @@ def _err(y, lo, hi):
     return [np.maximum(y - lo, 0.0), np.maximum(hi - y, 0.0)]
 
 
-def _wilson_err(games, total):
+def _wilson_err(games: ArrayLike, total: float) -> tuple[np.ndarray, list[np.ndarray]]:
     """Error-bar lengths (below, above) of Wilson intervals of games/total."""
     import numpy as np
 
@@ -148,7 +165,7 @@ def _wilson_err(games, total):
     return share, _err(share, lo, hi)
 
 
-def length_histogram(df: pd.DataFrame, ax=None, title: str = "Game length"):
+def length_histogram(df: pd.DataFrame, ax: Axes | None = None, title: str = "Game length") -> Axes:
     """df: columns rounds, games (one row per length). Bars are the share of games with 95%
     Wilson intervals; the dashed line is the mean."""
     import numpy as np
@@ -169,7 +186,9 @@ def length_histogram(df: pd.DataFrame, ax=None, title: str = "Game length"):
     return _labelled(ax, "rounds", "share of games", title)
 
 
-def score_distributions(df: pd.DataFrame, ax=None, title: str = "Final scores per seat"):
+def score_distributions(
+    df: pd.DataFrame, ax: Axes | None = None, title: str = "Final scores per seat"
+) -> Axes:
     """df: columns seat, score, score_high, games (one row per seat and score bin, as
     analysis.summary.score_table). One line per seat: the share of games ending in each bin
     (at the bin's lowest score), with a 95% Wilson band. Bins no seat ever reached are left
@@ -187,7 +206,7 @@ def score_distributions(df: pd.DataFrame, ax=None, title: str = "Final scores pe
     return _labelled(ax, xlabel, "share of games", title + " (bands: 95% Wilson CI)")
 
 
-def end_reasons(df: pd.DataFrame, ax=None, title: str = "How games end"):
+def end_reasons(df: pd.DataFrame, ax: Axes | None = None, title: str = "How games end") -> Axes:
     """df: columns end_reason, games (one row per reason). Shares with 95% Wilson intervals."""
     ax = _ax(ax, (5, 2.8))
     total = df["games"].sum()
@@ -200,7 +219,9 @@ def end_reasons(df: pd.DataFrame, ax=None, title: str = "How games end"):
     return _labelled(ax, "share of games (95% Wilson CI)", "end reason", title, legend=False)
 
 
-def comparison_forest(table: pd.DataFrame, ax=None, title: str = "Difference to the baseline"):
+def comparison_forest(
+    table: pd.DataFrame, ax: Axes | None = None, title: str = "Difference to the baseline"
+) -> Axes:
     """table: rows of analysis.compare.comparison_table (one kind of metric: all rates or all
     in one unit), arms after the first. Each difference with the paired 95% interval its call
     rests on (adjusted over the comparison's tests); rates in percentage points. Filled
@@ -252,7 +273,9 @@ def comparison_forest(table: pd.DataFrame, ax=None, title: str = "Difference to 
     )
 
 
-def dice_gaps(df: pd.DataFrame, ax=None, title: str = "Largest seat gap per die"):
+def dice_gaps(
+    df: pd.DataFrame, ax: Axes | None = None, title: str = "Largest seat gap per die"
+) -> Axes:
     """df: the dice table (players, die, largest_gap, gap_low, gap_high, fairest, rulebook).
     Points with 95% intervals per player count; the fairest die is a star, the rulebook's die
     has a black edge."""
@@ -284,7 +307,7 @@ def dice_gaps(df: pd.DataFrame, ax=None, title: str = "Largest seat gap per die"
     )
 
 
-def _positions(values) -> tuple[list[float], list[str], bool]:
+def _positions(values: Sequence[object]) -> tuple[list[float], list[str], bool]:
     """Numeric x positions for parameter values when they are all numbers, else 0, 1, ..."""
     labels = [str(v) for v in values]
     try:
@@ -297,10 +320,10 @@ def sweep_line(
     df: pd.DataFrame,
     param: str,
     metric: str,
-    ax=None,
+    ax: Axes | None = None,
     hue: str | None = None,
     title: str | None = None,
-):
+) -> Axes:
     """df: the sweep table (columns param, [hue], metric, label, kind, value, ci_low, ci_high).
     The metric per parameter value as a line with its 95% interval band (one line per hue)."""
     ax = _ax(ax)
@@ -330,8 +353,12 @@ def sweep_line(
 
 
 def sweep_heatmap(
-    df: pd.DataFrame, params: list[str], metric: str, ax=None, title: str | None = None
-):
+    df: pd.DataFrame,
+    params: list[str],
+    metric: str,
+    ax: Axes | None = None,
+    title: str | None = None,
+) -> Axes:
     """df: the sweep table for two parameters. A heatmap of the metric, each cell annotated
     with its value and 95% interval."""
     import numpy as np
@@ -364,7 +391,9 @@ def sweep_heatmap(
     return _labelled(ax, p2, p1, title or f"{lab} (cells: value [95% CI])", legend=False)
 
 
-def ladder(df: pd.DataFrame, ax=None, title: str = "Each player against two random players"):
+def ladder(
+    df: pd.DataFrame, ax: Axes | None = None, title: str = "Each player against two random players"
+) -> Axes:
     """df: columns policy, win_rate, ci_low, ci_high, fair (one row per preset)."""
     ax = _ax(ax)
     x = list(range(len(df)))
@@ -376,7 +405,9 @@ def ladder(df: pd.DataFrame, ax=None, title: str = "Each player against two rand
     return _labelled(ax, "player (seats rotated)", f"win rate ({_range(low, high)})", title)
 
 
-def head_to_head(df: pd.DataFrame, ax=None, title: str = "Head to head (seats rotated)"):
+def head_to_head(
+    df: pd.DataFrame, ax: Axes | None = None, title: str = "Head to head (seats rotated)"
+) -> Axes:
     """df: columns row, col, win_rate, ci_low, ci_high: the row player's win rate against the
     column player. Cells annotated with the rate and its 95% interval."""
     import numpy as np
@@ -405,8 +436,12 @@ def head_to_head(df: pd.DataFrame, ax=None, title: str = "Head to head (seats ro
 
 
 def feel_panel(
-    df: pd.DataFrame, metric: str, ax=None, title: str | None = None, legend: bool = True
-):
+    df: pd.DataFrame,
+    metric: str,
+    ax: Axes | None = None,
+    title: str | None = None,
+    legend: bool = True,
+) -> Axes:
     """df: how the game feels per setting (columns players, arm, metric, label, kind, value,
     ci_low, ci_high; analysis.report's feel frame). One metric: a point with its 95% interval
     per player count, one colour per arm (a legend when asked and there are several); rates in
@@ -453,7 +488,9 @@ def feel_figure(df: pd.DataFrame) -> Figure:
 LEVEL_COLORS = ("#4C72B0", "#DD8452")
 
 
-def answer_rates(df: pd.DataFrame, ax=None, title: str = "Who wins, per player count and level"):
+def answer_rates(
+    df: pd.DataFrame, ax: Axes | None = None, title: str = "Who wins, per player count and level"
+) -> Axes:
     """The first screen's plot. df: one row per (players, level, seat) with win_rate, ci_low,
     ci_high, fair. Seats grouped by player count along x, each level in its colour with its 95%
     Wilson intervals; each level's fair share of its player count a dashed segment over its

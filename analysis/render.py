@@ -21,6 +21,14 @@ from analysis.stats import fmt_p, p_text
 from analysis.summary import records, result_json, run_keys, summarize
 from simcore.base.errors import InputError, RulesError
 from simcore.base.inputs import write_atomic
+from simcore.base.results import (
+    ArmsResult,
+    GameInfo,
+    RobustnessResult,
+    RunResult,
+    SweepResult,
+    Trace,
+)
 from simcore.base.verdicts import seat_verdicts
 
 Echo = Callable[..., None]
@@ -45,12 +53,12 @@ def _four(v: float) -> str:
     return f"{v:.4f}"
 
 
-def _json(obj: Any, echo: Echo) -> None:
+def _json(obj: object, echo: Echo) -> None:
     echo(json.dumps(obj, indent=2, default=str))
 
 
 # --------------------------------------------------------------------------------- games
-def games(specs: dict[str, Any], json_out: bool, echo: Echo) -> None:
+def games(specs: dict[str, GameInfo], json_out: bool, echo: Echo) -> None:
     """`balance games`: seat ranges, variants, policies and rules fields with defaults."""
     info = [g.describe() for g in specs.values()]
     if json_out:
@@ -89,7 +97,7 @@ def games(specs: dict[str, Any], json_out: bool, echo: Echo) -> None:
                 echo(f"    {f['key']:<{fk}} = {d:<{dk}} {f['description']}")
 
 
-def _default_text(d: Any) -> str:
+def _default_text(d: object) -> str:
     """A rules field's default as on the command line (tuples comma-separated, pairs a/b)."""
     if isinstance(d, tuple):
         return ",".join("/".join(map(str, x)) if isinstance(x, tuple) else str(x) for x in d)
@@ -98,7 +106,12 @@ def _default_text(d: Any) -> str:
 
 # --------------------------------------------------------------------------------- simulate
 def simulation(
-    res: Any, variants: list[str], out_path: Path | None, json_out: bool, version: str, echo: Echo
+    res: RunResult,
+    variants: list[str],
+    out_path: Path | None,
+    json_out: bool,
+    version: str,
+    echo: Echo,
 ) -> None:
     """`balance simulate`: the rows written to out_path (when given), then the JSON object or
     the text summary. Checked mode with broken invariants is an error (after the rows)."""
@@ -146,14 +159,14 @@ def _percent(df: pd.DataFrame) -> pd.DataFrame:
     return out.rename(columns={"win_rate": "win %", "ci_low": "low %", "ci_high": "high %"})
 
 
-def simulation_json(res: Any, version: str) -> dict[str, Any]:
+def simulation_json(res: RunResult, version: str) -> dict[str, Any]:
     """simulate's JSON: the result (shares, analysis.summary.result_json) and its seat
     verdict records (points: simcore.base.verdicts)."""
     verdicts = seat_verdicts(res.players, res.summary.seat_wins, res.games) if res.games else []
     return {**result_json(res, version), "verdicts": [v.as_json() for v in verdicts]}
 
 
-def _balance_lines(res: Any, t: dict[str, pd.DataFrame], echo: Echo) -> None:
+def _balance_lines(res: RunResult, t: dict[str, pd.DataFrame], echo: Echo) -> None:
     """Seat fairness (or the solo success rate), length and end reasons."""
     b = t["balance"].iloc[0]
     if res.players == 1:
@@ -193,7 +206,9 @@ def _feel_lines(feel: pd.DataFrame, echo: Echo) -> None:
         echo(f"  {text}")
 
 
-def simulation_partial(res: Any, checkpoint: str | None, json_out: bool, version: str, echo):
+def simulation_partial(
+    res: RunResult, checkpoint: str | None, json_out: bool, version: str, echo: Echo
+) -> None:
     """An interrupted simulate: a line on stderr, then the summary of the games played,
     clearly marked as partial."""
     n = res.games_requested
@@ -224,7 +239,7 @@ def write_rows(df: pd.DataFrame, path: Path) -> None:
 
 
 # --------------------------------------------------------------------------------- replay
-def replay(trace: Any, fmt: str, out_path: Path | None, echo: Echo) -> None:
+def replay(trace: Trace, fmt: str, out_path: Path | None, echo: Echo) -> None:
     """`balance replay`: the game as text or JSON lines, printed or written to out_path."""
     text = trace.text() if fmt == "text" else trace.jsonl()
     if out_path:
@@ -235,18 +250,18 @@ def replay(trace: Any, fmt: str, out_path: Path | None, echo: Echo) -> None:
 
 
 # --------------------------------------------------------------------------------- compare
-def _cell(r) -> str:
-    if r.kind == "rate":
-        return f"{r.value * 100:.2f}% [{r.ci_low * 100:.2f}, {r.ci_high * 100:.2f}]"
-    return f"{r.value:.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}]"
+def _cell(r: dict[str, Any]) -> str:
+    if r["kind"] == "rate":
+        return f"{r['value'] * 100:.2f}% [{r['ci_low'] * 100:.2f}, {r['ci_high'] * 100:.2f}]"
+    return f"{r['value']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
 
 
-def _diff(r) -> str:
+def _diff(r: dict[str, Any]) -> str:
     """The difference with the interval its call rests on (adjusted over the table)."""
-    if r.diff != r.diff:  # the baseline arm
+    if r["diff"] != r["diff"]:  # the baseline arm
         return ""
-    k = 100 if r.kind == "rate" else 1
-    return f"{r.diff * k:+.3f} [{r.adj_low * k:+.3f}, {r.adj_high * k:+.3f}]"
+    k = 100 if r["kind"] == "rate" else 1
+    return f"{r['diff'] * k:+.3f} [{r['adj_low'] * k:+.3f}, {r['adj_high'] * k:+.3f}]"
 
 
 def _optional(fmt: str) -> Callable[[float], str]:
@@ -257,12 +272,13 @@ def comparison_text(table: pd.DataFrame, headlines: list[str], echo: Echo) -> No
     """The comparison table (rates in %, differences of rates in points, each with the
     interval adjusted over the table's tests that its call rests on) and the verdicts."""
     tests = int(table["tests"].max()) if len(table) and table["tests"].max() > 0 else 1
+    rows = table.to_dict("records")
     show = pd.DataFrame(
         {
             "metric": table["label"],
             "arm": table["arm"],
-            "value [95% CI]": [_cell(r) for r in table.itertuples()],
-            f"diff [95% CI adj. over {tests}]": [_diff(r) for r in table.itertuples()],
+            "value [95% CI]": [_cell(r) for r in rows],
+            f"diff [95% CI adj. over {tests}]": [_diff(r) for r in rows],
             "p": table["p_value"].map(lambda v: "" if v != v else p_text(v)),
             "adjusted p": table["p_adjusted"].map(lambda v: "" if v != v else p_text(v)),
             "h": table["cohen_h"].map(_optional("+.3f")),
@@ -282,7 +298,7 @@ def comparison_text(table: pd.DataFrame, headlines: list[str], echo: Echo) -> No
             echo(f"  {v}")
 
 
-def compare(run: Any, json_out: bool, echo: Echo) -> None:
+def compare(run: ArmsResult, json_out: bool, echo: Echo) -> None:
     """`balance compare`: the comparison of a played ArmRun, as JSON or text."""
     from analysis.compare import comparison  # statsmodels: only for the commands that compare
 
@@ -301,7 +317,9 @@ def compare(run: Any, json_out: bool, echo: Echo) -> None:
 
 
 # --------------------------------------------------------------------------------- robustness
-def robustness(run: Any, folder: Path | None, json_out: bool, version: str, echo: Echo) -> None:
+def robustness(
+    run: RobustnessResult, folder: Path | None, json_out: bool, version: str, echo: Echo
+) -> None:
     """`balance robustness`: every verdict classified over the settings (JSON or text), and
     with a folder, robustness.json, .md and .html written into it; version: the package's
     (provenance, in both JSONs)."""
@@ -322,7 +340,7 @@ def robustness(run: Any, folder: Path | None, json_out: bool, version: str, echo
 
 
 # --------------------------------------------------------------------------------- dice
-def dice(runs: dict[int, Any], json_out: bool, echo: Echo) -> None:
+def dice(runs: dict[int, ArmsResult], json_out: bool, echo: Echo) -> None:
     """`balance dice`: the dice table and verdicts of played dice ({players: ArmRun})."""
     from analysis.compare import dice_tables
 
@@ -405,7 +423,7 @@ def _in_points(t: pd.DataFrame) -> pd.DataFrame:
 
 
 def sweep(
-    swept: Any, metrics: list[str] | None, out_path: Path | None, json_out: bool, echo: Echo
+    swept: SweepResult, metrics: list[str] | None, out_path: Path | None, json_out: bool, echo: Echo
 ) -> None:
     """`balance sweep`: the metrics per setting of a played SweepRun (a line plot or a heatmap
     written to out_path when given), as JSON or text."""

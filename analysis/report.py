@@ -30,26 +30,16 @@ import pandas as pd
 
 from analysis import plots
 from analysis.answer import answer_section
-from analysis.compare import arm_values, comparison, dice_tables
-from analysis.html import Block, Document
+from analysis.compare import Comparison, DiceTables, arm_values, comparison, dice_tables
+from analysis.html import Document
 from analysis.robustness_report import detail_section, findings_section, report_json
 from analysis.stats import ci_text, fmt_p, p_text, wilson
 from analysis.summary import records, result_json, summarize
 from analysis.verdicts import robustness
 from simcore.base.errors import InputError
 from simcore.base.metrics import FEEL_METRICS
+from simcore.base.results import ArmsResult, ReportRuns, RunResult
 from simcore.base.verdicts import seat_verdicts
-
-SECTIONS = (
-    "Findings",
-    "Provenance",
-    "Seat balance",
-    "Variant comparison",
-    "How the game feels",
-    "Dice",
-    "Player ladder",
-    "Robustness of the verdicts",
-)
 
 
 def _pts(v: float, lo: float, hi: float) -> str:
@@ -57,7 +47,7 @@ def _pts(v: float, lo: float, hi: float) -> str:
 
 
 # ------------------------------------------------------------------------------ seat balance
-def _seat_section(doc: Document, players: int, res, version: str):
+def _seat_section(doc: Document, players: int, res: RunResult, version: str) -> dict[str, Any]:
     t = summarize(res)
     js = result_json(res, version)
     b = js["balance"]
@@ -122,9 +112,10 @@ def _seat_section(doc: Document, players: int, res, version: str):
 KEY_METRICS = ("largest_gap", "fpa", "shared", "rounds")
 
 
-def _variant_section(doc: Document, players: int, run):
-    comp = comparison(run)
-    t = comp.table
+def _variant_section(doc: Document, players: int, comp: Comparison) -> dict[str, Any]:
+    """One player count's variant comparison: the headlines, the balance metrics per variant
+    (collapsible), the forest plots of balance and length, the other verdicts."""
+    run, t = comp.run, comp.table
     doc.heading(f"{players} players", 3)
     doc.items(comp.headlines)
     only = t.attrs.get("scoring_only", [])
@@ -174,7 +165,9 @@ def _variant_section(doc: Document, players: int, run):
     plots.comparison_forest(lens, ax=ax, title=f"Length vs base (rounds), {players} players")
     doc.figure(fig, f"variants-length-{players}p.png", f"Length vs base, {players} players")
     other = t[~t.index.isin(keep.index) & t["diff"].notna()]
-    lines = [r.verdict for r in other.itertuples() if r.verdict and not _trivial(run, r)]
+    lines = [
+        r.verdict for r in other.itertuples() if r.verdict and not _trivial(run, r.metric, r.arm)
+    ]
     if lines:
         with doc.details(f"Counters and turns, {players} players ({len(lines)} verdicts)"):
             doc.text(
@@ -186,42 +179,45 @@ def _variant_section(doc: Document, players: int, run):
     return comp.to_json()
 
 
-def _trivial(run, r) -> bool:
+def _trivial(run: ArmsResult, metric: str, arm: str) -> bool:
     """A variant's effect on a counter that the variant fixes by definition: the counter takes
     one value in every game of the variant's arm (no-chips: no chips gained) while it varies
     in the baseline. Left out of the prose (it stays in report.json)."""
-    j = run.index.get(r.metric)
+    j = run.index.get(metric)
     if j is None:
         return False
-    a = [arm.label for arm in run.arms].index(r.arm)
+    a = [a.label for a in run.arms].index(arm)
     return bool(run.moments.cov(a)[j, j] <= 1e-12 < run.moments.cov(0)[j, j])
 
 
 # ------------------------------------------------------------------------------ feel
-def _feel_section(doc: Document, runs: Any) -> list[dict]:
+def _feel_frame(runs: ReportRuns) -> pd.DataFrame | None:
     """How the game feels (docs/comparisons.md): the feel metrics per player count and
     variant with their intervals, from the variant comparison's games (every variant on the
-    same games) or, for a game without variants, the seat balance's; nothing when no player
+    same games) or, for a game without variants, the seat balance's; None when no player
     count has them (a solo game)."""
     from analysis.summary import feel_table
 
     defs = {m.name: m for m in FEEL_METRICS}
     frames = []
     for p in runs.player_counts:
-        run = runs.results.get(("variants", p))
+        run = runs.variant_runs.get(p)
         if run is not None:
             t = arm_values(run)
             t = t[t["metric"].isin(list(defs))]
         else:
-            t = feel_table(runs.results[("seats", p)].summary).assign(arm="base")
+            t = feel_table(runs.seats[p].summary).assign(arm="base")
         frames.append(t.assign(players=p))
     df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     if df.empty:
-        return []
+        return None
     df["label"] = [defs[m].label for m in df["metric"]]
     df["kind"] = [defs[m].kind for m in df["metric"]]
-    df = df[df["n"] > 0]  # a metric that rests on no game (no outright winner) has no value
-    doc.heading("How the game feels", 2)
+    return df[df["n"] > 0]  # a metric that rests on no game (no outright winner) has no value
+
+
+def _feel_section(doc: Document, df: pd.DataFrame) -> list[dict]:
+    """The feel section of _feel_frame's metrics: what each means, the table, the plot."""
     doc.text(
         "Lead changes per game; drama (how far behind the eventual winner stood, on average "
         "over the turns it trailed: 0 at the leader's standing, 1 at the last player's); "
@@ -256,7 +252,17 @@ def _feel_section(doc: Document, runs: Any) -> list[dict]:
 
 
 # ------------------------------------------------------------------------------ dice
-def _dice_section(doc: Document, d: dict):
+def _dice_section(doc: Document, d: DiceTables, games: int) -> dict[str, Any]:
+    """Every die for every player count (games per die): the verdicts, the table
+    (collapsible), the plot."""
+    doc.text(
+        f"Every die of the box for every player count, {games:,} games per die on the "
+        "same games. The die with the smallest largest seat gap is called the fairest only "
+        "when its gap is significantly smaller than every other die's, the rulebook's "
+        "included: each die's gap minus the smallest is compared per game (paired), "
+        "adjusted over every die and player count (Bonferroni). Otherwise the verdict says "
+        "that no die is clearly fairer and gives the margin to the runner-up."
+    )
     t = d["table"]
     doc.items(d["verdicts"])
     rows = []
@@ -304,25 +310,24 @@ def _dice_section(doc: Document, d: dict):
 
 
 # ------------------------------------------------------------------------------ ladder
-def _ladder_section(doc: Document, runs: Any) -> dict:
+def _ladder_section(doc: Document, runs: ReportRuns) -> dict[str, list[dict]]:
+    """Each preset against `random` players (table, plot), and head to head (table, plot)."""
     n3, n2 = runs.ladder_players
     games = runs.games["ladder"]
-    results = {k: v for k, v in runs.results.items() if k[0] in ("vs_random", "h2h")}
-    if not results:
+    ladder = runs.ladder
+    if not ladder.vs_random and not ladder.head_to_head:
         doc.text(
             "No player ladder: the game has no `random` player to measure the others against "
             + (f"({runs.spec.no_search})." if runs.spec.no_search else "(see `balance games`).")
         )
         return {"vs_random": [], "head_to_head": []}
     rows = []
-    for key, res in results.items():
-        if key[0] != "vs_random":
-            continue
+    for policy, res in ladder.vs_random.items():
         s = res.summary
         lo, hi = wilson(s.policy_wins[0], s.games)
         rows.append(
             {
-                "policy": key[1],
+                "policy": policy,
                 "games": s.games,
                 "win_rate": s.policy_wins[0] / s.games,
                 "ci_low": float(lo),
@@ -350,10 +355,7 @@ def _ladder_section(doc: Document, runs: Any) -> dict:
     plots.ladder(vs_random, ax=ax, title=f"Each preset against {n3 - 1} random players")
     doc.figure(fig, "ladder-random.png", "Each preset against random players")
     pairs = []
-    for key, res in results.items():
-        if key[0] != "h2h":
-            continue
-        a, b = key[1:]
+    for (a, b), res in ladder.head_to_head.items():
         s = res.summary
         for i, (row, col) in enumerate(((a, b), (b, a))):
             lo, hi = wilson(s.policy_wins[i], s.games)
@@ -394,7 +396,7 @@ def _ladder_section(doc: Document, runs: Any) -> dict:
 
 # ------------------------------------------------------------------------------ report
 def write_report(
-    runs: Any,
+    runs: ReportRuns,
     out: Path,
     *,
     version: str,
@@ -402,94 +404,42 @@ def write_report(
     echo: Callable[[str], None] = print,
 ) -> dict[str, Path]:
     """Write report.html, report.md (+ PNGs) and report.json into `out` from the played
-    simulations (simcore.studies.report_plan.play_report); returns their paths. The files are
-    written
-    into a temporary folder and moved into `out`: never a half-written report."""
-    spec, n, results = runs.spec, runs.games, runs.results
-    dice = dice_tables(results[("dice",)]) if ("dice",) in results else None
-    body = Document(f"Balance report: {spec.title}")
-    data: dict[str, Any] = {"seats": _seats_part(body, runs, version, echo)}
-    variants = list(getattr(runs, "variants", spec.report_variants))
-    if len(variants) > 1:
-        body.heading("Variant comparison", 2)
-        body.text(
-            f"Variants {', '.join(f'`{v}`' for v in variants)} against `{variants[0]}`, every "
-            f"variant on the same {n['variants']:,} games per player count (common random "
-            "numbers): differences are paired per game, each interval and p adjusted over its "
-            "table's tests (Bonferroni, so that a change is called exactly when the interval "
-            "printed excludes 0), Cohen's h for rates. 'No change detected' means no difference "
-            "detectable with these games; the interval bounds how large it can be. A variant "
-            "under which the players play the very same games (scoring-only) is said so."
-        )
-        data["variants"] = []
-        for p in runs.player_counts:
-            if ("variants", p) in results:
-                data["variants"].append(_variant_section(body, p, results[("variants", p)]))
-            echo(f"  variant comparison, {p} players: done")
-    data["feel"] = _feel_section(body, runs)
-    if dice is not None:
-        body.heading("Dice", 2)
-        body.text(
-            f"Every die of the box for every player count, {n['dice']:,} games per die on the "
-            "same games. The die with the smallest largest seat gap is called the fairest only "
-            "when its gap is significantly smaller than every other die's, the rulebook's "
-            "included: each die's gap minus the smallest is compared per game (paired), "
-            "adjusted over every die and player count (Bonferroni). Otherwise the verdict says "
-            "that no die is clearly fairer and gives the margin to the runner-up."
-        )
-        data["dice"] = _dice_section(body, dice)
-        echo("  dice: done")
-    body.heading("Player ladder", 2)
-    data["ladder"] = _ladder_section(body, runs)
-    echo("  player ladder: done")
-    rob = _robustness_part(body, runs)
-    if rob is not None:
-        data["robustness"] = report_json(rob)
-        echo("  robustness: done")
-    wall = time.time() - runs.started
-    doc = Document(body.title)
-    data["answer"] = answer_section(doc, runs, dice, getattr(runs, "fixes", {}))
+    simulations (simcore.studies.report_plan.play_report); returns their paths. The report
+    is written in reading order: the answer, then every other section closed under its
+    heading (the Findings, the provenance, the detail). The files are written into a
+    temporary folder and moved into `out`: never a half-written report."""
+    dice = dice_tables(runs.dice) if runs.dice is not None else None
+    comparisons = {p: comparison(run) for p, run in runs.variant_runs.items()}
+    rob = robustness(runs.robustness)
+    doc = Document(f"Balance report: {runs.spec.title}")
+    answer = answer_section(doc, runs, dice, comparisons)
     echo("  the answer: done")
-    rest = Document(body.title)
-    if rob is not None:
-        findings_section(rest, rob, FINDINGS_NOTE)
-    rest.heading("Provenance", 2)
-    rest.items(_provenance(runs, version, command, wall))
-    skipped = getattr(runs, "skipped_lines", [])
-    if skipped:
-        rest.text("Skipped (the rules of these pairs cannot be composed):")
-        rest.items(skipped)
-    doc.blocks += collapsed(rest.blocks + body.blocks)
+    findings_section(doc, rob, FINDINGS_NOTE, closed=True)
+    wall = time.time() - runs.started
+    with doc.section("Provenance", closed=True):
+        doc.items(_provenance(runs, version, command, wall))
+        skipped = [k.line for k in runs.all_skipped]
+        if skipped:
+            doc.text("Skipped (the rules of these pairs cannot be composed):")
+            doc.items(skipped)
+    data = _detail_parts(doc, runs, version, dice, comparisons, echo)
+    detail_section(doc, rob, closed=True)
+    echo("  robustness: done")
     summary = {
         "version": version,
         "command": command,
         "seed": runs.seed,
-        "games": n,
+        "games": runs.games,
         "wall_s": wall,
         "backend": runs.backend,
         "cores": os.cpu_count(),
         "rules_hash": runs.rules_hashes,
         **_choice_json(runs),
         **data,
+        "robustness": report_json(rob),
+        "answer": answer,
     }
     return _write_files(out, doc, summary)
-
-
-def collapsed(blocks: list[Block]) -> list[Block]:
-    """Every section (a level-2 heading and what follows it up to the next) as a closed part
-    whose summary is its heading (analysis.html.Document.section): the detail after the
-    answer, one line a section until opened."""
-    out: list[Block] = []
-    for b in blocks:
-        if b.kind == "heading" and b.level == 2:
-            if out:
-                out.append(Block("close", ""))
-            out.append(Block("open", b.data, 2))
-        else:
-            out.append(b)
-    if out:
-        out.append(Block("close", ""))
-    return out
 
 
 FINDINGS_NOTE = (
@@ -501,23 +451,70 @@ FINDINGS_NOTE = (
 )
 
 
-def _robustness_part(body: Document, runs: Any):
-    """The robustness detail at the end of the report; its analysis (for the Findings at the
-    top), or None when the report has no robustness grid."""
-    run = runs.results.get(("robustness",))
-    if run is None:
-        return None
-    a = robustness(run)
-    detail_section(body, a)
-    return a
+def _detail_parts(
+    doc: Document,
+    runs: ReportRuns,
+    version: str,
+    dice: DiceTables | None,
+    comparisons: dict[int, Comparison],
+    echo: Callable[[str], None],
+) -> dict[str, Any]:
+    """The sections between the provenance and the robustness detail, each closed under its
+    heading: the seat balance, the variant comparison, how the game feels, the dice, the
+    player ladder. Returns their report.json keys."""
+    data: dict[str, Any] = {}
+    with doc.section("Seat balance", closed=True):
+        data["seats"] = _seats_part(doc, runs, version, echo)
+    if len(runs.variants) > 1:
+        with doc.section("Variant comparison", closed=True):
+            data["variants"] = _variants_part(doc, runs, comparisons, echo)
+    feel = _feel_frame(runs)
+    data["feel"] = []
+    if feel is not None:
+        with doc.section("How the game feels", closed=True):
+            data["feel"] = _feel_section(doc, feel)
+    if dice is not None:
+        with doc.section("Dice", closed=True):
+            data["dice"] = _dice_section(doc, dice, runs.games["dice"])
+        echo("  dice: done")
+    with doc.section("Player ladder", closed=True):
+        data["ladder"] = _ladder_section(doc, runs)
+    echo("  player ladder: done")
+    return data
 
 
-def _seats_part(body: Document, runs: Any, version: str, echo) -> list[dict]:
+def _variants_part(
+    doc: Document,
+    runs: ReportRuns,
+    comparisons: dict[int, Comparison],
+    echo: Callable[[str], None],
+) -> list[dict[str, Any]]:
+    """The variant comparison: what it compares and how, then one part per player count."""
+    variants = runs.variants
+    doc.text(
+        f"Variants {', '.join(f'`{v}`' for v in variants)} against `{variants[0]}`, every "
+        f"variant on the same {runs.games['variants']:,} games per player count (common random "
+        "numbers): differences are paired per game, each interval and p adjusted over its "
+        "table's tests (Bonferroni, so that a change is called exactly when the interval "
+        "printed excludes 0), Cohen's h for rates. 'No change detected' means no difference "
+        "detectable with these games; the interval bounds how large it can be. A variant "
+        "under which the players play the very same games (scoring-only) is said so."
+    )
+    out = []
+    for p in runs.player_counts:
+        if p in comparisons:
+            out.append(_variant_section(doc, p, comparisons[p]))
+        echo(f"  variant comparison, {p} players: done")
+    return out
+
+
+def _seats_part(
+    doc: Document, runs: ReportRuns, version: str, echo: Callable[[str], None]
+) -> list[dict[str, Any]]:
     """The seat balance section: one part per player count."""
-    spec = runs.spec
-    body.heading("Seat balance", 2)
-    body.text(
-        f"The rulebook's game with the default players (`{runs.policy or spec.default_policy}`), "
+    lineup = runs.policy or runs.spec.default_policy
+    doc.text(
+        f"The rulebook's game with the default players (`{lineup}`), "
         f"{runs.games['seats']:,} games per player count. Intervals are 95% (Wilson for rates; "
         "the largest seat gap's holds for the data-picked best and worst seats: simultaneous "
         "over every pair of seats). A shared first place counts as no seat's win: the column "
@@ -527,18 +524,16 @@ def _seats_part(body: Document, runs: Any, version: str, echo) -> list[dict]:
     )
     out = []
     for p in runs.player_counts:
-        out.append(_seat_section(body, p, runs.results[("seats", p)], version))
+        out.append(_seat_section(doc, p, runs.seats[p], version))
         echo(f"  seat balance, {p} players: done")
     return out
 
 
-def _choice_json(runs: Any) -> dict[str, Any]:
+def _choice_json(runs: ReportRuns) -> dict[str, Any]:
     """report.json's keys of the report's choices ('choice': player counts, the variants
     compared, the --set fields, the rules file, the lineup) and the skipped (setting, variant)
     pairs with the reason ('skipped')."""
-    choice = getattr(runs, "choice", None)
-    if choice is None:
-        return {}
+    choice = runs.choice
     return {
         "choice": {
             "players": choice.counts,
@@ -547,12 +542,11 @@ def _choice_json(runs: Any) -> dict[str, Any]:
             "rules_file": choice.rules_file,
             "policy": choice.policy,
         },
-        "skipped": [k.to_json() for k in runs.skipped]
-        + [k.to_json() for k in getattr(runs.results.get(("robustness",)), "skipped", [])],
+        "skipped": [k.to_json() for k in runs.all_skipped],
     }
 
 
-def _provenance(runs: Any, version: str, command: str, wall: float) -> list[str]:
+def _provenance(runs: ReportRuns, version: str, command: str, wall: float) -> list[str]:
     n = runs.games
     hashes = runs.rules_hashes
     return [

@@ -24,14 +24,19 @@ from analysis.verdicts import (
 from simcore.base.inputs import write_atomic
 
 
-def findings_section(doc: Document, a: Robustness, note: str = "") -> None:
+def findings_section(doc: Document, a: Robustness, note: str = "", closed: bool = False) -> None:
     """The Findings: a short lead, then the verdicts that hold and those that depend on the
     players or the components, one sentence each with size and interval (the variants'
-    effects that depend, collapsible: the seat verdicts stay in view)."""
+    effects that depend, collapsible: the seat verdicts stay in view); closed: the section
+    collapsed under its heading (analysis.html.Document.section)."""
+    with doc.section("Findings", closed=closed):
+        _findings(doc, a, note)
+
+
+def _findings(doc: Document, a: Robustness, note: str) -> None:
     from analysis.verdicts import findings
 
     f = findings(a)
-    doc.heading("Findings", 2)
     n = len(a.settings)
     lineups = sorted({s["label"] for s in a.settings if s["kind"] == "lineup"})
     readings = sorted({s["name"] for s in a.settings if s["kind"] == "components"})
@@ -114,10 +119,15 @@ def _fewer(a: Robustness) -> str:
     return " (" + ", ".join(f"{n}: {g:,}" for n, g in few.items()) + ")"
 
 
-def detail_section(doc: Document, a: Robustness, level: int = 2) -> None:
+def detail_section(doc: Document, a: Robustness, closed: bool = False) -> None:
     """The detail behind the Findings: how the settings were played, degenerate play per
-    setting, and every verdict in every setting (collapsible tables)."""
-    doc.heading("Robustness of the verdicts", level)
+    setting, and every verdict in every setting (collapsible tables); closed: the section
+    collapsed under its heading."""
+    with doc.section("Robustness of the verdicts", closed=closed):
+        _detail(doc, a)
+
+
+def _detail(doc: Document, a: Robustness) -> None:
     doc.text(
         "Every setting plays the variants of the report on the same games (common random "
         "numbers); the search settings play the rules alone, on fewer games. A setting is "
@@ -128,7 +138,7 @@ def detail_section(doc: Document, a: Robustness, level: int = 2) -> None:
     )
     with doc.details(f"Settings ({len(a.settings)}): games, distinct games, degenerate play"):
         doc.table(settings_frame(a), caption="The settings")
-    skipped = [k.line for k in getattr(a.run, "skipped", [])]
+    skipped = [k.line for k in a.run.skipped]
     if skipped:
         doc.text("Skipped (the rules of these pairs cannot be composed):")
         doc.items(skipped)

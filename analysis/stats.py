@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import gc
 import math
-from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import special as _sp
 from scipy import stats as _st
 from statsmodels.stats.multitest import multipletests
@@ -41,7 +41,9 @@ def fmt_p(p: float, name: str = "p") -> str:
     return f"{name} {text}" if text.startswith("<") else f"{name} = {text}"
 
 
-def wilson(successes, trials, alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
+def wilson(
+    successes: ArrayLike, trials: ArrayLike, alpha: float = 0.05
+) -> tuple[np.ndarray, np.ndarray]:
     """Wilson score interval(s) for successes out of trials (arrays or scalars)."""
     s = np.asarray(successes, dtype=float)
     n = np.asarray(trials, dtype=float)
@@ -52,13 +54,13 @@ def wilson(successes, trials, alpha: float = 0.05) -> tuple[np.ndarray, np.ndarr
     return lo, hi
 
 
-def rate_ci(successes, trials, alpha: float = 0.05) -> tuple[float, float]:
+def rate_ci(successes: float, trials: float, alpha: float = 0.05) -> tuple[float, float]:
     """The Wilson interval of one rate (successes out of trials) as two floats."""
     lo, hi = wilson(successes, trials, alpha)
     return float(lo), float(hi)
 
 
-def seat_fairness(wins) -> tuple[float, float]:
+def seat_fairness(wins: ArrayLike) -> tuple[float, float]:
     """Chi-square test that outright wins are spread evenly over the seats: (statistic, p)."""
     w = np.asarray(wins, dtype=float)
     if w.sum() == 0:
@@ -67,7 +69,9 @@ def seat_fairness(wins) -> tuple[float, float]:
     return float(res.statistic), float(res.pvalue)
 
 
-def multinomial_diff_ci(ci, cj, n: float, alpha: float = 0.05):
+def multinomial_diff_ci(
+    ci: ArrayLike, cj: ArrayLike, n: float, alpha: float = 0.05
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Interval for p_i - p_j, two outcome shares of the same n games (multinomial
     covariance), normal approximation with scipy's quantile; ci, cj scalars or arrays."""
     z = _st.norm.ppf(1 - alpha / 2)
@@ -77,7 +81,7 @@ def multinomial_diff_ci(ci, cj, n: float, alpha: float = 0.05):
     return d, d - z * se, d + z * se
 
 
-def largest_gap_ci(wins, games: int, alpha: float = 0.05) -> tuple[float, float]:
+def largest_gap_ci(wins: ArrayLike, games: int, alpha: float = 0.05) -> tuple[float, float]:
     """A (1 - alpha) interval for the true largest seat gap max_i p_i - min_j p_j (p_i: seat
     i's outright win rate), valid although the best and worst seats are picked from the data.
 
@@ -96,7 +100,7 @@ def largest_gap_ci(wins, games: int, alpha: float = 0.05) -> tuple[float, float]
     return max(float(lo[pairs].max()), 0.0), float(hi[pairs].max())
 
 
-def seat_balance(wins, shared: int, games: int, alpha: float = 0.05) -> dict:
+def seat_balance(wins: ArrayLike, shared: int, games: int, alpha: float = 0.05) -> dict:
     """Balance metrics of outright seat wins (defined in simcore.base.metrics): first-player
     advantage (seat 0 win rate minus its fair share: the outright wins split evenly) with a
     Wilson interval, the largest seat gap with its simultaneous interval (largest_gap_ci), the
@@ -164,7 +168,7 @@ def t_interval(est: float, se: float, n: int, alpha: float = 0.05) -> tuple[floa
     return float(lo), float(hi), float(p)
 
 
-def holm(pvals: Any, alpha: float = 0.05) -> np.ndarray:
+def holm(pvals: ArrayLike, alpha: float = 0.05) -> np.ndarray:
     """Holm-corrected p-values (statsmodels multipletests, method "holm"). multipletests
     runs a full garbage collection on every call (0.1 s with pandas and matplotlib loaded;
     a report calls it dozens of times): the objects alive before the call are frozen out

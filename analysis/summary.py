@@ -9,6 +9,7 @@ import pandas as pd
 
 from analysis.stats import ratio_value, seat_balance, wilson
 from simcore.base.metrics import FEEL_METRICS, FEEL_PARTS, ArmMoments
+from simcore.base.results import ArmsResult, RobustnessResult, RunResult, RunSummary
 
 
 def records(df: pd.DataFrame) -> list[dict]:
@@ -50,7 +51,7 @@ def score_table(hist: np.ndarray, width: int, games: int) -> pd.DataFrame:
     )
 
 
-def feel_table(s: Any, alpha: float = 0.05) -> pd.DataFrame:
+def feel_table(s: RunSummary, alpha: float = 0.05) -> pd.DataFrame:
     """How the game feels, from a summary's feel sums (simcore.run.chunks.Summary): one row per
     feel metric (simcore.base.metrics.FEEL_METRICS) with its label, kind, value (the mean over the
     games it rests on), 95% interval and n (those games); the winning margin also with its
@@ -71,7 +72,7 @@ def feel_table(s: Any, alpha: float = 0.05) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def summarize(result: Any) -> dict[str, pd.DataFrame]:
+def summarize(result: RunResult) -> dict[str, pd.DataFrame]:
     """Tidy tables of a simulate() result: seats, policies, length, end_reasons, counters."""
     s = result.summary
     n = s.games
@@ -149,13 +150,13 @@ def summarize(result: Any) -> dict[str, pd.DataFrame]:
     }
 
 
-def run_keys(run: Any, players: Any) -> dict[str, Any]:
+def run_keys(run: ArmsResult | RobustnessResult, players: int | list[int]) -> dict[str, Any]:
     """The keys a played run's JSON opens with: the game, the player count(s), the games (per
     arm or setting) and the seed (an ArmRun, a RobustnessRun)."""
     return {"game": run.spec.name, "players": players, "games": run.games, "seed": run.seed}
 
 
-def result_json(result: Any, version: str = "") -> dict[str, Any]:
+def result_json(result: RunResult, version: str = "") -> dict[str, Any]:
     """The JSON object of `balance simulate --json`: the keys built here, the less obvious
     ones explained at them (the intervals, the balance figures and score_distribution in
     docs/statistics.md; `metrics` in docs/comparisons.md, "How the game feels", and
@@ -172,7 +173,7 @@ def result_json(result: Any, version: str = "") -> dict[str, Any]:
         "games": result.games,
         "seed": result.seed,
         "rotate_seats": result.rotate_seats,
-        "partial": bool(getattr(result, "partial", False)),
+        "partial": bool(result.partial),
         "checked": result.checked,
         "rules": result.resolved_rules,
         "rules_hash": result.rules_hash,
@@ -213,7 +214,7 @@ def result_json(result: Any, version: str = "") -> dict[str, Any]:
     }
 
 
-def feel_json(feel: pd.DataFrame, s: Any) -> dict[str, dict]:
+def feel_json(feel: pd.DataFrame, s: RunSummary) -> dict[str, dict]:
     """The `metrics` object of simulate --json from feel_table's rows and the summary."""
     out = {}
     for rec in records(feel.rename(columns={"value": "mean"})):

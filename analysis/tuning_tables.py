@@ -12,6 +12,8 @@ against the fair share (scipy).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -20,12 +22,19 @@ from scipy import stats as _st
 
 from analysis.compare import ALPHA, t_interval
 from analysis.stats import fmt_p, holm, rate_ci
+from simcore.base.results import (
+    PlayerConfirmationResult,
+    PlayerTuningResult,
+    RulesTuningResult,
+    TuningObjective,
+    TuningResult,
+)
 from simcore.base.verdicts import Wording, z_verdict
 
 # --------------------------------------------------------------------------------- players
 
 
-def player_confirmation_table(conf: Any, alpha: float = ALPHA) -> pd.DataFrame:
+def player_confirmation_table(conf: PlayerConfirmationResult, alpha: float = ALPHA) -> pd.DataFrame:
     """One row per arm of a player confirmation (the starting player first): its win rate in
     the tuned seat against the starting player in every other seat with a Wilson interval,
     the exact one-sided binomial p of 'above the fair share 1/players', and for candidates
@@ -61,7 +70,7 @@ def player_confirmation_table(conf: Any, alpha: float = ALPHA) -> pd.DataFrame:
     cand = df.index[1:]
     start = conf.labels[0]
 
-    def verdict_of(r: Any) -> tuple[str, str, str, float, Wording]:
+    def verdict_of(r: pd.Series) -> tuple[str, str, str, float, Wording]:
         name = (
             f"tuned/vs_start/{r.arm if 'arm' in r else r.candidate}/{r.get('metric', 'win_rate')}"
         )
@@ -78,7 +87,13 @@ def player_confirmation_table(conf: Any, alpha: float = ALPHA) -> pd.DataFrame:
     return df
 
 
-def _adjust(df: pd.DataFrame, rows: Any, alpha: float, tests: int, verdict_of) -> None:
+def _adjust(
+    df: pd.DataFrame,
+    rows: pd.Index,
+    alpha: float,
+    tests: int,
+    verdict_of: Callable[[pd.Series], tuple[str, str, str, float, Wording]],
+) -> None:
     """The verdict records of the differences in `rows` of a confirmation table, adjusted
     over `tests` comparisons (simcore.base.verdicts: Bonferroni, the interval printed the one
     the call rests on); verdict_of(row) -> (name, quantity, unit, scale, wording), scale: the
@@ -97,7 +112,9 @@ def _adjust(df: pd.DataFrame, rows: Any, alpha: float, tests: int, verdict_of) -
         df.at[i, "record"] = v.as_json()
 
 
-def player_verdicts(conf: Any, table: pd.DataFrame, chosen: int | None, alpha: float = ALPHA):
+def player_verdicts(
+    conf: PlayerConfirmationResult, table: pd.DataFrame, chosen: int | None, alpha: float = ALPHA
+) -> list[str]:
     """One line per candidate, then the verdict on the weights written (chosen)."""
     start = conf.labels[0]
     fair = 1.0 / conf.players
@@ -132,7 +149,7 @@ def player_verdicts(conf: Any, table: pd.DataFrame, chosen: int | None, alpha: f
     return lines
 
 
-def _run_json(res: Any, command: str) -> dict[str, Any]:
+def _run_json(res: TuningResult, command: str) -> dict[str, Any]:
     """The JSON keys of both tuning commands (simcore.studies.tuning.TuningRun)."""
     return {
         "command": command,
@@ -150,7 +167,9 @@ def _run_json(res: Any, command: str) -> dict[str, Any]:
     }
 
 
-def player_json(res: Any, table: pd.DataFrame | None, verdicts: list[str]) -> dict[str, Any]:
+def player_json(
+    res: PlayerTuningResult, table: pd.DataFrame | None, verdicts: list[str]
+) -> dict[str, Any]:
     b = res.best
     out = {
         **_run_json(res, "tune-players"),
@@ -176,7 +195,7 @@ def player_json(res: Any, table: pd.DataFrame | None, verdicts: list[str]) -> di
     return out
 
 
-def _weights_table(res: Any) -> pd.DataFrame:
+def _weights_table(res: PlayerTuningResult) -> pd.DataFrame:
     rows = []
     conf = res.confirmation
     shown = conf.weights[res.chosen] if conf is not None and res.chosen else res.best["params"]
@@ -192,7 +211,9 @@ def _weights_table(res: Any) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def render_player_tuning(res: Any, json_out: bool, echo) -> None:
+def render_player_tuning(
+    res: PlayerTuningResult, json_out: bool, echo: Callable[[str], None]
+) -> None:
     """Print a tune-players result: the search in one line, the weights, the confirmation
     table and the verdicts (or one JSON object)."""
     conf = res.confirmation
@@ -241,7 +262,7 @@ def _metric(quantity: str) -> str:
     return TABLE_METRIC.get(quantity, quantity)
 
 
-def _improves(o: Any, base: float, r: Any, alpha: float) -> bool:
+def _improves(o: TuningObjective, base: float, r: pd.Series, alpha: float) -> bool:
     """Whether a candidate's paired difference to the start (row r of the comparison table)
     confirms an improvement of objective o: significant (the adjusted interval excludes 0) in
     the objective's direction; for a target, toward it and not past it by more than the
@@ -257,7 +278,7 @@ def _improves(o: Any, base: float, r: Any, alpha: float) -> bool:
     return lo > 0 and hi < 2 * dist
 
 
-def rules_confirmation_table(res: Any, alpha: float = ALPHA) -> pd.DataFrame:
+def rules_confirmation_table(res: RulesTuningResult, alpha: float = ALPHA) -> pd.DataFrame:
     """One row per (candidate, objective) of a rules confirmation: the start's and the
     candidate's values with intervals, the paired difference with its interval, p and the
     adjusted interval and p (over every candidate and objective: the call's), and whether it
@@ -308,7 +329,7 @@ def rules_confirmation_table(res: Any, alpha: float = ALPHA) -> pd.DataFrame:
     return df
 
 
-def _objective_words(r: Any) -> Wording:
+def _objective_words(r: pd.Series) -> Wording:
     return Wording(
         f"{r.candidate} raises {r.metric}",
         f"{r.candidate} lowers {r.metric}",
@@ -321,7 +342,7 @@ def _adjust_over_all(df: pd.DataFrame, alpha: float) -> None:
     candidate and objective): fills adj_low, adj_high, p_adjusted (in the table's scale),
     significant and record; rates in points."""
 
-    def verdict_of(r: Any) -> tuple[str, str, str, float, Wording]:
+    def verdict_of(r: pd.Series) -> tuple[str, str, str, float, Wording]:
         scale = 100.0 if r["kind"] == "rate" else 1.0
         quantity = f"{r.metric} of {r.candidate} minus the start's"
         unit = "points" if scale == 100 else ""
@@ -333,7 +354,7 @@ def _adjust_over_all(df: pd.DataFrame, alpha: float) -> None:
 SIDE_METRICS = {"rounds": ("length", " rounds", 1.0), "shared": ("shared wins", "%", 100.0)}
 
 
-def _side_effects(res: Any, table: pd.DataFrame, arm: str, start: str) -> str:
+def _side_effects(res: RulesTuningResult, table: pd.DataFrame, arm: str, start: str) -> str:
     """What else the candidate changes (length, shared wins), when not an objective: the
     start's value, the candidate's, the paired difference's interval (not Holm-corrected:
     a description, not a test)."""
@@ -352,7 +373,7 @@ def _side_effects(res: Any, table: pd.DataFrame, arm: str, start: str) -> str:
     return "; ".join(out)
 
 
-def _constraints_text(res: Any, table: pd.DataFrame, arm: str) -> str:
+def _constraints_text(res: RulesTuningResult, table: pd.DataFrame, arm: str) -> str:
     """Each constraint on the candidate's confirmed value: 'ok', 'ok?' (the point estimate
     holds, the interval crosses the bound) or 'NO'."""
     out = []
@@ -366,7 +387,7 @@ def _constraints_text(res: Any, table: pd.DataFrame, arm: str) -> str:
     return "; ".join(out)
 
 
-def rules_verdicts(res: Any, table: pd.DataFrame) -> list[str]:
+def rules_verdicts(res: RulesTuningResult, table: pd.DataFrame) -> list[str]:
     lines = []
     for r in table.itertuples():
         kind = "rate" if r.metric in ("largest_gap", "fpa") or r.metric.startswith("win") else ""
@@ -400,7 +421,7 @@ def rules_verdicts(res: Any, table: pd.DataFrame) -> list[str]:
     return lines
 
 
-def front_table(res: Any) -> pd.DataFrame:
+def front_table(res: RulesTuningResult) -> pd.DataFrame:
     """The trials shown: the Pareto front of the feasible trials (two objectives) or the
     confirmed candidates (one), and the start (trial 0), with their role."""
     from simcore.base.pareto import pareto_front
@@ -419,7 +440,7 @@ def front_table(res: Any) -> pd.DataFrame:
     return out.sort_values(names, ascending=[o.direction == "min" for o in res.objectives])
 
 
-def trials_frame(res: Any) -> pd.DataFrame:
+def trials_frame(res: RulesTuningResult) -> pd.DataFrame:
     """One row per completed trial: index, parameters, objective values, feasibility."""
     rows = []
     for t in res.trials:
@@ -431,7 +452,7 @@ def trials_frame(res: Any) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def tradeoff_plot(res: Any, path: Any) -> None:
+def tradeoff_plot(res: RulesTuningResult, path: str | Path) -> None:
     """Two objectives: every trial's pair of values, the Pareto front joined and the
     confirmed candidates ringed; one objective: the value of every trial by trial index."""
     import matplotlib
@@ -484,7 +505,7 @@ def tradeoff_plot(res: Any, path: Any) -> None:
     plt.close(fig)
 
 
-def rules_json(res: Any, table: pd.DataFrame, verdicts: list[str]) -> dict[str, Any]:
+def rules_json(res: RulesTuningResult, table: pd.DataFrame, verdicts: list[str]) -> dict[str, Any]:
     return {
         **_run_json(res, "tune"),
         "policies": res.policies,
@@ -502,7 +523,9 @@ def rules_json(res: Any, table: pd.DataFrame, verdicts: list[str]) -> dict[str, 
     }
 
 
-def render_rules_tuning(res: Any, plot: Any, json_out: bool, echo) -> None:
+def render_rules_tuning(
+    res: RulesTuningResult, plot: str | Path | None, json_out: bool, echo: Callable[[str], None]
+) -> None:
     """Print a `tune` result: the search, the best trials (the Pareto front for two
     objectives), the confirmation and the verdicts; write the plot when asked."""
     table = rules_confirmation_table(res) if res.confirmation is not None else pd.DataFrame()

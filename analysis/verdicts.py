@@ -26,16 +26,21 @@ verdict says where along the rungs it changes (by_skill).
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import pandas as pd
 
 from analysis.compare import ALPHA, arm_values, comparison_table
 from analysis.degenerate import Thresholds, degenerate
 from analysis.summary import run_keys
 from simcore.base.metrics import FEEL_METRICS
+from simcore.base.results import ArmsResult, GridSetting, RobustnessResult
 from simcore.base.verdicts import Verdict, interval_words, seat_verdicts
 from simcore.base.verdicts import classify as engine_classify
+
+if TYPE_CHECKING:
+    from analysis.ladder import Ratings
 
 STATUSES = (
     "holds",
@@ -60,13 +65,13 @@ MARGINS = {"points": 1.0, "rounds": 0.25, "per game": 0.1, "": 0.02, "score poin
 
 
 # --------------------------------------------------------------------------------- settings
-def first_arm_values(run: Any, alpha: float) -> Any:
+def first_arm_values(run: ArmsResult, alpha: float) -> pd.DataFrame:
     """arm_values (compare's values and intervals) of a setting's first arm, indexed by metric."""
     vals = arm_values(run, alpha)
     return vals[vals["arm"] == run.arms[0].label].set_index("metric")
 
 
-def length_record(players: int, vals: Any, games: int) -> dict:
+def length_record(players: int, vals: pd.DataFrame, games: int) -> dict:
     """The length of a setting's first arm: mean rounds with its 95% t interval (a level)."""
     r = vals.loc["rounds"]
     return {
@@ -79,13 +84,13 @@ def length_record(players: int, vals: Any, games: int) -> dict:
     }
 
 
-def seat_records(run: Any, alpha: float) -> list[Verdict]:
+def seat_records(run: ArmsResult, alpha: float) -> list[Verdict]:
     """The seat verdicts of a setting's first arm (simcore.base.verdicts.seat_verdicts)."""
     s = run.results[0].summary
     return seat_verdicts(run.players, s.seat_wins, s.games, alpha)
 
 
-def effect_records(run: Any, alpha: float) -> list[Verdict]:
+def effect_records(run: ArmsResult, alpha: float) -> list[Verdict]:
     """The variants' effects in a setting: each arm after the first against the first, on the
     largest seat gap, the first-player advantage, the length and each feel metric, as
     `compare` gives them (comparison_table's records: paired, adjusted over the setting's
@@ -103,7 +108,7 @@ def effect_records(run: Any, alpha: float) -> list[Verdict]:
     return out
 
 
-def feel_levels(vals: Any) -> dict[str, dict]:
+def feel_levels(vals: pd.DataFrame) -> dict[str, dict]:
     """How the game feels in a setting (its first arm; vals: first_arm_values): each feel
     metric's value, 95% interval and the games it rests on, as `compare` gives them; {}
     without feel metrics (a solo game) and a metric that rests on no game left out."""
@@ -130,7 +135,7 @@ def is_effect(key: str) -> bool:
 
 
 def setting_table(
-    run: Any, alpha: float, t: Thresholds, ratings: dict[int, Any] | None = None
+    run: RobustnessResult, alpha: float, t: Thresholds, ratings: dict[int, Ratings] | None = None
 ) -> tuple[list[dict], dict]:
     """One record per setting (grid order): the setting, its degenerate-play measures (of the
     first arm; a variant arm that is degenerate drops that variant's effects), and the
@@ -238,7 +243,7 @@ def classify(
     }
 
 
-def rung_rating(s: Any, ratings: Any) -> dict[str, Any]:
+def rung_rating(s: GridSetting, ratings: Ratings | None) -> dict[str, Any]:
     """A rung's setting under --ladder: its rating (Elo points, 95% interval, a bound) and its
     label named with it ('search:budget=64 in every seat (+240 Elo)'); {} for every other
     setting (and every setting without --ladder)."""
@@ -390,7 +395,7 @@ def verdict_keys(settings: list[dict], players: int) -> list[str]:
 class Robustness:
     """The analysed robustness run: the settings' records and every verdict's classification."""
 
-    run: Any
+    run: RobustnessResult
     settings: list[dict]
     verdicts: list[dict]
     thresholds: Thresholds
@@ -411,8 +416,8 @@ class Robustness:
             "verdicts": self.verdicts,
             "resumed": run.resumed,
             "elapsed_s": run.elapsed_s,
-            "variants": list(getattr(run, "variants", ())),
-            "skipped": [k.to_json() for k in getattr(run, "skipped", [])],
+            "variants": list(run.variants),
+            "skipped": [k.to_json() for k in run.skipped],
             **ladder,
         }
 
@@ -421,7 +426,9 @@ class Robustness:
         return self.records.get(setting_key, {}).get(verdict_key)
 
 
-def robustness(run: Any, alpha: float = ALPHA, thresholds: Thresholds | None = None) -> Robustness:
+def robustness(
+    run: RobustnessResult, alpha: float = ALPHA, thresholds: Thresholds | None = None
+) -> Robustness:
     """Analyse a RobustnessRun (simcore.studies.robustness.run_robustness)."""
     t = thresholds or Thresholds()
     ratings = rung_ratings(run)
@@ -434,11 +441,11 @@ def robustness(run: Any, alpha: float = ALPHA, thresholds: Thresholds | None = N
     return Robustness(run, settings, verdicts, t, alpha, by_setting, ratings)
 
 
-def rung_ratings(run: Any) -> dict[int, Any]:
+def rung_ratings(run: RobustnessResult) -> dict[int, Ratings]:
     """--ladder: the ratings of the rungs per player count, fitted from the run's rating
     matches by the ladder's own fit (analysis.ladder.fit_ratings: Bradley-Terry, 0 = the
     default player); {} without --ladder or without a rating match (a one-rung game)."""
-    ladders = getattr(run, "ladders", None) or {}
+    ladders = run.ladders
     if not ladders:
         return {}
     from analysis.ladder import fit_ratings  # statsmodels: only with --ladder
@@ -446,7 +453,7 @@ def rung_ratings(run: Any) -> dict[int, Any]:
     return {p: fit_ratings(rm) for p, rm in ladders.items() if rm.matches}
 
 
-def ladder_json(ratings: dict[int, Any]) -> list[dict]:
+def ladder_json(ratings: dict[int, Ratings]) -> list[dict]:
     """The ratings of --ladder for the JSON: per player count, per rung (the ladder's order)
     its rating, 95% interval, standard error, bound and the games of its rating matches."""
     return [
@@ -611,7 +618,7 @@ def text(a: Robustness) -> list[str]:
         if degenerate_lines(a)
         else ["no degenerate setting"]
     )
-    lines += [f"skipped: {k.line}" for k in getattr(run, "skipped", [])]
+    lines += [f"skipped: {k.line}" for k in run.skipped]
     lines += ratings_lines(a)
     for status in STATUSES:
         sel = [v for v in a.verdicts if v["status"] == status]

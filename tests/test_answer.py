@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from types import SimpleNamespace
 
 import pytest
 from typer.testing import CliRunner
@@ -85,7 +86,7 @@ def test_a_fix_that_does_not_narrow_the_gap_is_not_recommended(monkeypatch):
         return {"recommendation": rec, "confirmed": conf, "screened": [1] * 24, "levels": []}
 
     monkeypatch.setattr(compensation, "analyse", fake)
-    words, _ = answer.fix_words(object())
+    words, _ = answer.fix_words(SimpleNamespace(seat_words={}))
     assert words == (
         "none found: the closest of 24 screened (seat 0 scores 1 point more) leaves a gap of "
         "9.3 points on 100 fresh games, the rulebook 3.9"

@@ -319,3 +319,50 @@ def test_robustness_rules_options_bad_input(args, needle, tmp_path, monkeypatch,
         ["robustness", "sunken-city", "--games", "40", *args], tmp_path, monkeypatch, capsys
     )
     assert needle in line, line
+
+
+# ------------------------------------------------------------------ the seam (#48)
+def test_a_closed_section_renders_as_a_collapsed_heading():
+    """Document.section: open, a heading and its blocks; closed, the same heading as the
+    summary of a collapsible part (how the report writes everything after the answer)."""
+    from analysis.html import Document
+
+    doc = Document("t")
+    with doc.section("Seat balance", closed=True):
+        doc.text("inside")
+    with doc.section("Notes"):
+        doc.text("after")
+    md = doc.markdown()
+    assert "## Seat balance\n\n<details>\n<summary>Seat balance: the detail</summary>" in md
+    assert "inside\n\n</details>\n\n## Notes\n\nafter" in md
+    html = doc.html()
+    assert '<details class="section"><summary><h2>Seat balance</h2></summary>' in html
+    assert "<h2>Notes</h2>" in html and html.count("</details>") == 1
+
+
+def test_the_report_runs_are_named_sections():
+    """report_plan.report_sections: the played plans (keyed by section inside the plan) are
+    ReportRuns' fields, read by attribute in analysis; the ladder keeps the plan's order."""
+    from simcore.base.results import ReportLadder
+    from simcore.studies.report_plan import report_sections
+
+    results = {
+        ("seats", 2): "s2",
+        ("variants", 2): "v2",
+        ("dice",): {2: "d2"},
+        ("vs_random", "b"): "rb",
+        ("vs_random", "a"): "ra",
+        ("h2h", "b", "a"): "hba",
+        ("strong", 2): "t2",
+        ("strong_vs",): "tv",
+        ("skill", "short"): "k",
+        ("robustness",): "rob",
+    }
+    f = report_sections(results)
+    assert f["seats"] == {2: "s2"} and f["variant_runs"] == {2: "v2"}
+    assert f["dice"] == {2: "d2"} and f["robustness"] == "rob"
+    assert f["ladder"] == ReportLadder({"b": "rb", "a": "ra"}, {("b", "a"): "hba"})
+    assert list(f["ladder"].vs_random) == ["b", "a"]
+    assert f["strong"] == {2: "t2"} and f["strong_vs"] == "tv" and f["skill"] == {"short": "k"}
+    bare = report_sections({("seats", 3): "s3", ("robustness",): "rob"})
+    assert bare["dice"] is None and bare["strong_vs"] is None and bare["strong"] == {}

@@ -18,7 +18,6 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import numba
@@ -26,14 +25,16 @@ import numba
 from simcore.base.errors import InputError, RulesError
 from simcore.base.fairness import TOLERANCE, UNFAIR, fair_status
 from simcore.base.inputs import MAX_GAMES, check_games, check_seed
+from simcore.base.results import ReportChoice, ReportLadder, ReportRuns
 from simcore.base.rulesbase import rules_hash
-from simcore.frame.registry import get_game
-from simcore.run.jobs import check_backend, run_plans
+from simcore.frame.registry import GameSpec, get_game
+from simcore.run.jobs import Job, Plan, check_backend, run_plans
 from simcore.run.runner import simulation_plan
 from simcore.studies.arms import compare_plan, dice_plan, variant_arm
 from simcore.studies.compensate import run_compensate, seat_fields
 from simcore.studies.ladder import split_players, strong_policy
 from simcore.studies.robustness import (
+    RobustnessRun,
     Skipped,
     composing,
     players_text,
@@ -61,12 +62,14 @@ def section_games(games: int) -> dict[str, int]:
 STRONG_SHARE = 30
 
 
-def _answer_plans(spec: Any, choice: ReportChoice, n: dict[str, int], seed: int) -> dict:
+def _answer_plans(
+    spec: GameSpec, choice: ReportChoice, n: dict[str, int], seed: int
+) -> dict[tuple, Plan]:
     """The first screen's own games: the strong players per player count ('strong', p), and
     the skill edge of the default preset under each variant ('skill', variant): the preset in
     one seat against `random` players (seats rotated, the ladder's game), whose base arm is the
     ladder's ('vs_random', preset)."""
-    plans: dict[tuple, Any] = {}
+    plans: dict[tuple, Plan] = {}
     strong, n3 = strong_policy(spec, choice.strong), spec.nearest_players(3)
     if strong is not None:
         for p in choice.counts:
@@ -93,7 +96,9 @@ def _answer_plans(spec: Any, choice: ReportChoice, n: dict[str, int], seed: int)
     return plans
 
 
-def _ladder_plans(spec: Any, games: int, seed: int, rules: dict[str, Any]) -> dict[tuple, Any]:
+def _ladder_plans(
+    spec: GameSpec, games: int, seed: int, rules: dict[str, Any]
+) -> dict[tuple, Plan]:
     """The ladder's simulations: each preset against random players, and head to head (none
     for a game without a `random` player, such as a game without decisions)."""
     if "random" not in spec.policies:
@@ -114,28 +119,8 @@ def _ladder_plans(spec: Any, games: int, seed: int, rules: dict[str, Any]) -> di
     return plans
 
 
-@dataclass
-class ReportChoice:
-    """What the report plays beside the games: the player counts, the variants compared (the
-    game's report variants, then the rules file's and --variant's: robustness.variant_list),
-    the base rules of every setting (overrides, --set; rules_file for the designer's tables)
-    and the lineup (policy)."""
-
-    counts: list[int]
-    variants: tuple[str, ...]
-    overrides: dict[str, Any] = field(default_factory=dict)
-    rules_file: str | None = None
-    policy: str | None = None
-    strong: str | None = None  # --strong: the strong players' lineup (default strong_policy)
-
-    @property
-    def rules(self) -> dict[str, Any]:
-        """The rules keywords of every simulation of the report (the base rules)."""
-        return {"overrides": self.overrides or None, "rules_file": self.rules_file}
-
-
 def report_choice(
-    spec: Any,
+    spec: GameSpec,
     players: list[int] | None = None,
     variants: list[str] | None = None,
     overrides: dict[str, Any] | None = None,
@@ -161,8 +146,8 @@ def report_choice(
 
 
 def report_plans(
-    spec: Any, games: int, seed: int, choice: ReportChoice | str | None = None
-) -> tuple[dict[tuple, Any], list[Skipped]]:
+    spec: GameSpec, games: int, seed: int, choice: ReportChoice | str | None = None
+) -> tuple[dict[tuple, Plan], list[Skipped]]:
     """Every simulation of the report as plans (simcore.run.jobs.Plan), keyed by section:
     ('seats', players), ('variants', players), ('dice',), ('vs_random', preset),
     ('h2h', preset, preset) and ('robustness',); and the variants skipped in the variant
@@ -171,7 +156,7 @@ def report_plans(
     if not isinstance(choice, ReportChoice):
         choice = report_choice(spec, policy=choice)
     n, counts, policy, rules = section_games(games), choice.counts, choice.policy, choice.rules
-    plans: dict[tuple, Any] = {}
+    plans: dict[tuple, Plan] = {}
     shared = shared_reference(choice)
     # on the default lineup the seat balance and the variant comparison are the robustness
     # grid's reference setting (its base arm and its arms): played once, there, so the
@@ -235,7 +220,7 @@ def shared_reference(choice: ReportChoice) -> bool:
     return choice.policy is None
 
 
-def reference_sections(rob: Any) -> dict[tuple, Any]:
+def reference_sections(rob: RobustnessRun) -> dict[tuple, Any]:
     """The seat balance and the variant comparison of each player count from a robustness
     run, keyed as report_plans: ('seats', p) the reference setting's base arm (a SimResult),
     ('variants', p) its ArmRun where it compares more than the base rules."""
@@ -249,7 +234,7 @@ def reference_sections(rob: Any) -> dict[tuple, Any]:
     return out
 
 
-def job_label(key: tuple, job: Any) -> str:
+def job_label(key: tuple, job: Job) -> str:
     """The words of a report job's progress line: 'seat balance, 3 players'."""
     names = {
         "seats": "seat balance",
@@ -270,47 +255,25 @@ def job_label(key: tuple, job: Any) -> str:
     return f"{section}, {players_text(job.players)}"
 
 
-@dataclass
-class ReportRuns:
-    """The played simulations of a report and their provenance."""
+def report_sections(results: dict[tuple, Any]) -> dict[str, Any]:
+    """The played plans (keyed as report_plans, the reference sections added) as the
+    fields of ReportRuns, one per section."""
 
-    spec: Any
-    games: dict[str, int]  # games per setting in each section (section_games)
-    seed: int
-    policy: str | None
-    choice: ReportChoice
-    skipped: list[Skipped]  # variants left out where they do not compose (with the reason)
-    results: dict[tuple, Any]  # keyed as report_plans: SimResult, ArmRun or {players: ArmRun}
-    backend: str
-    where: str  # the backend in words: 'local', 'Dask, 2 local workers'
-    threads: int
-    rules_hashes: dict[int, str]  # the rulebook game's rules hash per player count
-    started: float  # time.time() when the report began
-    strong: str = ""  # the strong players' lineup in words ('search:budget=16')
-    # the compensation study per player count whose seats are not fair with the reference
-    # preset (simcore.studies.compensate.CompensateRun), checked with the strong players
-    fixes: dict[int, Any] = field(default_factory=dict)
+    def by(kind: str) -> dict:
+        return {k[1]: r for k, r in results.items() if k[0] == kind}
 
-    @property
-    def player_counts(self) -> list[int]:
-        return list(self.choice.counts)
-
-    @property
-    def variants(self) -> tuple[str, ...]:
-        """The variants the report compares ('base' first)."""
-        return self.choice.variants
-
-    @property
-    def skipped_lines(self) -> list[str]:
-        """One line per variant skipped in a setting, with the reason: the variant comparison's
-        and the robustness grid's."""
-        rob = self.results.get(("robustness",))
-        return [k.line for k in self.skipped + (rob.skipped if rob is not None else [])]
-
-    @property
-    def ladder_players(self) -> tuple[int, int]:
-        """The player counts of the ladder: against random players, and head to head."""
-        return self.spec.nearest_players(3), self.spec.nearest_players(2)
+    return {
+        "seats": by("seats"),
+        "variant_runs": by("variants"),
+        "dice": results.get(("dice",)),
+        "ladder": ReportLadder(
+            by("vs_random"), {k[1:]: r for k, r in results.items() if k[0] == "h2h"}
+        ),
+        "strong": by("strong"),
+        "strong_vs": results.get(("strong_vs",)),
+        "skill": by("skill"),
+        "robustness": results[("robustness",)],
+    }
 
 
 def play_report(
@@ -380,7 +343,7 @@ def play_report(
         policy=policy,
         choice=choice,
         skipped=skipped,
-        results=results,
+        **report_sections(results),
         backend=backend,
         where=where,
         threads=numba.get_num_threads(),
@@ -389,7 +352,7 @@ def play_report(
             for p in choice.counts
         },
         started=started,
-        strong=strong_policy(spec, strong) or "",
+        strong_lineup=strong_policy(spec, strong) or "",
         fixes=fixes,
     )
 
