@@ -42,6 +42,12 @@ search_play has no `search` player):
                                              optional: the base player's candidate
     search_eval(s, r, seat, lead) -> float   optional: the value of a simulation cut at the
                                              horizon (default: the scores so far)
+
+and the `trained` player's (simcore.frame.trained; only with the search's hooks, whose
+candidates it scores, and with trained_width > 0):
+
+    trained_features(s, r, seat, x, at, n, xf, out)
+                                             each candidate's trained_width features
 """
 
 from __future__ import annotations
@@ -80,6 +86,7 @@ OPTIONAL: dict[str, tuple[str, ...]] = {
     "search_more": ("s", "r", "seat", "turn"),
     "search_prefer": ("s", "r", "seat", "base", "wts", "x", "xf", "at", "n"),
     "search_eval": ("s", "r", "seat", "lead"),
+    "trained_features": ("s", "r", "seat", "x", "at", "n", "xf", "out"),
 }
 # the search player's hooks as simcore.frame.search names them: both of HOOKS or neither, and
 # the optional ones only with them
@@ -172,6 +179,8 @@ class GameContract:
     search_more: Callable | None = None
     search_prefer: Callable | None = None
     search_eval: Callable | None = None
+    trained_features: Callable | None = None
+    trained_width: int = 0  # the features of a candidate (simcore.frame.trained)
     x_size: int = 0  # the players' int scratch
     x_zeroed: int | None = None  # how much of it is zeroed before a game (default: all)
     xf_size: int = 0  # the players' float scratch
@@ -197,6 +206,10 @@ class GameContract:
                 raise ContractError(
                     f"{game}: hook '{extra[0]}' is given without search_options and search_play"
                 )
+        if self.trained_features is not None and (not given or self.trained_width <= 0):
+            raise ContractError(
+                f"{game}: hook 'trained_features' needs the search's hooks and trained_width > 0"
+            )
         if self.state.turn < 0 and self.length is None:
             raise ContractError(f"{game}: the hook 'length' is missing (no state.turn field)")
         for f in ("x_size", "xf_size", "table_size"):
@@ -233,6 +246,10 @@ class GameContract:
     @property
     def has_search(self) -> bool:
         return self.search_options is not None
+
+    @property
+    def has_trained(self) -> bool:
+        return self.trained_features is not None
 
     def hooks(self) -> dict[str, Callable]:
         """The hooks given, by name."""

@@ -25,7 +25,8 @@ from simcore.base.rulesbase import (
     rules_hash,
     split_variants,
 )
-from simcore.frame import search
+from simcore.base.trained_model import load_model, shipped_path
+from simcore.frame import search, trained
 
 
 @dataclass(frozen=True)
@@ -139,12 +140,18 @@ class GameSpec:
                 k: WeightRange(lo, hi, whole) for k, (_, lo, hi, whole, _) in search.PARAMS.items()
             }
             object.__setattr__(self, "weight_ranges", {**self.weight_ranges, **ranges})
+        if getattr(self.driver, "trained_names", None) and "trained" not in self.policies:
+            entry = PolicySpec(
+                "trained", trained.TRAINED_ID, trained.DESCRIPTION, {}, self.default_policy
+            )
+            object.__setattr__(self, "policies", {**self.policies, "trained": entry})
 
     @property
     def presets(self) -> list[str]:
         """The names of the game's players other than `search` (the players a search
         simulates with, and the report's lineups)."""
-        return [n for n, p in self.policies.items() if p.id != search.SEARCH_ID]
+        own = (search.SEARCH_ID, trained.TRAINED_ID)
+        return [n for n, p in self.policies.items() if p.id not in own]
 
     @property
     def weights_width(self) -> int:
@@ -323,6 +330,9 @@ class GameSpec:
                 name = self.add_preset_file(name.split("@", 1)[1], name.split("@", 1)[0])
             if name == "search" and "search" not in self.policies and self.no_search:
                 raise RulesError(self.no_search)
+            if name == "trained" and "trained" in self.policies:
+                out.append(self._trained_seat(weights, players))
+                continue
             if name == "search" and "search" in self.policies:
                 out.append(self._search_seat(weights))
                 continue
@@ -403,6 +413,9 @@ class GameSpec:
             return seats
         out = []
         for p in seats:
+            if p.spec.id == trained.TRAINED_ID:  # a model, not weights
+                out.append(p)
+                continue
             vec = dict(p.spec.weights)
             for k, v in self.rules_weights(rules, p.spec.base or p.spec.name).items():
                 if k in vec:
@@ -457,11 +470,38 @@ class GameSpec:
         label = "search" + (":" + ",".join(f"{k}={v}" for k, v in user.items()) if user else "")
         return SeatPolicy(spec, tuple(vec.values()), label, tuple(set_))
 
+    def _trained_seat(self, user: dict[str, str], players: int) -> SeatPolicy:
+        """A `trained` seat: the model shipped beside the game's package for the player count,
+        or model=PATH (simcore.base.trained_model; a bad file is one InputError line)."""
+        for k in user:
+            if k != "model":
+                raise RulesError(f"policy 'trained' has no weight '{k}' (weights: model)")
+        contract = self.driver.contract
+        path = user.get("model") or shipped_path(
+            Path(sys.modules[contract.package].__file__).parent, players
+        )
+        if "model" not in user and not Path(path).is_file():
+            raise RulesError(
+                f"{self.name} has no trained model for {players} players (train one with "
+                f"`balance train {self.name} --players {players}`, play it with "
+                "--policy trained:model=PATH)"
+            )
+        m = load_model(path, self.name, contract.trained_width)
+        own = self.policies["trained"]
+        spec = PolicySpec(own.name, own.id, own.description, {}, own.base, file=m.path)
+        label = "trained" + (f":model={user['model']}" if "model" in user else "")
+        return SeatPolicy(spec, (float(m.width), float(m.hidden), *m.values.tolist()), label)
+
     def policy_arrays(self, seats: list[SeatPolicy]) -> tuple[np.ndarray, np.ndarray]:
         ids = np.array([p.spec.id for p in seats], dtype=np.int64)
-        w = np.zeros((len(seats), self.weights_width), dtype=np.float64)
+        models = [p.weights for p in seats if p.spec.id == trained.TRAINED_ID]
+        width = self.weights_width + trained.extra_width(models)
+        w = np.zeros((len(seats), width), dtype=np.float64)
         for i, p in enumerate(seats):
-            if p.spec.id == search.SEARCH_ID:  # the search's parameters in the last columns
+            if p.spec.id == trained.TRAINED_ID:  # the model before the search's columns
+                base = self.policies[p.spec.base]
+                trained.fill_row(w[i], p.weights, base.weights.values(), base.id)
+            elif p.spec.id == search.SEARCH_ID:  # the search's parameters in the last columns
                 nb = len(p.weights) - len(search.PARAMS)
                 w[i, :nb] = p.weights[:nb]
                 tail = search.row_tail(p.weights[nb:], self.policies[p.spec.base].id)

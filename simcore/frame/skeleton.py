@@ -33,7 +33,7 @@ import numpy as np
 from numba import prange
 
 from simcore.base.errors import ContractError
-from simcore.frame import search
+from simcore.frame import search, trained
 from simcore.frame.contract import GameContract
 from simcore.frame.jit import bound_copy, driver, kernel
 from simcore.frame.rng import stream_for
@@ -264,6 +264,8 @@ def play_turns(s, r, pols, wts, rng, checked, tr, x, xf, tab):  # pragma: no cov
         pol = pols[seat]
         if pol == SEARCH_ID:  # noqa: F821
             err = search_turn(s, r, tr, seat, pols, wts, rng, checked, x, xf, tab)  # noqa: F821
+        elif HAS_TRAINED and pol == TRAINED_ID:  # noqa: F821 - False (a constant) without the hook
+            err = trained_turn(s, r, tr, seat, wts, rng, checked, x, xf, tab)  # noqa: F821
         else:
             err = game_play_turn(s, r, tr, seat, pol, wts, rng, checked, x, xf, tab)  # noqa: F821
         if err == 0:
@@ -412,6 +414,27 @@ _OPTIONAL = {
 }
 
 
+def _bind_trained(contract: GameContract, g: dict, gs: dict, out: types.SimpleNamespace) -> dict:
+    """The trained player's templates (simcore.frame.trained) bound for a game with its hook:
+    trained_turn for the turn loop, and the search's globals (returned) with a game_play_turn
+    that plays a `trained` seat in the simulations too; out.trained_names: the templates'
+    globals (simcore.studies.train binds its training loop with them). Without the hook the
+    turn loop's branch is dead (HAS_TRAINED false) and gs is returned as it is."""
+    module = contract.module
+    if not contract.has_trained:
+        g["trained_turn"] = bound_copy(trained.no_trained_turn, module, g, kernel)
+        out.trained_names = None
+        return gs
+    gt = {**vars(trained), **gs}  # game_play_turn: the game's own (called) turn
+    for template in trained.TEMPLATES:
+        gt[template.__name__] = bound_copy(template, module, gt, kernel)
+    g["trained_turn"] = gt["trained_turn"]
+    gs = dict(gs)
+    gs["game_play_turn"] = gt["turn_of"]
+    out.trained_names = gt
+    return gs
+
+
 def bind_driver(contract: GameContract) -> types.SimpleNamespace:
     """The game's copy of the driver: a namespace with module, layout, columns, contract,
     run_game, play_game and play_batch (and the other templates), compiled (lazily) for the
@@ -442,10 +465,18 @@ def bind_driver(contract: GameContract) -> types.SimpleNamespace:
         g.update({f"game_{n}": hooks.get(n, d) for n, d in search.DEFAULT_HOOKS.items()})
         g.update({f"game_{n}": hooks[n] for n in search.HOOKS})
         g["game_search_step"] = hooks.get(search.STEP_HOOK, contract.search_play)
+        if contract.has_trained:
+            g["game_trained_features"] = hooks[trained.HOOK]
         g["SEARCH_EVAL"] = "search_eval" in hooks  # a compile-time constant
         g.update(search.offsets(x_size, xf_size, st.size, layout.max_players))
         x_size += search.x_tail(x_size, st.size, layout.max_players)
         xf_size += search.xf_tail(xf_size)
+    has_trained = contract.has_trained
+    g.update(HAS_TRAINED=has_trained, TRAINED_ID=trained.TRAINED_ID, N_HEAD=trained.N_HEAD)
+    if has_trained:  # the trained player's working memory behind the search's
+        g.update(trained.offsets(x_size, xf_size, contract.trained_width))
+        x_size += trained.x_tail()
+        xf_size += trained.xf_tail(contract.trained_width)
     if layout.max_players > MAX_SEATS:
         raise ContractError(
             f"{contract.package}: the standing columns track at most {MAX_SEATS} seats"
@@ -467,6 +498,7 @@ def bind_driver(contract: GameContract) -> types.SimpleNamespace:
         gs["game_play_turn"] = bound_copy(
             turn_fn, module, turn_fn.__globals__, kernel, name="play_turn_called"
         )
+    gs = _bind_trained(contract, g, gs, out)
     for template, compile_ in _TEMPLATES:
         if (
             (template is rounds_begun and "length" in hooks)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from simcore.frame.contract import GameContract, StateFields
 from simcore.frame.jit import kernel
 from simcore.frame.skeleton import RowLayout, bind_driver, counter_block
-from simcore.games.pig import engine, search_player
+from simcore.games.pig import engine, search_player, trained_player
 from simcore.games.pig import state as S
 from simcore.games.pig.players import finish_turn
 
@@ -33,6 +33,8 @@ CONTRACT = GameContract.declare(
     (engine.setup, play_turn, engine.check_invariants, engine.snapshot, engine.scores),
     (engine.record, engine.standing, engine.winners, engine.standing_version),
     search_player.HOOKS,
+    trained_player.trained_features,
+    trained_width=trained_player.TRAINED_WIDTH,
 )
 DRIVER = bind_driver(CONTRACT)
 play_game = DRIVER.play_game

@@ -1,0 +1,196 @@
+"""The `trained` player, for every game that declares the optional hook `trained_features`: a
+model learnt by self-play (simcore.studies.train) scores each candidate of a decision, and the
+best is played. A decision costs the game's candidate list, one feature vector per candidate
+and a few dot products, all compiled: no Python runs per move (docs/trained-players.md).
+
+At each decision the player asks the game for its candidates (the `search` player's hook
+`search_options`), for one feature vector of TRAINED_WIDTH floats per candidate (the game's
+`trained_features`), scores each with the model, and plays the candidate of the highest score
+(the first listed of equal scores: deterministic) with the game's `search_step`; it decides
+again while the game's `search_more` says the turn holds another decision. A decision without
+candidates is the base player's (the game's default player; its weights are the first columns
+of the seat's row, so the game's hooks read a preset's weights there).
+
+The model is a small network on the candidate's features: a linear score (hidden = 0) or one
+hidden layer of tanh units,
+
+    score = b2 + sum_h w2[h] * tanh(b1[h] + sum_f W1[h, f] * feature[f])
+
+the logit of the seat's chance to win after that candidate. Its values reach the kernel in the
+seat's float weight row, like every player's weights (numba freezes module globals): the row of
+a `trained` seat is
+
+    [base player's weights | ... | model (model_size values) | header (N_HEAD) | search tail]
+
+the header N_HEAD columns before the search's parameters (simcore.frame.search.N_PARAMS, the
+last columns of every row of a game with a search): the feature width, the hidden units, the
+base player's id and the model's first column (GameSpec.policy_arrays writes them). A lineup
+without a `trained` seat keeps the game's usual width, so its rows and speed are unchanged.
+
+The player's working memory is a tail of the players' scratch behind the search's (XT_OPTS in
+x, XFT_FEAT in xf, simcore.frame.skeleton.bind_driver), so a `trained` seat may play inside a
+search's simulations without touching the search's own memory.
+
+The game provides
+
+    trained_features(s, r, seat, x, at, n, xf, out)
+                       the features of the n candidates x[at : at + n] for `seat`:
+                       candidate i's TRAINED_WIDTH floats into xf[out + i * TRAINED_WIDTH ...]
+                       (the contract's trained_width; values of order 1)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simcore.base.trained_model import model_size  # noqa: F401 - the layout's size
+from simcore.frame.jit import kernel
+from simcore.frame.search import MAX_OPTIONS, N_PARAMS
+
+TRAINED_ID = 65  # the policy id of `trained` in every game with the hook
+MAX_HIDDEN = 256  # hidden units at the most
+MAX_FEATURES = 64  # features of a candidate at the most
+
+# the header of a trained seat's row, N_HEAD columns before the search's parameters
+H_WIDTH = 0  # the model's features per candidate (the game's trained_width)
+H_HIDDEN = 1  # hidden units (0: a linear score)
+H_BASE = 2  # the base player's id (decisions without candidates)
+H_START = 3  # the row's column of the model's first value
+N_HEAD = 4
+
+
+@kernel
+def model_logit(m, row, c0, nf, nh, v, at):
+    """The model's score of one candidate: m float64[rows, W] holds the model in row `row` from
+    column c0 (nf features, nh hidden units: W1[h, f] at c0 + h * nf + f, then b1[nh], w2[nh],
+    b2; linear, nh = 0: w[nf] at c0, then b); v float64[...] the features from v[at]."""
+    if nh == 0:
+        z = m[row, c0 + nf]
+        for f in range(nf):
+            z += m[row, c0 + f] * v[at + f]
+        return z
+    b1 = c0 + nh * nf
+    w2 = b1 + nh
+    z = m[row, w2 + nh]
+    for h in range(nh):
+        a = m[row, b1 + h]
+        w = c0 + h * nf
+        for f in range(nf):
+            a += m[row, w + f] * v[at + f]
+        z += m[row, w2 + h] * np.tanh(a)
+    return z
+
+
+@kernel(inline="always")
+def sigmoid(z):
+    """The chance of the logit z."""
+    if z >= 0.0:
+        return 1.0 / (1.0 + np.exp(-z))
+    e = np.exp(z)
+    return e / (1.0 + e)
+
+
+# ------------------------------------------------------------------------------ templates
+# Plain functions, compiled per game by simcore.frame.skeleton.bind_driver with the game's hooks
+# and constants (the names in capitals and game_*) as their globals.
+
+
+def trained_pick(s, r, seat, wts, x, xf):  # pragma: no cover - compiled
+    """(n, i): the n candidates of the seat's decision in x[XT_OPTS:], and the index of the
+    one the model of wts[seat] scores highest (the first of equal scores; 0 when n <= 1)."""
+    n = game_search_options(s, r, seat, x, XT_OPTS)  # noqa: F821
+    if n <= 1:
+        return n, 0
+    hd = wts.shape[1] - N_PARAMS - N_HEAD  # noqa: F821
+    nf = int(wts[seat, hd + H_WIDTH])
+    nh = int(wts[seat, hd + H_HIDDEN])
+    c0 = int(wts[seat, hd + H_START])
+    game_trained_features(s, r, seat, x, XT_OPTS, n, xf, XFT_FEAT)  # noqa: F821
+    best = 0
+    top = -np.inf
+    for i in range(n):
+        z = model_logit(wts, seat, c0, nf, nh, xf, XFT_FEAT + i * TRAINED_WIDTH)  # noqa: F821
+        if z > top:
+            best = i
+            top = z
+    return n, best
+
+
+def trained_decision(s, r, tr, seat, wts, rng, checked, x, xf, tab):  # pragma: no cover
+    """One decision of the `trained` seat: the model's candidate played (search_step), or
+    the base player's turn where the game lists no candidate."""
+    base = int(wts[seat, wts.shape[1] - N_PARAMS - N_HEAD + H_BASE])  # noqa: F821
+    n, best = trained_pick(s, r, seat, wts, x, xf)
+    if n == 0:
+        return game_play_turn(s, r, tr, seat, base, wts, rng, checked, x, xf, tab)  # noqa: F821
+    opt = x[XT_OPTS + best]  # noqa: F821
+    return game_search_step(s, r, tr, seat, opt, base, wts, rng, checked, x, xf, tab)  # noqa: F821
+
+
+def trained_turn(s, r, tr, seat, wts, rng, checked, x, xf, tab):  # pragma: no cover
+    """The `trained` seat's whole turn: a decision, and more while the game's search_more
+    says the turn holds another."""
+    turn = s[S_TURN] if S_TURN >= 0 else 0  # noqa: F821
+    err = trained_decision(s, r, tr, seat, wts, rng, checked, x, xf, tab)
+    while err == 0 and game_search_more(s, r, seat, turn):  # noqa: F821
+        err = trained_decision(s, r, tr, seat, wts, rng, checked, x, xf, tab)
+    return err
+
+
+def turn_of(s, r, tr, seat, pol, wts, rng, checked, x, xf, tab):  # pragma: no cover
+    """A seat's turn by any player but `search` (the search's simulations play the other
+    seats with it): the trained turn, or the game's play_turn."""
+    if pol == TRAINED_ID:
+        return trained_turn(s, r, tr, seat, wts, rng, checked, x, xf, tab)
+    return game_play_turn(s, r, tr, seat, pol, wts, rng, checked, x, xf, tab)  # noqa: F821
+
+
+def no_trained_turn(s, r, tr, seat, wts, rng, checked, x, xf, tab):  # pragma: no cover
+    """The `trained_turn` of a game without the hook (never called: HAS_TRAINED is false)."""
+    return END_ERROR  # noqa: F821
+
+
+TEMPLATES = (trained_pick, trained_decision, trained_turn, turn_of)
+HOOK = "trained_features"
+
+
+def offsets(x_size: int, xf_size: int, width: int) -> dict[str, int]:
+    """The offsets of the player's working memory behind the players' and the search's
+    scratch (x_size, xf_size values), bound into the templates."""
+    return {"XT_OPTS": x_size, "XFT_FEAT": xf_size, "TRAINED_WIDTH": width}
+
+
+def x_tail() -> int:
+    """The int scratch the player needs (its candidates)."""
+    return MAX_OPTIONS
+
+
+def xf_tail(width: int) -> int:
+    """The float scratch the player needs (each candidate's features)."""
+    return MAX_OPTIONS * width
+
+
+DESCRIPTION = (
+    "a model trained by self-play scores each candidate of a decision (docs/trained-players.md): "
+    "the model shipped for the player count, or model=PATH (balance train)"
+)
+
+
+def fill_row(row: np.ndarray, model: tuple[float, ...], base_weights, base_id: int) -> None:
+    """Write a `trained` seat's weight row (the module's docstring) in place: the base
+    player's weights first, the model's values (model[2:]) and the header (width, hidden units
+    = model[0], model[1]) last, before the search's parameters."""
+    width, hidden, *values = model
+    hd = row.size - N_PARAMS - N_HEAD
+    c0 = hd - len(values)
+    base = list(base_weights)
+    assert c0 >= len(base), "the row is too narrow for the model"
+    row[: len(base)] = base
+    row[c0:hd] = values
+    row[hd : hd + N_HEAD] = (width, hidden, float(base_id), float(c0))
+
+
+def extra_width(models: list[tuple[float, ...]]) -> int:
+    """The columns a lineup's weight matrix needs beyond the game's for its `trained` seats'
+    models (each the seat's weights: width, hidden units, values)."""
+    return max((len(m) - 2 + N_HEAD for m in models), default=0)

@@ -1,0 +1,438 @@
+"""`balance train`: a `trained` player learnt by self-play (docs/trained-players.md).
+
+Every seat plays the model being trained (simcore.frame.trained: each candidate of a decision
+scored from the game's features of it, the best played). The model's output is the logit of
+the deciding seat's chance to win after the candidate; it learns by Q(lambda) on the seat's own
+decisions, as TD-Gammon learnt its afterstate values by TD(lambda) (Tesauro 1995): the target
+of a seat's decision t is
+
+    G_t = (1 - lambda) * V_{t+1} + lambda * G_{t+1},   G after its last decision: its share
+                                                      of the win (1, 1/k in a k-way tie, 0)
+
+V_{t+1} being the model's chance of the seat's best candidate at its next decision (the value
+the greedy player expects, whatever candidate exploration played). After each game the model
+takes one stochastic gradient step of the cross-entropy per decision, in the order played, at
+the rate alpha / (1 + game / decay). A decision explores with chance epsilon (a candidate
+drawn uniformly, from the game's own random stream).
+
+Reproducible bit for bit: the games are played one after the other in one thread, game i on
+the frame's stream (seed, i) (simcore.frame.rng), the model's start drawn from numpy's PCG64
+of the seed; so a run, and a run resumed from its checkpoint (the model's values saved exactly
+in JSON), gives the same model for the same seed on any machine thread count.
+
+The inner loop is compiled: `train_games` below is a template bound per game with the game's
+hooks and the trained player's templates (the driver's `trained_names`,
+simcore.frame.skeleton.bind_driver), compiled into the game's cache.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simcore.base.errors import InputError, RulesError
+from simcore.base.inputs import check_folder_of, check_games, check_seed
+from simcore.base.trained_model import Model, model_size, save_model, shipped_path
+from simcore.frame.jit import bound_copy, driver, kernel
+from simcore.frame.registry import GameSpec
+from simcore.frame.rng import rand_below, rand_float, stream_for
+from simcore.frame.tracebuf import T_HEADER
+from simcore.frame.trained import MAX_HIDDEN
+from simcore.run.checkpoint import CheckpointFile, CheckpointKind, whole
+
+CHECKPOINT = CheckpointKind(
+    "train",
+    1,
+    ("games_done", "model", "average", "snapshots"),
+    "command, game, players, games, seed, rules or settings",
+)
+MAX_LOG = 1 << 14  # decisions of one game learnt from at the most (the rest are played only)
+CHUNK = 20_000  # games between two progress lines and checkpoints
+SNAPSHOT = 10_000  # games between two snapshots of the model (the average's)
+# the statistics of a batch of games (train_games' stats)
+ST_GAMES = 0  # games learnt from
+ST_DECISIONS = 1  # decisions learnt from
+ST_SQ = 2  # sum of the squared errors (chance - target) before each step
+ST_ERRORS = 3  # games that met an error (not learnt from)
+ST_SIZE = 4
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    """The learning's settings (the module's docstring); every one is in the model's
+    provenance and the checkpoint's fingerprint."""
+
+    hidden: int = 32  # tanh units (0: a linear score)
+    lam: float = 0.9  # lambda of the Q(lambda) targets
+    alpha: float = 0.05  # the first learning rate
+    decay: float = 200_000.0  # the games over which the rate halves
+    epsilon: float = 0.02  # the chance that a decision explores
+    init: float = 0.5  # the scale of the first weights
+    average: float = 0.5  # the model written: the mean of the snapshots of this last part
+
+    def check(self) -> None:
+        if not 0 <= self.hidden <= MAX_HIDDEN:
+            raise InputError(f"--hidden must be 0 to {MAX_HIDDEN}, got {self.hidden}")
+        for name, v, lo, hi in (
+            ("lam", self.lam, 0.0, 1.0),
+            ("epsilon", self.epsilon, 0.0, 1.0),
+            ("alpha", self.alpha, 0.0, 10.0),
+            ("average", self.average, 0.0, 1.0),
+        ):
+            if not lo <= v <= hi:
+                raise InputError(f"{name} must be from {lo} to {hi}, got {v}")
+        if not self.decay > 0:
+            raise InputError(f"decay must be above 0, got {self.decay}")
+
+
+@dataclass
+class TrainResult:
+    """A finished training: the model, where it was written, its provenance."""
+
+    model: Model
+    out: str
+    provenance: dict[str, Any]
+    sha256: str
+
+
+# ------------------------------------------------------------------------------ templates
+# Plain functions, compiled per game (bind_training) with the game's hooks and the trained
+# player's templates and constants (the names in capitals and game_*) as their globals.
+
+
+def train_decision(s, r, tr, seat, m, nh, base, wts, rng, x, xf, tab, eps, logf, logv, logs, nlog):  # noqa: E501  # pragma: no cover
+    """One decision of a training seat: the model's best candidate (or, with chance eps, one
+    drawn uniformly) played with the game's search_step; a decision between two or more
+    candidates is logged (the chosen candidate's features, the best candidate's chance, the
+    seat) while the log has room. Returns (error, entries logged)."""
+    n = game_search_options(s, r, seat, x, XT_OPTS)  # noqa: F821
+    if n == 0:
+        return game_play_turn(s, r, tr, seat, base, wts, rng, False, x, xf, tab), nlog  # noqa: F821
+    pick = 0
+    if n > 1:
+        game_trained_features(s, r, seat, x, XT_OPTS, n, xf, XFT_FEAT)  # noqa: F821
+        top = -np.inf
+        for i in range(n):
+            z = model_logit(m, 0, 0, TRAINED_WIDTH, nh, xf, XFT_FEAT + i * TRAINED_WIDTH)  # noqa: F821
+            if z > top:
+                pick = i
+                top = z
+        greedy = sigmoid(top)  # noqa: F821
+        if eps > 0.0 and rand_float(rng) < eps:
+            pick = rand_below(rng, n)
+        if nlog < logv.shape[0]:
+            for f in range(TRAINED_WIDTH):  # noqa: F821
+                logf[nlog, f] = xf[XFT_FEAT + pick * TRAINED_WIDTH + f]  # noqa: F821
+            logv[nlog] = greedy
+            logs[nlog] = seat
+            nlog += 1
+    opt = x[XT_OPTS + pick]  # noqa: F821
+    return game_search_step(s, r, tr, seat, opt, base, wts, rng, False, x, xf, tab), nlog  # noqa: F821
+
+
+def sgd_step(m, nh, logf, t, target, rate, hid):  # pragma: no cover - compiled
+    """One gradient step of the cross-entropy of the model's chance of log entry t against
+    `target` (m float64[1, size], layout of simcore.frame.trained.model_logit from column 0;
+    hid float64[>= nh] scratch). Returns the squared error before the step."""
+    nf = TRAINED_WIDTH  # noqa: F821
+    if nh == 0:
+        z = m[0, nf]
+        for f in range(nf):
+            z += m[0, f] * logf[t, f]
+        p = sigmoid(z)  # noqa: F821
+        d = rate * (p - target)
+        for f in range(nf):
+            m[0, f] -= d * logf[t, f]
+        m[0, nf] -= d
+        return (p - target) * (p - target)
+    b1 = nh * nf
+    w2 = b1 + nh
+    z = m[0, w2 + nh]
+    for h in range(nh):
+        a = m[0, b1 + h]
+        for f in range(nf):
+            a += m[0, h * nf + f] * logf[t, f]
+        hid[h] = np.tanh(a)
+        z += m[0, w2 + h] * hid[h]
+    p = sigmoid(z)  # noqa: F821
+    d = rate * (p - target)
+    for h in range(nh):
+        gh = d * m[0, w2 + h] * (1.0 - hid[h] * hid[h])
+        m[0, w2 + h] -= d * hid[h]
+        m[0, b1 + h] -= gh
+        for f in range(nf):
+            m[0, h * nf + f] -= gh * logf[t, f]
+    m[0, w2 + nh] -= d
+    return (p - target) * (p - target)
+
+
+def td_update(m, nh, logf, logv, logs, logg, nlog, share, players, lam, rate, hid):  # noqa: E501  # pragma: no cover
+    """The Q(lambda) targets of a finished game's logged decisions (each seat's from its last
+    decision back, module docstring) into logg, then one step per decision in the order
+    played. Returns the sum of the squared errors."""
+    for k in range(players):
+        g = share[k]
+        for t in range(nlog - 1, -1, -1):
+            if logs[t] == k:
+                logg[t] = g
+                g = (1.0 - lam) * logv[t] + lam * g
+    sq = 0.0
+    for t in range(nlog):
+        sq += sgd_step(m, nh, logf, t, logg[t], rate, hid)
+    return sq
+
+
+def win_shares(s, r, score, tb, share):  # pragma: no cover - compiled
+    """Each seat's share of the win of a finished game: 1 alone, 1/k in a k-way tie, 0."""
+    for k in range(MAX_PLAYERS):  # noqa: F821
+        score[k] = 0
+        tb[k] = 0
+        share[k] = 0.0
+    game_scores(s, r, score, tb)  # noqa: F821
+    w, mask = game_winners(s, r, score, tb)  # noqa: F821
+    n = 0
+    for k in range(r[0]):
+        n += (mask >> k) & 1
+    for k in range(r[0]):
+        if (mask >> k) & 1:
+            share[k] = 1.0 / n
+
+
+def train_games(r, m, nh, base, wts, seed, first, count, lam, alpha, decay, eps, stats):  # noqa: E501  # pragma: no cover
+    """Self-play games first .. first + count - 1 (each on its stream (seed, index)), the model
+    m (float64[1, size]) learning after each (td_update, rate alpha / (1 + index / decay)).
+    base: the base player's id (decisions without candidates), wts float64[players, W] its
+    weights; stats float64[ST_SIZE] summed into."""
+    s = np.zeros(STATE_SIZE, dtype=np.int64)  # noqa: F821
+    x = np.zeros(X_SIZE, dtype=np.int64)  # noqa: F821
+    xf = np.zeros(XF_SIZE, dtype=np.float64)  # noqa: F821
+    tab = np.zeros(TABLE_SIZE, dtype=np.float64)  # noqa: F821
+    game_tables(r, tab)  # noqa: F821
+    tr = np.zeros(T_HEADER, dtype=np.int32)
+    rng = np.zeros(1, dtype=np.uint64)
+    score = np.zeros(MAX_PLAYERS, dtype=np.int64)  # noqa: F821
+    tb = np.zeros(MAX_PLAYERS, dtype=np.int64)  # noqa: F821
+    share = np.zeros(MAX_PLAYERS, dtype=np.float64)  # noqa: F821
+    logf = np.zeros((MAX_LOG, TRAINED_WIDTH), dtype=np.float64)  # noqa: F821
+    logv = np.zeros(MAX_LOG, dtype=np.float64)
+    logg = np.zeros(MAX_LOG, dtype=np.float64)
+    logs = np.zeros(MAX_LOG, dtype=np.int64)
+    hid = np.zeros(max(nh, 1), dtype=np.float64)
+    for g in range(count):
+        index = first + g
+        stream_for(np.uint64(seed), np.uint64(index), rng)
+        s[:] = 0
+        x[:] = 0
+        xf[:] = 0.0
+        game_setup(s, r, tr, rng)  # noqa: F821
+        nlog = 0
+        err = 0
+        while err == 0 and s[S_GAME_OVER] == 0:  # noqa: F821
+            seat = s[S_SEAT]  # noqa: F821
+            turn = s[S_TURN] if S_TURN >= 0 else 0  # noqa: F821
+            err, nlog = train_decision(
+                s, r, tr, seat, m, nh, base, wts, rng, x, xf, tab, eps, logf, logv, logs, nlog
+            )
+            while err == 0 and game_search_more(s, r, seat, turn):  # noqa: F821
+                err, nlog = train_decision(
+                    s, r, tr, seat, m, nh, base, wts, rng, x, xf, tab, eps, logf, logv, logs, nlog
+                )
+        if err != 0:
+            stats[ST_ERRORS] += 1
+            continue
+        win_shares(s, r, score, tb, share)
+        rate = alpha / (1.0 + index / decay)
+        sq = td_update(m, nh, logf, logv, logs, logg, nlog, share, r[0], lam, rate, hid)
+        stats[ST_GAMES] += 1
+        stats[ST_DECISIONS] += nlog
+        stats[ST_SQ] += sq
+
+
+_TEMPLATES = ((train_decision, kernel), (sgd_step, kernel), (td_update, kernel))
+_TEMPLATES += ((win_shares, kernel), (train_games, driver))
+_BOUND: dict[str, Callable] = {}
+
+
+def bind_training(spec: GameSpec) -> Callable:
+    """The game's compiled train_games (bound once per process)."""
+    if spec.name not in _BOUND:
+        gt = getattr(spec.driver, "trained_names", None)
+        if gt is None:
+            raise RulesError(f"{spec.name} has no trained player (its game declares no features)")
+        names = dict(gt)
+        names.update(
+            MAX_LOG=MAX_LOG,
+            ST_GAMES=ST_GAMES,
+            ST_DECISIONS=ST_DECISIONS,
+            ST_SQ=ST_SQ,
+            ST_ERRORS=ST_ERRORS,
+            T_HEADER=T_HEADER,
+            stream_for=stream_for,
+            rand_below=rand_below,
+            rand_float=rand_float,
+            np=np,
+        )
+        for template, compile_ in _TEMPLATES:
+            names[template.__name__] = bound_copy(template, spec.driver.module, names, compile_)
+        _BOUND[spec.name] = names["train_games"]
+    return _BOUND[spec.name]
+
+
+# ------------------------------------------------------------------------------ the study
+def initial_model(width: int, settings: TrainSettings, seed: int) -> np.ndarray:
+    """The model's start, float64[1, size]: the first layer's weights uniform in
+    +-init / sqrt(width), the output weights in +-init / sqrt(hidden), biases 0 (numpy's
+    PCG64 of the seed: the same start for the same seed everywhere)."""
+    h = settings.hidden
+    m = np.zeros((1, model_size(width, h)), dtype=np.float64)
+    gen = np.random.Generator(np.random.PCG64(seed))
+    if h == 0:
+        return m
+    m[0, : h * width] = gen.uniform(-1.0, 1.0, h * width) * settings.init / np.sqrt(width)
+    w2 = h * width + h
+    m[0, w2 : w2 + h] = gen.uniform(-1.0, 1.0, h) * settings.init / np.sqrt(h)
+    return m
+
+
+def default_out(spec: GameSpec, players: int) -> Path:
+    """Where a training writes by default: trained-<players>p.npz in the working folder."""
+    return Path(shipped_path(".", players).name)
+
+
+def train(
+    spec: GameSpec,
+    players: int,
+    games: int,
+    *,
+    seed: int = 49,
+    out: str | Path | None = None,
+    variants: tuple[str, ...] | list[str] = (),
+    overrides: dict[str, Any] | None = None,
+    settings: TrainSettings | None = None,
+    checkpoint: str | None = None,
+    resume: bool = False,
+    command: str = "",
+    echo: Callable[[str], None] | None = None,
+    chunk: int = CHUNK,
+) -> TrainResult:
+    """Train the game's `trained` player for `players` seats by `games` games of self-play
+    (the module's docstring) and write the model to `out` with its provenance beside it
+    (.json). Progress: a line to `echo` every `chunk` games; checkpoint: the model and the games
+    done, saved every `chunk` games (resume=True continues it, to the same model: the chunks
+    change nothing but where a run may stop)."""
+    settings = settings or TrainSettings()
+    settings.check()
+    spec.check_players(players)
+    games, seed = check_games(games), check_seed(seed)
+    kernel_fn = bind_training(spec)
+    rules = spec.resolve_rules(list(variants), overrides or {}, None, players)
+    out = Path(out) if out else default_out(spec, players)
+    if out.suffix != ".npz" or out.is_dir():
+        raise InputError(f"--out '{out}' must be a .npz file")
+    check_folder_of(str(out), "--out")
+    r = spec.pack(rules, players)
+    base = spec.policies["trained"].base
+    ids, wts = spec.policy_arrays(spec.parse_policies(base, players))
+    width = spec.driver.contract.trained_width
+    rules_hash = spec.rules_hash(rules, players)
+    fingerprint = {
+        "command": "train",
+        "game": spec.name,
+        "players": players,
+        "games": games,
+        "seed": seed,
+        "rules": rules_hash,
+        "settings": asdict(settings),
+    }
+    ck = CheckpointFile(checkpoint, fingerprint, CHECKPOINT)
+    m = initial_model(width, settings, seed)
+    done, total, snaps = 0, np.zeros_like(m), 0
+    saved = ck.start(resume)
+    if saved is not None:
+        with ck.checking():
+            done, m, total, snaps = _restored(saved, m, games)
+    stats = part = np.zeros(ST_SIZE, dtype=np.float64)
+    cpu = time.process_time()
+    learn = (settings.lam, settings.alpha, settings.decay, settings.epsilon)
+    while done < games:
+        n = min(chunk - done % chunk, SNAPSHOT - done % SNAPSHOT, games - done)
+        part = part if done % chunk else np.zeros(ST_SIZE, dtype=np.float64)
+        kernel_fn(r, m, settings.hidden, int(ids[0]), wts, np.uint64(seed), done, n, *learn, part)
+        done += n
+        if (done % SNAPSHOT == 0 or done == games) and done > games * (1.0 - settings.average):
+            total += m  # the snapshots at fixed games, whatever the chunks
+            snaps += 1
+        if done % chunk and done < games:
+            continue
+        stats = stats + part
+        ck.save(games_done=done, model=m[0].tolist(), average=total[0].tolist(), snapshots=snaps)
+        if echo is not None:
+            rmse = np.sqrt(part[ST_SQ] / max(part[ST_DECISIONS], 1.0))
+            echo(f"{spec.name}, {players} players: {done:,} of {games:,} games, "
+                 f"error {rmse:.4f}, {time.process_time() - cpu:.0f} s CPU")  # fmt: skip
+    cpu = time.process_time() - cpu
+    if stats[ST_ERRORS]:
+        raise InputError(f"{int(stats[ST_ERRORS])} training games met an error (not learnt from)")
+    final = total[0] / snaps if snaps else m[0].copy()
+    model = Model(spec.name, players, width, settings.hidden, final)
+    provenance = {
+        "game": spec.name,
+        "players": players,
+        "command": command
+        or f"balance train {spec.name} --players {players} --games {games} --seed {seed}",
+        "seed": seed,
+        "games": games,
+        "cpu_seconds": round(cpu, 1),  # this process's part (a resumed run: since the resume)
+        "rules_hash": rules_hash,
+        "variants": list(variants),
+        "version": _version(),
+        "method": "Q(lambda) self-play (docs/trained-players.md)",
+        "settings": asdict(settings),
+        "features": width,
+    }
+    digest = save_model(model, out, provenance)
+    return TrainResult(model, str(out), provenance, digest)
+
+
+def _restored(saved: dict[str, Any], m: np.ndarray, games: int):
+    """(games done, model, sum of the snapshots, snapshots) from a checkpoint's parts, checked
+    (InputError naming the part)."""
+    done, snaps = saved["games_done"], saved["snapshots"]
+    if not whole(done) or done > games:
+        raise InputError(f"its games_done is not a whole number from 0 to {games}")
+    if not whole(snaps):
+        raise InputError("its snapshots is not a whole number")
+    arrays = []
+    for part in ("model", "average"):
+        values = saved[part]
+        if (
+            not isinstance(values, list)
+            or len(values) != m.shape[1]
+            or not all(isinstance(v, float) for v in values)
+        ):
+            raise InputError(f"its {part} is not a list of {m.shape[1]} numbers")
+        arrays.append(np.array([values], dtype=np.float64))
+        if not np.isfinite(arrays[-1]).all():
+            raise InputError(f"its {part} holds values that are not finite")
+    return done, arrays[0], arrays[1], snaps
+
+
+def _version() -> str:
+    """The package's version (analysis.render's rule, without importing the analysis)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("balance-analyser")
+    except PackageNotFoundError:
+        import tomllib
+
+        pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+        try:
+            return str(tomllib.loads(pyproject.read_text())["project"]["version"])
+        except (OSError, ValueError, KeyError):
+            return "0+unknown"

@@ -1,0 +1,92 @@
+"""The `trained` player in every game that ships a model (simcore.frame.trained): legal in
+checked mode under every named variant (a model trained on one set of rules still plays any
+other), the same rows for any thread count and chunking, replay = simulate, and a `trained`
+seat inside a search's simulations."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numba
+import pytest
+
+from simcore import get_game, simulate
+from simcore.base.trained_model import shipped_path
+from tests.conformance.cases import (
+    GAMES,
+    check_rows,
+    game_players_variants,
+    play_rows,
+    resolve,
+)
+
+TWO_THREADS = min(2, numba.config.NUMBA_NUM_THREADS)
+
+
+def shipped(game: str, players: int) -> bool:
+    spec = get_game(game)
+    if "trained" not in spec.policies:
+        return False
+    package = Path(sys.modules[spec.driver.contract.package].__file__).parent
+    return shipped_path(package, players).is_file()
+
+
+CASES = [(g, p, v) for g, p, v in game_players_variants() if shipped(g, p)]
+PAIRS = sorted({(g, p) for g, p, _ in CASES})
+
+
+def lineup(game: str, players: int) -> str:
+    """trained, then the game's presets (its strongest last) in the other seats."""
+    others = list(reversed(get_game(game).presets))
+    return ",".join(["trained", *(others * players)[: players - 1]])
+
+
+def test_every_game_with_features_ships_a_model_or_is_listed():
+    with_features = [g for g in GAMES if "trained" in get_game(g).policies]
+    assert with_features == sorted({g for g, _ in PAIRS}) == ["pig"]
+
+
+@pytest.mark.parametrize("game,players,variant", CASES)
+def test_trained_plays_legal_games_under_every_variant(game, players, variant):
+    rules, seats = resolve(game, players, [variant], policy=lineup(game, players))
+    rows = play_rows(game, players, rules, seats, 31, 0, 200, True, True)
+    check_rows(game, players, rows, 0, len(seats))
+
+
+@pytest.mark.parametrize("game,players", PAIRS)
+def test_threads_and_chunks_give_identical_rows(game, players):
+    spec = get_game(game)
+    kw = dict(seed=13, keep_rows=True, policies=lineup(game, players), rotate_seats=True)
+    base = simulate(spec, players, 400, threads=1, **kw)
+    for other in (
+        simulate(spec, players, 400, threads=TWO_THREADS, **kw),
+        simulate(spec, players, 400, threads=1, chunk_size=37, **kw),
+        simulate(spec, players, 400, threads=TWO_THREADS, chunk_size=1, **kw),
+    ):
+        assert base.rows.equals(other.rows)
+
+
+@pytest.mark.parametrize("game,players", PAIRS)
+def test_replay_is_game_i_of_the_batch(game, players):
+    spec = get_game(game)
+    rules, seats = resolve(game, players, policy=lineup(game, players))
+    rows = play_rows(game, players, rules, seats, 17, 0, 12, True, False)
+    for i in (0, 7, 11):
+        tr = spec.replay(rules, players, seats, 17, i, rotate=True, checked=True)
+        row = dict(zip(spec.columns, map(int, rows[i])))
+        assert {k: tr.end[k] for k in ("winner", "turns")} == {
+            k: row[k] for k in ("winner", "turns")
+        }
+
+
+@pytest.mark.parametrize("game,players", PAIRS)
+def test_a_trained_seat_plays_in_a_search_simulations(game, players):
+    """The search simulates the `trained` seat with the model (the frame's turn_of), legal
+    in checked mode and the same for 1 and 2 threads."""
+    spec = get_game(game)
+    policy = ",".join(["search:budget=8", "trained", *spec.presets][:players])
+    kw = dict(seed=3, keep_rows=True, policies=policy, rotate_seats=True, checked=True)
+    one = simulate(spec, players, 30, threads=1, **kw)
+    assert (one.rows["error"] == 0).all()
+    assert one.rows.equals(simulate(spec, players, 30, threads=TWO_THREADS, **kw).rows)

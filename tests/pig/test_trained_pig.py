@@ -1,0 +1,60 @@
+"""Pig's `trained` player: the shipped model (its checksum, provenance and size), a model
+trained on a tiny budget beats `random`, and the player is legal in checked mode."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from simcore import get_game, simulate
+from simcore.base.trained_model import load_model, sha256_of, shipped_path
+from simcore.games import pig
+from simcore.games.pig.trained_player import TRAINED_WIDTH
+from simcore.studies.train import TrainSettings, train
+
+MODEL = shipped_path(Path(pig.__file__).parent, 2)
+
+
+def test_the_shipped_model_matches_its_checksum_and_provenance():
+    prov = json.loads(MODEL.with_suffix(".json").read_text())
+    assert sha256_of(MODEL) == prov["sha256"]
+    assert MODEL.stat().st_size < 1_000_000
+    m = load_model(MODEL, "pig", TRAINED_WIDTH)
+    assert (m.game, m.players, m.hidden) == ("pig", 2, prov["settings"]["hidden"])
+    spec = get_game("pig")
+    rules = spec.resolve_rules([], {}, None, 2)
+    assert prov["rules_hash"] == spec.rules_hash(rules, 2)
+    for key in ("command", "seed", "games", "cpu_seconds", "version", "settings"):
+        assert key in prov
+    assert prov["command"].startswith("balance train pig")
+    assert prov["cpu_seconds"] <= 30 * 60  # issue #49: at most 30 minutes of training
+
+
+def test_trained_loads_the_shipped_model_by_default():
+    seat = get_game("pig").parse_policies("trained,optimal", 2)[0]
+    assert seat.spec.file == str(MODEL)
+    assert np.array_equal(seat.weights[2:], load_model(MODEL, "pig", TRAINED_WIDTH).values)
+
+
+def test_a_model_trained_on_a_tiny_budget_beats_random(tmp_path):
+    spec = get_game("pig")
+    out = tmp_path / "tiny.npz"
+    train(spec, 2, 10_000, out=out, seed=11, settings=TrainSettings(hidden=16))
+    res = simulate(spec, 2, 2000, policies=f"trained:model={out},random", rotate_seats=True)
+    s = res.summary
+    # 87.6% with this seed (random holds at a coin's toss); the first few thousand games of
+    # self-play are unsteady, the model is not yet a player (docs/trained-players.md)
+    assert s.policy_wins[0] / s.policy_games[0] > 0.7
+
+
+def test_the_shipped_model_beats_random_and_is_close_to_optimal():
+    """A statistical check with a fixed seed (the docs give the 200,000-game figures)."""
+    spec = get_game("pig")
+    rates = {}
+    for opp in ("random", "optimal"):
+        res = simulate(spec, 2, 4000, policies=f"trained,{opp}", rotate_seats=True, seed=3)
+        rates[opp] = res.summary.policy_wins[0] / res.summary.policy_games[0]
+    assert rates["random"] > 0.85  # optimal: 92.2% (docs/skill.md)
+    assert rates["optimal"] > 0.46  # 4,000 games: the 95% interval is +-1.6 points

@@ -1,0 +1,200 @@
+"""The `trained` player's frame and its model files (simcore.frame.trained,
+simcore.base.trained_model, simcore.studies.train), on Pig, the game that has one: the
+contract's hook, the model file's refusals (one line each), the weight row's layout, and the
+training's reproducibility (two runs, and a run resumed from its checkpoint, give the same
+model bit for bit)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from simcore import get_game
+from simcore.base.errors import ContractError, InputError, RulesError
+from simcore.base.trained_model import Model, load_model, model_size, save_model
+from simcore.frame import search, trained
+from simcore.frame.contract import GameContract
+from simcore.studies.train import TrainSettings, train
+
+ROOT = Path(__file__).resolve().parents[1]
+TINY = TrainSettings(hidden=4)
+
+
+def tiny_model(tmp_path: Path, name: str = "m.npz", **kw) -> Path:
+    fields = dict(game="pig", players=2, width=6, hidden=3) | kw
+    size = model_size(fields["width"], fields["hidden"])
+    values = np.linspace(-1.0, 1.0, size)
+    path = tmp_path / name
+    save_model(Model(values=values, **fields), path)
+    return path
+
+
+def test_model_size_and_logit_agree_with_numpy():
+    width, hidden = 6, 3
+    values = np.random.default_rng(0).normal(size=model_size(width, hidden))
+    feat = np.random.default_rng(1).normal(size=width)
+    w1 = values[: hidden * width].reshape(hidden, width)
+    b1 = values[hidden * width : hidden * width + hidden]
+    w2 = values[hidden * width + hidden : hidden * width + 2 * hidden]
+    expected = values[-1] + w2 @ np.tanh(w1 @ feat + b1)
+    m = values.reshape(1, -1)
+    assert trained.model_logit(m, 0, 0, width, hidden, feat, 0) == pytest.approx(expected)
+    lin = values[: width + 1].reshape(1, -1)
+    assert trained.model_logit(lin, 0, 0, width, 0, feat, 0) == pytest.approx(
+        lin[0, width] + lin[0, :width] @ feat
+    )
+
+
+def test_the_registry_adds_trained_to_a_game_with_the_hook_only():
+    pig = get_game("pig")
+    assert pig.policies["trained"].id == trained.TRAINED_ID
+    assert "trained" not in pig.presets  # presets: the hand-written players only
+    assert "trained" not in get_game("sunken-city").policies  # no features declared yet
+
+
+def test_the_contract_refuses_features_without_search_or_width():
+    from simcore.games.pig import play
+
+    c = play.CONTRACT
+    base = {n: getattr(c, n) for n in ("setup", "play_turn", "check_invariants", "snapshot")}
+    base |= {n: getattr(c, n) for n in ("scores", "record", "standing")}
+    with pytest.raises(ContractError, match="trained_features"):
+        GameContract(c.module, c.layout, c.state, **base, trained_features=c.trained_features)
+    with pytest.raises(ContractError, match="trained_width"):
+        GameContract(
+            c.module,
+            c.layout,
+            c.state,
+            **base,
+            search_options=c.search_options,
+            search_play=c.search_play,
+            trained_features=c.trained_features,
+        )
+
+
+def test_a_trained_row_holds_base_weights_model_and_header(tmp_path):
+    spec = get_game("pig")
+    path = tiny_model(tmp_path)
+    seats = spec.parse_policies(f"trained:model={path},search:budget=4", 2)
+    ids, w = spec.policy_arrays(seats)
+    assert list(ids) == [trained.TRAINED_ID, search.SEARCH_ID]
+    size = model_size(6, 3)
+    assert w.shape[1] == spec.weights_width + size + trained.N_HEAD
+    head = w.shape[1] - search.N_PARAMS - trained.N_HEAD
+    width, hidden, base, c0 = w[0, head : head + trained.N_HEAD]
+    assert (width, hidden, c0) == (6, 3, head - size)
+    assert base == spec.policies[spec.policies["trained"].base].id
+    assert w[0, 0] == spec.policies["hold-at"].weights["n"]  # the base player's weights
+    assert np.array_equal(w[0, int(c0) : head], load_model(path, "pig", 6).values)
+    plain_ids, plain = spec.policy_arrays(spec.parse_policies("hold-at,search", 2))
+    assert plain.shape[1] == spec.weights_width  # a lineup without trained: the usual width
+
+
+@pytest.mark.parametrize(
+    "make, words",
+    [
+        (lambda p: p / "missing.npz", "does not exist"),
+        (lambda p: p, "is not a file"),
+        (lambda p: (p / "x.npz").write_text("not a zip") and p / "x.npz", "is not a model file"),
+        (lambda p: tiny_model(p, game="sumeria"), "is a model for sumeria, not pig"),
+        (lambda p: tiny_model(p, width=5), "has 5 features a candidate, pig's have 6"),
+    ],
+    ids=["missing", "folder", "not-npz", "other-game", "width"],
+)
+def test_bad_model_files_are_one_line_refusals(tmp_path, make, words):
+    path = make(tmp_path)
+    with pytest.raises(InputError, match=words) as e:
+        get_game("pig").parse_policies(f"trained:model={path},optimal", 2)
+    assert "\n" not in str(e.value)
+
+
+def test_a_model_of_the_wrong_size_or_not_finite_is_refused(tmp_path):
+    path = tiny_model(tmp_path)
+    with np.load(path) as z:
+        data = {k: z[k] for k in z.files}
+    np.savez(tmp_path / "short.npz", **(data | {"model": data["model"][:-1]}))
+    with pytest.raises(InputError, match="holds 24 values"):
+        load_model(tmp_path / "short.npz", "pig", 6)
+    bad = data["model"].copy()
+    bad[0] = np.nan
+    np.savez(tmp_path / "nan.npz", **(data | {"model": bad}))
+    with pytest.raises(InputError, match="not finite"):
+        load_model(tmp_path / "nan.npz", "pig", 6)
+
+
+def test_an_unknown_weight_of_trained_is_refused():
+    spec = get_game("pig")
+    with pytest.raises(RulesError, match="has no weight 'budget'"):
+        spec.parse_policies("trained:budget=3,optimal", 2)
+
+
+def test_the_cli_refuses_a_bad_model_in_one_line_with_status_2(tmp_path):
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "cli.py"), "simulate", "pig", "--games", "10"]
+        + ["--policy", f"trained:model={tmp_path / 'none.npz'},optimal"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert run.returncode == 2
+    assert run.stderr.count("\n") == 1 and "does not exist" in run.stderr
+
+
+def test_training_is_reproducible_and_resumes_to_the_same_model(tmp_path):
+    spec = get_game("pig")
+    kw = dict(seed=5, settings=TINY, chunk=500)
+    a = train(spec, 2, 1500, out=tmp_path / "a.npz", **kw)
+    b = train(spec, 2, 1500, out=tmp_path / "b.npz", **kw)
+    assert a.sha256 == b.sha256
+    assert np.array_equal(a.model.values, b.model.values)
+    assert (tmp_path / "a.npz").read_bytes() == (tmp_path / "b.npz").read_bytes()
+    other = train(spec, 2, 1500, out=tmp_path / "c.npz", **(kw | {"seed": 6}))
+    assert not np.array_equal(a.model.values, other.model.values)
+
+    ck = tmp_path / "run.ckpt"
+    seen = []
+
+    def stop_after_first_chunk(line: str) -> None:
+        seen.append(line)
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        train(
+            spec,
+            2,
+            1500,
+            out=tmp_path / "d.npz",
+            checkpoint=str(ck),
+            echo=stop_after_first_chunk,
+            **kw,
+        )  # noqa: E501
+    assert json.loads(ck.read_text())["games_done"] == 500 and len(seen) == 1
+    d = train(spec, 2, 1500, out=tmp_path / "d.npz", checkpoint=str(ck), resume=True, **kw)
+    assert np.array_equal(d.model.values, a.model.values)
+    with pytest.raises(InputError, match="different run"):
+        train(spec, 2, 3000, out=tmp_path / "e.npz", checkpoint=str(ck), resume=True, **kw)
+
+
+def test_training_writes_its_provenance_beside_the_model(tmp_path):
+    res = train(get_game("pig"), 2, 400, out=tmp_path / "p.npz", seed=3, settings=TINY)
+    prov = json.loads((tmp_path / "p.json").read_text())
+    assert prov["sha256"] == res.sha256
+    assert {"command", "seed", "games", "cpu_seconds", "rules_hash", "version"} <= set(prov)
+    assert (prov["game"], prov["players"], prov["games"], prov["seed"]) == ("pig", 2, 400, 3)
+
+
+def test_bad_training_input_is_refused():
+    spec = get_game("pig")
+    with pytest.raises(RulesError):
+        train(spec, 3, 100)
+    with pytest.raises(InputError, match="must be a .npz file"):
+        train(spec, 2, 100, out="model.txt")
+    with pytest.raises(InputError, match="--hidden"):
+        train(spec, 2, 100, settings=TrainSettings(hidden=-1))
+    with pytest.raises(RulesError, match="no trained player"):
+        train(get_game("sunken-city"), 3, 100)
