@@ -166,7 +166,6 @@ VariantOpt = _opt(
 )
 SetOpt = _opt(Texts, "--set", help="override one rules field: key=value (repeatable)")
 RulesFileOpt = _opt(Text, "--rules-file", help="TOML file of [variant.NAME] tables of rules fields")
-PolicyOpt = _opt(Text, "--policy", help="policy per seat: random,random or name:weight=value,...")
 PolicyFileOpt = _opt(
     Texts, "--policy-file", help="a preset file (from tune-players): --policy can name its player"
 )
@@ -175,8 +174,6 @@ DEFAULT_SEED = 1  # every command's --seed default (README: "Seeds")
 JsonOpt = _opt(bool, "--json", help="print one JSON object")
 RotateOpt = _opt(bool, "--rotate-seats", help="rotate the policy list over the seats")
 PlotOutOpt = _opt(Text, "--out", help="write the plot (.png/.svg/.pdf)")
-CheckpointOpt = _opt(Text, "--checkpoint", help="save progress to FILE as the run goes")
-ResumeOpt = _opt(bool, "--resume", help="continue the run saved in --checkpoint")
 
 
 @dataclasses.dataclass
@@ -199,7 +196,9 @@ class Rules(Group):
 class Lineup(Group):
     """The players: --policy, and the preset files it may name."""
 
-    policy: PolicyOpt = None
+    policy: _opt(
+        Text, "--policy", help="policy per seat: random,random or name:weight=value,..."
+    ) = None
     policy_file: PolicyFileOpt = None
 
     def api(self, game: str) -> dict[str, Any]:
@@ -219,9 +218,7 @@ class Run(Group):
 
     seed: SeedOpt = DEFAULT_SEED
     threads: _opt(Int, "--threads", help="worker threads") = None
-    backend: _opt(str, "--backend", help="local (numba threads) or dask (docs/cluster.md)") = (
-        "local"
-    )
+    backend: _opt(str, "--backend", help="local (numba) or dask (docs/cluster.md)") = "local"
     scheduler: _opt(Text, "--scheduler", help="address of a running Dask scheduler") = None
     workers: _opt(Int, "--workers", help="start a local Dask cluster of N workers") = None
 
@@ -240,8 +237,8 @@ class Run(Group):
 class Saved(Group):
     """A checkpoint of a long run, and its resumption."""
 
-    checkpoint: CheckpointOpt = None
-    resume: ResumeOpt = False
+    checkpoint: _opt(Text, "--checkpoint", help="save progress to FILE as the run goes") = None
+    resume: _opt(bool, "--resume", help="continue the run saved in --checkpoint") = False
 
     def api(self) -> dict[str, Any]:
         """The API's keywords: checkpoint, resume."""
@@ -401,7 +398,7 @@ def replay(
     game_index: _opt(int, "--game", help="game index within the seed, 0 to 2**63-1") = 0,
     rules: Rules,
     lineup: Lineup,
-    rotate_seats: _opt(bool, "--rotate-seats", help="") = False,
+    rotate_seats: RotateOpt = False,
     fmt: _opt(str, "--format", help="text or jsonl") = "text",
     out: _opt(Text, "--out", help="write to a file") = None,
 ) -> None:
