@@ -782,6 +782,31 @@ def compensate(
     render(result, None, json_out, typer.echo)
 
 
+@command()
+def train(
+    game: GameArg,
+    *,
+    players: PlayersOpt = None,
+    games_: _opt(str, "--games", "-g", help="games of self-play (1e6 ok)") = "1000000",
+    out: _opt(Text, "--out", help="the model (.npz), provenance beside it (.json)") = None,
+    hidden: _opt(int, "--hidden", help="the model's tanh units (0: linear)") = 32,
+    variant: VariantOpt = None,
+    set_: SetOpt = None,
+    seed: _opt(int, "--seed", help="random seed (evaluations use others)") = 49,
+    saved: Saved,
+) -> None:
+    """Train the game's `trained` player by self-play; --policy trained:model=FILE plays it."""
+    from simcore.studies.train import TrainSettings
+    from simcore.studies.train import train as run_train
+
+    rules, echo = Rules(variant, set_).api(), _progress
+    with interrupt_exits(saved.checkpoint, "games"):
+        res = run_train(_game(game), players, _count(games_), seed=seed, out=out, echo=echo,
+                        settings=TrainSettings(hidden=hidden), **rules, **saved.api(),
+                        command=" ".join(["balance", *sys.argv[1:]]))  # fmt: skip
+    typer.echo(f"{res.out}: {res.provenance['cpu_seconds']} s CPU, sha256 {res.sha256}")
+
+
 def main() -> None:
     """Entry point: run the app; any input error is one line on stderr and exit status 2."""
     try:
