@@ -477,6 +477,8 @@ class GameSpec:
             if k != "model":
                 raise RulesError(f"policy 'trained' has no weight '{k}' (weights: model)")
         contract = self.driver.contract
+        if self.min_players == self.max_players:  # one entry parsed alone (players 1)
+            players = self.min_players
         path = user.get("model") or shipped_path(
             Path(sys.modules[contract.package].__file__).parent, players
         )

@@ -35,6 +35,8 @@ def test_the_shipped_model_matches_its_checksum_and_provenance():
 def test_trained_loads_the_shipped_model_by_default():
     seat = get_game("pig").parse_policies("trained,optimal", 2)[0]
     assert seat.spec.file == str(MODEL)
+    alone = get_game("pig").parse_policies("trained", 1)[0]  # a ladder's rung, parsed alone
+    assert alone.spec.file == str(MODEL)
     assert np.array_equal(seat.weights[2:], load_model(MODEL, "pig", TRAINED_WIDTH).values)
 
 
