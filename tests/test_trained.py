@@ -54,7 +54,7 @@ def test_the_registry_adds_trained_to_a_game_with_the_hook_only():
     pig = get_game("pig")
     assert pig.policies["trained"].id == trained.TRAINED_ID
     assert "trained" not in pig.presets  # presets: the hand-written players only
-    assert "trained" not in get_game("sunken-city").policies  # no features declared yet
+    assert "trained" not in get_game("chutes-and-ladders").policies  # no decisions, no hook
 
 
 def test_the_contract_refuses_features_without_search_or_width():
@@ -196,5 +196,6 @@ def test_bad_training_input_is_refused():
         train(spec, 2, 100, out="model.txt")
     with pytest.raises(InputError, match="--hidden"):
         train(spec, 2, 100, settings=TrainSettings(hidden=-1))
+    chutes = get_game("chutes-and-ladders")
     with pytest.raises(RulesError, match="no trained player"):
-        train(get_game("sunken-city"), 3, 100)
+        train(chutes, chutes.min_players, 100)

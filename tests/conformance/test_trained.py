@@ -42,9 +42,9 @@ def lineup(game: str, players: int) -> str:
     return ",".join(["trained", *(others * players)[: players - 1]])
 
 
-def test_every_game_with_features_ships_a_model_or_is_listed():
-    with_features = [g for g in GAMES if "trained" in get_game(g).policies]
-    assert with_features == sorted({g for g, _ in PAIRS}) == ["pig"]
+def test_the_games_with_a_shipped_model_have_the_trained_player():
+    with_features = {g for g in GAMES if "trained" in get_game(g).policies}
+    assert "pig" in {g for g, _ in PAIRS} <= with_features
 
 
 @pytest.mark.parametrize("game,players,variant", CASES)
