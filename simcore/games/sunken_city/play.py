@@ -24,6 +24,12 @@ from simcore.games.sunken_city.engine_invariants import check_invariants
 from simcore.games.sunken_city.players.random import POL_RANDOM, random_turn
 from simcore.games.sunken_city.players.scratch import X_SIZE, XF_SIZE
 from simcore.games.sunken_city.players.search import search_eval, search_options, search_play
+from simcore.games.sunken_city.players.trained_player import (
+    TRAINED_WIDTH,
+    TRAINED_X_SIZE,
+    TRAINED_XF_SIZE,
+    trained_features,
+)
 from simcore.games.sunken_city.players.turn import POL_HEURISTIC, heuristic_turn
 from simcore.games.sunken_city.rules import (
     MAX_PLAYERS,
@@ -142,8 +148,10 @@ CONTRACT = GameContract.declare(
     (setup, play_turn, check_invariants, snapshot, scores, record, standing, length, derived),
     winners,
     (search_options, search_play, search_eval),
-    x_size=X_SIZE,
-    xf_size=XF_SIZE,
+    trained_features,
+    trained_width=TRAINED_WIDTH,
+    x_size=X_SIZE + TRAINED_X_SIZE,  # the trained player's hook has its scratch behind
+    xf_size=XF_SIZE + TRAINED_XF_SIZE,
 )
 DRIVER = bind_driver(CONTRACT)
 play_game = DRIVER.play_game
