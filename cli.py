@@ -52,7 +52,7 @@ def interrupt_exits(checkpoint: str | None = None, finished: str = ""):
 
 
 def _game(name: str):
-    """The game's GameSpec; RulesError for an unknown name (with the known games)."""
+    """The game's GameSpec (the API takes it, never a name); RulesError for an unknown name."""
     from simcore.frame.registry import get_game
 
     return get_game(name)
@@ -382,7 +382,7 @@ def simulate(
     kw.update(rotate_seats=rotate_seats, checked=check, keep_rows=out_path is not None)
     version = render.package_version()
     try:
-        res = simulate(game, players, n, precision=precision, **kw)
+        res = simulate(_game(game), players, n, precision=precision, **kw)
     except Interrupted as stop:
         render.simulation_partial(stop.result, saved.checkpoint, json_out, version, typer.echo)
         raise typer.Exit(130) from None
@@ -410,7 +410,7 @@ def replay(
         raise InputError(f"--format must be text or jsonl, not '{fmt}'")
     out_path = _out(out, "trace")
     kw = {**rules.api(), **lineup.api(game), "rotate_seats": rotate_seats}
-    trace = replay_game(game, players, seed, game_index, **kw, version=_version())
+    trace = replay_game(_game(game), players, seed, game_index, **kw, version=_version())
     render.replay(trace, fmt, out_path, typer.echo)
 
 
@@ -433,8 +433,9 @@ def bench(
 
     if json_out:
         check_folder_of("bench.json", "--json")
+    spec = _game(game) if game else None
     try:
-        res = measure(game, _count(games_), runs, policy=policy, full=full, echo=typer.echo)
+        res = measure(spec, _count(games_), runs, policy=policy, full=full, echo=typer.echo)
     except BenchError as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(1) from None
@@ -470,9 +471,9 @@ def compare(
     arms = command_arms(variant, set_arm)
     rules = Rules(set_=set_, rules_file=rules_file).api()
     options = {**rules, **lineup.api(game), **run.api(quiet=json_out)}
-    n = _count(games_)
+    spec, n = _game(game), _count(games_)
     with interrupt_exits():
-        result = run_compare(game, players, arms, n, rotate_seats=rotate_seats, **options)
+        result = run_compare(spec, players, arms, n, rotate_seats=rotate_seats, **options)
     render.compare(result, json_out, typer.echo)
 
 
@@ -498,7 +499,7 @@ def dice(
     counts = parse_player_counts(players)
     options = {**Rules(set_=set_).api(), **lineup.api(game), **run.api(quiet=json_out)}
     with interrupt_exits():
-        runs = run_dice(game, counts, _count(games_), dice=die, **options)
+        runs = run_dice(_game(game), counts, _count(games_), dice=die, **options)
     render.dice(runs, json_out, typer.echo)
 
 
@@ -528,7 +529,9 @@ def sweep(
     out_path = _out(out, "plot")
     options = {**rules.api(), **lineup.api(game), **run.api(quiet=json_out)}
     with interrupt_exits():
-        swept = run_sweep(game, players, param or [], _count(games_), metrics=metric, **options)
+        swept = run_sweep(
+            _game(game), players, param or [], _count(games_), metrics=metric, **options
+        )
     render.sweep(swept, metric, out_path, json_out, typer.echo)
 
 
@@ -558,7 +561,7 @@ def report(
     kw = {"policy": lineup.api(game).get("policies"), "players": counts, "strong": strong}
     kw.update(fix=True, **rules.api(), echo=_progress, **run.api(lines=True))
     with interrupt_exits():
-        runs = play_report(game, _count(games_), **kw)
+        runs = play_report(_game(game), _count(games_), **kw)
         version, line = _version(), _command_line()
         paths = write_report(runs, folder, version=version, command=line, echo=_progress)
     typer.echo(f"report written to {paths['html']} and {paths['markdown']} (data: {paths['json']})")
@@ -587,7 +590,7 @@ def tune_players(
     kw = {**search.api(), **rules.api(), **run.api(quiet=json_out), "policy": policy}
     with interrupt_exits():
         res = tp.tune_players(
-            game, players, out, name=name, command=_command_line(), version=_version(), **kw
+            _game(game), players, out, name=name, command=_command_line(), version=_version(), **kw
         )
     render_player_tuning(res, json_out, typer.echo)
 
@@ -620,7 +623,7 @@ def tune(
     kw = {**search.api(), **rules.api(), **lineup.api(game), **run.api(quiet=json_out)}
     with interrupt_exits():
         res = tr.tune_rules(
-            game, players, param or [], objective or [], constraints=constraint, **kw
+            _game(game), players, param or [], objective or [], constraints=constraint, **kw
         )
     render_rules_tuning(res, plot_path, json_out, typer.echo)
 
@@ -658,7 +661,7 @@ def robustness(
     kw = {**rules.api(), **saved.api(), **run.api(quiet=json_out, lines=True), **rungs.api()}
     with interrupt_exits(saved.checkpoint, "settings"):
         result = run_robustness(
-            game,
+            _game(game),
             counts,
             _count(games_),
             settings=setting,
@@ -710,7 +713,7 @@ def ladder(
     kw = {**rungs.api(), **saved.api(), **rules.api(), **run.api(quiet=json_out, lines=True)}
     kw.update(_given({"compare_variant": compare_variant}), policies=policy)
     with interrupt_exits(saved.checkpoint, "matches"):
-        result = run_ladder(game, players, _count(games_), **kw)
+        result = run_ladder(_game(game), players, _count(games_), **kw)
     render(analyse(result), plot, json_out, _version(), typer.echo)
 
 
@@ -778,7 +781,7 @@ def compensate(
     _load_presets(game, policy_file)
     kw = {**search.api(), **levels.api(), **rules.api(), **saved.api(), **run.api(quiet=True)}
     with interrupt_exits(saved.checkpoint, "plays"):
-        result = run_compensate(game, players, policy=policy, echo=_progress, **kw)
+        result = run_compensate(_game(game), players, policy=policy, echo=_progress, **kw)
     render(result, None, json_out, typer.echo)
 
 

@@ -25,6 +25,7 @@ import pytest
 import typer
 
 import cli
+from simcore import get_game
 from simcore.base.inputs import MAX_GAMES, MAX_SEED
 from simcore.frame.registry import all_games
 from simcore.run.checkpoint import SIMULATE, summary_to_json
@@ -147,7 +148,7 @@ def _typed_option_cases() -> list[tuple[str, list[str]]]:
 def _bad_checkpoints(tmp: Path) -> dict[str, object]:
     """Checkpoint files of every kind of damage, for the run `simulate sunken-city -n 3
     --games 20000 --seed 1` (the right fingerprint, so only the damage is refused)."""
-    job = prepare_simulation("sunken-city", 3, 20_000, seed=1)
+    job = prepare_simulation(get_game("sunken-city"), 3, 20_000, seed=1)
     summary = summary_to_json(job.summary)
     good = {
         "format": SIMULATE.format,
@@ -438,7 +439,7 @@ def test_chunk_plan_is_lazy():
     assert len(plan) == MAX_GAMES // 16_384
     assert plan[-1] == (MAX_GAMES - 16_384, 16_384) and plan.games_in(3) == 3 * 16_384
     tracemalloc.start()
-    job = prepare_simulation("sunken-city", 3, MAX_GAMES, seed=MAX_SEED)
+    job = prepare_simulation(get_game("sunken-city"), 3, MAX_GAMES, seed=MAX_SEED)
     tasks = job.tasks("local")
     assert len(tasks) == len(plan) and tasks[5][0] == 5
     _, peak = tracemalloc.get_traced_memory()

@@ -6,12 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from simcore import get_game
 from simcore.studies import bench
 
 
 def test_run_bench_table_and_rates():
     lines = []
-    res = bench.run_bench("sunken-treasure", 300, 1, echo=lines.append)
+    res = bench.run_bench(get_game("sunken-treasure"), 300, 1, echo=lines.append)
     rows = res["results"]
     assert [r["players"] for r in rows] == [1, 2, 3, 4]
     for r in rows:
@@ -39,7 +40,7 @@ def test_thread_counts_take_turns_run_by_run(monkeypatch):
 
     monkeypatch.setattr(bench, "_time_batch", fake)
     monkeypatch.setattr(bench.numba.config, "NUMBA_NUM_THREADS", 2)
-    res = bench.run_bench("sunken-treasure", 100, 3, echo=lambda line: None)
+    res = bench.run_bench(get_game("sunken-treasure"), 100, 3, echo=lambda line: None)
     assert calls == [1, 1, 2, 1, 2, 1, 2] * 4  # warm-up, then 3 runs, for 1-4 players
     row = res["results"][0]
     assert row["seconds_1"] == [0.5] * 3 and row["seconds_2"] == [0.25] * 3
@@ -74,7 +75,7 @@ def test_unknown_policy_is_an_input_error():
     from simcore.base.rulesbase import RulesError
 
     with pytest.raises(RulesError, match="unknown policy 'nosuch' for sumeria"):
-        bench.run_bench("sumeria", 10, 1, echo=lambda line: None, policy="nosuch")
+        bench.run_bench(get_game("sumeria"), 10, 1, echo=lambda line: None, policy="nosuch")
     with pytest.raises(RulesError, match="no game has a policy 'nosuch'"):
         bench.run_bench(None, 10, 1, echo=lambda line: None, policy="nosuch")
 
@@ -90,7 +91,7 @@ def test_policy_with_weights_benches_the_games_it_fits():
     """A preset with a weight: the game itself, or with every game those the weight fits
     (Sunken Treasure's balanced has `hunt`, the others' do not)."""
     res = bench.run_bench(
-        "sunken-treasure", 50, 1, echo=lambda line: None, policy="balanced:hunt=2"
+        get_game("sunken-treasure"), 50, 1, echo=lambda line: None, policy="balanced:hunt=2"
     )
     assert {r["policy"] for r in res["results"]} == {"balanced:hunt=2"}
     res = bench.run_bench(None, 50, 1, echo=lambda line: None, policy="balanced:hunt=2")
@@ -133,7 +134,9 @@ def test_play_rotated_counts_the_first_entry_wins():
 
     spec = bench.get_game("pig")
     res = bench.play_rotated(spec, 2, "hold-at:n=10,random", 300, 5)
-    sim = simulate("pig", 2, 300, policies="hold-at:n=10,random", seed=5, rotate_seats=True)
+    sim = simulate(
+        get_game("pig"), 2, 300, policies="hold-at:n=10,random", seed=5, rotate_seats=True
+    )
     assert res["games"] == 300 and res["cpu_s"] >= 0
     assert res["wins"] == sim.summary.policy_wins[0]
     assert res["wins"] + sim.summary.policy_wins[1] + res["shared"] == 300
@@ -152,7 +155,7 @@ def test_run_curve_lineups_and_ratios(monkeypatch):
 
     monkeypatch.setattr(bench, "play_rotated", fake)
     lines = []
-    res = bench.run_curve("sunken-city", games=100, echo=lines.append)["sunken-city"]
+    res = bench.run_curve(get_game("sunken-city"), games=100, echo=lines.append)["sunken-city"]
     assert res["players"] == 3 and res["reference"] == "balanced"
     assert ("balanced,balanced,balanced", 2000) in calls
     assert ("search:budget=7,balanced,balanced", 100) in calls

@@ -30,7 +30,7 @@ from analysis import ladder as ladder_analysis
 from analysis import report as report_module
 from simcore.base.errors import InputError, RulesError
 from simcore.base.fairness import TOLERANCE
-from simcore.frame.registry import GameSpec, all_games
+from simcore.frame.registry import GameSpec, all_games, get_game
 from simcore.run import jobs, runner
 from simcore.studies import (
     arms,
@@ -85,7 +85,7 @@ def in_tmp(tmp_path, monkeypatch):
 # --------------------------------------------------------------------------------- simulate
 def test_simulate_defaults():
     sim, shown = call("simulate sunken-city", *SIMULATE)
-    assert sim.call_args.args == ("sunken-city", 3, 10_000)
+    assert sim.call_args.args == (get_game("sunken-city"), 3, 10_000)
     assert sim.call_args.kwargs == {
         "seed": 1,
         "rotate_seats": False,
@@ -107,7 +107,7 @@ def test_simulate_rules_players_games_seed_threads():
         "--seed 18446744073709551615 --threads 2 --rotate-seats --check",
         *SIMULATE,
     )
-    assert sim.call_args.args == ("sumeria", 4, 10_000)
+    assert sim.call_args.args == (get_game("sumeria"), 4, 10_000)
     assert sim.call_args.kwargs == {
         "seed": 2**64 - 1,
         "rotate_seats": True,
@@ -129,10 +129,10 @@ def test_simulate_rules_players_games_seed_threads():
 def test_simulate_precision_raises_the_default_cap():
     with patched(*SIMULATE) as (sim, _):
         invoke("simulate sunken-city --precision 0.005")
-        assert sim.call_args.args == ("sunken-city", 3, 100_000_000)
+        assert sim.call_args.args == (get_game("sunken-city"), 3, 100_000_000)
         assert sim.call_args.kwargs["precision"] == 0.005
         invoke("simulate sunken-city --precision 0.01 --games 2_000")
-        assert sim.call_args.args == ("sunken-city", 3, 2000)
+        assert sim.call_args.args == (get_game("sunken-city"), 3, 2000)
 
 
 def test_simulate_out_json_checkpoint_backend(in_tmp):
@@ -191,7 +191,7 @@ def test_replay(in_tmp):
         (runner, "replay_game"),
         (render, "replay"),
     )
-    assert rep.call_args.args == ("sunken-treasure", 2, 9, 17)
+    assert rep.call_args.args == (get_game("sunken-treasure"), 2, 9, 17)
     assert rep.call_args.kwargs == {
         "overrides": {"sharks_to_attack": "2"},
         "variants": ["bank-on-surface"],
@@ -217,7 +217,7 @@ def test_compare_arms_and_shared_options():
         "die=0,1,1,2,2,3,chip_supply=2", (), (("die", "0,1,1,2,2,3"), ("chip_supply", "2"))
     )
     both = [Arm("base", ("base",)), Arm("short+no-chips", ("short+no-chips",)), set_arm]
-    assert run.call_args.args == ("sunken-city", 2, both, 5000)
+    assert run.call_args.args == (get_game("sunken-city"), 2, both, 5000)
     assert run.call_args.kwargs == {
         "seed": 4,
         "rotate_seats": True,
@@ -252,7 +252,7 @@ def test_dice():
         "--seed 6 --workers 3 --backend dask",
         *DICE,
     )
-    assert run.call_args.args == ("sunken-city", [2, 4], 1000)
+    assert run.call_args.args == (get_game("sunken-city"), [2, 4], 1000)
     assert run.call_args.kwargs == {
         "dice": ["beige", "1,1,2,2,3,3"],
         "seed": 6,
@@ -264,7 +264,7 @@ def test_dice():
     }
     assert shown.call_args.args == (RESULT, False, typer.echo)
     run, _ = call("dice sunken-city", *DICE)
-    assert run.call_args.args == ("sunken-city", None, 20_000)  # every player count
+    assert run.call_args.args == (get_game("sunken-city"), None, 20_000)  # every player count
 
 
 def test_sweep(in_tmp):
@@ -275,7 +275,7 @@ def test_sweep(in_tmp):
         (render, "sweep"),
     )
     params = ["chip_supply=0,2", "die=beige;0,1,1,2,2,3"]
-    assert run.call_args.args == ("sunken-city", 4, params, 2500)
+    assert run.call_args.args == (get_game("sunken-city"), 4, params, 2500)
     assert run.call_args.kwargs == {
         "seed": 0,
         "metrics": ["fpa", "rounds"],
@@ -291,7 +291,7 @@ def test_report(in_tmp, monkeypatch):
     line = "report sumeria --out rep/s -g 4e4 --seed 3 --policy random --threads 1 --strong greedy"
     monkeypatch.setattr(sys, "argv", ["balance", *line.split()])
     play, written = call(line, (report_plan, "play_report"), (report_module, "write_report"))
-    assert play.call_args.args == ("sumeria", 40_000)
+    assert play.call_args.args == (get_game("sumeria"), 40_000)
     assert play.call_args.kwargs == {
         "seed": 3,
         "policy": "random",
@@ -324,7 +324,7 @@ def test_robustness(in_tmp):
         "--setting dark-b --seed 5 --out rob --checkpoint rob.ckpt --resume --json",
         *ROBUSTNESS,
     )
-    assert run.call_args.args == ("sunken-city", [2, 3], 100_000)
+    assert run.call_args.args == (get_game("sunken-city"), [2, 3], 100_000)
     assert run.call_args.kwargs == {
         "seed": 5,
         "rules_file": "mine.toml",
@@ -339,7 +339,7 @@ def test_robustness(in_tmp):
     # the version reaches the renderer only (robustness.json), not the simulation
     assert shown.call_args.args == (RESULT, Path("rob"), True, VERSION, typer.echo)
     run, shown = call("robustness sumeria", *ROBUSTNESS)
-    assert run.call_args.args == ("sumeria", None, 10_000)  # every player count
+    assert run.call_args.args == (get_game("sumeria"), None, 10_000)  # every player count
     assert run.call_args.kwargs["settings"] is None and shown.call_args.args[1] is None
 
 
@@ -373,7 +373,7 @@ def test_ladder(in_tmp):
             "--checkpoint lad.json --json"
         )
     assert [c.args for c in load.call_args_list] == [("mine.toml",)]  # before the run
-    assert run.call_args.args == ("sumeria", 2, 10_000)
+    assert run.call_args.args == (get_game("sumeria"), 2, 10_000)
     assert run.call_args.kwargs == {
         "search_games": 800,
         "top_budget": 64,
@@ -395,7 +395,7 @@ def test_ladder(in_tmp):
 def test_ladder_defaults():
     with patch.object(ladder_analysis, "analyse"), patched(*LADDER) as (run, _):
         invoke("ladder pig")
-    assert run.call_args.args == ("pig", 2, 4000)  # Pig: 2 players
+    assert run.call_args.args == (get_game("pig"), 2, 4000)  # Pig: 2 players
     assert run.call_args.kwargs == {
         "policies": None,
         "checkpoint": None,
@@ -420,7 +420,7 @@ def test_compensate(in_tmp):
         "--checkpoint c.json --resume --json",
         *COMPENSATE,
     )
-    assert run.call_args.args == ("sunken-city", 3)
+    assert run.call_args.args == (get_game("sunken-city"), 3)
     assert run.call_args.kwargs == {
         "games": 1000,
         "confirm_games": 50_000,
@@ -449,7 +449,7 @@ def test_compensate(in_tmp):
 
 def test_compensate_defaults():
     run, shown = call("compensate sumeria --ladder", *COMPENSATE)
-    assert run.call_args.args == ("sumeria", 3)
+    assert run.call_args.args == (get_game("sumeria"), 3)
     assert run.call_args.kwargs == {
         "games": 2000,
         "confirm_games": 100_000,
@@ -489,7 +489,7 @@ def test_tune_players(in_tmp, monkeypatch):
     tune, shown = call(
         line, (tune_players, "tune_players"), (tuning_tables, "render_player_tuning")
     )
-    assert tune.call_args.args == ("sunken-city", 4, "w.toml")
+    assert tune.call_args.args == (get_game("sunken-city"), 4, "w.toml")
     assert tune.call_args.kwargs == {
         "policy": "greedy",
         "name": "mine",
@@ -518,7 +518,7 @@ def test_tune_rules(in_tmp):
         (tuning_tables, "render_rules_tuning"),
     )
     params, objectives = ["streets_space1=15..30", "die=a,b"], ["seat-gap", "length=9"]
-    assert tune.call_args.args == ("sunken-city", 3, params, objectives)
+    assert tune.call_args.args == (get_game("sunken-city"), 3, params, objectives)
     assert tune.call_args.kwargs == {
         "constraints": ["rounds<=12"],
         "games_per_trial": 1000,
@@ -538,7 +538,7 @@ def test_tune_rules(in_tmp):
 def test_bench(in_tmp):
     line = "bench sumeria -g 2e4 --runs 3 --policy chaser --full --json"
     measure, shown = call(line, (bench, "bench"), (render, "bench"))
-    assert measure.call_args.args == ("sumeria", 20_000, 3)
+    assert measure.call_args.args == (get_game("sumeria"), 20_000, 3)
     assert measure.call_args.kwargs == {"policy": "chaser", "full": True, "echo": typer.echo}
     assert shown.call_args.args == (RESULT, True, typer.echo)
 

@@ -23,7 +23,7 @@ SC = "sunken-city"
 def short_run():
     """base vs short, 3 random players, 3,000 games on the same seeds (in chunks of 1,000)."""
     arms = [variant_arm("base"), variant_arm("short")]
-    return run_arms(SC, 3, arms, 3000, seed=5, policies="random", chunk_size=1000)
+    return run_arms(get_game(SC), 3, arms, 3000, seed=5, policies="random", chunk_size=1000)
 
 
 def test_moments_match_scipy_on_the_rows(short_run):
@@ -33,7 +33,9 @@ def test_moments_match_scipy_on_the_rows(short_run):
     j = [m.name for m in metrics].index("rounds")
     x = []
     for v in ("base", "short"):
-        res = simulate(SC, 3, 3000, variants=[v], policies="random", seed=5, keep_rows=True)
+        res = simulate(
+            get_game(SC), 3, 3000, variants=[v], policies="random", seed=5, keep_rows=True
+        )
         x.append(game_metrics(res.rows, metrics, 3)[:, j])
     ref = st.ttest_rel(x[1], x[0])
     ci = ref.confidence_interval()
@@ -67,7 +69,9 @@ def test_paired_interval_narrower_than_unpaired(short_run):
 
 def test_identical_arms_identical_games():
     """Two identical arms play identical games: every difference is exactly 0, p = 1."""
-    comp = compare(SC, 2, [variant_arm("base"), variant_arm("base")], 500, policies="random")
+    comp = compare(
+        get_game(SC), 2, [variant_arm("base"), variant_arm("base")], 500, policies="random"
+    )
     t = comp.table.dropna(subset=["diff"])
     assert (t["diff"] == 0).all() and (t["p_value"] == 1).all() and not t["significant"].any()
     assert list(dict.fromkeys(comp.table["arm"])) == ["base", "base #2"]
@@ -81,7 +85,7 @@ def test_equivalent_arms_false_alarm_rate():
     flagged, raw = 0, []
     seeds = range(40)
     for seed in seeds:
-        comp = compare(SC, 3, arms, 1500, seed=seed, policies="random")
+        comp = compare(get_game(SC), 3, arms, 1500, seed=seed, policies="random")
         t = comp.table.dropna(subset=["p_value"])
         assert (t["diff"] != 0).any()  # not the same games
         flagged += bool(t["significant"].any())
@@ -167,15 +171,15 @@ def test_arm_texts():
         with pytest.raises(RulesError):
             parse_arm_text(bad)
     with pytest.raises(RulesError, match="unknown variant"):
-        compare(SC, 3, [variant_arm("base"), variant_arm("turbo")], 10)
+        compare(get_game(SC), 3, [variant_arm("base"), variant_arm("turbo")], 10)
     with pytest.raises(InputError, match="at least two arms"):
-        compare(SC, 3, [variant_arm("base")], 10)
+        compare(get_game(SC), 3, [variant_arm("base")], 10)
     with pytest.raises(RulesError, match="unknown rules key"):
-        compare(SC, 3, [variant_arm("base"), Arm("x", (), (("colour", "red"),))], 10)
+        compare(get_game(SC), 3, [variant_arm("base"), Arm("x", (), (("colour", "red"),))], 10)
 
 
 def test_dice_and_sweep_api():
-    d = dice_analysis(SC, [2, 4], 300, dice=["1,1,2,2,3,3", "black"], policies="random")
+    d = dice_analysis(get_game(SC), [2, 4], 300, dice=["1,1,2,2,3,3", "black"], policies="random")
     t = d["table"]
     assert set(t["players"]) == {2, 4} and len(t) == 8  # three box dice + one given, per count
     assert t.groupby("players")["fairest"].sum().eq(1).all()
@@ -190,15 +194,15 @@ def test_dice_and_sweep_api():
             or f"{p} players: no die is clearly fairer: {best} has the smallest gap" in text
         )
     with pytest.raises(RulesError):
-        dice_analysis(SC, [3], 10, dice=["green"])
+        dice_analysis(get_game(SC), [3], 10, dice=["green"])
     with pytest.raises(RulesError, match="die rules field"):
-        dice_analysis("sumeria", [3], 10)
-    s = sweep(SC, 3, ["owner_limit=2,2,2;3,3,3"], 300, policies="random")
+        dice_analysis(get_game("sumeria"), [3], 10)
+    s = sweep(get_game(SC), 3, ["owner_limit=2,2,2;3,3,3"], 300, policies="random")
     assert list(s["table"]["owner_limit"].unique()) == ["2,2,2", "3,3,3"]
     with pytest.raises(RulesError, match="not a rules field"):
-        sweep(SC, 3, ["colour=1,2"], 10)
+        sweep(get_game(SC), 3, ["colour=1,2"], 10)
     with pytest.raises(RulesError, match="';'"):
-        sweep(SC, 3, ["die=0,1,1"], 10)
+        sweep(get_game(SC), 3, ["die=0,1,1"], 10)
 
 
 def test_moments_accumulate_like_one_block():
@@ -217,6 +221,6 @@ def test_chunking_does_not_change_a_single_bit():
     player count): chunks of any size merge to exactly the same table. (With the advantage
     summed as thirds, this seed and chunking moved some p-values by 1e-15.)"""
     arms = [variant_arm("base"), set_arm("die=black"), variant_arm("no-chips")]
-    one = compare(SC, 3, arms, 5000, seed=1, policies="random").table
-    many = compare(SC, 3, arms, 5000, seed=1, policies="random", chunk_size=333).table
+    one = compare(get_game(SC), 3, arms, 5000, seed=1, policies="random").table
+    many = compare(get_game(SC), 3, arms, 5000, seed=1, policies="random", chunk_size=333).table
     assert one.equals(many)

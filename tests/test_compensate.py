@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 import cli
 from analysis.compensation import analyse, compensation_words, text_lines
+from simcore import get_game
 from simcore.base.fairness import FAIR, UNDECIDED, UNFAIR, fair_status, recommend
 from simcore.studies.compensate import Candidate, Played, dense_ranks, field_candidates
 from tests.conftest import run_main
@@ -188,7 +189,7 @@ def test_a_space_larger_than_the_budget_is_searched_by_optuna_with_the_favoured_
     from simcore.studies.compensate import run_compensate
 
     run = run_compensate(
-        "sunken-city",
+        get_game("sunken-city"),
         3,
         200,
         confirm_games=400,
@@ -317,13 +318,15 @@ def test_a_resumed_optuna_search_draws_what_it_drew(tmp_path):
     # 4**3 - 3**3 - 1 = 36 candidates, searched by optuna on a budget of 5
     kw = dict(confirm_games=300, level_games=40, seed=3, fields=["seat_value"], max_amount=3)
     kw.update(budget=5, levels=["balanced"], checkpoint=str(ck))
-    one = run_compensate("sunken-city", 3, 150, threads=1, **kw)
+    one = run_compensate(get_game("sunken-city"), 3, 150, threads=1, **kw)
     data = json.loads(ck.read_text())
     keys = list(data["played"])
     data["played"] = {k: data["played"][k] for k in keys[:3]}  # the baseline, two trials
     ck.write_text(json.dumps(data))
     lines: list[str] = []
-    two = run_compensate("sunken-city", 3, 150, threads=2, resume=True, echo=lines.append, **kw)
+    two = run_compensate(
+        get_game("sunken-city"), 3, 150, threads=2, resume=True, echo=lines.append, **kw
+    )
     assert lines[0].endswith(
         "3 finished plays restored (of the baseline, the candidates and "
         "the levels); only the others are played"
@@ -387,7 +390,9 @@ def test_a_level_where_the_recommendation_is_not_fair_gets_a_search_of_its_own()
     kw = dict(confirm_games=2000, level_games=400, level_screen_games=100, level_budget=4)
     kw.update(fields=["seat_points", "finish_round"], max_amount=1, seed=5, threads=2)
     stronger = "search:budget=8,start=0"
-    run = run_compensate("sunken-city", 3, 300, levels=["balanced", strong, stronger], **kw)
+    run = run_compensate(
+        get_game("sunken-city"), 3, 300, levels=["balanced", strong, stronger], **kw
+    )
     ls = run.level_searches[0]
     assert ls.level == strong
     # the same groups, screened with the strong player in every seat, on the level's games

@@ -25,9 +25,9 @@ distributed = pytest.importorskip("distributed")
 
 
 def test_dask_cluster_gives_the_local_result():
-    local = simulate("sunken-city", 3, 12_000, seed=3, policies="random", chunk_size=3000)
+    local = simulate(get_game("sunken-city"), 3, 12_000, seed=3, policies="random", chunk_size=3000)
     dask = simulate(
-        "sunken-city",
+        get_game("sunken-city"),
         3,
         12_000,
         seed=3,
@@ -78,17 +78,17 @@ def test_lost_worker_chunks_are_recomputed(what):
     try:
         if what == "simulate":
             # enough chunks that the run is still going when a worker is killed, however fast
-            expected = simulate("sunken-city", 3, 30000, seed=8, chunk_size=200)
+            expected = simulate(get_game("sunken-city"), 3, 30000, seed=8, chunk_size=200)
         else:
             # as many chunks as simulate's: random players' games are fast, and with fewer
             # the run could end before the worker dies (the kill waits 0.3 s once busy)
-            expected = compare("sunken-city", 3, arms, 15000, seed=8, policies="random")
+            expected = compare(get_game("sunken-city"), 3, arms, 15000, seed=8, policies="random")
         pids = list(client.run(os.getpid).values())
         killed: dict = {}
         killer = _kill_a_worker_once_busy(cluster, pids[0], killed)
         if what == "simulate":
             got = simulate(
-                "sunken-city",
+                get_game("sunken-city"),
                 3,
                 30000,
                 seed=8,
@@ -98,7 +98,7 @@ def test_lost_worker_chunks_are_recomputed(what):
             )
         else:
             got = compare(
-                "sunken-city",
+                get_game("sunken-city"),
                 3,
                 arms,
                 15000,
@@ -124,8 +124,8 @@ def test_lost_worker_chunks_are_recomputed(what):
 
 RUN = """
 import sys
-from simcore import simulate
-simulate("sunken-city", 3, 4000, seed=5, chunk_size=200, checkpoint=sys.argv[1])
+from simcore import get_game, simulate
+simulate(get_game("sunken-city"), 3, 4000, seed=5, chunk_size=200, checkpoint=sys.argv[1])
 """
 
 
@@ -149,9 +149,9 @@ def test_sigkill_then_resume_gives_the_uninterrupted_result(tmp_path, kill_after
     done = json.loads(ckpt.read_text())["chunks_done"]
     assert done >= 1
     resumed = simulate(
-        "sunken-city", 3, 4000, seed=5, chunk_size=200, checkpoint=str(ckpt), resume=True
+        get_game("sunken-city"), 3, 4000, seed=5, chunk_size=200, checkpoint=str(ckpt), resume=True
     )
-    whole = simulate("sunken-city", 3, 4000, seed=5, chunk_size=200)
+    whole = simulate(get_game("sunken-city"), 3, 4000, seed=5, chunk_size=200)
     assert resumed.games == 4000 and resumed.summary.equals(whole.summary)
 
 
@@ -159,14 +159,28 @@ def test_checkpoint_of_another_run_is_refused(tmp_path):
     from simcore.base.errors import InputError
 
     ckpt = tmp_path / "run.ckpt"
-    simulate("sunken-city", 3, 400, seed=1, policies="random", chunk_size=100, checkpoint=str(ckpt))
+    simulate(
+        get_game("sunken-city"),
+        3,
+        400,
+        seed=1,
+        policies="random",
+        chunk_size=100,
+        checkpoint=str(ckpt),
+    )
     with pytest.raises(InputError, match="exists"):
         simulate(
-            "sunken-city", 3, 400, seed=1, policies="random", chunk_size=100, checkpoint=str(ckpt)
+            get_game("sunken-city"),
+            3,
+            400,
+            seed=1,
+            policies="random",
+            chunk_size=100,
+            checkpoint=str(ckpt),
         )
     with pytest.raises(InputError, match="different run"):
         simulate(
-            "sunken-city",
+            get_game("sunken-city"),
             3,
             400,
             seed=2,
@@ -196,13 +210,13 @@ def test_sigint_gives_a_partial_result(tmp_path):
         if not done.is_set():  # a late press after the run stopped is ignored
             raise KeyboardInterrupt
 
-    simulate("sunken-city", 3, 10, seed=2)  # kernels loaded before the clock starts
+    simulate(get_game("sunken-city"), 3, 10, seed=2)  # kernels loaded before the clock starts
     old = signal.signal(signal.SIGINT, on_sigint)
     t = threading.Thread(target=interrupt)
     t.start()
     try:
         with pytest.raises(Interrupted) as exc:
-            simulate("sunken-city", 3, 200_000, seed=2, chunk_size=200)
+            simulate(get_game("sunken-city"), 3, 200_000, seed=2, chunk_size=200)
     finally:
         done.set()
         t.join()
@@ -276,9 +290,9 @@ def scheduler():
 def test_compare_on_a_cluster_gives_the_local_json(scheduler):
     """Every arm's chunks spread over 2 workers, in chunks of another size: the same JSON."""
     arms = [variant_arm("base"), variant_arm("no-chips"), set_arm("die=black")]
-    local = compare(SC, 3, arms, 2000, seed=2, policies="random")
+    local = compare(get_game(SC), 3, arms, 2000, seed=2, policies="random")
     dask = compare(
-        SC,
+        get_game(SC),
         3,
         arms,
         2000,
@@ -293,9 +307,9 @@ def test_compare_on_a_cluster_gives_the_local_json(scheduler):
 
 def test_dice_on_a_cluster_gives_the_local_table(scheduler):
     kw = dict(dice=["1,1,2,2,3,3"], seed=4, policies="random")
-    local = dice_analysis(SC, [2, 3], 2000, **kw)
+    local = dice_analysis(get_game(SC), [2, 3], 2000, **kw)
     dask = dice_analysis(
-        SC, [2, 3], 2000, **kw, chunk_size=300, backend="dask", scheduler=scheduler
+        get_game(SC), [2, 3], 2000, **kw, chunk_size=300, backend="dask", scheduler=scheduler
     )
     assert json.dumps(records(dask["table"])) == json.dumps(records(local["table"]))
     assert dask["verdicts"] == local["verdicts"]
@@ -303,9 +317,16 @@ def test_dice_on_a_cluster_gives_the_local_table(scheduler):
 
 def test_sweep_on_a_cluster_gives_the_local_table(scheduler):
     params = ["chips=true,false", "die=beige,black"]
-    local = sweep(SC, 3, params, 1500, seed=6, policies="random")
+    local = sweep(get_game(SC), 3, params, 1500, seed=6, policies="random")
     dask = sweep(
-        SC, 3, params, 1500, seed=6, policies="random", backend="dask", scheduler=scheduler
+        get_game(SC),
+        3,
+        params,
+        1500,
+        seed=6,
+        policies="random",
+        backend="dask",
+        scheduler=scheduler,
     )
     assert json.dumps(records(dask["table"])) == json.dumps(records(local["table"]))
 
@@ -413,7 +434,7 @@ def test_many_chunks_go_through_a_bounded_window(scheduler, monkeypatch):
     flight, submitted in plan order, and the result is the local one (rows included)."""
     import simcore.run.distributed as dist
 
-    real = dist._client
+    real = dist.dask_client
     submitted, most = [], [0]
 
     class Counting:
@@ -433,10 +454,10 @@ def test_many_chunks_go_through_a_bounded_window(scheduler, monkeypatch):
         client, cluster = real(scheduler, workers)
         return Counting(client), cluster
 
-    monkeypatch.setattr(dist, "_client", counting_client)
+    monkeypatch.setattr(dist, "dask_client", counting_client)
     kw = dict(seed=8, policies="random", keep_rows=True, chunk_size=10)
-    dask = simulate(SC, 3, 3000, backend="dask", scheduler=scheduler, **kw)
-    local = simulate(SC, 3, 3000, **kw)
+    dask = simulate(get_game(SC), 3, 3000, backend="dask", scheduler=scheduler, **kw)
+    local = simulate(get_game(SC), 3, 3000, **kw)
     assert len(submitted) == 300
     assert most[0] <= dist.WINDOW_MIN
     assert [int(f.key.rsplit("-", 1)[1]) for f in submitted] == sorted(

@@ -11,6 +11,7 @@ import pytest
 
 import simcore
 from analysis.summary import result_json
+from simcore import get_game
 from simcore.base.metrics import FEEL_METRICS, PPM
 from simcore.studies.arms import variant_arm
 from tests.conftest import compare, run_main
@@ -23,7 +24,7 @@ NAMES = [m.name for m in FEEL_METRICS]
 )
 def test_simulate_metrics_agree_with_the_rows(game):
     players = 3
-    res = simcore.simulate(game, players, 300, seed=3, keep_rows=True)
+    res = simcore.simulate(get_game(game), players, 300, seed=3, keep_rows=True)
     js = result_json(res)["metrics"]
     assert list(js) == NAMES
     rows = res.rows
@@ -61,7 +62,9 @@ def test_simulate_prints_the_feel_block_and_a_solo_game_has_none(monkeypatch, ca
 
 def test_compare_base_short_reports_every_feel_metric():
     """`balance compare sunken-city --players 3 --variant base --variant short`."""
-    c = compare("sunken-city", 3, [variant_arm("base"), variant_arm("short")], 400, seed=2)
+    c = compare(
+        get_game("sunken-city"), 3, [variant_arm("base"), variant_arm("short")], 400, seed=2
+    )
     short = c.table[c.table["arm"] == "short"].set_index("metric")
     assert set(NAMES) <= set(short.index)
     assert short.loc[NAMES, ["diff", "diff_low", "diff_high", "p_adjusted"]].notna().all().all()

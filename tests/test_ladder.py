@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 import cli
 from analysis import ladder as al
 from analysis import ladder_report
+from simcore import get_game
 from simcore.frame.registry import all_games
 from simcore.studies import ladder as sl
 from tests.conftest import run_main
@@ -56,7 +57,7 @@ def test_every_game_ladder_runs(game):
     spec = GAMES[game]
     n = _players(spec)
     small = SMALL if "search" in spec.policies else dict(SMALL, top_budget=None)  # no search rung
-    run = sl.run_ladder(game, n, 20, seed=3, **small)
+    run = sl.run_ladder(get_game(game), n, 20, seed=3, **small)
     a = al.analyse(run)
     names = [r.name for r in run.rungs]
     assert run.reference in names and len(set(names)) == len(names)
@@ -222,7 +223,9 @@ def test_skill_classes_from_constructed_levels():
 def pig():
     """Pig's ladder: 20,000 games a preset match, search on hold-at at budgets 16, 32, 64 with
     1,500 games a match (about 10 s)."""
-    return sl.run_ladder("pig", 2, 20_000, search_games=1_500, top_budget=64, search_rungs=3)
+    return sl.run_ladder(
+        get_game("pig"), 2, 20_000, search_games=1_500, top_budget=64, search_rungs=3
+    )
 
 
 def test_pig_ladder_orders_optimal_above_hold_at_above_random(pig):
@@ -359,7 +362,7 @@ def test_the_command_hands_its_options_to_the_library():
             ),
         )
     assert res.exit_code == 0, res.output
-    assert lib.call_args.args == ("sunken-city", 3, 10_000)
+    assert lib.call_args.args == (get_game("sunken-city"), 3, 10_000)
     assert lib.call_args.kwargs == {
         "search_games": 800,
         "seed": 7,
@@ -381,36 +384,38 @@ def test_the_command_hands_its_options_to_the_library():
 # --------------------------------------------------------------------------------- determinism
 def test_same_seed_same_ladder_for_threads_and_chunks():
     kw = dict(seed=5, search_games=12, top_budget=4, search_rungs=2)
-    one = _json(sl.run_ladder("pig", 2, 60, threads=1, **kw))
-    two = _json(sl.run_ladder("pig", 2, 60, threads=2, chunk_size=7, **kw))
+    one = _json(sl.run_ladder(get_game("pig"), 2, 60, threads=1, **kw))
+    two = _json(sl.run_ladder(get_game("pig"), 2, 60, threads=2, chunk_size=7, **kw))
     assert one == two
 
 
 def test_a_resumed_ladder_is_the_uninterrupted_one(tmp_path):
     kw = dict(seed=2, search_games=12, top_budget=4, search_rungs=2, compare_variant="short")
     ck = tmp_path / "ladder.ckpt"
-    whole = sl.run_ladder("pig", 2, 60, checkpoint=str(ck), **kw)
+    whole = sl.run_ladder(get_game("pig"), 2, 60, checkpoint=str(ck), **kw)
     data = json.loads(ck.read_text())
     assert set(data["matches"]) == {m.match.key for m in whole.matches}
     # as if interrupted after the first three matches
     keep = [m.match.key for m in whole.matches][:3]
     data["matches"] = {k: data["matches"][k] for k in keep}
     ck.write_text(json.dumps(data))
-    resumed = sl.run_ladder("pig", 2, 60, checkpoint=str(ck), resume=True, **kw)
+    resumed = sl.run_ladder(get_game("pig"), 2, 60, checkpoint=str(ck), resume=True, **kw)
     assert resumed.resumed == keep
     a, b = _json(whole), _json(resumed)
     b.pop("resumed")
     a.pop("resumed")
     assert a == b and a["variant_skill"] is not None
     with pytest.raises(sl.InputError, match="different run"):
-        sl.run_ladder("pig", 2, 60, checkpoint=str(ck), resume=True, **dict(kw, seed=3))
+        sl.run_ladder(get_game("pig"), 2, 60, checkpoint=str(ck), resume=True, **dict(kw, seed=3))
 
 
 def test_the_dask_backend_gives_the_local_ladder():
     pytest.importorskip("distributed")
     kw = dict(seed=4, search_games=12, top_budget=2, search_rungs=1)
-    local = _json(sl.run_ladder("pig", 2, 40, **kw))
-    dask = _json(sl.run_ladder("pig", 2, 40, chunk_size=16, backend="dask", workers=2, **kw))
+    local = _json(sl.run_ladder(get_game("pig"), 2, 40, **kw))
+    dask = _json(
+        sl.run_ladder(get_game("pig"), 2, 40, chunk_size=16, backend="dask", workers=2, **kw)
+    )
     assert dask == local
 
 
@@ -443,7 +448,9 @@ def test_a_shorter_pig_makes_skill_matter_less():
     """Pig to 50 instead of 100: fewer decisions, more luck; every rating match is played
     again under `short` on the same games and the spread of the ladder (random to optimal)
     shrinks: a paired verdict."""
-    run = sl.run_ladder("pig", 2, 4_000, search_rungs=0, compare_variant="short", seed=6, threads=2)
+    run = sl.run_ladder(
+        get_game("pig"), 2, 4_000, search_rungs=0, compare_variant="short", seed=6, threads=2
+    )
     v = al.analyse(run).variant
     rec = v["record"]
     assert rec.key == "2p/ladder/skill/effect/short" and rec.games == 8_000
@@ -452,4 +459,4 @@ def test_a_shorter_pig_makes_skill_matter_less():
     d = ladder_report.plain(ladder_report.to_json(al.analyse(run)))
     assert d["variant_skill"]["record"]["words"] == rec.words
     with pytest.raises(sl.InputError, match="one rung"):
-        sl.run_ladder("chutes-and-ladders", 2, 100, compare_variant="no-links")
+        sl.run_ladder(get_game("chutes-and-ladders"), 2, 100, compare_variant="no-links")

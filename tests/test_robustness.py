@@ -229,12 +229,12 @@ def test_package_version_falls_back_to_pyproject(monkeypatch):
 def test_resume_plays_only_the_missing_settings_and_gives_the_same_result(tmp_path):
     ck = tmp_path / "rob.json"
     kw = dict(seed=3, settings=["greedy"], chunk_size=16)
-    whole = run_robustness("sunken-city", [2], 32, checkpoint=str(ck), **kw)
+    whole = run_robustness(get_game("sunken-city"), [2], 32, checkpoint=str(ck), **kw)
     saved = json.loads(ck.read_text())
     assert sorted(saved["settings"]) == ["2p/lineup/balanced", "2p/lineup/greedy"]
     del saved["settings"]["2p/lineup/greedy"]  # as if interrupted in the second setting
     ck.write_text(json.dumps(saved))
-    again = run_robustness("sunken-city", [2], 32, checkpoint=str(ck), resume=True, **kw)
+    again = run_robustness(get_game("sunken-city"), [2], 32, checkpoint=str(ck), resume=True, **kw)
     assert again.resumed == ["2p/lineup/balanced"]
     a, b = robustness(whole).to_json(), robustness(again).to_json()
     for x in (a, b):
@@ -249,7 +249,7 @@ def test_every_game_plays_its_grid(game, reading):
     """The reference, the mixed population and the registry's reading, classified."""
     spec = get_game(game)
     p = max(spec.min_players, 2)
-    run = run_robustness(game, [p], 16, seed=2, settings=["mixed", reading])
+    run = run_robustness(get_game(game), [p], 16, seed=2, settings=["mixed", reading])
     a = robustness(run)
     assert [s["name"] for s in a.settings] == [spec.default_policy, "mixed", reading]
     assert [s["name"] for s in a.settings if s["kind"] == "components"] == [reading]
@@ -293,7 +293,7 @@ def test_the_feel_metrics_per_setting_and_the_variants_effects_on_them():
     from analysis.compare import arm_values
     from analysis.verdicts import FEEL, findings, is_feel, sentence
 
-    run = run_robustness("sunken-city", [3], 200, seed=4, settings=["greedy"])
+    run = run_robustness(get_game("sunken-city"), [3], 200, seed=4, settings=["greedy"])
     a = robustness(run)
     ref = a.settings[0]
     assert set(ref["feel"]) == set(FEEL)

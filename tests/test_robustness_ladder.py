@@ -26,7 +26,7 @@ SMALL = dict(seed=2, top_budget=2, search_rungs=2, search_games=10)  # search bu
 @pytest.fixture(scope="module")
 def small():
     """3-player Sunken City, 40 games a setting and a preset rating match, 10 with search."""
-    return run_robustness("sunken-city", [3], 40, ladder=True, **SMALL)
+    return run_robustness(get_game("sunken-city"), [3], 40, ladder=True, **SMALL)
 
 
 def _plain(js: dict) -> dict:
@@ -58,7 +58,7 @@ def test_the_rungs_are_the_players_settings(small):
 
 
 def test_the_same_games_and_ratings_as_balance_ladder(small):
-    ladder = run_ladder("sunken-city", 3, 40, **SMALL)
+    ladder = run_ladder(get_game("sunken-city"), 3, 40, **SMALL)
     mine, theirs = robustness(small).ratings[3], fit_ratings(ladder)
     assert mine.names == theirs.names
     assert np.array_equal(mine.rating, theirs.rating) and np.array_equal(mine.cov, theirs.cov)
@@ -97,10 +97,10 @@ def test_rungs_are_named_with_their_ratings_and_degenerate_ones_left_out(small):
 
 def test_determinism_other_chunks_and_a_resumed_checkpoint(small, tmp_path):
     whole = _plain(robustness(small).to_json())
-    again = run_robustness("sunken-city", [3], 40, ladder=True, chunk_size=7, **SMALL)
+    again = run_robustness(get_game("sunken-city"), [3], 40, ladder=True, chunk_size=7, **SMALL)
     assert _plain(robustness(again).to_json()) == whole
     ck = tmp_path / "rob.json"
-    run_robustness("sunken-city", [3], 40, ladder=True, checkpoint=str(ck), **SMALL)
+    run_robustness(get_game("sunken-city"), [3], 40, ladder=True, checkpoint=str(ck), **SMALL)
     saved = json.loads(ck.read_text())
     rating = [k for k in saved["settings"] if "/rating/" in k]
     assert "3p/rating/search:budget=2/vs/search:budget=1" in rating
@@ -108,14 +108,14 @@ def test_determinism_other_chunks_and_a_resumed_checkpoint(small, tmp_path):
         del saved["settings"][k]
     ck.write_text(json.dumps(saved))
     resumed = run_robustness(
-        "sunken-city", [3], 40, ladder=True, checkpoint=str(ck), resume=True, **SMALL
+        get_game("sunken-city"), [3], 40, ladder=True, checkpoint=str(ck), resume=True, **SMALL
     )
     assert rating[0] in resumed.resumed and rating[-1] not in resumed.resumed
     assert _plain(robustness(resumed).to_json()) == whole
 
 
 def test_without_ladder_nothing_changes():
-    run = run_robustness("sunken-city", [2], 16, seed=2, settings=["greedy"])
+    run = run_robustness(get_game("sunken-city"), [2], 16, seed=2, settings=["greedy"])
     a = robustness(run)
     assert run.ladders == {} and a.ratings == {} and "ladder" not in a.to_json()
     assert all("rating" not in s and "Elo" not in s["label"] for s in a.settings)

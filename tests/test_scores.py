@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from analysis.summary import result_json, score_table
-from simcore import simulate
+from simcore import get_game, simulate
 from simcore.run.chunks import SCORE_BINS, Summary
 
 PLAYERS = 3
@@ -82,7 +82,7 @@ def test_simulate_json_score_distribution_agrees_with_the_rows(game, players):
     """`simulate --json`'s score_distribution, played in several chunks: non-empty, sums to
     the games played for every seat, and counts exactly the rows' scores (in bins of
     score_bin_width points)."""
-    res = simulate(game, players, 600, seed=3, chunk_size=250, keep_rows=True)
+    res = simulate(get_game(game), players, 600, seed=3, chunk_size=250, keep_rows=True)
     js = result_json(res)
     width = js["score_bin_width"]
     assert len(js["score_distribution"]) == players

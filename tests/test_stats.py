@@ -17,7 +17,7 @@ from analysis.stats import (
     t_interval,
     wilson,
 )
-from simcore import simulate
+from simcore import get_game, simulate
 
 
 @pytest.mark.parametrize(
@@ -79,12 +79,12 @@ def test_seat_balance_fields():
 
 def test_precision_stop():
     target = 0.01
-    res = simulate("sunken-city", 3, 200_000, seed=4, precision=target, chunk_size=500)
+    res = simulate(get_game("sunken-city"), 3, 200_000, seed=4, precision=target, chunk_size=500)
     assert res.max_half_width <= target
     assert res.games < 200_000 and res.games % 500 == 0
     # one chunk fewer had not reached the target: it stopped at the first chunk that did
     if res.games > 500:
-        before = simulate("sunken-city", 3, res.games - 500, seed=4)
+        before = simulate(get_game("sunken-city"), 3, res.games - 500, seed=4)
         assert before.max_half_width > target
 
 
@@ -93,7 +93,7 @@ def test_precision_bounds():
 
     for bad in (0, 0.5, -1, 2):
         with pytest.raises(InputError):
-            simulate("sunken-city", 3, 100, precision=bad)
+            simulate(get_game("sunken-city"), 3, 100, precision=bad)
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
@@ -159,14 +159,18 @@ def test_precision_flag_in_the_json():
     from analysis.summary import result_json
 
     reached = result_json(
-        simulate("sunken-city", 3, 20_000, seed=4, precision=0.03, chunk_size=500)
+        simulate(get_game("sunken-city"), 3, 20_000, seed=4, precision=0.03, chunk_size=500)
     )
     assert reached["precision"] == 0.03 and reached["precision_reached"] is True
     assert reached["max_half_width"] <= 0.03 and reached["games"] < 20_000
-    capped = result_json(simulate("sunken-city", 3, 1000, seed=4, precision=0.005, chunk_size=500))
+    capped = result_json(
+        simulate(get_game("sunken-city"), 3, 1000, seed=4, precision=0.005, chunk_size=500)
+    )
     assert capped["precision_reached"] is False and capped["games"] == 1000
     assert capped["max_half_width"] > 0.005
-    assert result_json(simulate("sunken-city", 3, 500, seed=4))["precision_reached"] is None
+    assert (
+        result_json(simulate(get_game("sunken-city"), 3, 500, seed=4))["precision_reached"] is None
+    )
 
 
 def test_t_interval_is_scipys_to_the_last_bit():

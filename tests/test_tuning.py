@@ -194,7 +194,7 @@ def _tiny(tmp_path, db, db_dir=None, out="w.toml", **kw):
     sizes = dict(budget=12, games_per_trial=60, confirm_games=30, top=2, seed=5) | kw
     storage = str((db_dir or tmp_path) / db)
     return tp.tune_players(
-        "sunken-city", 3, str(tmp_path / out), storage=storage, threads=1, **sizes
+        get_game("sunken-city"), 3, str(tmp_path / out), storage=storage, threads=1, **sizes
     )
 
 
@@ -354,7 +354,7 @@ def test_tune_players_command_writes_a_usable_preset(tmp_path, db_dir):
 
 def test_tune_rules_search_and_confirmation(tmp_path, db_dir):
     res = tune_rules(
-        "sunken-city",
+        get_game("sunken-city"),
         3,
         ["streets_space1=18..26"],
         ["seat-gap", "length=8"],

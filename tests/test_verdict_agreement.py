@@ -38,12 +38,14 @@ def answers(tmp_path_factory):
     """The records of each command for the same games, by question."""
     spec = get_game(GAME)
     arms = [variant_arm(v) for v in spec.report_variants]
-    comp = comparison(run_compare(GAME, PLAYERS, arms, GAMES, seed=SEED))
-    rob = robustness(run_robustness(GAME, [PLAYERS], GAMES, seed=SEED, settings=["balanced"]))
+    comp = comparison(run_compare(get_game(GAME), PLAYERS, arms, GAMES, seed=SEED))
+    rob = robustness(
+        run_robustness(get_game(GAME), [PLAYERS], GAMES, seed=SEED, settings=["balanced"])
+    )
     ref_key = f"{PLAYERS}p/lineup/balanced"
-    sim = simulation_json(simulate(GAME, PLAYERS, GAMES, seed=SEED), "")
+    sim = simulation_json(simulate(get_game(GAME), PLAYERS, GAMES, seed=SEED), "")
     folder = tmp_path_factory.mktemp("report")
-    runs = play_report(GAME, REPORT_GAMES, SEED, None, echo=lambda *_: None)
+    runs = play_report(get_game(GAME), REPORT_GAMES, SEED, None, echo=lambda *_: None)
     write_report(runs, folder, version="test", command="test", echo=lambda *_: None)
     report = json.loads((folder / "report.json").read_text())
     markdown = (folder / "report.md").read_text()
@@ -202,7 +204,7 @@ def test_the_seats_unequal_label_does_not_follow_the_number_of_games():
     names = [*spec.presets, "mixed", *component_readings(spec, None)]
     labels = {}
     for games in (2000, 3000, 20000):
-        run = run_robustness(GAME, [PLAYERS], games, seed=SEED, settings=names)
+        run = run_robustness(get_game(GAME), [PLAYERS], games, seed=SEED, settings=names)
         v = next(v for v in robustness(run).verdicts if v["verdict"] == f"{PLAYERS}p/largest_gap")
         labels[games] = v["status"]
     decided = {s for s in labels.values() if s != "inconclusive"}

@@ -17,7 +17,8 @@ def warm(game: str) -> None:
     from simcore.frame.registry import get_game
     from tests.golden.regen import CASES, trace_lines
 
-    simulate(game, get_game(game).min_players, 2, seed=1, threads=1)
+    spec = get_game(game)
+    simulate(spec, spec.min_players, 2, seed=1, threads=1)
     trace_lines(next(c for c in CASES if c.game == game))
 
 

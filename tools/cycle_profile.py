@@ -213,11 +213,13 @@ def main() -> int:
         sys.path.insert(0, str(tmp))
         import importlib
 
+        from simcore.frame.registry import get_game
         from simcore.run.runner import simulate
 
         mod = importlib.import_module(module_name(tmp, home))
+        spec = get_game(game)
         t = time.time()
-        simulate(game, players, 50, policies=policy, seed=1, threads=1)  # compiles
+        simulate(spec, players, 50, policies=policy, seed=1, threads=1)  # compiles
         for _ in range(1000):
             mod._cp_empty(1)
         print(f"compiled in {time.time() - t:.0f} s")
@@ -230,7 +232,7 @@ def main() -> int:
         empty = counts[-2] / max(counts[-1], 1)
         counts[:] = 0
         t = time.process_time()
-        simulate(game, players, games, policies=policy, seed=2, threads=1)
+        simulate(spec, players, games, policies=policy, seed=2, threads=1)
         cpu = time.process_time() - t
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

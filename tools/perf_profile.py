@@ -98,11 +98,13 @@ def main() -> int:
     os.environ.pop("NUMBA_CACHE_DIR", None)
     os.environ["XDG_CACHE_HOME"] = cache  # before simcore is imported: a fresh compile
     os.environ["NUMBA_NUM_THREADS"] = "1"
+    from simcore.frame.registry import get_game
     from simcore.run.runner import simulate
 
+    spec = get_game(game)
     kw = {"policies": policy} if policy else {}
     t = time.time()
-    simulate(game, players, 100, seed=1, threads=1, **kw)  # compiles
+    simulate(spec, players, 100, seed=1, threads=1, **kw)  # compiles
     print(f"compiled in {time.time() - t:.0f} s; {write_perf_map()} functions mapped")
     data = os.path.join(cache, "perf.data")
     rec = subprocess.Popen(
@@ -112,7 +114,7 @@ def main() -> int:
     )
     time.sleep(1.0)  # let perf attach
     t = time.process_time()
-    simulate(game, players, games, seed=2, threads=1, **kw)
+    simulate(spec, players, games, seed=2, threads=1, **kw)
     cpu = time.process_time() - t
     rec.send_signal(signal.SIGINT)
     rec.wait()

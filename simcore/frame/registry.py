@@ -302,24 +302,7 @@ class GameSpec:
         seat (a single entry is used for every seat); option: the option that gave the text
         (named in the refusals)."""
         text = (text or self.default_policy).strip()
-        entries: list[tuple[str, dict[str, str]]] = []
-        for token in (t.strip() for t in text.split(",")):
-            if not token:
-                raise RulesError(f"empty policy name in '{text}'")
-            if "=" in token and ":" not in token:
-                if not entries:
-                    raise RulesError(f"weight '{token}' comes before any policy name")
-                k, v = token.split("=", 1)
-                entries[-1][1][k.strip()] = v.strip()
-                continue
-            name, _, rest = token.partition(":")
-            weights: dict[str, str] = {}
-            if rest:
-                if "=" not in rest:
-                    raise RulesError(f"policy weights must be name=value, got '{rest}'")
-                k, v = rest.split("=", 1)
-                weights[k.strip()] = v.strip()
-            entries.append((name.strip(), weights))
+        entries = [_player_entry(player, text) for player in split_players(text)]
         if len(entries) == 1:
             entries = entries * players
         if len(entries) != players:
@@ -591,6 +574,37 @@ def _search_weights(base: PolicySpec, params: dict[str, float] | None = None):
     columns of the row, with the base's id)."""
     vals = {k: v[0] for k, v in search.PARAMS.items()} | dict(params or {})
     return dict(base.weights) | {k: vals[k] for k in search.PARAMS}
+
+
+def split_players(text: str) -> list[str]:
+    """A --policy text as its players' texts, the one place such a text is split: a name (with
+    ':' weights) starts a player, a bare 'key=value' belongs to the player before
+    ('search:budget=8,base=greedy' is one player, 'balanced,random' two)."""
+    out: list[str] = []
+    for token in (t.strip() for t in text.split(",")):
+        if "=" in token and ":" not in token and out:
+            out[-1] += "," + token
+        else:
+            out.append(token)
+    return out
+
+
+def _player_entry(player: str, text: str) -> tuple[str, dict[str, str]]:
+    """One player's text (split_players') as (name, {weight: value text}); `text`, the whole
+    --policy text, for the messages."""
+    head, *more = player.split(",")
+    if not head:
+        raise RulesError(f"empty policy name in '{text}'")
+    if "=" in head and ":" not in head:
+        raise RulesError(f"weight '{head}' comes before any policy name")
+    name, _, rest = head.partition(":")
+    if rest and "=" not in rest:
+        raise RulesError(f"policy weights must be name=value, got '{rest}'")
+    weights: dict[str, str] = {}
+    for token in ([rest] if rest else []) + more:
+        k, v = token.split("=", 1)
+        weights[k.strip()] = v.strip()
+    return name.strip(), weights
 
 
 GAMES: dict[str, GameSpec] = {}

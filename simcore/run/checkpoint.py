@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import fields
 from pathlib import Path
@@ -159,6 +159,31 @@ class CheckpointFile:
 
 
 # --------------------------------------------------------------------------------- summaries
+class JobStates:
+    """The checkpoint of a run of independent jobs (robustness' settings, the ladder's
+    matches): one part, {key(job): the job's saved state}. Made before the jobs, which are
+    handed `save` (called as each finishes); opened once they exist (`open`), since the
+    file's fingerprint is theirs."""
+
+    def __init__(self, kind: CheckpointKind, key: Callable[[Any], str]):
+        self.kind, self.key, self.part = kind, key, kind.parts[0]
+        self.file = CheckpointFile(None, {}, kind)  # no file until `open`
+        self.saved: dict[str, Any] = {}
+
+    def open(self, path: str | None, fingerprint: dict, resume: bool, jobs: list) -> list[str]:
+        """Start the file (CheckpointFile.restore_each: every job it holds restored; InputError
+        when it is refused) and return the keys of the jobs restored."""
+        self.file = CheckpointFile(path, fingerprint, self.kind)
+        found, restored = self.file.restore_each(resume, self.part, jobs, self.key, self.part)
+        self.saved = {k: found[k] for k in restored}
+        return restored
+
+    def save(self, job: Any) -> None:
+        """Job finished: its state saved under its key, the file rewritten."""
+        self.saved[self.key(job)] = job.state_json()
+        self.file.save(**{self.part: self.saved})
+
+
 def whole(v: Any) -> bool:
     """v is a whole number 0 .. int64 max (not a bool)."""
     return isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= INT64_MAX

@@ -296,6 +296,14 @@ def new_summary(spec: GameSpec, players: int, n_policies: int) -> Summary:
     return Summary(players, n_policies, len(spec.end_reasons), counter_names, n_feel=feel)
 
 
+def task_game(name: str) -> GameSpec:
+    """The game of a task, from the name the task carries (a task is pickled to a Dask worker,
+    another process, which resolves the game here): the one place a task's game is resolved.
+    The API itself takes GameSpecs, resolved once by its caller (cli.py, or get_game in a
+    notebook)."""
+    return get_game(name)
+
+
 def play_chunk(
     game: str,
     players: int,
@@ -310,9 +318,28 @@ def play_chunk(
     threads: int | None = None,
 ):
     """Play games first .. first + n - 1 and summarise them: (first, Summary, rows or None).
-    The unit of work of every backend (a Dask worker runs exactly this). rotate: False, True
-    (seats rotated) or POPULATION (seats is a pool each game draws its lineup from)."""
-    spec = get_game(game)
+    The unit of work of every backend (a Dask worker runs exactly this; `game` the game's
+    name, resolved by task_game). rotate: False, True (seats rotated) or POPULATION (seats is
+    a pool each game draws its lineup from)."""
+    return play_games(
+        task_game(game), players, rules, seats, seed, first, n, rotate, checked, keep_rows, threads
+    )
+
+
+def play_games(
+    spec: GameSpec,
+    players: int,
+    rules: Any,
+    seats: list[SeatPolicy],
+    seed: int,
+    first: int,
+    n: int,
+    rotate: bool | str,
+    checked: bool,
+    keep_rows: bool,
+    threads: int | None = None,
+):
+    """play_chunk's games, of the game `spec` (the studies' tasks, which resolved it)."""
     if threads is not None:
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     r = spec.pack(rules, players)

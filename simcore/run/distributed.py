@@ -19,14 +19,14 @@ from collections.abc import Callable
 from typing import Any
 
 from simcore.base.errors import InputError
-from simcore.frame.registry import get_game
-from simcore.run.chunks import warm_kernels
+from simcore.run.chunks import task_game, warm_kernels
 
 WINDOW_MIN = 16  # chunks in flight at least (run_dask)
 
 
-def _client(scheduler: str | None, workers: int | None):
-    """(Client, LocalCluster or None): a running scheduler, or a local cluster started here."""
+def dask_client(scheduler: str | None, workers: int | None):
+    """(Client, LocalCluster or None): a running scheduler, or a local cluster started here
+    (the caller closes both; compensate keeps one local cluster for its whole run)."""
     try:
         from distributed import Client, LocalCluster
     except ImportError:
@@ -50,11 +50,12 @@ def _client(scheduler: str | None, workers: int | None):
 
 
 def warm_worker(game: str, players: int) -> bool:
-    """Compile or load the game's kernels on this worker (one numba thread per worker)."""
+    """Compile or load the game's kernels on this worker (one numba thread per worker); `game`
+    the game's name, resolved on the worker (task_game)."""
     import numba
 
     numba.set_num_threads(1)
-    spec = get_game(game)
+    spec = task_game(game)
     seats = spec.parse_policies(None, players)
     warm_kernels(spec, players, spec.rules_cls(), seats, False, False)
     return True
@@ -80,7 +81,7 @@ def run_dask(
     are loaded on every worker before the first task; then on_start() is called."""
     from distributed import as_completed
 
-    client, cluster = _client(scheduler, workers)
+    client, cluster = dask_client(scheduler, workers)
     try:
         for game, players in dict.fromkeys((job.game, job.players) for job in jobs):
             client.run(warm_worker, game, players)

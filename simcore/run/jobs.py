@@ -156,7 +156,7 @@ class Job:
     """One setting played in chunks of game indices. A backend runs `tasks()` (anywhere, in
     any order) and hands each result to `fold` in plan order; fold returns True to stop."""
 
-    game: str
+    game: str  # the game's name: what a task carries to a worker (simcore.run.chunks.task_game)
     players: int
     label: str = ""  # words for the progress line written when the job finishes ('' none)
     total_games: int = 0  # games the job plays when it runs to the end (the progress bar)

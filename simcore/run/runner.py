@@ -22,7 +22,7 @@ from simcore.base.inputs import (
     check_whole,
 )
 from simcore.base.rulesbase import rules_hash
-from simcore.frame.registry import GameSpec, SeatPolicy, get_game
+from simcore.frame.registry import GameSpec, SeatPolicy
 from simcore.run.checkpoint import (
     SIMULATE,
     CheckpointFile,
@@ -221,7 +221,7 @@ class SimJob(Job):
 
 
 def prepare_simulation(
-    game: str | GameSpec,
+    spec: GameSpec,
     players: int,
     games: int,
     *,
@@ -242,7 +242,6 @@ def prepare_simulation(
 ) -> SimJob:
     """Validate and resolve a simulation (the arguments of `simulate`) into a SimJob, without
     playing it: `run_jobs` plays it, `job.result()` gives the SimResult."""
-    spec = get_game(game) if isinstance(game, str) else game
     spec.check_players(players)
     games, seed = check_games(games), check_seed(seed)
     # the kernels count game indices in int64: the last one at most MAX_INDEX
@@ -280,14 +279,15 @@ def prepare_simulation(
     )
 
 
-def simulation_plan(game: str | GameSpec, players: int, games: int, **kw: Any) -> Plan:
+def simulation_plan(spec: GameSpec, players: int, games: int, **kw: Any) -> Plan:
     """A simulation to run together with others (run_plans); kw as prepare_simulation."""
-    job = prepare_simulation(game, players, games, **kw)
+    job = prepare_simulation(spec, players, games, **kw)
     return Plan([job], job.result)
 
 
-def simulate(game: str | GameSpec, players: int, games: int, **kw: Any) -> SimResult:
-    """Play `games` games (indices start .. start + games - 1) and summarise them.
+def simulate(spec: GameSpec, players: int, games: int, **kw: Any) -> SimResult:
+    """Play `games` games (indices start .. start + games - 1) of the game `spec`
+    (simcore.get_game(name)) and summarise them.
 
     kw: the keywords of prepare_simulation (variants, overrides, rules_file, policies, seed,
     threads, rotate_seats, checked, keep_rows, chunk_size, start, precision,
@@ -304,7 +304,7 @@ def simulate(game: str | GameSpec, players: int, games: int, **kw: Any) -> SimRe
     the partial result.
     """
     run_options, kw = split_run_options(kw)
-    job = prepare_simulation(game, players, games, threads=run_options.get("threads"), **kw)
+    job = prepare_simulation(spec, players, games, threads=run_options.get("threads"), **kw)
     try:
         run_jobs([job], **run_options)
     except KeyboardInterrupt:
@@ -313,7 +313,7 @@ def simulate(game: str | GameSpec, players: int, games: int, **kw: Any) -> SimRe
 
 
 def replay_game(
-    game: str | GameSpec,
+    spec: GameSpec,
     players: int,
     seed: int,
     index: int,
@@ -327,7 +327,6 @@ def replay_game(
 ):
     """Game `index` of `seed` move by move, in checked mode (the same game as that index of a
     simulate with these settings): an object with .text() and .jsonl()."""
-    spec = get_game(game) if isinstance(game, str) else game
     seed, index = check_seed(seed), check_index(index)
     spec.check_players(players)
     rules = spec.resolve_rules(variants, overrides, rules_file, players)

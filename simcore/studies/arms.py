@@ -31,9 +31,9 @@ from simcore.base.metrics import (
     shown_metrics,
 )
 from simcore.base.rulesbase import RulesError, apply_overrides
-from simcore.frame.registry import all_games, get_game
+from simcore.frame.registry import GameSpec, all_games
 from simcore.run.checkpoint import summary_from_json, summary_to_json
-from simcore.run.chunks import DEFAULT_CHUNK, chunk_plan, play_chunk, rows_frame
+from simcore.run.chunks import DEFAULT_CHUNK, chunk_plan, play_games, rows_frame, task_game
 from simcore.run.jobs import Plan, Task, TaskList, play
 from simcore.run.runner import SimJob
 
@@ -114,7 +114,7 @@ def command_arms(variants: list[str] | None, set_arms: list[str] | None) -> list
 class ArmRun:
     """Everything played for a set of arms on the same games."""
 
-    spec: Any
+    spec: GameSpec
     players: int
     arms: list[Arm]
     metrics: list[Metric]
@@ -131,7 +131,9 @@ class ArmRun:
         return {m.name: j for j, m in enumerate(self.metrics)}
 
 
-def resolve_arms(spec: Any, players: int, arms: list[Arm], rules_file: str | None, base_overrides):
+def resolve_arms(
+    spec: GameSpec, players: int, arms: list[Arm], rules_file: str | None, base_overrides
+):
     """Resolve every arm's rules before anything is played (bad arms fail at once)."""
     out = []
     for a in arms:
@@ -148,17 +150,18 @@ def arm_moments(arms: int, metrics: list[Metric], players: int) -> ArmMoments:
     return ArmMoments(arms, len(metrics), metric_scale(metrics, players), wins)
 
 
-def play_arms_chunk(*args: Any, **kw: Any) -> tuple[list[Any], ArmMoments]:
+def play_arms_chunk(game: str, *args: Any, **kw: Any) -> tuple[list[Any], ArmMoments]:
     """Games first .. first + n - 1 under every arm's rules (the same random streams in every
     arm): (one Summary per arm, the ArmMoments of these games, with the seats' win
     indicators as pair metrics). The unit of work of a comparison on every backend; the rows
-    are dropped here. Arguments as play_arms_rows."""
-    summaries, moments, _ = play_arms_rows(*args, **kw)
+    are dropped here. `game`: the game's name (simcore.run.chunks.task_game); the other
+    arguments as play_arms_rows."""
+    summaries, moments, _ = play_arms_rows(task_game(game), *args, **kw)
     return summaries, moments
 
 
 def play_arms_rows(
-    game: str,
+    spec: GameSpec,
     players: int,
     arm_rules: list[Any],
     seats: list,
@@ -172,13 +175,12 @@ def play_arms_rows(
     """Games first .. first + n - 1 under every arm's rules (the same random streams in every
     arm; seats: the policy list, rotate as play_chunk's): (one Summary per arm, the
     ArmMoments of these games, one DataFrame of result rows per arm, rows_frame's)."""
-    spec = get_game(game)
     block = np.zeros((len(arm_rules), n, len(metrics)))
     summaries, frames = [], []
     for a, rules in enumerate(arm_rules):
         arm_seats = spec.resolve_seats(seats, rules)  # the weights in effect under the arm
-        _, summary, rows = play_chunk(
-            game, players, rules, arm_seats, seed, first, n, rotate, False, True, threads
+        _, summary, rows = play_games(
+            spec, players, rules, arm_seats, seed, first, n, rotate, False, True, threads
         )
         frame = rows_frame(spec, rows, players)
         block[a] = game_metrics(frame, metrics, players)
@@ -296,7 +298,7 @@ class ArmsJob:
 
 
 def arms_job(
-    game: str | Any,
+    spec: GameSpec,
     players: int,
     arms: list[Arm],
     games: int,
@@ -313,7 +315,6 @@ def arms_job(
     start: the first game index (games start .. start + games - 1)."""
     games = check_games(games, 2, " for a comparison")
     seed = check_seed(seed)
-    spec = get_game(game) if isinstance(game, str) else game
     spec.check_players(players)
     if not arms:
         raise InputError("a comparison needs at least one arm")
@@ -336,35 +337,35 @@ def arms_job(
     )
 
 
-def arms_plan(game: str | Any, players: int, arms: list[Arm], games: int, **kw: Any) -> Plan:
+def arms_plan(spec: GameSpec, players: int, arms: list[Arm], games: int, **kw: Any) -> Plan:
     """Any number of arms as a plan (its result an ArmRun); kw as arms_job."""
-    job = arms_job(game, players, arms, games, **kw)
+    job = arms_job(spec, players, arms, games, **kw)
     return Plan([job], job.result)
 
 
-def run_arms(game: str | Any, players: int, arms: list[Arm], games: int, **kw: Any) -> ArmRun:
+def run_arms(spec: GameSpec, players: int, arms: list[Arm], games: int, **kw: Any) -> ArmRun:
     """Play every arm on games 0 .. games-1 of `seed` (common random numbers), chunk by chunk.
 
     kw: seed, policies, rotate_seats, rules_file, overrides (rules fields set in every arm,
     under each arm's own overrides), chunk_size (as arms_job), and the run options
     backend, scheduler, workers, threads, progress (as simcore.run.jobs.run_jobs). The result
     is the same for every backend, number of workers and chunk size."""
-    return play(arms_plan, game, players, arms, games, **kw)
+    return play(arms_plan, spec, players, arms, games, **kw)
 
 
 # --------------------------------------------------------------------------------- compare
-def compare_plan(game: str | Any, players: int, arms: list[Arm], games: int, **kw: Any) -> Plan:
+def compare_plan(spec: GameSpec, players: int, arms: list[Arm], games: int, **kw: Any) -> Plan:
     """A comparison (at least two arms, the first the baseline, labels made distinct) as a
     plan to run with others; its result is an ArmRun (analysis.compare.comparison turns it
     into the table and verdicts); kw as arms_job."""
     if len(arms) < 2:
         raise InputError("a comparison needs at least two arms (the first is the baseline)")
-    return arms_plan(game, players, unique_labels(arms), games, **kw)
+    return arms_plan(spec, players, unique_labels(arms), games, **kw)
 
 
-def run_compare(game: str | Any, players: int, arms: list[Arm], games: int, **kw: Any) -> ArmRun:
+def run_compare(spec: GameSpec, players: int, arms: list[Arm], games: int, **kw: Any) -> ArmRun:
     """Play a comparison (compare_plan); kw as run_arms."""
-    return play(compare_plan, game, players, arms, games, **kw)
+    return play(compare_plan, spec, players, arms, games, **kw)
 
 
 # --------------------------------------------------------------------------------- dice
@@ -376,7 +377,7 @@ def die_label(faces: tuple[int, ...], named: dict[str, tuple[int, ...]]) -> str:
     return ",".join(map(str, faces))
 
 
-def parse_dice(spec: Any, dice: list[str] | None) -> list[tuple[str, tuple[int, ...]]]:
+def parse_dice(spec: GameSpec, dice: list[str] | None) -> list[tuple[str, tuple[int, ...]]]:
     """The box's dice, then each given die ('beige' or '0,1,1,2,2,3'), validated; duplicates of
     a die already listed are dropped."""
     named = spec.named_values.get("die")
@@ -395,13 +396,13 @@ def parse_dice(spec: Any, dice: list[str] | None) -> list[tuple[str, tuple[int, 
     return out
 
 
-def rulebook_die(spec: Any, players: int) -> tuple[int, ...]:
+def rulebook_die(spec: GameSpec, players: int) -> tuple[int, ...]:
     """The die the default rules use for this player count."""
     return tuple(spec.resolved(spec.rules_cls(), players)["die"])
 
 
 def dice_plan(
-    game: str | Any,
+    spec: GameSpec,
     player_counts: list[int] | None,
     games: int,
     *,
@@ -411,7 +412,6 @@ def dice_plan(
     """Every die for every player count (None: every count the game allows) as a plan: one
     job per player count, each player count's dice on the same games, the rulebook's die
     first. Its result is {players: ArmRun} (analysis.compare.dice_tables); kw as arms_job."""
-    spec = get_game(game) if isinstance(game, str) else game
     if "die" in (kw.get("overrides") or {}):
         raise InputError("--set die=... is what --die is for")
     all_dice = parse_dice(spec, dice)
@@ -433,10 +433,10 @@ def dice_plan(
     return Plan(list(jobs.values()), lambda: {p: job.result() for p, job in jobs.items()})
 
 
-def run_dice(game: str | Any, player_counts: list[int] | None, games: int, **kw: Any) -> dict:
+def run_dice(spec: GameSpec, player_counts: list[int] | None, games: int, **kw: Any) -> dict:
     """Play the dice analysis (dice_plan); all player counts run together (on a cluster,
     every chunk of every die at once); kw: dice, and as run_arms."""
-    return play(dice_plan, game, player_counts, games, **kw)
+    return play(dice_plan, spec, player_counts, games, **kw)
 
 
 # --------------------------------------------------------------------------------- sweep
@@ -449,7 +449,7 @@ class SweepRun:
     run: ArmRun
 
 
-def parse_param(spec: Any, text: str) -> tuple[str, list[str]]:
+def parse_param(spec: GameSpec, text: str) -> tuple[str, list[str]]:
     """'key=v1,v2,v3' -> (key, [values]). List-valued fields (die, streets, ...) separate their
     values with ';' ('die=0,1,1,2,2,3;1,2,2,3,3,4'), or give names ('die=beige,black')."""
     if "=" not in text:
@@ -477,7 +477,7 @@ def parse_param(spec: Any, text: str) -> tuple[str, list[str]]:
 
 
 def sweep_plan(
-    game: str | Any,
+    spec: GameSpec,
     players: int,
     params: list[str],
     games: int,
@@ -489,7 +489,6 @@ def sweep_plan(
     """Every combination of the parameter values (one or two --param), on the same games, as a
     plan; its result is a SweepRun (analysis.compare.sweep_table); kw as arms_job. metrics:
     the metrics to be shown, checked here, before any game is played."""
-    spec = get_game(game) if isinstance(game, str) else game
     spec.check_players(players)
     known = [m.name for m in shown_metrics(metric_list(spec, players))]
     bad = [m for m in metrics or [] if m not in known]
@@ -520,6 +519,6 @@ def sweep_plan(
     return Plan(inner.jobs, lambda: SweepRun(keys, inner.finish()))
 
 
-def run_sweep(game: str | Any, players: int, params: list[str], games: int, **kw: Any) -> SweepRun:
+def run_sweep(spec: GameSpec, players: int, params: list[str], games: int, **kw: Any) -> SweepRun:
     """Play a sweep (sweep_plan); kw: variants, and as run_arms."""
-    return play(sweep_plan, game, players, params, games, **kw)
+    return play(sweep_plan, spec, players, params, games, **kw)

@@ -13,7 +13,7 @@ import numpy as np
 
 from simcore.base.inputs import check_games, check_rows, check_whole
 from simcore.base.rulesbase import RulesError
-from simcore.frame.registry import all_games, get_game
+from simcore.frame.registry import GameSpec, all_games, get_game
 
 
 class BenchError(RuntimeError):
@@ -62,19 +62,24 @@ def _counts_for(spec, policy: str | None) -> list[int]:
     return out
 
 
+def _specs(game: GameSpec | None) -> list[GameSpec]:
+    """The games measured: `game`, or every game (None)."""
+    return [game] if game is not None else list(all_games().values())
+
+
 def run_bench(
-    game: str | None,
+    game: GameSpec | None,
     games: int,
     runs: int,
     echo: Callable[[str], None] = print,
     policy: str | None = None,
 ):
-    specs = [get_game(game)] if game else list(all_games().values())
+    specs = _specs(game)
     if policy is not None:
         # an unknown policy or weight is an input error (RulesError: one line, exit status
         # 2); with every game, the games the policy (name and weights) does not fit are left
         # out
-        if game:
+        if game is not None:
             if not _counts_for(specs[0], policy):  # say why it fits no player count
                 specs[0].parse_policies(policy, specs[0].min_players)
         else:
@@ -133,7 +138,7 @@ def run_bench(
 
 
 def bench(
-    game: str | None,
+    game: GameSpec | None,
     games: int,
     runs: int,
     *,
@@ -141,13 +146,14 @@ def bench(
     full: bool = False,
     echo: Callable[[str], None] = print,
 ) -> dict:
-    """`balance bench`: run_bench's table (printed as it is measured), and with full=True
-    run_full's slow figures under the key 'full' (BenchError when a measurement fails) and,
-    with each game's own players, run_curve's strength-for-cost curve under 'search_curve'."""
+    """`balance bench` of one game (None: every game): run_bench's table (printed as it is
+    measured), and with full=True run_full's slow figures under the key 'full' (BenchError
+    when a measurement fails) and, with each game's own players, run_curve's
+    strength-for-cost curve under 'search_curve'."""
     games = check_rows(check_games(games), "bench")
     runs = check_whole(runs, "--runs", 1, maximum=1000)
     res = run_bench(game, games, runs, echo=echo, policy=policy)
-    if policy is None and game in (None, "pig"):
+    if policy is None and (game is None or game.name == "pig"):
         res["pig_overhead"] = pig_overhead(runs, echo=echo)
     if full:
         res["full"] = run_full(game, echo=echo, policy=policy, bench=res)
@@ -219,8 +225,9 @@ print(time.perf_counter() - t)
 # reported the parent's 1 GB.
 _MEMORY = """
 import resource, sys
-from simcore import simulate
-simulate(sys.argv[1], int(sys.argv[2]), int(float(sys.argv[4])), policies=sys.argv[3], seed=1)
+from simcore import get_game, simulate
+spec, players, games = get_game(sys.argv[1]), int(sys.argv[2]), int(float(sys.argv[4]))
+simulate(spec, players, games, policies=sys.argv[3], seed=1)
 kb = None
 try:
     with open("/proc/self/status") as f:
@@ -300,7 +307,7 @@ def _rate_1(spec, players: int, pol: str, bench: dict | None) -> float:
 
 
 def run_full(
-    game: str | None,
+    game: GameSpec | None,
     echo: Callable[[str], None] = print,
     policy: str | None = None,
     memory_games: tuple[int, ...] = (100_000, 10_000_000),
@@ -314,7 +321,7 @@ def run_full(
     on the players (no rows are kept), so it is measured with whichever of the game's default
     and random players runs faster, to keep the 1e7-game run short. `bench`: the result of
     run_bench, whose one-thread rates are reused."""
-    specs = [get_game(game)] if game else list(all_games().values())
+    specs = _specs(game)
     res = {}
     gw = max(len(spec.name) for spec in specs) + 2
     echo("")
@@ -427,7 +434,7 @@ def curve_budgets(spec) -> list[int]:
 
 
 def run_curve(
-    game: str | None, games: int = CURVE_GAMES, echo: Callable[[str], None] = print
+    game: GameSpec | None, games: int = CURVE_GAMES, echo: Callable[[str], None] = print
 ) -> dict:
     """The `search` player's strength for its cost, per game with a search player: one
     `search` seat (the game's default settings but the budget) against the game's default
@@ -435,7 +442,7 @@ def run_curve(
     win rate (Wilson 95% interval), its Elo equivalent against the fair share (elo_vs_fair)
     and CPU ms a game on one thread, beside the CPU ms of a game of the preset in every seat
     (timed on 20 times the games). Prints a line per point as it is measured."""
-    specs = [get_game(game)] if game else list(all_games().values())
+    specs = _specs(game)
     res = {}
     for spec in specs:
         if "search" not in spec.policies:

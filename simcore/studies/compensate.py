@@ -49,11 +49,11 @@ from simcore.base.errors import BalanceError, InputError, RulesError
 from simcore.base.fairness import TOLERANCE, UNFAIR, fair_status, recommend
 from simcore.base.inputs import MAX_GAMES, check_seed, check_whole
 from simcore.base.rulesbase import rules_hash
-from simcore.frame.registry import get_game
+from simcore.frame.registry import GameSpec, split_players
 from simcore.run.checkpoint import CheckpointFile, CheckpointKind, check_resume, whole
 from simcore.run.jobs import Job, check_backend, check_threads, run_jobs, split_run_options
 from simcore.run.runner import prepare_simulation
-from simcore.studies.ladder import ladder_rungs, split_players, strong_policy
+from simcore.studies.ladder import ladder_rungs, strong_policy
 
 BUDGET = 300  # candidates a group is searched with (exhaustive up to this many)
 LEVEL_BUDGET = 24  # candidates a group is searched with at another level (0: no such search)
@@ -636,9 +636,9 @@ def _one_cluster(run_options: dict[str, Any]):
     if opts.get("backend") != "dask" or opts.get("scheduler"):
         yield opts
         return
-    from simcore.run.distributed import _client
+    from simcore.run.distributed import dask_client
 
-    client, cluster = _client(None, opts.get("workers"))
+    client, cluster = dask_client(None, opts.get("workers"))
     try:
         yield {**opts, "scheduler": cluster.scheduler_address, "workers": None}
     finally:
@@ -647,7 +647,7 @@ def _one_cluster(run_options: dict[str, Any]):
 
 
 def run_compensate(
-    game: str | Any,
+    spec: GameSpec,
     players: int,
     games: int = 2000,
     *,
@@ -680,7 +680,6 @@ def run_compensate(
     run_kw: the run options of run_jobs (threads, backend, scheduler, workers, progress).
     Ctrl-C or SIGTERM raise KeyboardInterrupt; the finished plays are in the checkpoint."""
     check_resume(checkpoint, resume)
-    spec = get_game(game) if isinstance(game, str) else game
     spec.check_players(players)
     counts = dict(
         games=games,

@@ -38,11 +38,11 @@ import numpy as np
 from simcore.base.errors import InputError
 from simcore.base.inputs import MAX_GAMES, check_games, check_seed, check_whole
 from simcore.base.rulesbase import rules_hash
-from simcore.frame.registry import get_game
+from simcore.frame.registry import GameSpec, split_players
 from simcore.frame.search import PARAMS as SEARCH_PARAMS
 from simcore.run.checkpoint import (
-    CheckpointFile,
     CheckpointKind,
+    JobStates,
     summary_from_json,
     summary_to_json,
     whole,
@@ -51,8 +51,9 @@ from simcore.run.chunks import (
     DEFAULT_CHUNK,
     chunk_plan,
     new_summary,
-    play_chunk,
+    play_games,
     rows_frame,
+    task_game,
     warm_kernels,
 )
 from simcore.run.jobs import Job, Plan, Task, TaskList, play
@@ -83,7 +84,7 @@ class Rung:
         return self.name.split(":", 1)[0] == "search"
 
 
-def default_budget(spec: Any) -> int:
+def default_budget(spec: GameSpec) -> int:
     """The game's default `search` budget (simulations per decision)."""
     return int(spec.search_defaults.get("budget", SEARCH_PARAMS["budget"][0]))
 
@@ -91,7 +92,7 @@ def default_budget(spec: Any) -> int:
 STRONG_BUDGET_SHARE = 16
 
 
-def strong_policy(spec: Any, strong: str | None = None) -> str | None:
+def strong_policy(spec: GameSpec, strong: str | None = None) -> str | None:
     """The strong players of the report: --strong, else `search` at 1/16 of the game's default
     budget (Sunken City: budget 1, from the second round, with the game's other search
     defaults; the strongest rung of the ladder that a report can afford in its time:
@@ -103,7 +104,7 @@ def strong_policy(spec: Any, strong: str | None = None) -> str | None:
     return f"search:budget={max(default_budget(spec) // STRONG_BUDGET_SHARE, 1)}"
 
 
-def search_budgets(spec: Any, top_budget: int | None, rungs: int) -> list[int]:
+def search_budgets(spec: GameSpec, top_budget: int | None, rungs: int) -> list[int]:
     """The budgets of the search rungs, ascending: top, top/2, ... (rungs of them, whole and at
     least 1, each once). top_budget None: four times the game's default."""
     top = TOP_FACTOR * default_budget(spec) if top_budget is None else top_budget
@@ -123,20 +124,8 @@ def check_rung_options(top_budget: int | None, rungs: int) -> None:
         raise InputError(f"--search-rungs must be a whole number from 0 to 12, not {rungs}")
 
 
-def split_players(text: str) -> list[str]:
-    """A --policy text as its players' texts: a name (with ':' weights) starts a player, a bare
-    'key=value' belongs to the player before ('search:budget=8,base=greedy' is one)."""
-    out: list[str] = []
-    for token in (t.strip() for t in text.split(",")):
-        if "=" in token and ":" not in token and out:
-            out[-1] += "," + token
-        else:
-            out.append(token)
-    return out
-
-
 def ladder_rungs(
-    spec: Any,
+    spec: GameSpec,
     top_budget: int | None = None,
     search_rungs: int = SEARCH_RUNGS,
     policies: list[str] | None = None,
@@ -266,10 +255,10 @@ def play_match_chunk(
     them, and with `alt` (the rules and seats of a compared variant) the joint histogram of
     the half-points of each game under the two rules (int64[K * K], K = 2 players - 1: base
     points * K + variant points; the same games, common random numbers), else None)."""
-    spec = get_game(game)
+    spec = task_game(game)
     cpu = time.process_time()
-    _, summary, rows = play_chunk(
-        game, players, rules, seats, seed, first, n, rotate, False, True, threads
+    _, summary, rows = play_games(
+        spec, players, rules, seats, seed, first, n, rotate, False, True, threads
     )
     cpu = time.process_time() - cpu
     frame = rows_frame(spec, rows, players)
@@ -280,8 +269,8 @@ def play_match_chunk(
     hist = np.bincount(points, minlength=k).astype(np.int64)
     if alt is None:
         return summary, hist, None, cpu, None
-    _, _, alt_rows = play_chunk(
-        game, players, alt[0], alt[1], seed, first, n, rotate, False, True, threads
+    _, _, alt_rows = play_games(
+        spec, players, alt[0], alt[1], seed, first, n, rotate, False, True, threads
     )
     alt_points = pairwise_points(rows_frame(spec, alt_rows, players), players)
     joint = np.bincount(points * k + alt_points, minlength=k * k).astype(np.int64)
@@ -436,7 +425,7 @@ class LadderRun:
 
 
 def match_jobs(
-    spec: Any,
+    spec: GameSpec,
     players: int,
     matches: list[Match],
     rules: Any,
@@ -462,7 +451,7 @@ def match_jobs(
 
 
 def ladder_plan(
-    game: str | Any,
+    spec: GameSpec,
     players: int,
     games: int,
     *,
@@ -485,7 +474,6 @@ def ladder_plan(
     every rating match is played again on the same games, for its paired effect on the skill
     measure (its rules: the ladder's, then the variant). Everything is checked before a game
     is played."""
-    spec = get_game(game) if isinstance(game, str) else game
     spec.check_players(players)
     if players < 2:
         raise InputError("a ladder rates players against each other: --players 2 or more")
@@ -508,14 +496,9 @@ def ladder_plan(
             [*(variants or ()), compare_variant], overrides, rules_file, players
         )
     matches = match_plan(rungs, spec.default_policy, games, search_games, players)
-    saved: dict[str, Any] = {}
-
-    def done(job: MatchJob) -> None:
-        saved[job.match.key] = job.state_json()
-        ck.save(matches=saved)
-
+    states = JobStates(CHECKPOINT, lambda job: job.match.key)
     jobs = match_jobs(
-        spec, players, matches, rules, seed, search_games, chunk_size, done, alt_rules
+        spec, players, matches, rules, seed, search_games, chunk_size, states.save, alt_rules
     )
     fingerprint = {
         "command": "ladder",
@@ -527,9 +510,7 @@ def ladder_plan(
         "compare_variant": compare_variant or "",
         "variant_rules_hash": rules_hash(alt_rules.resolved(players)) if alt_rules else "",
     }
-    ck = CheckpointFile(checkpoint, fingerprint, CHECKPOINT)
-    found, restored = ck.restore_each(resume, "matches", jobs, lambda j: j.match.key, "matches")
-    saved.update((k, found[k]) for k in restored)
+    restored = states.open(checkpoint, fingerprint, resume, jobs)
     started = time.perf_counter()
 
     def finish() -> LadderRun:
@@ -555,8 +536,8 @@ def ladder_plan(
     return Plan(jobs, finish)
 
 
-def run_ladder(game: str | Any, players: int, games: int, **kw: Any) -> LadderRun:
+def run_ladder(spec: GameSpec, players: int, games: int, **kw: Any) -> LadderRun:
     """Play the ladder (ladder_plan; kw as it) with the run options of run_jobs (backend,
     scheduler, workers, threads, progress: a line per finished match). Ctrl-C or SIGTERM
     raise KeyboardInterrupt; the finished matches are in the checkpoint."""
-    return play(ladder_plan, game, players, games, **kw)
+    return play(ladder_plan, spec, players, games, **kw)

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from simcore.base.errors import InputError
+from simcore.frame.registry import GameSpec
 from simcore.run.checkpoint import whole
 
 LIMIT_REASONS = ("round-limit", "turn-limit")  # end reasons that are a safety cap, not the rules'
@@ -62,7 +63,7 @@ def _whole_list(v: Any, n: int) -> bool:
     return isinstance(v, list) and len(v) == n and all(whole(x) for x in v)
 
 
-def outcomes_of(spec: Any, frame: Any, players: int) -> Outcomes:
+def outcomes_of(spec: GameSpec, frame: Any, players: int) -> Outcomes:
     """The Outcomes of a DataFrame of result rows."""
     scores = frame[[f"score_{s}" for s in range(players)]].to_numpy()
     keys = np.column_stack([scores, frame["rounds"].to_numpy()])

@@ -27,12 +27,12 @@ from simcore.base.fairness import TOLERANCE, UNFAIR, fair_status
 from simcore.base.inputs import MAX_GAMES, check_games, check_seed
 from simcore.base.results import ReportChoice, ReportLadder, ReportRuns
 from simcore.base.rulesbase import rules_hash
-from simcore.frame.registry import GameSpec, get_game
+from simcore.frame.registry import GameSpec, split_players
 from simcore.run.jobs import Job, Plan, check_backend, run_plans
 from simcore.run.runner import simulation_plan
 from simcore.studies.arms import compare_plan, dice_plan, variant_arm
 from simcore.studies.compensate import run_compensate, seat_fields
-from simcore.studies.ladder import split_players, strong_policy
+from simcore.studies.ladder import strong_policy
 from simcore.studies.robustness import (
     RobustnessRun,
     Skipped,
@@ -277,7 +277,7 @@ def report_sections(results: dict[tuple, Any]) -> dict[str, Any]:
 
 
 def play_report(
-    game: str | Any,
+    spec: GameSpec,
     games: int,
     seed: int,
     policy: str | None,
@@ -305,7 +305,6 @@ def play_report(
     started = time.time()
     games = check_games(games, MIN_GAMES, " for a report")
     seed = check_seed(seed)
-    spec = get_game(game) if isinstance(game, str) else game
     choice = report_choice(spec, players, variants, overrides, rules_file, policy, strong)
     check_backend(backend, scheduler, workers)
     plans, skipped = report_plans(spec, games, seed, choice)

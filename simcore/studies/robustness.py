@@ -35,10 +35,10 @@ from typing import Any
 from simcore.base.errors import InputError, RulesError
 from simcore.base.inputs import MAX_GAMES, check_games, check_seed, check_whole
 from simcore.base.rulesbase import load_rules_file, rules_hash, split_variants
-from simcore.frame.registry import get_game
+from simcore.frame.registry import GameSpec
 from simcore.frame.search import PARAMS as SEARCH_PARAMS
-from simcore.run.checkpoint import CheckpointFile, CheckpointKind
-from simcore.run.chunks import POPULATION
+from simcore.run.checkpoint import CheckpointKind, JobStates
+from simcore.run.chunks import POPULATION, task_game
 from simcore.run.jobs import Job, Plan, run_plans, split_run_options
 from simcore.studies.arms import Arm, ArmRun, ArmsJob, arms_job, play_arms_rows
 from simcore.studies.ladder import (
@@ -102,13 +102,13 @@ class Setting:
         return out
 
 
-def search_budgets(spec: Any) -> tuple[int, int]:
+def search_budgets(spec: GameSpec) -> tuple[int, int]:
     """The two budgets of the search settings: a quarter of the game's default and the default."""
     default = int(spec.search_defaults.get("budget", SEARCH_PARAMS["budget"][0]))
     return max(default // 4, 1), default
 
 
-def lineup_settings(spec: Any, players: int, games: int, variants: tuple[str, ...]) -> list:
+def lineup_settings(spec: GameSpec, players: int, games: int, variants: tuple[str, ...]) -> list:
     """The lineup settings of one player count, on the rulebook's components."""
     out = []
     for name in spec.presets:
@@ -136,7 +136,12 @@ def lineup_settings(spec: Any, players: int, games: int, variants: tuple[str, ..
 
 
 def rung_settings(
-    spec: Any, players: int, games: int, search_games: int, variants: tuple[str, ...], rungs: list
+    spec: GameSpec,
+    players: int,
+    games: int,
+    search_games: int,
+    variants: tuple[str, ...],
+    rungs: list,
 ) -> list:
     """The lineup settings of --ladder: each rung of the ladder (simcore.studies.ladder.
     ladder_rungs) in every seat, on the rulebook's components; a search rung plays
@@ -157,7 +162,7 @@ def rung_settings(
 
 
 def reading_settings(
-    spec: Any, players: int, games: int, variants: tuple[str, ...], readings: list[str]
+    spec: GameSpec, players: int, games: int, variants: tuple[str, ...], readings: list[str]
 ) -> list:
     """The component settings of one player count: the default lineup on each reading."""
     return [
@@ -175,7 +180,7 @@ def reading_settings(
     ]
 
 
-def component_readings(spec: Any, rules_file: str | None) -> dict[str, dict[str, str]]:
+def component_readings(spec: GameSpec, rules_file: str | None) -> dict[str, dict[str, str]]:
     """Every component reading: the game's registered ones (VARIANTS.add_reading), then the
     rules file's [reading.NAME] tables (with their own `replaces` and `source` texts): name ->
     {'replaces', 'source'}. A [variant.NAME] table is a variant, not a reading
@@ -186,7 +191,7 @@ def component_readings(spec: Any, rules_file: str | None) -> dict[str, dict[str,
     }
 
 
-def variant_list(spec: Any, variants: list[str] | None, rules_file: str | None) -> tuple:
+def variant_list(spec: GameSpec, variants: list[str] | None, rules_file: str | None) -> tuple:
     """The variants a report or a robustness run compares: the game's report variants
     (GameSpec.report_variants, 'base' first), then every [variant.NAME] of the rules file,
     then each of `variants` (--variant: a name or a composition such as short+mine), each
@@ -241,7 +246,7 @@ class Skipped:
 
 
 def composing(
-    spec: Any,
+    spec: GameSpec,
     players: int,
     reading: str,
     variants: tuple[str, ...],
@@ -279,10 +284,10 @@ def play_setting_chunk(
     game, players, arm_rules, seats, seed, first, n, rotate, metrics, threads=None
 ):
     """A chunk of a robustness setting: play_arms_chunk's (summaries, moments) and the
-    Outcomes of every arm."""
-    spec = get_game(game)
+    Outcomes of every arm (`game`: the game's name, simcore.run.chunks.task_game)."""
+    spec = task_game(game)
     summaries, moments, frames = play_arms_rows(
-        game, players, arm_rules, seats, seed, first, n, rotate, metrics, threads
+        spec, players, arm_rules, seats, seed, first, n, rotate, metrics, threads
     )
     return summaries, moments, [outcomes_of(spec, f, players) for f in frames]
 
@@ -368,7 +373,7 @@ class RobustnessRun:
     """Everything a robustness run played: per setting (in grid order) its ArmRun and the
     Outcomes of each arm, the component readings, and the run's provenance."""
 
-    spec: Any
+    spec: GameSpec
     player_counts: list[int]
     games: int
     seed: int
@@ -391,7 +396,7 @@ class RobustnessRun:
 
 
 def grid(
-    spec: Any,
+    spec: GameSpec,
     counts: list[int],
     games: int,
     readings: list[str],
@@ -433,7 +438,10 @@ class GridPlan(Plan):
 
 
 def composed_grid(
-    spec: Any, settings: list[Setting], overrides: dict[str, Any] | None, rules_file: str | None
+    spec: GameSpec,
+    settings: list[Setting],
+    overrides: dict[str, Any] | None,
+    rules_file: str | None,
 ) -> tuple[list[Setting], list[Skipped]]:
     """The settings with the variants that cannot compose with each one's reading (or with the
     base rules) left out, and what was left out with the reason; a reading that does not
@@ -449,7 +457,7 @@ def composed_grid(
 
 
 def robustness_plan(
-    game: str | Any,
+    spec: GameSpec,
     player_counts: list[int] | None,
     games: int,
     *,
@@ -479,73 +487,29 @@ def robustness_plan(
     and its variant section rest on the same games). ladder, top_budget, search_rungs,
     search_games: the lineups are the ladder's rungs, rated (LadderOptions). The run options'
     progress writes a line per finished setting on stderr (simcore.run.jobs)."""
-    spec = get_game(game) if isinstance(game, str) else game
     opts = LadderOptions.check(spec, games, ladder, top_budget, search_rungs, search_games)
     games, seed = check_games(games, opts.min_games, " per setting"), check_seed(seed)
-    counts = player_counts or list(
-        range(max(spec.min_players, opts.min_players), spec.max_players + 1)
-    )
-    for p in counts:
-        spec.check_players(p)
-        if p < opts.min_players:
-            raise InputError("--ladder rates players against each other: --players 2 or more")
+    counts = opts.player_counts(spec, player_counts)
     readings = component_readings(spec, rules_file)
     arms = variant_list(spec, variants, rules_file)
-    grid_, skipped = composed_grid(
-        spec,
-        grid(
-            spec,
-            counts,
-            games,
-            list(readings),
-            settings,
-            search,
-            arms,
-            opts.rungs,
-            opts.search_games,
-        ),
-        overrides,
-        rules_file,
+    every = grid(
+        spec, counts, games, list(readings), settings, search, arms, opts.rungs, opts.search_games
     )
+    grid_, skipped = composed_grid(spec, every, overrides, rules_file)
     if reference_games is not None:
         reference_games = check_games(reference_games, 2, " per reference setting")
         grid_ = [dataclasses.replace(s, games=reference_games) if s.reference else s for s in grid_]
-    jobs: list[SettingJob] = []
     started = time.perf_counter()
-    fingerprint: dict[str, Any] = {"command": "robustness", "game": spec.name, "seed": seed}
-
-    def done(job: SettingJob | MatchJob) -> None:
-        saved[_job_key(job)] = job.state_json()
-        ck.save(settings=saved)
-
-    for s in grid_:
-        inner = arms_job(
-            spec,
-            s.players,
-            s.arms(),
-            s.games,
-            seed=seed,
-            policies=spec.parse_policies(s.policies, _entries(s)),
-            rotate_seats=s.seating,
-            rules_file=rules_file,
-            overrides=overrides,
-            chunk_size=chunk_size,
-        )
-        jobs.append(SettingJob(s, inner, done))
-    fingerprint["settings"] = [
-        [
-            j.setting.key,
-            a.games,
-            [p.label for p in a.seats],
-            [rules_hash(r.resolved(a.players)) for r in a.arm_rules],
-        ]
-        for j, a in ((j, j.arms_job) for j in jobs)
-    ]
-    rating = opts.rating_jobs(spec, grid_, games, seed, overrides, rules_file, chunk_size, done)
-    if opts.rungs is not None:  # the rating matches too (a run without --ladder: unchanged)
-        fingerprint["settings"] += [[_job_key(j), j.match.games, j.plan.chunk] for j in rating]
-    ck = CheckpointFile(checkpoint, fingerprint, CHECKPOINT)
-    saved, restored = ck.restore_each(resume, "settings", [*jobs, *rating], _job_key, "settings")
+    states = JobStates(CHECKPOINT, _job_key)
+    common = dict(seed=seed, rules_file=rules_file, overrides=overrides, chunk_size=chunk_size)
+    jobs = [SettingJob(s, setting_arms(spec, s, **common), states.save) for s in grid_]
+    rating = opts.rating_jobs(
+        spec, grid_, games, seed, overrides, rules_file, chunk_size, states.save
+    )
+    every_job = [*jobs, *rating]
+    fingerprint = {"command": "robustness", "game": spec.name, "seed": seed}
+    fingerprint["settings"] = [_fingerprint(j) for j in every_job]
+    restored = states.open(checkpoint, fingerprint, resume, every_job)
 
     def finish() -> RobustnessRun:
         return RobustnessRun(
@@ -566,7 +530,26 @@ def robustness_plan(
             ladders=opts.ladders(spec, grid_, rating),
         )
 
-    return GridPlan([*jobs, *rating], finish, skipped)
+    return GridPlan(every_job, finish, skipped)
+
+
+def setting_arms(spec: GameSpec, s: Setting, **kw: Any) -> ArmsJob:
+    """The arms of a setting as a job (arms_job: validated and resolved); kw: seed,
+    rules_file, overrides, chunk_size."""
+    seats = spec.parse_policies(s.policies, _entries(s))
+    return arms_job(
+        spec, s.players, s.arms(), s.games, policies=seats, rotate_seats=s.seating, **kw
+    )
+
+
+def _fingerprint(job: SettingJob | MatchJob) -> list:
+    """A job in the checkpoint's fingerprint: a setting's key, games, lineup and the rules
+    hash of each arm; a rating match's key, games and chunk."""
+    if isinstance(job, MatchJob):
+        return [_job_key(job), job.match.games, job.plan.chunk]
+    a = job.arms_job
+    hashes = [rules_hash(r.resolved(a.players)) for r in a.arm_rules]
+    return [job.setting.key, a.games, [p.label for p in a.seats], hashes]
 
 
 def _job_key(job: SettingJob | MatchJob) -> str:
@@ -615,6 +598,18 @@ class LadderOptions:
         )
         return cls(rungs, search_games, MIN_RATING_GAMES, 2)
 
+    def player_counts(self, spec: GameSpec, counts: list[int] | None) -> list[int]:
+        """The player counts of the grid, checked (None: every count the game allows, from 2
+        with --ladder)."""
+        counts = counts or list(
+            range(max(spec.min_players, self.min_players), spec.max_players + 1)
+        )
+        for p in counts:
+            spec.check_players(p)
+            if p < self.min_players:
+                raise InputError("--ladder rates players against each other: --players 2 or more")
+        return counts
+
     def played(self, grid_: list[Setting], players: int) -> list[Rung]:
         """The rungs played as settings of a player count (all of them, or those of --setting)."""
         names = {s.name for s in grid_ if s.players == players and s.kind == "lineup"}
@@ -652,11 +647,11 @@ def _entries(s: Setting) -> int:
     return len(s.policies.split(",")) if s.seating == POPULATION else s.players
 
 
-def run_robustness(game: str | Any, player_counts: list[int] | None, games: int, **kw: Any):
+def run_robustness(spec: GameSpec, player_counts: list[int] | None, games: int, **kw: Any):
     """Play the robustness grid (robustness_plan) and return the RobustnessRun; kw: as
     robustness_plan and the run options of simcore.run.jobs.run_jobs (backend, scheduler, workers,
     threads, progress). Ctrl-C or SIGTERM raise KeyboardInterrupt; the settings finished
     before are in the checkpoint, and --resume plays only the others."""
     run_options, kw = split_run_options(kw)
-    (result,) = run_plans([robustness_plan(game, player_counts, games, **kw)], **run_options)
+    (result,) = run_plans([robustness_plan(spec, player_counts, games, **kw)], **run_options)
     return result

@@ -31,7 +31,7 @@ import numpy as np
 from simcore.base.errors import InputError
 from simcore.base.inputs import check_out_path
 from simcore.base.presetfile import NAME_RE, PresetFile, write_preset_file
-from simcore.frame.registry import GameSpec, PolicySpec, SeatPolicy, get_game
+from simcore.frame.registry import GameSpec, PolicySpec, SeatPolicy
 from simcore.run.jobs import run_plans
 from simcore.run.runner import simulation_plan
 from simcore.studies import tuning
@@ -304,7 +304,7 @@ def _check_out(out: str) -> Path:
 
 
 def tune_players(
-    game: str,
+    spec: GameSpec,
     players: int,
     out: str,
     *,
@@ -324,7 +324,6 @@ def tune_players(
     backend, scheduler, workers, progress). stop_after: stop the search after this many
     trials of this run, without confirming (the tests' stand-in for a killed run)."""
     sz = tuning.check_sizes(kw, **DEFAULTS)
-    spec = get_game(game)
     spec.check_players(players)
     if players < 2:
         raise InputError("tune-players needs at least 2 players (a win rate against others)")

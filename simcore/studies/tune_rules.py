@@ -33,7 +33,7 @@ from simcore.base.errors import InputError
 from simcore.base.metrics import first_player_advantage, game_metrics, metric_list
 from simcore.base.pareto import pareto_front
 from simcore.base.rulesbase import RulesError
-from simcore.frame.registry import get_game
+from simcore.frame.registry import GameSpec
 from simcore.run.jobs import run_jobs, run_plans
 from simcore.run.runner import simulation_plan
 from simcore.studies import tuning
@@ -87,7 +87,7 @@ class Param:
 RANGE_RE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$")
 
 
-def parse_tune_param(spec: Any, text: str, players: int, start_rules: Any) -> Param:
+def parse_tune_param(spec: GameSpec, text: str, players: int, start_rules: Any) -> Param:
     """'NAME=LOW..HIGH' or 'NAME=V1,V2,...' (module docstring) -> a Param (not yet checked
     against the rules: check_params does that)."""
     if "=" not in text:
@@ -165,13 +165,13 @@ def check_params(spec, params: list[Param], resolve) -> tuple[list[Param], list[
 
 
 # --------------------------------------------------------------------------------- quantities
-def quantities(spec: Any, players: int) -> list[str]:
+def quantities(spec: GameSpec, players: int) -> list[str]:
     """The names objectives and constraints may use."""
     names = [m.name for m in metric_list(spec, players)]
     return (["seat_gap", "first_player"] if players > 1 else []) + names
 
 
-def _quantity(spec: Any, players: int, text: str, what: str) -> str:
+def _quantity(spec: GameSpec, players: int, text: str, what: str) -> str:
     q = text.strip().replace("-", "_")
     known = quantities(spec, players)
     if q not in known and q.startswith("mean_") and q[5:] in known:
@@ -209,7 +209,7 @@ class Objective:
         return "maximize" if self.direction == "max" else "minimize"
 
 
-def parse_objective(spec: Any, players: int, text: str) -> Objective:
+def parse_objective(spec: GameSpec, players: int, text: str) -> Objective:
     """'seat-gap' (the smallest largest seat gap), 'first-player' (the first-player advantage
     nearest 0), 'length=T' (mean rounds nearest T), 'Q' (the smallest mean of quantity Q),
     'max:Q' / 'min:Q', 'Q=T' (nearest T)."""
@@ -253,7 +253,7 @@ class Constraint:
         )
 
 
-def parse_constraint(spec: Any, players: int, text: str) -> Constraint:
+def parse_constraint(spec: GameSpec, players: int, text: str) -> Constraint:
     """'mean_rounds<=9', 'seat_gap < 0.05', 'shared>=0.02': QUANTITY OP NUMBER."""
     m = CONSTRAINT_RE.match(text)
     if not m:
@@ -266,7 +266,7 @@ def parse_constraint(spec: Any, players: int, text: str) -> Constraint:
     return Constraint(text.strip(), q, m.group(2), _number(m.group(3), what))
 
 
-def measure(spec: Any, players: int, rows) -> dict[str, float]:
+def measure(spec: GameSpec, players: int, rows) -> dict[str, float]:
     """Every quantity of the games in `rows` (the result rows of one setting, a frame)."""
     metrics = metric_list(spec, players)
     mat = game_metrics(rows, metrics, players)
@@ -367,7 +367,7 @@ def pick_candidates(trials, objectives, top: int) -> list[dict[str, Any]]:
 
 
 def tune_rules(
-    game: str,
+    spec: GameSpec,
     players: int,
     params: list[str],
     objectives: list[str],
@@ -384,7 +384,6 @@ def tune_rules(
     (budget, games_per_trial, confirm_games: DEFAULT_* when not given; top, seed, storage,
     study, join: simcore.studies.tuning.check_sizes) and the run options."""
     sz = tuning.check_sizes(kw, **DEFAULTS)
-    spec = get_game(game)
     spec.check_players(players)
     variants, overrides = list(variants or ()), dict(overrides or {})
     start_rules = spec.resolve_rules(variants, overrides, rules_file, players)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from simcore import simulate
+from simcore import get_game, simulate
 from simcore.games.chutes_and_ladders import markov
 from simcore.games.chutes_and_ladders.board import LADDERS
 from simcore.games.chutes_and_ladders.rules import ChutesAndLaddersRules
@@ -47,7 +47,13 @@ def test_an_unreachable_finish_is_refused_by_the_chain():
 
 def rows(players: int, games: int = GAMES, seed: int = 34, **kw):
     return simulate(
-        "chutes-and-ladders", players, games, seed=seed, keep_rows=True, checked=False, **kw
+        get_game("chutes-and-ladders"),
+        players,
+        games,
+        seed=seed,
+        keep_rows=True,
+        checked=False,
+        **kw,
     ).rows
 
 

@@ -74,7 +74,12 @@ def test_the_spinner_shows_each_face_equally_often():
     from scipy import stats
 
     rows = simulate(
-        GAME, 1, 60_000, seed=9, overrides={"links": "none", "max_rounds": 1}, keep_rows=True
+        get_game(GAME),
+        1,
+        60_000,
+        seed=9,
+        overrides={"links": "none", "max_rounds": 1},
+        keep_rows=True,
     ).rows
     counts = rows["score_0"].value_counts().sort_index()
     assert list(counts.index) == [1, 2, 3, 4, 5, 6]
@@ -148,7 +153,7 @@ def test_the_seats_take_turns_in_order():
 def test_the_round_limit_ends_the_game_without_a_winner():
     """A spinner of 99 without links: 0 -> 99, then every spin would pass 100."""
     rows = simulate(
-        GAME,
+        get_game(GAME),
         2,
         5,
         seed=1,

@@ -58,7 +58,7 @@ def search_rows(game: str, players: int, policies: str, games: int, **kw) -> pd.
 
     kw = {"seed": 5, "threads": 1, "checked": False} | kw
     return simulate(
-        game, players, games, policies=policies, rotate_seats=True, keep_rows=True, **kw
+        get_game(game), players, games, policies=policies, rotate_seats=True, keep_rows=True, **kw
     ).rows
 
 

@@ -56,8 +56,8 @@ def test_search_plays_legal_games_in_checked_mode(game):
 def test_search_games_do_not_depend_on_threads_or_chunks(game):
     players = get_game(game).max_players
     kw = dict(seed=13, keep_rows=True, policies=search_lineup(game, players), rotate_seats=True)
-    base = simulate(game, players, 16, threads=1, **kw)
-    other = simulate(game, players, 16, threads=TWO_THREADS, chunk_size=5, **kw)
+    base = simulate(get_game(game), players, 16, threads=1, **kw)
+    other = simulate(get_game(game), players, 16, threads=TWO_THREADS, chunk_size=5, **kw)
     assert base.rows.equals(other.rows)
 
 
@@ -112,8 +112,8 @@ def test_start_plays_the_base_player_before_its_round(game):
         game, players, play_rows(game, players, rules, seats, 3, 0, 6, True, True), 0, players
     )
     kw = dict(seed=19, keep_rows=True, policies=policy, rotate_seats=True)
-    one = simulate(game, players, 8, threads=1, **kw)
-    two = simulate(game, players, 8, threads=TWO_THREADS, chunk_size=3, **kw)
+    one = simulate(get_game(game), players, 8, threads=1, **kw)
+    two = simulate(get_game(game), players, 8, threads=TWO_THREADS, chunk_size=3, **kw)
     assert one.rows.equals(two.rows)
 
 
@@ -129,8 +129,8 @@ def test_cut_simulations_are_legal_and_deterministic(game):
     rows = play_rows(game, players, rules, seats, 3, 0, 6, True, True)
     check_rows(game, players, rows, 0, players)
     kw = dict(seed=17, keep_rows=True, policies=policy, rotate_seats=True)
-    base = simulate(game, players, 8, threads=1, **kw)
-    other = simulate(game, players, 8, threads=TWO_THREADS, chunk_size=3, **kw)
+    base = simulate(get_game(game), players, 8, threads=1, **kw)
+    other = simulate(get_game(game), players, 8, threads=TWO_THREADS, chunk_size=3, **kw)
     assert base.rows.equals(other.rows)
 
 
@@ -149,8 +149,8 @@ def test_stop_plays_legal_games_the_same_for_any_threads(game, setting):
         game, players, play_rows(game, players, rules, seats, 4, 0, 6, True, True), 0, players
     )
     kw = dict(seed=23, keep_rows=True, policies=policy, rotate_seats=True)
-    one = simulate(game, players, 8, threads=1, **kw)
-    two = simulate(game, players, 8, threads=TWO_THREADS, chunk_size=3, **kw)
+    one = simulate(get_game(game), players, 8, threads=1, **kw)
+    two = simulate(get_game(game), players, 8, threads=TWO_THREADS, chunk_size=3, **kw)
     assert one.rows.equals(two.rows)
 
 

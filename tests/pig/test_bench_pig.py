@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+from simcore import get_game
 from simcore.studies import bench
 from simcore.studies.bench_pig import hand_pig
 
@@ -26,5 +27,5 @@ def test_pig_overhead_prints_both_rates_and_the_ratio():
 
 def test_balance_bench_of_pig_has_the_figure():
     lines = []
-    res = bench.bench("pig", 1000, 1, echo=lines.append)
+    res = bench.bench(get_game("pig"), 1000, 1, echo=lines.append)
     assert "pig_overhead" in res and lines[-1].startswith("pig, hold-at-20")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore import simulate
+from simcore import get_game, simulate
 from simcore.frame.rng import new_stream
 from simcore.games.secrets_of_the_sea import board as B
 from simcore.games.secrets_of_the_sea import state as S
@@ -31,7 +31,7 @@ def test_checked_mode_finds_nothing_and_the_replay_agrees():
     df = rows(4, 6, checked=True, others="balanced,random")
     assert (df.error == 0).all()
     game = replay_game(
-        GAME, 3, 5, 2, policies=SEARCH.format(4) + ",balanced,random", rotate_seats=True
+        get_game(GAME), 3, 5, 2, policies=SEARCH.format(4) + ",balanced,random", rotate_seats=True
     )
     assert game.end["winner"] == df.winner.iloc[2]
 
@@ -40,7 +40,7 @@ def test_search_hide_keeps_what_a_seat_sees():
     """On positions of a real game: the re-dealt board passes the invariants, every space
     keeps what all players know of it (empty, lit with its kind, a front seen), the hidden
     tiles stay in their region, and the unseen tiles do move."""
-    game = replay_game(GAME, 3, 3, 0, policies="ev,ev,ev")
+    game = replay_game(get_game(GAME), 3, 3, 0, policies="ev,ev,ev")
     r = game.r
     moved = 0
     rng = new_stream(11, 0)
@@ -73,7 +73,7 @@ def test_search_hide_keeps_what_a_seat_sees():
 def test_search_hide_is_uniform_over_a_lit_kind():
     """A lit space draws each hidden tile of its kind equally often (here: the exchange tiles
     and seagrass of the light region at the start, one space lit)."""
-    game = replay_game(GAME, 3, 3, 0, policies="ev,ev,ev")
+    game = replay_game(get_game(GAME), 3, 3, 0, policies="ev,ev,ev")
     r = game.r
     s0 = game.snaps[0].astype(np.int64).copy()
     q = B.REGION_SPACES[0, 7]
@@ -102,7 +102,7 @@ def test_search_beats_its_base_player():
 
     def wins(budget):
         res = simulate(
-            GAME,
+            get_game(GAME),
             3,
             300,
             policies=f"search:budget={budget},start=0,base=stop-at-value,target=0,{weak},{weak}",

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from simcore import simulate
+from simcore import get_game, simulate
 
 GAME = "secrets-of-the-sea"
 
 
 def _rates(policy: str, games: int = 3000) -> dict[str, tuple[float, float]]:
-    res = simulate(GAME, 3, games, policies=policy, rotate_seats=True, seed=5)
+    res = simulate(get_game(GAME), 3, games, policies=policy, rotate_seats=True, seed=5)
     s = res.summary
     return {
         p: (s.policy_wins[k] / s.policy_games[k], s.policy_score[k] / s.policy_games[k])

@@ -46,8 +46,8 @@ def test_search_seats_play_legal_games_in_checked_mode(players, variants, overri
 
 def test_deterministic_across_threads_and_chunks():
     kw = dict(policies=SEARCHERS, seed=4, rotate_seats=True, keep_rows=True)
-    a = simulate("sumeria", 4, 8, threads=1, **kw)
-    b = simulate("sumeria", 4, 8, threads=2, chunk_size=3, **kw)
+    a = simulate(get_game("sumeria"), 4, 8, threads=1, **kw)
+    b = simulate(get_game("sumeria"), 4, 8, threads=2, chunk_size=3, **kw)
     assert np.array_equal(a.rows.to_numpy(), b.rows.to_numpy())
 
 
@@ -115,7 +115,13 @@ def test_search_beats_its_base_player():
 
     def wins(policies: str) -> int:
         res = simulate(
-            "sumeria", 4, 80, policies=policies, seed=12, rotate_seats=True, keep_rows=True
+            get_game("sumeria"),
+            4,
+            80,
+            policies=policies,
+            seed=12,
+            rotate_seats=True,
+            keep_rows=True,
         )
         df = res.rows
         return sum(int(((df.winner == s) & (df[f"policy_{s}"] == 0)).sum()) for s in range(4))

@@ -5,13 +5,19 @@ from __future__ import annotations
 
 import pytest
 
-from simcore import simulate
+from simcore import get_game, simulate
 
 
 def _rate(policies: str, games: int = 600, players: int = 3) -> float:
     """Win share (shared wins split) of the first policy of the list, seats rotated."""
     res = simulate(
-        "sumeria", players, games, policies=policies, seed=5, rotate_seats=True, keep_rows=True
+        get_game("sumeria"),
+        players,
+        games,
+        policies=policies,
+        seed=5,
+        rotate_seats=True,
+        keep_rows=True,
     )
     df = res.rows
     mask = df.win_mask.to_numpy()

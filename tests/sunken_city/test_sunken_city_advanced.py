@@ -12,6 +12,7 @@ import dataclasses
 import numpy as np
 import pytest
 
+from simcore import get_game
 from simcore.base.rulesbase import RulesError
 from simcore.games.sunken_city import engine as E
 from simcore.games.sunken_city import engine_invariants as EI
@@ -375,7 +376,7 @@ def test_checked_fuzz_advanced(players, policy):
 
     games = 300 if policy == "random" else 60
     res = simulate(
-        "sunken-city",
+        get_game("sunken-city"),
         players,
         games,
         variants=["advanced"],
@@ -397,7 +398,7 @@ def test_advanced_variants_compose_in_checked_play():
 
     for var in (["advanced+short"], ["advanced+chips"], ["advanced+value-scoring"]):
         res = simulate(
-            "sunken-city",
+            get_game("sunken-city"),
             3,
             80,
             variants=var,
@@ -413,8 +414,8 @@ def test_advanced_determinism_across_threads_and_chunks():
     from simcore.run.runner import simulate
 
     kw = dict(variants=["advanced"], policies="balanced,random,aggressive", seed=9, keep_rows=True)
-    a = simulate("sunken-city", 3, 200, threads=1, **kw)
-    b = simulate("sunken-city", 3, 200, threads=2, chunk_size=37, **kw)
+    a = simulate(get_game("sunken-city"), 3, 200, threads=1, **kw)
+    b = simulate(get_game("sunken-city"), 3, 200, threads=2, chunk_size=37, **kw)
     assert np.array_equal(a.rows.to_numpy(), b.rows.to_numpy())
 
 
@@ -466,7 +467,7 @@ def _win_rate(lineup: str, games: int, seed: int) -> float:
     from simcore.run.runner import simulate
 
     res = simulate(
-        "sunken-city",
+        get_game("sunken-city"),
         3,
         games,
         variants=["advanced"],
@@ -496,7 +497,7 @@ def test_advanced_games_differ_with_the_default_players():
     """No die in the advanced game: the presets' noise must make the games differ."""
     from simcore.run.runner import simulate
 
-    res = simulate("sunken-city", 3, 200, variants=["advanced"], seed=4, keep_rows=True)
+    res = simulate(get_game("sunken-city"), 3, 200, variants=["advanced"], seed=4, keep_rows=True)
     rows = res.rows
     assert len(rows[["score_0", "score_1", "score_2", "rounds"]].drop_duplicates()) > 100
     wins = rows["winner"].value_counts()

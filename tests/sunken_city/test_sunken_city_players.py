@@ -14,7 +14,9 @@ PRESETS = ["balanced", "greedy", "cautious", "aggressive"]
 
 def win_rate(lineup: str, games: int, players: int = 3) -> float:
     """Win rate of the first entry of the lineup, seats rotated."""
-    res = simulate("sunken-city", players, games, seed=2026, policies=lineup, rotate_seats=True)
+    res = simulate(
+        get_game("sunken-city"), players, games, seed=2026, policies=lineup, rotate_seats=True
+    )
     return res.summary.policy_wins[0] / res.games
 
 
@@ -58,7 +60,7 @@ def _per_policy(df, names, column, per="games"):
 @pytest.fixture(scope="module")
 def four_presets():
     res = simulate(
-        "sunken-city",
+        get_game("sunken-city"),
         4,
         3000,
         seed=3,
@@ -91,8 +93,10 @@ def test_weights_from_the_command_line_change_the_player():
     assert seats[1].spec.name == "greedy"
     with pytest.raises(RulesError, match="no weight 'speed'"):
         spec.parse_policies("balanced:speed=3", 3)
-    a = simulate("sunken-city", 3, 300, seed=1, policies="balanced", keep_rows=True)
-    b = simulate("sunken-city", 3, 300, seed=1, policies="balanced:aggression=0", keep_rows=True)
+    a = simulate(get_game("sunken-city"), 3, 300, seed=1, policies="balanced", keep_rows=True)
+    b = simulate(
+        get_game("sunken-city"), 3, 300, seed=1, policies="balanced:aggression=0", keep_rows=True
+    )
     assert not np.array_equal(a.rows.to_numpy(), b.rows.to_numpy())
     assert (
         b.rows[[f"sent_others_home_{s}" for s in range(3)]].to_numpy().sum()
@@ -111,14 +115,22 @@ def test_search_weight_is_the_route_search_effort():
 
     def rows(policy, checked=False):
         res = simulate(
-            "sunken-city", 3, 200, seed=5, policies=policy, keep_rows=True, checked=checked
+            get_game("sunken-city"),
+            3,
+            200,
+            seed=5,
+            policies=policy,
+            keep_rows=True,
+            checked=checked,
         )
         return res.rows.to_numpy()
 
     assert np.array_equal(rows("balanced:search=1956"), rows("balanced:search=100000"))
     base = rows("balanced")
     assert not np.array_equal(rows("balanced:search=20"), base)
-    none = simulate("sunken-city", 3, 100, seed=5, policies="balanced:search=0", checked=True)
+    none = simulate(
+        get_game("sunken-city"), 3, 100, seed=5, policies="balanced:search=0", checked=True
+    )
     assert none.summary.errors == 0
 
 
@@ -132,17 +144,19 @@ def test_keys_weight_is_the_route_search_breadth():
     assert len(weights) == 11 and weights[10] == 6.0
 
     def rows(policy, games=200):
-        res = simulate("sunken-city", 3, games, seed=5, policies=policy, keep_rows=True)
+        res = simulate(get_game("sunken-city"), 3, games, seed=5, policies=policy, keep_rows=True)
         return res.rows.to_numpy()
 
     base = rows("balanced")
     assert np.array_equal(rows("balanced:keys=6"), base)
     assert not np.array_equal(rows("balanced:keys=5"), base)
-    none = simulate("sunken-city", 3, 100, seed=5, policies="balanced:keys=0", checked=True)
+    none = simulate(
+        get_game("sunken-city"), 3, 100, seed=5, policies="balanced:keys=0", checked=True
+    )
     assert none.summary.errors == 0
     assert none.summary.score_sum.sum() == 0  # nobody ever enters a house
     weak = simulate(
-        "sunken-city",
+        get_game("sunken-city"),
         3,
         1200,
         seed=7,

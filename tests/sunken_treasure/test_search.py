@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore import simulate
+from simcore import get_game, simulate
 from simcore.frame.rng import new_stream
 from simcore.games.sunken_treasure import state as S
 from simcore.games.sunken_treasure.engine_invariants import check_invariants
@@ -29,7 +29,9 @@ def test_checked_mode_finds_nothing_and_the_replay_agrees():
     others = "random,thief,banker"
     df = rows(8, 12, players=4, checked=True, others=others)
     assert (df.error == 0).all()
-    game = replay_game(GAME, 4, 5, 3, policies=f"search:budget=8,{others}", rotate_seats=True)
+    game = replay_game(
+        get_game(GAME), 4, 5, 3, policies=f"search:budget=8,{others}", rotate_seats=True
+    )
     assert game.end["winner"] == df.winner.iloc[3]
 
 
@@ -37,7 +39,7 @@ def test_search_on_a_random_base_is_legal():
     df = rows(8, 12, checked=True, others="balanced")
     assert (df.error == 0).all()
     res = simulate(
-        GAME,
+        get_game(GAME),
         2,
         12,
         policies="search:budget=8,base=random,random",
@@ -51,7 +53,7 @@ def test_search_on_a_random_base_is_legal():
 def test_search_hide_shuffles_the_decks_only():
     """On positions of a real game: only the order of each deck changes (the same cards in
     it), the invariants hold, and the orders do change."""
-    game = replay_game(GAME, 2, 3, 0, policies="balanced,balanced")
+    game = replay_game(get_game(GAME), 2, 3, 0, policies="balanced,balanced")
     r = game.r
     rng = new_stream(11, 0)
     moved = 0
@@ -76,7 +78,12 @@ def test_search_beats_its_base_player():
 
     def wins(budget):
         res = simulate(
-            GAME, 2, 300, policies=f"search:budget={budget},balanced", seed=1, rotate_seats=True
+            get_game(GAME),
+            2,
+            300,
+            policies=f"search:budget={budget},balanced",
+            seed=1,
+            rotate_seats=True,
         )
         return res.summary.policy_wins[0]
 

@@ -6,20 +6,20 @@ from __future__ import annotations
 
 import pytest
 
-from simcore import simulate
+from simcore import get_game, simulate
 
 GAME = "sunken-treasure"
 
 
 def test_rows_make_sense():
-    res = simulate(GAME, 4, 1000, seed=3, keep_rows=True)
+    res = simulate(get_game(GAME), 4, 1000, seed=3, keep_rows=True)
     df = res.rows
     won = df[df.end_reason == 0]
     assert len(won) > 990
     for s in range(4):
         mine = won[won.winner == s]
         assert (mine[f"score_{s}"] >= 20000).all()
-    solo = simulate(GAME, 1, 500, seed=3, keep_rows=True).rows
+    solo = simulate(get_game(GAME), 1, 500, seed=3, keep_rows=True).rows
     assert set(solo.winner) <= {-1, 0}
     assert ((solo.winner == 0) == (solo.end_reason == 0)).all()
     assert (solo.turns <= 40).all()
@@ -32,20 +32,22 @@ def test_heuristic_beats_random(policy):
     wins clearly more than its fair third (lower 95% bound above 0.5; measured ~0.9)."""
     from analysis.stats import wilson
 
-    res = simulate(GAME, 3, 600, policies=f"{policy},random,random", rotate_seats=True, seed=1)
+    res = simulate(
+        get_game(GAME), 3, 600, policies=f"{policy},random,random", rotate_seats=True, seed=1
+    )
     wins, games = res.summary.policy_wins[0], res.summary.policy_games[0]
     lo, _ = wilson(wins, games)
     assert lo > 0.5, (wins, games)
 
 
 def test_balanced_beats_random_head_to_head():
-    res = simulate(GAME, 2, 600, policies="balanced,random", rotate_seats=True, seed=2)
+    res = simulate(get_game(GAME), 2, 600, policies="balanced,random", rotate_seats=True, seed=2)
     assert res.summary.policy_wins[0] > 0.8 * 600
 
 
 def test_solo_balanced_beats_random():
-    b = simulate(GAME, 1, 600, policies="balanced", seed=4).summary.seat_wins[0]
-    r = simulate(GAME, 1, 600, policies="random", seed=4).summary.seat_wins[0]
+    b = simulate(get_game(GAME), 1, 600, policies="balanced", seed=4).summary.seat_wins[0]
+    r = simulate(get_game(GAME), 1, 600, policies="random", seed=4).summary.seat_wins[0]
     assert b > r + 200
 
 
@@ -152,7 +154,12 @@ def test_round_cap_as_documented(players, policy):
     of 1500 games at another seed lies within 4 standard errors of the documented one."""
     documented = _documented_round_cap()[(players, policy)]
     res = simulate(
-        GAME, players, 1500, policies=",".join([policy] * players), seed=11, keep_rows=True
+        get_game(GAME),
+        players,
+        1500,
+        policies=",".join([policy] * players),
+        seed=11,
+        keep_rows=True,
     )
     df = res.rows
     capped = df[df.end_reason == 2]
