@@ -420,12 +420,16 @@ def test_cli_sigint_during_a_report_leaves_no_report(tmp_path):
     """Ctrl-C while the report's games are played: one error line, status 130, no folder."""
     out = tmp_path / "rep"
     proc = _cli_started("report", SC, "--out", str(out), "--policy", "random", "--games", "3e5")
-    assert "playing" in proc.stdout.readline()  # the games have started
+    while "playing" not in (line := proc.stderr.readline()):  # progress is on stderr
+        assert line, "the report ended before its games started"
     time.sleep(2.0)
     proc.send_signal(signal.SIGINT)
-    _, stderr = proc.communicate(timeout=120)
+    stdout, stderr = proc.communicate(timeout=120)
     assert proc.returncode == 130
-    assert stderr.strip() == "error: interrupted; no output file was written"
+    assert stdout == ""
+    lines = stderr.strip().splitlines()
+    assert lines[-1] == "error: interrupted; no output file was written"
+    assert sum("error" in line for line in lines) == 1
     assert not out.exists() and list(tmp_path.iterdir()) == []
 
 
