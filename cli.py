@@ -466,7 +466,7 @@ def compare(
 ) -> None:
     """Compare arms (variants, --set-arm settings) on the same games: paired differences."""
     from analysis import render
-    from simcore.studies.arms import command_arms, run_compare
+    from simcore.studies.compare import command_arms, run_compare
 
     arms = command_arms(variant, set_arm)
     rules = Rules(set_=set_, rules_file=rules_file).api()
@@ -494,7 +494,7 @@ def dice(
     """Every die of the box (and any given) for every player count: seat fairness, length."""
     from analysis import render
     from simcore.base.inputs import parse_player_counts
-    from simcore.studies.arms import run_dice
+    from simcore.studies.compare import run_dice
 
     counts = parse_player_counts(players)
     options = {**Rules(set_=set_).api(), **lineup.api(game), **run.api(quiet=json_out)}
@@ -524,7 +524,7 @@ def sweep(
 ) -> None:
     """Metrics per parameter value on the same games; a line plot or a heatmap with --out."""
     from analysis import render
-    from simcore.studies.arms import run_sweep
+    from simcore.studies.compare import run_sweep
 
     out_path = _out(out, "plot")
     options = {**rules.api(), **lineup.api(game), **run.api(quiet=json_out)}
@@ -554,7 +554,7 @@ def report(
     Progress on stderr; the files written on stdout."""
     from analysis.report import write_report
     from simcore.base.inputs import check_out_folder, parse_player_counts
-    from simcore.studies.report_plan import play_report
+    from simcore.studies.report import play_report
 
     folder = check_out_folder(out or f"reports/{game}")
     counts = parse_player_counts(players)
@@ -775,7 +775,7 @@ def compensate(
     """The smallest seat compensation that evens the seats: screened on common random numbers,
     confirmed on fresh games, checked at every level, searched again at a level where it is
     not fair (docs/compensation.md). --checkpoint/--resume keep the finished plays."""
-    from analysis.compensation import render
+    from analysis.compensate import render
     from simcore.studies.compensate import run_compensate
 
     _load_presets(game, policy_file)

@@ -339,10 +339,10 @@ FIX_STATUS = {FAIR: "fair", UNFAIR: "not fair", "undecided": "undecided"}
 
 
 def fix_words(run: CompensationResult) -> tuple[str, dict[str, Any]]:
-    """How to fix a player count's seats, from its compensation study (analysis.compensation
+    """How to fix a player count's seats, from its compensation study (analysis.compensate
     .analyse): the compensation a rulebook prints, its status on the fresh games with the
     reference preset and on the strong players' games, with the seat win rates."""
-    from analysis.compensation import analyse
+    from analysis.compensate import analyse
 
     a = analyse(run, run.seat_words)
     rec = a["recommendation"]

@@ -1,5 +1,5 @@
-"""Comparisons on common random numbers, from what simcore.studies.arms played: the tidy comparison
-table, its verdicts and headlines, the dice table and the sweep table.
+"""Comparisons on common random numbers, from what simcore.studies.compare played: the tidy
+comparison table, its verdicts and headlines, the dice table and the sweep table.
 
 Every arm of a comparison was played on the same games (game i of seed S draws its randomness
 only from (S, i)), so the differences between arms are analysed per game (paired), which
@@ -383,17 +383,17 @@ class Comparison:
 
 
 def comparison(run: ArmsResult, alpha: float = ALPHA, with_headlines: bool = True) -> Comparison:
-    """The comparison of an ArmRun (simcore.studies.arms.run_compare): every arm against the
+    """The comparison of an ArmRun (simcore.studies.compare.run_compare): every arm against the
     first."""
     table = comparison_table(run, alpha)
     return Comparison(run, table, headlines(table, alpha) if with_headlines else [], alpha)
 
 
 def sweep_table(sweep: SweepResult, alpha: float = ALPHA) -> dict[str, Any]:
-    """A played sweep (simcore.studies.arms.SweepRun) -> {'params': [keys], 'table': tidy frame (one
-    row per setting and metric: the param values, metric, value, ci_low, ci_high, diff to the
-    first setting with its paired interval and the adjusted call), 'comparison': the
-    Comparison}."""
+    """A played sweep (simcore.studies.compare.SweepRun) -> {'params': [keys], 'table': tidy
+    frame (one row per setting and metric: the param values, metric, value, ci_low, ci_high,
+    diff to the first setting with its paired interval and the adjusted call), 'comparison':
+    the Comparison}."""
     run = sweep.run
     comp = comparison(run, alpha, with_headlines=len(run.arms) > 1)
     t = comp.table.copy()
@@ -514,7 +514,7 @@ class DiceTables(TypedDict):
 
 
 def dice_tables(runs: dict[int, ArmsResult], alpha: float = ALPHA) -> DiceTables:
-    """The dice analysis of played dice (simcore.studies.arms.run_dice: {players: ArmRun}, the
+    """The dice analysis of played dice (simcore.studies.compare.run_dice: {players: ArmRun}, the
     rulebook's die first).
 
     Returns {'table': one row per (players, die): seat fairness chi-square p, largest gap and

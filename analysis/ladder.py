@@ -550,7 +550,7 @@ def split_by_skill(flags: list[bool]) -> tuple[str, int] | None:
     the rungs i and above have it (i > 0), ('up to', i) when exactly the rungs i and below have
     it (i below the last); None when none or all have it, or not as one block at either end.
     The skill classes here and the skill wording of `balance robustness --ladder`
-    (analysis.verdicts) both read the rungs with it."""
+    (analysis.robustness) both read the rungs with it."""
     flags = [bool(f) for f in flags]
     if not any(flags) or all(flags):
         return None

@@ -323,9 +323,9 @@ def robustness(
     """`balance robustness`: every verdict classified over the settings (JSON or text), and
     with a folder, robustness.json, .md and .html written into it; version: the package's
     (provenance, in both JSONs)."""
+    from analysis.robustness import robustness as analyse
+    from analysis.robustness import text
     from analysis.robustness_report import write_robustness
-    from analysis.verdicts import robustness as analyse
-    from analysis.verdicts import text
 
     a = analyse(run)
     if json_out:

@@ -1,12 +1,12 @@
 """The balance report of one game: a self-contained HTML file and a Markdown file with the same
 content (plus report.json with the numbers and the PNG plots the Markdown links), written from
-the simulations simcore.studies.report_plan.play_report played.
+the simulations simcore.studies.report.play_report played.
 
 It opens with the answer (analysis.answer: fair or not per player count for beginners and for
 strong players, the first player's advantage, the die, each variant's effect, the fix, one
 plot); then every other section as a closed part under its heading: the Findings (the
 verdicts that hold over the robustness grid and those that depend on the players or the
-component readings, analysis.verdicts), the provenance, seat balance per player count (win
+component readings, analysis.robustness), the provenance, seat balance per player count (win
 rates with intervals, length histogram, score distributions, end reasons), the variant
 comparison (common random numbers, paired differences, adjusted), how the game feels, the dice
 matrix (games with a die rules field), the player ladder (each preset against two `random`
@@ -32,10 +32,10 @@ from analysis import plots
 from analysis.answer import answer_section
 from analysis.compare import Comparison, DiceTables, arm_values, comparison, dice_tables
 from analysis.html import Document
+from analysis.robustness import robustness
 from analysis.robustness_report import detail_section, findings_section, report_json
 from analysis.stats import ci_text, fmt_p, p_text, wilson
 from analysis.summary import records, result_json, summarize
-from analysis.verdicts import robustness
 from simcore.base.errors import InputError
 from simcore.base.metrics import FEEL_METRICS
 from simcore.base.results import ArmsResult, ReportRuns, RunResult
@@ -404,7 +404,7 @@ def write_report(
     echo: Callable[[str], None] = print,
 ) -> dict[str, Path]:
     """Write report.html, report.md (+ PNGs) and report.json into `out` from the played
-    simulations (simcore.studies.report_plan.play_report); returns their paths. The report
+    simulations (simcore.studies.report.play_report); returns their paths. The report
     is written in reading order: the answer, then every other section closed under its
     heading (the Findings, the provenance, the detail). The files are written into a
     temporary folder and moved into `out`: never a half-written report."""

@@ -13,14 +13,14 @@ from typing import Any
 import pandas as pd
 
 from analysis.html import Document
-from analysis.stats import ci_text
-from analysis.verdicts import (
+from analysis.robustness import (
     STATUSES,
     Robustness,
     degenerate_lines,
     seats_text,
     sentence,
 )
+from analysis.stats import ci_text
 from simcore.base.inputs import write_atomic
 
 
@@ -34,7 +34,7 @@ def findings_section(doc: Document, a: Robustness, note: str = "", closed: bool 
 
 
 def _findings(doc: Document, a: Robustness, note: str) -> None:
-    from analysis.verdicts import findings
+    from analysis.robustness import findings
 
     f = findings(a)
     n = len(a.settings)
@@ -184,7 +184,7 @@ def settings_frame(a: Robustness) -> pd.DataFrame:
 def feel_frame(a: Robustness) -> pd.DataFrame:
     """One row per setting with feel metrics: each metric's value and 95% interval (as the
     report's feel table prints them)."""
-    from analysis.verdicts import EFFECT_METRICS, FEEL
+    from analysis.robustness import EFFECT_METRICS, FEEL
 
     rows = []
     for s in a.settings:

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 import cli
 from analysis.compare import comparison, dice_tables, sweep_table
-from simcore.studies.arms import run_compare, run_dice, run_sweep
+from simcore.studies.compare import run_compare, run_dice, run_sweep
 
 # A whole-suite run compiles the games in this order (tests/conformance first, games sorted);
 # the last one, the longest to compile, is compiled meanwhile by a second process
@@ -55,17 +55,17 @@ def run_main(args, monkeypatch, capsys) -> tuple[int, str, str]:
 
 
 def compare(*args, **kw):
-    """Play a comparison (simcore.studies.arms.run_compare) and analyse it (analysis.compare)."""
+    """Play a comparison (simcore.studies.compare.run_compare) and analyse it (analysis.compare)."""
     return comparison(run_compare(*args, **kw))
 
 
 def dice_analysis(*args, **kw):
-    """Play the dice (simcore.studies.arms.run_dice) and make their table (analysis.compare)."""
+    """Play the dice (simcore.studies.compare.run_dice) and make their table (analysis.compare)."""
     return dice_tables(run_dice(*args, **kw))
 
 
 def sweep(*args, **kw):
-    """Play a sweep (simcore.studies.arms.run_sweep) and make its table (analysis.compare)."""
+    """Play a sweep (simcore.studies.compare.run_sweep) and make its table (analysis.compare)."""
     return sweep_table(run_sweep(*args, **kw))
 
 

@@ -77,7 +77,7 @@ def test_the_strong_players_strength_is_said_from_its_interval():
 def test_a_fix_that_does_not_narrow_the_gap_is_not_recommended(monkeypatch):
     """The closest finalist is recommended only when it narrows the rulebook's gap on the
     fresh games; otherwise the cell says none was found, with both gaps."""
-    from analysis import compensation
+    from analysis import compensate as compensation
 
     def fake(run, words):
         conf = [{"compensation": "none", "gap": 3.9, "games": 100, "seat_rates": [1, 2]}]

@@ -25,24 +25,25 @@ import typer
 from typer.testing import CliRunner
 
 import cli
-from analysis import compensation, ladder_report, render, tuning_tables
+from analysis import compensate as compensate_analysis
 from analysis import ladder as ladder_analysis
+from analysis import ladder_report, render, tuning_tables
 from analysis import report as report_module
 from simcore.base.errors import InputError, RulesError
 from simcore.base.fairness import TOLERANCE
 from simcore.frame.registry import GameSpec, all_games, get_game
 from simcore.run import jobs, runner
 from simcore.studies import (
-    arms,
     bench,
     compensate,
     ladder,
-    report_plan,
     robustness,
     tune_players,
     tune_rules,
 )
-from simcore.studies.arms import Arm
+from simcore.studies import compare as arms
+from simcore.studies import report as report_plan
+from simcore.studies.compare import Arm
 from tests.conftest import run_main
 
 RESULT = SimpleNamespace(name="the library's result")  # what every patched entry point returns
@@ -408,7 +409,7 @@ def test_ladder_defaults():
 
 
 # --------------------------------------------------------------------------------- compensate
-COMPENSATE = (compensate, "run_compensate"), (compensation, "render")
+COMPENSATE = (compensate, "run_compensate"), (compensate_analysis, "render")
 
 
 def test_compensate(in_tmp):

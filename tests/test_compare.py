@@ -13,7 +13,7 @@ from analysis.compare import comparison_table, t_interval
 from simcore import RulesError, get_game, simulate
 from simcore.base.errors import InputError
 from simcore.base.metrics import ArmMoments, game_metrics, metric_list
-from simcore.studies.arms import Arm, parse_arm_text, run_arms, set_arm, variant_arm
+from simcore.studies.compare import Arm, parse_arm_text, run_arms, set_arm, variant_arm
 from tests.conftest import compare, dice_analysis, sweep
 
 SC = "sunken-city"

@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 import cli
-from analysis.compensation import analyse, compensation_words, text_lines
+from analysis.compensate import analyse, compensation_words, text_lines
 from simcore import get_game
 from simcore.base.fairness import FAIR, UNDECIDED, UNFAIR, fair_status, recommend
 from simcore.studies.compensate import Candidate, Played, dense_ranks, field_candidates

@@ -13,7 +13,7 @@ import pandas as pd
 from analysis.compare import dice_tables
 from simcore.base.metrics import game_metrics, metric_list
 from simcore.run.chunks import Summary
-from simcore.studies.arms import Arm, arm_moments
+from simcore.studies.compare import Arm, arm_moments
 
 SPEC = SimpleNamespace(game_counters=[], seat_counters=[], columns=[])
 

@@ -17,7 +17,7 @@ import pytest
 from analysis.summary import records
 from simcore import get_game, simulate
 from simcore.run.runner import Interrupted
-from simcore.studies.arms import set_arm, variant_arm
+from simcore.studies.compare import set_arm, variant_arm
 from tests.conftest import compare, dice_analysis, sweep
 from tests.test_cli import run_main
 
@@ -336,7 +336,7 @@ def test_report_on_a_cluster_gives_the_local_report(scheduler, small_report, tmp
     wall time and backend, the same plots (PNG bytes) as the local report of the fixture."""
     from analysis.render import package_version
     from analysis.report import write_report
-    from simcore.studies.report_plan import play_report
+    from simcore.studies.report import play_report
 
     local, _ = small_report
     dask = tmp_path / "dask"

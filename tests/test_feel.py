@@ -27,7 +27,7 @@ from simcore.base.metrics import (
     shown_metrics,
 )
 from simcore.run.chunks import SCORE_BINS, Summary
-from simcore.studies.arms import Arm, arm_moments
+from simcore.studies.compare import Arm, arm_moments
 
 # Three games of 3 players, values known by hand:
 # A: seat 0 leads throughout and wins 10-5-3: no lead change, drama 0, decided at once, the
@@ -219,7 +219,7 @@ def test_paired_ratio_difference_matches_a_bootstrap():
 
 def _synthetic_run(players: int = 3, games: int = 3000, edit=None):
     """An ArmRun-like object of two arms on partly the same synthetic games, with the
-    standing columns (the compare machinery of simcore.studies.arms without a game engine);
+    standing columns (the compare machinery of simcore.studies.compare without a game engine);
     edit(a, b) may change the second arm's rows before they are summed."""
     spec = SimpleNamespace(game_counters=[], seat_counters=[], columns=list(STANDING_COLUMNS))
     metrics = metric_list(spec, players)

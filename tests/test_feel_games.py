@@ -13,7 +13,7 @@ import simcore
 from analysis.summary import result_json
 from simcore import get_game
 from simcore.base.metrics import FEEL_METRICS, PPM
-from simcore.studies.arms import variant_arm
+from simcore.studies.compare import variant_arm
 from tests.conftest import compare, run_main
 
 NAMES = [m.name for m in FEEL_METRICS]

@@ -69,7 +69,7 @@ def test_imports_go_only_downwards():
     [
         (("simcore.base.metrics", "simcore.frame.jit"), "layer 0 imports layer 1"),
         (("simcore.frame.skeleton", "simcore.run.runner"), "layer 1 imports layer 3"),
-        (("simcore.run.runner", "simcore.studies.arms"), "layer 3 imports layer 4"),
+        (("simcore.run.runner", "simcore.studies.compare"), "layer 3 imports layer 4"),
         (("analysis.stats", "simcore.frame.registry"), "analysis imports only simcore.base"),
         (("simcore.games.pig.play", "simcore.games.sumeria.engine"), "another game"),
     ],
@@ -86,7 +86,7 @@ def test_the_layer_test_finds_a_planted_upward_import(planted, why):
 def test_analysis_and_the_base_do_not_load_numba():
     code = (
         "import sys, analysis, analysis.stats, analysis.compare, analysis.report, "
-        "analysis.verdicts, analysis.tuning_tables, analysis.render, analysis.summary, simcore, "
+        "analysis.robustness, analysis.tuning_tables, analysis.render, analysis.summary, simcore, "
         "simcore.base.rulesbase, simcore.base.metrics, simcore.base.inputs, "
         "simcore.base.presetfile, simcore.base.pareto, simcore.base.errors, "
         "simcore.base.verdicts, simcore.base.fairness\n"

@@ -344,7 +344,7 @@ def test_the_report_runs_are_named_sections():
     """report_plan.report_sections: the played plans (keyed by section inside the plan) are
     ReportRuns' fields, read by attribute in analysis; the ladder keeps the plan's order."""
     from simcore.base.results import ReportLadder
-    from simcore.studies.report_plan import report_sections
+    from simcore.studies.report import report_sections
 
     results = {
         ("seats", 2): "s2",

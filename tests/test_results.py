@@ -15,7 +15,7 @@ from simcore.frame.registry import GameSpec
 from simcore.frame.replay import GameTrace
 from simcore.run.chunks import Summary
 from simcore.run.runner import SimResult
-from simcore.studies.arms import Arm, ArmRun, SweepRun
+from simcore.studies.compare import Arm, ArmRun, SweepRun
 from simcore.studies.compensate import Candidate, CompensateRun, LevelSearch, Played
 from simcore.studies.ladder import LadderRun, Match, MatchResult, Rung
 from simcore.studies.outcomes import Outcomes

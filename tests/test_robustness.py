@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analysis.verdicts import STATUSES, Thresholds, classify, degenerate, robustness
+from analysis.robustness import STATUSES, Thresholds, classify, degenerate, robustness
 from simcore.base.verdicts import Wording, z_verdict
 from simcore.frame.registry import all_games, get_game
 from simcore.frame.seats import population_entry
@@ -291,7 +291,7 @@ def test_the_feel_metrics_per_setting_and_the_variants_effects_on_them():
     variant's effect on each feel metric is a verdict, classified and worded like the
     others (its own unit; a rate in points)."""
     from analysis.compare import arm_values
-    from analysis.verdicts import FEEL, findings, is_feel, sentence
+    from analysis.robustness import FEEL, findings, is_feel, sentence
 
     run = run_robustness(get_game("sunken-city"), [3], 200, seed=4, settings=["greedy"])
     a = robustness(run)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from analysis.ladder import fit_ratings, self_play
-from analysis.verdicts import classify, robustness, sentence, text
+from analysis.robustness import classify, robustness, sentence, text
 from simcore.base.verdicts import Wording, z_verdict
 from simcore.frame.registry import get_game
 from simcore.studies.ladder import ladder_rungs, match_plan, run_ladder

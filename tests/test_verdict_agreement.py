@@ -13,12 +13,12 @@ import pytest
 from analysis.compare import comparison
 from analysis.render import simulation_json
 from analysis.report import write_report
-from analysis.verdicts import robustness
+from analysis.robustness import robustness
 from simcore.base.verdicts import interval_words
 from simcore.frame.registry import get_game
 from simcore.run.runner import simulate
-from simcore.studies.arms import run_compare, variant_arm
-from simcore.studies.report_plan import play_report, section_games
+from simcore.studies.compare import run_compare, variant_arm
+from simcore.studies.report import play_report, section_games
 from simcore.studies.robustness import run_robustness
 
 GAME, PLAYERS, SEED = "sunken-city", 3, 7

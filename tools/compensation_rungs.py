@@ -29,7 +29,7 @@ def games_for(rung) -> int:
 def main(argv: list[str]) -> int:
     import argparse
 
-    from analysis.compensation import rates
+    from analysis.compensate import rates
     from simcore.base.fairness import TOLERANCE, fair_status
     from simcore.frame.registry import get_game
     from simcore.studies.compensate import Candidate, _Plan

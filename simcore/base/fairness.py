@@ -1,6 +1,6 @@
 """The fairness judgment of seat compensation (issue #38; docs/compensation.md), in the base so
 that the study that searches a compensation (simcore.studies.compensate, and the report's "how to
-fix it") and the renderers that say it (analysis.compensation, analysis.answer) judge alike
+fix it") and the renderers that say it (analysis.compensate, analysis.answer) judge alike
 (issue #48).
 
 Fair means equivalence, not the absence of a detected gap: every pairwise difference of the

@@ -3,9 +3,9 @@ shared win, the first player's advantage, the largest seat gap), the per-game me
 comparison follows (`Metric`, `metric_list`, `game_metrics`) and their running sums
 (`ArmMoments`), which chunks of games merge exactly.
 
-The simulator's comparison chunks compute the per-game values (simcore.studies.arms); the summaries
-of simcore.run.chunks count shared wins with `shared_win`; analysis.stats derives the intervals
-of the same quantities from merged summaries. Only numpy and pandas: no compiled code.
+The simulator's comparison chunks compute the per-game values (simcore.studies.compare); the
+summaries of simcore.run.chunks count shared wins with `shared_win`; analysis.stats derives the
+intervals of the same quantities from merged summaries. Only numpy and pandas: no compiled code.
 """
 
 from __future__ import annotations

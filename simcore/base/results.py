@@ -4,7 +4,7 @@ in the base so that `analysis` (which imports only the base) can annotate its in
 Each protocol lists what a renderer reads of a study's result; the studies' own dataclasses
 fit them structurally, without importing them (a SimResult is a RunResult, an ArmRun an
 ArmsResult, a RobustnessRun a RobustnessResult, ...). The report's runs (`ReportRuns`) are a
-dataclass with a field per section, built by simcore.studies.report_plan.play_report and
+dataclass with a field per section, built by simcore.studies.report.play_report and
 read by attribute in analysis.report and analysis.answer.
 """
 
@@ -118,7 +118,7 @@ class Trace(Protocol):
 
 # --------------------------------------------------------------------------- arms
 class ArmInfo(Protocol):
-    """One arm of a comparison (simcore.studies.arms.Arm): its label and rules."""
+    """One arm of a comparison (simcore.studies.compare.Arm): its label and rules."""
 
     @property
     def label(self) -> str: ...
@@ -134,7 +134,7 @@ class ArmInfo(Protocol):
 
 
 class ArmsResult(Protocol):
-    """Arms played on the same games (simcore.studies.arms.ArmRun): a RunResult per arm and
+    """Arms played on the same games (simcore.studies.compare.ArmRun): a RunResult per arm and
     the running sums of the per-game metrics (metrics[j] is column j of the moments)."""
 
     spec: GameInfo
@@ -154,7 +154,7 @@ class ArmsResult(Protocol):
 
 
 class SweepResult(Protocol):
-    """A sweep played (simcore.studies.arms.SweepRun): one arm per setting of the params."""
+    """A sweep played (simcore.studies.compare.SweepRun): one arm per setting of the params."""
 
     params: list[str]
     run: ArmsResult
@@ -467,7 +467,7 @@ class LevelSearchResult(Protocol):
 
 class CompensationResult(Protocol):
     """A compensation study (simcore.studies.compensate.CompensateRun), with its
-    recommendation, rendered by analysis.compensation."""
+    recommendation, rendered by analysis.compensate."""
 
     game: str
     title: str

@@ -1,5 +1,5 @@
 """`balance compensate`: the simulator's side of seat compensation ("komi", issue #38;
-simcore.base.fairness judges, analysis.compensation words what is played here;
+simcore.base.fairness judges, analysis.compensate words what is played here;
 docs/compensation.md).
 
 A game offers per-seat compensation as rules fields (its rules class' SEAT_FIELDS, each a rule
@@ -171,7 +171,7 @@ class Group:
 
 @dataclass
 class CompensateRun:
-    """What `balance compensate` played (analysis.compensation reads it)."""
+    """What `balance compensate` played (analysis.compensate reads it)."""
 
     game: str
     title: str

@@ -1,7 +1,7 @@
 """The outcome tally of the degenerate-play check (docs/robustness.md, "Degenerate play"):
 per arm of a robustness setting and per self-play match of the ladder, how often each outcome
 (final scores, length) occurred, with the games no seat scored and those ended by a safety
-cap. analysis.verdicts.degenerate reads it."""
+cap. analysis.robustness.degenerate reads it."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
 """`balance robustness`: the simulator's side. The settings grid (lineups of players and
 component readings, per player count), each setting played as the arms of a comparison on
-common random numbers (simcore.studies.arms), with a tally of the games' outcomes for the
+common random numbers (simcore.studies.compare), with a tally of the games' outcomes for the
 detection of degenerate play; progress per setting, a checkpoint (simcore.run.checkpoint)
 saved after every setting and a resume that skips the settings already played.
-analysis.verdicts turns what is played here into verdicts.
+analysis.robustness turns what is played here into verdicts.
 
 The grid, per player count (docs/robustness.md):
 - lineups, on the rulebook's components: `random` in every seat, each other preset in every
@@ -14,7 +14,7 @@ The grid, per player count (docs/robustness.md):
   (VARIANTS.add_reading) and on each [reading.NAME] of a --rules-file.
 With --ladder (LadderOptions) the lineups are the ladder's rungs in every seat (rung_settings,
 simcore.studies.ladder.ladder_rungs), and the ladder's rating matches of those rungs are played
-beside them (RatingMatches: analysis.verdicts names each rung with its rating).
+beside them (RatingMatches: analysis.robustness names each rung with its rating).
 Each setting but the search ones plays every variant of the game's report (GameSpec.
 report_variants), then every [variant.NAME] of a --rules-file and every variant asked for
 (`variants`), on the same games (under a reading, the reading and then the variant); the
@@ -40,7 +40,7 @@ from simcore.frame.search import PARAMS as SEARCH_PARAMS
 from simcore.run.checkpoint import CheckpointKind, JobStates
 from simcore.run.chunks import POPULATION, task_game
 from simcore.run.jobs import Job, Plan, run_plans, split_run_options
-from simcore.studies.arms import Arm, ArmRun, ArmsJob, arms_job, play_arms_rows
+from simcore.studies.compare import Arm, ArmRun, ArmsJob, arms_job, play_arms_rows
 from simcore.studies.ladder import (
     MIN_RATING_GAMES,
     SEARCH_RUNGS,

@@ -1,6 +1,6 @@
 """`balance tune`: rules parameters searched by optuna (simcore.studies.tuning) for one or two
 objectives under constraints, the best settings confirmed on fresh games against the
-starting rules (simcore.studies.arms with game indices from simcore.studies.tuning.CONFIRM_START
+starting rules (simcore.studies.compare with game indices from simcore.studies.tuning.CONFIRM_START
 on).
 
 Parameters (--param, one or more):
@@ -37,7 +37,7 @@ from simcore.frame.registry import GameSpec
 from simcore.run.jobs import run_jobs, run_plans
 from simcore.run.runner import simulation_plan
 from simcore.studies import tuning
-from simcore.studies.arms import Arm, arms_job, parse_param
+from simcore.studies.compare import Arm, arms_job, parse_param
 
 DEFAULT_BUDGET = 60
 DEFAULT_GAMES_PER_TRIAL = 20_000
@@ -290,7 +290,9 @@ class RulesTuning(tuning.TuningRun):
     constraints: list[Constraint]
     start: dict[str, Any]  # each parameter's value in the starting rules
     candidates: list[dict[str, Any]] = dataclasses.field(default_factory=list)
-    confirmation: Any = None  # a simcore.studies.arms.ArmRun: the start first, then the candidates
+    confirmation: Any = (
+        None  # a simcore.studies.compare.ArmRun: the start first, then the candidates
+    )
     notes: list[str] = dataclasses.field(default_factory=list)  # ranges narrowed
     policies: list[str] = dataclasses.field(default_factory=list)
 
@@ -484,7 +486,7 @@ def start_point(params: list[Param], start: dict[str, Any]) -> dict[str, Any]:
 
 def confirm_rules(search: RulesSearch, candidates, games: int, progress: bool = False):
     """The starting rules and each candidate, on the same fresh games (indices from
-    CONFIRM_START on): a simcore.studies.arms.ArmRun, the start first."""
+    CONFIRM_START on): a simcore.studies.compare.ArmRun, the start first."""
     b = search.base
     arms = [Arm("start", tuple(b["variants"]))]
     for c in candidates:

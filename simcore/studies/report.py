@@ -30,7 +30,7 @@ from simcore.base.rulesbase import rules_hash
 from simcore.frame.registry import GameSpec, split_players
 from simcore.run.jobs import Job, Plan, check_backend, run_plans
 from simcore.run.runner import simulation_plan
-from simcore.studies.arms import compare_plan, dice_plan, variant_arm
+from simcore.studies.compare import compare_plan, dice_plan, variant_arm
 from simcore.studies.compensate import run_compensate, seat_fields
 from simcore.studies.ladder import strong_policy
 from simcore.studies.robustness import (
