@@ -8,7 +8,13 @@ from __future__ import annotations
 from simcore.frame.contract import GameContract, StateFields
 from simcore.frame.jit import kernel
 from simcore.frame.skeleton import DERIVED, RowLayout, bind_driver
-from simcore.games.secrets_of_the_sea import engine, engine_invariants, search_player, state
+from simcore.games.secrets_of_the_sea import (
+    engine,
+    engine_invariants,
+    search_player,
+    state,
+    trained_player,
+)
 from simcore.games.secrets_of_the_sea.policies import XF_SIZE
 from simcore.games.secrets_of_the_sea.policies import play_turn as policy_turn
 from simcore.games.secrets_of_the_sea.rules import (
@@ -102,6 +108,8 @@ CONTRACT = GameContract.declare(
     (engine.setup, play_turn, engine_invariants.check_invariants, engine.snapshot),
     (engine.scores, engine.record, standing, derived),
     search_player.HOOKS,
+    trained_player.trained_features,
+    trained_width=trained_player.TRAINED_WIDTH,
     xf_size=XF_SIZE,
     zero_state=False,
 )
