@@ -11,7 +11,13 @@ from __future__ import annotations
 from simcore.frame.contract import GameContract, StateFields
 from simcore.frame.jit import kernel
 from simcore.frame.skeleton import DERIVED, RowLayout, ahead_if_won, bind_driver, counter_block
-from simcore.games.sunken_treasure import engine, engine_invariants, search_player, state
+from simcore.games.sunken_treasure import (
+    engine,
+    engine_invariants,
+    search_player,
+    state,
+    trained_player,
+)
 from simcore.games.sunken_treasure.board import MAX_PLAYERS
 from simcore.games.sunken_treasure.engine import ERR_ILLEGAL, banked_value, head_start, n_banked
 from simcore.games.sunken_treasure.policies import (
@@ -100,6 +106,8 @@ CONTRACT = GameContract.declare(
     (engine.setup, play_turn, engine_invariants.check_invariants, engine.snapshot),
     (engine.scores, engine.record, standing, engine.winners, derived, standing_version),
     search_player.HOOKS,
+    trained_player.trained_features,
+    trained_width=trained_player.TRAINED_WIDTH,
     tables=lock_table,  # filled once per block of games
     x_size=state.X_SIZE,
     table_size=LT_SIZE,
