@@ -10,7 +10,7 @@ from __future__ import annotations
 from simcore.frame.contract import GameContract, StateFields
 from simcore.frame.jit import kernel
 from simcore.frame.skeleton import DERIVED, RowLayout, bind_driver
-from simcore.games.sumeria import engine, engine_round, state
+from simcore.games.sumeria import engine, engine_round, state, trained_player
 from simcore.games.sumeria.board import N_LOCS, N_TYPES
 from simcore.games.sumeria.engine_invariants import check_invariants
 from simcore.games.sumeria.engine_round import advance, tile_points
@@ -130,6 +130,8 @@ CONTRACT = GameContract.declare(
     StateFields.of(state, trace_full=engine.ERR_TRACE),
     (engine.setup, play_turn, check_invariants, engine.snapshot, engine_round.scores),
     (engine.record, standing, length, derived, search_options, search_play),
+    trained_player.trained_features,
+    trained_width=trained_player.TRAINED_WIDTH,
     x_size=state.X_SIZE,
     x_zeroed=state.X_ZEROED,
     xf_size=state.XF_SIZE,

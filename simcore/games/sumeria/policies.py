@@ -565,8 +565,11 @@ def eval_remove(s, r, me, q, w, xf):
     return v + w[W_RESERVE]
 
 
-@kernel
-def eval_move(s, r, me, frm, to, w, xf):
+@kernel(inline="always")
+def try_move(s, r, me, frm, to):
+    """My trader moved from `frm` to `to` as a trial (traders and city-state tiles, no
+    counters): returns (o1, o2, ps, pd), the city-states the source's and the destination's
+    tiles swapped with (-1 none) and the positions they swapped at, for undo_move."""
     src = B.LOC_STATE[frm]
     dst = B.LOC_STATE[to]
     lift_trader(s, frm)
@@ -585,13 +588,25 @@ def eval_move(s, r, me, frm, to, w, xf):
         if pd > 0:
             o2 = s[S.O_ORDER + pd - 1]
             exchange_positions(s, pd, pd - 1)
-    v = changed_value(s, r, me, xf, src, dst, o1, o2)
+    return o1, o2, ps, pd
+
+
+@kernel(inline="always")
+def undo_move(s, me, frm, to, o1, o2, ps, pd):
+    """Undo try_move (its returns o1, o2, ps, pd)."""
     if o2 >= 0:
         exchange_positions(s, pd, pd - 1)
     if o1 >= 0:
         exchange_positions(s, ps, ps + 1)
     lift_trader(s, to)
     put_trader(s, frm, me)
+
+
+@kernel
+def eval_move(s, r, me, frm, to, w, xf):
+    o1, o2, ps, pd = try_move(s, r, me, frm, to)
+    v = changed_value(s, r, me, xf, B.LOC_STATE[frm], B.LOC_STATE[to], o1, o2)
+    undo_move(s, me, frm, to, o1, o2, ps, pd)
     if B.LOC_KIND[to] == B.CITY:
         v += w[W_CITY]
     if B.LOC_KIND[frm] == B.CITY:
@@ -692,6 +707,48 @@ def best_add(s, x, xf, w, shift, noise, rng):
     return bq, bv
 
 
+@kernel(inline="always")
+def move_source(s, x, xf, q):
+    """What every move of my trader on q shares (fast_move's arguments): the position of its
+    city-state ps, my key there without it (base) and as a key (ks: -1 when it is my last
+    trader there), the source's change when its tile stays (t_src) and the city-state just
+    right of it (right, -1 none)."""
+    src = B.LOC_STATE[q]
+    ps = s[S.O_POS + src]
+    base = x[S.X_MY_KEY + src] - KEY_STEP[q]
+    ks = base if x[S.X_MY_TRADERS + src] > 1 else -1
+    t_src = term(x, xf, src, ps, ks)
+    right = s[S.O_ORDER + ps + 1] if ps < B.N_STATES - 1 else -1
+    return ps, base, ks, t_src, right
+
+
+@kernel(inline="always")
+def fast_move(s, r, me, x, xf, w, q, to, generic, ps, base, ks, t_src, right):
+    """eval_move of my trader from q to `to` (move_source's values for q): the reference
+    when the source loses influence (generic: two swaps can meet), else term by term."""
+    if generic:
+        return eval_move(s, r, me, q, to, w, xf)
+    # eval_move: changed_value(src, dst, -1, o2) term by term
+    src = B.LOC_STATE[q]
+    dst = B.LOC_STATE[to]
+    v = 0.0
+    if dst == src:
+        v += term(x, xf, src, ps, base + KEY_STEP[to])
+    else:
+        if dst == right:  # dst swaps with the source, just left of it
+            v += term(x, xf, src, ps + 1, ks)
+            v += xf[ARRIVE_AT[to]]
+        else:
+            v += t_src
+            v += xf[ARRIVE_AT[to]]
+            v += xf[XF_PUSHED_CHANGE + dst]
+    if B.LOC_KIND[to] == B.CITY:
+        v += w[W_CITY]
+    if B.LOC_KIND[q] == B.CITY:
+        v -= w[W_CITY]
+    return v
+
+
 @kernel
 def heuristic_decision(s, r, tr, me, w, rng, x, xf):
     """One decision of a heuristic player (weights w: float64[8], names WEIGHT_NAMES)."""
@@ -738,43 +795,17 @@ def heuristic_decision(s, r, tr, me, w, rng, x, xf):
             kind = 2
             ba = q
     generic = r[R.P_MOVE_SHIFTS_SOURCE] == 1
-    city = w[W_CITY]
     mine = x[S.X_MY_LOCATIONS]
     for st in range(B.N_STATES):
         left = (mine >> (B.LOCS_PER_STATE * st)) & 127  # my locations in st, ascending
         while left != 0:
             q = B.LOCS_PER_STATE * st + LOW7[left]
             left &= left - 1
-            src = st
-            ps = s[S.O_POS + src]
-            base = x[S.X_MY_KEY + src] - KEY_STEP[q]
-            ks = base if x[S.X_MY_TRADERS + src] > 1 else -1
-            t_src = term(x, xf, src, ps, ks)  # the source's change when its tile stays
-            from_city = B.LOC_KIND[q] == B.CITY
-            right = s[S.O_ORDER + ps + 1] if ps < B.N_STATES - 1 else -1
+            ps, base, ks, t_src, right = move_source(s, x, xf, q)
             o, m = cached_targets(s, r, q, x)
             for i in range(m):
                 to = x[o + i]
-                if generic:
-                    v = eval_move(s, r, me, q, to, w, xf)
-                else:
-                    # eval_move: changed_value(src, dst, -1, o2) term by term
-                    dst = B.LOC_STATE[to]
-                    v = 0.0
-                    if dst == src:
-                        v += term(x, xf, src, ps, base + KEY_STEP[to])
-                    else:
-                        if dst == right:  # dst swaps with the source, just left of it
-                            v += term(x, xf, src, ps + 1, ks)
-                            v += xf[ARRIVE_AT[to]]
-                        else:
-                            v += t_src
-                            v += xf[ARRIVE_AT[to]]
-                            v += xf[XF_PUSHED_CHANGE + dst]
-                    if B.LOC_KIND[to] == B.CITY:
-                        v += city
-                    if from_city:
-                        v -= city
+                v = fast_move(s, r, me, x, xf, w, q, to, generic, ps, base, ks, t_src, right)
                 v += noise * rand_float(rng)
                 if v > bv:
                     bv = v
