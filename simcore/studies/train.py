@@ -69,7 +69,7 @@ class TrainSettings:
 
     hidden: int = 32  # tanh units (0: a linear score)
     lam: float = 0.9  # lambda of the Q(lambda) targets
-    alpha: float = 0.05  # the first learning rate
+    alpha: float = 0.02  # the first learning rate
     decay: float = 200_000.0  # the games over which the rate halves
     epsilon: float = 0.02  # the chance that a decision explores
     init: float = 0.5  # the scale of the first weights
