@@ -793,6 +793,7 @@ def train(
     games_: _opt(str, "--games", "-g", help="games of self-play (1e6 ok)") = "1000000",
     out: _opt(Text, "--out", help="the model (.npz), provenance beside it (.json)") = None,
     hidden: _opt(int, "--hidden", help="the model's tanh units (0: linear)") = 32,
+    alpha: _opt(float | None, "--alpha", help="the first rate [default: 0.02]") = None,
     variant: VariantOpt = None,
     set_: SetOpt = None,
     seed: _opt(int, "--seed", help="random seed (evaluations use others)") = 49,
@@ -803,9 +804,10 @@ def train(
     from simcore.studies.train import train as run_train
 
     rules, echo = Rules(variant, set_).api(), _progress
+    learn = TrainSettings(hidden=hidden, **({} if alpha is None else {"alpha": alpha}))
     with interrupt_exits(saved.checkpoint, "games"):
         res = run_train(_game(game), players, _count(games_), seed=seed, out=out, echo=echo,
-                        settings=TrainSettings(hidden=hidden), **rules, **saved.api(),
+                        settings=learn, **rules, **saved.api(),
                         command=" ".join(["balance", *sys.argv[1:]]))  # fmt: skip
     typer.echo(f"{res.out}: {res.provenance['cpu_seconds']} s CPU, sha256 {res.sha256}")
 
