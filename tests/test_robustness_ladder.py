@@ -150,6 +150,15 @@ def _rung(name, rating, estimate, se, *, reference=False, degenerate=False, kind
     return s, v
 
 
+def _ladder(*effects):
+    """The rungs greedy, balanced (the reference), search:budget=16 and search:budget=64, as
+    many as (estimate, se) effects are given, in that order."""
+    rated = [("greedy", -63), ("balanced", 0), ("search:budget=16", 212), ("search:budget=64", 246)]
+    return [
+        _rung(n, r, e, se, reference=n == "balanced") for (n, r), (e, se) in zip(rated, effects)
+    ]
+
+
 def _classified(rungs):
     return classify([s for s, _ in rungs], {s["key"]: {v.key: v} for s, v in rungs}, 3, "3p/fpa")
 
@@ -192,12 +201,7 @@ def test_gone_with_weak_players_and_undecided_ones():
 
 
 def test_appears_only_with_strong_players_and_reverses_with_skill():
-    flat = [
-        _rung("greedy", -63, 0.2, 0.8),
-        _rung("balanced", 0, 0.1, 0.8, reference=True),
-        _rung("search:budget=16", 212, -9.0, 2.0),
-        _rung("search:budget=64", 246, -11.0, 2.0),
-    ]
+    flat = _ladder((0.2, 0.8), (0.1, 0.8), (-9.0, 2.0), (-11.0, 2.0))
     v = _classified(flat)
     assert v["status"] == "depends on players"
     assert v["skill"]["class"] == "appears only with strong players"
@@ -221,16 +225,11 @@ def test_appears_only_with_strong_players_and_reverses_with_skill():
 
 def test_no_skill_words_when_it_does_not_change_once_along_the_rungs():
     # reversed in the middle of the ladder only: not a matter of skill
-    middle = [
-        _rung("greedy", -63, 4.0, 1.0),
-        _rung("balanced", 0, 4.5, 1.0, reference=True),
-        _rung("search:budget=16", 212, -9.0, 2.0),
-        _rung("search:budget=64", 246, 5.0, 1.0),
-    ]
+    middle = _ladder((4.0, 1.0), (4.5, 1.0), (-9.0, 2.0), (5.0, 1.0))
     v = _classified(middle)
     assert v["status"] == "depends on players" and v["skill"] is None
     assert "by skill" not in sentence(v)
-    holds = [_rung("greedy", -63, 4.0, 1.0), _rung("balanced", 0, 4.5, 1.0, reference=True)]
+    holds = _ladder((4.0, 1.0), (4.5, 1.0))
     assert _classified(holds)["status"] == "holds" and _classified(holds)["skill"] is None
 
 

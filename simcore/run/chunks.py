@@ -304,26 +304,11 @@ def task_game(name: str) -> GameSpec:
     return get_game(name)
 
 
-def play_chunk(
-    game: str,
-    players: int,
-    rules: Any,
-    seats: list[SeatPolicy],
-    seed: int,
-    first: int,
-    n: int,
-    rotate: bool | str,
-    checked: bool,
-    keep_rows: bool,
-    threads: int | None = None,
-):
+def play_chunk(game: str, *args: Any, **kw: Any):
     """Play games first .. first + n - 1 and summarise them: (first, Summary, rows or None).
-    The unit of work of every backend (a Dask worker runs exactly this; `game` the game's
-    name, resolved by task_game). rotate: False, True (seats rotated) or POPULATION (seats is
-    a pool each game draws its lineup from)."""
-    return play_games(
-        task_game(game), players, rules, seats, seed, first, n, rotate, checked, keep_rows, threads
-    )
+    The unit of work of every backend (a Dask worker runs exactly this): play_games, with the
+    game's name in place of its spec (resolved by task_game)."""
+    return play_games(task_game(game), *args, **kw)
 
 
 def play_games(
@@ -339,7 +324,10 @@ def play_games(
     keep_rows: bool,
     threads: int | None = None,
 ):
-    """play_chunk's games, of the game `spec` (the studies' tasks, which resolved it)."""
+    """Play games first .. first + n - 1 of the game `spec` and summarise them (the studies'
+    tasks, which resolved it; play_chunk for a task that carries the game's name). rotate:
+    False, True (seats rotated) or POPULATION (seats is a pool each game draws its lineup
+    from)."""
     if threads is not None:
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     r = spec.pack(rules, players)

@@ -106,14 +106,22 @@ def test_start_plays_the_base_player_before_its_round(game):
     assert np.array_equal(rows["search:budget=16,start=10000"], rows[base])
     assert not np.array_equal(rows["search:budget=16,start=3"], rows[base])
     assert not np.array_equal(rows["search:budget=16,start=3"], rows["search:budget=16,start=0"])
-    policy = ",".join(["search:budget=6,start=1", *(spec.presets * players)[: players - 1]])
+    _legal_and_deterministic(game, "search:budget=6,start=1", 3, 19, players)
+
+
+def _legal_and_deterministic(game: str, player: str, seed: int, sim_seed: int, players=None):
+    """`player` in the first seat against the game's presets plays legal games in checked
+    mode (games 0..5 of `seed`), the same for any threads and chunking (8 games of
+    `sim_seed`, seats rotated); players: the game's largest count unless given."""
+    spec = get_game(game)
+    players = players or spec.max_players
+    policy = ",".join([player, *(spec.presets * players)[: players - 1]])
     rules, seats = resolve(game, players, policy=policy)
-    check_rows(
-        game, players, play_rows(game, players, rules, seats, 3, 0, 6, True, True), 0, players
-    )
-    kw = dict(seed=19, keep_rows=True, policies=policy, rotate_seats=True)
-    one = simulate(get_game(game), players, 8, threads=1, **kw)
-    two = simulate(get_game(game), players, 8, threads=TWO_THREADS, chunk_size=3, **kw)
+    rows = play_rows(game, players, rules, seats, seed, 0, 6, True, True)
+    check_rows(game, players, rows, 0, players)
+    kw = dict(seed=sim_seed, keep_rows=True, policies=policy, rotate_seats=True)
+    one = simulate(spec, players, 8, threads=1, **kw)
+    two = simulate(spec, players, 8, threads=TWO_THREADS, chunk_size=3, **kw)
     assert one.rows.equals(two.rows)
 
 
@@ -121,17 +129,7 @@ def test_start_plays_the_base_player_before_its_round(game):
 def test_cut_simulations_are_legal_and_deterministic(game):
     """A horizon (a cut simulation valued by the game's search_eval, or by its scores so far)
     plays legal games in checked mode, the same for any threads and chunking."""
-    spec = get_game(game)
-    players = spec.max_players
-    others = (spec.presets * players)[: players - 1]
-    policy = ",".join(["search:budget=6,horizon=3", *others])
-    rules, seats = resolve(game, players, policy=policy)
-    rows = play_rows(game, players, rules, seats, 3, 0, 6, True, True)
-    check_rows(game, players, rows, 0, players)
-    kw = dict(seed=17, keep_rows=True, policies=policy, rotate_seats=True)
-    base = simulate(get_game(game), players, 8, threads=1, **kw)
-    other = simulate(get_game(game), players, 8, threads=TWO_THREADS, chunk_size=3, **kw)
-    assert base.rows.equals(other.rows)
+    _legal_and_deterministic(game, "search:budget=6,horizon=3", 3, 17)
 
 
 @pytest.mark.parametrize("setting", ["stop=1", "z=1,stop=1"])
@@ -140,18 +138,7 @@ def test_stop_plays_legal_games_the_same_for_any_threads(game, setting):
     """stop > 0 (the halving ends once its leader is `stop` standard errors ahead of the next;
     the paired test once its decision is clear) plays legal games in checked mode, the same
     for any threads and chunking."""
-    spec = get_game(game)
-    players = spec.max_players
-    others = (spec.presets * players)[: players - 1]
-    policy = ",".join([f"search:budget=24,{setting}", *others])
-    rules, seats = resolve(game, players, policy=policy)
-    check_rows(
-        game, players, play_rows(game, players, rules, seats, 4, 0, 6, True, True), 0, players
-    )
-    kw = dict(seed=23, keep_rows=True, policies=policy, rotate_seats=True)
-    one = simulate(get_game(game), players, 8, threads=1, **kw)
-    two = simulate(get_game(game), players, 8, threads=TWO_THREADS, chunk_size=3, **kw)
-    assert one.rows.equals(two.rows)
+    _legal_and_deterministic(game, f"search:budget=24,{setting}", 4, 23)
 
 
 def test_the_halving_stops_only_on_a_clear_leader():
