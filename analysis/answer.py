@@ -36,7 +36,7 @@ from analysis.compare import Comparison, DiceTables
 from analysis.html import Document
 from analysis.stats import wilson
 from simcore.base.fairness import FAIR, TOLERANCE, UNFAIR, fair_status
-from simcore.base.results import CompensationResult, ReportRuns, RunResult
+from simcore.base.results import CompensateRun, ReportRuns, RunResult
 from simcore.base.verdicts import (
     Verdict,
     Wording,
@@ -338,7 +338,7 @@ def _players_of(v: Verdict) -> int:
 FIX_STATUS = {FAIR: "fair", UNFAIR: "not fair", "undecided": "undecided"}
 
 
-def fix_words(run: CompensationResult) -> tuple[str, dict[str, Any]]:
+def fix_words(run: CompensateRun) -> tuple[str, dict[str, Any]]:
     """How to fix a player count's seats, from its compensation study (analysis.compensate
     .analyse): the compensation a rulebook prints, its status on the fresh games with the
     reference preset and on the strong players' games, with the seat win rates."""

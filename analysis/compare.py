@@ -28,7 +28,7 @@ from analysis.stats import (
 )
 from analysis.summary import records, run_keys
 from simcore.base.metrics import REST_ON_OPENING, Metric, largest_gap_seats, shown_metrics
-from simcore.base.results import ArmsResult, GameInfo, SweepResult
+from simcore.base.results import ArmRun, GameInfo, SweepRun
 from simcore.base.verdicts import (
     Verdict,
     Wording,
@@ -43,7 +43,7 @@ ALPHA = 0.05
 
 
 # --------------------------------------------------------------------------------- tables
-def _gap_vector(run: ArmsResult, a: int) -> tuple[np.ndarray, int, int]:
+def _gap_vector(run: ArmRun, a: int) -> tuple[np.ndarray, int, int]:
     """Coefficients of (best seat's wins - worst seat's wins) of arm a, and the two seats."""
     best, worst = largest_gap_seats(run.results[a].summary.seat_wins)
     c = np.zeros(len(run.metrics))
@@ -59,7 +59,7 @@ def _unit(k: int, j: int) -> np.ndarray:
     return c
 
 
-def arm_values(run: ArmsResult, alpha: float = ALPHA) -> pd.DataFrame:
+def arm_values(run: ArmRun, alpha: float = ALPHA) -> pd.DataFrame:
     """One row per (metric, arm): the arm's value with its interval (Wilson for rates, the
     multinomial gap interval of `simulate` for the largest gap, t for means)."""
     rows = []
@@ -101,18 +101,18 @@ def arm_values(run: ArmsResult, alpha: float = ALPHA) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _metric_defs(run: ArmsResult) -> list[Metric]:
+def _metric_defs(run: ArmRun) -> list[Metric]:
     return shown_metrics(run.metrics)
 
 
-def _constant(run: ArmsResult, j: int) -> bool:
+def _constant(run: ArmRun, j: int) -> bool:
     mo = run.moments
     means = np.array([mo.mean(a)[j] for a in range(len(run.arms))])
     var = np.array([mo.cov(a)[j, j] for a in range(len(run.arms))])
     return bool(np.all(var <= 1e-12) and np.ptp(means) == 0)
 
 
-def _constant_ratio(run: ArmsResult, m: Metric) -> bool:
+def _constant_ratio(run: ArmRun, m: Metric) -> bool:
     """A feel metric with nothing to compare: it rests on no game in some arm, or its parts
     are the same in every game of every arm."""
     idx = run.index
@@ -132,7 +132,7 @@ class Shared(tuple):
         return self
 
 
-def comparison_table(run: ArmsResult, alpha: float = ALPHA, paired: bool = True) -> pd.DataFrame:
+def comparison_table(run: ArmRun, alpha: float = ALPHA, paired: bool = True) -> pd.DataFrame:
     """The tidy comparison table: one row per (metric, arm) with the arm's value and interval,
     and for every arm after the first the difference to the first arm with its paired interval,
     p-value, the interval and p adjusted over the table's tests (Bonferroni: `tests`, `adj_low`,
@@ -239,7 +239,7 @@ def _play_metric(m: Metric) -> bool:
     return m.kind == "mean" and not m.name.startswith("score_") and not m.num
 
 
-def scoring_only_arms(run: ArmsResult, table: pd.DataFrame) -> list[str]:
+def scoring_only_arms(run: ArmRun, table: pd.DataFrame) -> list[str]:
     """The arms whose games are the baseline's game for game (every play metric: length,
     turns and every counter, the same in every game: paired difference 0 with no variance):
     the players made the same decisions, only the scoring differs."""
@@ -264,7 +264,7 @@ OWN_SCALE = ("margin",)  # metrics in score points: a scoring rule changes their
 
 
 def effect_verdict(
-    run: ArmsResult, m: Metric, r: dict[str, Any], tests: int, alpha: float = ALPHA
+    run: ArmRun, m: Metric, r: dict[str, Any], tests: int, alpha: float = ALPHA
 ) -> Verdict:
     """The verdict record of a variant's effect on a metric (a row of comparison_table):
     points for rates, the metric's unit otherwise; a score metric of a scoring-only variant
@@ -346,7 +346,7 @@ def headlines(table: pd.DataFrame, alpha: float = ALPHA) -> list[str]:
 class Comparison:
     """The result of compare(): the run, the tidy table and the verdicts."""
 
-    run: ArmsResult
+    run: ArmRun
     table: pd.DataFrame
     headlines: list[str]
     alpha: float = ALPHA
@@ -382,14 +382,14 @@ class Comparison:
         }
 
 
-def comparison(run: ArmsResult, alpha: float = ALPHA, with_headlines: bool = True) -> Comparison:
+def comparison(run: ArmRun, alpha: float = ALPHA, with_headlines: bool = True) -> Comparison:
     """The comparison of an ArmRun (simcore.studies.compare.run_compare): every arm against the
     first."""
     table = comparison_table(run, alpha)
     return Comparison(run, table, headlines(table, alpha) if with_headlines else [], alpha)
 
 
-def sweep_table(sweep: SweepResult, alpha: float = ALPHA) -> dict[str, Any]:
+def sweep_table(sweep: SweepRun, alpha: float = ALPHA) -> dict[str, Any]:
     """A played sweep (simcore.studies.compare.SweepRun) -> {'params': [keys], 'table': tidy
     frame (one row per setting and metric: the param values, metric, value, ci_low, ci_high,
     diff to the first setting with its paired interval and the adjusted call), 'comparison':
@@ -416,7 +416,7 @@ def _with_interval(rec: dict, name: str, key: str, v: pd.DataFrame) -> None:
     rec[f"{name}_high"] = v.loc[key, "ci_high"]
 
 
-def _dice_rows(p: int, run: ArmsResult, alpha: float) -> list[dict]:
+def _dice_rows(p: int, run: ArmRun, alpha: float) -> list[dict]:
     """One row per die of a player count (arm 0 the rulebook's die), the fairest (smallest
     largest seat gap) marked; the gap and the first-player advantage are the seat verdicts
     of simcore.base.verdicts (as every command gives them; shares in the table)."""
@@ -456,7 +456,7 @@ def _dice_rows(p: int, run: ArmsResult, alpha: float) -> list[dict]:
 
 
 def _gap_excess(
-    run: ArmsResult, prow: list[dict], alpha: float
+    run: ArmRun, prow: list[dict], alpha: float
 ) -> list[tuple[dict, float, float, int]]:
     """For every die but the fairest: how much larger its largest seat gap is than the
     fairest die's (gap_excess, a share), with the unadjusted paired interval and p of that
@@ -510,10 +510,10 @@ class DiceTables(TypedDict):
     verdicts: list[str]  # one line per player count
     records: list[Verdict]  # each die's gap against the fairest die's
     counters: list[str]  # the key counters shown
-    runs: dict[int, ArmsResult]
+    runs: dict[int, ArmRun]
 
 
-def dice_tables(runs: dict[int, ArmsResult], alpha: float = ALPHA) -> DiceTables:
+def dice_tables(runs: dict[int, ArmRun], alpha: float = ALPHA) -> DiceTables:
     """The dice analysis of played dice (simcore.studies.compare.run_dice: {players: ArmRun}, the
     rulebook's die first).
 

@@ -17,7 +17,7 @@ from simcore.base.fairness import (
     pair_records,
     undecided_pairs,
 )
-from simcore.base.results import CompensationCandidate, CompensationPlay, CompensationResult
+from simcore.base.results import Candidate, CompensateRun, Played
 from simcore.base.verdicts import interval_words
 
 
@@ -36,9 +36,7 @@ def status_words(p: SeatWins, tolerance: float) -> str:
     )
 
 
-def compensation_words(
-    run: CompensationResult, cand: CompensationCandidate, spec_words: dict[str, str]
-) -> str:
+def compensation_words(run: CompensateRun, cand: Candidate, spec_words: dict[str, str]) -> str:
     """The compensation as a rulebook would print it: 'seat 1 adds 5 to the value of its
     treasures at the end and seat 2 adds 2 ...'; 'no compensation' for the rulebook."""
     rule = [spec_words.get(k, f"{k} = {v}") for k, v in cand.rule]
@@ -64,10 +62,10 @@ def _rates_text(p: SeatWins) -> str:
 
 
 def _sentence(
-    run: CompensationResult,
+    run: CompensateRun,
     said: str,
-    rec: CompensationPlay,
-    base: CompensationPlay,
+    rec: Played,
+    base: Played,
     level: str,
 ) -> str:
     """A recommendation in one sentence: confirmed fair, or the closest and why not."""
@@ -85,7 +83,7 @@ def _sentence(
 
 
 def _confirmed_json(
-    run: CompensationResult, confirmed: list[CompensationPlay], spec_words: dict[str, str]
+    run: CompensateRun, confirmed: list[Played], spec_words: dict[str, str]
 ) -> list[dict]:
     return [
         {
@@ -102,7 +100,7 @@ def _confirmed_json(
     ]
 
 
-def _screened_json(screened: list[CompensationPlay]) -> list[dict]:
+def _screened_json(screened: list[Played]) -> list[dict]:
     """The screened candidates by their predicted gap (the calibrated rulebook plus the
     candidate's effect on the screening games), with their own rates on those games."""
     return [
@@ -118,13 +116,11 @@ def _screened_json(screened: list[CompensationPlay]) -> list[dict]:
     ]
 
 
-def _calibration_json(c: CompensationPlay | None) -> dict[str, Any] | None:
+def _calibration_json(c: Played | None) -> dict[str, Any] | None:
     return None if c is None else {"games": c.games, "seat_rates": rates(c), "seed": c.seed}
 
 
-def _level_json(
-    name: str, b: CompensationPlay, a: CompensationPlay, tolerance: float
-) -> dict[str, Any]:
+def _level_json(name: str, b: Played, a: Played, tolerance: float) -> dict[str, Any]:
     return {
         "level": name,
         "games": a.games,
@@ -139,7 +135,7 @@ def _level_json(
     }
 
 
-def per_level(run: CompensationResult, spec_words: dict[str, str]) -> list[dict[str, Any]]:
+def per_level(run: CompensateRun, spec_words: dict[str, str]) -> list[dict[str, Any]]:
     """The compensation for each level checked: the recommendation where it is fair or
     undecided (source 'recommendation'); the rulebook where the recommendation is not fair
     and the rulebook is not shown unfair ('rulebook'); the level's own search where it ran
@@ -202,7 +198,7 @@ def per_level(run: CompensationResult, spec_words: dict[str, str]) -> list[dict[
     return out
 
 
-def by_level(run: CompensationResult) -> list[dict[str, Any]]:
+def by_level(run: CompensateRun) -> list[dict[str, Any]]:
     """Every compensation played at every level: the rulebook, the recommendation and each
     level's own (run.cross), with the seat rates and the status at each level."""
     rec = run.recommendation
@@ -271,7 +267,7 @@ def every_level_words(levels: list[dict], per: list[dict]) -> str:
     )
 
 
-def analyse(run: CompensationResult, spec_words: dict[str, str]) -> dict[str, Any]:
+def analyse(run: CompensateRun, spec_words: dict[str, str]) -> dict[str, Any]:
     """Everything the outputs say, as data: the recommendation (its sentence and status),
     the candidates (screened and confirmed), the levels, and the compensation per level."""
     rec, base = run.recommendation, run.confirmed[0]
@@ -383,7 +379,7 @@ def text_lines(a: dict[str, Any], top: int = 8) -> list[str]:
 
 
 def render(
-    run: CompensationResult,
+    run: CompensateRun,
     spec_words: dict[str, str] | None,
     json_out: bool,
     echo: Callable[[str], None],

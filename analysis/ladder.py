@@ -35,7 +35,7 @@ from statsmodels.stats.multitest import multipletests
 from analysis.degenerate import Thresholds, degenerate
 from analysis.stats import wilson
 from analysis.summary import feel_table
-from simcore.base.results import LadderMatch, LadderResult, RatedMatches, RunSummary
+from simcore.base.results import LadderRun, MatchResult, RatedMatches, RunSummary
 from simcore.base.verdicts import ALPHA, Verdict, Wording, seat_verdicts, z_verdict
 
 ELO = 400.0 / math.log(10.0)  # Elo points per logit
@@ -69,7 +69,7 @@ class Ratings:
         return math.sqrt(max(c[i, i] + c[j, j] - 2 * c[i, j], 0.0))
 
 
-def rating_matches(run: RatedMatches) -> list[LadderMatch]:
+def rating_matches(run: RatedMatches) -> list[MatchResult]:
     """The matches of a run that rate (a rung against another, seats rotated)."""
     return [m for m in run.matches if m.match.other is not None]
 
@@ -210,7 +210,7 @@ def expected_score(elo: float) -> float:
     return float(1.0 / (1.0 + 10.0 ** (-elo / 400.0)))
 
 
-def variant_skill(run: LadderResult, r: Ratings, alpha: float = ALPHA) -> dict[str, Any] | None:
+def variant_skill(run: LadderRun, r: Ratings, alpha: float = ALPHA) -> dict[str, Any] | None:
     """A compared variant's paired effect on the skill measure (None without one): every rating
     match was played again under the variant on the same games (joint histograms of the
     half-points). One GLM of both (each rung's rating under the rules and under the variant,
@@ -293,7 +293,7 @@ def variant_skill(run: LadderResult, r: Ratings, alpha: float = ALPHA) -> dict[s
 
 
 # --------------------------------------------------------------------------------- balance
-def self_play(run: RatedMatches) -> dict[str, LadderMatch]:
+def self_play(run: RatedMatches) -> dict[str, MatchResult]:
     """Each rung's self-play match, by rung name."""
     return {m.match.rung: m for m in run.matches if m.match.other is None}
 
@@ -309,7 +309,7 @@ def rounds_level(summary: RunSummary, alpha: float = ALPHA) -> dict[str, float]:
     return {"mean": mean, "low": mean - half, "high": mean + half, "se": math.sqrt(var / n)}
 
 
-def balance_rows(run: LadderResult, r: Ratings, alpha: float = ALPHA) -> list[dict[str, Any]]:
+def balance_rows(run: LadderRun, r: Ratings, alpha: float = ALPHA) -> list[dict[str, Any]]:
     """Per rung (in rating order) the balance of self-play: seat win rates (shares, Wilson
     95%), the seat verdicts (first-player advantage; with 3 or more players the largest gap),
     the length, how the game feels, the degenerate-play check, and the CPU ms a game."""
@@ -599,7 +599,7 @@ class LadderAnalysis:
     """A ladder read: the ratings, the separation records, the skill measure, the balance
     rows (rating order) and the skill classes of the headline verdicts."""
 
-    run: LadderResult
+    run: LadderRun
     ratings: Ratings
     separation: list[Verdict]
     skill: dict[str, Any]
@@ -608,7 +608,7 @@ class LadderAnalysis:
     variant: dict[str, Any] | None = None  # a compared variant's effect on the skill measure
 
 
-def analyse(run: LadderResult, alpha: float = ALPHA) -> LadderAnalysis:
+def analyse(run: LadderRun, alpha: float = ALPHA) -> LadderAnalysis:
     """Everything the ladder says (the module docstring), from a LadderRun."""
     r = fit_ratings(run)
     rows = balance_rows(run, r, alpha)

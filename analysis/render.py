@@ -22,11 +22,11 @@ from analysis.summary import records, result_json, run_keys, summarize
 from simcore.base.errors import InputError, RulesError
 from simcore.base.inputs import write_atomic
 from simcore.base.results import (
-    ArmsResult,
+    ArmRun,
     GameInfo,
     RobustnessResult,
     RunResult,
-    SweepResult,
+    SweepRun,
     Trace,
 )
 from simcore.base.verdicts import seat_verdicts
@@ -298,7 +298,7 @@ def comparison_text(table: pd.DataFrame, headlines: list[str], echo: Echo) -> No
             echo(f"  {v}")
 
 
-def compare(run: ArmsResult, json_out: bool, echo: Echo) -> None:
+def compare(run: ArmRun, json_out: bool, echo: Echo) -> None:
     """`balance compare`: the comparison of a played ArmRun, as JSON or text."""
     from analysis.compare import comparison  # statsmodels: only for the commands that compare
 
@@ -340,7 +340,7 @@ def robustness(
 
 
 # --------------------------------------------------------------------------------- dice
-def dice(runs: dict[int, ArmsResult], json_out: bool, echo: Echo) -> None:
+def dice(runs: dict[int, ArmRun], json_out: bool, echo: Echo) -> None:
     """`balance dice`: the dice table and verdicts of played dice ({players: ArmRun})."""
     from analysis.compare import dice_tables
 
@@ -423,7 +423,7 @@ def _in_points(t: pd.DataFrame) -> pd.DataFrame:
 
 
 def sweep(
-    swept: SweepResult, metrics: list[str] | None, out_path: Path | None, json_out: bool, echo: Echo
+    swept: SweepRun, metrics: list[str] | None, out_path: Path | None, json_out: bool, echo: Echo
 ) -> None:
     """`balance sweep`: the metrics per setting of a played SweepRun (a line plot or a heatmap
     written to out_path when given), as JSON or text."""

@@ -38,7 +38,7 @@ from analysis.stats import ci_text, fmt_p, p_text, wilson
 from analysis.summary import records, result_json, summarize
 from simcore.base.errors import InputError
 from simcore.base.metrics import FEEL_METRICS
-from simcore.base.results import ArmsResult, ReportRuns, RunResult
+from simcore.base.results import ArmRun, ReportRuns, RunResult
 from simcore.base.verdicts import seat_verdicts
 
 
@@ -179,7 +179,7 @@ def _variant_section(doc: Document, players: int, comp: Comparison) -> dict[str,
     return comp.to_json()
 
 
-def _trivial(run: ArmsResult, metric: str, arm: str) -> bool:
+def _trivial(run: ArmRun, metric: str, arm: str) -> bool:
     """A variant's effect on a counter that the variant fixes by definition: the counter takes
     one value in every game of the variant's arm (no-chips: no chips gained) while it varies
     in the baseline. Left out of the prose (it stays in report.json)."""

@@ -35,7 +35,7 @@ from analysis.compare import ALPHA, arm_values, comparison_table
 from analysis.degenerate import Thresholds, degenerate
 from analysis.summary import run_keys
 from simcore.base.metrics import FEEL_METRICS
-from simcore.base.results import ArmsResult, GridSetting, RobustnessResult
+from simcore.base.results import ArmRun, GridSetting, RobustnessResult
 from simcore.base.verdicts import Verdict, interval_words, seat_verdicts
 from simcore.base.verdicts import classify as engine_classify
 
@@ -65,7 +65,7 @@ MARGINS = {"points": 1.0, "rounds": 0.25, "per game": 0.1, "": 0.02, "score poin
 
 
 # --------------------------------------------------------------------------------- settings
-def first_arm_values(run: ArmsResult, alpha: float) -> pd.DataFrame:
+def first_arm_values(run: ArmRun, alpha: float) -> pd.DataFrame:
     """arm_values (compare's values and intervals) of a setting's first arm, indexed by metric."""
     vals = arm_values(run, alpha)
     return vals[vals["arm"] == run.arms[0].label].set_index("metric")
@@ -84,13 +84,13 @@ def length_record(players: int, vals: pd.DataFrame, games: int) -> dict:
     }
 
 
-def seat_records(run: ArmsResult, alpha: float) -> list[Verdict]:
+def seat_records(run: ArmRun, alpha: float) -> list[Verdict]:
     """The seat verdicts of a setting's first arm (simcore.base.verdicts.seat_verdicts)."""
     s = run.results[0].summary
     return seat_verdicts(run.players, s.seat_wins, s.games, alpha)
 
 
-def effect_records(run: ArmsResult, alpha: float) -> list[Verdict]:
+def effect_records(run: ArmRun, alpha: float) -> list[Verdict]:
     """The variants' effects in a setting: each arm after the first against the first, on the
     largest seat gap, the first-player advantage, the length and each feel metric, as
     `compare` gives them (comparison_table's records: paired, adjusted over the setting's

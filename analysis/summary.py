@@ -9,7 +9,7 @@ import pandas as pd
 
 from analysis.stats import ratio_value, seat_balance, wilson
 from simcore.base.metrics import FEEL_METRICS, FEEL_PARTS, ArmMoments
-from simcore.base.results import ArmsResult, RobustnessResult, RunResult, RunSummary
+from simcore.base.results import ArmRun, RobustnessResult, RunResult, RunSummary
 
 
 def records(df: pd.DataFrame) -> list[dict]:
@@ -150,7 +150,7 @@ def summarize(result: RunResult) -> dict[str, pd.DataFrame]:
     }
 
 
-def run_keys(run: ArmsResult | RobustnessResult, players: int | list[int]) -> dict[str, Any]:
+def run_keys(run: ArmRun | RobustnessResult, players: int | list[int]) -> dict[str, Any]:
     """The keys a played run's JSON opens with: the game, the player count(s), the games (per
     arm or setting) and the seed (an ArmRun, a RobustnessRun)."""
     return {"game": run.spec.name, "players": players, "games": run.games, "seed": run.seed}

@@ -23,18 +23,18 @@ from scipy import stats as _st
 from analysis.compare import ALPHA, t_interval
 from analysis.stats import fmt_p, holm, rate_ci
 from simcore.base.results import (
-    PlayerConfirmationResult,
-    PlayerTuningResult,
-    RulesTuningResult,
+    PlayerConfirmation,
+    PlayerTuning,
+    RulesTuning,
     TuningObjective,
-    TuningResult,
+    TuningRun,
 )
 from simcore.base.verdicts import Wording, z_verdict
 
 # --------------------------------------------------------------------------------- players
 
 
-def player_confirmation_table(conf: PlayerConfirmationResult, alpha: float = ALPHA) -> pd.DataFrame:
+def player_confirmation_table(conf: PlayerConfirmation, alpha: float = ALPHA) -> pd.DataFrame:
     """One row per arm of a player confirmation (the starting player first): its win rate in
     the tuned seat against the starting player in every other seat with a Wilson interval,
     the exact one-sided binomial p of 'above the fair share 1/players', and for candidates
@@ -113,7 +113,7 @@ def _adjust(
 
 
 def player_verdicts(
-    conf: PlayerConfirmationResult, table: pd.DataFrame, chosen: int | None, alpha: float = ALPHA
+    conf: PlayerConfirmation, table: pd.DataFrame, chosen: int | None, alpha: float = ALPHA
 ) -> list[str]:
     """One line per candidate, then the verdict on the weights written (chosen)."""
     start = conf.labels[0]
@@ -149,8 +149,8 @@ def player_verdicts(
     return lines
 
 
-def _run_json(res: TuningResult, command: str) -> dict[str, Any]:
-    """The JSON keys of both tuning commands (simcore.studies.tuning.TuningRun)."""
+def _run_json(res: TuningRun, command: str) -> dict[str, Any]:
+    """The JSON keys of both tuning commands (simcore.base.results.TuningRun)."""
     return {
         "command": command,
         "game": res.game,
@@ -168,7 +168,7 @@ def _run_json(res: TuningResult, command: str) -> dict[str, Any]:
 
 
 def player_json(
-    res: PlayerTuningResult, table: pd.DataFrame | None, verdicts: list[str]
+    res: PlayerTuning, table: pd.DataFrame | None, verdicts: list[str]
 ) -> dict[str, Any]:
     b = res.best
     out = {
@@ -195,7 +195,7 @@ def player_json(
     return out
 
 
-def _weights_table(res: PlayerTuningResult) -> pd.DataFrame:
+def _weights_table(res: PlayerTuning) -> pd.DataFrame:
     rows = []
     conf = res.confirmation
     shown = conf.weights[res.chosen] if conf is not None and res.chosen else res.best["params"]
@@ -211,9 +211,7 @@ def _weights_table(res: PlayerTuningResult) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def render_player_tuning(
-    res: PlayerTuningResult, json_out: bool, echo: Callable[[str], None]
-) -> None:
+def render_player_tuning(res: PlayerTuning, json_out: bool, echo: Callable[[str], None]) -> None:
     """Print a tune-players result: the search in one line, the weights, the confirmation
     table and the verdicts (or one JSON object)."""
     conf = res.confirmation
@@ -278,7 +276,7 @@ def _improves(o: TuningObjective, base: float, r: pd.Series, alpha: float) -> bo
     return lo > 0 and hi < 2 * dist
 
 
-def rules_confirmation_table(res: RulesTuningResult, alpha: float = ALPHA) -> pd.DataFrame:
+def rules_confirmation_table(res: RulesTuning, alpha: float = ALPHA) -> pd.DataFrame:
     """One row per (candidate, objective) of a rules confirmation: the start's and the
     candidate's values with intervals, the paired difference with its interval, p and the
     adjusted interval and p (over every candidate and objective: the call's), and whether it
@@ -354,7 +352,7 @@ def _adjust_over_all(df: pd.DataFrame, alpha: float) -> None:
 SIDE_METRICS = {"rounds": ("length", " rounds", 1.0), "shared": ("shared wins", "%", 100.0)}
 
 
-def _side_effects(res: RulesTuningResult, table: pd.DataFrame, arm: str, start: str) -> str:
+def _side_effects(res: RulesTuning, table: pd.DataFrame, arm: str, start: str) -> str:
     """What else the candidate changes (length, shared wins), when not an objective: the
     start's value, the candidate's, the paired difference's interval (not Holm-corrected:
     a description, not a test)."""
@@ -373,7 +371,7 @@ def _side_effects(res: RulesTuningResult, table: pd.DataFrame, arm: str, start: 
     return "; ".join(out)
 
 
-def _constraints_text(res: RulesTuningResult, table: pd.DataFrame, arm: str) -> str:
+def _constraints_text(res: RulesTuning, table: pd.DataFrame, arm: str) -> str:
     """Each constraint on the candidate's confirmed value: 'ok', 'ok?' (the point estimate
     holds, the interval crosses the bound) or 'NO'."""
     out = []
@@ -387,7 +385,7 @@ def _constraints_text(res: RulesTuningResult, table: pd.DataFrame, arm: str) -> 
     return "; ".join(out)
 
 
-def rules_verdicts(res: RulesTuningResult, table: pd.DataFrame) -> list[str]:
+def rules_verdicts(res: RulesTuning, table: pd.DataFrame) -> list[str]:
     lines = []
     for r in table.itertuples():
         kind = "rate" if r.metric in ("largest_gap", "fpa") or r.metric.startswith("win") else ""
@@ -421,7 +419,7 @@ def rules_verdicts(res: RulesTuningResult, table: pd.DataFrame) -> list[str]:
     return lines
 
 
-def front_table(res: RulesTuningResult) -> pd.DataFrame:
+def front_table(res: RulesTuning) -> pd.DataFrame:
     """The trials shown: the Pareto front of the feasible trials (two objectives) or the
     confirmed candidates (one), and the start (trial 0), with their role."""
     from simcore.base.pareto import pareto_front
@@ -440,7 +438,7 @@ def front_table(res: RulesTuningResult) -> pd.DataFrame:
     return out.sort_values(names, ascending=[o.direction == "min" for o in res.objectives])
 
 
-def trials_frame(res: RulesTuningResult) -> pd.DataFrame:
+def trials_frame(res: RulesTuning) -> pd.DataFrame:
     """One row per completed trial: index, parameters, objective values, feasibility."""
     rows = []
     for t in res.trials:
@@ -452,7 +450,7 @@ def trials_frame(res: RulesTuningResult) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def tradeoff_plot(res: RulesTuningResult, path: str | Path) -> None:
+def tradeoff_plot(res: RulesTuning, path: str | Path) -> None:
     """Two objectives: every trial's pair of values, the Pareto front joined and the
     confirmed candidates ringed; one objective: the value of every trial by trial index."""
     import matplotlib
@@ -505,7 +503,7 @@ def tradeoff_plot(res: RulesTuningResult, path: str | Path) -> None:
     plt.close(fig)
 
 
-def rules_json(res: RulesTuningResult, table: pd.DataFrame, verdicts: list[str]) -> dict[str, Any]:
+def rules_json(res: RulesTuning, table: pd.DataFrame, verdicts: list[str]) -> dict[str, Any]:
     return {
         **_run_json(res, "tune"),
         "policies": res.policies,
@@ -524,7 +522,7 @@ def rules_json(res: RulesTuningResult, table: pd.DataFrame, verdicts: list[str])
 
 
 def render_rules_tuning(
-    res: RulesTuningResult, plot: str | Path | None, json_out: bool, echo: Callable[[str], None]
+    res: RulesTuning, plot: str | Path | None, json_out: bool, echo: Callable[[str], None]
 ) -> None:
     """Print a `tune` result: the search, the best trials (the Pareto front for two
     objectives), the confirmation and the verdicts; write the plot when asked."""

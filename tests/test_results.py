@@ -15,42 +15,24 @@ from simcore.frame.registry import GameSpec
 from simcore.frame.replay import GameTrace
 from simcore.run.chunks import Summary
 from simcore.run.runner import SimResult
-from simcore.studies.compare import Arm, ArmRun, SweepRun
-from simcore.studies.compensate import Candidate, CompensateRun, LevelSearch, Played
-from simcore.studies.ladder import LadderRun, Match, MatchResult, Rung
+from simcore.studies.compare import Arm
 from simcore.studies.outcomes import Outcomes
 from simcore.studies.robustness import RatingMatches, RobustnessRun, Setting, Skipped
-from simcore.studies.tune_players import PlayerConfirmation, PlayerTuning
-from simcore.studies.tune_rules import Constraint, Objective, Param, RulesTuning
-from simcore.studies.tuning import TuningRun
+from simcore.studies.tune_rules import Constraint, Objective, Param
 
 PAIRS = [
     (R.GameInfo, GameSpec),
     (R.RunSummary, Summary),
     (R.RunResult, SimResult),
     (R.ArmInfo, Arm),
-    (R.ArmsResult, ArmRun),
-    (R.SweepResult, SweepRun),
     (R.GameOutcomes, Outcomes),
     (R.GridSetting, Setting),
     (R.SkippedPair, Skipped),
     (R.RobustnessResult, RobustnessRun),
-    (R.LadderRung, Rung),
-    (R.LadderPairing, Match),
-    (R.LadderMatch, MatchResult),
     (R.RatedMatches, RatingMatches),
-    (R.LadderResult, LadderRun),
-    (R.TuningResult, TuningRun),
-    (R.PlayerConfirmationResult, PlayerConfirmation),
-    (R.PlayerTuningResult, PlayerTuning),
     (R.TuningObjective, Objective),
     (R.TuningConstraint, Constraint),
     (R.TuningParam, Param),
-    (R.RulesTuningResult, RulesTuning),
-    (R.CompensationCandidate, Candidate),
-    (R.CompensationPlay, Played),
-    (R.LevelSearchResult, LevelSearch),
-    (R.CompensationResult, CompensateRun),
     (R.Trace, GameTrace),
 ]
 

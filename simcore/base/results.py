@@ -1,10 +1,13 @@
 """What the studies hand to the renderers (issue #48): the results `analysis` reads, named here
 in the base so that `analysis` (which imports only the base) can annotate its inputs.
 
-Each protocol lists what a renderer reads of a study's result; the studies' own dataclasses
-fit them structurally, without importing them (a SimResult is a RunResult, an ArmRun an
-ArmsResult, a RobustnessRun a RobustnessResult, ...). The report's runs (`ReportRuns`) are a
-dataclass with a field per section, built by simcore.studies.report.play_report and
+A study's result that is plain data (ArmRun, SweepRun, LadderRun, TuningRun and its kinds,
+CompensateRun and its parts) is its dataclass, defined here and imported by the study that
+builds it. A result that carries numba-backed parts or lives beside the study's machinery
+has a protocol listing what a renderer reads of it; the study's own type fits it
+structurally, without importing it (a SimResult is a RunResult, a RobustnessRun a
+RobustnessResult, ...; tests/test_results.py checks them). The report's runs (`ReportRuns`)
+are a dataclass with a field per section, built by simcore.studies.report.play_report and
 read by attribute in analysis.report and analysis.answer.
 """
 
@@ -133,9 +136,11 @@ class ArmInfo(Protocol):
     def override_dict(self) -> dict[str, Any]: ...
 
 
-class ArmsResult(Protocol):
-    """Arms played on the same games (simcore.studies.compare.ArmRun): a RunResult per arm and
-    the running sums of the per-game metrics (metrics[j] is column j of the moments)."""
+@dataclass
+class ArmRun:
+    """Arms played on the same games (simcore.studies.compare.run_arms): a RunResult per arm
+    (merged summary of all chunks, no rows) and the running sums of the per-game metrics
+    (metrics[j] is column j of the moments)."""
 
     spec: GameInfo
     players: int
@@ -150,14 +155,17 @@ class ArmsResult(Protocol):
     rotate_seats: bool
 
     @property
-    def index(self) -> dict[str, int]: ...
+    def index(self) -> dict[str, int]:
+        return {m.name: j for j, m in enumerate(self.metrics)}
 
 
-class SweepResult(Protocol):
-    """A sweep played (simcore.studies.compare.SweepRun): one arm per setting of the params."""
+@dataclass
+class SweepRun:
+    """A sweep played (simcore.studies.compare.run_sweep): the rules fields swept and the run
+    of one arm per combination (each arm's overrides give its values)."""
 
     params: list[str]
-    run: ArmsResult
+    run: ArmRun
 
 
 # --------------------------------------------------------------------------- robustness
@@ -223,7 +231,7 @@ class RobustnessResult(Protocol):
     games: int
     seed: int
     settings: list[GridSetting]
-    runs: dict[str, ArmsResult]
+    runs: dict[str, ArmRun]
     outcomes: dict[str, list[GameOutcomes]]
     readings: dict[str, dict[str, str]]
     rules_file: str | None
@@ -236,52 +244,60 @@ class RobustnessResult(Protocol):
 
 
 # --------------------------------------------------------------------------- ladder
-class LadderRung(Protocol):
-    """A rung of a ladder (simcore.studies.ladder.Rung): the policy text, its kind ('random',
-    'preset', 'search', 'user') and a search rung's budget."""
+@dataclass(frozen=True)
+class Rung:
+    """One rung of a ladder (simcore.studies.ladder.ladder_rungs): its name (the policy text,
+    e.g. 'search:budget=16'), what kind of player it is ('random', 'preset', 'search',
+    'user') and a search rung's budget."""
+
+    name: str
+    kind: str
+    budget: int = 0
 
     @property
-    def name(self) -> str: ...
+    def is_search(self) -> bool:
+        return self.name.split(":", 1)[0] == "search"
+
+
+@dataclass(frozen=True)
+class Match:
+    """A match of a ladder's plan (simcore.studies.ladder.match_plan): `rung` in one seat
+    against `other` in the others (seats rotated), or `rung` in every seat (other None:
+    self-play, seats fixed)."""
+
+    rung: str
+    other: str | None
+    games: int
 
     @property
-    def kind(self) -> str: ...
+    def key(self) -> str:
+        return f"self/{self.rung}" if self.other is None else f"{self.rung}/vs/{self.other}"
 
     @property
-    def budget(self) -> int: ...
+    def label(self) -> str:
+        if self.other is None:
+            return f"{self.rung} in every seat"
+        return f"{self.rung} against {self.other}"
+
+    def policies(self, players: int) -> str:
+        if self.other is None:
+            return ",".join([self.rung] * players)
+        return ",".join([self.rung] + [self.other] * (players - 1))
 
 
-class LadderPairing(Protocol):
-    """Who played a match (simcore.studies.ladder.Match): `rung` in one seat against `other`
-    in the others, or in every seat (other None: self-play)."""
+@dataclass
+class MatchResult:
+    """A match played: its summary (of the policy list's entries), the rung's pairwise
+    half-points histogram (rating matches) or the outcome tally (self-play), its times."""
 
-    @property
-    def rung(self) -> str: ...
-
-    @property
-    def other(self) -> str | None: ...
-
-    @property
-    def games(self) -> int: ...
-
-    @property
-    def key(self) -> str: ...
-
-    @property
-    def label(self) -> str: ...
-
-
-class LadderMatch(Protocol):
-    """One match played (simcore.studies.ladder.MatchResult): its summary (of the policy
-    list's entries), the rung's pairwise half-points histogram, the outcome tally, its times."""
-
-    match: LadderPairing
+    match: Match
     policies: list[str]
     summary: RunSummary
     points: np.ndarray  # [half-points] games: the rung's pairwise results in a game
     outcomes: GameOutcomes
     cpu_s: float
     elapsed_s: float
-    joint: np.ndarray | None  # with a compared variant: [base, variant] half-points
+    joint: np.ndarray | None = None  # with a compared variant: base x variant half-points
 
 
 class RatedMatches(Protocol):
@@ -289,33 +305,42 @@ class RatedMatches(Protocol):
     (simcore.studies.robustness.RatingMatches)."""
 
     players: int
-    rungs: list[LadderRung]
+    rungs: list[Rung]
     reference: str
-    matches: list[LadderMatch]
+    matches: list[MatchResult]
 
 
-class LadderResult(RatedMatches, Protocol):
-    """A ladder played (simcore.studies.ladder.LadderRun): the rungs in order, every match in
-    plan order, the provenance."""
+@dataclass
+class LadderRun:
+    """A ladder played (simcore.studies.ladder.run_ladder): the rungs (in the designed order),
+    the reference, every match (in plan order), and the run's provenance; its rating matches
+    are RatedMatches."""
 
     game: str
     title: str
+    players: int
+    rungs: list[Rung]
+    reference: str
+    matches: list[MatchResult]
     seed: int
     games: int
     search_games: int
     rules: dict
     rules_hash: str
     elapsed_s: float
-    no_decisions: str  # why every player plays the same game ('' when there are choices)
-    resumed: list[str]
-    end_reasons: tuple[str, ...]
-    compare_variant: str  # the variant whose effect on the skill measure is measured ('')
+    no_decisions: str = ""  # why every player plays the same game ('' when there are choices)
+    resumed: list[str] = field(default_factory=list)
+    end_reasons: tuple[str, ...] = ()
+    compare_variant: str = ""  # the variant whose effect on the skill measure is measured
 
 
 # --------------------------------------------------------------------------- tuning
-class TuningResult(Protocol):
-    """A tuning study run (simcore.studies.tuning.TuningRun, and its players' and rules'
-    kinds: PlayerTuning, RulesTuning); the kind's own fields are read by its renderer."""
+@dataclass(kw_only=True)
+class TuningRun:
+    """What both tuning commands return (simcore.studies.tuning): the setting, the completed
+    trials (dicts with at least index and params), the search's and the confirmation's
+    seconds; each command's result (PlayerTuning, RulesTuning) adds its own fields, read by
+    its renderer."""
 
     game: str
     players: int
@@ -326,14 +351,16 @@ class TuningResult(Protocol):
     study: str
     trials: list[dict[str, Any]]
     search_s: float
-    resumed_trials: int
-    confirm_s: float
+    resumed_trials: int  # trials found in the database when this run started
+    confirm_s: float = 0.0
 
 
-class PlayerConfirmationResult(Protocol):
-    """A tuned player's confirmation on fresh games (simcore.studies.tune_players
-    .PlayerConfirmation): per arm (the start first) its label, search trial, weights and win
-    indicator per game."""
+@dataclass
+class PlayerConfirmation:
+    """A tuned player's confirmation on fresh games (simcore.studies.tune_players): per arm
+    (the starting player first, then each candidate) its label, search index (None for the
+    start), weights and win indicator per game (the arm's entry-0 seat won outright), all arms
+    on the same games."""
 
     games: int
     first_index: int
@@ -345,21 +372,29 @@ class PlayerConfirmationResult(Protocol):
     opponents: str
 
 
-class PlayerTuningResult(TuningResult, Protocol):
-    """A player tuned (simcore.studies.tune_players.PlayerTuning)."""
+def best_trial(trials: list[dict[str, Any]]) -> dict[str, Any]:
+    """The highest value; among equal values the lowest index."""
+    return max(trials, key=lambda t: (t["value"], -t["index"]))
+
+
+@dataclass(kw_only=True)
+class PlayerTuning(TuningRun):
+    """A player tuned (simcore.studies.tune_players.tune_players); trials: index, value,
+    params (the weights), per-lineup rates, champion."""
 
     policy: str
     name: str
     space: dict[str, tuple[float, float, bool]]  # weight -> (low, high, whole)
     start: dict[str, float]
     population: list[str]
-    confirmation: PlayerConfirmationResult | None
-    chosen: int | None  # the confirmation arm written to --out
-    out: str | None
-    rules_hash: str
+    confirmation: PlayerConfirmation | None = None
+    chosen: int | None = None  # the confirmation arm written to --out
+    out: str | None = None
+    rules_hash: str = ""
 
     @property
-    def best(self) -> dict[str, Any]: ...
+    def best(self) -> dict[str, Any]:
+        return best_trial(self.trials)
 
 
 class TuningObjective(Protocol):
@@ -397,44 +432,63 @@ class TuningParam(Protocol):
     def name(self) -> str: ...
 
 
-class RulesTuningResult(TuningResult, Protocol):
-    """Rules tuned (simcore.studies.tune_rules.RulesTuning)."""
+@dataclass(kw_only=True)
+class RulesTuning(TuningRun):
+    """Rules tuned (simcore.studies.tune_rules.tune_rules); trials: index, values, params,
+    quantities, feasible, invalid."""
 
     params: list[TuningParam]
     objectives: list[TuningObjective]
     constraints: list[TuningConstraint]
     start: dict[str, Any]  # each parameter's value in the starting rules
-    candidates: list[dict[str, Any]]
-    confirmation: ArmsResult | None  # the start first, then the candidates
-    notes: list[str]
-    policies: list[str]
+    candidates: list[dict[str, Any]] = field(default_factory=list)
+    confirmation: ArmRun | None = None  # the start first, then the candidates
+    notes: list[str] = field(default_factory=list)  # ranges narrowed
+    policies: list[str] = field(default_factory=list)
 
 
 # --------------------------------------------------------------------------- compensation
-class CompensationCandidate(Protocol):
-    """A compensation (simcore.studies.compensate.Candidate): a seat field's amount per seat,
-    and end rules ((field, value) pairs); none of either is the rulebook."""
+@dataclass(frozen=True)
+class Candidate:
+    """One compensation (simcore.studies.compensate): a field and an amount per seat (seat 0
+    first), and a change of the end of the game (rule: (field, value) pairs of the rules
+    class' END_RULES); none = the rulebook."""
+
+    field: str = ""
+    amounts: tuple[int, ...] = ()
+    rule: tuple[tuple[str, str], ...] = ()
 
     @property
-    def field(self) -> str: ...
+    def seats_changed(self) -> int:
+        return sum(1 for a in self.amounts if a)
 
     @property
-    def amounts(self) -> tuple[int, ...]: ...
+    def total(self) -> int:
+        return sum(abs(a) for a in self.amounts)
 
     @property
-    def rule(self) -> tuple[tuple[str, str], ...]: ...
+    def changes(self) -> int:
+        """The rules it changes: a seat given something, or an end rule."""
+        return self.seats_changed + len(self.rule)
 
     @property
-    def label(self) -> str: ...
+    def label(self) -> str:
+        parts = [f"{k}={v}" for k, v in self.overrides().items()]
+        return ", ".join(parts) if parts else "none (the rulebook)"
 
-    @property
-    def total(self) -> int: ...
+    def overrides(self) -> dict[str, str]:
+        out = dict(self.rule)
+        if self.field:
+            out[self.field] = ",".join(str(a) for a in self.amounts)
+        return out
 
 
-class CompensationPlay(Protocol):
-    """A compensation played on some games (simcore.studies.compensate.Played)."""
+@dataclass
+class Played:
+    """A candidate played on some games (simcore.studies.compensate): the seats' outright
+    wins, the shared wins."""
 
-    candidate: CompensationCandidate
+    candidate: Candidate
     games: int
     seat_wins: list[int]
     shared_wins: int
@@ -442,32 +496,47 @@ class CompensationPlay(Protocol):
     seed: int
     rules_hash: str
 
-    @property
-    def gap(self) -> float: ...  # the largest difference of two seats' win rates, in points
+    # a screened candidate: the calibration's seat rates minus the screening rulebook's
+    shift: tuple[float, ...] = ()
 
     @property
-    def predicted(self) -> list[float]: ...
+    def gap(self) -> float:
+        """The largest difference of two seats' win rates, in points."""
+        return 100.0 * (max(self.seat_wins) - min(self.seat_wins)) / self.games
 
     @property
-    def predicted_gap(self) -> float: ...
+    def predicted(self) -> list[float]:
+        """The seat win rates (fractions) predicted for a screened candidate: the rulebook's
+        on the calibration's games plus the candidate's effect on the screening games (its
+        rates minus the rulebook's there, common random numbers); its rates when unshifted."""
+        rates = [w / self.games for w in self.seat_wins]
+        return [r + d for r, d in zip(rates, self.shift)] if self.shift else rates
+
+    @property
+    def predicted_gap(self) -> float:
+        """The largest difference of two predicted seat rates, in points."""
+        p = self.predicted
+        return 100.0 * (max(p) - min(p))
 
 
-class LevelSearchResult(Protocol):
-    """The study again at a level where the recommendation is not fair
-    (simcore.studies.compensate.LevelSearch)."""
+@dataclass
+class LevelSearch:
+    """The study again at a level where the recommendation is not fair: the same groups
+    screened with that player in every seat, the finalists confirmed on the level's games."""
 
     level: str
     searched: dict[str, str]
-    screened: list[CompensationPlay]
-    confirmed: list[CompensationPlay]  # the rulebook first, then the finalists
-    recommendation: CompensationPlay
-    calibration: CompensationPlay | None
-    refined: list[CompensationPlay]
+    screened: list[Played]
+    confirmed: list[Played]  # the level's fresh games: the rulebook first, then the finalists
+    recommendation: Played  # the level's own recommendation: one of confirmed (recommend)
+    calibration: Played | None = None  # the rulebook on the level's games of the screening seed
+    refined: list[Played] = field(default_factory=list)  # the best again on more games
 
 
-class CompensationResult(Protocol):
-    """A compensation study (simcore.studies.compensate.CompensateRun), with its
-    recommendation, rendered by analysis.compensate."""
+@dataclass
+class CompensateRun:
+    """What `balance compensate` played (simcore.studies.compensate), with its recommendation,
+    rendered by analysis.compensate."""
 
     game: str
     title: str
@@ -479,21 +548,24 @@ class CompensationResult(Protocol):
     level_games: int
     tolerance: float
     fields: list[str]
-    searched: dict[str, str]
-    skipped: dict[str, str]
-    baseline: CompensationPlay
-    screened: list[CompensationPlay]
-    confirmed: list[CompensationPlay]  # fresh games: the baseline first, then the candidates
-    recommendation: CompensationPlay
-    levels: list[tuple[str, CompensationPlay, CompensationPlay]]  # (level, without, with)
-    level_searches: list[LevelSearchResult]
-    cross: dict[tuple[CompensationCandidate, str], CompensationPlay]
-    level_screen_games: int
-    level_budget: int
-    calibration: CompensationPlay | None
-    refined: list[CompensationPlay]
-    elapsed_s: float
-    seat_words: dict[str, str]  # the rules class' SEAT_WORDS
+    searched: dict[str, str]  # field -> 'exhaustive (N candidates)' / 'optuna TPE (N trials)'
+    skipped: dict[str, str]  # field -> why it was not searched
+    baseline: Played
+    screened: list[Played]
+    confirmed: list[Played]  # fresh games: the baseline first, then the candidates
+    recommendation: Played  # one of confirmed (simcore.base.fairness.recommend)
+    # (level, without, with) at each level of the ladder's players
+    levels: list[tuple[str, Played, Played]] = field(default_factory=list)
+    # a search of its own at each level where the recommendation is not fair
+    level_searches: list[LevelSearch] = field(default_factory=list)
+    # every compensation a level's search found, played at every level: (candidate, level)
+    cross: dict[tuple[Candidate, str], Played] = field(default_factory=dict)
+    level_screen_games: int = 0
+    level_budget: int = 0
+    calibration: Played | None = None  # the rulebook on more games of the seed
+    refined: list[Played] = field(default_factory=list)  # the best on more games
+    elapsed_s: float = 0.0
+    seat_words: dict[str, str] = field(default_factory=dict)  # the rules class' SEAT_WORDS
 
 
 # --------------------------------------------------------------------------- the report
@@ -538,8 +610,8 @@ class ReportRuns:
     skipped: list[SkippedPair]  # variants left out where they do not compose (with the reason)
     seats: dict[int, RunResult]  # the seat balance per player count
     # the variant comparison per player count (where more than the base rules compose)
-    variant_runs: dict[int, ArmsResult]
-    dice: dict[int, ArmsResult] | None  # every die per player count (a game with a die field)
+    variant_runs: dict[int, ArmRun]
+    dice: dict[int, ArmRun] | None  # every die per player count (a game with a die field)
     ladder: ReportLadder
     # the first screen's strong players in every seat per player count (none without them)
     strong: dict[int, RunResult]
@@ -556,7 +628,7 @@ class ReportRuns:
     strong_lineup: str = ""  # the strong players' lineup in words ('search:budget=16')
     # the compensation study per player count whose seats are not fair with the reference
     # preset, checked with the strong players
-    fixes: dict[int, CompensationResult] = field(default_factory=dict)
+    fixes: dict[int, CompensateRun] = field(default_factory=dict)
 
     @property
     def player_counts(self) -> list[int]:

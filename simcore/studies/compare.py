@@ -30,6 +30,7 @@ from simcore.base.metrics import (
     metric_scale,
     shown_metrics,
 )
+from simcore.base.results import ArmRun, SweepRun
 from simcore.base.rulesbase import RulesError, apply_overrides
 from simcore.frame.registry import GameSpec, all_games
 from simcore.run.checkpoint import summary_from_json, summary_to_json
@@ -110,27 +111,6 @@ def command_arms(variants: list[str] | None, set_arms: list[str] | None) -> list
 
 
 # --------------------------------------------------------------------------------- playing
-@dataclass
-class ArmRun:
-    """Everything played for a set of arms on the same games."""
-
-    spec: GameSpec
-    players: int
-    arms: list[Arm]
-    metrics: list[Metric]
-    results: list[Any]  # one SimResult per arm (merged summary of all chunks, no rows)
-    moments: ArmMoments
-    seed: int
-    games: int
-    elapsed_s: float
-    policies: list[str]
-    rotate_seats: bool
-
-    @property
-    def index(self) -> dict[str, int]:
-        return {m.name: j for j, m in enumerate(self.metrics)}
-
-
 def resolve_arms(
     spec: GameSpec, players: int, arms: list[Arm], rules_file: str | None, base_overrides
 ):
@@ -440,15 +420,6 @@ def run_dice(spec: GameSpec, player_counts: list[int] | None, games: int, **kw: 
 
 
 # --------------------------------------------------------------------------------- sweep
-@dataclass
-class SweepRun:
-    """A sweep played: the rules fields swept and the run of one arm per combination (each
-    arm's overrides give its values)."""
-
-    params: list[str]
-    run: ArmRun
-
-
 def parse_param(spec: GameSpec, text: str) -> tuple[str, list[str]]:
     """'key=v1,v2,v3' -> (key, [values]). List-valued fields (die, streets, ...) separate their
     values with ';' ('die=0,1,1,2,2,3;1,2,2,3,3,4'), or give names ('die=beige,black')."""

@@ -42,12 +42,13 @@ import itertools
 import json
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from simcore.base.errors import BalanceError, InputError, RulesError
 from simcore.base.fairness import TOLERANCE, UNFAIR, fair_status, recommend
 from simcore.base.inputs import MAX_GAMES, check_seed, check_whole
+from simcore.base.results import Candidate, CompensateRun, LevelSearch, Played
 from simcore.base.rulesbase import rules_hash
 from simcore.frame.registry import GameSpec, split_players
 from simcore.run.checkpoint import CheckpointFile, CheckpointKind, check_resume, whole
@@ -72,90 +73,6 @@ CHECKPOINT = CheckpointKind(
 PLAY_KEYS = {"seat_wins", "shared_wins", "rules_hash", "policies"}
 
 
-@dataclass(frozen=True)
-class Candidate:
-    """One compensation: a field and an amount per seat (seat 0 first), and a change of the
-    end of the game (rule: (field, value) pairs of the rules class' END_RULES); none = the
-    rulebook."""
-
-    field: str = ""
-    amounts: tuple[int, ...] = ()
-    rule: tuple[tuple[str, str], ...] = ()
-
-    @property
-    def seats_changed(self) -> int:
-        return sum(1 for a in self.amounts if a)
-
-    @property
-    def total(self) -> int:
-        return sum(abs(a) for a in self.amounts)
-
-    @property
-    def changes(self) -> int:
-        """The rules it changes: a seat given something, or an end rule."""
-        return self.seats_changed + len(self.rule)
-
-    @property
-    def label(self) -> str:
-        parts = [f"{k}={v}" for k, v in self.overrides().items()]
-        return ", ".join(parts) if parts else "none (the rulebook)"
-
-    def overrides(self) -> dict[str, str]:
-        out = dict(self.rule)
-        if self.field:
-            out[self.field] = ",".join(str(a) for a in self.amounts)
-        return out
-
-
-@dataclass
-class Played:
-    """A candidate played on some games: the seats' outright wins, the shared wins."""
-
-    candidate: Candidate
-    games: int
-    seat_wins: list[int]
-    shared_wins: int
-    policies: str
-    seed: int
-    rules_hash: str
-
-    # a screened candidate: the calibration's seat rates minus the screening rulebook's
-    shift: tuple[float, ...] = ()
-
-    @property
-    def gap(self) -> float:
-        """The largest difference of two seats' win rates, in points."""
-        return 100.0 * (max(self.seat_wins) - min(self.seat_wins)) / self.games
-
-    @property
-    def predicted(self) -> list[float]:
-        """The seat win rates (fractions) predicted for a screened candidate: the rulebook's
-        on the calibration's games plus the candidate's effect on the screening games (its
-        rates minus the rulebook's there, common random numbers); its rates when unshifted."""
-        rates = [w / self.games for w in self.seat_wins]
-        return [r + d for r, d in zip(rates, self.shift)] if self.shift else rates
-
-    @property
-    def predicted_gap(self) -> float:
-        """The largest difference of two predicted seat rates, in points."""
-        p = self.predicted
-        return 100.0 * (max(p) - min(p))
-
-
-@dataclass
-class LevelSearch:
-    """The study again at a level where the recommendation is not fair: the same groups
-    screened with that player in every seat, the finalists confirmed on the level's games."""
-
-    level: str
-    searched: dict[str, str]
-    screened: list[Played]
-    confirmed: list[Played]  # the level's fresh games: the rulebook first, then the finalists
-    recommendation: Played  # the level's own recommendation: one of confirmed (recommend)
-    calibration: Played | None = None  # the rulebook on the level's games of the screening seed
-    refined: list[Played] = field(default_factory=list)  # the best again on more games
-
-
 @dataclass
 class Group:
     """What is searched as one: a seat field's amounts (under an end rule or not), or an end
@@ -167,39 +84,6 @@ class Group:
     rule: tuple[tuple[str, str], ...]
     cands: list[Candidate]
     ranks: bool = False  # only the order of the seats' amounts counts (SEAT_RANKS)
-
-
-@dataclass
-class CompensateRun:
-    """What `balance compensate` played (analysis.compensate reads it)."""
-
-    game: str
-    title: str
-    players: int
-    seed: int
-    level: str  # the player in every seat of the screening and the confirmation
-    games: int
-    confirm_games: int
-    level_games: int
-    tolerance: float
-    fields: list[str]
-    searched: dict[str, str]  # field -> 'exhaustive (N candidates)' / 'optuna TPE (N trials)'
-    skipped: dict[str, str]  # field -> why it was not searched
-    baseline: Played
-    screened: list[Played]
-    confirmed: list[Played]  # fresh games: the baseline first, then the candidates
-    recommendation: Played  # the recommended compensation: one of confirmed (recommend)
-    levels: list[tuple[str, Played, Played]] = field(default_factory=list)
-    # a search of its own at each level where the recommendation is not fair
-    level_searches: list[LevelSearch] = field(default_factory=list)
-    # every compensation a level's search found, played at every level: (candidate, level)
-    cross: dict[tuple[Candidate, str], Played] = field(default_factory=dict)
-    level_screen_games: int = 0
-    level_budget: int = 0
-    calibration: Played | None = None  # the rulebook on more games of the screening's seed
-    refined: list[Played] = field(default_factory=list)  # the screening's best on more games
-    elapsed_s: float = 0.0
-    seat_words: dict[str, str] = field(default_factory=dict)  # the rules class' SEAT_WORDS
 
 
 def seat_fields(spec: Any) -> list[str]:

@@ -30,13 +30,13 @@ histogram of the rung's points under both rules (the paired effect on the skill 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from simcore.base.errors import InputError
 from simcore.base.inputs import MAX_GAMES, check_games, check_seed, check_whole
+from simcore.base.results import LadderRun, Match, MatchResult, Rung
 from simcore.base.rulesbase import rules_hash
 from simcore.frame.registry import GameSpec, split_players
 from simcore.frame.search import PARAMS as SEARCH_PARAMS
@@ -70,20 +70,6 @@ MATCH_KEYS = {"summary", "points", "outcomes", "joint", "cpu_s", "elapsed_s"}
 
 
 # --------------------------------------------------------------------------------- rungs
-@dataclass(frozen=True)
-class Rung:
-    """One rung of the ladder: its name (the policy text, e.g. 'search:budget=16'), what kind
-    of player it is ('random', 'preset', 'search', 'user') and a search rung's budget."""
-
-    name: str
-    kind: str
-    budget: int = 0
-
-    @property
-    def is_search(self) -> bool:
-        return self.name.split(":", 1)[0] == "search"
-
-
 def default_budget(spec: GameSpec) -> int:
     """The game's default `search` budget (simulations per decision)."""
     return int(spec.search_defaults.get("budget", SEARCH_PARAMS["budget"][0]))
@@ -167,31 +153,6 @@ def _budget_of(seat: Any) -> float:
 
 
 # --------------------------------------------------------------------------------- matches
-@dataclass(frozen=True)
-class Match:
-    """A match of the plan: `rung` in one seat against `other` in the others (seats
-    rotated), or `rung` in every seat (other None: self-play, seats fixed)."""
-
-    rung: str
-    other: str | None
-    games: int
-
-    @property
-    def key(self) -> str:
-        return f"self/{self.rung}" if self.other is None else f"{self.rung}/vs/{self.other}"
-
-    @property
-    def label(self) -> str:
-        if self.other is None:
-            return f"{self.rung} in every seat"
-        return f"{self.rung} against {self.other}"
-
-    def policies(self, players: int) -> str:
-        if self.other is None:
-            return ",".join([self.rung] * players)
-        return ",".join([self.rung] + [self.other] * (players - 1))
-
-
 def match_plan(
     rungs: list[Rung], reference: str, games: int, search_games: int, players: int
 ) -> list[Match]:
@@ -386,44 +347,6 @@ class MatchJob(Job):
 
 
 # --------------------------------------------------------------------------------- the run
-@dataclass
-class MatchResult:
-    """A match played: its summary (of the policy list's entries), the rung's pairwise
-    half-points histogram (rating matches) or the outcome tally (self-play), its times."""
-
-    match: Match
-    policies: list[str]
-    summary: Any
-    points: np.ndarray
-    outcomes: Outcomes
-    cpu_s: float
-    elapsed_s: float
-    joint: np.ndarray | None = None  # with a compared variant: base x variant half-points
-
-
-@dataclass
-class LadderRun:
-    """Everything a ladder played: the rungs (in the designed order), the reference, every
-    match (in plan order), and the run's provenance."""
-
-    game: str
-    title: str
-    players: int
-    rungs: list[Rung]
-    reference: str
-    matches: list[MatchResult]
-    seed: int
-    games: int
-    search_games: int
-    rules: dict
-    rules_hash: str
-    elapsed_s: float
-    no_decisions: str = ""  # why every player plays the same game ('' when there are choices)
-    resumed: list[str] = field(default_factory=list)
-    end_reasons: tuple[str, ...] = ()
-    compare_variant: str = ""  # the variant whose effect on the skill measure is measured
-
-
 def match_jobs(
     spec: GameSpec,
     players: int,

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +30,7 @@ import numpy as np
 from simcore.base.errors import InputError
 from simcore.base.inputs import check_out_path
 from simcore.base.presetfile import NAME_RE, PresetFile, write_preset_file
+from simcore.base.results import PlayerConfirmation, PlayerTuning, best_trial
 from simcore.frame.registry import GameSpec, PolicySpec, SeatPolicy
 from simcore.run.jobs import run_plans
 from simcore.run.runner import simulation_plan
@@ -46,47 +46,6 @@ DEFAULTS = dict(
 )
 GENERATION = 25  # trials between two updates of the champion in the population
 PRESET_SUFFIXES = (".toml",)
-
-
-@dataclass
-class PlayerConfirmation:
-    """The confirmation run: per arm (the starting player first, then each candidate) its
-    label, search index (None for the start), weights and win indicator per game (the arm's
-    entry-0 seat won outright), all arms on the same games."""
-
-    games: int
-    first_index: int
-    labels: list[str]
-    indices: list[int | None]
-    weights: list[dict[str, float]]
-    wins: list[np.ndarray]
-    players: int
-    opponents: str
-
-
-@dataclass(kw_only=True)
-class PlayerTuning(tuning.TuningRun):
-    """What tune_players returns (analysis.tuning_tables renders it); trials: index, value, params
-    (the weights), per-lineup rates, champion."""
-
-    policy: str
-    name: str
-    space: dict[str, tuple[float, float, bool]]
-    start: dict[str, float]
-    population: list[str]
-    confirmation: PlayerConfirmation | None = None
-    chosen: int | None = None  # the confirmation arm written to --out
-    out: str | None = None
-    rules_hash: str = ""
-
-    @property
-    def best(self) -> dict[str, Any]:
-        return best_trial(self.trials)
-
-
-def best_trial(trials: list[dict[str, Any]]) -> dict[str, Any]:
-    """The highest value; among equal values the lowest index."""
-    return max(trials, key=lambda t: (t["value"], -t["index"]))
 
 
 # --------------------------------------------------------------------------------- setting

@@ -32,6 +32,7 @@ import numpy as np
 from simcore.base.errors import InputError
 from simcore.base.metrics import first_player_advantage, game_metrics, metric_list
 from simcore.base.pareto import pareto_front
+from simcore.base.results import RulesTuning
 from simcore.base.rulesbase import RulesError
 from simcore.frame.registry import GameSpec
 from simcore.run.jobs import run_jobs, run_plans
@@ -280,23 +281,6 @@ def measure(spec: GameSpec, players: int, rows) -> dict[str, float]:
 
 
 # --------------------------------------------------------------------------------- search
-@dataclass(kw_only=True)
-class RulesTuning(tuning.TuningRun):
-    """What tune_rules returns (analysis.tuning_tables renders it); trials: index, values, params,
-    quantities, feasible, invalid."""
-
-    params: list[Param]
-    objectives: list[Objective]
-    constraints: list[Constraint]
-    start: dict[str, Any]  # each parameter's value in the starting rules
-    candidates: list[dict[str, Any]] = dataclasses.field(default_factory=list)
-    confirmation: Any = (
-        None  # a simcore.studies.compare.ArmRun: the start first, then the candidates
-    )
-    notes: list[str] = dataclasses.field(default_factory=list)  # ranges narrowed
-    policies: list[str] = dataclasses.field(default_factory=list)
-
-
 class RulesSearch:
     def __init__(self, spec, players, params, objectives, constraints, base, seed, games, run):
         self.spec, self.players, self.params = spec, players, params

@@ -237,24 +237,6 @@ def check_budget(budget: int) -> int:
     return check_whole(budget, "--budget", 1, maximum=MAX_BUDGET)
 
 
-@dataclass(kw_only=True)
-class TuningRun:
-    """What both tuning commands return: the setting, the completed trials (dicts with at
-    least index and params), the search's and the confirmation's seconds."""
-
-    game: str
-    players: int
-    seed: int
-    budget: int
-    games_per_trial: int
-    storage: str
-    study: str
-    trials: list[dict[str, Any]]
-    search_s: float
-    resumed_trials: int  # trials found in the database when this run started
-    confirm_s: float = 0.0
-
-
 CONFIRM_TOP = 3  # the best trials (or settings) of a search that are confirmed
 # the search options of both commands (keywords of tune_players and tune_rules; check_sizes)
 SEARCH_OPTIONS = ("budget", "games_per_trial", "confirm_games", "top", "seed")
