@@ -1,7 +1,7 @@
 """The rated ladder (`balance ladder`, issue #36): ratings of the rungs on one Elo scale, the
 balance of the game at every level of skill, the skill class of each headline verdict, and how
 much skill decides the game (docs/skill.md). Numba-free: it reads a
-simcore.studies.ladder.LadderRun (duck-typed) and returns plain data; analysis.ladder_report
+simcore.base.results.LadderRun (or RatedMatches) and returns plain data; analysis.ladder_report
 renders it.
 
 **Rating model: Bradley-Terry on pairwise outcomes from finishing orders.** In a rating match

@@ -34,13 +34,14 @@ from typing import Any
 
 from simcore.base.errors import InputError, RulesError
 from simcore.base.inputs import MAX_GAMES, check_games, check_seed, check_whole
+from simcore.base.results import ArmRun
 from simcore.base.rulesbase import load_rules_file, rules_hash, split_variants
 from simcore.frame.registry import GameSpec
 from simcore.frame.search import PARAMS as SEARCH_PARAMS
 from simcore.run.checkpoint import CheckpointKind, JobStates
 from simcore.run.chunks import POPULATION, task_game
 from simcore.run.jobs import Job, Plan, run_plans, split_run_options
-from simcore.studies.compare import Arm, ArmRun, ArmsJob, arms_job, play_arms_rows
+from simcore.studies.compare import Arm, ArmsJob, arms_job, play_arms_rows
 from simcore.studies.ladder import (
     MIN_RATING_GAMES,
     SEARCH_RUNGS,

@@ -470,7 +470,7 @@ def start_point(params: list[Param], start: dict[str, Any]) -> dict[str, Any]:
 
 def confirm_rules(search: RulesSearch, candidates, games: int, progress: bool = False):
     """The starting rules and each candidate, on the same fresh games (indices from
-    CONFIRM_START on): a simcore.studies.compare.ArmRun, the start first."""
+    CONFIRM_START on): a simcore.base.results.ArmRun, the start first."""
     b = search.base
     arms = [Arm("start", tuple(b["variants"]))]
     for c in candidates:
