@@ -26,6 +26,15 @@ def col(spec, rows, name):
     return rows[:, spec.columns.index(name)]
 
 
+def win_rate_rises(spec, base, more, seat: int) -> None:
+    """The seat's win rate over the games `more` is up on the same games `base` by more than
+    3 standard errors."""
+    before = (col(spec, base, "winner") == seat).mean()
+    after = (col(spec, more, "winner") == seat).mean()
+    se = np.sqrt(before * (1 - before) / len(base))
+    assert after - before > 3 * se, (before, after, se)
+
+
 def default_packs_the_same(game: str, field: str, pack) -> None:
     """The field at its default is the rulebook: not in the resolved rules, and the kernel sees
     the same rules array as with the field set to 0 for every seat (which is shown)."""
