@@ -62,6 +62,15 @@ def search_rows(game: str, players: int, policies: str, games: int, **kw) -> pd.
     ).rows
 
 
+def first_wins(game: str, players: int, policies: str, games: int = 300, seed: int = 1) -> int:
+    """The outright wins of the policy list's first entry over `games` games, seats rotated
+    (a search player against its base, on the same games)."""
+    from simcore import simulate
+
+    res = simulate(get_game(game), players, games, policies=policies, seed=seed, rotate_seats=True)
+    return int(res.summary.policy_wins[0])
+
+
 def resolve(name: str, players: int, variants=(), overrides=None, policy: str | None = None):
     """(rules, seats) as simulate resolves them: the seats carry the weights in effect under
     the rules (GameSpec.resolve_seats)."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore import get_game, simulate
+from simcore import get_game
 from simcore.frame.rng import new_stream
 from simcore.games.secrets_of_the_sea import board as B
 from simcore.games.secrets_of_the_sea import state as S
@@ -16,7 +16,7 @@ from simcore.games.secrets_of_the_sea.engine import lamp_kind, recount
 from simcore.games.secrets_of_the_sea.engine_invariants import check_invariants
 from simcore.games.secrets_of_the_sea.search_player import search_hide
 from simcore.run.runner import replay_game
-from tests.conformance.cases import search_rows
+from tests.conformance.cases import first_wins, search_rows
 
 GAME = "secrets-of-the-sea"
 SEARCH = "search:budget={},base=ev"
@@ -101,15 +101,9 @@ def test_search_beats_its_base_player():
     weak = "stop-at-value:target=0"
 
     def wins(budget):
-        res = simulate(
-            get_game(GAME),
-            3,
-            300,
-            policies=f"search:budget={budget},start=0,base=stop-at-value,target=0,{weak},{weak}",
-            seed=1,
-            rotate_seats=True,
+        return first_wins(
+            GAME, 3, f"search:budget={budget},start=0,base=stop-at-value,target=0,{weak},{weak}"
         )
-        return res.summary.policy_wins[0]
 
     base, strong = wins(0), wins(64)
     assert strong >= base + 25, (base, strong)

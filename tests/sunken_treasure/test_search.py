@@ -14,7 +14,7 @@ from simcore.games.sunken_treasure import state as S
 from simcore.games.sunken_treasure.engine_invariants import check_invariants
 from simcore.games.sunken_treasure.search_player import search_hide
 from simcore.run.runner import replay_game
-from tests.conformance.cases import search_rows
+from tests.conformance.cases import first_wins, search_rows
 
 GAME = "sunken-treasure"
 DECKS = ((S.O_ITEM_DECK, S.S_ITEM_N), (S.O_ATT_DECK, S.S_ATT_N), (S.O_TRE_DECK, S.S_TRE_N))
@@ -77,15 +77,7 @@ def test_search_beats_its_base_player():
     from analysis.stats import wilson
 
     def wins(budget):
-        res = simulate(
-            get_game(GAME),
-            2,
-            300,
-            policies=f"search:budget={budget},balanced",
-            seed=1,
-            rotate_seats=True,
-        )
-        return res.summary.policy_wins[0]
+        return first_wins(GAME, 2, f"search:budget={budget},balanced")
 
     base, strong = wins(0), wins(256)
     lo, _ = wilson(strong, 300)
