@@ -159,36 +159,18 @@ def test_checkpoint_of_another_run_is_refused(tmp_path):
     from simcore.base.errors import InputError
 
     ckpt = tmp_path / "run.ckpt"
-    simulate(
-        get_game("sunken-city"),
-        3,
-        400,
-        seed=1,
-        policies="random",
-        chunk_size=100,
-        checkpoint=str(ckpt),
-    )
+    game = get_game("sunken-city")
+
+    def run(seed: int = 1, **kw):
+        simulate(
+            game, 3, 400, seed=seed, policies="random", chunk_size=100, checkpoint=str(ckpt), **kw
+        )
+
+    run()
     with pytest.raises(InputError, match="exists"):
-        simulate(
-            get_game("sunken-city"),
-            3,
-            400,
-            seed=1,
-            policies="random",
-            chunk_size=100,
-            checkpoint=str(ckpt),
-        )
+        run()
     with pytest.raises(InputError, match="different run"):
-        simulate(
-            get_game("sunken-city"),
-            3,
-            400,
-            seed=2,
-            policies="random",
-            chunk_size=100,
-            checkpoint=str(ckpt),
-            resume=True,
-        )
+        run(seed=2, resume=True)
 
 
 def test_sigint_gives_a_partial_result(tmp_path):
@@ -290,17 +272,10 @@ def scheduler():
 def test_compare_on_a_cluster_gives_the_local_json(scheduler):
     """Every arm's chunks spread over 2 workers, in chunks of another size: the same JSON."""
     arms = [variant_arm("base"), variant_arm("no-chips"), set_arm("die=black")]
-    local = compare(get_game(SC), 3, arms, 2000, seed=2, policies="random")
+    kw = dict(seed=2, policies="random")
+    local = compare(get_game(SC), 3, arms, 2000, **kw)
     dask = compare(
-        get_game(SC),
-        3,
-        arms,
-        2000,
-        seed=2,
-        policies="random",
-        chunk_size=700,
-        scheduler=scheduler,
-        backend="dask",
+        get_game(SC), 3, arms, 2000, **kw, chunk_size=700, backend="dask", scheduler=scheduler
     )
     assert _comparison_json(dask) == _comparison_json(local)
 
@@ -317,17 +292,9 @@ def test_dice_on_a_cluster_gives_the_local_table(scheduler):
 
 def test_sweep_on_a_cluster_gives_the_local_table(scheduler):
     params = ["chips=true,false", "die=beige,black"]
-    local = sweep(get_game(SC), 3, params, 1500, seed=6, policies="random")
-    dask = sweep(
-        get_game(SC),
-        3,
-        params,
-        1500,
-        seed=6,
-        policies="random",
-        backend="dask",
-        scheduler=scheduler,
-    )
+    kw = dict(seed=6, policies="random")
+    local = sweep(get_game(SC), 3, params, 1500, **kw)
+    dask = sweep(get_game(SC), 3, params, 1500, **kw, backend="dask", scheduler=scheduler)
     assert json.dumps(records(dask["table"])) == json.dumps(records(local["table"]))
 
 
