@@ -5,6 +5,7 @@ seat inside a search's simulations."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -12,7 +13,8 @@ import numba
 import pytest
 
 from simcore import get_game, simulate
-from simcore.base.trained_model import shipped_path
+from simcore.base.trained_model import load_model, sha256_of, shipped_path
+from simcore.studies.train import TrainSettings
 from tests.conformance.cases import (
     GAMES,
     check_rows,
@@ -21,15 +23,18 @@ from tests.conformance.cases import (
     resolve,
 )
 
+ROOT = Path(__file__).resolve().parents[2]
 TWO_THREADS = min(2, numba.config.NUMBA_NUM_THREADS)
 
 
+def model_path(game: str, players: int) -> Path:
+    """The model shipped for the game and player count (it may not exist)."""
+    package = Path(sys.modules[get_game(game).driver.contract.package].__file__).parent
+    return shipped_path(package, players)
+
+
 def shipped(game: str, players: int) -> bool:
-    spec = get_game(game)
-    if "trained" not in spec.policies:
-        return False
-    package = Path(sys.modules[spec.driver.contract.package].__file__).parent
-    return shipped_path(package, players).is_file()
+    return "trained" in get_game(game).policies and model_path(game, players).is_file()
 
 
 CASES = [(g, p, v) for g, p, v in game_players_variants() if shipped(g, p)]
@@ -45,6 +50,31 @@ def lineup(game: str, players: int) -> str:
 def test_the_games_with_a_shipped_model_have_the_trained_player():
     with_features = {g for g in GAMES if "trained" in get_game(g).policies}
     assert "pig" in {g for g, _ in PAIRS} <= with_features
+
+
+@pytest.mark.parametrize("game,players", PAIRS)
+def test_the_shipped_model_matches_its_checksum_and_provenance(game, players):
+    """Every shipped model: its sha256 is its provenance's, it is small, it loads for its game,
+    player count and feature width, it was trained on the default rules in at most 30 minutes
+    of CPU, and its provenance names the command that reproduces it (issue #49)."""
+    spec = get_game(game)
+    model = model_path(game, players)
+    prov = json.loads(model.with_suffix(".json").read_text())
+    assert sha256_of(model) == prov["sha256"]
+    assert model.stat().st_size < 1_000_000
+    m = load_model(model, game, spec.driver.contract.trained_width)
+    assert (m.game, m.players, m.hidden) == (game, players, prov["settings"]["hidden"])
+    rules = spec.resolve_rules([], {}, None, players)
+    assert prov["rules_hash"] == spec.rules_hash(rules, players)
+    for key in ("command", "seed", "games", "cpu_seconds", "version", "settings"):
+        assert key in prov
+    assert prov["command"].startswith(f"balance train {game} --players {players}")
+    assert f"--out {model.relative_to(ROOT)}" in prov["command"]
+    default = TrainSettings()
+    for name in ("hidden", "alpha"):  # a setting not the default is in the command
+        if prov["settings"][name] != getattr(default, name):
+            assert f"--{name} {prov['settings'][name]:g}" in prov["command"], name
+    assert prov["cpu_seconds"] <= 30 * 60  # issue #49: at most 30 minutes of training
 
 
 @pytest.mark.parametrize("game,players,variant", CASES)

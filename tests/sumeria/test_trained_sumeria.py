@@ -5,14 +5,13 @@ models (checksum, provenance, size), and a shipped model beats the presets it tr
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from simcore import get_game, simulate
-from simcore.base.trained_model import load_model, sha256_of, shipped_path
+from simcore.base.trained_model import shipped_path
 from simcore.games import sumeria
 from simcore.games.sumeria import search as SS
 from simcore.games.sumeria import state as ST
@@ -71,21 +70,6 @@ def test_features_of_every_candidate_along_a_game(players):
 
 def shipped(players: int) -> Path:
     return shipped_path(PACKAGE, players)
-
-
-@pytest.mark.parametrize("players", PLAYERS)
-def test_the_shipped_model_matches_its_checksum_and_provenance(players):
-    model = shipped(players)
-    prov = json.loads(model.with_suffix(".json").read_text())
-    assert sha256_of(model) == prov["sha256"]
-    assert model.stat().st_size < 1_000_000
-    m = load_model(model, "sumeria", T.TRAINED_WIDTH)
-    assert (m.game, m.players, m.hidden) == ("sumeria", players, prov["settings"]["hidden"])
-    spec = get_game("sumeria")
-    rules = spec.resolve_rules([], {}, None, players)
-    assert prov["rules_hash"] == spec.rules_hash(rules, players)
-    assert prov["command"].startswith(f"balance train sumeria --players {players}")
-    assert prov["cpu_seconds"] <= 30 * 60  # issue #49: at most 30 minutes of training
 
 
 @pytest.mark.parametrize("players", PLAYERS)
