@@ -113,7 +113,9 @@ def in_play(s, seat):
 
 @kernel
 def holdings(s, r, seat):
-    """(banked, carried) of the seat, in the scoring's units (a treasure, or value / 6)."""
+    """(banked, carried) of the seat, in the scoring's units (a treasure, or value / 6): the
+    two sums search.potential folds into one (it is not rewritten on this one, since summing
+    the two apart rounds differently under 'value' scoring and would move the search's rows)."""
     banked = 0.0
     carried = 0.0
     for t in range(R.N_TREASURES):
