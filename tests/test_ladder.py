@@ -164,19 +164,20 @@ def test_three_player_points_count_each_opponent():
 def test_pairwise_points_follow_the_finishing_order():
     import pandas as pd
 
+    # one row a game: the winners' mask, then each seat's entry, score and tiebreak
+    games = [
+        (0b010, (0, 1, 2), (5, 9, 1)),
+        (0b011, (1, 0, 2), (7, 7, 3)),
+        (0b100, (2, 0, 1), (1, 2, 9)),
+    ]
     frame = pd.DataFrame(
-        {
-            "win_mask": [0b010, 0b011, 0b100],
-            "policy_0": [0, 1, 2],
-            "policy_1": [1, 0, 0],
-            "policy_2": [2, 2, 1],
-            "score_0": [5, 7, 1],
-            "score_1": [9, 7, 2],
-            "score_2": [1, 3, 9],
-            "tiebreak_0": [0, 0, 0],
-            "tiebreak_1": [0, 0, 0],
-            "tiebreak_2": [0, 0, 0],
-        }
+        [
+            {"win_mask": mask}
+            | {f"policy_{s}": entry[s] for s in range(3)}
+            | {f"score_{s}": score[s] for s in range(3)}
+            | {f"tiebreak_{s}": 0 for s in range(3)}
+            for mask, entry, score in games
+        ]
     )
     # game 0: entry 0 in seat 0, second (below seat 1, above seat 2): 2 half-points; game 1:
     # entry 0 in seat 1 shares first with seat 0, above seat 2: 1 + 2; game 2: entry 0 in

@@ -182,44 +182,6 @@ def test_sweep_command(tmp_path):
     assert len({(r["chips"], r["die"]) for r in js["table"]}) == 4
 
 
-BAD = [
-    (["compare", "sunken-city", "--variant", "base", "--variant", "turbo"], "unknown variant"),
-    (["compare", "sunken-city", "--variant", "base"], "at least two arms"),
-    (["compare", "sunken-city", "--set-arm", "colour=red"], "unknown rules key"),
-    (["compare", "sunken-city", "--set-arm", "chips"], "key=value"),
-    (["compare", "sunken-city", "--set-arm", "die=green"], "neither a name"),
-    (["compare", "sunken-city", "--variant", "base", "--variant", "short", "--games", "1"], "2"),
-    (["compare", "sunken-city", "--players", "5", "--set-arm", "die=black"], "2 to 4 players"),
-    (["dice", "sunken-city", "--players", "2,5"], "2 to 4 players"),
-    (["dice", "sunken-city", "--players", "two"], "--players"),
-    (["dice", "sunken-city", "--players", "2,2"], "twice"),
-    (["dice", "sunken-city", "--die", "green"], "neither a name"),
-    (["dice", "sunken-city", "--die", "-1,2"], "die"),
-    (["dice", "sumeria", "--players", "3"], "die rules field"),
-    (["sweep", "sunken-city", "--param", "colour=1,2"], "not a rules field"),
-    (["sweep", "sunken-city", "--param", "chips=true,maybe"], "true or false"),
-    (["sweep", "sunken-city", "--param", "die=0,1,1"], "';'"),
-    (["sweep", "sunken-city"], "--param"),
-    (["sweep", "sunken-city", "--param", "chips=true,false", "--metric", "fun"], "not a metric"),
-    (["sweep", "sunken-city", "--param", "chips=true,false", "--out", "x.txt"], ".png"),
-    (["report", "chess"], "unknown game"),
-    (["report", "sunken-city", "--games", "5"], "at least 12"),
-    (["report", "sunken-city", "--policy", "genius"], "unknown policy"),
-]
-
-
-@pytest.mark.parametrize("args,needle", BAD)
-def test_bad_input_one_line_exit_2(args, needle, monkeypatch, capsys):
-    code, out, err = run_main(
-        [*args, "--games", "20"] if args[0] == "sweep" else args, monkeypatch, capsys
-    )
-    assert code == 2, (out, err)
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), err
-    assert needle in lines[0], lines[0]
-    assert "Traceback" not in err
-
-
 @pytest.mark.skipif(
     __import__("shutil").which("chromium") is None, reason="chromium is not installed"
 )

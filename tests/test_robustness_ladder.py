@@ -248,24 +248,3 @@ def test_the_command(monkeypatch, capsys):
     assert len(seats) == 4 and all("skill" in v for v in seats)  # None or where it changes
     code, out, err = run_main(args, monkeypatch, capsys)
     assert code == 0, err and "the ladder's rungs rated" in out
-
-
-@pytest.mark.parametrize(
-    "args, words",
-    [
-        (["sunken-city", "--top-budget", "2"], "--top-budget is an option of --ladder"),
-        (["sunken-city", "--search-games", "20"], "--search-games is an option of --ladder"),
-        (["sunken-city", "--ladder", "--top-budget", "0"], "--top-budget must be"),
-        (["sunken-city", "--ladder", "--search-rungs", "13"], "--search-rungs must be"),
-        (["sunken-city", "--ladder", "-g", "5"], "at least 10 per setting for a rating"),
-        (["sunken-city", "--ladder", "--search-games", "3"], "--search-games must be at least"),
-        (["sunken-city", "--ladder", "--search-games", "x"], "--search-games"),
-        (["chutes-and-ladders", "--ladder", "-n", "1"], "--players 2 or more"),
-        (["chutes-and-ladders", "--ladder", "--top-budget", "8"], "--top-budget"),
-    ],
-)
-def test_bad_input_is_one_line_and_status_2(args, words, monkeypatch, capsys):
-    code, out, err = run_main(["robustness", *args], monkeypatch, capsys)
-    lines = [x for x in err.splitlines() if x.strip()]
-    assert code == 2 and len(lines) == 1 and words in lines[0], err
-    assert "Traceback" not in err and out == ""

@@ -25,6 +25,8 @@ def main(argv: list[str]) -> int:
     if len(argv) < 6:
         print(__doc__)
         return 2
+    import pandas as pd
+
     from simcore.frame.registry import get_game
     from simcore.studies.bench import curve_point, play_rotated
 
@@ -49,15 +51,15 @@ def main(argv: list[str]) -> int:
         print(f"round {k + 1}/{rounds} done", file=sys.stderr, flush=True)
     ref_ms = ref_tot["cpu_s"] / ref_tot["games"] * 1e3
     print(f"{game}, {players} players, reference {ref_line}: {ref_ms:.4f} ms/game CPU")
+    rows = []
     for lu in lineups:
-        t = tot[lu]
-        pt = curve_point(t["wins"], t["games"], t["shared"], players)
-        ms = t["cpu_s"] / t["games"] * 1e3
-        print(
-            f"{lu:<48} {t['games']:>6} games  win {100 * pt['win_rate']:5.1f}% "
-            f"({100 * pt['ci_low']:.1f}-{100 * pt['ci_high']:.1f})  Elo {pt['elo']:+5.0f}  "
-            f"{ms:8.3f} ms/game  x{ms / ref_ms:6.1f}"
-        )
+        pt = curve_point(tot[lu]["wins"], tot[lu]["games"], tot[lu]["shared"], players)
+        ms = tot[lu]["cpu_s"] / tot[lu]["games"] * 1e3
+        low, high = 100 * pt["ci_low"], 100 * pt["ci_high"]
+        rows.append((lu, tot[lu]["games"], 100 * pt["win_rate"], low, high, pt["elo"], ms))
+    table = pd.DataFrame(rows, columns=["lineup", "games", "win%", "low", "high", "Elo", "ms"])
+    table["x ref"] = table["ms"] / ref_ms
+    print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     return 0
 
 

@@ -313,24 +313,21 @@ def simulate(spec: GameSpec, players: int, games: int, **kw: Any) -> SimResult:
 
 
 def replay_game(
-    spec: GameSpec,
-    players: int,
-    seed: int,
-    index: int,
-    *,
-    variants: list[str] | tuple[str, ...] = (),
-    overrides: dict[str, Any] | None = None,
-    rules_file: str | None = None,
-    policies: str | None = None,
-    rotate_seats: bool = False,
-    version: str = "",
+    spec: GameSpec, players: int, seed: int, index: int, *, version: str = "", **kw: Any
 ):
     """Game `index` of `seed` move by move, in checked mode (the same game as that index of a
-    simulate with these settings): an object with .text() and .jsonl()."""
-    seed, index = check_seed(seed), check_index(index)
-    spec.check_players(players)
-    rules = spec.resolve_rules(variants, overrides, rules_file, players)
-    seats = spec.parse_policies(policies, players)
+    simulate with these settings): an object with .text() and .jsonl(). kw: the rules and
+    players as prepare_simulation takes them (variants, overrides, rules_file, policies,
+    rotate_seats), checked and resolved by it."""
+    index = check_index(index)
+    job = prepare_simulation(spec, players, 1, seed=seed, **kw)
     return spec.replay(
-        rules, players, seats, seed, index, rotate=rotate_seats, checked=True, version=version
+        job.rules,
+        players,
+        job.seats,
+        job.seed,
+        index,
+        rotate=job.rotate,
+        checked=True,
+        version=version,
     )

@@ -10,7 +10,11 @@ from simcore.frame.jit import kernel
 from simcore.games.sunken_city import board as B
 from simcore.games.sunken_city import rules as R
 from simcore.games.sunken_city import state as S
-from simcore.games.sunken_city.engine import covers, piece_beside, piece_owner
+from simcore.games.sunken_city.engine import (
+    covers,
+    piece_neighbours,
+    piece_owner,
+)
 from simcore.games.sunken_city.players.common import (
     INF,
     INV1,
@@ -51,29 +55,15 @@ from simcore.games.sunken_city.players.scratch import (
 def set_neighbours(s, x, p):
     """X_ADJACENT, X_ADJACENT_COUNT and X_ADJACENT_BITS of piece p (on the lake or not) from the
     lake: the pieces connected to it in the order piece_neighbours lists them."""
-    n = 0
+    a = X_ADJACENT + 8 * p
+    n = piece_neighbours(s, p, x, a)
     lo = 0
     hi = 0
-    a = X_ADJACENT + 8 * p
-    for k in range(2):
-        q = s[S.O_PIECE_SQUARES + 2 * p + k]
-        if q < 0:
-            continue
-        for j in range(4):
-            o = piece_beside(s, q, j, p)
-            if o == S.WATER:
-                continue
-            b = slot_bit(o)
-            if o < 64:
-                if lo & b:
-                    continue
-                lo |= b
-            else:
-                if hi & b:
-                    continue
-                hi |= b
-            x[a + n] = o
-            n += 1
+    for m in range(n):
+        if x[a + m] < 64:
+            lo |= slot_bit(x[a + m])
+        else:
+            hi |= slot_bit(x[a + m])
     x[X_ADJACENT_COUNT + p] = n
     x[X_ADJACENT_BITS + 2 * p] = lo
     x[X_ADJACENT_BITS + 2 * p + 1] = hi
