@@ -8,7 +8,7 @@ import importlib
 import math
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +75,9 @@ class SeatPolicy:
     weights: tuple[float, ...]
     label: str  # as the user wrote it, e.g. "balanced:greed=2"
     user: tuple[tuple[str, float], ...] = ()  # the weights the user set, which always win
+    # a search over `trained` (search:base=trained): the model its base plays, as a trained
+    # seat's weights (width, hidden units, values)
+    model: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -317,7 +320,7 @@ class GameSpec:
                 out.append(self._trained_seat(weights, players))
                 continue
             if name == "search" and "search" in self.policies:
-                out.append(self._search_seat(weights))
+                out.append(self._search_seat(weights, players))
                 continue
             spec = self.policies.get(name)
             if spec is None:
@@ -404,7 +407,7 @@ class GameSpec:
                 if k in vec:
                     vec[k] = float(v)
             vec.update(dict(p.user))
-            out.append(SeatPolicy(p.spec, tuple(vec.values()), p.label, p.user))
+            out.append(replace(p, weights=tuple(vec.values())))
         return out
 
     def _shown_weights(self, p: PolicySpec) -> dict[str, Any]:
@@ -414,20 +417,26 @@ class GameSpec:
             return dict(p.weights)
         return {k: p.weights[k] for k in search.PARAMS} | {"base": p.base}
 
-    def _search_seat(self, user: dict[str, str]) -> SeatPolicy:
+    def _search_seat(self, user: dict[str, str], players: int) -> SeatPolicy:
         """A `search` seat from the weights the user wrote: base=NAME picks the base player
-        (default: the game's default player), whose own weights may be set too."""
+        (default: the game's default player), whose own weights may be set too; over
+        `trained` (base=trained), model=PATH picks the model (default: the shipped one)."""
         base_name = user.get("base", self.policies["search"].base)
         base = self.policies.get(base_name)
         if base is None or base.id == search.SEARCH_ID:
             raise RulesError(
                 f"search:base must be one of {', '.join(self.presets)}, not '{base_name}'"
             )
+        model = None
+        if base.id == trained.TRAINED_ID:
+            model = self._trained_model(user.get("model"), players)
+        elif "model" in user:
+            raise RulesError("search:model goes with search:base=trained")
         base_w = dict(base.weights)
         params: dict[str, float] = {}
         set_: list[tuple[str, float]] = []
         for k, v in user.items():
-            if k == "base":
+            if k in ("base", "model"):
                 continue
             try:
                 f = float(v)
@@ -448,10 +457,32 @@ class GameSpec:
         base_spec = PolicySpec(base.name, base.id, base.description, base_w)
         vec = _search_weights(base_spec, self.search_defaults | params)
         spec = PolicySpec(
-            "search", search.SEARCH_ID, self.policies["search"].description, vec, base.name
+            "search",
+            search.SEARCH_ID,
+            self.policies["search"].description,
+            vec,
+            base.name,
+            file=model.path if model else "",
         )
         label = "search" + (":" + ",".join(f"{k}={v}" for k, v in user.items()) if user else "")
-        return SeatPolicy(spec, tuple(vec.values()), label, tuple(set_))
+        weights = (float(model.width), float(model.hidden), *model.values.tolist()) if model else ()
+        return SeatPolicy(spec, tuple(vec.values()), label, tuple(set_), weights)
+
+    def _trained_model(self, path: str | None, players: int):
+        """The model of a `trained` player: the file `path`, or the one shipped beside the
+        game's package for the player count (simcore.base.trained_model; a bad file is one
+        InputError line)."""
+        contract = self.driver.contract
+        if self.min_players == self.max_players:  # one entry parsed alone (players 1)
+            players = self.min_players
+        shipped = shipped_path(Path(sys.modules[contract.package].__file__).parent, players)
+        if not path and not Path(shipped).is_file():
+            raise RulesError(
+                f"{self.name} has no trained model for {players} players (train one with "
+                f"`balance train {self.name} --players {players}`, play it with "
+                "--policy trained:model=PATH)"
+            )
+        return load_model(path or shipped, self.name, contract.trained_width)
 
     def _trained_seat(self, user: dict[str, str], players: int) -> SeatPolicy:
         """A `trained` seat: the model shipped beside the game's package for the player count,
@@ -459,19 +490,7 @@ class GameSpec:
         for k in user:
             if k != "model":
                 raise RulesError(f"policy 'trained' has no weight '{k}' (weights: model)")
-        contract = self.driver.contract
-        if self.min_players == self.max_players:  # one entry parsed alone (players 1)
-            players = self.min_players
-        path = user.get("model") or shipped_path(
-            Path(sys.modules[contract.package].__file__).parent, players
-        )
-        if "model" not in user and not Path(path).is_file():
-            raise RulesError(
-                f"{self.name} has no trained model for {players} players (train one with "
-                f"`balance train {self.name} --players {players}`, play it with "
-                "--policy trained:model=PATH)"
-            )
-        m = load_model(path, self.name, contract.trained_width)
+        m = self._trained_model(user.get("model"), players)
         own = self.policies["trained"]
         spec = PolicySpec(own.name, own.id, own.description, {}, own.base, file=m.path)
         label = "trained" + (f":model={user['model']}" if "model" in user else "")
@@ -479,8 +498,8 @@ class GameSpec:
 
     def policy_arrays(self, seats: list[SeatPolicy]) -> tuple[np.ndarray, np.ndarray]:
         ids = np.array([p.spec.id for p in seats], dtype=np.int64)
-        models = [p.weights for p in seats if p.spec.id == trained.TRAINED_ID]
-        width = self.weights_width + trained.extra_width(models)
+        models = [p.weights if p.spec.id == trained.TRAINED_ID else p.model for p in seats]
+        width = self.weights_width + trained.extra_width([m for m in models if m])
         w = np.zeros((len(seats), width), dtype=np.float64)
         for i, p in enumerate(seats):
             if p.spec.id == trained.TRAINED_ID:  # the model before the search's columns
@@ -489,6 +508,9 @@ class GameSpec:
             elif p.spec.id == search.SEARCH_ID:  # the search's parameters in the last columns
                 nb = len(p.weights) - len(search.PARAMS)
                 w[i, :nb] = p.weights[:nb]
+                if p.model:  # over `trained`: its model and header too
+                    base = self.policies[self.policies[p.spec.base].base]
+                    trained.fill_row(w[i], p.model, base.weights.values(), base.id)
                 tail = search.row_tail(p.weights[nb:], self.policies[p.spec.base].id)
                 w[i, -search.N_PARAMS :] = tail
             else:

@@ -417,9 +417,12 @@ _OPTIONAL = {
 def _bind_trained(contract: GameContract, g: dict, gs: dict, out: types.SimpleNamespace) -> dict:
     """The trained player's templates (simcore.frame.trained) bound for a game with its hook:
     trained_turn for the turn loop, and the search's globals (returned) with a game_play_turn
-    that plays a `trained` seat in the simulations too; out.trained_names: the templates'
-    globals (simcore.studies.train binds its training loop with them). Without the hook the
-    turn loop's branch is dead (HAS_TRAINED false) and gs is returned as it is."""
+    that plays a `trained` seat in the simulations too, and for a search over `trained`
+    (search:base=trained) a game_search_prefer that asks the model for its choice and a
+    game_search_step and game_search_play that complete its decisions as the model does;
+    out.trained_names: the templates' globals (simcore.studies.train binds its training loop
+    with them). Without the hook the turn loop's branch is dead (HAS_TRAINED false) and gs is
+    returned as it is."""
     module = contract.module
     if not contract.has_trained:
         g["trained_turn"] = bound_copy(trained.no_trained_turn, module, g, kernel)
@@ -431,6 +434,9 @@ def _bind_trained(contract: GameContract, g: dict, gs: dict, out: types.SimpleNa
     g["trained_turn"] = gt["trained_turn"]
     gs = dict(gs)
     gs["game_play_turn"] = gt["turn_of"]
+    gs["game_search_prefer"] = gt["prefer_of"]
+    gs["game_search_step"] = gt["step_of"]
+    gs["game_search_play"] = gt["play_of"]
     out.trained_names = gt
     return gs
 

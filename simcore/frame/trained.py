@@ -119,7 +119,7 @@ def trained_pick(s, r, seat, wts, x, xf):  # pragma: no cover - compiled
 def trained_decision(s, r, tr, seat, wts, rng, checked, x, xf, tab):  # pragma: no cover
     """One decision of the `trained` seat: the model's candidate played (search_step), or
     the base player's turn where the game lists no candidate."""
-    base = int(wts[seat, wts.shape[1] - N_PARAMS - N_HEAD + H_BASE])  # noqa: F821
+    base = trained_base(wts, seat)
     n, best = trained_pick(s, r, seat, wts, x, xf)
     if n == 0:
         return game_play_turn(s, r, tr, seat, base, wts, rng, checked, x, xf, tab)  # noqa: F821
@@ -145,12 +145,58 @@ def turn_of(s, r, tr, seat, pol, wts, rng, checked, x, xf, tab):  # pragma: no c
     return game_play_turn(s, r, tr, seat, pol, wts, rng, checked, x, xf, tab)  # noqa: F821
 
 
+def prefer_of(s, r, seat, base, wts, x, xf, at, n):  # pragma: no cover - compiled
+    """Which of the search's n candidates x[at:] its base player would choose (the search's
+    `z` keeps it unless another is clearly better): the model's pick for a `trained` base
+    (search:base=trained; its candidates are listed by the same hook in the same order), else
+    the game's search_prefer."""
+    if base == TRAINED_ID:
+        return trained_pick(s, r, seat, wts, x, xf)[1]
+    return game_search_prefer(s, r, seat, base, wts, x, xf, at, n)  # noqa: F821
+
+
+def trained_base(wts, seat):  # pragma: no cover - compiled
+    """The id of the base player of the model in the seat's row (its decisions' completion
+    and its turns without candidates)."""
+    return int(wts[seat, wts.shape[1] - N_PARAMS - N_HEAD + H_BASE])  # noqa: F821
+
+
+def step_of(s, r, tr, seat, opt, pol, wts, rng, checked, x, xf, tab):  # pragma: no cover
+    """The search's search_step: candidate `opt` played in the real game, a `trained` base's
+    decision completed as the model does it (by the model's base player)."""
+    if pol == TRAINED_ID:
+        pol = trained_base(wts, seat)
+    return game_search_step(s, r, tr, seat, opt, pol, wts, rng, checked, x, xf, tab)  # noqa: F821
+
+
+def play_of(s, r, tr, seat, opt, pol, wts, rng, checked, x, xf, tab):  # pragma: no cover
+    """The search's search_play (a simulation's first turn): candidate `opt`, then the rest
+    of the turn by the base player; for a `trained` base, the candidate as the model plays a
+    decision and the turn's further decisions by the model."""
+    if pol != TRAINED_ID:
+        return game_search_play(s, r, tr, seat, opt, pol, wts, rng, checked, x, xf, tab)  # noqa: F821
+    turn = s[S_TURN] if S_TURN >= 0 else 0  # noqa: F821
+    err = step_of(s, r, tr, seat, opt, pol, wts, rng, checked, x, xf, tab)
+    while err == 0 and game_search_more(s, r, seat, turn):  # noqa: F821
+        err = trained_decision(s, r, tr, seat, wts, rng, checked, x, xf, tab)
+    return err
+
+
 def no_trained_turn(s, r, tr, seat, wts, rng, checked, x, xf, tab):  # pragma: no cover
     """The `trained_turn` of a game without the hook (never called: HAS_TRAINED is false)."""
     return END_ERROR  # noqa: F821
 
 
-TEMPLATES = (trained_pick, trained_decision, trained_turn, turn_of)
+TEMPLATES = (
+    trained_base,
+    trained_pick,
+    trained_decision,
+    trained_turn,
+    turn_of,
+    prefer_of,
+    step_of,
+    play_of,
+)
 HOOK = "trained_features"
 
 

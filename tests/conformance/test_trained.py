@@ -10,9 +10,11 @@ import sys
 from pathlib import Path
 
 import numba
+import numpy as np
 import pytest
 
 from simcore import get_game, simulate
+from simcore.base.errors import RulesError
 from simcore.base.trained_model import load_model, sha256_of, shipped_path
 from simcore.studies.train import TrainSettings
 from tests.conformance.cases import (
@@ -120,3 +122,41 @@ def test_a_trained_seat_plays_in_a_search_simulations(game, players):
     one = simulate(spec, players, 30, threads=1, **kw)
     assert (one.rows["error"] == 0).all()
     assert one.rows.equals(simulate(spec, players, 30, threads=TWO_THREADS, **kw).rows)
+
+
+@pytest.mark.parametrize("game,players", PAIRS)
+def test_a_search_over_trained_without_budget_is_the_trained_player(game, players):
+    """search:base=trained carries the model in its row: at budget 0 it plays its base, so
+    its games are the `trained` seat's to the last column (the policy ids aside)."""
+    lineups = [
+        lineup(game, players),
+        lineup(game, players).replace("trained", "search:base=trained,budget=0", 1),
+    ]
+    rows = [
+        play_rows(game, players, *resolve(game, players, policy=lu), 5, 0, 60, True, True)
+        for lu in lineups
+    ]
+    spec = get_game(game)
+    same = [k for k, c in enumerate(spec.columns) if not c.startswith("policy_")]
+    assert np.array_equal(rows[0][:, same], rows[1][:, same])
+
+
+@pytest.mark.parametrize("game,players", PAIRS)
+def test_a_search_over_trained_plays_legal_deterministic_games(game, players):
+    """The search over the model (its choice kept unless another is better by z standard
+    errors, the model's decisions in the simulations): legal in checked mode, and the same
+    games for 1 and 2 threads."""
+    spec = get_game(game)
+    policy = ",".join(["search:base=trained,budget=8,z=1", *spec.presets][:players])
+    kw = dict(seed=4, keep_rows=True, policies=policy, rotate_seats=True, checked=True)
+    one = simulate(spec, players, 20, threads=1, **kw)
+    assert (one.rows["error"] == 0).all()
+    assert one.rows.equals(simulate(spec, players, 20, threads=TWO_THREADS, **kw).rows)
+
+
+def test_a_model_is_named_for_a_search_over_trained_only():
+    spec = get_game("pig")
+    with pytest.raises(RulesError, match="search:model goes with search:base=trained"):
+        spec.parse_policies("search:model=x.npz", 2)
+    seat = spec.parse_policies(f"search:base=trained,model={model_path('pig', 2)}", 2)[0]
+    assert seat.model and seat.spec.file.endswith("trained-2p.npz")
