@@ -454,7 +454,9 @@ def test_a_shorter_pig_makes_skill_matter_less():
     )
     v = al.analyse(run).variant
     rec = v["record"]
-    assert rec.key == "2p/ladder/skill/effect/short" and rec.games == 8_000
+    # the rating matches of random, trained and optimal against hold-at, and of optimal
+    # against trained (the rung below it), each under both rules
+    assert rec.key == "2p/ladder/skill/effect/short" and rec.games == 16_000
     assert rec.sign == -1 and rec.words == "`short` makes skill matter less"
     assert v["variant_spread"] < v["spread"]
     d = ladder_report.plain(ladder_report.to_json(al.analyse(run)))

@@ -41,7 +41,7 @@ def _plain(js: dict) -> dict:
 # --------------------------------------------------------------------------------- the run
 def test_the_rungs_are_the_players_settings(small):
     spec = get_game("sunken-city")
-    rungs = ladder_rungs(spec, 2, 2)
+    rungs = ladder_rungs(spec, 2, 2, trained=True)
     lineups = [s for s in small.settings if s.kind == "lineup"]
     assert [s.name for s in lineups] == [r.name for r in rungs]
     assert [s.name for s in lineups if s.reference] == ["balanced"]

@@ -247,8 +247,8 @@ class RobustnessResult(Protocol):
 @dataclass(frozen=True)
 class Rung:
     """One rung of a ladder (simcore.studies.ladder.ladder_rungs): its name (the policy text,
-    e.g. 'search:budget=16'), what kind of player it is ('random', 'preset', 'search',
-    'user') and a search rung's budget."""
+    e.g. 'search:budget=16'), what kind of player it is ('random', 'preset', 'trained',
+    'search', 'user') and a search rung's budget."""
 
     name: str
     kind: str

@@ -468,6 +468,13 @@ class GameSpec:
         weights = (float(model.width), float(model.hidden), *model.values.tolist()) if model else ()
         return SeatPolicy(spec, tuple(vec.values()), label, tuple(set_), weights)
 
+    def has_model(self, players: int) -> bool:
+        """Whether a `trained` model is shipped for this player count."""
+        if "trained" not in self.policies:
+            return False
+        package = sys.modules[self.driver.contract.package].__file__
+        return Path(shipped_path(Path(package).parent, players)).is_file()
+
     def _trained_model(self, path: str | None, players: int):
         """The model of a `trained` player: the file `path`, or the one shipped beside the
         game's package for the player count (simcore.base.trained_model; a bad file is one

@@ -2,7 +2,8 @@
 ratings and reads the balance at every skill level from what is played here; docs/skill.md).
 
 The rungs, from the weakest to the strongest as designed (`ladder_rungs`): `random` when the
-game has it, each other preset of the game (a --policy-file's preset among them), `search` on
+game has it, each other preset of the game (a --policy-file's preset among them), `trained`
+where a model is shipped for the player count (docs/trained-players.md), `search` on
 the game's default base at doubling budgets up to the top budget (four times the game's
 default unless asked otherwise), then the players the user adds (--policy). The reference rung
 is the game's default player (rating 0). A game without decisions has one rung.
@@ -115,8 +116,10 @@ def ladder_rungs(
     top_budget: int | None = None,
     search_rungs: int = SEARCH_RUNGS,
     policies: list[str] | None = None,
+    trained: bool = False,
 ) -> list[Rung]:
-    """The rungs from the weakest to the strongest as designed (the module docstring); each
+    """The rungs from the weakest to the strongest as designed (the module docstring): with
+    `trained`, the `trained` player after the presets (where the game has it); each
     --policy (policies) adds one rung, checked (RulesError for an unknown player or weight).
     A game without decisions (no `search`, one player) has its one player as its one rung,
     and refuses added players; a game without search refuses --top-budget."""
@@ -132,6 +135,8 @@ def ladder_rungs(
         return [Rung(spec.presets[0], "preset")]
     rungs = [Rung("random", "random")] if "random" in spec.presets else []
     rungs += [Rung(p, "preset") for p in spec.presets if p != "random"]
+    if trained and "trained" in spec.policies:
+        rungs.append(Rung("trained", "trained"))
     if "search" in spec.policies:
         rungs += [
             Rung(f"search:budget={b}", "search", b)
@@ -408,7 +413,7 @@ def ladder_plan(
     seed = check_seed(seed)
     if chunk_size is not None and (not isinstance(chunk_size, int) or chunk_size < 1):
         raise InputError("chunk size must be at least 1")
-    rungs = ladder_rungs(spec, top_budget, search_rungs, policies)
+    rungs = ladder_rungs(spec, top_budget, search_rungs, policies, spec.has_model(players))
     rules = spec.resolve_rules(variants or (), overrides, rules_file, players)
     resolved = spec.resolved(rules, players)
     alt_rules = None

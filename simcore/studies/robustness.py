@@ -146,7 +146,8 @@ def rung_settings(
 ) -> list:
     """The lineup settings of --ladder: each rung of the ladder (simcore.studies.ladder.
     ladder_rungs) in every seat, on the rulebook's components; a search rung plays
-    search_games and the rules alone, as the search settings of the grid."""
+    search_games and the rules alone, as the search settings of the grid; `trained` where a
+    model is shipped for the player count."""
     return [
         Setting(
             players,
@@ -159,6 +160,7 @@ def rung_settings(
             reference=r.name == spec.default_policy,
         )
         for r in rungs
+        if r.kind != "trained" or spec.has_model(players)
     ]
 
 
@@ -589,7 +591,7 @@ class LadderOptions:
                 raise InputError(f"{given[0]} is an option of --ladder: add --ladder")
             return cls()
         rungs = ladder_rungs(
-            spec, top_budget, SEARCH_RUNGS if search_rungs is None else search_rungs
+            spec, top_budget, SEARCH_RUNGS if search_rungs is None else search_rungs, trained=True
         )
         games = check_games(games, MIN_RATING_GAMES, " per setting for a rating (--ladder)")
         if search_games is None:
