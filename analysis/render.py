@@ -463,32 +463,34 @@ def sweep(
 
 # --------------------------------------------------------------------------------- bench
 def search_curve_lines(curve: dict) -> list[str]:
-    """The `search` player's strength-for-cost table of `balance bench --full` (the
-    'search_curve' of simcore.studies.bench.run_curve): per game and budget, the search
-    seat's win rate against the default preset with its Wilson 95% interval, its Elo
-    equivalent and CPU ms a game, also as a multiple of a game of the preset alone."""
+    """The strength-for-cost table of `balance bench --full` (the 'search_curve' of
+    simcore.studies.bench.run_curve): per game and player (`search` at a budget, `trained`,
+    the search over it), the player's seat's win rate against the default preset with its
+    Wilson 95% interval, its Elo equivalent and CPU ms a game, also as a multiple of a game
+    of the preset alone."""
     if not curve:
         return []
     lines = [
         "",
-        "search player, strength for cost: one `search` seat against the game's default preset "
-        "in the other seats, seats rotated, one thread",
-        f"{'game':<20}{'players':>8}{'budget':>8}{'games':>7}{'win rate (95% CI)':>24}"
+        "strength for cost: one seat of the player against the game's default preset in the "
+        "other seats, seats rotated, one thread",
+        f"{'game':<20}{'players':>8}  {'player':<34}{'games':>7}{'win rate (95% CI)':>24}"
         f"{'fair':>7}{'Elo (95% CI)':>20}{'CPU ms/game':>13}{'x preset':>10}",
     ]
     for name, g in curve.items():
         for p in g["points"]:
             win = f"{100 * p['win_rate']:.1f}% ({100 * p['ci_low']:.1f}-{100 * p['ci_high']:.1f})"
             elo = f"{p['elo']:+.0f} ({p['elo_low']:+.0f} to {p['elo_high']:+.0f})"
+            player = p.get("player", f"search:budget={p['budget']}")
             lines.append(
-                f"{name:<20}{g['players']:>8}{p['budget']:>8,}{p['games']:>7,}{win:>24}"
+                f"{name:<20}{g['players']:>8}  {player:<34}{p['games']:>7,}{win:>24}"
                 f"{100 * p['fair']:>6.1f}%{elo:>20}{p['cpu_ms_per_game']:>13.2f}"
-                f"{p['cost_ratio']:>10,.0f}"
+                f"{p['cost_ratio']:>10,.1f}"
             )
     lines.append(
         "Elo: 400 log10(p / (1 - p)) - 400 log10(f / (1 - f)) for win rate p and fair share f "
         "(the outright wins left after shared ones, split evenly): the rating gap that turns a "
-        "fair seat's odds into the search seat's; 0 = as strong as the preset, +200 = odds "
+        "fair seat's odds into the player's seat's; 0 = as strong as the preset, +200 = odds "
         "3.2 times a fair seat's. x preset: CPU a game over that of the preset in every seat."
     )
     return lines

@@ -159,9 +159,11 @@ def test_run_curve_lineups_and_ratios(monkeypatch):
     assert res["players"] == 3 and res["reference"] == "balanced"
     assert ("balanced,balanced,balanced", 2000) in calls
     assert ("search:budget=7,balanced,balanced", 100) in calls
-    assert [p["budget"] for p in res["points"]] == [2, 7, 28]
+    assert ("trained,balanced,balanced", 100) in calls
+    assert [p["budget"] for p in res["points"]] == [2, 7, 28, 0, 28]
+    assert [p["player"] for p in res["points"]][-2:] == ["trained", "search:base=trained,budget=28"]
     assert res["points"][0]["cost_ratio"] == pytest.approx(50.0)
-    assert res["points"][0]["win_rate"] == 0.5 and len(lines) == 3
+    assert res["points"][0]["win_rate"] == 0.5 and len(lines) == 5
 
 
 def test_search_curve_table():
@@ -174,11 +176,12 @@ def test_search_curve_table():
         "cpu_ms_per_game": 30.5,
         "cost_ratio": 230.0,
     }
-    curve = {"sunken-city": {"players": 3, "points": [point, point | {"budget": 1024}]}}
+    other = point | {"budget": 1024, "player": "search:budget=1024"}
+    curve = {"sunken-city": {"players": 3, "points": [point, other]}}
     lines = search_curve_lines(curve)
     rows = [line for line in lines if line.startswith("sunken-city")]
     assert len(rows) == 2 and len({len(line) for line in lines[2:5]}) == 1
     assert "70.0% (60.4-78.1)" in rows[0] and "33.3%" in rows[0]
-    assert "30.50" in rows[0] and rows[0].endswith("230") and "1,024" in rows[1]
+    assert "30.50" in rows[0] and rows[0].endswith("230.0") and "budget=1024" in rows[1]
     assert "fair share" in lines[-1] and "Elo" in lines[-1]
     assert search_curve_lines({}) == []

@@ -367,7 +367,8 @@ def run_full(
 
 
 # ---------------------------------------------------------------------------------------
-# The strength-for-cost curve of the `search` player (balance bench: issue #37).
+# The strength-for-cost curve of the `search` and `trained` players (balance bench: issues
+# #37, #49).
 
 CURVE_GAMES = 500  # games a point of the curve (a Wilson interval about +-4 points)
 CURVE_SHARES = (1 / 16, 1 / 4, 1.0)  # the budgets: these shares of the game's default budget
@@ -433,15 +434,27 @@ def curve_budgets(spec) -> list[int]:
     return sorted({max(1, round(default * f)) for f in CURVE_SHARES})
 
 
+def curve_players(spec, players: int) -> list[tuple[str, int]]:
+    """The points of a game's curve, (player, budget): `search` at each of curve_budgets, then
+    where a model is shipped for the player count `trained` (budget 0) and the search over it
+    at the default budget (docs/trained-players.md)."""
+    out = [(f"search:budget={b}", b) for b in curve_budgets(spec)]
+    if spec.has_model(players):
+        top = max(curve_budgets(spec))
+        out += [("trained", 0), (f"search:base=trained,budget={top}", top)]
+    return out
+
+
 def run_curve(
     game: GameSpec | None, games: int = CURVE_GAMES, echo: Callable[[str], None] = print
 ) -> dict:
-    """The `search` player's strength for its cost, per game with a search player: one
-    `search` seat (the game's default settings but the budget) against the game's default
-    preset in the other seats, seats rotated, seed 7, for each of curve_budgets; each point's
-    win rate (Wilson 95% interval), its Elo equivalent against the fair share (elo_vs_fair)
-    and CPU ms a game on one thread, beside the CPU ms of a game of the preset in every seat
-    (timed on 20 times the games). Prints a line per point as it is measured."""
+    """The strength for its cost of the `search` player and of the `trained` player, per game
+    with a search player: one seat of the player (curve_players: the search at the game's
+    default settings but the budget, the trained player, the search over it) against the
+    game's default preset in the other seats, seats rotated, seed 7; each point's win rate
+    (Wilson 95% interval), its Elo equivalent against the fair share (elo_vs_fair) and CPU ms
+    a game on one thread, beside the CPU ms of a game of the preset in every seat (timed on
+    20 times the games). Prints a line per point as it is measured."""
     specs = _specs(game)
     res = {}
     for spec in specs:
@@ -454,17 +467,18 @@ def run_curve(
         t = play_rotated(spec, players, ref_line, 20 * games, 8)
         ref_ms = t["cpu_s"] / t["games"] * 1e3
         points = []
-        for budget in curve_budgets(spec):
-            lineup = ",".join([f"search:budget={budget}"] + [ref] * (players - 1))
+        for player, budget in curve_players(spec, players):
+            lineup = ",".join([player] + [ref] * (players - 1))
             play_rotated(spec, players, lineup, 2, 1)  # compiles
             t = play_rotated(spec, players, lineup, games, 7)
             ms = t["cpu_s"] / t["games"] * 1e3
-            point = {"budget": budget, "games": games, "wins": t["wins"], "shared": t["shared"]}
+            point = {"player": player, "budget": budget, "games": games}
+            point.update({"wins": t["wins"], "shared": t["shared"]})
             point.update(curve_point(t["wins"], games, t["shared"], players))
             point.update({"cpu_ms_per_game": ms, "cost_ratio": ms / ref_ms})
             points.append(point)
             echo(
-                f"{spec.name}: search budget {budget}: {100 * point['win_rate']:.1f}% "
+                f"{spec.name}: {player}: {100 * point['win_rate']:.1f}% "
                 f"({100 * point['ci_low']:.1f}-{100 * point['ci_high']:.1f}), "
                 f"{ms:.2f} ms/game"
             )
