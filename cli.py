@@ -797,19 +797,28 @@ def train(
     variant: VariantOpt = None,
     set_: SetOpt = None,
     seed: _opt(int, "--seed", help="random seed (evaluations use others)") = 49,
+    curve: _opt(str, "--curve", help="games a learning-curve point, at each checkpoint") = "0",
+    plot: _opt(Text, "--plot", help="write the learning curve (.png/.svg/.pdf)") = None,
     saved: Saved,
 ) -> None:
     """Train the game's `trained` player by self-play; --policy trained:model=FILE plays it."""
+    from analysis import render
     from simcore.studies.train import TrainSettings
     from simcore.studies.train import train as run_train
 
-    rules, echo = Rules(variant, set_).api(), _progress
+    rules, echo, plot_path = Rules(variant, set_).api(), _progress, _out(plot, "plot", "--plot")
+    if plot_path and curve == "0":
+        raise InputError("--plot draws the learning curve: give --curve GAMES too")
     learn = TrainSettings(hidden=hidden, **({} if alpha is None else {"alpha": alpha}))
     with interrupt_exits(saved.checkpoint, "games"):
         res = run_train(_game(game), players, _count(games_), seed=seed, out=out, echo=echo,
-                        settings=learn, **rules, **saved.api(),
+                        settings=learn, **rules, **saved.api(), curve_games=_curve(curve),
                         command=" ".join(["balance", *sys.argv[1:]]))  # fmt: skip
-    typer.echo(f"{res.out}: {res.provenance['cpu_seconds']} s CPU, sha256 {res.sha256}")
+    render.train(res, plot_path, typer.echo)
+
+
+def _curve(text: str) -> int:
+    return 0 if text == "0" else _count(text, "--curve")
 
 
 def main() -> None:

@@ -550,3 +550,21 @@ def answer_rates(
     )
     ax.xaxis.labelpad = 16  # below the player counts' names
     return ax
+
+
+def learning_curve(
+    points: Sequence[dict], players: int, ax: Axes | None = None, title: str = "Learning curve"
+) -> Axes:
+    """points: the learning curve of `balance train --curve` (games_trained, win_rate, ci_low,
+    ci_high, fair): the model's win rate against its base player after each stretch of
+    training, with its Wilson 95% interval and the fair share."""
+    ax = _ax(ax)
+    df = pd.DataFrame(list(points))
+    fair = float(df["fair"].iloc[0])
+    x = df["games_trained"].to_numpy()
+    y = 100 * df["win_rate"].to_numpy()
+    err = _err(y, 100 * df["ci_low"].to_numpy(), 100 * df["ci_high"].to_numpy())
+    ax.errorbar(x, y, yerr=err, fmt="o-", color="#4C72B0", capsize=3, label="trained (95% CI)")
+    ax.axhline(100 * fair, color="grey", ls="--", lw=1, label=fair_label(fair, players))
+    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:,.0f}"))
+    return _labelled(ax, "games of self-play", "win rate against the base player (%)", title)

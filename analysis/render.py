@@ -504,3 +504,24 @@ def bench(res: dict, json_out: bool, echo: Echo) -> None:
     if json_out:
         write_atomic(Path("bench.json"), lambda p: Path(p).write_text(json.dumps(res, indent=2)))
         echo("wrote bench.json")
+
+
+def train(res: Any, out_path: Path | None, echo: Echo) -> None:
+    """`balance train`: where the model went, its CPU time and checksum, and the learning
+    curve when measured (--curve; a plot written to out_path when given)."""
+    for p in res.curve or []:
+        echo(
+            f"  after {p['games_trained']:>10,} games: {100 * p['win_rate']:5.1f}% "
+            f"({100 * p['ci_low']:.1f}-{100 * p['ci_high']:.1f}) against the base player, "
+            f"Elo {p['elo']:+.0f} over a fair seat ({p['games']:,} games)"
+        )
+    if out_path is not None and res.curve:
+        from analysis.plots import learning_curve, new_figure
+
+        fig, ax = new_figure((6.0, 3.6))
+        title = f"{res.provenance['game']}, {res.provenance['players']} players: learning curve"
+        learning_curve(res.curve, res.provenance["players"], ax, title)
+        fig.tight_layout()
+        write_atomic(out_path, lambda p: fig.savefig(p, dpi=100, format=out_path.suffix[1:]))
+        echo(f"learning curve written to {out_path}")
+    echo(f"{res.out}: {res.provenance['cpu_seconds']} s CPU, sha256 {res.sha256}")

@@ -684,6 +684,10 @@ NAMED = [
     ("robustness sunken-city --ladder --search-games x", "--search-games"),
     ("robustness chutes-and-ladders --ladder -n 1", "--players 2 or more"),
     ("robustness chutes-and-ladders --ladder --top-budget 8", "--top-budget"),
+    ("train pig --games 100 --curve 5 --out m.npz", "--curve must be at least 10 games"),
+    ("train pig --games 100 --curve abc --out m.npz", "--curve must be a whole number"),
+    ("train pig --games 100 --plot c.png --out m.npz", "give --curve GAMES too"),
+    ("train pig --games 100 --curve 20 --plot c.txt --out m.npz", "--plot 'c.txt' must end"),
 ]
 
 

@@ -199,3 +199,29 @@ def test_bad_training_input_is_refused():
     chutes = get_game("chutes-and-ladders")
     with pytest.raises(RulesError, match="no trained player"):
         train(chutes, chutes.min_players, 100)
+
+
+def test_the_learning_curve_leaves_the_model_unchanged_and_measures_it(tmp_path):
+    """--curve: a point per checkpoint, the model's win rate against its base on games of the
+    next seed (never its own), and the same model as a run without the curve."""
+    spec = get_game("pig")
+    kw = dict(seed=5, settings=TINY, chunk=500)
+    plain = train(spec, 2, 1000, out=tmp_path / "a.npz", **kw)
+    res = train(spec, 2, 1000, out=tmp_path / "b.npz", curve_games=200, **kw)
+    assert res.sha256 == plain.sha256 and plain.curve is None  # the same model file
+    assert np.array_equal(res.model.values, plain.model.values)
+    assert [p["games_trained"] for p in res.curve] == [500, 1000]
+    last = res.curve[-1]
+    assert last["games"] == 200 and last["ci_low"] <= last["win_rate"] <= last["ci_high"]
+    assert last["wins"] + last["shared"] <= 200 and last["fair"] == 0.5
+    assert json.loads((tmp_path / "b.json").read_text())["curve"] == res.curve
+
+
+def test_the_cli_draws_the_learning_curve(tmp_path):
+    code = subprocess.run(
+        [sys.executable, "-c", "import cli; cli.main()", "train", "pig", "--games", "1000",
+         "--curve", "0", "--plot", str(tmp_path / "c.png"), "--out", str(tmp_path / "m.npz")],
+        capture_output=True, text=True, cwd=ROOT,
+    )  # fmt: skip
+    assert code.returncode == 2 and "give --curve GAMES too" in code.stderr
+    assert not (tmp_path / "m.npz").exists()

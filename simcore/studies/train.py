@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from simcore.base.errors import InputError, RulesError
-from simcore.base.inputs import check_folder_of, check_games, check_seed
+from simcore.base.inputs import MAX_ROWS, check_folder_of, check_games, check_seed, check_whole
 from simcore.base.trained_model import Model, model_size, save_model, shipped_path
 from simcore.frame.jit import bound_copy, driver, kernel
 from simcore.frame.registry import GameSpec
@@ -47,8 +47,8 @@ from simcore.run.checkpoint import CheckpointFile, CheckpointKind, whole
 
 CHECKPOINT = CheckpointKind(
     "train",
-    1,
-    ("games_done", "model", "average", "snapshots"),
+    2,
+    ("games_done", "model", "average", "snapshots", "curve"),
     "command, game, players, games, seed, rules or settings",
 )
 MAX_LOG = 1 << 14  # decisions of one game learnt from at the most (the rest are played only)
@@ -98,6 +98,9 @@ class TrainResult:
     out: str
     provenance: dict[str, Any]
     sha256: str
+    # the learning curve (curve_games > 0): per checkpoint, the games trained and the model's
+    # strength then against its base player (simcore.studies.bench.curve_point's fields)
+    curve: list[dict[str, Any]] | None = None
 
 
 # ------------------------------------------------------------------------------ templates
@@ -319,16 +322,23 @@ def train(
     command: str = "",
     echo: Callable[[str], None] | None = None,
     chunk: int = CHUNK,
+    curve_games: int = 0,
 ) -> TrainResult:
     """Train the game's `trained` player for `players` seats by `games` games of self-play
     (the module's docstring) and write the model to `out` with its provenance beside it
     (.json). Progress: a line to `echo` every `chunk` games; checkpoint: the model and the games
     done, saved every `chunk` games (resume=True continues it, to the same model: the chunks
-    change nothing but where a run may stop)."""
+    change nothing but where a run may stop). curve_games > 0: at every checkpoint the model
+    as it stands plays curve_games games against its base player (`evaluate`), the learning
+    curve (the result's and the provenance's `curve`); the model is the same with or without."""
     settings = settings or TrainSettings()
     settings.check()
     spec.check_players(players)
     games, seed = check_games(games), check_seed(seed)
+    if curve_games:
+        curve_games = check_whole(
+            curve_games, "--curve", 10, " games for a point of the learning curve", maximum=MAX_ROWS
+        )
     kernel_fn = bind_training(spec)
     rules = spec.resolve_rules(list(variants), overrides or {}, None, players)
     out = Path(out) if out else default_out(spec, players)
@@ -351,11 +361,14 @@ def train(
     }
     ck = CheckpointFile(checkpoint, fingerprint, CHECKPOINT)
     m = initial_model(width, settings, seed)
-    done, total, snaps = 0, np.zeros_like(m), 0
+    done, total, snaps, curve = 0, np.zeros_like(m), 0, []
     saved = ck.start(resume)
     if saved is not None:
         with ck.checking():
             done, m, total, snaps = _restored(saved, m, games)
+            curve = saved["curve"]
+            if not isinstance(curve, list) or not all(isinstance(p, dict) for p in curve):
+                raise InputError("its curve is not a list of points")
     stats = part = np.zeros(ST_SIZE, dtype=np.float64)
     cpu = time.process_time()
     learn = (settings.lam, settings.alpha, settings.decay, settings.epsilon)
@@ -370,11 +383,21 @@ def train(
         if done % chunk and done < games:
             continue
         stats = stats + part
-        ck.save(games_done=done, model=m[0].tolist(), average=total[0].tolist(), snapshots=snaps)
+        if curve_games:
+            played = time.process_time()
+            at = (seed + 1) % 2**64  # never the training's own games
+            point = evaluate(spec, players, rules, m[0], settings.hidden, curve_games, at)
+            curve.append({"games_trained": done, **point})
+            cpu += time.process_time() - played  # the training's CPU time leaves them out
+        ck.save(
+            games_done=done, model=m[0].tolist(), average=total[0].tolist(), snapshots=snaps,
+            curve=curve,
+        )  # fmt: skip
         if echo is not None:
             rmse = np.sqrt(part[ST_SQ] / max(part[ST_DECISIONS], 1.0))
+            strength = f", {100 * curve[-1]['win_rate']:.1f}% against {base}" if curve_games else ""
             echo(f"{spec.name}, {players} players: {done:,} of {games:,} games, "
-                 f"error {rmse:.4f}, {time.process_time() - cpu:.0f} s CPU")  # fmt: skip
+                 f"error {rmse:.4f}{strength}, {time.process_time() - cpu:.0f} s CPU")  # fmt: skip
     cpu = time.process_time() - cpu
     if stats[ST_ERRORS]:
         raise InputError(f"{int(stats[ST_ERRORS])} training games met an error (not learnt from)")
@@ -395,8 +418,35 @@ def train(
         "settings": asdict(settings),
         "features": width,
     }
+    if curve_games:
+        provenance["curve"] = curve
     digest = save_model(model, out, provenance)
-    return TrainResult(model, str(out), provenance, digest)
+    return TrainResult(model, str(out), provenance, digest, curve if curve_games else None)
+
+
+def evaluate(spec: GameSpec, players: int, rules: Any, values, hidden: int, games: int, seed: int):
+    """The strength of the model `values` (a row of the training's model) as a `trained` seat
+    against its base player in the other seats, seats rotated: games 0.. of `seed` (the
+    training's seed + 1, so never its own games), the seat's outright wins with their Wilson
+    interval and Elo against the fair share (simcore.studies.bench.curve_point)."""
+    from simcore.frame.registry import SeatPolicy
+    from simcore.studies.bench import curve_point
+
+    own = spec.policies["trained"]
+    width = spec.driver.contract.trained_width
+    seat = SeatPolicy(own, (float(width), float(hidden), *np.asarray(values).tolist()), "trained")
+    others = spec.resolve_seats(spec.parse_policies(own.base, players), rules)[1:]
+    ids, w = spec.policy_arrays([seat, *others])
+    rows = np.zeros((games, len(spec.columns)), dtype=np.int64)
+    r = spec.pack(rules, players)
+    spec.play_batch(r, ids, w, np.uint64(seed), np.int64(0), True, False, rows)
+    index = rows[:, spec.columns.index("game")]
+    winner = rows[:, spec.columns.index("winner")]
+    wins = int(np.sum(winner == (-index) % players))
+    shared = int(np.sum(winner < 0))
+    return {"games": games, "wins": wins, "shared": shared} | curve_point(
+        wins, games, shared, players
+    )
 
 
 def _restored(saved: dict[str, Any], m: np.ndarray, games: int):
