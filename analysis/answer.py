@@ -25,7 +25,7 @@ rates per player count at both levels with their fair shares.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -283,13 +283,21 @@ SHORT = {
 }
 
 
-def effect_words(v: Verdict | None, metric: str, same_games: bool = False) -> str:
+UNCHANGED = "the players' games are unchanged (only the scores differ)"
+IGNORED = "; the variant changes the components, which the players ignore"
+
+
+def effect_words(
+    v: Verdict | None, metric: str, same_games: bool = False, components: bool = False
+) -> str:
     """A variant's effect in a cell: a short direction word from the record's sign and the
-    number with its interval; 'the same games' for a scoring-only variant's length."""
+    number with its interval; for the length of a variant under which the players' games are
+    unchanged (same_games: every game the baseline's, difference 0 without variance), that
+    fact, and for a component reading (components) that the players ignore its change."""
     if v is None:
         return ""
     if same_games and v.estimate == 0 and v.low == v.high == 0:
-        return "the same games (scoring only)"
+        return UNCHANGED + (IGNORED if components else "")
     return f"{SHORT[metric][v.sign]} {short_interval(v, unit=False)}"
 
 
@@ -298,12 +306,15 @@ def variant_table(
     skill: dict[str, Verdict],
     counts: list[int],
     variants: Sequence[str],
+    readings: Collection[str] = (),
 ) -> pd.DataFrame:
     """One row per variant: its effect on fairness (the largest seat gap; with two players
     the first player's advantage), on the length (rounds), per player count, from the variant
-    comparison's records; and on the skill edge at the count it is measured at."""
+    comparison's records; and on the skill edge at the count it is measured at. readings: the
+    game's component readings (a variant that changes the components)."""
     rows = []
     for v in variants:
+        components = any(part in readings for part in v.split("+"))
         fair, length = [], []
         for p in counts:
             gap = records.get(f"{p}p/effect/{v}/largest_gap")
@@ -313,7 +324,8 @@ def variant_table(
                 fair.append(f"{p}p {effect_words(records[f'{p}p/effect/{v}/fpa'], 'fpa')}")
             rounds = records.get(f"{p}p/effect/{v}/rounds")
             if rounds is not None:
-                length.append(f"{p}p {effect_words(rounds, 'rounds', same_games=True)}")
+                words = effect_words(rounds, "rounds", same_games=True, components=components)
+                length.append(f"{p}p {words}")
         sk = skill.get(v)
         if not fair and not length and sk is None:
             continue
@@ -497,7 +509,8 @@ def answer_section(
         )
     skill = skill_effects(runs)
     records = variant_records(runs, comparisons)
-    vt = variant_table(records, skill, runs.player_counts, runs.variants[1:])
+    readings = runs.spec.readings(runs.choice.rules_file)
+    vt = variant_table(records, skill, runs.player_counts, runs.variants[1:], readings)
     if len(vt):
         vt = vt.loc[:, [c for c in vt.columns if (vt[c] != "").any()]]
         doc.table(

@@ -334,7 +334,7 @@ def headlines(table: pd.DataFrame, alpha: float = ALPHA) -> list[str]:
         ]
         head = f"{arm}: "
         if arm in table.attrs.get("scoring_only", []):
-            head += "scoring-only (the same games, scored differently); "
+            head += "the players' games are unchanged (only the scores differ); "
         if not parts:
             parts = ["no difference from the baseline in any game"]
         out.append(head + "; ".join(parts))

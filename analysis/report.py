@@ -21,7 +21,7 @@ import json
 import os
 import platform
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
@@ -112,20 +112,26 @@ def _seat_section(doc: Document, players: int, res: RunResult, version: str) -> 
 KEY_METRICS = ("largest_gap", "fpa", "shared", "rounds")
 
 
-def _variant_section(doc: Document, players: int, comp: Comparison) -> dict[str, Any]:
+def _variant_section(
+    doc: Document, players: int, comp: Comparison, readings: Collection[str] = ()
+) -> dict[str, Any]:
     """One player count's variant comparison: the headlines, the balance metrics per variant
-    (collapsible), the forest plots of balance and length, the other verdicts."""
+    (collapsible), the forest plots of balance and length, the other verdicts. readings: the
+    game's component readings (said when the players ignore one's change)."""
     run, t = comp.run, comp.table
     doc.heading(f"{players} players", 3)
     doc.items(comp.headlines)
     only = t.attrs.get("scoring_only", [])
     if only:
+        changed = [a for a in only if any(part in readings for part in a.split("+"))]
         doc.text(
-            ", ".join(f"`{a}`" for a in only)
-            + (" is" if len(only) == 1 else " are")
-            + " scoring-only: the players make the same decisions in every game (length, turns "
-            "and every counter identical game for game), so only who wins, the scores and the "
-            "margin change; the scores and the margin are in the variant's own scale."
+            "Under "
+            + ", ".join(f"`{a}`" for a in only)
+            + " the players' games are unchanged: the players make the same decisions in every "
+            "game (length, turns and every counter identical game for game), so only who wins, "
+            "the scores and the margin change; the scores and the margin are in the variant's "
+            "own scale."
+            + "".join(f" `{a}` changes the components, which the players ignore." for a in changed)
         )
     # a scoring-only variant: only what can change (who wins, the scores, the margin)
     same = t["scoring_only"] & (t["se"] <= 0) & (t["diff"] == 0)
@@ -498,12 +504,13 @@ def _variants_part(
         "table's tests (Bonferroni, so that a change is called exactly when the interval "
         "printed excludes 0), Cohen's h for rates. 'No change detected' means no difference "
         "detectable with these games; the interval bounds how large it can be. A variant "
-        "under which the players play the very same games (scoring-only) is said so."
+        "under which the players' games are unchanged (only the scores differ) is said so."
     )
     out = []
     for p in runs.player_counts:
         if p in comparisons:
-            out.append(_variant_section(doc, p, comparisons[p]))
+            readings = runs.spec.readings(runs.choice.rules_file)
+            out.append(_variant_section(doc, p, comparisons[p], readings))
         echo(f"  variant comparison, {p} players: done")
     return out
 

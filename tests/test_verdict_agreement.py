@@ -105,7 +105,7 @@ def test_value_scoring_is_reported_as_scoring_only(answers):
     sec = next(v for v in report["variants"] if v["players"] == PLAYERS)
     assert "value-scoring" in sec["scoring_only"]
     assert not {"short", "no-chips"} & set(sec["scoring_only"])
-    assert "`value-scoring` is scoring-only" in answers["markdown"]
+    assert "Under `value-scoring` the players' games are unchanged" in answers["markdown"]
     # its length and counters are the same in every game: no verdict on them
     keys = {v["key"] for v in sec["verdicts"] if v["significant"]}
     assert not any(k.startswith(f"{PLAYERS}p/effect/value-scoring/rounds") for k in keys)

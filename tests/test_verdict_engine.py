@@ -13,6 +13,8 @@ from simcore.base.verdicts import (
     all_seat_pairs,
     change_words,
     classify,
+    effect_wording,
+    fpa_change_words,
     games_needed,
     seat_pair,
     z_verdict,
@@ -70,6 +72,21 @@ def test_a_change_of_sign_is_worded_as_such():
     )
     assert change_words(-1.0, -3.0, "first-player advantage", "points").startswith("lowers")
     assert change_words(1.0, 3.0, "first-player advantage", "points").startswith("raises")
+
+
+def test_a_negative_first_player_advantage_is_a_handicap():
+    assert fpa_change_words(-7.7, -5.1, "points") == (
+        "shrinks the first player's handicap from 7.7 to 5.1 points"
+    )
+    assert fpa_change_words(-5.1, -7.7, "points").startswith("widens the first player's handicap")
+    assert fpa_change_words(0.2, -1.5, "points") == (
+        "turns the first player's advantage of 0.2 points into a handicap of 1.5 points"
+    )
+    assert fpa_change_words(-0.2, 1.5, "points").endswith("into an advantage of 1.5 points")
+    assert fpa_change_words(1.0, 3.0, "points").startswith("raises the first-player advantage")
+    w = effect_wording("no-chips", "fpa", "first-player advantage", "", "", -7.7, -5.1, "points")
+    text = "`no-chips` shrinks the first player's handicap from 7.7 to 5.1 points"
+    assert w.more == w.less == text
 
 
 def z_from(w0: int, games: int):

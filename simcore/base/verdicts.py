@@ -19,7 +19,9 @@ calls a reader can check against the interval printed beside them.
 Sign convention. "Seat A wins more often than seat B" is always A minus B and positive
 (`seat_pair` orders the pair by the estimate). A change of a signed quantity (a variant's
 effect on the first-player advantage) is worded as a change of sign when the two levels have
-opposite signs (`change_words`), not as "raises" or "lowers".
+opposite signs (`change_words`), not as "raises" or "lowers"; a negative first-player
+advantage is the first player's handicap, which a variant shrinks or widens
+(`fpa_change_words`).
 
 Power-aware classification (`classify`). A verdict measured in several settings (player
 lineups, component readings, skill levels) holds unless a setting contradicts it: a setting
@@ -406,7 +408,7 @@ def effect_wording(
     '`arm`: higher seat 0 win rate'), the first-player advantage as a change of a signed
     level (change_words)."""
     if metric == "fpa":
-        text = f"`{arm}` " + change_words(before, after, "first-player advantage", unit)
+        text = f"`{arm}` " + fpa_change_words(before, after, unit)
         return Wording(text, text, f"`{arm}`: no change in the first-player advantage detected")
     up, down = EFFECT_WORDS.get(metric, (f"{more} {label}", f"{less} {label}"))
     if metric in EFFECT_WORDS:
@@ -426,6 +428,25 @@ def change_words(before: float, after: float, name: str, unit: str) -> str:
         return f"turns the {name} from {_num(before)} to {_num(after)} {unit}"
     verb = "raises" if after > before else "lowers"
     return f"{verb} the {name} from {_num(before)} to {_num(after)} {unit}"
+
+
+def fpa_change_words(before: float, after: float, unit: str) -> str:
+    """A change of the first-player advantage in words, a negative one being the first
+    player's handicap: 'raises the first-player advantage from +1.2 to +3.4 points', 'shrinks
+    the first player's handicap from 7.7 to 5.1 points', 'turns the first player's handicap of
+    0.2 points into an advantage of 1.5 points' (by the levels' signs; 0 counts with the
+    other level's sign)."""
+    if before * after < 0:
+        was, now = ("advantage", "a handicap") if before > 0 else ("handicap", "an advantage")
+        return (
+            f"turns the first player's {was} of {abs(before):.1f} {unit} into {now} of "
+            f"{abs(after):.1f} {unit}"
+        )
+    if before < 0 or after < 0:
+        verb = "shrinks" if abs(after) < abs(before) else "widens"
+        levels = f"from {abs(before):.1f} to {abs(after):.1f} {unit}"
+        return f"{verb} the first player's handicap {levels}"
+    return change_words(before, after, "first-player advantage", unit)
 
 
 # ------------------------------------------------------------------------------ planning
