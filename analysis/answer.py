@@ -35,7 +35,7 @@ from analysis import plots
 from analysis.compare import Comparison, DiceTables
 from analysis.html import Document
 from analysis.stats import wilson
-from simcore.base.fairness import FAIR, TOLERANCE, UNFAIR, fair_status
+from simcore.base.fairness import FAIR, TOLERANCE, UNFAIR, elo_vs_fair, fair_status
 from simcore.base.results import CompensateRun, ReportRuns, RunResult
 from simcore.base.verdicts import (
     Verdict,
@@ -350,33 +350,55 @@ def _players_of(v: Verdict) -> int:
 FIX_STATUS = {FAIR: "fair", UNFAIR: "not fair", "undecided": "undecided"}
 
 
-def fix_words(run: CompensateRun) -> tuple[str, dict[str, Any]]:
+def fix_words(
+    run: CompensateRun, names: dict[str, str] | None = None
+) -> tuple[str, dict[str, Any]]:
     """How to fix a player count's seats, from its compensation study (analysis.compensate
-    .analyse): the compensation a rulebook prints, its status on the fresh games with the
-    reference preset and on the strong players' games, with the seat win rates."""
+    .analyse), searched at the level whose seats are not fair (names: a lineup's level name,
+    'beginners' or 'strong players'): the compensation a rulebook prints, its status on the
+    fresh games at that level with the seat win rates, and what the other level says of it
+    (fair there too; else that level's own compensation, or none found)."""
     from analysis.compensate import analyse
 
+    names = names or {}
     a = analyse(run, run.seat_words)
     rec = a["recommendation"]
     conf = next(c for c in a["confirmed"][1:] if c["compensation"] == rec["compensation"])
     base = a["confirmed"][0]
+    who = names.get(run.level, f"`{run.level}`")
     rates = " / ".join(f"{r:.1f}%" for r in conf["seat_rates"])
-    words = f"{rec['words']}: {FIX_STATUS[rec['status']]} for beginners ({rates}, "
+    words = f"{rec['words']}: {FIX_STATUS[rec['status']]} for {who} ({rates}, "
     words += f"{conf['games']:,} fresh games)"
     if rec["status"] != FAIR and conf["gap"] >= base["gap"]:
         # the closest finalist does not even narrow the gap on the fresh games
-        return (
-            f"none found: the closest of {len(a['screened'])} screened ({rec['words']}) "
-            f"leaves a gap of {conf['gap']:.1f} points on {conf['games']:,} fresh games, "
-            f"the rulebook {base['gap']:.1f}",
-            a,
+        words = (
+            f"none found for {who}: the closest of {len(a['screened'])} screened "
+            f"({rec['words']}) leaves a gap of {conf['gap']:.1f} points on "
+            f"{conf['games']:,} fresh games, the rulebook {base['gap']:.1f}"
         )
-    if rec["status"] != FAIR:
+    elif rec["status"] != FAIR:
         words = f"closest found: {words}"
     for lv in a["levels"]:
         w = lv["with"]
         lv_rates = " / ".join(f"{r:.1f}%" for r in w["seat_rates"])
-        words += f"; {FIX_STATUS[w['status']]} with `{lv['level']}` ({lv_rates})"
+        other = names.get(lv["level"], f"`{lv['level']}`")
+        words += f"; {FIX_STATUS[w['status']]} for {other} ({lv_rates})"
+    own = [r for r in a["per_level"] if r["source"] in ("search", "rulebook", "shared")]
+    for r in own:
+        other = names.get(r["level"], f"`{r['level']}`")
+        if r["source"] == "rulebook":
+            words += f"; for {other}: no compensation (the rulebook as it is)"
+            continue
+        if r["source"] == "shared":
+            words += f"; for {other}: {r['words']} ({FIX_STATUS[r['status']]} there)"
+            continue
+        if not r.get("found", True):
+            words += f"; for {other}: none found"
+            continue
+        mark = (
+            "confirmed fair" if r["status"] == FAIR else f"closest found, {FIX_STATUS[r['status']]}"
+        )
+        words += f"; for {other}: {r['words']} ({mark})"
     return words, a
 
 
@@ -390,14 +412,24 @@ def answer_rows(runs: ReportRuns, dice: DiceTables | None, fixes: dict[int, str]
         if p < 2:
             continue
         beg = level_of(reference_name(runs), lineup, runs.seats[p])
-        res = runs.strong.get(p)
-        strong = level_of(STRONG, "search", res) if res is not None else None
-        no_fix = {
-            FAIR: "no compensation needed",
-            "undecided": f"none recommended: no pair of seats shown beyond +-{TOLERANCE:g}",
-        }.get(beg.status(), "")
-        rows.append(Row(p, beg, strong, die_words(dice, p), fixes.get(p, no_fix)))
+        res = None if skill_is_small(strong_vs(runs)) else runs.strong.get(p)
+        strong = level_of(STRONG, runs.strong_lineup, res) if res is not None else None
+        rows.append(Row(p, beg, strong, die_words(dice, p), fixes.get(p, no_fix(beg, strong))))
     return rows
+
+
+def no_fix(beginners: Level, strong: Level | None) -> str:
+    """The fix cell of a player count without a compensation study: none needed when every
+    level's seats are fair, none recommended when no pair of seats is shown beyond the
+    tolerance at any level; where a level is not fair (the game has no compensation field,
+    or a lineup of the designer's was given), that no compensation was searched."""
+    levels = [lv for lv in (beginners, strong) if lv is not None]
+    status = {lv.status() for lv in levels}
+    if UNFAIR in status:
+        return "no compensation searched (the game has no compensation field, or --policy)"
+    if status == {FAIR}:
+        return "no compensation needed"
+    return f"none recommended: no pair of seats shown beyond +-{TOLERANCE:g} at either level"
 
 
 def skill_effects(runs: ReportRuns) -> dict[str, Verdict]:
@@ -435,14 +467,35 @@ def strong_vs(runs: ReportRuns) -> dict[str, Any] | None:
     s = res.summary
     n = int(s.games)
     lo, hi = wilson(s.policy_wins[0], n)
+    fair = float(sum(s.seat_wins)) / n / res.players
     return {
         "players": res.players,
         "games": n,
         "win_rate": s.policy_wins[0] / n,
         "ci_low": float(lo),
         "ci_high": float(hi),
-        "fair_share": float(sum(s.seat_wins)) / n / res.players,
+        "fair_share": fair,
+        # the rating gap over the reference (elo_vs_fair: the odds of a fair seat turned into
+        # the strong player's), with the Wilson interval's bounds turned alike
+        "elo": elo_vs_fair(s.policy_wins[0] / n, fair),
+        "elo_low": elo_vs_fair(float(lo), fair),
+        "elo_high": elo_vs_fair(float(hi), fair),
     }
+
+
+# below this rating gap over the beginners (the interval's upper bound), skill decides little
+SMALL_SKILL_ELO = 50.0
+
+
+def skill_is_small(vs: dict[str, Any] | None) -> bool:
+    """Whether the strongest player found is within SMALL_SKILL_ELO of the beginners (its
+    interval's upper bound below it): the first screen then says so instead of a column of
+    strong players' cells."""
+    return vs is not None and vs["elo_high"] < SMALL_SKILL_ELO
+
+
+def elo_words(vs: dict[str, Any]) -> str:
+    return f"{vs['elo']:+.0f} Elo ({vs['elo_low']:+.0f} to {vs['elo_high']:+.0f})"
 
 
 STRONGER = {
@@ -474,10 +527,20 @@ def intro(runs: ReportRuns, rows: list[Row], tolerance: float = TOLERANCE) -> st
         vs = strong_vs(runs)
         if vs is not None:
             text += (
-                f", one of whom wins {_pct(vs['win_rate'])} ({_pct(vs['ci_low'])} to "
-                f"{_pct(vs['ci_high'])}) against {vs['players'] - 1} `{lineup}` "
-                f"(a fair share: {_pct(vs['fair_share'])}): {STRONGER[stronger(vs)]}"
+                f", rated {elo_words(vs)} over the {name.lower()}: one of them wins "
+                f"{_pct(vs['win_rate'])} ({_pct(vs['ci_low'])} to {_pct(vs['ci_high'])}) "
+                f"against {vs['players'] - 1} `{lineup}` (a fair share: "
+                f"{_pct(vs['fair_share'])}, {vs['games']:,} games): {STRONGER[stronger(vs)]}"
             )
+    elif skill_is_small(strong_vs(runs)):
+        vs = strong_vs(runs)
+        text += (
+            f"; **skill decides little in this game**: the strongest player found "
+            f"(`{runs.strong_lineup}`) is {elo_words(vs)} over the {name.lower()} (one of them "
+            f"wins {_pct(vs['win_rate'])} against {vs['players'] - 1} `{lineup}`, a fair share "
+            f"{_pct(vs['fair_share'])}, {vs['games']:,} games), so the table has no column of "
+            "strong players"
+        )
     elif runs.spec.no_search:
         text += f"; no strong players ({runs.spec.no_search})"
     return (
@@ -496,7 +559,11 @@ def answer_section(
     """The first screen: the answer table, what each variant does, the plot. dice: the dice
     tables (analysis.compare.dice_tables), comparisons: the variant comparison per player
     count. Returns the JSON of report.json's 'answer'."""
-    fixes = {p: fix_words(run) for p, run in runs.fixes.items()}
+    names = {
+        runs.policy or runs.spec.default_policy: reference_name(runs),
+        runs.strong_lineup: STRONG,
+    }
+    fixes = {p: fix_words(run, names) for p, run in runs.fixes.items()}
     rows = answer_rows(runs, dice, {p: words for p, (words, _) in fixes.items()})
     doc.heading("The answer", 2)
     doc.text(intro(runs, rows))

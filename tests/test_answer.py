@@ -83,13 +83,20 @@ def test_a_fix_that_does_not_narrow_the_gap_is_not_recommended(monkeypatch):
         conf = [{"compensation": "none", "gap": 3.9, "games": 100, "seat_rates": [1, 2]}]
         conf.append({"compensation": "x", "gap": 9.3, "games": 100, "seat_rates": [3, 4]})
         rec = {"compensation": "x", "words": "seat 0 scores 1 point more", "status": "unfair"}
-        return {"recommendation": rec, "confirmed": conf, "screened": [1] * 24, "levels": []}
+        return {
+            "recommendation": rec,
+            "confirmed": conf,
+            "screened": [1] * 24,
+            "levels": [],
+            "per_level": [],
+        }
 
     monkeypatch.setattr(compensation, "analyse", fake)
-    words, _ = answer.fix_words(SimpleNamespace(seat_words={}))
+    run = SimpleNamespace(seat_words={}, level="balanced")
+    words, _ = answer.fix_words(run, {"balanced": "beginners"})
     assert words == (
-        "none found: the closest of 24 screened (seat 0 scores 1 point more) leaves a gap of "
-        "9.3 points on 100 fresh games, the rulebook 3.9"
+        "none found for beginners: the closest of 24 screened (seat 0 scores 1 point more) "
+        "leaves a gap of 9.3 points on 100 fresh games, the rulebook 3.9"
     )
 
 
@@ -131,7 +138,8 @@ def test_the_answers_words_are_its_records(answered_report):
     for row in a["rows"]:
         beg, strong = row["levels"]
         assert beg["level"] == "beginners" and strong["level"] == "strong players"
-        assert beg["games"] == 600 and strong["games"] == 20
+        # the strong players (`trained`: no search) play as many games as the beginners
+        assert beg["games"] == 600 and strong["games"] == 600 and strong["lineup"] == "trained"
         # the cell is made from the record: its interval, and the status of the judge
         lv = Level("beginners", "balanced", row["players"], beg["games"], beg["seat_wins"])
         assert row["cells"]["beginners"] == fairness_words(lv)
@@ -139,15 +147,21 @@ def test_the_answers_words_are_its_records(answered_report):
         fpa = beg["fpa"]
         sign = {1: "ahead", -1: "behind", 0: "no advantage detected"}[fpa["sign"]]
         assert row["cells"]["first player: beginners / strong"].startswith(sign)
-    # a not-fair player count gets a compensation study, confirmed on fresh games (4 players
-    # is not fair with these games: the loop below checks at least one)
+    # a player count not fair at a level gets a compensation study at that level (the
+    # beginners' when both), confirmed on fresh games and checked at the other level (the
+    # loop below checks at least one)
     assert a["fixes"]
     for p, fix in a["fixes"].items():
         row = next(r for r in a["rows"] if r["players"] == int(p))
-        assert row["levels"][0]["status"] != "fair"
+        status = [lv["status"] for lv in row["levels"]]
+        assert "unfair" in status
+        assert fix["level"] == ("balanced" if status[0] == "unfair" else "trained")
         rec = fix["recommendation"]
-        assert (
-            row["cells"]["how to fix it"].removeprefix("closest found: ").startswith(rec["words"])
+        cell = row["cells"]["how to fix it"]
+        assert cell.removeprefix("closest found: ").startswith(rec["words"]) or (
+            cell.startswith("none found for")
         )
-        assert fix["confirm_games"] == 600 and fix["levels"][0]["games"] == 10
-    assert a["strong_vs"]["games"] == 20 and a["strong_vs"]["players"] == 3
+        assert fix["confirm_games"] == 600 and fix["levels"][0]["games"] == 300
+    vs = a["strong_vs"]
+    assert vs["games"] == 600 and vs["players"] == 3 and vs["elo_low"] < vs["elo"] < vs["elo_high"]
+    assert f"rated {vs['elo']:+.0f} Elo" in (answered_report / "report.md").read_text()

@@ -44,6 +44,12 @@ def test_default_report_of_every_game(game, tmp_path, monkeypatch, capsys):
         assert k["line"] in md and k["line"] in err
     # one progress line per setting on stderr (it is not a terminal here)
     assert sum(ln.lstrip().startswith("[") for ln in err.splitlines()) >= len(counts)
+    # the fix looks at both levels: never "none recommended" where a level is shown unfair
+    for row in js["answer"]["rows"]:
+        unfair = [lv["level"] for lv in row["levels"] if lv["status"] == "unfair"]
+        fix = row["cells"].get("how to fix it", "")
+        assert not (unfair and fix.startswith("none recommended")), (row["players"], fix)
+        assert not unfair or fix, (row["players"], unfair)
 
 
 @pytest.mark.parametrize("game", GAMES)

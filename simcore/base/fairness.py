@@ -17,6 +17,7 @@ is the first finalist judged fair on the fresh games, else the one with the smal
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
@@ -95,3 +96,13 @@ def recommend(confirmed: Sequence[P], tolerance: float = TOLERANCE) -> P:
     if fair is not None:
         return fair
     return min(cands, key=lambda p: (p.gap, p.candidate.total))
+
+
+def elo_vs_fair(p: float, fair: float) -> float:
+    """The Elo equivalent of win share p where a fair share is `fair`: the rating difference
+    that turns the odds fair / (1 - fair) into p / (1 - p) under the Elo curve,
+    400 log10(p / (1 - p)) - 400 log10(fair / (1 - fair)); 0 is a player as strong as the
+    others, +100 one whose odds of winning are 1.78 times a fair seat's. Clipped to a share
+    of 0.001..0.999 (inf otherwise)."""
+    p = min(max(p, 0.001), 0.999)
+    return 400.0 * (math.log10(p / (1.0 - p)) - math.log10(fair / (1.0 - fair)))

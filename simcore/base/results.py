@@ -584,6 +584,13 @@ class ReportChoice:
     rules_file: str | None = None
     policy: str | None = None
     strong: str | None = None  # --strong: the strong players' lineup (default strong_policy)
+    # the strong players' lineup played: --strong, else simcore.studies.ladder.strong_policy
+    strong_lineup: str | None = None
+
+    @property
+    def strong_searches(self) -> bool:
+        """Whether the strong players search (their games then a share of --games)."""
+        return "search" in (self.strong_lineup or "")
 
     @property
     def rules(self) -> dict[str, Any]:

@@ -480,8 +480,8 @@ class GameSpec:
         game's package for the player count (simcore.base.trained_model; a bad file is one
         InputError line)."""
         contract = self.driver.contract
-        if self.min_players == self.max_players:  # one entry parsed alone (players 1)
-            players = self.min_players
+        if not self.min_players <= players <= self.max_players:  # one entry parsed alone
+            players = self.nearest_players(players)
         shipped = shipped_path(Path(sys.modules[contract.package].__file__).parent, players)
         if not path and not Path(shipped).is_file():
             raise RulesError(

@@ -11,6 +11,7 @@ from collections.abc import Callable
 import numba
 import numpy as np
 
+from simcore.base.fairness import elo_vs_fair  # noqa: F401 - the curve's Elo (and bench.elo_vs_fair)
 from simcore.base.inputs import check_games, check_rows, check_whole
 from simcore.base.rulesbase import RulesError
 from simcore.frame.registry import GameSpec, all_games, get_game
@@ -373,16 +374,6 @@ def run_full(
 CURVE_GAMES = 500  # games a point of the curve (a Wilson interval about +-4 points)
 CURVE_SHARES = (1 / 16, 1 / 4, 1.0)  # the budgets: these shares of the game's default budget
 CURVE_PLAYERS = {"sumeria": 4, "sunken-treasure": 2}  # as their players pages; others 3
-
-
-def elo_vs_fair(p: float, fair: float) -> float:
-    """The Elo equivalent of win share p where a fair share is `fair`: the rating difference
-    that turns the odds fair / (1 - fair) into p / (1 - p) under the Elo curve,
-    400 log10(p / (1 - p)) - 400 log10(fair / (1 - fair)); 0 is a player as strong as the
-    others, +100 one whose odds of winning are 1.78 times a fair seat's. Clipped to a share
-    of 0.001..0.999 (inf otherwise)."""
-    p = min(max(p, 0.001), 0.999)
-    return 400.0 * (np.log10(p / (1.0 - p)) - np.log10(fair / (1.0 - fair)))
 
 
 def play_rotated(spec, players: int, policy: str, games: int, seed: int, start: int = 0) -> dict:

@@ -31,6 +31,7 @@ histogram of the rung's points under both rules (the paired effect on the skill 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -79,13 +80,19 @@ def default_budget(spec: GameSpec) -> int:
 STRONG_BUDGET_SHARE = 16
 
 
-def strong_policy(spec: GameSpec, strong: str | None = None) -> str | None:
-    """The strong players of the report: --strong, else `search` at 1/16 of the game's default
-    budget (Sunken City: budget 1, from the second round, with the game's other search
-    defaults; the strongest rung of the ladder that a report can afford in its time:
-    docs/skill.md), or None for a game without decisions."""
+def strong_policy(
+    spec: GameSpec, strong: str | None = None, counts: Iterable[int] = ()
+) -> str | None:
+    """The strong players of the report: --strong, else `trained` where a model is shipped
+    for every player count of `counts` (docs/trained-players.md: a strong player at a few
+    times a preset's cost, so as many games as the beginners), else `search` at 1/16 of the
+    game's default budget (Sunken City: budget 1, from the second round, with the game's other
+    search defaults: docs/skill.md), or None for a game without decisions."""
     if strong:
         return strong
+    counts = [p for p in counts if p > 1]
+    if counts and all(spec.has_model(p) for p in counts):
+        return "trained"
     if "search" not in spec.policies:
         return None
     return f"search:budget={max(default_budget(spec) // STRONG_BUDGET_SHARE, 1)}"

@@ -45,20 +45,21 @@ from simcore.studies.robustness import (
 MIN_GAMES = 12
 
 
-def section_games(games: int) -> dict[str, int]:
-    """Games per setting in each section of a report of `games` (K)."""
+def section_games(games: int, strong_searches: bool = True) -> dict[str, int]:
+    """Games per setting in each section of a report of `games` (K); strong players who search
+    play a 1/STRONG_SHARE of them, others (`trained`) as many as the beginners."""
     return {
         "seats": games,
         "variants": games,
         "dice": max(games // 3, 2),
         "ladder": max(games // 6, 2),
         "robustness": max(games // 20, 2),
-        "strong": max(games // STRONG_SHARE, 2),
+        "strong": max(games // STRONG_SHARE, 2) if strong_searches else games,
     }
 
 
-# the strong players' games are a 1/STRONG_SHARE of --games per player count: `search` in every
-# seat costs about 200 times the presets' CPU a game (docs/performance.md)
+# strong players who search play a 1/STRONG_SHARE of --games per player count: `search` in
+# every seat costs about 200 times the presets' CPU a game (docs/performance.md)
 STRONG_SHARE = 30
 
 
@@ -70,7 +71,7 @@ def _answer_plans(
     one seat against `random` players (seats rotated, the ladder's game), whose base arm is the
     ladder's ('vs_random', preset)."""
     plans: dict[tuple, Plan] = {}
-    strong, n3 = strong_policy(spec, choice.strong), spec.nearest_players(3)
+    strong, n3 = choice.strong_lineup, spec.nearest_players(3)
     if strong is not None:
         for p in choice.counts:
             if p > 1:
@@ -142,7 +143,8 @@ def report_choice(
             spec.parse_policies(policy, p)
         if strong is not None:
             spec.parse_policies(strong, p, "--strong")
-    return ReportChoice(counts, arms, dict(overrides or {}), rules_file, policy, strong)
+    lineup = strong_policy(spec, strong, counts)
+    return ReportChoice(counts, arms, dict(overrides or {}), rules_file, policy, strong, lineup)
 
 
 def report_plans(
@@ -155,7 +157,8 @@ def report_plans(
     ReportChoice, or the lineup alone (the game's other defaults)."""
     if not isinstance(choice, ReportChoice):
         choice = report_choice(spec, policy=choice)
-    n, counts, policy, rules = section_games(games), choice.counts, choice.policy, choice.rules
+    n, counts = section_games(games, choice.strong_searches), choice.counts
+    policy, rules = choice.policy, choice.rules
     plans: dict[tuple, Plan] = {}
     shared = shared_reference(choice)
     # on the default lineup the seat balance and the variant comparison are the robustness
@@ -337,7 +340,7 @@ def play_report(
         fixes = report_fixes(spec, choice, games, seed, results, run_kw, echo)
     return ReportRuns(
         spec=spec,
-        games=section_games(games),
+        games=section_games(games, choice.strong_searches),
         seed=seed,
         policy=policy,
         choice=choice,
@@ -351,7 +354,7 @@ def play_report(
             for p in choice.counts
         },
         started=started,
-        strong_lineup=strong_policy(spec, strong) or "",
+        strong_lineup=choice.strong_lineup or "",
         fixes=fixes,
     )
 
@@ -361,32 +364,44 @@ FIX_SHARE = 40  # a screened candidate plays 1/FIX_SHARE of --games
 
 
 def report_fixes(spec, choice, games, seed, results, run_kw, echo) -> dict[int, Any]:
-    """The first screen's "how to fix it": for every player count whose seat balance the base
-    finds not fair (a pair of seats beyond the tolerance), `balance compensate` with the
-    reference preset (screened on --games/40 games a candidate, at most FIX_BUDGET a field;
-    the finalists confirmed on --games fresh games), checked with the strong players on half
-    the strong players' games (docs/compensation.md, "In the report")."""
+    """The first screen's "how to fix it", at both levels: for every player count whose seat
+    balance is not fair (a pair of seats beyond the tolerance) with the reference preset or
+    with the strong players, `balance compensate` at that level (the reference preset's when
+    both are unfair; screened on --games/40 games a candidate, at most FIX_BUDGET a field;
+    the finalists confirmed on --games fresh games), checked at the other level on half the
+    strong players' games, where the recommendation is not fair there a compensation of that
+    level's own searched too (strong players who do not search: docs/compensation.md, "In
+    the report")."""
     if not seat_fields(spec) or choice.policy is not None:
         return {}
-    n = section_games(games)
-    strong = strong_policy(spec, choice.strong)
+    n = section_games(games, choice.strong_searches)
+    strong = choice.strong_lineup
     out = {}
     for p in choice.counts:
-        res = results.get(("seats", p))
+        res, st = results.get(("seats", p)), results.get(("strong", p))
         if p < 2 or res is None:
             continue
-        if fair_status(res.summary, TOLERANCE) != UNFAIR:  # fair, or no pair shown beyond it
+        unfair = [
+            lv
+            for lv, r in ((spec.default_policy, res), (strong, st))
+            if lv and r is not None and fair_status(r.summary, TOLERANCE) == UNFAIR
+        ]
+        if not unfair:  # fair, or no pair shown beyond the tolerance, at both levels
             continue
+        other = [lv for lv in (spec.default_policy, strong) if lv and lv != unfair[0]]
         out[p] = run_compensate(
             spec,
             p,
             max(games // FIX_SHARE, 2),
             confirm_games=n["seats"],
             level_games=max(n["strong"] // 2, 2),
+            level_screen_games=max(games // FIX_SHARE, 2),
             seed=seed,
+            policy=unfair[0],
             budget=FIX_BUDGET,
-            level_budget=0,  # no search of its own with the strong players: too slow here
-            levels=[strong] if strong else [spec.default_policy],
+            # a level's own search: affordable with players who do not search
+            level_budget=0 if choice.strong_searches else FIX_BUDGET,
+            levels=other or [spec.default_policy],
             overrides=choice.overrides or None,
             rules_file=choice.rules_file,
             **run_kw,
