@@ -32,7 +32,7 @@ from typing import Any
 import pandas as pd
 
 from analysis import plots
-from analysis.compare import Comparison, DiceTables
+from analysis.compare import Comparison, DiceTables, dice_tables
 from analysis.html import Document
 from analysis.stats import wilson
 from simcore.base.fairness import FAIR, TOLERANCE, UNFAIR, elo_vs_fair, fair_status
@@ -237,6 +237,32 @@ def die_words(dice: DiceTables | None, players: int) -> str:
     return f"no die clearly fairer: {best['die']}{where} has the smallest gap; {margin}"
 
 
+def _fairest(dice: DiceTables, players: int) -> tuple[str, bool] | None:
+    """The die of the smallest gap at a player count and whether it is clearly the fairest."""
+    t = dice["table"]
+    rows = t[t["players"] == players].sort_values("largest_gap")
+    if rows.empty:
+        return None
+    return str(rows.iloc[0]["die"]), bool(rows.iloc[0]["clearly_fairest"])
+
+
+def die_level_words(dice: DiceTables | None, strong: DiceTables | None, players: int) -> str:
+    """The die to use at each level (die_words for the beginners' dice and the strong
+    players'), and whether the levels choose the same die: both clearly the fairest, the same
+    or a different one, or not decided at both."""
+    beginners = die_words(dice, players)
+    if strong is None or not beginners:
+        return beginners
+    b, s = _fairest(dice, players), _fairest(strong, players)
+    if s is None:
+        return beginners
+    said = f"beginners: {beginners}; strong players: {die_words(strong, players)}"
+    if b[1] and s[1]:
+        same = "the same die at both levels" if b[0] == s[0] else "the die differs with skill"
+        return f"{said}; {same}"
+    return f"{said}; not decided at both levels whether they differ"
+
+
 # ------------------------------------------------------------------------------ variants
 SKILL_WORDS = Wording(
     "skill decides more", "skill decides less", "no change in how much skill decides detected"
@@ -403,9 +429,14 @@ def fix_words(
 
 
 # ------------------------------------------------------------------------------ the section
-def answer_rows(runs: ReportRuns, dice: DiceTables | None, fixes: dict[int, str]) -> list[Row]:
+def answer_rows(
+    runs: ReportRuns,
+    dice: DiceTables | None,
+    fixes: dict[int, str],
+    dice_strong: DiceTables | None = None,
+) -> list[Row]:
     """The first screen's rows from a played report; fixes: the words of each player count's
-    compensation study (fix_words)."""
+    compensation study (fix_words); dice, dice_strong: the dice tables at each level."""
     lineup = runs.policy or runs.spec.default_policy
     rows = []
     for p in runs.player_counts:
@@ -414,7 +445,8 @@ def answer_rows(runs: ReportRuns, dice: DiceTables | None, fixes: dict[int, str]
         beg = level_of(reference_name(runs), lineup, runs.seats[p])
         res = None if skill_is_small(strong_vs(runs)) else runs.strong.get(p)
         strong = level_of(STRONG, runs.strong_lineup, res) if res is not None else None
-        rows.append(Row(p, beg, strong, die_words(dice, p), fixes.get(p, no_fix(beg, strong))))
+        die = die_level_words(dice, dice_strong if strong is not None else None, p)
+        rows.append(Row(p, beg, strong, die, fixes.get(p, no_fix(beg, strong))))
     return rows
 
 
@@ -564,7 +596,8 @@ def answer_section(
         runs.strong_lineup: STRONG,
     }
     fixes = {p: fix_words(run, names) for p, run in runs.fixes.items()}
-    rows = answer_rows(runs, dice, {p: words for p, (words, _) in fixes.items()})
+    dice_strong = dice_tables(runs.dice_strong) if runs.dice_strong else None
+    rows = answer_rows(runs, dice, {p: words for p, (words, _) in fixes.items()}, dice_strong)
     doc.heading("The answer", 2)
     doc.text(intro(runs, rows))
     if rows:
@@ -605,4 +638,5 @@ def answer_section(
         "skill_effects": [v.as_json() for v in skill.values()],
         "fixes": {str(p): analysed for p, (_, analysed) in fixes.items()},
         "strong_vs": strong_vs(runs),
+        "dice_strong": dice_strong["verdicts"] if dice_strong else None,
     }

@@ -482,6 +482,18 @@ def _detail_parts(
     if dice is not None:
         with doc.section("Dice", closed=True):
             data["dice"] = _dice_section(doc, dice, runs.games["dice"])
+            if runs.dice_strong:  # the die per level: the strong players' verdicts
+                strong = dice_tables(runs.dice_strong)
+                doc.text(
+                    f"With the strong players (`{runs.strong_lineup}` in every seat, the same "
+                    f"{runs.games['dice']:,} games per die):"
+                )
+                doc.items(strong["verdicts"])
+                data["dice"]["strong"] = {
+                    "lineup": runs.strong_lineup,
+                    "records": [v.as_json() for v in strong["records"]],
+                    "verdicts": strong["verdicts"],
+                }
         echo("  dice: done")
     with doc.section("Player ladder", closed=True):
         data["ladder"] = _ladder_section(doc, runs)

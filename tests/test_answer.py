@@ -165,3 +165,28 @@ def test_the_answers_words_are_its_records(answered_report):
     vs = a["strong_vs"]
     assert vs["games"] == 600 and vs["players"] == 3 and vs["elo_low"] < vs["elo"] < vs["elo_high"]
     assert f"rated {vs['elo']:+.0f} Elo" in (answered_report / "report.md").read_text()
+
+
+def test_the_die_per_level_says_when_the_levels_differ():
+    import pandas as pd
+
+    def dice(fairest: str, clearly: bool) -> dict:
+        other = "beige" if fairest == "black" else "black"
+        t = pd.DataFrame(
+            {
+                "players": [3, 3],
+                "die": [fairest, other],
+                "largest_gap": [0.02, 0.08],
+                "clearly_fairest": [clearly, False],
+                "rulebook": [True, False],
+            }
+        )
+        return {"table": t, "records": []}
+
+    same = answer.die_level_words(dice("black", True), dice("black", True), 3)
+    assert same.startswith("beginners: **black**") and same.endswith("the same die at both levels")
+    differ = answer.die_level_words(dice("black", True), dice("beige", True), 3)
+    assert "strong players: **beige**" in differ and differ.endswith("the die differs with skill")
+    open_ = answer.die_level_words(dice("black", True), dice("beige", False), 3)
+    assert open_.endswith("not decided at both levels whether they differ")
+    assert answer.die_level_words(dice("black", True), None, 3).startswith("**black**")

@@ -638,6 +638,9 @@ class ReportRuns:
     # the compensation study per player count whose seats are not fair with the reference
     # preset, checked with the strong players
     fixes: dict[int, CompensateRun] = field(default_factory=dict)
+    # every die per player count with the strong players in every seat (the die per level;
+    # strong players who do not search, a game with a die field)
+    dice_strong: dict[int, ArmRun] | None = None
 
     @property
     def player_counts(self) -> list[int]:

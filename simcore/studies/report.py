@@ -197,6 +197,11 @@ def report_plans(
         plans[("dice",)] = dice_plan(
             spec, counts, n["dice"], seed=seed, policies=policy, **dice_rules
         )
+        if choice.strong_lineup and not choice.strong_searches:  # the die per level
+            strong = [p for p in counts if p > 1]
+            plans[("dice_strong",)] = dice_plan(
+                spec, strong, n["dice"], seed=seed, policies=choice.strong_lineup, **dice_rules
+            )
     plans.update(_ladder_plans(spec, n["ladder"], seed, rules))
     plans.update(_answer_plans(spec, choice, n, seed))
     plans[("robustness",)] = robustness_plan(
@@ -243,6 +248,7 @@ def job_label(key: tuple, job: Job) -> str:
         "seats": "seat balance",
         "variants": "variant comparison",
         "dice": "dice",
+        "dice_strong": "dice with the strong players",
         "strong": "strong players",
     }
     if key[0] == "strong_vs":
@@ -269,6 +275,7 @@ def report_sections(results: dict[tuple, Any]) -> dict[str, Any]:
         "seats": by("seats"),
         "variant_runs": by("variants"),
         "dice": results.get(("dice",)),
+        "dice_strong": results.get(("dice_strong",)),
         "ladder": ReportLadder(
             by("vs_random"), {k[1:]: r for k, r in results.items() if k[0] == "h2h"}
         ),
