@@ -161,6 +161,7 @@ class Row:
     strong: Level | None
     die: str = ""
     fix: str = ""
+    rating: str = ""  # the strong players' rating over the reference level (elo_words)
 
     def cells(self, tolerance: float = TOLERANCE) -> dict[str, str]:
         b = self.beginners
@@ -170,8 +171,10 @@ class Row:
             gap_b = b.gap()
             pair = pair_seats(gap_b)
             gap_s = seat_pair_of(s, pair, gap_b)
+            rated = f"; rated {self.rating} over the {b.name}" if self.rating else ""
             out["strong players"] = (
-                f"{fairness_words(s, tolerance)}; the beginners' gap {skill_word(gap_b, gap_s)}"
+                f"{fairness_words(s, tolerance)}{rated}; the beginners' gap "
+                f"{skill_word(gap_b, gap_s)}"
             )
             out[f"first player: {b.name} / strong"] = (
                 f"{fpa_words(b.fpa())} / {fpa_words(s.fpa())}; {skill_word(b.fpa(), s.fpa())}"
@@ -269,27 +272,33 @@ SKILL_WORDS = Wording(
 )
 
 
-def skill_edge(res: RunResult) -> tuple[float, float, int]:
-    """The reference preset's skill edge in a preset-against-random game (policy 0 the preset,
-    seats rotated): its win rate minus its fair share, in points, with the standard error."""
+def skill_gap(res: RunResult) -> tuple[float, float, int]:
+    """How much skill decides, from a strong-against-reference match (policy 0 the strong
+    player, seats rotated): the strong player's rating gap over the reference in Elo
+    (simcore.base.fairness.elo_vs_fair of its win rate against its fair share of the games won
+    outright), with its standard error by the delta method, 400 / ln 10 / sqrt(n p (1 - p)).
+    Unlike an edge over random players it does not saturate: a variant that leaves every
+    preset winning all its games against random players can still widen or narrow it."""
     s = res.summary
     n = int(s.games)
-    rate = s.policy_wins[0] / n
-    fair = 1.0 / res.players
-    return 100 * (rate - fair), 100 * math.sqrt(max(rate * (1 - rate), 0.0) / n), n
+    rate = min(max(s.policy_wins[0] / n, 0.001), 0.999)
+    fair = float(sum(s.seat_wins)) / n / res.players
+    se = 400.0 / math.log(10.0) / math.sqrt(n * rate * (1.0 - rate))
+    return elo_vs_fair(rate, fair), se, n
 
 
 def skill_effect(base: RunResult, arm: RunResult, variant: str, tests: int) -> Verdict:
-    """A variant's effect on the skill edge (arm minus base), adjusted over the variants
-    (Bonferroni). The two runs play the same seeds (common random numbers): the unpaired
-    standard error used here is the larger one for positively correlated games, so the
-    interval is conservative."""
-    e0, s0, n0 = skill_edge(base)
-    e1, s1, n1 = skill_edge(arm)
+    """A variant's effect on how much skill decides (the rating gap of skill_gap, arm minus
+    base), adjusted over the variants (Bonferroni). The two runs play the same seeds (common
+    random numbers): the unpaired standard error used here is the larger one for positively
+    correlated games, so the interval is conservative."""
+    e0, s0, n0 = skill_gap(base)
+    e1, s1, n1 = skill_gap(arm)
     return z_verdict(
-        f"{base.players}p/skill_edge/effect/{variant}",
-        "the reference preset's edge over random players under the variant minus the base's",
-        "points",
+        f"{base.players}p/skill_gap/effect/{variant}",
+        "the strong players' rating gap over the beginners under the variant minus under the "
+        "base rules",
+        "Elo",
         e1 - e0,
         math.hypot(s0, s1),
         min(n0, n1),
@@ -300,7 +309,7 @@ def skill_effect(base: RunResult, arm: RunResult, variant: str, tests: int) -> V
 
 # the short words of a variant's effect in the first screen's table, by the record's sign
 # (+1, -1, 0): the seat gap's, the two-player first-player advantage's, the length's, the
-# skill edge's
+# skill gap's
 SHORT = {
     "largest_gap": {1: "less fair", -1: "fairer", 0: "no change"},
     "fpa": {1: "first player gains", -1: "first player loses", 0: "no change"},
@@ -360,7 +369,7 @@ def variant_table(
                 "variant": v,
                 "fairness: largest seat gap, points": "; ".join(fair),
                 "length: rounds": "; ".join(length),
-                "how much skill decides: edge over random players, points": (
+                "how much skill decides: the strong players' rating gap, Elo": (
                     f"{_players_of(sk)}p {effect_words(sk, 'skill')}" if sk is not None else ""
                 ),
             }
@@ -446,7 +455,9 @@ def answer_rows(
         res = None if skill_is_small(strong_vs(runs)) else runs.strong.get(p)
         strong = level_of(STRONG, runs.strong_lineup, res) if res is not None else None
         die = die_level_words(dice, dice_strong if strong is not None else None, p)
-        rows.append(Row(p, beg, strong, die, fixes.get(p, no_fix(beg, strong))))
+        vs = strong_vs(runs, p)
+        rating = elo_words(vs) if vs is not None and strong is not None else ""
+        rows.append(Row(p, beg, strong, die, fixes.get(p, no_fix(beg, strong)), rating))
     return rows
 
 
@@ -465,9 +476,10 @@ def no_fix(beginners: Level, strong: Level | None) -> str:
 
 
 def skill_effects(runs: ReportRuns) -> dict[str, Verdict]:
-    """Each variant's effect on the skill edge (the report's skill games under each variant
-    against the ladder's games of the default preset), adjusted over the variants."""
-    base = runs.ladder.vs_random.get(runs.spec.default_policy)
+    """Each variant's effect on how much skill decides (the strong players' rating gap over
+    the beginners under each variant against the base rules' at the nearest count to 3, on
+    the same seeds), adjusted over the variants."""
+    base = runs.strong_vs.get(runs.spec.nearest_players(3))
     arms = runs.skill
     if base is None or not arms:
         return {}
@@ -489,11 +501,11 @@ def reference_name(runs: ReportRuns) -> str:
     return BEGINNERS if runs.policy is None else "your lineup"
 
 
-def strong_vs(runs: ReportRuns) -> dict[str, Any] | None:
+def strong_vs(runs: ReportRuns, players: int | None = None) -> dict[str, Any] | None:
     """How strong the strong players are: one of them against the reference preset in the
     other seats (seats rotated): its win rate with the Wilson interval, and its fair share of
     the games won outright."""
-    res = runs.strong_vs
+    res = runs.strong_vs.get(players or runs.spec.nearest_players(3))
     if res is None:
         return None
     s = res.summary
@@ -638,5 +650,6 @@ def answer_section(
         "skill_effects": [v.as_json() for v in skill.values()],
         "fixes": {str(p): analysed for p, (_, analysed) in fixes.items()},
         "strong_vs": strong_vs(runs),
+        "strong_vs_by_players": {str(p): strong_vs(runs, p) for p in runs.strong_vs},
         "dice_strong": dice_strong["verdicts"] if dice_strong else None,
     }

@@ -492,6 +492,10 @@ def _detail_parts(
                 data["dice"]["strong"] = {
                     "lineup": runs.strong_lineup,
                     "records": [v.as_json() for v in strong["records"]],
+                    "seat_records": [
+                        {"players": int(r["players"]), "die": r["die"], "verdicts": r["verdicts"]}
+                        for r in strong["table"].to_dict("records")
+                    ],
                     "verdicts": strong["verdicts"],
                 }
         echo("  dice: done")

@@ -316,7 +316,8 @@ def test_the_report_runs_are_named_sections():
         ("vs_random", "a"): "ra",
         ("h2h", "b", "a"): "hba",
         ("strong", 2): "t2",
-        ("strong_vs",): "tv",
+        ("strong_vs", 2): "tv",
+        ("dice_strong",): {2: "ds"},
         ("skill", "short"): "k",
         ("robustness",): "rob",
     }
@@ -325,6 +326,8 @@ def test_the_report_runs_are_named_sections():
     assert f["dice"] == {2: "d2"} and f["robustness"] == "rob"
     assert f["ladder"] == ReportLadder({"b": "rb", "a": "ra"}, {("b", "a"): "hba"})
     assert list(f["ladder"].vs_random) == ["b", "a"]
-    assert f["strong"] == {2: "t2"} and f["strong_vs"] == "tv" and f["skill"] == {"short": "k"}
+    assert f["strong"] == {2: "t2"} and f["strong_vs"] == {2: "tv"} and f["skill"] == {"short": "k"}
+    assert f["dice_strong"] == {2: "ds"}
     bare = report_sections({("seats", 3): "s3", ("robustness",): "rob"})
-    assert bare["dice"] is None and bare["strong_vs"] is None and bare["strong"] == {}
+    assert bare["dice"] is None and bare["strong_vs"] == {} and bare["strong"] == {}
+    assert bare["dice_strong"] is None

@@ -142,16 +142,17 @@ _INTERVAL = re.compile(
 
 
 def _report_records(report: dict) -> list[dict]:
-    """Every verdict record report.json carries: seats, variants, dice, the robustness
-    settings' records and the classified verdicts' references."""
+    """Every verdict record report.json carries: seats, variants, dice (at each level), the
+    robustness settings' records and the classified verdicts' references."""
     out = []
     for sec in report["seats"]:
         out += sec.get("verdicts", [])
     for sec in report.get("variants", []):
         out += sec["verdicts"]
-    out += report.get("dice", {}).get("records", [])
-    for d in report.get("dice", {}).get("seat_records", []):
-        out += d["verdicts"]
+    for dice in (report.get("dice", {}), report.get("dice", {}).get("strong", {})):
+        out += dice.get("records", [])  # the dice of each level
+        for d in dice.get("seat_records", []):
+            out += d["verdicts"]
     for s in report["robustness"]["settings"]:
         out += [r for r in s["records"] if "significant" in r]
     out += [v["reference"] for v in report["robustness"]["verdicts"] if "words" in v["reference"]]

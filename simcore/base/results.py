@@ -624,9 +624,10 @@ class ReportRuns:
     ladder: ReportLadder
     # the first screen's strong players in every seat per player count (none without them)
     strong: dict[int, RunResult]
-    strong_vs: RunResult | None  # how strong: one strong player against the reference preset
-    # how much skill decides under each variant: the default preset against `random` players
-    # (its base arm is ladder.vs_random[spec.default_policy])
+    # how strong, per player count: one strong player against the reference preset
+    strong_vs: dict[int, RunResult]
+    # how much skill decides under each variant: that match at the nearest count to 3 under
+    # the variant (its base arm is strong_vs of that count)
     skill: dict[str, RunResult]
     robustness: RobustnessResult  # the Findings' grid
     backend: str

@@ -66,34 +66,37 @@ STRONG_SHARE = 30
 def _answer_plans(
     spec: GameSpec, choice: ReportChoice, n: dict[str, int], seed: int
 ) -> dict[tuple, Plan]:
-    """The first screen's own games: the strong players per player count ('strong', p), and
-    the skill edge of the default preset under each variant ('skill', variant): the preset in
-    one seat against `random` players (seats rotated, the ladder's game), whose base arm is the
-    ladder's ('vs_random', preset)."""
+    """The first screen's own games: the strong players in every seat per player count
+    ('strong', p); how strong they are per player count ('strong_vs', p): one of them against
+    the reference preset in the other seats, seats rotated (the rating gap over the
+    beginners); and how much skill decides under each variant ('skill', variant): that match
+    at the nearest count to 3 under the variant (its base arm is ('strong_vs', n3), on the
+    same seeds)."""
     plans: dict[tuple, Plan] = {}
     strong, n3 = choice.strong_lineup, spec.nearest_players(3)
-    if strong is not None:
-        for p in choice.counts:
-            if p > 1:
-                plans[("strong", p)] = simulation_plan(
-                    spec, p, n["strong"], policies=strong, seed=seed, **choice.rules
-                )
-        # how strong they are: one in a seat against the reference preset, seats rotated
-        ref = split_players(choice.policy)[0] if choice.policy else spec.default_policy
-        lineup = ",".join([strong] + [ref] * (n3 - 1))
-        plans[("strong_vs",)] = simulation_plan(
-            spec, n3, n["strong"], policies=lineup, rotate_seats=True, seed=seed, **choice.rules
-        )
-    if "random" in spec.policies and spec.default_policy != "random":
-        lineup = ",".join([spec.default_policy] + ["random"] * (n3 - 1))
-        for v in choice.variants[1:]:
-            rules = {**choice.rules, "variants": variant_arm(v).variants}
-            try:
-                plans[("skill", v)] = simulation_plan(
-                    spec, n3, n["ladder"], policies=lineup, rotate_seats=True, seed=seed, **rules
-                )
-            except (RulesError, InputError):  # a variant that does not compose with --set
-                continue
+    if strong is None:
+        return plans
+    ref = split_players(choice.policy)[0] if choice.policy else spec.default_policy
+    for p in choice.counts:
+        if p > 1:
+            plans[("strong", p)] = simulation_plan(
+                spec, p, n["strong"], policies=strong, seed=seed, **choice.rules
+            )
+            lineup = ",".join([strong] + [ref] * (p - 1))
+            plans[("strong_vs", p)] = simulation_plan(
+                spec, p, n["strong"], policies=lineup, rotate_seats=True, seed=seed, **choice.rules
+            )
+    if n3 < 2:
+        return plans
+    lineup = ",".join([strong] + [ref] * (n3 - 1))
+    for v in choice.variants[1:]:
+        rules = {**choice.rules, "variants": variant_arm(v).variants}
+        try:
+            plans[("skill", v)] = simulation_plan(
+                spec, n3, n["strong"], policies=lineup, rotate_seats=True, seed=seed, **rules
+            )
+        except (RulesError, InputError):  # a variant that does not compose with --set
+            continue
     return plans
 
 
@@ -280,7 +283,7 @@ def report_sections(results: dict[tuple, Any]) -> dict[str, Any]:
             by("vs_random"), {k[1:]: r for k, r in results.items() if k[0] == "h2h"}
         ),
         "strong": by("strong"),
-        "strong_vs": results.get(("strong_vs",)),
+        "strong_vs": by("strong_vs"),
         "skill": by("skill"),
         "robustness": results[("robustness",)],
     }
