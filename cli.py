@@ -546,7 +546,7 @@ def report(
     games_: _opt(
         str, "--games", "-g", help="games per player count (other sections use fewer)"
     ) = "20000",
-    strong: _opt(Text, "--strong", help="the strong players [search:budget=B/16]") = None,
+    strong: _opt(Text, "--strong", help="strong players [trained, else search:budget=B/16]") = None,
     run: Run,
 ) -> None:
     """Write an HTML + Markdown balance report: the answer first, then plots, variants, dice,
