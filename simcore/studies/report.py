@@ -257,7 +257,7 @@ def job_label(key: tuple, job: Job) -> str:
     if key[0] == "strong_vs":
         section = "strong players against the reference"
     elif key[0] == "skill":
-        section = f"skill edge under {key[1]}"
+        section = f"strong players against the reference under {key[1]}"
     elif key[0] == "vs_random":
         section = f"ladder, {key[1]} against random players"
     elif key[0] == "h2h":
