@@ -279,12 +279,18 @@ def skill_gap(res: RunResult) -> tuple[float, float, int]:
     outright), with its standard error by the delta method, 400 / ln 10 / sqrt(n p (1 - p)).
     Unlike an edge over random players it does not saturate: a variant that leaves every
     preset winning all its games against random players can still widen or narrow it."""
-    s = res.summary
-    n = int(s.games)
-    rate = min(max(s.policy_wins[0] / n, 0.001), 0.999)
-    fair = float(sum(s.seat_wins)) / n / res.players
+    n, wins, fair = match_counts(res)
+    rate = min(max(wins / n, 0.001), 0.999)
     se = 400.0 / math.log(10.0) / math.sqrt(n * rate * (1.0 - rate))
     return elo_vs_fair(rate, fair), se, n
+
+
+def match_counts(res: RunResult) -> tuple[int, float, float]:
+    """(games, outright wins of policy 0, the fair share of the games won outright) of a
+    one-against-the-others match, seats rotated."""
+    s = res.summary
+    n = int(s.games)
+    return n, float(s.policy_wins[0]), float(sum(s.seat_wins)) / n / res.players
 
 
 def skill_effect(base: RunResult, arm: RunResult, variant: str, tests: int) -> Verdict:
@@ -447,12 +453,13 @@ def answer_rows(
     """The first screen's rows from a played report; fixes: the words of each player count's
     compensation study (fix_words); dice, dice_strong: the dice tables at each level."""
     lineup = runs.policy or runs.spec.default_policy
+    little = skill_is_small(strong_vs(runs))
     rows = []
     for p in runs.player_counts:
         if p < 2:
             continue
         beg = level_of(reference_name(runs), lineup, runs.seats[p])
-        res = None if skill_is_small(strong_vs(runs)) else runs.strong.get(p)
+        res = None if little else runs.strong.get(p)
         strong = level_of(STRONG, runs.strong_lineup, res) if res is not None else None
         die = die_level_words(dice, dice_strong if strong is not None else None, p)
         vs = strong_vs(runs, p)
@@ -508,20 +515,18 @@ def strong_vs(runs: ReportRuns, players: int | None = None) -> dict[str, Any] | 
     res = runs.strong_vs.get(players or runs.spec.nearest_players(3))
     if res is None:
         return None
-    s = res.summary
-    n = int(s.games)
-    lo, hi = wilson(s.policy_wins[0], n)
-    fair = float(sum(s.seat_wins)) / n / res.players
+    n, wins, fair = match_counts(res)
+    lo, hi = wilson(wins, n)
     return {
         "players": res.players,
         "games": n,
-        "win_rate": s.policy_wins[0] / n,
+        "win_rate": wins / n,
         "ci_low": float(lo),
         "ci_high": float(hi),
         "fair_share": fair,
         # the rating gap over the reference (elo_vs_fair: the odds of a fair seat turned into
         # the strong player's), with the Wilson interval's bounds turned alike
-        "elo": elo_vs_fair(s.policy_wins[0] / n, fair),
+        "elo": elo_vs_fair(wins / n, fair),
         "elo_low": elo_vs_fair(float(lo), fair),
         "elo_high": elo_vs_fair(float(hi), fair),
     }
@@ -563,12 +568,12 @@ def intro(runs: ReportRuns, rows: list[Row], tolerance: float = TOLERANCE) -> st
     lineup = runs.policy or runs.spec.default_policy
     name = reference_name(runs).capitalize()
     text = f"**{name}**: `{lineup}` in every seat ({runs.games['seats']:,} games a player count)"
+    vs = strong_vs(runs)
     if any(r.strong is not None for r in rows):
         text += (
             f"; **strong players**: `{runs.strong_lineup}` in every seat "
             f"({runs.games['strong']:,} games a player count)"
         )
-        vs = strong_vs(runs)
         if vs is not None:
             text += (
                 f", rated {elo_words(vs)} over the {name.lower()}: one of them wins "
@@ -576,8 +581,7 @@ def intro(runs: ReportRuns, rows: list[Row], tolerance: float = TOLERANCE) -> st
                 f"against {vs['players'] - 1} `{lineup}` (a fair share: "
                 f"{_pct(vs['fair_share'])}, {vs['games']:,} games): {STRONGER[stronger(vs)]}"
             )
-    elif skill_is_small(strong_vs(runs)):
-        vs = strong_vs(runs)
+    elif skill_is_small(vs):
         text += (
             f"; **skill decides little in this game**: the strongest player found "
             f"(`{runs.strong_lineup}`) is {elo_words(vs)} over the {name.lower()} (one of them "

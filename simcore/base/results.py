@@ -635,9 +635,8 @@ class ReportRuns:
     threads: int
     rules_hashes: dict[int, str]  # the rulebook game's rules hash per player count
     started: float  # time.time() when the report began
-    strong_lineup: str = ""  # the strong players' lineup in words ('search:budget=16')
-    # the compensation study per player count whose seats are not fair with the reference
-    # preset, checked with the strong players
+    # the compensation study per player count whose seats are not fair at a level, checked
+    # at the other
     fixes: dict[int, CompensateRun] = field(default_factory=dict)
     # every die per player count with the strong players in every seat (the die per level;
     # strong players who do not search, a game with a die field)
@@ -646,6 +645,11 @@ class ReportRuns:
     @property
     def player_counts(self) -> list[int]:
         return list(self.choice.counts)
+
+    @property
+    def strong_lineup(self) -> str:
+        """The strong players' lineup in words ('trained', 'search:budget=16'; '' without)."""
+        return self.choice.strong_lineup or ""
 
     @property
     def variants(self) -> tuple[str, ...]:

@@ -468,28 +468,30 @@ class GameSpec:
         weights = (float(model.width), float(model.hidden), *model.values.tolist()) if model else ()
         return SeatPolicy(spec, tuple(vec.values()), label, tuple(set_), weights)
 
+    def _shipped_model(self, players: int) -> Path:
+        """Where the `trained` model for this player count is shipped (beside the game's
+        package), whether or not it is there."""
+        package = sys.modules[self.driver.contract.package].__file__
+        return shipped_path(Path(package).parent, players)
+
     def has_model(self, players: int) -> bool:
         """Whether a `trained` model is shipped for this player count."""
-        if "trained" not in self.policies:
-            return False
-        package = sys.modules[self.driver.contract.package].__file__
-        return Path(shipped_path(Path(package).parent, players)).is_file()
+        return "trained" in self.policies and self._shipped_model(players).is_file()
 
     def _trained_model(self, path: str | None, players: int):
         """The model of a `trained` player: the file `path`, or the one shipped beside the
         game's package for the player count (simcore.base.trained_model; a bad file is one
         InputError line)."""
-        contract = self.driver.contract
         if not self.min_players <= players <= self.max_players:  # one entry parsed alone
             players = self.nearest_players(players)
-        shipped = shipped_path(Path(sys.modules[contract.package].__file__).parent, players)
-        if not path and not Path(shipped).is_file():
+        if not path and not self.has_model(players):
             raise RulesError(
                 f"{self.name} has no trained model for {players} players (train one with "
                 f"`balance train {self.name} --players {players}`, play it with "
                 "--policy trained:model=PATH)"
             )
-        return load_model(path or shipped, self.name, contract.trained_width)
+        shipped = self._shipped_model(players)
+        return load_model(path or shipped, self.name, self.driver.contract.trained_width)
 
     def _trained_seat(self, user: dict[str, str], players: int) -> SeatPolicy:
         """A `trained` seat: the model shipped beside the game's package for the player count,

@@ -95,17 +95,14 @@ def sigmoid(z):
 # and constants (the names in capitals and game_*) as their globals.
 
 
-def trained_pick(s, r, seat, wts, x, xf):  # pragma: no cover - compiled
-    """(n, i): the n candidates of the seat's decision in x[XT_OPTS:], and the index of the
-    one the model of wts[seat] scores highest (the first of equal scores; 0 when n <= 1)."""
-    n = game_search_options(s, r, seat, x, XT_OPTS)  # noqa: F821
-    if n <= 1:
-        return n, 0
+def trained_best(s, r, seat, wts, x, xf, at, n):  # pragma: no cover - compiled
+    """The index of the candidate among the n in x[at:] that the model of wts[seat] scores
+    highest (the first of equal scores)."""
     hd = wts.shape[1] - N_PARAMS - N_HEAD  # noqa: F821
     nf = int(wts[seat, hd + H_WIDTH])
     nh = int(wts[seat, hd + H_HIDDEN])
     c0 = int(wts[seat, hd + H_START])
-    game_trained_features(s, r, seat, x, XT_OPTS, n, xf, XFT_FEAT)  # noqa: F821
+    game_trained_features(s, r, seat, x, at, n, xf, XFT_FEAT)  # noqa: F821
     best = 0
     top = -np.inf
     for i in range(n):
@@ -113,7 +110,16 @@ def trained_pick(s, r, seat, wts, x, xf):  # pragma: no cover - compiled
         if z > top:
             best = i
             top = z
-    return n, best
+    return best
+
+
+def trained_pick(s, r, seat, wts, x, xf):  # pragma: no cover - compiled
+    """(n, i): the n candidates of the seat's decision in x[XT_OPTS:], and the index of the
+    one the model scores highest (trained_best; 0 when n <= 1)."""
+    n = game_search_options(s, r, seat, x, XT_OPTS)  # noqa: F821
+    if n <= 1:
+        return n, 0
+    return n, trained_best(s, r, seat, wts, x, xf, XT_OPTS, n)  # noqa: F821
 
 
 def trained_decision(s, r, tr, seat, wts, rng, checked, x, xf, tab):  # pragma: no cover
@@ -148,10 +154,9 @@ def turn_of(s, r, tr, seat, pol, wts, rng, checked, x, xf, tab):  # pragma: no c
 def prefer_of(s, r, seat, base, wts, x, xf, at, n):  # pragma: no cover - compiled
     """Which of the search's n candidates x[at:] its base player would choose (the search's
     `z` keeps it unless another is clearly better): the model's pick for a `trained` base
-    (search:base=trained; its candidates are listed by the same hook in the same order), else
-    the game's search_prefer."""
+    (search:base=trained), scored on the search's own list, else the game's search_prefer."""
     if base == TRAINED_ID:
-        return trained_pick(s, r, seat, wts, x, xf)[1]
+        return trained_best(s, r, seat, wts, x, xf, at, n)
     return game_search_prefer(s, r, seat, base, wts, x, xf, at, n)  # noqa: F821
 
 
@@ -189,6 +194,7 @@ def no_trained_turn(s, r, tr, seat, wts, rng, checked, x, xf, tab):  # pragma: n
 
 TEMPLATES = (
     trained_base,
+    trained_best,
     trained_pick,
     trained_decision,
     trained_turn,

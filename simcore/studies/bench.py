@@ -390,11 +390,16 @@ def play_rotated(spec, players: int, policy: str, games: int, seed: int, start: 
         cpu = time.process_time() - t0
     finally:
         numba.set_num_threads(prev)
+    wins, shared = entry_wins(spec, rows, players)
+    return {"games": games, "cpu_s": cpu, "wins": wins, "shared": shared}
+
+
+def entry_wins(spec, rows: np.ndarray, players: int) -> tuple[int, int]:
+    """(outright wins of the lineup's first entry, shared wins) in rows of games played with
+    seats rotated: game i seats entry 0 at seat (-i) mod players."""
     index = rows[:, spec.columns.index("game")]
     winner = rows[:, spec.columns.index("winner")]
-    wins = int(np.sum(winner == (-index) % players))
-    shared = int(np.sum(winner < 0))
-    return {"games": games, "cpu_s": cpu, "wins": wins, "shared": shared}
+    return int(np.sum(winner == (-index) % players)), int(np.sum(winner < 0))
 
 
 def curve_point(wins: int, games: int, shared: int, players: int) -> dict:

@@ -364,7 +364,6 @@ def play_report(
             for p in choice.counts
         },
         started=started,
-        strong_lineup=choice.strong_lineup or "",
         fixes=fixes,
     )
 

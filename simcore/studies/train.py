@@ -430,7 +430,7 @@ def evaluate(spec: GameSpec, players: int, rules: Any, values, hidden: int, game
     training's seed + 1, so never its own games), the seat's outright wins with their Wilson
     interval and Elo against the fair share (simcore.studies.bench.curve_point)."""
     from simcore.frame.registry import SeatPolicy
-    from simcore.studies.bench import curve_point
+    from simcore.studies.bench import curve_point, entry_wins
 
     own = spec.policies["trained"]
     width = spec.driver.contract.trained_width
@@ -440,10 +440,7 @@ def evaluate(spec: GameSpec, players: int, rules: Any, values, hidden: int, game
     rows = np.zeros((games, len(spec.columns)), dtype=np.int64)
     r = spec.pack(rules, players)
     spec.play_batch(r, ids, w, np.uint64(seed), np.int64(0), True, False, rows)
-    index = rows[:, spec.columns.index("game")]
-    winner = rows[:, spec.columns.index("winner")]
-    wins = int(np.sum(winner == (-index) % players))
-    shared = int(np.sum(winner < 0))
+    wins, shared = entry_wins(spec, rows, players)
     return {"games": games, "wins": wins, "shared": shared} | curve_point(
         wins, games, shared, players
     )
