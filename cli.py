@@ -794,6 +794,8 @@ def train(
     out: _opt(Text, "--out", help="the model (.npz), provenance beside it (.json)") = None,
     hidden: _opt(int, "--hidden", help="the model's tanh units (0: linear)") = 32,
     alpha: _opt(float | None, "--alpha", help="the first rate [default: 0.02]") = None,
+    league: _opt(float, "--league", help="share of games against the base preset") = 0.0,
+    expert: _opt(int, "--expert", help="Expert Iteration: search simulations a candidate") = 0,
     variant: VariantOpt = None,
     set_: SetOpt = None,
     seed: _opt(int, "--seed", help="random seed (evaluations use others)") = 49,
@@ -809,7 +811,8 @@ def train(
     rules, echo, plot_path = Rules(variant, set_).api(), _progress, _out(plot, "plot", "--plot")
     if plot_path and curve == "0":
         raise InputError("--plot draws the learning curve: give --curve GAMES too")
-    learn = TrainSettings(hidden=hidden, **({} if alpha is None else {"alpha": alpha}))
+    rate = {} if alpha is None else {"alpha": alpha}
+    learn = TrainSettings(hidden=hidden, league=league, expert=expert, **rate)
     with interrupt_exits(saved.checkpoint, "games"):
         res = run_train(_game(game), players, _count(games_), seed=seed, out=out, echo=echo,
                         settings=learn, **rules, **saved.api(), curve_games=_curve(curve),

@@ -40,7 +40,8 @@ from simcore.base.inputs import MAX_ROWS, check_folder_of, check_games, check_se
 from simcore.base.trained_model import Model, model_size, save_model, shipped_path
 from simcore.frame.jit import bound_copy, driver, kernel
 from simcore.frame.registry import GameSpec
-from simcore.frame.rng import rand_below, rand_float, stream_for
+from simcore.frame.rng import next_u64, rand_below, rand_float, stream_for
+from simcore.frame.search import search_value, simulate
 from simcore.frame.tracebuf import T_HEADER
 from simcore.frame.trained import MAX_HIDDEN
 from simcore.run.checkpoint import CheckpointFile, CheckpointKind, whole
@@ -74,6 +75,12 @@ class TrainSettings:
     epsilon: float = 0.02  # the chance that a decision explores
     init: float = 0.5  # the scale of the first weights
     average: float = 0.5  # the model written: the mean of the snapshots of this last part
+    # the share of games against the base player: one seat (the game's index modulo the
+    # players) learns, the others play the base preset (league_game); 0: self-play only
+    league: float = 0.0
+    # Expert Iteration: simulations of the search per candidate (0: Q(lambda) self-play); the
+    # learner seat's candidates are valued by the search's simulations (expert_decision)
+    expert: int = 0
 
     def check(self) -> None:
         if not 0 <= self.hidden <= MAX_HIDDEN:
@@ -83,9 +90,12 @@ class TrainSettings:
             ("epsilon", self.epsilon, 0.0, 1.0),
             ("alpha", self.alpha, 0.0, 10.0),
             ("average", self.average, 0.0, 1.0),
+            ("--league", self.league, 0.0, 1.0),
         ):
             if not lo <= v <= hi:
                 raise InputError(f"{name} must be from {lo} to {hi}, got {v}")
+        if not 0 <= self.expert <= 4096:
+            raise InputError(f"--expert must be 0 to 4096 simulations, got {self.expert}")
         if not self.decay > 0:
             raise InputError(f"decay must be above 0, got {self.decay}")
 
@@ -136,6 +146,78 @@ def train_decision(s, r, tr, seat, m, nh, base, wts, rng, x, xf, tab, eps, logf,
             nlog += 1
     opt = x[XT_OPTS + pick]  # noqa: F821
     return game_search_step(s, r, tr, seat, opt, base, wts, rng, False, x, xf, tab), nlog  # noqa: F821
+
+
+def expert_decision(
+    s, r, tr, seat, m, nh, base, wts, rng, x, xf, tab, sims, horizon, lead, logf, logg, nlog
+):  # noqa: E501  # pragma: no cover
+    """One decision of the learner seat under Expert Iteration: each candidate valued by `sims`
+    of the search's simulations (simcore.frame.search.simulate: the candidate, the turn
+    completed and the game played on by the base player in every seat, to the end or the
+    horizon; simulation j of every candidate on the same stream), each candidate's features
+    logged with its value (clipped to 0..1) as the target, and the best valued candidate
+    played (the first of equal values). Returns (error, entries logged)."""
+    n = game_search_options(s, r, seat, x, XT_OPTS)  # noqa: F821
+    if n == 0:
+        return game_play_turn(s, r, tr, seat, base, wts, rng, False, x, xf, tab), nlog  # noqa: F821
+    pick = 0
+    if n > 1:
+        game_trained_features(s, r, seat, x, XT_OPTS, n, xf, XFT_FEAT)  # noqa: F821
+        key = next_u64(rng)
+        saved = rng[0]
+        for k in range(STATE_SIZE):  # noqa: F821
+            x[XS_ROOT + k] = s[k]  # noqa: F821
+        for k in range(X_BASE):  # noqa: F821
+            x[XS_X + k] = x[k]  # noqa: F821
+        for k in range(XF_BASE):  # noqa: F821
+            xf[XF_X + k] = xf[k]  # noqa: F821
+        for k in range(MAX_PLAYERS):  # noqa: F821
+            x[XS_POLS + k] = base  # noqa: F821
+        top = -np.inf
+        for i in range(n):
+            o = x[XT_OPTS + i]  # noqa: F821
+            total = 0.0
+            for j in range(sims):
+                total += simulate(
+                    s, r, tr, seat, o, wts, key, j, horizon, lead, rng, False, x, xf, tab
+                )  # noqa: E501, F821
+            v = min(max(total / sims, 0.0), 1.0)
+            if v > top:
+                pick = i
+                top = v
+            if nlog < logg.shape[0]:
+                for f in range(TRAINED_WIDTH):  # noqa: F821
+                    logf[nlog, f] = xf[XFT_FEAT + i * TRAINED_WIDTH + f]  # noqa: F821
+                logg[nlog] = v
+                nlog += 1
+        for k in range(STATE_SIZE):  # noqa: F821
+            s[k] = x[XS_ROOT + k]  # noqa: F821
+        for k in range(X_BASE):  # noqa: F821
+            x[k] = x[XS_X + k]  # noqa: F821
+        for k in range(XF_BASE):  # noqa: F821
+            xf[k] = xf[XF_X + k]  # noqa: F821
+        rng[0] = saved
+    opt = x[XT_OPTS + pick]  # noqa: F821
+    return game_search_step(s, r, tr, seat, opt, base, wts, rng, False, x, xf, tab), nlog  # noqa: F821
+
+
+def model_decision(s, r, tr, seat, m, nh, base, wts, rng, x, xf, tab):  # pragma: no cover
+    """A decision of a seat that plays the model greedily without learning (the other seats
+    of an Expert Iteration game)."""
+    n = game_search_options(s, r, seat, x, XT_OPTS)  # noqa: F821
+    if n == 0:
+        return game_play_turn(s, r, tr, seat, base, wts, rng, False, x, xf, tab)  # noqa: F821
+    pick = 0
+    if n > 1:
+        game_trained_features(s, r, seat, x, XT_OPTS, n, xf, XFT_FEAT)  # noqa: F821
+        top = -np.inf
+        for i in range(n):
+            z = model_logit(m, 0, 0, TRAINED_WIDTH, nh, xf, XFT_FEAT + i * TRAINED_WIDTH)  # noqa: F821
+            if z > top:
+                pick = i
+                top = z
+    opt = x[XT_OPTS + pick]  # noqa: F821
+    return game_search_step(s, r, tr, seat, opt, base, wts, rng, False, x, xf, tab)  # noqa: F821
 
 
 def sgd_step(m, nh, logf, t, target, rate, hid):  # pragma: no cover - compiled
@@ -206,7 +288,32 @@ def win_shares(s, r, score, tb, share):  # pragma: no cover - compiled
             share[k] = 1.0 / n
 
 
-def train_games(r, m, nh, base, wts, seed, first, count, lam, alpha, decay, eps, stats):  # noqa: E501  # pragma: no cover
+def league_game(index, league):  # pragma: no cover - compiled
+    """Whether game `index` is played against the base player: the games where
+    floor((index + 1) * league) steps up, so a share `league` of every run of games, evenly
+    spread, whatever the chunks."""
+    return np.floor((index + 1) * league) > np.floor(index * league)
+
+
+def train_games(
+    r,
+    m,
+    nh,
+    base,
+    wts,
+    seed,
+    first,
+    count,
+    lam,
+    alpha,
+    decay,
+    eps,
+    league,
+    sims,
+    horizon,
+    lead,
+    stats,
+):  # noqa: E501  # pragma: no cover
     """Self-play games first .. first + count - 1 (each on its stream (seed, index)), the model
     m (float64[1, size]) learning after each (td_update, rate alpha / (1 + index / decay)).
     base: the base player's id (decisions without candidates), wts float64[players, W] its
@@ -235,9 +342,62 @@ def train_games(r, m, nh, base, wts, seed, first, count, lam, alpha, decay, eps,
         game_setup(s, r, tr, rng)  # noqa: F821
         nlog = 0
         err = 0
+        versus = league > 0.0 and league_game(index, league)
+        learner = index % r[0] if versus or sims > 0 else -1
         while err == 0 and s[S_GAME_OVER] == 0:  # noqa: F821
             seat = s[S_SEAT]  # noqa: F821
             turn = s[S_TURN] if S_TURN >= 0 else 0  # noqa: F821
+            if learner >= 0 and seat != learner:
+                if versus:
+                    err = game_play_turn(s, r, tr, seat, base, wts, rng, False, x, xf, tab)  # noqa: F821, E501
+                    continue
+                err = model_decision(s, r, tr, seat, m, nh, base, wts, rng, x, xf, tab)
+                while err == 0 and game_search_more(s, r, seat, turn):  # noqa: F821
+                    err = model_decision(s, r, tr, seat, m, nh, base, wts, rng, x, xf, tab)
+                continue
+            if sims > 0:
+                err, nlog = expert_decision(
+                    s,
+                    r,
+                    tr,
+                    seat,
+                    m,
+                    nh,
+                    base,
+                    wts,
+                    rng,
+                    x,
+                    xf,
+                    tab,
+                    sims,
+                    horizon,
+                    lead,
+                    logf,
+                    logg,
+                    nlog,
+                )  # noqa: E501
+                while err == 0 and game_search_more(s, r, seat, turn):  # noqa: F821
+                    err, nlog = expert_decision(
+                        s,
+                        r,
+                        tr,
+                        seat,
+                        m,
+                        nh,
+                        base,
+                        wts,
+                        rng,
+                        x,
+                        xf,
+                        tab,
+                        sims,
+                        horizon,
+                        lead,
+                        logf,
+                        logg,
+                        nlog,
+                    )  # noqa: E501
+                continue
             err, nlog = train_decision(
                 s, r, tr, seat, m, nh, base, wts, rng, x, xf, tab, eps, logf, logv, logs, nlog
             )
@@ -250,15 +410,22 @@ def train_games(r, m, nh, base, wts, seed, first, count, lam, alpha, decay, eps,
             continue
         win_shares(s, r, score, tb, share)
         rate = alpha / (1.0 + index / decay)
-        sq = td_update(m, nh, logf, logv, logs, logg, nlog, share, r[0], lam, rate, hid)
+        if sims > 0:
+            sq = 0.0
+            for t in range(nlog):
+                sq += sgd_step(m, nh, logf, t, logg[t], rate, hid)
+        else:
+            sq = td_update(m, nh, logf, logv, logs, logg, nlog, share, r[0], lam, rate, hid)
         stats[ST_GAMES] += 1
         stats[ST_DECISIONS] += nlog
         stats[ST_SQ] += sq
 
 
 _TEMPLATES = ((train_decision, kernel), (sgd_step, kernel), (td_update, kernel))
+_TEMPLATES += ((league_game, kernel), (expert_decision, kernel), (model_decision, kernel))
 _TEMPLATES += ((win_shares, kernel), (train_games, driver))
 _BOUND: dict[str, Callable] = {}
+SEARCH_TEMPLATES = (search_value, simulate)
 
 
 def bind_training(spec: GameSpec) -> Callable:
@@ -268,7 +435,10 @@ def bind_training(spec: GameSpec) -> Callable:
         if gt is None:
             raise RulesError(f"{spec.name} has no trained player (its game declares no features)")
         names = dict(gt)
+        for template in SEARCH_TEMPLATES:  # the expert's simulations, as the search plays them
+            names[template.__name__] = bound_copy(template, spec.driver.module, names, kernel)
         names.update(
+            next_u64=next_u64,
             MAX_LOG=MAX_LOG,
             ST_GAMES=ST_GAMES,
             ST_DECISIONS=ST_DECISIONS,
@@ -371,7 +541,8 @@ def train(
                 raise InputError("its curve is not a list of points")
     stats = part = np.zeros(ST_SIZE, dtype=np.float64)
     cpu = time.process_time()
-    learn = (settings.lam, settings.alpha, settings.decay, settings.epsilon)
+    learn = (settings.lam, settings.alpha, settings.decay, settings.epsilon, settings.league)
+    learn += (settings.expert, *_expert_horizon(spec, players, rules))
     while done < games:
         n = min(chunk - done % chunk, SNAPSHOT - done % SNAPSHOT, games - done)
         part = part if done % chunk else np.zeros(ST_SIZE, dtype=np.float64)
@@ -444,6 +615,15 @@ def evaluate(spec: GameSpec, players: int, rules: Any, values, hidden: int, game
     return {"games": games, "wins": wins, "shared": shared} | curve_point(
         wins, games, shared, players
     )
+
+
+def _expert_horizon(spec: GameSpec, players: int, rules: Any) -> tuple[int, float]:
+    """The horizon and lead weight of the game's default search (the expert's simulations)."""
+    from simcore.frame.search import N_PARAMS, P_HORIZON, P_LEAD
+
+    _, w = spec.policy_arrays(spec.resolve_seats(spec.parse_policies("search", players), rules))
+    w0 = w.shape[1] - N_PARAMS
+    return int(w[0, w0 + P_HORIZON]), float(w[0, w0 + P_LEAD])
 
 
 def _restored(saved: dict[str, Any], m: np.ndarray, games: int):
