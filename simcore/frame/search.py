@@ -229,6 +229,26 @@ def search_turn(s, r, tr, seat, pols, wts, rng, checked, x, xf, tab):  # pragma:
     return err
 
 
+def save_root(s, x, xf):  # pragma: no cover - compiled
+    """Keep the position at a decision (XS_ROOT) and the players' scratch (XS_X, XF_X)."""
+    for k in range(STATE_SIZE):  # noqa: F821
+        x[XS_ROOT + k] = s[k]  # noqa: F821
+    for k in range(X_BASE):  # noqa: F821
+        x[XS_X + k] = x[k]  # noqa: F821
+    for k in range(XF_BASE):  # noqa: F821
+        xf[XF_X + k] = xf[k]  # noqa: F821
+
+
+def restore_root(s, x, xf):  # pragma: no cover - compiled
+    """Put back what save_root kept: the position and the players' scratch."""
+    for k in range(STATE_SIZE):  # noqa: F821
+        s[k] = x[XS_ROOT + k]  # noqa: F821
+    for k in range(X_BASE):  # noqa: F821
+        x[k] = x[XS_X + k]  # noqa: F821
+    for k in range(XF_BASE):  # noqa: F821
+        xf[k] = xf[XF_X + k]  # noqa: F821
+
+
 def search_round(s, r):  # pragma: no cover - compiled
     """The round under way (0-based): the game's round counter, or turns / players."""
     if S_ROUND >= 0:  # noqa: F821
@@ -258,12 +278,7 @@ def search_decision(s, r, tr, seat, pols, wts, rng, checked, x, xf, tab):  # pra
     saved_rng = rng[0]
     on = tr[T_ON]
     tr[T_ON] = 0
-    for k in range(STATE_SIZE):  # noqa: F821
-        x[XS_ROOT + k] = s[k]  # noqa: F821
-    for k in range(X_BASE):  # noqa: F821
-        x[XS_X + k] = x[k]  # noqa: F821
-    for k in range(XF_BASE):  # noqa: F821
-        xf[XF_X + k] = xf[k]  # noqa: F821
+    save_root(s, x, xf)
     for k in range(MAX_PLAYERS):  # noqa: F821
         p = pols[k] if k < r[0] else 0
         x[XS_POLS + k] = int(wts[k, w0 + P_BASE]) if p == SEARCH_ID else p  # noqa: F821
@@ -271,12 +286,7 @@ def search_decision(s, r, tr, seat, pols, wts, rng, checked, x, xf, tab):  # pra
         best = paired(s, r, tr, seat, n, base, z, wts, key, rng, checked, x, xf, tab)
     else:
         best = halving(s, r, tr, seat, n, wts, key, rng, checked, x, xf, tab)
-    for k in range(STATE_SIZE):  # noqa: F821
-        s[k] = x[XS_ROOT + k]  # noqa: F821
-    for k in range(X_BASE):  # noqa: F821
-        x[k] = x[XS_X + k]  # noqa: F821
-    for k in range(XF_BASE):  # noqa: F821
-        xf[k] = xf[XF_X + k]  # noqa: F821
+    restore_root(s, x, xf)
     rng[0] = saved_rng
     tr[T_ON] = on
     return game_search_step(s, r, tr, seat, best, base, wts, rng, checked, x, xf, tab)  # noqa: F821
@@ -460,6 +470,8 @@ TEMPLATES = (
     decided,
     paired_moments,
     paired_clear,
+    save_root,
+    restore_root,
     halving,
     paired,
     search_round,

@@ -389,6 +389,8 @@ _TEMPLATES: tuple[tuple[Callable, Callable], ...] = (
     (search.decided, kernel),
     (search.paired_moments, kernel),
     (search.paired_clear, kernel),
+    (search.save_root, kernel),
+    (search.restore_root, kernel),
     (search.halving, kernel),
     (search.paired, kernel),
     (search.search_round, kernel),

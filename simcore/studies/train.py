@@ -15,6 +15,15 @@ takes one stochastic gradient step of the cross-entropy per decision, in the ord
 the rate alpha / (1 + game / decay). A decision explores with chance epsilon (a candidate
 drawn uniformly, from the game's own random stream).
 
+Two other ways to learn (TrainSettings; docs/trained-players.md, "Expert Iteration and games
+against the presets: tried"): `league` F, a share F of the games (league_game) with one
+learning seat (the game's index modulo the players) against the base player in the others;
+and `expert` K, Expert Iteration's first step (Anthony, Tian & Barber 2017): one learning seat
+a game, each of its candidates valued by K of the search's simulations (expert_decision: the
+base player in every seat, the default search's horizon and lead, common random numbers), the
+best valued played, and the model fitted to each value by the same gradient step (the other
+seats play the model, or the base player in a league game).
+
 Reproducible bit for bit: the games are played one after the other in one thread, game i on
 the frame's stream (seed, i) (simcore.frame.rng), the model's start drawn from numpy's PCG64
 of the seed; so a run, and a run resumed from its checkpoint (the model's values saved exactly
@@ -41,7 +50,7 @@ from simcore.base.trained_model import Model, model_size, save_model, shipped_pa
 from simcore.frame.jit import bound_copy, driver, kernel
 from simcore.frame.registry import GameSpec
 from simcore.frame.rng import next_u64, rand_below, rand_float, stream_for
-from simcore.frame.search import search_value, simulate
+from simcore.frame.search import restore_root, save_root, search_value, simulate
 from simcore.frame.tracebuf import T_HEADER
 from simcore.frame.trained import MAX_HIDDEN
 from simcore.run.checkpoint import CheckpointFile, CheckpointKind, whole
@@ -61,6 +70,11 @@ ST_DECISIONS = 1  # decisions learnt from
 ST_SQ = 2  # sum of the squared errors (chance - target) before each step
 ST_ERRORS = 3  # games that met an error (not learnt from)
 ST_SIZE = 4
+# the learning's settings as train_games reads them (learn float64[L_SIZE], _learning)
+L_LAM, L_ALPHA, L_DECAY, L_EPS, L_LEAGUE = 0, 1, 2, 3, 4
+L_EXPERT = 5  # then the expert's: simulations a candidate, horizon, lead (ex[EX_*])
+EX_SIMS, EX_HORIZON, EX_LEAD = 0, 1, 2
+L_SIZE = L_EXPERT + 3
 
 
 @dataclass(frozen=True)
@@ -118,6 +132,21 @@ class TrainResult:
 # player's templates and constants (the names in capitals and game_*) as their globals.
 
 
+def model_pick(s, r, seat, m, nh, x, xf, n):  # pragma: no cover - compiled
+    """(index, logit) of the candidate among the n in x[XT_OPTS:] that the model being
+    trained (m, nh hidden units) scores highest (the first of equal scores); the candidates'
+    features are left in xf[XFT_FEAT:]."""
+    game_trained_features(s, r, seat, x, XT_OPTS, n, xf, XFT_FEAT)  # noqa: F821
+    pick = 0
+    top = -np.inf
+    for i in range(n):
+        z = model_logit(m, 0, 0, TRAINED_WIDTH, nh, xf, XFT_FEAT + i * TRAINED_WIDTH)  # noqa: F821
+        if z > top:
+            pick = i
+            top = z
+    return pick, top
+
+
 def train_decision(s, r, tr, seat, m, nh, base, wts, rng, x, xf, tab, eps, logf, logv, logs, nlog):  # noqa: E501  # pragma: no cover
     """One decision of a training seat: the model's best candidate (or, with chance eps, one
     drawn uniformly) played with the game's search_step; a decision between two or more
@@ -128,13 +157,7 @@ def train_decision(s, r, tr, seat, m, nh, base, wts, rng, x, xf, tab, eps, logf,
         return game_play_turn(s, r, tr, seat, base, wts, rng, False, x, xf, tab), nlog  # noqa: F821
     pick = 0
     if n > 1:
-        game_trained_features(s, r, seat, x, XT_OPTS, n, xf, XFT_FEAT)  # noqa: F821
-        top = -np.inf
-        for i in range(n):
-            z = model_logit(m, 0, 0, TRAINED_WIDTH, nh, xf, XFT_FEAT + i * TRAINED_WIDTH)  # noqa: F821
-            if z > top:
-                pick = i
-                top = z
+        pick, top = model_pick(s, r, seat, m, nh, x, xf, n)
         greedy = sigmoid(top)  # noqa: F821
         if eps > 0.0 and rand_float(rng) < eps:
             pick = rand_below(rng, n)
@@ -148,15 +171,15 @@ def train_decision(s, r, tr, seat, m, nh, base, wts, rng, x, xf, tab, eps, logf,
     return game_search_step(s, r, tr, seat, opt, base, wts, rng, False, x, xf, tab), nlog  # noqa: F821
 
 
-def expert_decision(
-    s, r, tr, seat, m, nh, base, wts, rng, x, xf, tab, sims, horizon, lead, logf, logg, nlog
-):  # noqa: E501  # pragma: no cover
-    """One decision of the learner seat under Expert Iteration: each candidate valued by `sims`
-    of the search's simulations (simcore.frame.search.simulate: the candidate, the turn
+def expert_decision(s, r, tr, seat, base, wts, rng, x, xf, tab, ex, logf, logg, nlog):  # noqa: E501  # pragma: no cover
+    """One decision of the learner seat under Expert Iteration: each candidate valued by
+    ex[EX_SIMS] of the search's simulations (simcore.frame.search.simulate: the candidate, the turn
     completed and the game played on by the base player in every seat, to the end or the
     horizon; simulation j of every candidate on the same stream), each candidate's features
     logged with its value (clipped to 0..1) as the target, and the best valued candidate
-    played (the first of equal values). Returns (error, entries logged)."""
+    played (the first of equal values); ex: the simulations, horizon and lead (EX_*). Returns
+    (error, entries logged)."""
+    sims, horizon, lead = int(ex[EX_SIMS]), int(ex[EX_HORIZON]), ex[EX_LEAD]
     n = game_search_options(s, r, seat, x, XT_OPTS)  # noqa: F821
     if n == 0:
         return game_play_turn(s, r, tr, seat, base, wts, rng, False, x, xf, tab), nlog  # noqa: F821
@@ -165,12 +188,7 @@ def expert_decision(
         game_trained_features(s, r, seat, x, XT_OPTS, n, xf, XFT_FEAT)  # noqa: F821
         key = next_u64(rng)
         saved = rng[0]
-        for k in range(STATE_SIZE):  # noqa: F821
-            x[XS_ROOT + k] = s[k]  # noqa: F821
-        for k in range(X_BASE):  # noqa: F821
-            x[XS_X + k] = x[k]  # noqa: F821
-        for k in range(XF_BASE):  # noqa: F821
-            xf[XF_X + k] = xf[k]  # noqa: F821
+        save_root(s, x, xf)
         for k in range(MAX_PLAYERS):  # noqa: F821
             x[XS_POLS + k] = base  # noqa: F821
         top = -np.inf
@@ -190,15 +208,31 @@ def expert_decision(
                     logf[nlog, f] = xf[XFT_FEAT + i * TRAINED_WIDTH + f]  # noqa: F821
                 logg[nlog] = v
                 nlog += 1
-        for k in range(STATE_SIZE):  # noqa: F821
-            s[k] = x[XS_ROOT + k]  # noqa: F821
-        for k in range(X_BASE):  # noqa: F821
-            x[k] = x[XS_X + k]  # noqa: F821
-        for k in range(XF_BASE):  # noqa: F821
-            xf[k] = xf[XF_X + k]  # noqa: F821
+        restore_root(s, x, xf)
         rng[0] = saved
     opt = x[XT_OPTS + pick]  # noqa: F821
     return game_search_step(s, r, tr, seat, opt, base, wts, rng, False, x, xf, tab), nlog  # noqa: F821
+
+
+def expert_turn(s, r, tr, seat, base, wts, rng, x, xf, tab, ex, logf, logg, nlog):  # noqa: E501  # pragma: no cover
+    """The learner seat's whole turn under Expert Iteration (expert_decision, again while the
+    game's search_more says the turn holds another decision). Returns (error, entries)."""
+    turn = s[S_TURN] if S_TURN >= 0 else 0  # noqa: F821
+    err, nlog = expert_decision(s, r, tr, seat, base, wts, rng, x, xf, tab, ex, logf, logg, nlog)
+    while err == 0 and game_search_more(s, r, seat, turn):  # noqa: F821
+        err, nlog = expert_decision(
+            s, r, tr, seat, base, wts, rng, x, xf, tab, ex, logf, logg, nlog
+        )
+    return err, nlog
+
+
+def model_turn(s, r, tr, seat, m, nh, base, wts, rng, x, xf, tab):  # pragma: no cover
+    """A whole turn of a seat that plays the model without learning (model_decision)."""
+    turn = s[S_TURN] if S_TURN >= 0 else 0  # noqa: F821
+    err = model_decision(s, r, tr, seat, m, nh, base, wts, rng, x, xf, tab)
+    while err == 0 and game_search_more(s, r, seat, turn):  # noqa: F821
+        err = model_decision(s, r, tr, seat, m, nh, base, wts, rng, x, xf, tab)
+    return err
 
 
 def model_decision(s, r, tr, seat, m, nh, base, wts, rng, x, xf, tab):  # pragma: no cover
@@ -207,15 +241,7 @@ def model_decision(s, r, tr, seat, m, nh, base, wts, rng, x, xf, tab):  # pragma
     n = game_search_options(s, r, seat, x, XT_OPTS)  # noqa: F821
     if n == 0:
         return game_play_turn(s, r, tr, seat, base, wts, rng, False, x, xf, tab)  # noqa: F821
-    pick = 0
-    if n > 1:
-        game_trained_features(s, r, seat, x, XT_OPTS, n, xf, XFT_FEAT)  # noqa: F821
-        top = -np.inf
-        for i in range(n):
-            z = model_logit(m, 0, 0, TRAINED_WIDTH, nh, xf, XFT_FEAT + i * TRAINED_WIDTH)  # noqa: F821
-            if z > top:
-                pick = i
-                top = z
+    pick = model_pick(s, r, seat, m, nh, x, xf, n)[0] if n > 1 else 0
     opt = x[XT_OPTS + pick]  # noqa: F821
     return game_search_step(s, r, tr, seat, opt, base, wts, rng, False, x, xf, tab)  # noqa: F821
 
@@ -295,29 +321,21 @@ def league_game(index, league):  # pragma: no cover - compiled
     return np.floor((index + 1) * league) > np.floor(index * league)
 
 
-def train_games(
-    r,
-    m,
-    nh,
-    base,
-    wts,
-    seed,
-    first,
-    count,
-    lam,
-    alpha,
-    decay,
-    eps,
-    league,
-    sims,
-    horizon,
-    lead,
-    stats,
-):  # noqa: E501  # pragma: no cover
+def train_games(r, m, nh, base, wts, seed, first, count, learn, stats):  # pragma: no cover
     """Self-play games first .. first + count - 1 (each on its stream (seed, index)), the model
     m (float64[1, size]) learning after each (td_update, rate alpha / (1 + index / decay)).
     base: the base player's id (decisions without candidates), wts float64[players, W] its
-    weights; stats float64[ST_SIZE] summed into."""
+    weights; learn float64[L_SIZE]: the settings (L_*, _learning); stats float64[ST_SIZE]
+    summed into."""
+    lam, alpha, decay, eps, league = (
+        learn[L_LAM],
+        learn[L_ALPHA],
+        learn[L_DECAY],
+        learn[L_EPS],
+        learn[L_LEAGUE],
+    )  # noqa: E501
+    ex = learn[L_EXPERT:]
+    sims = int(ex[EX_SIMS])
     s = np.zeros(STATE_SIZE, dtype=np.int64)  # noqa: F821
     x = np.zeros(X_SIZE, dtype=np.int64)  # noqa: F821
     xf = np.zeros(XF_SIZE, dtype=np.float64)  # noqa: F821
@@ -351,52 +369,12 @@ def train_games(
                 if versus:
                     err = game_play_turn(s, r, tr, seat, base, wts, rng, False, x, xf, tab)  # noqa: F821, E501
                     continue
-                err = model_decision(s, r, tr, seat, m, nh, base, wts, rng, x, xf, tab)
-                while err == 0 and game_search_more(s, r, seat, turn):  # noqa: F821
-                    err = model_decision(s, r, tr, seat, m, nh, base, wts, rng, x, xf, tab)
+                err = model_turn(s, r, tr, seat, m, nh, base, wts, rng, x, xf, tab)
                 continue
             if sims > 0:
-                err, nlog = expert_decision(
-                    s,
-                    r,
-                    tr,
-                    seat,
-                    m,
-                    nh,
-                    base,
-                    wts,
-                    rng,
-                    x,
-                    xf,
-                    tab,
-                    sims,
-                    horizon,
-                    lead,
-                    logf,
-                    logg,
-                    nlog,
+                err, nlog = expert_turn(
+                    s, r, tr, seat, base, wts, rng, x, xf, tab, ex, logf, logg, nlog
                 )  # noqa: E501
-                while err == 0 and game_search_more(s, r, seat, turn):  # noqa: F821
-                    err, nlog = expert_decision(
-                        s,
-                        r,
-                        tr,
-                        seat,
-                        m,
-                        nh,
-                        base,
-                        wts,
-                        rng,
-                        x,
-                        xf,
-                        tab,
-                        sims,
-                        horizon,
-                        lead,
-                        logf,
-                        logg,
-                        nlog,
-                    )  # noqa: E501
                 continue
             err, nlog = train_decision(
                 s, r, tr, seat, m, nh, base, wts, rng, x, xf, tab, eps, logf, logv, logs, nlog
@@ -421,11 +399,13 @@ def train_games(
         stats[ST_SQ] += sq
 
 
-_TEMPLATES = ((train_decision, kernel), (sgd_step, kernel), (td_update, kernel))
-_TEMPLATES += ((league_game, kernel), (expert_decision, kernel), (model_decision, kernel))
+_TEMPLATES = ((model_pick, kernel), (train_decision, kernel), (sgd_step, kernel))
+_TEMPLATES += ((td_update, kernel),)
+_TEMPLATES += ((league_game, kernel), (expert_decision, kernel), (expert_turn, kernel))
+_TEMPLATES += ((model_decision, kernel), (model_turn, kernel))
 _TEMPLATES += ((win_shares, kernel), (train_games, driver))
 _BOUND: dict[str, Callable] = {}
-SEARCH_TEMPLATES = (search_value, simulate)
+SEARCH_TEMPLATES = (search_value, simulate, save_root, restore_root)
 
 
 def bind_training(spec: GameSpec) -> Callable:
@@ -437,6 +417,7 @@ def bind_training(spec: GameSpec) -> Callable:
         names = dict(gt)
         for template in SEARCH_TEMPLATES:  # the expert's simulations, as the search plays them
             names[template.__name__] = bound_copy(template, spec.driver.module, names, kernel)
+        names.update({k: v for k, v in globals().items() if k.startswith(("L_", "EX_"))})
         names.update(
             next_u64=next_u64,
             MAX_LOG=MAX_LOG,
@@ -541,12 +522,11 @@ def train(
                 raise InputError("its curve is not a list of points")
     stats = part = np.zeros(ST_SIZE, dtype=np.float64)
     cpu = time.process_time()
-    learn = (settings.lam, settings.alpha, settings.decay, settings.epsilon, settings.league)
-    learn += (settings.expert, *_expert_horizon(spec, players, rules))
+    learn = _learning(spec, players, rules, settings)
     while done < games:
         n = min(chunk - done % chunk, SNAPSHOT - done % SNAPSHOT, games - done)
         part = part if done % chunk else np.zeros(ST_SIZE, dtype=np.float64)
-        kernel_fn(r, m, settings.hidden, int(ids[0]), wts, np.uint64(seed), done, n, *learn, part)
+        kernel_fn(r, m, settings.hidden, int(ids[0]), wts, np.uint64(seed), done, n, learn, part)
         done += n
         if (done % SNAPSHOT == 0 or done == games) and done > games * (1.0 - settings.average):
             total += m  # the snapshots at fixed games, whatever the chunks
@@ -617,13 +597,19 @@ def evaluate(spec: GameSpec, players: int, rules: Any, values, hidden: int, game
     )
 
 
-def _expert_horizon(spec: GameSpec, players: int, rules: Any) -> tuple[int, float]:
-    """The horizon and lead weight of the game's default search (the expert's simulations)."""
+def _learning(spec: GameSpec, players: int, rules: Any, settings: TrainSettings) -> np.ndarray:
+    """train_games' settings (L_*): the learning's, and the expert's simulations a candidate
+    with the horizon and lead weight of the game's default search."""
     from simcore.frame.search import N_PARAMS, P_HORIZON, P_LEAD
 
     _, w = spec.policy_arrays(spec.resolve_seats(spec.parse_policies("search", players), rules))
     w0 = w.shape[1] - N_PARAMS
-    return int(w[0, w0 + P_HORIZON]), float(w[0, w0 + P_LEAD])
+    learn = np.zeros(L_SIZE, dtype=np.float64)
+    learn[[L_LAM, L_ALPHA, L_DECAY, L_EPS, L_LEAGUE]] = (
+        settings.lam, settings.alpha, settings.decay, settings.epsilon, settings.league
+    )  # fmt: skip
+    learn[L_EXPERT:] = (settings.expert, w[0, w0 + P_HORIZON], w[0, w0 + P_LEAD])
+    return learn
 
 
 def _restored(saved: dict[str, Any], m: np.ndarray, games: int):
