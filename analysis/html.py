@@ -182,6 +182,10 @@ _CSS = (
     "details.section>summary>h2{display:inline;border:none;margin:0}"
     "details.section{margin:.2em 0;border-bottom:1px solid #ddd}"
     "table.words td,table.words th{text-align:left;vertical-align:top}"
+    # the first screen (1,400 x 800 px) holds the answer table of up to three player counts:
+    # a one-line title, the answer's cells a little smaller (docs/robustness.md)
+    "body{margin-top:1em}h1{font-size:1.6em;margin:.4em 0}"
+    "table.words{font-size:.8em;line-height:1.3}"
 )
 
 
