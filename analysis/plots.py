@@ -557,7 +557,8 @@ def learning_curve(
 ) -> Axes:
     """points: the learning curve of `balance train --curve` (games_trained, win_rate, ci_low,
     ci_high, fair): the model's win rate against its base player after each stretch of
-    training, with its Wilson 95% interval and the fair share."""
+    training, with its Wilson 95% interval and the fair share (alone: the base player's own
+    success rate on the same games)."""
     ax = _ax(ax)
     df = pd.DataFrame(list(points))
     fair = float(df["fair"].iloc[0])
@@ -565,6 +566,17 @@ def learning_curve(
     y = 100 * df["win_rate"].to_numpy()
     err = _err(y, 100 * df["ci_low"].to_numpy(), 100 * df["ci_high"].to_numpy())
     ax.errorbar(x, y, yerr=err, fmt="o-", color="#4C72B0", capsize=3, label="trained (95% CI)")
-    ax.axhline(100 * fair, color="grey", ls="--", lw=1, label=fair_label(fair, players))
-    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:,.0f}"))
+    label = fair_label(fair, players) if players > 1 else f"the base player alone ({fair:.1%})"
+    ax.axhline(100 * fair, color="grey", ls="--", lw=1, label=label)
+    ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(6))
+    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(_games_label))
     return _labelled(ax, "games of self-play", "win rate against the base player (%)", title)
+
+
+def _games_label(v: float, _pos: object = None) -> str:
+    """A count of games on an axis, short: 0, 500, 20k, 1.2M."""
+    if abs(v) >= 1e6:
+        return f"{v / 1e6:g}M"
+    if abs(v) >= 1e3:
+        return f"{v / 1e3:g}k"
+    return f"{v:g}"

@@ -509,11 +509,13 @@ def bench(res: dict, json_out: bool, echo: Echo) -> None:
 def train(res: Any, out_path: Path | None, echo: Echo) -> None:
     """`balance train`: where the model went, its CPU time and checksum, and the learning
     curve when measured (--curve; a plot written to out_path when given)."""
+    solo = res.provenance["players"] == 1
     for p in res.curve or []:
+        over = f"the base player's success ({p['fair']:.1%})" if solo else "a fair seat"
         echo(
             f"  after {p['games_trained']:>10,} games: {100 * p['win_rate']:5.1f}% "
             f"({100 * p['ci_low']:.1f}-{100 * p['ci_high']:.1f}) against the base player, "
-            f"Elo {p['elo']:+.0f} over a fair seat ({p['games']:,} games)"
+            f"Elo {p['elo']:+.0f} over {over} ({p['games']:,} games)"
         )
     if out_path is not None and res.curve:
         from analysis.plots import learning_curve, new_figure

@@ -273,3 +273,30 @@ def test_the_cli_draws_the_learning_curve(tmp_path):
     )  # fmt: skip
     assert code.returncode == 2 and "give --curve GAMES too" in code.stderr
     assert not (tmp_path / "m.npz").exists()
+
+
+def test_the_learning_curve_labels_its_games_short():
+    """The plot's game counts stay readable at millions of games (no run-together labels)."""
+    from analysis.plots import _games_label
+
+    assert [_games_label(v) for v in (0, 500, 20_000, 250_000, 1_200_000)] == [
+        "0", "500", "20k", "250k", "1.2M",
+    ]  # fmt: skip
+
+
+def test_a_solo_learning_curve_is_measured_against_the_base_players_own_success(tmp_path):
+    """Alone there is no fair share: a point's reference is the base player's success rate on
+    the same games, and its Elo the odds of the model's success against it."""
+    from simcore.base.fairness import elo_vs_fair
+    from simcore.studies.train import evaluate
+
+    spec = get_game("sunken-treasure")
+    rules = spec.resolve_rules([], {}, None, 1)
+    from simcore import simulate
+
+    width = spec.driver.contract.trained_width
+    values = load_model(spec._shipped_model(1), spec.name, width).values
+    point = evaluate(spec, 1, rules, values, 16, 400, 50)
+    base = simulate(spec, 1, 400, seed=50, policies=spec.policies["trained"].base)
+    assert point["fair"] == base.summary.policy_wins[0] / 400
+    assert point["elo"] == pytest.approx(elo_vs_fair(point["win_rate"], point["fair"]))

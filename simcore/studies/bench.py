@@ -402,14 +402,18 @@ def entry_wins(spec, rows: np.ndarray, players: int) -> tuple[int, int]:
     return int(np.sum(winner == (-index) % players)), int(np.sum(winner < 0))
 
 
-def curve_point(wins: int, games: int, shared: int, players: int) -> dict:
+def curve_point(
+    wins: int, games: int, shared: int, players: int, fair: float | None = None
+) -> dict:
     """A point's win rate with its Wilson 95% interval and its Elo equivalent against the fair
     share (1 - shared share) / players: a shared win counts for nobody, so the fair share of
-    an outright win is what is left of the games after the shared ones, split evenly."""
+    an outright win is what is left of the games after the shared ones, split evenly; or
+    against `fair` when given (a solo game: the reference player's own success rate)."""
     from statsmodels.stats.proportion import proportion_confint
 
     lo, hi = proportion_confint(wins, games, alpha=0.05, method="wilson")
-    fair = (1.0 - shared / games) / players
+    if fair is None:
+        fair = (1.0 - shared / games) / players
     p = wins / games
     return {
         "win_rate": p,

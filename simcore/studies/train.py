@@ -579,7 +579,8 @@ def evaluate(spec: GameSpec, players: int, rules: Any, values, hidden: int, game
     """The strength of the model `values` (a row of the training's model) as a `trained` seat
     against its base player in the other seats, seats rotated: games 0.. of `seed` (the
     training's seed + 1, so never its own games), the seat's outright wins with their Wilson
-    interval and Elo against the fair share (simcore.studies.bench.curve_point)."""
+    interval and Elo against the fair share (simcore.studies.bench.curve_point); alone (one
+    player: a success, not a share), against the base player's own success on those games."""
     from simcore.frame.registry import SeatPolicy
     from simcore.studies.bench import curve_point, entry_wins
 
@@ -592,8 +593,13 @@ def evaluate(spec: GameSpec, players: int, rules: Any, values, hidden: int, game
     r = spec.pack(rules, players)
     spec.play_batch(r, ids, w, np.uint64(seed), np.int64(0), True, False, rows)
     wins, shared = entry_wins(spec, rows, players)
+    fair = None
+    if players == 1:  # no seat to share with: the base player's own success on the same games
+        ids, w = spec.policy_arrays(spec.resolve_seats(spec.parse_policies(own.base, 1), rules))
+        spec.play_batch(r, ids, w, np.uint64(seed), np.int64(0), True, False, rows)
+        fair = entry_wins(spec, rows, 1)[0] / games
     return {"games": games, "wins": wins, "shared": shared} | curve_point(
-        wins, games, shared, players
+        wins, games, shared, players, fair
     )
 
 
