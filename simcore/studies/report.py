@@ -77,23 +77,26 @@ def _answer_plans(
     if strong is None:
         return plans
     ref = split_players(choice.policy)[0] if choice.policy else spec.default_policy
+
+    def against_ref(p: int, rules: dict[str, Any]) -> Plan:
+        """One strong player against the reference preset in the other seats, rotated."""
+        lineup = ",".join([strong] + [ref] * (p - 1))
+        return simulation_plan(
+            spec, p, n["strong"], policies=lineup, rotate_seats=True, seed=seed, **rules
+        )
+
     for p in choice.counts:
         if p > 1:
             plans[("strong", p)] = simulation_plan(
                 spec, p, n["strong"], policies=strong, seed=seed, **choice.rules
             )
-            lineup = ",".join([strong] + [ref] * (p - 1))
-            plans[("strong_vs", p)] = simulation_plan(
-                spec, p, n["strong"], policies=lineup, rotate_seats=True, seed=seed, **choice.rules
-            )
+            plans[("strong_vs", p)] = against_ref(p, choice.rules)
     if n3 < 2:
         return plans
-    lineup = ",".join([strong] + [ref] * (n3 - 1))
     for v in choice.variants[1:]:
-        rules = {**choice.rules, "variants": variant_arm(v).variants}
         try:
-            plans[("skill", v)] = simulation_plan(
-                spec, n3, n["strong"], policies=lineup, rotate_seats=True, seed=seed, **rules
+            plans[("skill", v)] = against_ref(
+                n3, {**choice.rules, "variants": variant_arm(v).variants}
             )
         except (RulesError, InputError):  # a variant that does not compose with --set
             continue

@@ -198,7 +198,7 @@ def expert_decision(s, r, tr, seat, base, wts, rng, x, xf, tab, ex, logf, logg, 
             for j in range(sims):
                 total += simulate(
                     s, r, tr, seat, o, wts, key, j, horizon, lead, rng, False, x, xf, tab
-                )  # noqa: E501, F821
+                )
             v = min(max(total / sims, 0.0), 1.0)
             if v > top:
                 pick = i
@@ -327,13 +327,8 @@ def train_games(r, m, nh, base, wts, seed, first, count, learn, stats):  # pragm
     base: the base player's id (decisions without candidates), wts float64[players, W] its
     weights; learn float64[L_SIZE]: the settings (L_*, _learning); stats float64[ST_SIZE]
     summed into."""
-    lam, alpha, decay, eps, league = (
-        learn[L_LAM],
-        learn[L_ALPHA],
-        learn[L_DECAY],
-        learn[L_EPS],
-        learn[L_LEAGUE],
-    )  # noqa: E501
+    lam, alpha, decay = learn[L_LAM], learn[L_ALPHA], learn[L_DECAY]
+    eps, league = learn[L_EPS], learn[L_LEAGUE]
     ex = learn[L_EXPERT:]
     sims = int(ex[EX_SIMS])
     s = np.zeros(STATE_SIZE, dtype=np.int64)  # noqa: F821
@@ -374,7 +369,7 @@ def train_games(r, m, nh, base, wts, seed, first, count, learn, stats):  # pragm
             if sims > 0:
                 err, nlog = expert_turn(
                     s, r, tr, seat, base, wts, rng, x, xf, tab, ex, logf, logg, nlog
-                )  # noqa: E501
+                )
                 continue
             err, nlog = train_decision(
                 s, r, tr, seat, m, nh, base, wts, rng, x, xf, tab, eps, logf, logv, logs, nlog
