@@ -32,9 +32,10 @@ def test_the_features_of_each_card_leave_the_position_untouched():
     r = pack(SunkenCityRules(), players)
     s = S.new_state()
     setup(s, r, np.zeros(8, dtype=np.int32))
-    x = np.zeros(T.XT_DICE + 1 + 64, dtype=np.int64)
+    at = T.X_SIZE + T.TRAINED_X_SIZE  # the candidates behind the hook's scratch
+    x = np.zeros(at + 64, dtype=np.int64)
     xf = np.zeros(T.XFT_WEIGHTS + T.N_WEIGHTS + 6 * T.TRAINED_WIDTH, dtype=np.float64)
-    at, out = T.XT_DICE + 1, T.XFT_WEIGHTS + T.N_WEIGHTS
+    out = T.XFT_WEIGHTS + T.N_WEIGHTS
     cards = [c for c in range(6) if s[S.O_HAND] >> c & 1]
     x[at : at + len(cards)] = cards
     before = s.copy()
