@@ -16,14 +16,14 @@ may see. Treasures are counted in the scoring's units (one a treasure, or value 
 the cards by the rules' card set, so a model sees the race and not the rules' numbers.
 
 The hook's scratch (XT_*, XFT_*) lies behind the players' (the contract's x_size and xf_size
-count it; a game without a `trained` seat never touches it). The players' memoised tables
-(the pieces' connections, the distance fields, the reach costs) are keyed by a signature of
-the lake that two boards reached from one position may share, so none may outlive a
-candidate's turn: they are computed once on the decision's position, the players' scratch
-is saved with them (XT_SAVED), and restored before each candidate's turn and after the last,
-so each turn and the real one that follows start from the tables of their own position (kept up to date as pieces appear,
-as in any turn; the same values as computing them afresh, game for game: before 2026-12-05
-they were dropped and computed afresh each time, about 18% slower, the same rows).
+count it; a game without a `trained` seat never touches it). The players' memoised tables (the
+pieces' connections, the distance fields, the reach costs) are keyed by a signature of the lake
+that two boards reached from one position may share, so none may outlive a candidate's turn:
+they are computed once on the decision's position, the players' scratch is saved with them
+(XT_SAVED), and restored before each candidate's turn and after the last, so each turn and the
+real one that follows start from the tables of their own position (kept up to date as pieces
+appear, as in any turn; the same values as computing them afresh, game for game: before
+2026-12-05 they were dropped and computed afresh each time, about 18% slower, the same rows).
 """
 
 from __future__ import annotations
