@@ -440,3 +440,39 @@ def test_a_level_where_the_recommendation_is_not_fair_gets_a_search_of_its_own()
     lines = text_lines(a)
     assert f"For {strong}: {own['sentence']}." in lines
     assert any(line.startswith(f"The search with {strong} in every seat") for line in lines)
+
+
+def test_a_known_rulebook_play_is_the_calibration_and_first_fair_keeps_the_answer():
+    """The report hands the study its own seat balance (known): a rulebook play of the same
+    rules, seed and players with at least the calibration's games is the calibration (not
+    played again); one of other rules is not taken. first_fair confirms the finalists one after
+    the other until one is fair: the same recommendation, the confirmations a prefix of all."""
+    from simcore import simulate
+    from simcore.studies.compensate import _Plan, run_compensate
+
+    spec = get_game("sunken-city")
+    kw = dict(confirm_games=600, level_games=100, seed=3, threads=1, levels=["balanced"])
+    kw.update(fields=["seat_points", "finish_round"], max_amount=1, level_budget=0)
+    plain = run_compensate(spec, 3, 150, **kw)
+    same = simulate(spec, 3, 600, seed=3, policies="balanced")
+    more = simulate(spec, 3, 1200, seed=3, policies="balanced")
+    other = simulate(spec, 3, 1200, seed=3, policies="balanced", overrides={"seat_points": "1,0,0"})
+    assert run_compensate(spec, 3, 150, known=[same], **kw).calibration == plain.calibration
+    run = run_compensate(spec, 3, 150, known=[more, other], **kw)
+    assert run.calibration.games == 1200 and run.calibration.seat_wins == [
+        int(w) for w in more.summary.seat_wins
+    ]
+    plan = _Plan(spec, 3, "balanced", (), {}, None, 1)
+    assert plan.know(more) and not plan.know(other)
+    # a wide tolerance: every finalist is fair, so the first one is the recommendation
+    wide = dict(kw, tolerance=30.0)
+    every = run_compensate(spec, 3, 150, **wide)
+    first = run_compensate(spec, 3, 150, first_fair=True, **wide)
+    assert len(every.confirmed) > 2 and len(first.confirmed) == 2
+    assert first.recommendation.candidate == every.recommendation.candidate
+    assert [p.seat_wins for p in first.confirmed] == [p.seat_wins for p in every.confirmed[:2]]
+    # a strict one: none is fair, so every finalist is played and the closest recommended
+    strict = dict(kw, tolerance=0.01)
+    a, b = (run_compensate(spec, 3, 150, first_fair=f, **strict) for f in (False, True))
+    assert [p.seat_wins for p in a.confirmed] == [p.seat_wins for p in b.confirmed]
+    assert a.recommendation.candidate == b.recommendation.candidate

@@ -568,6 +568,8 @@ class CompensateRun:
     refined: list[Played] = field(default_factory=list)  # the best on more games
     elapsed_s: float = 0.0
     seat_words: dict[str, str] = field(default_factory=dict)  # the rules class' SEAT_WORDS
+    # each confirmation's finalists played until one is confirmed fair (else every finalist)
+    first_fair: bool = False
 
 
 # --------------------------------------------------------------------------- the report

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from simcore.base.errors import BalanceError, InputError, RulesError
-from simcore.base.fairness import TOLERANCE, UNFAIR, fair_status, recommend
+from simcore.base.fairness import FAIR, TOLERANCE, UNFAIR, fair_status, recommend
 from simcore.base.inputs import MAX_GAMES, check_seed, check_whole
 from simcore.base.results import Candidate, CompensateRun, LevelSearch, Played
 from simcore.base.rulesbase import rules_hash
@@ -180,6 +180,7 @@ class _Plan:
         self.lineup = ",".join([policy] * players)
         self.ck = CheckpointFile(None, {}, CHECKPOINT)
         self.saved: dict[str, Any] = {}
+        self.known: dict[tuple[int, str], Played] = {}  # (seed, lineup) -> the rulebook's
 
     def job(self, cand: Candidate, games: int, seed: int, lineup: str | None = None):
         sim = prepare_simulation(
@@ -194,6 +195,35 @@ class _Plan:
             threads=self.threads,
         )
         return PlayJob(cand, sim, lineup or self.lineup, self._save)
+
+    def know(self, result: Any) -> bool:
+        """A play of the rulebook made elsewhere (a SimResult, such as the report's seat
+        balance): kept as the rulebook's play on its seed and lineup (_rulebook) when its rules
+        and players are this plan's (the same rules hash and seats, seats not rotated, every
+        game played from the first); whether it was kept."""
+        if result.rotate_seats or result.partial or getattr(result, "start", 0):
+            return False
+        lineup = ",".join(result.policies)
+        job = self.job(Candidate(), result.games, result.seed, lineup)
+        if job.rules_hash != result.rules_hash or job.sim.games != result.summary.games:
+            return False
+        if [s.label for s in job.sim.seats] != list(result.policies):
+            return False
+        sm = result.summary
+        job._set([int(w) for w in sm.seat_wins], int(sm.shared_wins))
+        key = (result.seed, lineup)
+        if key not in self.known or self.known[key].games < result.games:
+            self.known[key] = job.played
+        return True
+
+    def rulebook(self, games: int, seed: int, lineup: str | None, run_options) -> Played:
+        """The rulebook on at least `games` games of `seed`: a known play of it with as many
+        games or more (know), else played."""
+        known = self.known.get((seed, lineup or self.lineup))
+        if known is not None and known.games >= games:
+            return known
+        (played,) = self.play([(Candidate(), games, seed, lineup)], run_options)
+        return played
 
     def _save(self, job: PlayJob) -> None:
         self.saved[job.key] = job.state()
@@ -305,9 +335,9 @@ def _calibrate(plan, baseline: Played, games: int, seed: int, lineup, run_option
     """The rulebook on `games` games of the screening's seed (at least the screening's: its
     first games are the screening's own), which anchors the screened candidates' predicted
     rates (Played.predicted): the screening's own luck moves every candidate alike, the
-    calibration's far less."""
-    games = max(games, baseline.games)
-    (calib,) = plan.play([(Candidate(), games, seed, lineup)], run_options)
+    calibration's far less. A known play of the rulebook on that seed with as many games or
+    more is the calibration (_Plan.rulebook: the report's seat balance)."""
+    calib = plan.rulebook(max(games, baseline.games), seed, lineup, run_options)
     baseline.shift = _shift(calib, baseline)
     return calib
 
@@ -369,14 +399,15 @@ def _best(plays: list[Played], tolerance: float, n: int) -> list[Played]:
     return chosen
 
 
-def _refine(plan, screened, calib, games, seed, lineup, tolerance, run_options, echo):
+def _refine(plan, screened, calib, games, seed, lineup, tolerance, run_options, echo, n_calib):
     """The screening's best (_best: REFINE_TOP and the simplest passing) played again on more
-    games of its seed (1/REFINE_SHARE of the calibration's, at least the screening's), each
+    games of its seed (1/REFINE_SHARE of the calibration's asked for, n_calib, however many a
+    known play gave it; at least the screening's), each
     predicted anew from these games (a candidate's effect on 2,000 games is off by about a
     point: too coarse to tell a fair candidate from its neighbours). The refined plays,
     shifted by the calibration."""
     pick = _best(screened, tolerance, REFINE_TOP + 1)
-    n = max(games, calib.games // REFINE_SHARE)
+    n = max(games, max(n_calib, games) // REFINE_SHARE)
     if n == games:
         return pick
     items = [(Candidate(), n, seed, lineup)] + [(p.candidate, n, seed, lineup) for p in pick]
@@ -385,6 +416,21 @@ def _refine(plan, screened, calib, games, seed, lineup, tolerance, run_options, 
         p.shift = _shift(calib, base)
     echo(f"  refined: the best {len(refined)} again on {n:,} games of the screening's seed")
     return refined
+
+
+def _confirm(plan, cands, games, seed, lineup, tolerance, first_fair, run_options) -> list[Played]:
+    """The rulebook and the finalists (simplest first) on `games` fresh games of `seed`:
+    every finalist, or with first_fair one after the other until one is confirmed fair (the
+    recommendation is the first fair one, simcore.base.fairness.recommend, so the finalists
+    after it would not change it)."""
+    if not first_fair or not cands:
+        return plan.play([(c, games, seed, lineup) for c in [Candidate(), *cands]], run_options)
+    out = plan.play([(c, games, seed, lineup) for c in (Candidate(), cands[0])], run_options)
+    for c in cands[1:]:
+        if fair_status(out[-1], tolerance) == FAIR:
+            break
+        out += plan.play([(c, games, seed, lineup)], run_options)
+    return out
 
 
 def _finalists(refined: list[Played], tolerance: float) -> list[Candidate]:
@@ -552,13 +598,19 @@ def run_compensate(
     rules_file: str | None = None,
     checkpoint: str | None = None,
     resume: bool = False,
+    first_fair: bool = False,
+    known: tuple[Any, ...] | list[Any] = (),
     echo=lambda *_: None,
     **run_kw: Any,
 ) -> CompensateRun:
     """Search, confirm and check a seat compensation (the module docstring), judged by
     simcore.base.fairness with `tolerance` (points). level_screen_games, level_budget: the
     search at a level where the recommendation is not fair (games a screened candidate,
-    candidates a group; level_budget 0: no such search).
+    candidates a group; level_budget 0: no such search). first_fair: each confirmation plays
+    its finalists one after the other until one is confirmed fair (_confirm: the same
+    recommendation, fewer games). known: plays of the rulebook made elsewhere with these
+    rules (SimResults, e.g. the report's seat balance), used where the study would play them
+    again (_Plan.know: its calibrations).
     echo: one line per finished stage (the CLI sends it to stderr). checkpoint: a file where
     every finished play is saved as the run goes; resume=True continues the run saved there.
     run_kw: the run options of run_jobs (threads, backend, scheduler, workers, progress).
@@ -589,6 +641,8 @@ def run_compensate(
     check_backend(opts["backend"], opts["scheduler"], opts["workers"])
     threads = check_threads(run_options.get("threads"))
     plan = _Plan(spec, players, policy, tuple(variants), dict(overrides or {}), rules_file, threads)
+    for result in known:
+        plan.know(result)
     started = time.perf_counter()
 
     groups, skipped = _groups(plan, chosen, max_amount)
@@ -605,6 +659,7 @@ def run_compensate(
         seat_words=dict(getattr(spec.rules_cls, "SEAT_WORDS", {}))
         | {k: w for k, (_, w) in getattr(spec.rules_cls, "END_RULES", {}).items()},
         level_budget=level_budget,
+        first_fair=bool(first_fair),
     )
     # the checkpoint's fingerprint: every setting that changes what is played
     settings = {k: v for k, v in head.items() if k not in ("title", "skipped", "seat_words")}
@@ -630,12 +685,25 @@ def _play_stages(plan, head, groups, budget, level_list, run_options, echo):
     screened, searched = _screen(
         plan, groups, baseline, games, seed, budget, None, run_options, echo
     )
-    refined = _refine(plan, screened, calib, games, seed, None, tolerance, run_options, echo)
+    refined = _refine(
+        plan,
+        screened,
+        calib,
+        games,
+        seed,
+        None,
+        tolerance,
+        run_options,
+        echo,
+        head["confirm_games"],
+    )
     fresh = _fresh(seed)
     top_cands = _finalists(refined, tolerance)
     n = head["confirm_games"]
-    confirmed = plan.play([(c, n, fresh, None) for c in [Candidate(), *top_cands]], run_options)
-    echo(f"confirmation: {len(top_cands)} candidates on {n:,} fresh games")
+    confirmed = _confirm(
+        plan, top_cands, n, fresh, None, tolerance, head["first_fair"], run_options
+    )
+    echo(f"confirmation: {len(confirmed) - 1} candidates on {n:,} fresh games")
     run = CompensateRun(
         **head,
         searched=searched,
@@ -707,11 +775,13 @@ def _search_level(plan, run: CompensateRun, groups, lv: str, run_options, echo) 
     screened, searched = _screen(
         plan, groups, base, games, seed, run.level_budget, lineup, run_options, echo
     )
-    refined = _refine(plan, screened, calib, games, seed, lineup, run.tolerance, run_options, echo)
+    refined = _refine(
+        plan, screened, calib, games, seed, lineup, run.tolerance, run_options, echo, n
+    )
     fresh = _fresh(seed)
     top = _finalists(refined, run.tolerance)
-    confirmed = plan.play([(c, n, fresh, lineup) for c in [Candidate(), *top]], run_options)
-    echo(f"level {lv}: {len(top)} candidates confirmed on {n:,} fresh games")
+    confirmed = _confirm(plan, top, n, fresh, lineup, run.tolerance, run.first_fair, run_options)
+    echo(f"level {lv}: {len(confirmed) - 1} candidates confirmed on {n:,} fresh games")
     return LevelSearch(
         lv,
         searched,

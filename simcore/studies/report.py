@@ -373,14 +373,20 @@ def play_report(
 
 FIX_BUDGET = 24  # candidates a compensation field is screened with in a report (optuna beyond)
 FIX_SHARE = 40  # a screened candidate plays 1/FIX_SHARE of --games
+# ... and with the strong players 1/STRONG_FIX_SHARE: their games cost 3 to 4 times a preset's
+# (docs/performance.md), and a screening only proposes the finalists (refined on more games,
+# then confirmed on fresh ones)
+STRONG_FIX_SHARE = 80
 
 
 def report_fixes(spec, choice, games, seed, results, run_kw, echo) -> dict[int, Any]:
     """The first screen's "how to fix it", at both levels: for every player count whose seat
     balance is not fair (a pair of seats beyond the tolerance) with the reference preset or
     with the strong players, `balance compensate` at that level (the reference preset's when
-    both are unfair; screened on --games/40 games a candidate, at most FIX_BUDGET a field;
-    the finalists confirmed on --games fresh games), checked at the other level on half the
+    both are unfair; screened on --games/40 games a candidate, --games/80 with strong players
+    who do not search, at most FIX_BUDGET a field; the finalists confirmed on --games fresh
+    games, one after the other until one is fair; the calibrations are the report's own seat
+    balance and strong players' games), checked at the other level on half the
     strong players' games, where the recommendation is not fair there a compensation of that
     level's own searched too (strong players who do not search: docs/compensation.md, "In
     the report")."""
@@ -401,13 +407,18 @@ def report_fixes(spec, choice, games, seed, results, run_kw, echo) -> dict[int, 
         if not unfair:  # fair, or no pair shown beyond the tolerance, at both levels
             continue
         other = [lv for lv in (spec.default_policy, strong) if lv and lv != unfair[0]]
+
+        def screen(lv: str) -> int:
+            share = STRONG_FIX_SHARE if lv == strong and lv != spec.default_policy else FIX_SHARE
+            return max(games // share, 2)
+
         out[p] = run_compensate(
             spec,
             p,
-            max(games // FIX_SHARE, 2),
+            screen(unfair[0]),
             confirm_games=n["seats"],
             level_games=max(n["strong"] // 2, 2),
-            level_screen_games=max(games // FIX_SHARE, 2),
+            level_screen_games=screen((other or [spec.default_policy])[0]),
             seed=seed,
             policy=unfair[0],
             budget=FIX_BUDGET,
@@ -416,6 +427,8 @@ def report_fixes(spec, choice, games, seed, results, run_kw, echo) -> dict[int, 
             levels=other or [spec.default_policy],
             overrides=choice.overrides or None,
             rules_file=choice.rules_file,
+            first_fair=True,
+            known=[r for r in (res, st) if r is not None],
             **run_kw,
         )
         echo(f"  how to fix it, {p} players: done")
