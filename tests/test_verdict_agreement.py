@@ -45,7 +45,9 @@ def answers(tmp_path_factory):
     ref_key = f"{PLAYERS}p/lineup/balanced"
     sim = simulation_json(simulate(get_game(GAME), PLAYERS, GAMES, seed=SEED), "")
     folder = tmp_path_factory.mktemp("report")
-    runs = play_report(get_game(GAME), REPORT_GAMES, SEED, None, echo=lambda *_: None)
+    runs = play_report(
+        get_game(GAME), REPORT_GAMES, SEED, None, players=[PLAYERS], echo=lambda *_: None
+    )
     write_report(runs, folder, version="test", command="test", echo=lambda *_: None)
     report = json.loads((folder / "report.json").read_text())
     markdown = (folder / "report.md").read_text()
