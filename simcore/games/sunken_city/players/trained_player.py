@@ -47,6 +47,7 @@ from simcore.games.sunken_city.players.fields import (
 from simcore.games.sunken_city.players.scratch import (
     X_DIST_FROM_ADVENTURER,
     X_DIST_FROM_VILLAGE,
+    X_MEMO_ADJACENT,
     X_MEMO_KEYS,
     X_SEARCH_NEIGHBOURS,
     X_SIZE,
@@ -253,7 +254,12 @@ def trained_features(s, r, seat, x, at, n, xf, out):
     w = xf[XFT_WEIGHTS : XFT_WEIGHTS + N_WEIGHTS]
     for k in range(N_WEIGHTS):
         w[k] = BALANCED[k]
+    adjacent = x[X_MEMO_ADJACENT]
     forget_fields(x)
+    if adjacent != 0:
+        # the connection tables describe some lake (X_TABLES_LAKE): brought up to this one by
+        # comparing the lakes square by square (piece_graph), never by the signature alone
+        x[X_MEMO_ADJACENT] = -1
     piece_graph(s, x)
     distance_fields(s, r, seat, x)
     reach_costs_memo(s, r, seat, x)
