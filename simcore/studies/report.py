@@ -383,13 +383,13 @@ def report_fixes(spec, choice, games, seed, results, run_kw, echo) -> dict[int, 
     """The first screen's "how to fix it", at both levels: for every player count whose seat
     balance is not fair (a pair of seats beyond the tolerance) with the reference preset or
     with the strong players, `balance compensate` at that level (the reference preset's when
-    both are unfair; screened on --games/40 games a candidate, --games/80 with strong players
-    who do not search, at most FIX_BUDGET a field; the finalists confirmed on --games fresh
-    games, one after the other until one is fair; the calibrations are the report's own seat
-    balance and strong players' games), checked at the other level on half the
-    strong players' games, where the recommendation is not fair there a compensation of that
-    level's own searched too (strong players who do not search: docs/compensation.md, "In
-    the report")."""
+    both are unfair; screened on --games/40 games a candidate, --games/80 with strong
+    players who do not search, at most FIX_BUDGET a field; the finalists confirmed on
+    --games fresh games, half the strong players' with them, one after the other until one
+    is fair; the calibrations are the report's own seat balance and strong players' games),
+    checked at the other level on half the strong players' games, where the recommendation
+    is not fair there a compensation of that level's own searched too (strong players who do
+    not search: docs/compensation.md, "In the report")."""
     if not seat_fields(spec) or choice.policy is not None:
         return {}
     n = section_games(games, choice.strong_searches)
@@ -408,6 +408,8 @@ def report_fixes(spec, choice, games, seed, results, run_kw, echo) -> dict[int, 
             continue
         other = [lv for lv in (spec.default_policy, strong) if lv and lv != unfair[0]]
 
+        level_games = max(n["strong"] // 2, 2)
+
         def screen(lv: str) -> int:
             share = STRONG_FIX_SHARE if lv == strong and lv != spec.default_policy else FIX_SHARE
             return max(games // share, 2)
@@ -416,8 +418,9 @@ def report_fixes(spec, choice, games, seed, results, run_kw, echo) -> dict[int, 
             spec,
             p,
             screen(unfair[0]),
-            confirm_games=n["seats"],
-            level_games=max(n["strong"] // 2, 2),
+            # the strong players' confirmations on the level's games, as their own searches'
+            confirm_games=n["seats"] if unfair[0] == spec.default_policy else level_games,
+            level_games=level_games,
             level_screen_games=screen((other or [spec.default_policy])[0]),
             seed=seed,
             policy=unfair[0],
