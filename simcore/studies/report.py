@@ -47,14 +47,19 @@ MIN_GAMES = 12
 
 def section_games(games: int, strong_searches: bool = True) -> dict[str, int]:
     """Games per setting in each section of a report of `games` (K); strong players who search
-    play a 1/STRONG_SHARE of them, others (`trained`) as many as the beginners."""
+    play a 1/STRONG_SHARE of them, others (`trained`) as many as the beginners; their rating
+    matches against the reference preset (per player count, and per variant at the count
+    nearest 3) K/2 with `trained` (+-7 Elo at 3 players; a ladder match of the report plays
+    K/6), as many as the strong players with a search."""
+    strong = max(games // STRONG_SHARE, 2) if strong_searches else games
     return {
         "seats": games,
         "variants": games,
         "dice": max(games // 3, 2),
         "ladder": max(games // 6, 2),
         "robustness": max(games // 20, 2),
-        "strong": max(games // STRONG_SHARE, 2) if strong_searches else games,
+        "strong": strong,
+        "rating": strong if strong_searches else max(games // 2, 2),
     }
 
 
@@ -82,7 +87,7 @@ def _answer_plans(
         """One strong player against the reference preset in the other seats, rotated."""
         lineup = ",".join([strong] + [ref] * (p - 1))
         return simulation_plan(
-            spec, p, n["strong"], policies=lineup, rotate_seats=True, seed=seed, **rules
+            spec, p, n["rating"], policies=lineup, rotate_seats=True, seed=seed, **rules
         )
 
     for p in choice.counts:
