@@ -72,12 +72,32 @@ def model_logit(m, row, c0, nf, nh, v, at):
     b1 = c0 + nh * nf
     w2 = b1 + nh
     z = m[row, w2 + nh]
-    for h in range(nh):
-        a = m[row, b1 + h]
+    # four hidden units at a time: four independent sums, each added in the order of the
+    # features as one unit alone would be (the same floats), so they overlap in the pipeline
+    h = 0
+    while h + 4 <= nh:
+        a0 = m[row, b1 + h]
+        a1 = m[row, b1 + h + 1]
+        a2 = m[row, b1 + h + 2]
+        a3 = m[row, b1 + h + 3]
         w = c0 + h * nf
         for f in range(nf):
+            x = v[at + f]
+            a0 += m[row, w + f] * x
+            a1 += m[row, w + nf + f] * x
+            a2 += m[row, w + 2 * nf + f] * x
+            a3 += m[row, w + 3 * nf + f] * x
+        z += m[row, w2 + h] * np.tanh(a0)
+        z += m[row, w2 + h + 1] * np.tanh(a1)
+        z += m[row, w2 + h + 2] * np.tanh(a2)
+        z += m[row, w2 + h + 3] * np.tanh(a3)
+        h += 4
+    for k in range(h, nh):
+        a = m[row, b1 + k]
+        w = c0 + k * nf
+        for f in range(nf):
             a += m[row, w + f] * v[at + f]
-        z += m[row, w2 + h] * np.tanh(a)
+        z += m[row, w2 + k] * np.tanh(a)
     return z
 
 
