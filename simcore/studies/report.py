@@ -377,18 +377,18 @@ def play_report(
 
 
 FIX_BUDGET = 24  # candidates a compensation field is screened with in a report (optuna beyond)
-FIX_SHARE = 40  # a screened candidate plays 1/FIX_SHARE of --games
+FIX_SHARE = 60  # a screened candidate plays 1/FIX_SHARE of --games (40 before 2026-12-05)
 # ... and with the strong players 1/STRONG_FIX_SHARE: their games cost 3 to 4 times a preset's
 # (docs/performance.md), and a screening only proposes the finalists (refined on more games,
 # then confirmed on fresh ones)
-STRONG_FIX_SHARE = 80
+STRONG_FIX_SHARE = 120
 
 
 def report_fixes(spec, choice, games, seed, results, run_kw, echo) -> dict[int, Any]:
     """The first screen's "how to fix it", at both levels: for every player count whose seat
     balance is not fair (a pair of seats beyond the tolerance) with the reference preset or
     with the strong players, `balance compensate` at that level (the reference preset's when
-    both are unfair; screened on --games/40 games a candidate, --games/80 with strong
+    both are unfair; screened on --games/60 games a candidate, --games/120 with strong
     players who do not search, at most FIX_BUDGET a field; the finalists confirmed on
     --games fresh games, half the strong players' with them, one after the other until one
     is fair; the calibrations are the report's own seat balance and strong players' games),
