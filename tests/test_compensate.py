@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 import cli
 from analysis.compensate import analyse, compensation_words, text_lines
 from simcore import get_game
+from simcore.base.errors import InputError
 from simcore.base.fairness import FAIR, UNDECIDED, UNFAIR, fair_status, recommend
 from simcore.studies.compensate import Candidate, Played, dense_ranks, field_candidates
 from tests.conftest import run_main
@@ -475,3 +476,9 @@ def test_a_known_rulebook_play_is_the_calibration_and_first_fair_keeps_the_answe
     a, b = (run_compensate(spec, 3, 150, first_fair=f, **strict) for f in (False, True))
     assert [p.seat_wins for p in a.confirmed] == [p.seat_wins for p in b.confirmed]
     assert a.recommendation.candidate == b.recommendation.candidate
+    # confirm_top: fewer finalists (the report confirms 2), the simplest passing first
+    one = run_compensate(spec, 3, 150, confirm_top=1, **strict)
+    assert len(one.confirmed) == 2 and one.recommendation is one.confirmed[1]
+    assert one.confirmed[1].candidate in [p.candidate for p in a.confirmed[1:]]
+    with pytest.raises(InputError):
+        run_compensate(spec, 3, 150, confirm_top=0, **strict)

@@ -570,6 +570,7 @@ class CompensateRun:
     seat_words: dict[str, str] = field(default_factory=dict)  # the rules class' SEAT_WORDS
     # each confirmation's finalists played until one is confirmed fair (else every finalist)
     first_fair: bool = False
+    confirm_top: int = 3  # the finalists of each confirmation (compensate.CONFIRM_TOP)
 
 
 # --------------------------------------------------------------------------- the report

@@ -433,9 +433,10 @@ def _confirm(plan, cands, games, seed, lineup, tolerance, first_fair, run_option
     return out
 
 
-def _finalists(refined: list[Played], tolerance: float) -> list[Candidate]:
-    """The candidates confirmed on fresh games (_best, CONFIRM_TOP of them), simplest first."""
-    return [p.candidate for p in sorted(_best(refined, tolerance, CONFIRM_TOP), key=_simplest)]
+def _finalists(refined: list[Played], tolerance: float, top: int) -> list[Candidate]:
+    """The candidates confirmed on fresh games (_best, `top` of them: CONFIRM_TOP unless the
+    run says fewer), simplest first."""
+    return [p.candidate for p in sorted(_best(refined, tolerance, top), key=_simplest)]
 
 
 def compensate_plan_levels(spec: Any, levels: list[str] | None, ladder: bool) -> list[str]:
@@ -599,6 +600,7 @@ def run_compensate(
     checkpoint: str | None = None,
     resume: bool = False,
     first_fair: bool = False,
+    confirm_top: int = CONFIRM_TOP,
     known: tuple[Any, ...] | list[Any] = (),
     echo=lambda *_: None,
     **run_kw: Any,
@@ -608,7 +610,8 @@ def run_compensate(
     search at a level where the recommendation is not fair (games a screened candidate,
     candidates a group; level_budget 0: no such search). first_fair: each confirmation plays
     its finalists one after the other until one is confirmed fair (_confirm: the same
-    recommendation, fewer games). known: plays of the rulebook made elsewhere with these
+    recommendation, fewer games); confirm_top: the finalists of each confirmation (at least
+    1; the report confirms 2). known: plays of the rulebook made elsewhere with these
     rules (SimResults, e.g. the report's seat balance), used where the study would play them
     again (_Plan.know: its calibrations).
     echo: one line per finished stage (the CLI sends it to stderr). checkpoint: a file where
@@ -660,6 +663,7 @@ def run_compensate(
         | {k: w for k, (_, w) in getattr(spec.rules_cls, "END_RULES", {}).items()},
         level_budget=level_budget,
         first_fair=bool(first_fair),
+        confirm_top=check_whole(confirm_top, "confirm_top", minimum=1, maximum=CONFIRM_TOP),
     )
     # the checkpoint's fingerprint: every setting that changes what is played
     settings = {k: v for k, v in head.items() if k not in ("title", "skipped", "seat_words")}
@@ -698,7 +702,7 @@ def _play_stages(plan, head, groups, budget, level_list, run_options, echo):
         head["confirm_games"],
     )
     fresh = _fresh(seed)
-    top_cands = _finalists(refined, tolerance)
+    top_cands = _finalists(refined, tolerance, head["confirm_top"])
     n = head["confirm_games"]
     confirmed = _confirm(
         plan, top_cands, n, fresh, None, tolerance, head["first_fair"], run_options
@@ -779,7 +783,7 @@ def _search_level(plan, run: CompensateRun, groups, lv: str, run_options, echo) 
         plan, screened, calib, games, seed, lineup, run.tolerance, run_options, echo, n
     )
     fresh = _fresh(seed)
-    top = _finalists(refined, run.tolerance)
+    top = _finalists(refined, run.tolerance, run.confirm_top)
     confirmed = _confirm(plan, top, n, fresh, lineup, run.tolerance, run.first_fair, run_options)
     echo(f"level {lv}: {len(confirmed) - 1} candidates confirmed on {n:,} fresh games")
     return LevelSearch(

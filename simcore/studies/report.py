@@ -382,6 +382,7 @@ FIX_SHARE = 60  # a screened candidate plays 1/FIX_SHARE of --games (40 before 2
 # (docs/performance.md), and a screening only proposes the finalists (refined on more games,
 # then confirmed on fresh ones)
 STRONG_FIX_SHARE = 120
+FIX_CONFIRM = 2  # finalists confirmed: the simplest within the tolerance, then the closest
 
 
 def report_fixes(spec, choice, games, seed, results, run_kw, echo) -> dict[int, Any]:
@@ -389,7 +390,7 @@ def report_fixes(spec, choice, games, seed, results, run_kw, echo) -> dict[int, 
     balance is not fair (a pair of seats beyond the tolerance) with the reference preset or
     with the strong players, `balance compensate` at that level (the reference preset's when
     both are unfair; screened on --games/60 games a candidate, --games/120 with strong
-    players who do not search, at most FIX_BUDGET a field; the finalists confirmed on
+    players who do not search, at most FIX_BUDGET a field; FIX_CONFIRM finalists confirmed on
     --games fresh games, half the strong players' with them, one after the other until one
     is fair; the calibrations are the report's own seat balance and strong players' games),
     checked at the other level on half the strong players' games, where the recommendation
@@ -436,6 +437,7 @@ def report_fixes(spec, choice, games, seed, results, run_kw, echo) -> dict[int, 
             overrides=choice.overrides or None,
             rules_file=choice.rules_file,
             first_fair=True,
+            confirm_top=FIX_CONFIRM,
             known=[r for r in (res, st) if r is not None],
             **run_kw,
         )
