@@ -198,10 +198,11 @@ class _Plan:
 
     def know(self, result: Any) -> bool:
         """A play of the rulebook made elsewhere (a SimResult, such as the report's seat
-        balance): kept as the rulebook's play on its seed and lineup (_rulebook) when its rules
+        balance): kept as the rulebook's play on its seed and lineup (rulebook) when its rules
         and players are this plan's (the same rules hash and seats, seats not rotated, every
-        game played from the first); whether it was kept."""
-        if result.rotate_seats or result.partial or getattr(result, "start", 0):
+        game played); whether it was kept. A SimResult does not record its first game: the
+        caller gives plays of games 0.. (the report's are)."""
+        if result.rotate_seats or result.partial:
             return False
         lineup = ",".join(result.policies)
         job = self.job(Candidate(), result.games, result.seed, lineup)

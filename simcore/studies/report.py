@@ -400,6 +400,13 @@ def report_fixes(spec, choice, games, seed, results, run_kw, echo) -> dict[int, 
         return {}
     n = section_games(games, choice.strong_searches)
     strong = choice.strong_lineup
+    level_games = max(n["strong"] // 2, 2)
+
+    def screen(lv: str) -> int:
+        """Games a screened candidate plays with `lv` in every seat."""
+        share = STRONG_FIX_SHARE if lv == strong and lv != spec.default_policy else FIX_SHARE
+        return max(games // share, 2)
+
     out = {}
     for p in choice.counts:
         res, st = results.get(("seats", p)), results.get(("strong", p))
@@ -413,13 +420,6 @@ def report_fixes(spec, choice, games, seed, results, run_kw, echo) -> dict[int, 
         if not unfair:  # fair, or no pair shown beyond the tolerance, at both levels
             continue
         other = [lv for lv in (spec.default_policy, strong) if lv and lv != unfair[0]]
-
-        level_games = max(n["strong"] // 2, 2)
-
-        def screen(lv: str) -> int:
-            share = STRONG_FIX_SHARE if lv == strong and lv != spec.default_policy else FIX_SHARE
-            return max(games // share, 2)
-
         out[p] = run_compensate(
             spec,
             p,

@@ -23,7 +23,8 @@ they are computed once on the decision's position, the players' scratch is saved
 (XT_SAVED), and restored before each candidate's turn and after the last, so each turn and the
 real one that follows start from the tables of their own position (kept up to date as pieces
 appear, as in any turn; the same values as computing them afresh, game for game: before
-2026-12-05 they were dropped and computed afresh each time, about 18% slower, the same rows).
+2026-12-05 they were dropped and computed afresh each time; now the same rows in 20-24% less
+time, 20,000 games of `trained` in every seat at 2 to 4 players, 3c19324 against 35620fb).
 """
 
 from __future__ import annotations
