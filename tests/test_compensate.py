@@ -482,3 +482,12 @@ def test_a_known_rulebook_play_is_the_calibration_and_first_fair_keeps_the_answe
     assert one.confirmed[1].candidate in [p.candidate for p in a.confirmed[1:]]
     with pytest.raises(InputError):
         run_compensate(spec, 3, 150, confirm_top=0, **strict)
+    # refine_top: fewer of the screening's best refined (the report refines 5 and the simplest
+    # passing), each the same play as in the full refinement; 0 and more than REFINE_TOP refused
+    few = run_compensate(spec, 3, 150, refine_top=2, **strict)
+    assert 2 <= len(few.refined) <= 3 < len(a.refined) and few.refine_top == 2
+    full = {p.candidate: p.seat_wins for p in a.refined}
+    assert all(full[p.candidate] == p.seat_wins for p in few.refined)
+    for bad in (0, 9):
+        with pytest.raises(InputError):
+            run_compensate(spec, 3, 150, refine_top=bad, **strict)

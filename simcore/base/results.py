@@ -571,6 +571,8 @@ class CompensateRun:
     # each confirmation's finalists played until one is confirmed fair (else every finalist)
     first_fair: bool = False
     confirm_top: int = 3  # the finalists of each confirmation (compensate.CONFIRM_TOP)
+    # the screening's best played again on more games (compensate.REFINE_TOP), and the simplest
+    refine_top: int = 8
 
 
 # --------------------------------------------------------------------------- the report

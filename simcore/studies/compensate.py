@@ -400,14 +400,15 @@ def _best(plays: list[Played], tolerance: float, n: int) -> list[Played]:
     return chosen
 
 
-def _refine(plan, screened, calib, games, seed, lineup, tolerance, run_options, echo, n_calib):
-    """The screening's best (_best: REFINE_TOP and the simplest passing) played again on more
+def _refine(plan, screened, calib, games, seed, lineup, tolerance, run_options, echo, n_calib, top):
+    """The screening's best (_best: `top` (REFINE_TOP unless the run says fewer) and the
+    simplest passing) played again on more
     games of its seed (1/REFINE_SHARE of the calibration's asked for, n_calib, however many a
     known play gave it; at least the screening's), each
     predicted anew from these games (a candidate's effect on 2,000 games is off by about a
     point: too coarse to tell a fair candidate from its neighbours). The refined plays,
     shifted by the calibration."""
-    pick = _best(screened, tolerance, REFINE_TOP + 1)
+    pick = _best(screened, tolerance, top + 1)
     n = max(games, max(n_calib, games) // REFINE_SHARE)
     if n == games:
         return pick
@@ -602,6 +603,7 @@ def run_compensate(
     resume: bool = False,
     first_fair: bool = False,
     confirm_top: int = CONFIRM_TOP,
+    refine_top: int = REFINE_TOP,
     known: tuple[Any, ...] | list[Any] = (),
     echo=lambda *_: None,
     **run_kw: Any,
@@ -612,9 +614,11 @@ def run_compensate(
     candidates a group; level_budget 0: no such search). first_fair: each confirmation plays
     its finalists one after the other until one is confirmed fair (_confirm: the same
     recommendation, fewer games); confirm_top: the finalists of each confirmation (at least
-    1; the report confirms 2). known: plays of the rulebook made elsewhere with these
-    rules (SimResults, e.g. the report's seat balance), used where the study would play them
-    again (_Plan.know: its calibrations).
+    1; the report confirms 2); refine_top: the screening's best played again on more games
+    before the finalists are chosen (at most REFINE_TOP, the default; the report refines 5).
+    known: plays of the rulebook made elsewhere with these rules (SimResults, e.g. the
+    report's seat balance), used where the study would play them again (_Plan.know: its
+    calibrations).
     echo: one line per finished stage (the CLI sends it to stderr). checkpoint: a file where
     every finished play is saved as the run goes; resume=True continues the run saved there.
     run_kw: the run options of run_jobs (threads, backend, scheduler, workers, progress).
@@ -665,6 +669,7 @@ def run_compensate(
         level_budget=level_budget,
         first_fair=bool(first_fair),
         confirm_top=check_whole(confirm_top, "confirm_top", minimum=1, maximum=CONFIRM_TOP),
+        refine_top=check_whole(refine_top, "refine_top", minimum=1, maximum=REFINE_TOP),
     )
     # the checkpoint's fingerprint: every setting that changes what is played
     settings = {k: v for k, v in head.items() if k not in ("title", "skipped", "seat_words")}
@@ -701,6 +706,7 @@ def _play_stages(plan, head, groups, budget, level_list, run_options, echo):
         run_options,
         echo,
         head["confirm_games"],
+        head["refine_top"],
     )
     fresh = _fresh(seed)
     top_cands = _finalists(refined, tolerance, head["confirm_top"])
@@ -781,7 +787,17 @@ def _search_level(plan, run: CompensateRun, groups, lv: str, run_options, echo) 
         plan, groups, base, games, seed, run.level_budget, lineup, run_options, echo
     )
     refined = _refine(
-        plan, screened, calib, games, seed, lineup, run.tolerance, run_options, echo, n
+        plan,
+        screened,
+        calib,
+        games,
+        seed,
+        lineup,
+        run.tolerance,
+        run_options,
+        echo,
+        n,
+        run.refine_top,
     )
     fresh = _fresh(seed)
     top = _finalists(refined, run.tolerance, run.confirm_top)

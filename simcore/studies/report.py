@@ -4,7 +4,7 @@ the player ladder, all played together (on a cluster, all at once).
 
 Game counts per section, from `games` (K): K per player count for the seat balance and per
 arm of the variant comparison (the same games: the base arm is the seat balance), K/3 per
-die, K/6 per ladder match, K/20 per arm of each setting of the robustness grid (the Findings:
+die, K/6 per ladder match, K/30 per arm of each setting of the robustness grid (the Findings:
 every preset in every seat, the mixed population and the component readings, without the
 search settings; `balance robustness` plays the whole grid). The grid's reference setting
 (the default lineup on the rulebook's components) is the seat balance and the variant
@@ -57,11 +57,15 @@ def section_games(games: int, strong_searches: bool = True) -> dict[str, int]:
         "variants": games,
         "dice": max(games // 3, 2),
         "ladder": max(games // 6, 2),
-        "robustness": max(games // 20, 2),
+        "robustness": max(games // ROBUST_SHARE, 2),
         "strong": strong,
         "rating": strong if strong_searches else max(games // 2, 2),
     }
 
+
+# each arm of each setting of the robustness grid plays 1/ROBUST_SHARE of --games (20 before
+# 2026-12-05; the reference setting is the seat balance and the variant comparison, K games)
+ROBUST_SHARE = 30
 
 # strong players who search play a 1/STRONG_SHARE of --games per player count: `search` in
 # every seat costs about 200 times the presets' CPU a game (docs/performance.md)
@@ -383,6 +387,7 @@ FIX_SHARE = 60  # a screened candidate plays 1/FIX_SHARE of --games (40 before 2
 # then confirmed on fresh ones)
 STRONG_FIX_SHARE = 120
 FIX_CONFIRM = 2  # finalists confirmed: the simplest within the tolerance, then the closest
+FIX_REFINE = 5  # the screening's best refined on more games (8 before 2026-12-05, as compensate)
 
 
 def report_fixes(spec, choice, games, seed, results, run_kw, echo) -> dict[int, Any]:
@@ -438,6 +443,7 @@ def report_fixes(spec, choice, games, seed, results, run_kw, echo) -> dict[int, 
             rules_file=choice.rules_file,
             first_fair=True,
             confirm_top=FIX_CONFIRM,
+            refine_top=FIX_REFINE,
             known=[r for r in (res, st) if r is not None],
             **run_kw,
         )
