@@ -244,6 +244,9 @@ def test_bad_training_input_is_refused():
         train(spec, 2, 100, settings=TrainSettings(league=1.5))
     with pytest.raises(InputError, match="--expert"):
         train(spec, 2, 100, settings=TrainSettings(expert=-1))
+    for alpha in (0.0, -0.1, float("nan"), 11.0):  # a rate of 0 would write the untrained start
+        with pytest.raises(InputError, match="--alpha"):
+            train(spec, 2, 100, settings=TrainSettings(alpha=alpha))
     chutes = get_game("chutes-and-ladders")
     with pytest.raises(RulesError, match="no trained player"):
         train(chutes, chutes.min_players, 100)
