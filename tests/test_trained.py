@@ -127,6 +127,27 @@ def test_a_model_of_the_wrong_size_or_not_finite_is_refused(tmp_path):
         load_model(tmp_path / "nan.npz", "pig", 6)
 
 
+def test_a_model_file_is_read_again_when_it_changes_and_each_load_is_a_copy(tmp_path):
+    """load_model keeps what it read while the file's size and time stay the same: a file
+    written anew (another model, or a broken one) is read again; a caller's copy is its own."""
+    import os
+
+    path = tiny_model(tmp_path)
+    first = load_model(path, "pig", 6)
+    first.values[:] = 0.0
+    assert load_model(path, "pig", 6).values.any()  # the change stays with the caller's copy
+    with np.load(path) as z:
+        data = {k: z[k] for k in z.files}
+    np.savez(path, **(data | {"model": data["model"] * 2.0}))
+    st = os.stat(path)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))  # a coarse clock
+    again = load_model(path, "pig", 6)
+    assert np.array_equal(again.values, data["model"].reshape(-1) * 2.0)
+    path.write_bytes(b"not a model")
+    with pytest.raises(InputError, match="not a model file"):
+        load_model(path, "pig", 6)
+
+
 def test_an_unknown_weight_of_trained_is_refused():
     spec = get_game("pig")
     with pytest.raises(RulesError, match="has no weight 'budget'"):

@@ -12,6 +12,7 @@ finite.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import json
@@ -96,11 +97,23 @@ def save_model(model: Model, path: str | Path, provenance: dict[str, Any] | None
 
 def load_model(path: str | Path, game: str, width: int) -> Model:
     """The model in `path` for `game`, whose candidates have `width` features: InputError (one
-    line naming the file) for every refusal (the module's docstring)."""
+    line naming the file) for every refusal (the module's docstring). A file read once is not
+    read again while its size and modification time stay the same (a study prepares hundreds
+    of plays of one model); each call returns its own copy of the values."""
     where = f"model '{path}'"
     p = Path(path)
     if not p.is_file():
         raise InputError(f"{where} does not exist" if not p.exists() else f"{where} is not a file")
+    st = p.stat()
+    m = _read_model(str(path), st.st_mtime_ns, st.st_size, game, width)
+    return Model(m.game, m.players, m.width, m.hidden, m.values.copy(), m.path)
+
+
+@functools.lru_cache(maxsize=64)
+def _read_model(path: str, mtime_ns: int, size: int, game: str, width: int) -> Model:
+    """load_model's reading and checks of one version of a file (mtime_ns, size: its key)."""
+    where = f"model '{path}'"
+    p = Path(path)
     try:
         with np.load(p, allow_pickle=False) as z:
             data = {k: z[k] for k in z.files}
