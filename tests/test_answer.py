@@ -166,8 +166,8 @@ def test_the_answers_words_are_its_records(answered_report):
         assert fix["confirm_games"] == (600 if fix["level"] == "balanced" else 300)
         assert fix["levels"][0]["games"] == 300
     vs = a["strong_vs"]
-    # the rating match: half --games (section_games)
-    assert vs["games"] == 300 and vs["players"] == 3 and vs["elo_low"] < vs["elo"] < vs["elo_high"]
+    # the rating match: a third of --games (section_games)
+    assert vs["games"] == 200 and vs["players"] == 3 and vs["elo_low"] < vs["elo"] < vs["elo_high"]
     assert f"rated {vs['elo']:+.0f} Elo" in (answered_report / "report.md").read_text()
 
 

@@ -55,7 +55,7 @@ def test_report_has_every_section(small_report):
     assert "is the fairest die" in md or "no die is clearly fairer" in md
     js = json.loads((out / "report.json").read_text())
     assert {"seats", "variants", "dice", "ladder", "robustness"} <= set(js)
-    assert js["robustness"]["verdicts"] and js["games"]["robustness"] == 4
+    assert js["robustness"]["verdicts"] and js["games"]["robustness"] == 3
     assert len(js["seats"]) == 3 and js["games"]["seats"] == 120
 
 

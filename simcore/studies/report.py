@@ -4,7 +4,7 @@ the player ladder, all played together (on a cluster, all at once).
 
 Game counts per section, from `games` (K): K per player count for the seat balance and per
 arm of the variant comparison (the same games: the base arm is the seat balance), K/3 per
-die, K/6 per ladder match, K/30 per arm of each setting of the robustness grid (the Findings:
+die, K/6 per ladder match, K/40 per arm of each setting of the robustness grid (the Findings:
 every preset in every seat, the mixed population and the component readings, without the
 search settings; `balance robustness` plays the whole grid). The grid's reference setting
 (the default lineup on the rulebook's components) is the seat balance and the variant
@@ -49,8 +49,8 @@ def section_games(games: int, strong_searches: bool = True) -> dict[str, int]:
     """Games per setting in each section of a report of `games` (K); strong players who search
     play a 1/STRONG_SHARE of them, others (`trained`) as many as the beginners; their rating
     matches against the reference preset (per player count, and per variant at the count
-    nearest 3) K/2 with `trained` (+-7 Elo at 3 players; a ladder match of the report plays
-    K/6), as many as the strong players with a search."""
+    nearest 3) K/3 with `trained` (+-8.5 Elo at 3 players; K/2 before 2026-12-05; a ladder
+    match of the report plays K/6), as many as the strong players with a search."""
     strong = max(games // STRONG_SHARE, 2) if strong_searches else games
     return {
         "seats": games,
@@ -59,13 +59,13 @@ def section_games(games: int, strong_searches: bool = True) -> dict[str, int]:
         "ladder": max(games // 6, 2),
         "robustness": max(games // ROBUST_SHARE, 2),
         "strong": strong,
-        "rating": strong if strong_searches else max(games // 2, 2),
+        "rating": strong if strong_searches else max(games // 3, 2),
     }
 
 
 # each arm of each setting of the robustness grid plays 1/ROBUST_SHARE of --games (20 before
 # 2026-12-05; the reference setting is the seat balance and the variant comparison, K games)
-ROBUST_SHARE = 30
+ROBUST_SHARE = 40
 
 # strong players who search play a 1/STRONG_SHARE of --games per player count: `search` in
 # every seat costs about 200 times the presets' CPU a game (docs/performance.md)
