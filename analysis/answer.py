@@ -409,7 +409,9 @@ def fix_words(
     who = names.get(run.level, f"`{run.level}`")
     rates = " / ".join(f"{r:.1f}%" for r in conf["seat_rates"])
     words = f"{rec['words']}: {FIX_STATUS[rec['status']]} for {who} ({rates}, "
-    words += f"{conf['games']:,} fresh games)"
+    words += f"{fix_gap(run.recommendation)}, {conf['games']:,} fresh games)"
+    after = {lv: p for lv, _, p in run.levels}
+    searched = {ls.level: ls.recommendation for ls in run.level_searches}
     if rec["status"] != FAIR and conf["gap"] >= base["gap"]:
         # the closest finalist does not even narrow the gap on the fresh games
         words = (
@@ -423,7 +425,8 @@ def fix_words(
         w = lv["with"]
         lv_rates = " / ".join(f"{r:.1f}%" for r in w["seat_rates"])
         other = names.get(lv["level"], f"`{lv['level']}`")
-        words += f"; {FIX_STATUS[w['status']]} for {other} ({lv_rates})"
+        words += f"; {FIX_STATUS[w['status']]} for {other} ({lv_rates}, "
+        words += f"{fix_gap(after[lv['level']])})"
     own = [r for r in a["per_level"] if r["source"] in ("search", "rulebook", "shared")]
     for r in own:
         other = names.get(r["level"], f"`{r['level']}`")
@@ -439,8 +442,16 @@ def fix_words(
         mark = (
             "confirmed fair" if r["status"] == FAIR else f"closest found, {FIX_STATUS[r['status']]}"
         )
-        words += f"; for {other}: {r['words']} ({mark})"
+        gap = f", {fix_gap(searched[r['level']])}" if r["level"] in searched else ""
+        words += f"; for {other}: {r['words']} ({mark}{gap})"
     return words, a
+
+
+def fix_gap(p: Any) -> str:
+    """A confirmed compensation's largest seat gap on its fresh games with its interval, as
+    the level cells give theirs ('gap +0.5 (-0.8 to +1.8)'): what an undecided status rests
+    on (fair needs the whole interval within the tolerance)."""
+    return "gap " + short_interval(largest_gap(len(p.seat_wins), p.seat_wins, p.games), False)
 
 
 # ------------------------------------------------------------------------------ the section

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 import cli
 from analysis import answer
 from analysis.answer import Level, effect_words, fairness_words, short_interval, skill_word
-from simcore.base.verdicts import first_player_advantage, z_verdict
+from simcore.base.verdicts import first_player_advantage, largest_gap, z_verdict
 
 
 def level(wins, games, players=None, name="beginners"):
@@ -92,7 +92,9 @@ def test_a_fix_that_does_not_narrow_the_gap_is_not_recommended(monkeypatch):
         }
 
     monkeypatch.setattr(compensation, "analyse", fake)
-    run = SimpleNamespace(seat_words={}, level="balanced")
+    played = SimpleNamespace(seat_wins=[3, 4], games=100)
+    run = SimpleNamespace(seat_words={}, level="balanced", recommendation=played)
+    run.levels, run.level_searches = [], []
     words, _ = answer.fix_words(run, {"balanced": "beginners"})
     assert words == (
         "none found for beginners: the closest of 24 screened (seat 0 scores 1 point more) "
@@ -161,6 +163,17 @@ def test_the_answers_words_are_its_records(answered_report):
         assert cell.removeprefix("closest found: ").startswith(rec["words"]) or (
             cell.startswith("none found for")
         )
+        # the status rests on the largest gap's interval on the fresh games, said beside it
+        conf = next(c for c in fix["confirmed"][1:] if c["compensation"] == rec["compensation"])
+        wins = [round(r * conf["games"] / 100) for r in conf["seat_rates"]]
+        gap = largest_gap(int(p), wins, conf["games"])
+        assert cell.startswith("none found for") or (
+            f"gap {short_interval(gap, unit=False)}, {conf['games']:,} fresh games" in cell
+        )
+        for lv in fix["levels"]:
+            lw = [round(r * lv["games"] / 100) for r in lv["with"]["seat_rates"]]
+            lg = largest_gap(int(p), lw, lv["games"])
+            assert f"gap {short_interval(lg, unit=False)})" in cell
         # confirmed on --games fresh games, half the strong players' with them (as their own
         # searches' and the checks at the other level)
         assert fix["confirm_games"] == (600 if fix["level"] == "balanced" else 300)
