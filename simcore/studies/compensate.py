@@ -401,13 +401,12 @@ def _best(plays: list[Played], tolerance: float, n: int) -> list[Played]:
 
 
 def _refine(plan, screened, calib, games, seed, lineup, tolerance, run_options, echo, n_calib, top):
-    """The screening's best (_best: `top` (REFINE_TOP unless the run says fewer) and the
-    simplest passing) played again on more
-    games of its seed (1/REFINE_SHARE of the calibration's asked for, n_calib, however many a
-    known play gave it; at least the screening's), each
-    predicted anew from these games (a candidate's effect on 2,000 games is off by about a
-    point: too coarse to tell a fair candidate from its neighbours). The refined plays,
-    shifted by the calibration."""
+    """The screening's best (_best: `top` of them, REFINE_TOP unless the run says fewer, and
+    the simplest passing) played again on more games of its seed (1/REFINE_SHARE of the
+    calibration's asked for, n_calib, however many a known play gave it; at least the
+    screening's), each predicted anew from these games (a candidate's effect on 2,000 games
+    is off by about a point: too coarse to tell a fair candidate from its neighbours). The
+    refined plays, shifted by the calibration."""
     pick = _best(screened, tolerance, top + 1)
     n = max(games, max(n_calib, games) // REFINE_SHARE)
     if n == games:

@@ -102,7 +102,6 @@ class TrainSettings:
         for name, v, lo, hi in (
             ("lam", self.lam, 0.0, 1.0),
             ("epsilon", self.epsilon, 0.0, 1.0),
-            ("--alpha", self.alpha, 0.0, 10.0),
             ("average", self.average, 0.0, 1.0),
             ("--league", self.league, 0.0, 1.0),
         ):
@@ -112,10 +111,8 @@ class TrainSettings:
             raise InputError(f"--expert must be 0 to 4096 simulations, got {self.expert}")
         if not self.decay > 0:
             raise InputError(f"decay must be above 0, got {self.decay}")
-        if not self.alpha > 0:  # a rate of 0 learns nothing: the model would be its start
-            raise InputError(
-                f"--alpha must be above 0 (a rate of 0 learns nothing), got {self.alpha}"
-            )
+        if not 0.0 < self.alpha <= 10.0:  # a rate of 0 learns nothing: the model its start
+            raise InputError(f"--alpha must be above 0 and at most 10, got {self.alpha}")
 
 
 @dataclass
