@@ -19,6 +19,7 @@ from simcore.base.errors import ContractError, InputError, RulesError
 from simcore.base.trained_model import Model, load_model, model_size, save_model
 from simcore.frame import search, trained
 from simcore.frame.contract import GameContract
+from simcore.studies import train as train_module
 from simcore.studies.train import TrainSettings, train
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -251,6 +252,21 @@ def test_training_writes_its_provenance_beside_the_model(tmp_path):
     assert prov["sha256"] == res.sha256
     assert {"command", "seed", "games", "cpu_seconds", "rules_hash", "version"} <= set(prov)
     assert (prov["game"], prov["players"], prov["games"], prov["seed"]) == ("pig", 2, 400, 3)
+    assert prov["method"] == "Q(lambda) self-play (docs/trained-players.md)"
+
+
+@pytest.mark.parametrize(
+    "settings, words",
+    [
+        ({"league": 1.0}, "Q(lambda), one learning seat against the base player"),
+        ({"league": 0.25}, "self-play; in 0.25 of the games one learning seat against the base"),
+        ({"expert": 4}, "Expert Iteration (4 simulations a candidate), the learning seat against"),
+    ],
+)
+def test_the_provenance_says_whom_the_model_learnt_against(settings, words):
+    """A model trained against the base player is not called self-play in its provenance."""
+    method = train_module._method(TrainSettings(**settings))
+    assert words in method and ("self-play" in method) == (settings.get("league") == 0.25)
 
 
 def test_bad_training_input_is_refused():

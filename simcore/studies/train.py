@@ -561,7 +561,7 @@ def train(
         "rules_hash": rules_hash,
         "variants": list(variants),
         "version": _version(),
-        "method": "Q(lambda) self-play (docs/trained-players.md)",
+        "method": _method(settings),
         "settings": asdict(settings),
         "features": width,
     }
@@ -635,6 +635,21 @@ def _restored(saved: dict[str, Any], m: np.ndarray, games: int):
         if not np.isfinite(arrays[-1]).all():
             raise InputError(f"its {part} holds values that are not finite")
     return done, arrays[0], arrays[1], snaps
+
+
+def _method(settings: TrainSettings) -> str:
+    """The provenance's words for how the model learnt (its settings say it in numbers)."""
+    if settings.expert:
+        how = f"Expert Iteration ({settings.expert} simulations a candidate)"
+        plain = f"{how}, the learning seat against the model in the other seats"
+    else:
+        how = "Q(lambda)"
+        plain = f"{how} self-play"
+    if settings.league >= 1.0:
+        plain = f"{how}, one learning seat against the base player"
+    elif settings.league > 0.0:
+        plain += f"; in {settings.league:g} of the games one learning seat against the base player"
+    return plain + " (docs/trained-players.md)"
 
 
 def _version() -> str:

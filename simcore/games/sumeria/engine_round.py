@@ -33,21 +33,25 @@ def control_key(s, r, st, seat):
 
 
 @kernel(inline="always")
+def keep_top_two(first, second, k1, k2, seat, k):
+    """(first, second, their keys) after seat's key k is ranked against them."""
+    if k > k1:
+        return seat, first, k, k1
+    if k > k2:
+        return first, seat, k1, k
+    return first, second, k1, k2
+
+
+@kernel(inline="always")
 def ranking(s, r, st):
     """(controller, second) of city-state `st`; -1 where no (further) player has a trader."""
-    first = -1
-    second = -1
-    k1 = -1
-    k2 = -1
+    first, second, k1, k2 = -1, -1, -1, -1
     for seat in range(r[R.P_PLAYERS]):
         if E.cnt(s, st, seat) == 0:
             continue
-        k = control_key(s, r, st, seat)
-        if k > k1:
-            second, k2 = first, k1
-            first, k1 = seat, k
-        elif k > k2:
-            second, k2 = seat, k
+        first, second, k1, k2 = keep_top_two(
+            first, second, k1, k2, seat, control_key(s, r, st, seat)
+        )
     return first, second
 
 

@@ -94,6 +94,7 @@ def count_candidates(s, r, me, x):
 def rank_candidates(s, r, me, w, x, xf):
     """The base player's best WIDTH candidate actions (weights w, no noise) into x[X_OPTS:],
     best first; returns their number (count_candidates)."""
+    x[S.X_RANKED_AT] = 0
     ph = s[S.S_PHASE]
     shift = ph == S.PH_TURN or r[P_SETUP_SHIFTS] == 1
     P.prepare(s, r, me, w, x, xf, shift)
@@ -152,7 +153,11 @@ def play_candidate(s, r, tr, seat, opt, w, x, xf):
         return do_choose(s, r, tr, seat, opt)
     if ph != S.PH_SETUP and ph != S.PH_TURN:
         return E.ERR_ILLEGAL
-    n = rank_candidates(s, r, seat, w, x, xf)
+    if x[S.X_RANKED_AT] == s[S.S_DECISION] + 1 and x[S.X_RANKED_SEAT] == seat:
+        n = x[S.X_RANKED_N]  # ranked for this decision by the trained player's features
+        x[S.X_RANKED_AT] = 0
+    else:
+        n = rank_candidates(s, r, seat, w, x, xf)
     if opt < 0 or opt >= n:
         return E.ERR_ILLEGAL
     code = x[S.X_OPTS + opt]

@@ -173,6 +173,11 @@ X_MREAD = 1  # bitmask of the locations whose occupancy the last move search rea
 # (a control key: engine_round.control_key; the player is "my", the other seats "opponents").
 X_MY_LOCATIONS = 2  # bitmask of the locations holding one of the player's traders
 X_EMPTY_LOCATIONS = 3  # bitmask of the empty locations
+# The trained player's ranking, kept for the play that follows it (search.play_candidate): the
+# decision it was made at (S_DECISION + 1; 0 none), the seat, and the candidates kept
+X_RANKED_AT = 4
+X_RANKED_SEAT = 5
+X_RANKED_N = 6
 X_OPP_BEST_KEY = 8  # [8] per city-state: the opponents' best control key there, -1 none
 X_OPP_SECOND_KEY = X_OPP_BEST_KEY + N_STATES  # [8] the opponents' second best key, -1 none
 # [8] per city-state: the player's own control key there (its traders' part plus its turn

@@ -25,8 +25,15 @@ from simcore.frame.jit import kernel
 from simcore.games.sumeria import board as B
 from simcore.games.sumeria import rules as R
 from simcore.games.sumeria import state as S
-from simcore.games.sumeria.engine import display, exchange_positions, lift_trader, put_trader
-from simcore.games.sumeria.engine_round import ranking, tile_points
+from simcore.games.sumeria.engine import (
+    cnt,
+    display,
+    exchange_positions,
+    lift_trader,
+    put_trader,
+    turn_index,
+)
+from simcore.games.sumeria.engine_round import control_key, keep_top_two, ranking, tile_points
 from simcore.games.sumeria.policies import W_DENY, tile_value, try_move, undo_move
 from simcore.games.sumeria.search import ADD, NN, REMOVE, WIDTH, XF_RANK, rank_candidates
 
@@ -53,11 +60,21 @@ F_RESERVE = 14  # after it: traders in my reserve / traders a player has
 F_CITIES = 15  # after it: cities my traders hold / city-states
 F_TILE_GAIN = 16  # a tile choice: the points the tile adds to mine / tiles of a type
 F_TILE_DENY = 17  # a tile choice: the points it would add to the second place's / the same
-TRAINED_WIDTH = 18
+F_MY_LEFT = 18  # my actions left in this round after this one / turns a round
+F_OPP_LEFT = 19  # the opponents' actions before this round's scoring / their turns a round
+F_AT_RISK = 20  # after it: the most of my tiles this round one more opponent trader would take
+F_WITHIN = 21  # after it: the most tiles this round one more trader of mine would win
+F_EDGE = 22  # after it: my tiles this round if the last scored state and the next changed places
+F_NOW_PTS = 23  # after it: the points this round's scoring would add to mine, ranked now
+F_NOW_PTS_OPP = 24  # after it: the most it would add to one opponent's
+F_NOW_LEAD = 25  # after it: my points with this round's - the best opponent's with theirs
+TRAINED_WIDTH = 26
 
 # players' float scratch (state.XF_SIZE) behind the search's ranking (search.XF_RANK)
 XF_WON = XF_RANK + WIDTH  # [2 x 4] outlook: tiles each seat would win, this round then next
-assert XF_WON + 2 * R.MAX_PLAYERS <= S.XF_SIZE
+XF_PTS = XF_WON + 2 * R.MAX_PLAYERS  # [4] outlook: the points each seat would gain this round
+XF_LEFT = XF_PTS + R.MAX_PLAYERS  # [4] place_points: the tiles of each type not yet taken
+assert XF_LEFT + B.N_TYPES <= S.XF_SIZE
 
 
 @kernel
@@ -78,6 +95,100 @@ def points(s, r, seat):
     return total
 
 
+@kernel(inline="always")
+def share_of(seat, first, second, picks, total):
+    """The tiles `seat` takes at a scored place (picks to the controller, the rest second)."""
+    if seat == first:
+        return picks
+    if seat == second:
+        return total - picks
+    return 0
+
+
+@kernel
+def ranking_plus(s, r, st, b):
+    """(controller, second) of city-state `st` were seat b to have one more trader there (the
+    control key's 64 more; without a trader there, its turn order alone)."""
+    players = r[R.P_PLAYERS]
+    first, second, k1, k2 = -1, -1, -1, -1
+    for seat in range(players):
+        if seat == b:
+            if cnt(s, st, seat) == 0:
+                k = 64 + players - 1 - turn_index(s, r, seat)
+            else:
+                k = control_key(s, r, st, seat) + 64
+        elif cnt(s, st, seat) == 0:
+            continue
+        else:
+            k = control_key(s, r, st, seat)
+        first, second, k1, k2 = keep_top_two(first, second, k1, k2, seat, k)
+    return first, second
+
+
+@kernel
+def contest(s, r, me, xf, o, tiles):
+    """F_AT_RISK, F_WITHIN and F_EDGE of the position as it stands (this round's scored
+    places: one more trader of the best-placed opponent, of mine; the last scored state and
+    the first unscored one exchanged)."""
+    k = r[R.P_N_SCORED]
+    players = r[R.P_PLAYERS]
+    risk = 0
+    gain = 0
+    edge = 0
+    for p in range(k):
+        st = s[S.O_ORDER + p]
+        total = 0
+        for t in range(B.N_TYPES):
+            total += display(s, p, t)
+        kp = r[R.R_TILES + p]
+        picks = min(kp - 1 if kp >= 2 else kp, total)
+        first, second = ranking(s, r, st)
+        mine = share_of(me, first, second, picks, total)
+        f2, s2 = ranking_plus(s, r, st, me)
+        gain = max(gain, share_of(me, f2, s2, picks, total) - mine)
+        for other in range(players):
+            if other != me:
+                f3, s3 = ranking_plus(s, r, st, other)
+                risk = max(risk, mine - share_of(me, f3, s3, picks, total))
+        if p == k - 1 and k < B.N_STATES:
+            f4, s4 = ranking(s, r, s[S.O_ORDER + k])
+            edge = share_of(me, f4, s4, picks, total) - mine
+    xf[o + F_AT_RISK] = risk / tiles
+    xf[o + F_WITHIN] = gain / tiles
+    xf[o + F_EDGE] = edge / tiles
+
+
+@kernel
+def place_points(s, r, p, first, second, picks, xf):
+    """Adds to xf[XF_PTS + seat] the points the tiles above scored place p give: the
+    controller takes `picks` of them one at a time, each the type whose next tile is worth most
+    to it on the final table and the tiles it holds now (of equal points the first type; a
+    second tile of a type taken here is valued as the first: measured stronger, see
+    docs/policies-sumeria.md), the second place the rest (valued exactly)."""
+    for t in range(B.N_TYPES):
+        xf[XF_LEFT + t] = display(s, p, t)
+    if first >= 0:
+        h = S.O_HELD + first * B.N_TYPES
+        for _ in range(picks):
+            bt = -1
+            bg = -1
+            for t in range(B.N_TYPES):
+                if xf[XF_LEFT + t] > 0:
+                    g = tile_points(r, s[h + t] + 1) - tile_points(r, s[h + t])
+                    if g > bg:
+                        bg = g
+                        bt = t
+            if bt < 0:
+                break
+            xf[XF_PTS + first] += bg
+            xf[XF_LEFT + bt] -= 1.0
+    if second >= 0:
+        h = S.O_HELD + second * B.N_TYPES
+        for t in range(B.N_TYPES):
+            n = int(xf[XF_LEFT + t])
+            xf[XF_PTS + second] += tile_points(r, s[h + t] + n) - tile_points(r, s[h + t])
+
+
 @kernel
 def outlook(s, r, me, xf, o, tiles):
     """F_NOW_* and F_NEXT_* of the position as it stands into xf[o ...]: the tiles each seat
@@ -86,7 +197,7 @@ def outlook(s, r, me, xf, o, tiles):
     the most of one opponent, each over the round's tiles. Also F_CITIES."""
     k = r[R.P_N_SCORED]
     players = r[R.P_PLAYERS]
-    for i in range(2 * R.MAX_PLAYERS):
+    for i in range(3 * R.MAX_PLAYERS):
         xf[XF_WON + i] = 0.0
     cities = 0
     for p in range(2 * k):
@@ -106,6 +217,8 @@ def outlook(s, r, me, xf, o, tiles):
             xf[at + first] += picks
         if second >= 0:
             xf[at + second] += total - picks
+        if p < k:
+            place_points(s, r, p, first, second, picks, xf)
     for st in range(B.N_STATES):
         if s[S.O_LOC + st * B.LOCS_PER_STATE] == me:
             cities += 1
@@ -120,6 +233,18 @@ def outlook(s, r, me, xf, o, tiles):
     xf[o + F_NEXT_MINE] = xf[XF_WON + R.MAX_PLAYERS + me] / tiles
     xf[o + F_NEXT_BEST_OPP] = best_next / tiles
     xf[o + F_CITIES] = cities / B.N_STATES
+    contest(s, r, me, xf, o, tiles)
+    game_tiles = tiles * r[R.P_ROUNDS]
+    mine = points(s, r, me) + xf[XF_PTS + me]
+    best_pts = 0.0
+    best = -1.0e9
+    for seat in range(players):
+        if seat != me:
+            best_pts = max(best_pts, xf[XF_PTS + seat])
+            best = max(best, points(s, r, seat) + xf[XF_PTS + seat])
+    xf[o + F_NOW_PTS] = xf[XF_PTS + me] / game_tiles
+    xf[o + F_NOW_PTS_OPP] = best_pts / game_tiles
+    xf[o + F_NOW_LEAD] = (mine - best) / game_tiles
 
 
 @kernel
@@ -172,6 +297,18 @@ def common(s, r, seat, xf, o, game_tiles):
     elif s[S.S_PHASE] == S.PH_CHOOSE:
         part = 1.0
     xf[o + F_PROGRESS] = (s[S.S_ROUND] + part) / r[R.P_ROUNDS]
+    my_left = 0.0
+    opp_left = 0.0
+    if s[S.S_PHASE] == S.PH_SETUP:
+        my_left = 1.0
+        opp_left = 1.0
+    elif s[S.S_PHASE] == S.PH_TURN:
+        after = players - 1 - s[S.S_IN_TURN] + (turns - 1 - s[S.S_TURN]) * players
+        mine_after = turns - 1 - s[S.S_TURN]
+        my_left = mine_after / turns
+        opp_left = (after - mine_after) / max(turns * (players - 1), 1)
+    xf[o + F_MY_LEFT] = my_left
+    xf[o + F_OPP_LEFT] = opp_left
     mine = points(s, r, seat)
     best = -(1 << 30)
     for other in range(players):
@@ -179,7 +316,9 @@ def common(s, r, seat, xf, o, game_tiles):
             best = max(best, points(s, r, other))
     xf[o + F_MY_POINTS] = mine / game_tiles
     xf[o + F_LEAD] = (mine - best) / game_tiles
-    for f in range(F_SETUP, TRAINED_WIDTH):
+    for f in range(F_SETUP, F_MY_LEFT):
+        xf[o + f] = 0.0
+    for f in range(F_AT_RISK, TRAINED_WIDTH):
         xf[o + f] = 0.0
 
 
@@ -254,3 +393,6 @@ def trained_features(s, r, seat, x, at, n, xf, out):
         xf[o + F_BASE_CHOICE] = 1.0 if x[at + i] == 0 else 0.0
         d = action_outlook(s, r, seat, code, setup, xf, o, tiles)
         xf[o + F_RESERVE] = (reserve + d) / traders
+    x[S.X_RANKED_AT] = s[S.S_DECISION] + 1
+    x[S.X_RANKED_SEAT] = seat
+    x[S.X_RANKED_N] = m
