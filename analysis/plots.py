@@ -553,12 +553,16 @@ def answer_rates(
 
 
 def learning_curve(
-    points: Sequence[dict], players: int, ax: Axes | None = None, title: str = "Learning curve"
+    points: Sequence[dict],
+    players: int,
+    ax: Axes | None = None,
+    title: str = "Learning curve",
+    games: str = "games of self-play",
 ) -> Axes:
     """points: the learning curve of `balance train --curve` (games_trained, win_rate, ci_low,
     ci_high, fair): the model's win rate against its base player after each stretch of
     training, with its Wilson 95% interval and the fair share (alone: the base player's own
-    success rate on the same games)."""
+    success rate on the same games); `games` names the training's games (the x axis)."""
     ax = _ax(ax)
     df = pd.DataFrame(list(points))
     fair = float(df["fair"].iloc[0])
@@ -570,7 +574,7 @@ def learning_curve(
     ax.axhline(100 * fair, color="grey", ls="--", lw=1, label=label)
     ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(6))
     ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(_games_label))
-    return _labelled(ax, "games of self-play", "win rate against the base player (%)", title)
+    return _labelled(ax, games, "win rate against the base player (%)", title)
 
 
 def _games_label(v: float, _pos: object = None) -> str:

@@ -305,6 +305,22 @@ def test_the_learning_curve_leaves_the_model_unchanged_and_measures_it(tmp_path)
     assert json.loads((tmp_path / "b.json").read_text())["curve"] == res.curve
 
 
+@pytest.mark.parametrize(
+    "settings, label",
+    [
+        ({"league": 0.0, "expert": 0}, "games of self-play"),
+        ({"league": 1.0, "expert": 0}, "games of one learning seat against the base player"),
+        ({"league": 0.5, "expert": 0}, "games (self-play; 0.5 of them against the base player)"),
+        ({"league": 1.0, "expert": 4}, "games of Expert Iteration"),
+    ],
+)
+def test_the_learning_curve_names_the_games_it_trained_on(settings, label):
+    """A curve of a model trained against the base player does not say self-play."""
+    from analysis.render import training_games_label
+
+    assert training_games_label(settings) == label
+
+
 def test_the_cli_draws_the_learning_curve(tmp_path):
     code = subprocess.run(
         [sys.executable, "-c", "import cli; cli.main()", "train", "pig", "--games", "1000",
