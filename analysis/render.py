@@ -506,19 +506,6 @@ def bench(res: dict, json_out: bool, echo: Echo) -> None:
         echo("wrote bench.json")
 
 
-def training_games_label(settings: dict) -> str:
-    """The learning curve's x axis: what the training's games were (its provenance's
-    settings): self-play, games of one learning seat against the base player, or a mix."""
-    if settings.get("expert", 0):
-        return "games of Expert Iteration"
-    league = settings.get("league", 0.0)
-    if league >= 1.0:
-        return "games of one learning seat against the base player"
-    if league > 0.0:
-        return f"games (self-play; {league:g} of them against the base player)"
-    return "games of self-play"
-
-
 def train(res: Any, out_path: Path | None, echo: Echo) -> None:
     """`balance train`: where the model went, its CPU time and checksum, and the learning
     curve when measured (--curve; a plot written to out_path when given)."""
@@ -532,10 +519,11 @@ def train(res: Any, out_path: Path | None, echo: Echo) -> None:
         )
     if out_path is not None and res.curve:
         from analysis.plots import learning_curve, new_figure
+        from simcore.studies.train import curve_games_label
 
         fig, ax = new_figure((6.0, 3.6))
         title = f"{res.provenance['game']}, {res.provenance['players']} players: learning curve"
-        games = training_games_label(res.provenance.get("settings", {}))
+        games = curve_games_label(res.provenance.get("settings", {}))
         learning_curve(res.curve, res.provenance["players"], ax, title, games)
         fig.tight_layout()
         write_atomic(out_path, lambda p: fig.savefig(p, dpi=100, format=out_path.suffix[1:]))

@@ -316,9 +316,7 @@ def test_the_learning_curve_leaves_the_model_unchanged_and_measures_it(tmp_path)
 )
 def test_the_learning_curve_names_the_games_it_trained_on(settings, label):
     """A curve of a model trained against the base player does not say self-play."""
-    from analysis.render import training_games_label
-
-    assert training_games_label(settings) == label
+    assert train_module.curve_games_label(settings) == label
 
 
 def test_the_cli_draws_the_learning_curve(tmp_path):

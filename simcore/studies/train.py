@@ -646,10 +646,22 @@ def _method(settings: TrainSettings) -> str:
         how = "Q(lambda)"
         plain = f"{how} self-play"
     if settings.league >= 1.0:
-        plain = f"{how}, one learning seat against the base player"
-    elif settings.league > 0.0:
+        return f"{how}, one learning seat against the base player (docs/trained-players.md)"
+    if settings.league > 0.0:
         plain += f"; in {settings.league:g} of the games one learning seat against the base player"
     return plain + " (docs/trained-players.md)"
+
+
+def curve_games_label(settings: dict) -> str:
+    """The learning curve's x axis, from a provenance's settings (_method's in short)."""
+    league = settings.get("league", 0.0)
+    if settings.get("expert", 0):
+        return "games of Expert Iteration"
+    if league >= 1.0:
+        return "games of one learning seat against the base player"
+    if league > 0.0:
+        return f"games (self-play; {league:g} of them against the base player)"
+    return "games of self-play"
 
 
 def _version() -> str:

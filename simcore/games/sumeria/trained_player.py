@@ -74,7 +74,8 @@ TRAINED_WIDTH = 26
 XF_WON = XF_RANK + WIDTH  # [2 x 4] outlook: tiles each seat would win, this round then next
 XF_PTS = XF_WON + 2 * R.MAX_PLAYERS  # [4] outlook: the points each seat would gain this round
 XF_LEFT = XF_PTS + R.MAX_PLAYERS  # [4] place_points: the tiles of each type not yet taken
-assert XF_LEFT + B.N_TYPES <= S.XF_SIZE
+XF_HELD = XF_LEFT + B.N_TYPES  # [4] each seat's points so far (points), once a decision
+assert XF_HELD + R.MAX_PLAYERS <= S.XF_SIZE
 
 
 @kernel
@@ -93,6 +94,13 @@ def points(s, r, seat):
     for t in range(B.N_TYPES):
         total += tile_points(r, s[S.O_HELD + seat * B.N_TYPES + t])
     return total
+
+
+@kernel
+def held_points(s, r, xf):
+    """Each seat's points so far into xf[XF_HELD:] (the same for every candidate)."""
+    for seat in range(r[R.P_PLAYERS]):
+        xf[XF_HELD + seat] = points(s, r, seat)
 
 
 @kernel(inline="always")
@@ -126,36 +134,18 @@ def ranking_plus(s, r, st, b):
 
 
 @kernel
-def contest(s, r, me, xf, o, tiles):
-    """F_AT_RISK, F_WITHIN and F_EDGE of the position as it stands (this round's scored
-    places: one more trader of the best-placed opponent, of mine; the last scored state and
-    the first unscored one exchanged)."""
-    k = r[R.P_N_SCORED]
-    players = r[R.P_PLAYERS]
+def contest(s, r, me, st, mine, picks, total):
+    """(F_AT_RISK's and F_WITHIN's tiles at one scored place holding city-state st, where I
+    take `mine` of its `total` tiles as it stands): the most of mine one more trader of one
+    opponent would take, and the most one more trader of mine would win."""
+    f, sc = ranking_plus(s, r, st, me)
+    gain = share_of(me, f, sc, picks, total) - mine
     risk = 0
-    gain = 0
-    edge = 0
-    for p in range(k):
-        st = s[S.O_ORDER + p]
-        total = 0
-        for t in range(B.N_TYPES):
-            total += display(s, p, t)
-        kp = r[R.R_TILES + p]
-        picks = min(kp - 1 if kp >= 2 else kp, total)
-        first, second = ranking(s, r, st)
-        mine = share_of(me, first, second, picks, total)
-        f2, s2 = ranking_plus(s, r, st, me)
-        gain = max(gain, share_of(me, f2, s2, picks, total) - mine)
-        for other in range(players):
-            if other != me:
-                f3, s3 = ranking_plus(s, r, st, other)
-                risk = max(risk, mine - share_of(me, f3, s3, picks, total))
-        if p == k - 1 and k < B.N_STATES:
-            f4, s4 = ranking(s, r, s[S.O_ORDER + k])
-            edge = share_of(me, f4, s4, picks, total) - mine
-    xf[o + F_AT_RISK] = risk / tiles
-    xf[o + F_WITHIN] = gain / tiles
-    xf[o + F_EDGE] = edge / tiles
+    for other in range(r[R.P_PLAYERS]):
+        if other != me:
+            f, sc = ranking_plus(s, r, st, other)
+            risk = max(risk, mine - share_of(me, f, sc, picks, total))
+    return risk, gain
 
 
 @kernel
@@ -194,12 +184,21 @@ def outlook(s, r, me, xf, o, tiles):
     """F_NOW_* and F_NEXT_* of the position as it stands into xf[o ...]: the tiles each seat
     would win if the city-states at the scored places were ranked now (the controller's picks,
     the second place the rest; next round's places with tiles_per_state's counts), mine and
-    the most of one opponent, each over the round's tiles. Also F_CITIES."""
+    the most of one opponent, each over the round's tiles. Also F_CITIES, the points of this
+    round's scoring (F_NOW_PTS ..., place_points; the points so far from xf[XF_HELD:]), and at
+    this round's places one more trader's effect (F_AT_RISK, F_WITHIN: contest) and the last
+    one's state exchanged with the next place's (F_EDGE)."""
     k = r[R.P_N_SCORED]
     players = r[R.P_PLAYERS]
-    for i in range(3 * R.MAX_PLAYERS):
+    for i in range(XF_LEFT - XF_WON):
         xf[XF_WON + i] = 0.0
     cities = 0
+    risk = 0
+    gain = 0
+    edge = 0
+    last_mine = 0
+    last_picks = 0
+    last_total = 0
     for p in range(2 * k):
         st = s[S.O_ORDER + p]
         if p < k:
@@ -219,6 +218,14 @@ def outlook(s, r, me, xf, o, tiles):
             xf[at + second] += total - picks
         if p < k:
             place_points(s, r, p, first, second, picks, xf)
+            mine = share_of(me, first, second, picks, total)
+            lost, won = contest(s, r, me, st, mine, picks, total)
+            risk = max(risk, lost)
+            gain = max(gain, won)
+            if p == k - 1:
+                last_mine, last_picks, last_total = mine, picks, total
+        elif p == k:
+            edge = share_of(me, first, second, last_picks, last_total) - last_mine
     for st in range(B.N_STATES):
         if s[S.O_LOC + st * B.LOCS_PER_STATE] == me:
             cities += 1
@@ -233,15 +240,17 @@ def outlook(s, r, me, xf, o, tiles):
     xf[o + F_NEXT_MINE] = xf[XF_WON + R.MAX_PLAYERS + me] / tiles
     xf[o + F_NEXT_BEST_OPP] = best_next / tiles
     xf[o + F_CITIES] = cities / B.N_STATES
-    contest(s, r, me, xf, o, tiles)
+    xf[o + F_AT_RISK] = risk / tiles
+    xf[o + F_WITHIN] = gain / tiles
+    xf[o + F_EDGE] = edge / tiles
     game_tiles = tiles * r[R.P_ROUNDS]
-    mine = points(s, r, me) + xf[XF_PTS + me]
+    mine = xf[XF_HELD + me] + xf[XF_PTS + me]
     best_pts = 0.0
     best = -1.0e9
     for seat in range(players):
         if seat != me:
             best_pts = max(best_pts, xf[XF_PTS + seat])
-            best = max(best, points(s, r, seat) + xf[XF_PTS + seat])
+            best = max(best, xf[XF_HELD + seat] + xf[XF_PTS + seat])
     xf[o + F_NOW_PTS] = xf[XF_PTS + me] / game_tiles
     xf[o + F_NOW_PTS_OPP] = best_pts / game_tiles
     xf[o + F_NOW_LEAD] = (mine - best) / game_tiles
@@ -288,7 +297,8 @@ def action_outlook(s, r, me, code, setup, xf, o, tiles):
 
 @kernel
 def common(s, r, seat, xf, o, game_tiles):
-    """The features every candidate of the decision shares: the game played, the points."""
+    """The features every candidate of the decision shares: the game played, the actions left,
+    the points so far (xf[XF_HELD:], held_points)."""
     players = r[R.P_PLAYERS]
     turns = r[R.P_TURNS]
     part = 0.0
@@ -309,11 +319,11 @@ def common(s, r, seat, xf, o, game_tiles):
         opp_left = (after - mine_after) / max(turns * (players - 1), 1)
     xf[o + F_MY_LEFT] = my_left
     xf[o + F_OPP_LEFT] = opp_left
-    mine = points(s, r, seat)
-    best = -(1 << 30)
+    mine = xf[XF_HELD + seat]
+    best = -1.0e9
     for other in range(players):
         if other != seat:
-            best = max(best, points(s, r, other))
+            best = max(best, xf[XF_HELD + other])
     xf[o + F_MY_POINTS] = mine / game_tiles
     xf[o + F_LEAD] = (mine - best) / game_tiles
     for f in range(F_SETUP, F_MY_LEFT):
@@ -369,6 +379,7 @@ def trained_features(s, r, seat, x, at, n, xf, out):
     ranking uses it), each tried on the state and undone."""
     tiles = float(round_tiles(r))
     game_tiles = tiles * r[R.P_ROUNDS]
+    held_points(s, r, xf)
     if s[S.S_PHASE] == S.PH_CHOOSE:
         choice_features(s, r, seat, x, at, n, xf, out, tiles, game_tiles)
         return
