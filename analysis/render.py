@@ -506,6 +506,19 @@ def bench(res: dict, json_out: bool, echo: Echo) -> None:
         echo("wrote bench.json")
 
 
+def curve_games_label(settings: dict) -> str:
+    """The learning curve's x axis, from a provenance's settings: what the training's games
+    were (in short what its `method` says; the analysis reads only the provenance)."""
+    league = settings.get("league", 0.0)
+    if settings.get("expert", 0):
+        return "games of Expert Iteration"
+    if league >= 1.0:
+        return "games of one learning seat against the base player"
+    if league > 0.0:
+        return f"games (self-play; {league:g} of them against the base player)"
+    return "games of self-play"
+
+
 def train(res: Any, out_path: Path | None, echo: Echo) -> None:
     """`balance train`: where the model went, its CPU time and checksum, and the learning
     curve when measured (--curve; a plot written to out_path when given)."""
@@ -519,7 +532,6 @@ def train(res: Any, out_path: Path | None, echo: Echo) -> None:
         )
     if out_path is not None and res.curve:
         from analysis.plots import learning_curve, new_figure
-        from simcore.studies.train import curve_games_label
 
         fig, ax = new_figure((6.0, 3.6))
         title = f"{res.provenance['game']}, {res.provenance['players']} players: learning curve"

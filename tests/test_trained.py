@@ -316,7 +316,9 @@ def test_the_learning_curve_leaves_the_model_unchanged_and_measures_it(tmp_path)
 )
 def test_the_learning_curve_names_the_games_it_trained_on(settings, label):
     """A curve of a model trained against the base player does not say self-play."""
-    assert train_module.curve_games_label(settings) == label
+    from analysis.render import curve_games_label
+
+    assert curve_games_label(settings) == label
 
 
 def test_the_cli_draws_the_learning_curve(tmp_path):

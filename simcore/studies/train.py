@@ -652,18 +652,6 @@ def _method(settings: TrainSettings) -> str:
     return plain + " (docs/trained-players.md)"
 
 
-def curve_games_label(settings: dict) -> str:
-    """The learning curve's x axis, from a provenance's settings (_method's in short)."""
-    league = settings.get("league", 0.0)
-    if settings.get("expert", 0):
-        return "games of Expert Iteration"
-    if league >= 1.0:
-        return "games of one learning seat against the base player"
-    if league > 0.0:
-        return f"games (self-play; {league:g} of them against the base player)"
-    return "games of self-play"
-
-
 def _version() -> str:
     """The package's version (analysis.render's rule, without importing the analysis)."""
     from importlib.metadata import PackageNotFoundError, version
