@@ -792,7 +792,8 @@ def train(
     players: PlayersOpt = None,
     games_: _opt(str, "--games", "-g", help="games of self-play (1e6 ok)") = "1000000",
     out: _opt(Text, "--out", help="the model (.npz), provenance beside it (.json)") = None,
-    hidden: _opt(int, "--hidden", help="the model's tanh units (0: linear)") = 32,
+    hidden: _opt(int, "--hidden", help="the model's hidden units (0: linear)") = 32,
+    activation: _opt(str, "--activation", help="the units: tanh or softsign") = "tanh",
     alpha: _opt(float | None, "--alpha", help="the first rate [default: 0.02]") = None,
     league: _opt(float, "--league", help="share of games against the base preset") = 0.0,
     expert: _opt(int, "--expert", help="Expert Iteration: search simulations a candidate") = 0,
@@ -812,7 +813,9 @@ def train(
     if plot_path and curve == "0":
         raise InputError("--plot draws the learning curve: give --curve GAMES too")
     rate = {} if alpha is None else {"alpha": alpha}
-    learn = TrainSettings(hidden=hidden, league=league, expert=expert, **rate)
+    learn = TrainSettings(
+        hidden=hidden, activation=activation, league=league, expert=expert, **rate
+    )
     with interrupt_exits(saved.checkpoint, "games"):
         res = run_train(_game(game), players, _count(games_), seed=seed, out=out, echo=echo,
                         settings=learn, **rules, **saved.api(), curve_games=_curve(curve),

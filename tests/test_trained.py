@@ -35,20 +35,30 @@ def tiny_model(tmp_path: Path, name: str = "m.npz", **kw) -> Path:
     return path
 
 
-def test_model_size_and_logit_agree_with_numpy():
-    width, hidden = 6, 3
+@pytest.mark.parametrize("act, g", [(0, np.tanh), (1, lambda a: a / (1.0 + np.abs(a)))])
+def test_model_size_and_logit_agree_with_numpy(act, g):
+    width, hidden = 6, 5  # a block of four units and one unit alone
     values = np.random.default_rng(0).normal(size=model_size(width, hidden))
     feat = np.random.default_rng(1).normal(size=width)
+    feat[2] = 0.0  # a feature of 0 (skipped by the softsign kernel: the same sums)
     w1 = values[: hidden * width].reshape(hidden, width)
     b1 = values[hidden * width : hidden * width + hidden]
     w2 = values[hidden * width + hidden : hidden * width + 2 * hidden]
-    expected = values[-1] + w2 @ np.tanh(w1 @ feat + b1)
+    expected = values[-1] + w2 @ g(w1 @ feat + b1)
     m = values.reshape(1, -1)
-    assert trained.model_logit(m, 0, 0, width, hidden, feat, 0) == pytest.approx(expected)
+    assert trained.model_logit(m, 0, 0, width, hidden, act, feat, 0) == pytest.approx(expected)
     lin = values[: width + 1].reshape(1, -1)
-    assert trained.model_logit(lin, 0, 0, width, 0, feat, 0) == pytest.approx(
+    assert trained.model_logit(lin, 0, 0, width, 0, act, feat, 0) == pytest.approx(
         lin[0, width] + lin[0, :width] @ feat
     )
+
+
+def test_the_units_slopes_are_their_derivatives():
+    for act in (trained.ACT_TANH, trained.ACT_SOFTSIGN):
+        for a in (-3.0, -0.4, 0.0, 0.7, 2.5):
+            eps = 1e-6
+            slope = (trained.unit(a + eps, act) - trained.unit(a - eps, act)) / (2 * eps)
+            assert trained.unit_slope(trained.unit(a, act), act) == pytest.approx(slope, rel=1e-6)
 
 
 def test_the_registry_adds_trained_to_a_game_with_the_hook_only():
@@ -87,8 +97,8 @@ def test_a_trained_row_holds_base_weights_model_and_header(tmp_path):
     size = model_size(6, 3)
     assert w.shape[1] == spec.weights_width + size + trained.N_HEAD
     head = w.shape[1] - search.N_PARAMS - trained.N_HEAD
-    width, hidden, base, c0 = w[0, head : head + trained.N_HEAD]
-    assert (width, hidden, c0) == (6, 3, head - size)
+    width, hidden, base, c0, act = w[0, head : head + trained.N_HEAD]
+    assert (width, hidden, c0, act) == (6, 3, head - size, trained.ACT_TANH)
     assert base == spec.policies[spec.policies["trained"].base].id
     assert w[0, 0] == spec.policies["hold-at"].weights["n"]  # the base player's weights
     assert np.array_equal(w[0, int(c0) : head], load_model(path, "pig", 6).values)
@@ -126,6 +136,47 @@ def test_a_model_of_the_wrong_size_or_not_finite_is_refused(tmp_path):
     np.savez(tmp_path / "nan.npz", **(data | {"model": bad}))
     with pytest.raises(InputError, match="not finite"):
         load_model(tmp_path / "nan.npz", "pig", 6)
+
+
+def test_a_softsign_model_is_format_2_and_a_tanh_model_keeps_format_1(tmp_path):
+    """The activation is written only where it is not tanh (format 2): a tanh model's bytes
+    are those of before; an unknown activation, another format or a format-2 file without
+    its activation are refused in one line."""
+    tanh = load_model(tiny_model(tmp_path, name="t.npz"), "pig", 6)
+    soft = load_model(tiny_model(tmp_path, name="s.npz", activation="softsign"), "pig", 6)
+    assert (tanh.activation, soft.activation) == ("tanh", "softsign")
+    with np.load(tmp_path / "t.npz") as z:
+        assert int(z["format"]) == 1 and "activation" not in z.files
+    with np.load(tmp_path / "s.npz") as z:
+        data = {k: z[k] for k in z.files}
+    assert int(data["format"]) == 2 and str(data["activation"]) == "softsign"
+    assert soft.weights()[:3] == (6.0, 3.0, float(trained.ACT_SOFTSIGN))
+    for name, change, words in (
+        ("relu.npz", {"activation": np.array("relu")}, "has activation 'relu', not one of"),
+        ("f3.npz", {"format": np.array(3)}, "has format 3, not one of 1, 2"),
+    ):
+        np.savez(tmp_path / name, **(data | change))
+        with pytest.raises(InputError, match=words):
+            load_model(tmp_path / name, "pig", 6)
+    np.savez(tmp_path / "none.npz", **{k: v for k, v in data.items() if k != "activation"})
+    with pytest.raises(InputError, match="no activation"):
+        load_model(tmp_path / "none.npz", "pig", 6)
+
+
+def test_a_softsign_model_plays_its_own_units(tmp_path):
+    """A trained seat's row carries the model's activation: the shipped Pig model's values
+    read as softsign units play other games than as its own tanh units."""
+    from simcore import simulate
+
+    spec = get_game("pig")
+    shipped = load_model(spec._shipped_model(2), "pig", 6)
+    hists = []
+    for act in ("tanh", "softsign"):
+        path = tmp_path / f"{act}.npz"
+        save_model(Model("pig", 2, 6, shipped.hidden, shipped.values, activation=act), path)
+        res = simulate(spec, 2, 400, seed=5, policies=f"trained:model={path},hold-at")
+        hists.append(res.summary.turns_hist.copy())
+    assert not np.array_equal(hists[0], hists[1])
 
 
 def test_a_model_file_is_read_again_when_it_changes_and_each_load_is_a_copy(tmp_path):
@@ -352,7 +403,7 @@ def test_a_solo_learning_curve_is_measured_against_the_base_players_own_success(
 
     width = spec.driver.contract.trained_width
     values = load_model(spec._shipped_model(1), spec.name, width).values
-    point = evaluate(spec, 1, rules, values, 16, 400, 50)
+    point = evaluate(spec, 1, rules, values, TrainSettings(hidden=16), 400, 50)
     base = simulate(spec, 1, 400, seed=50, policies=spec.policies["trained"].base)
     assert point["fair"] == base.summary.policy_wins[0] / 400
     assert point["elo"] == pytest.approx(elo_vs_fair(point["win_rate"], point["fair"]))

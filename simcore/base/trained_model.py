@@ -1,13 +1,15 @@
 """A trained player's model file (docs/trained-players.md): numpy's .npz of a few named arrays,
 and beside a shipped model its provenance (.json) with the file's sha256.
 
-The arrays: `format` (FORMAT), `game` (the game's name), `players` (the player count it was
-trained for), `width` (features per candidate, the game's trained_width), `hidden` (hidden
-units, 0: a linear score) and `model` (float64[model_size(width, hidden)], the layout of
-simcore.frame.trained.model_logit). Loading checks every one and refuses a file with one
-InputError line naming it: a missing or unreadable file, another format, another game, a
-width the game's features do not have, a model of the wrong size or with values that are not
-finite.
+The arrays: `format` (1, or 2 for a model with an `activation`), `game` (the game's name),
+`players` (the player count it was trained for), `width` (features per candidate, the game's
+trained_width), `hidden` (hidden units, 0: a linear score), `model`
+(float64[model_size(width, hidden)], the layout of simcore.frame.trained.model_logit) and, in
+format 2 only, `activation` (the hidden units' function, ACTIVATIONS; a format-1 file's units
+are tanh, so every model written before keeps its bytes). Loading checks every one and
+refuses a file with one InputError line naming it: a missing or unreadable file, another
+format, another game, a width the game's features do not have, a model of the wrong size or
+with values that are not finite, an activation not in ACTIVATIONS.
 """
 
 from __future__ import annotations
@@ -26,7 +28,11 @@ import numpy as np
 from simcore.base.errors import InputError
 from simcore.base.inputs import write_atomic
 
-FORMAT = 1
+FORMAT = 2  # the newest format written; 1 (no `activation`: tanh units) is read too
+FORMATS = (1, 2)
+# the hidden units' functions, by their code in the kernel (simcore.frame.trained.unit):
+# tanh, and softsign a / (1 + |a|) (docs/trained-players.md, "The units")
+ACTIVATIONS = ("tanh", "softsign")
 MODELS = "models"  # the folder of a game package's shipped models
 
 
@@ -47,6 +53,13 @@ class Model:
     hidden: int
     values: np.ndarray  # float64[model_size(width, hidden)]
     path: str = ""
+    activation: str = "tanh"  # ACTIVATIONS
+
+    def weights(self) -> tuple[float, ...]:
+        """The model as a `trained` seat's weights: width, hidden units, the activation's code
+        (ACTIVATIONS), then the values (simcore.frame.trained.fill_row)."""
+        act = float(ACTIVATIONS.index(self.activation))
+        return (float(self.width), float(self.hidden), act, *np.asarray(self.values).tolist())
 
 
 def shipped_path(package_dir: str | Path, players: int) -> Path:
@@ -59,15 +72,19 @@ def sha256_of(path: str | Path) -> str:
 
 
 def model_bytes(model: Model) -> bytes:
-    """The .npz bytes of a model (no timestamps: the same model gives the same bytes)."""
+    """The .npz bytes of a model (no timestamps: the same model gives the same bytes); a tanh
+    model in format 1, as every model was written before activations could be chosen."""
+    tanh = model.activation == ACTIVATIONS[0]
     arrays = {
-        "format": np.array(FORMAT, dtype=np.int64),
+        "format": np.array(1 if tanh else FORMAT, dtype=np.int64),
         "game": np.array(model.game),
         "players": np.array(model.players, dtype=np.int64),
         "width": np.array(model.width, dtype=np.int64),
         "hidden": np.array(model.hidden, dtype=np.int64),
         "model": np.asarray(model.values, dtype=np.float64),
     }
+    if not tanh:
+        arrays["activation"] = np.array(model.activation)
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
         for name, arr in arrays.items():
@@ -106,7 +123,7 @@ def load_model(path: str | Path, game: str, width: int) -> Model:
         raise InputError(f"{where} does not exist" if not p.exists() else f"{where} is not a file")
     st = p.stat()
     m = _read_model(str(path), st.st_mtime_ns, st.st_size, game, width)
-    return Model(m.game, m.players, m.width, m.hidden, m.values.copy(), m.path)
+    return Model(m.game, m.players, m.width, m.hidden, m.values.copy(), m.path, m.activation)
 
 
 @functools.lru_cache(maxsize=64)
@@ -129,8 +146,18 @@ def _read_model(path: str, mtime_ns: int, size: int, game: str, width: int) -> M
         values = np.asarray(data["model"], dtype=np.float64).reshape(-1)
     except (TypeError, ValueError):
         raise InputError(f"{where} is not a model file (a field of the wrong type)") from None
-    if fmt != FORMAT:
-        raise InputError(f"{where} has format {fmt}, not {FORMAT}")
+    if fmt not in FORMATS:
+        raise InputError(f"{where} has format {fmt}, not one of {', '.join(map(str, FORMATS))}")
+    act = ACTIVATIONS[0]
+    if fmt >= 2:
+        if "activation" not in data:
+            raise InputError(f"{where} is not a model file (no activation)")
+        try:
+            act = str(data["activation"])
+        except (TypeError, ValueError):
+            raise InputError(f"{where} is not a model file (a field of the wrong type)") from None
+        if act not in ACTIVATIONS:
+            raise InputError(f"{where} has activation '{act}', not one of {', '.join(ACTIVATIONS)}")
     if its != game:
         raise InputError(f"{where} is a model for {its}, not {game}")
     if w != width:
@@ -139,4 +166,4 @@ def _read_model(path: str, mtime_ns: int, size: int, game: str, width: int) -> M
         raise InputError(f"{where} holds {values.size} values, not a model of {h} hidden units")
     if not np.isfinite(values).all():
         raise InputError(f"{where} holds values that are not finite")
-    return Model(its, players, w, h, values.copy(), str(p))
+    return Model(its, players, w, h, values.copy(), str(p), act)

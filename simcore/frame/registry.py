@@ -465,7 +465,7 @@ class GameSpec:
             file=model.path if model else "",
         )
         label = "search" + (":" + ",".join(f"{k}={v}" for k, v in user.items()) if user else "")
-        weights = (float(model.width), float(model.hidden), *model.values.tolist()) if model else ()
+        weights = model.weights() if model else ()
         return SeatPolicy(spec, tuple(vec.values()), label, tuple(set_), weights)
 
     def _shipped_model(self, players: int) -> Path:
@@ -503,7 +503,7 @@ class GameSpec:
         own = self.policies["trained"]
         spec = PolicySpec(own.name, own.id, own.description, {}, own.base, file=m.path)
         label = "trained" + (f":model={user['model']}" if "model" in user else "")
-        return SeatPolicy(spec, (float(m.width), float(m.hidden), *m.values.tolist()), label)
+        return SeatPolicy(spec, m.weights(), label)
 
     def policy_arrays(self, seats: list[SeatPolicy]) -> tuple[np.ndarray, np.ndarray]:
         ids = np.array([p.spec.id for p in seats], dtype=np.int64)

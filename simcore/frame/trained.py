@@ -12,9 +12,9 @@ candidates is the base player's (the game's default player; its weights are the 
 of the seat's row, so the game's hooks read a preset's weights there).
 
 The model is a small network on the candidate's features: a linear score (hidden = 0) or one
-hidden layer of tanh units,
+hidden layer of units of the model's activation g (tanh, or softsign a / (1 + |a|)),
 
-    score = b2 + sum_h w2[h] * tanh(b1[h] + sum_f W1[h, f] * feature[f])
+    score = b2 + sum_h w2[h] * g(b1[h] + sum_f W1[h, f] * feature[f])
 
 the logit of the seat's chance to win after that candidate. Its values reach the kernel in the
 seat's float weight row, like every player's weights (numba freezes module globals): the row of
@@ -24,7 +24,8 @@ a `trained` seat is
 
 the header N_HEAD columns before the search's parameters (simcore.frame.search.N_PARAMS, the
 last columns of every row of a game with a search): the feature width, the hidden units, the
-base player's id and the model's first column (GameSpec.policy_arrays writes them). A lineup
+base player's id, the model's first column and its activation's code (GameSpec.policy_arrays
+writes them). A lineup
 without a `trained` seat keeps the game's usual width, so its rows and speed are unchanged.
 
 The player's working memory is a tail of the players' scratch behind the search's (XT_OPTS in
@@ -56,19 +57,24 @@ H_WIDTH = 0  # the model's features per candidate (the game's trained_width)
 H_HIDDEN = 1  # hidden units (0: a linear score)
 H_BASE = 2  # the base player's id (decisions without candidates)
 H_START = 3  # the row's column of the model's first value
-N_HEAD = 4
+H_ACT = 4  # the hidden units' activation (simcore.base.trained_model.ACTIVATIONS: 0 tanh)
+N_HEAD = 5
+ACT_TANH, ACT_SOFTSIGN = 0, 1
 
 
 @kernel
-def model_logit(m, row, c0, nf, nh, v, at):
+def model_logit(m, row, c0, nf, nh, act, v, at):
     """The model's score of one candidate: m float64[rows, W] holds the model in row `row` from
-    column c0 (nf features, nh hidden units: W1[h, f] at c0 + h * nf + f, then b1[nh], w2[nh],
-    b2; linear, nh = 0: w[nf] at c0, then b); v float64[...] the features from v[at]."""
+    column c0 (nf features, nh hidden units of activation `act`: W1[h, f] at c0 + h * nf + f,
+    then b1[nh], w2[nh], b2; linear, nh = 0: w[nf] at c0, then b); v float64[...] the features
+    from v[at]. A softsign model skips the features that are 0 (adding a zero changes no sum);
+    a tanh model's sums are those of before softsign units existed, term for term."""
     if nh == 0:
         z = m[row, c0 + nf]
         for f in range(nf):
             z += m[row, c0 + f] * v[at + f]
         return z
+    skip = act != ACT_TANH
     b1 = c0 + nh * nf
     w2 = b1 + nh
     z = m[row, w2 + nh]
@@ -83,22 +89,47 @@ def model_logit(m, row, c0, nf, nh, v, at):
         w = c0 + h * nf
         for f in range(nf):
             x = v[at + f]
+            if skip and x == 0.0:
+                continue
             a0 += m[row, w + f] * x
             a1 += m[row, w + nf + f] * x
             a2 += m[row, w + 2 * nf + f] * x
             a3 += m[row, w + 3 * nf + f] * x
-        z += m[row, w2 + h] * np.tanh(a0)
-        z += m[row, w2 + h + 1] * np.tanh(a1)
-        z += m[row, w2 + h + 2] * np.tanh(a2)
-        z += m[row, w2 + h + 3] * np.tanh(a3)
+        z += m[row, w2 + h] * unit(a0, act)
+        z += m[row, w2 + h + 1] * unit(a1, act)
+        z += m[row, w2 + h + 2] * unit(a2, act)
+        z += m[row, w2 + h + 3] * unit(a3, act)
         h += 4
     for k in range(h, nh):
         a = m[row, b1 + k]
         w = c0 + k * nf
         for f in range(nf):
             a += m[row, w + f] * v[at + f]
-        z += m[row, w2 + k] * np.tanh(a)
+        z += m[row, w2 + k] * unit(a, act)
     return z
+
+
+@kernel(inline="always")
+def softsign(a):
+    """The softsign unit, a / (1 + |a|): bounded like tanh, a division instead of tanh's
+    exponentials (docs/trained-players.md, "The units")."""
+    return a / (1.0 + abs(a))
+
+
+@kernel(inline="always")
+def unit(a, act):
+    """A hidden unit's output for its sum `a` (the training's forward pass)."""
+    if act == ACT_TANH:
+        return np.tanh(a)
+    return softsign(a)
+
+
+@kernel(inline="always")
+def unit_slope(y, act):
+    """The slope of a unit at its output y: 1 - y^2 for tanh, (1 - |y|)^2 for softsign."""
+    if act == ACT_TANH:
+        return 1.0 - y * y
+    return (1.0 - abs(y)) * (1.0 - abs(y))
 
 
 @kernel(inline="always")
@@ -122,11 +153,12 @@ def trained_best(s, r, seat, wts, x, xf, at, n):  # pragma: no cover - compiled
     nf = int(wts[seat, hd + H_WIDTH])
     nh = int(wts[seat, hd + H_HIDDEN])
     c0 = int(wts[seat, hd + H_START])
+    act = int(wts[seat, hd + H_ACT])
     game_trained_features(s, r, seat, x, at, n, xf, XFT_FEAT)  # noqa: F821
     best = 0
     top = -np.inf
     for i in range(n):
-        z = model_logit(wts, seat, c0, nf, nh, xf, XFT_FEAT + i * TRAINED_WIDTH)  # noqa: F821
+        z = model_logit(wts, seat, c0, nf, nh, act, xf, XFT_FEAT + i * TRAINED_WIDTH)  # noqa: F821
         if z > top:
             best = i
             top = z
@@ -250,19 +282,20 @@ DESCRIPTION = (
 
 def fill_row(row: np.ndarray, model: tuple[float, ...], base_weights, base_id: int) -> None:
     """Write a `trained` seat's weight row (the module's docstring) in place: the base
-    player's weights first, the model's values (model[2:]) and the header (width, hidden units
-    = model[0], model[1]) last, before the search's parameters."""
-    width, hidden, *values = model
+    player's weights first, the model's values (model[3:]) and the header (width, hidden units,
+    the base player's id, the first column, the activation = model[0], model[1], model[2])
+    last, before the search's parameters (simcore.base.trained_model.Model.weights)."""
+    width, hidden, act, *values = model
     hd = row.size - N_PARAMS - N_HEAD
     c0 = hd - len(values)
     base = list(base_weights)
     assert c0 >= len(base), "the row is too narrow for the model"
     row[: len(base)] = base
     row[c0:hd] = values
-    row[hd : hd + N_HEAD] = (width, hidden, float(base_id), float(c0))
+    row[hd : hd + N_HEAD] = (width, hidden, float(base_id), float(c0), act)
 
 
 def extra_width(models: list[tuple[float, ...]]) -> int:
     """The columns a lineup's weight matrix needs beyond the game's for its `trained` seats'
-    models (each the seat's weights: width, hidden units, values)."""
-    return max((len(m) - 2 + N_HEAD for m in models), default=0)
+    models (each the seat's weights: width, hidden units, activation, values)."""
+    return max((len(m) - 3 + N_HEAD for m in models), default=0)

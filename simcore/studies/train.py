@@ -46,7 +46,7 @@ import numpy as np
 
 from simcore.base.errors import InputError, RulesError
 from simcore.base.inputs import MAX_ROWS, check_folder_of, check_games, check_seed, check_whole
-from simcore.base.trained_model import Model, model_size, save_model, shipped_path
+from simcore.base.trained_model import ACTIVATIONS, Model, model_size, save_model, shipped_path
 from simcore.frame.jit import bound_copy, driver, kernel
 from simcore.frame.registry import GameSpec
 from simcore.frame.rng import next_u64, rand_below, rand_float, stream_for
@@ -74,7 +74,8 @@ ST_SIZE = 4
 L_LAM, L_ALPHA, L_DECAY, L_EPS, L_LEAGUE = 0, 1, 2, 3, 4
 L_EXPERT = 5  # then the expert's: simulations a candidate, horizon, lead (ex[EX_*])
 EX_SIMS, EX_HORIZON, EX_LEAD = 0, 1, 2
-L_SIZE = L_EXPERT + 3
+L_ACT = L_EXPERT + 3  # the hidden units' activation (simcore.frame.trained.ACT_*)
+L_SIZE = L_ACT + 1
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,10 @@ class TrainSettings:
     """The learning's settings (the module's docstring); every one is in the model's
     provenance and the checkpoint's fingerprint."""
 
-    hidden: int = 32  # tanh units (0: a linear score)
+    hidden: int = 32  # hidden units (0: a linear score)
+    # the hidden units' function (simcore.base.trained_model.ACTIVATIONS); left out of the
+    # provenance and the checkpoint's fingerprint when tanh, as before it could be chosen
+    activation: str = "tanh"
     lam: float = 0.9  # lambda of the Q(lambda) targets
     alpha: float = 0.02  # the first learning rate
     decay: float = 200_000.0  # the games over which the rate halves
@@ -96,9 +100,21 @@ class TrainSettings:
     # learner seat's candidates are valued by the search's simulations (expert_decision)
     expert: int = 0
 
+    def record(self) -> dict[str, Any]:
+        """The settings as the provenance and the checkpoint's fingerprint keep them (tanh
+        units unnamed, so a tanh model's provenance reads as it did before)."""
+        d = asdict(self)
+        if self.activation == ACTIVATIONS[0]:
+            del d["activation"]
+        return d
+
     def check(self) -> None:
         if not 0 <= self.hidden <= MAX_HIDDEN:
             raise InputError(f"--hidden must be 0 to {MAX_HIDDEN}, got {self.hidden}")
+        if self.activation not in ACTIVATIONS:
+            raise InputError(
+                f"--activation must be one of {', '.join(ACTIVATIONS)}, not '{self.activation}'"
+            )
         for name, v, lo, hi in (
             ("lam", self.lam, 0.0, 1.0),
             ("epsilon", self.epsilon, 0.0, 1.0),
@@ -133,22 +149,24 @@ class TrainResult:
 # player's templates and constants (the names in capitals and game_*) as their globals.
 
 
-def model_pick(s, r, seat, m, nh, x, xf, n):  # pragma: no cover - compiled
+def model_pick(s, r, seat, m, nh, act, x, xf, n):  # pragma: no cover - compiled
     """(index, logit) of the candidate among the n in x[XT_OPTS:] that the model being
-    trained (m, nh hidden units) scores highest (the first of equal scores); the candidates'
-    features are left in xf[XFT_FEAT:]."""
+    trained (m, nh hidden units of activation act) scores highest (the first of equal
+    scores); the candidates' features are left in xf[XFT_FEAT:]."""
     game_trained_features(s, r, seat, x, XT_OPTS, n, xf, XFT_FEAT)  # noqa: F821
     pick = 0
     top = -np.inf
     for i in range(n):
-        z = model_logit(m, 0, 0, TRAINED_WIDTH, nh, xf, XFT_FEAT + i * TRAINED_WIDTH)  # noqa: F821
+        z = model_logit(m, 0, 0, TRAINED_WIDTH, nh, act, xf, XFT_FEAT + i * TRAINED_WIDTH)  # noqa: F821
         if z > top:
             pick = i
             top = z
     return pick, top
 
 
-def train_decision(s, r, tr, seat, m, nh, base, wts, rng, x, xf, tab, eps, logf, logv, logs, nlog):  # noqa: E501  # pragma: no cover
+def train_decision(
+    s, r, tr, seat, m, nh, act, base, wts, rng, x, xf, tab, eps, logf, logv, logs, nlog
+):  # noqa: E501  # pragma: no cover
     """One decision of a training seat: the model's best candidate (or, with chance eps, one
     drawn uniformly) played with the game's search_step; a decision between two or more
     candidates is logged (the chosen candidate's features, the best candidate's chance, the
@@ -158,7 +176,7 @@ def train_decision(s, r, tr, seat, m, nh, base, wts, rng, x, xf, tab, eps, logf,
         return game_play_turn(s, r, tr, seat, base, wts, rng, False, x, xf, tab), nlog  # noqa: F821
     pick = 0
     if n > 1:
-        pick, top = model_pick(s, r, seat, m, nh, x, xf, n)
+        pick, top = model_pick(s, r, seat, m, nh, act, x, xf, n)
         greedy = sigmoid(top)  # noqa: F821
         if eps > 0.0 and rand_float(rng) < eps:
             pick = rand_below(rng, n)
@@ -227,27 +245,27 @@ def expert_turn(s, r, tr, seat, base, wts, rng, x, xf, tab, ex, logf, logg, nlog
     return err, nlog
 
 
-def model_turn(s, r, tr, seat, m, nh, base, wts, rng, x, xf, tab):  # pragma: no cover
+def model_turn(s, r, tr, seat, m, nh, act, base, wts, rng, x, xf, tab):  # pragma: no cover
     """A whole turn of a seat that plays the model without learning (model_decision)."""
     turn = s[S_TURN] if S_TURN >= 0 else 0  # noqa: F821
-    err = model_decision(s, r, tr, seat, m, nh, base, wts, rng, x, xf, tab)
+    err = model_decision(s, r, tr, seat, m, nh, act, base, wts, rng, x, xf, tab)
     while err == 0 and game_search_more(s, r, seat, turn):  # noqa: F821
-        err = model_decision(s, r, tr, seat, m, nh, base, wts, rng, x, xf, tab)
+        err = model_decision(s, r, tr, seat, m, nh, act, base, wts, rng, x, xf, tab)
     return err
 
 
-def model_decision(s, r, tr, seat, m, nh, base, wts, rng, x, xf, tab):  # pragma: no cover
+def model_decision(s, r, tr, seat, m, nh, act, base, wts, rng, x, xf, tab):  # pragma: no cover
     """A decision of a seat that plays the model greedily without learning (the other seats
     of an Expert Iteration game)."""
     n = game_search_options(s, r, seat, x, XT_OPTS)  # noqa: F821
     if n == 0:
         return game_play_turn(s, r, tr, seat, base, wts, rng, False, x, xf, tab)  # noqa: F821
-    pick = model_pick(s, r, seat, m, nh, x, xf, n)[0] if n > 1 else 0
+    pick = model_pick(s, r, seat, m, nh, act, x, xf, n)[0] if n > 1 else 0
     opt = x[XT_OPTS + pick]  # noqa: F821
     return game_search_step(s, r, tr, seat, opt, base, wts, rng, False, x, xf, tab)  # noqa: F821
 
 
-def sgd_step(m, nh, logf, t, target, rate, hid):  # pragma: no cover - compiled
+def sgd_step(m, nh, act, logf, t, target, rate, hid):  # pragma: no cover - compiled
     """One gradient step of the cross-entropy of the model's chance of log entry t against
     `target` (m float64[1, size], layout of simcore.frame.trained.model_logit from column 0;
     hid float64[>= nh] scratch). Returns the squared error before the step."""
@@ -269,12 +287,12 @@ def sgd_step(m, nh, logf, t, target, rate, hid):  # pragma: no cover - compiled
         a = m[0, b1 + h]
         for f in range(nf):
             a += m[0, h * nf + f] * logf[t, f]
-        hid[h] = np.tanh(a)
+        hid[h] = unit(a, act)  # noqa: F821
         z += m[0, w2 + h] * hid[h]
     p = sigmoid(z)  # noqa: F821
     d = rate * (p - target)
     for h in range(nh):
-        gh = d * m[0, w2 + h] * (1.0 - hid[h] * hid[h])
+        gh = d * m[0, w2 + h] * unit_slope(hid[h], act)  # noqa: F821
         m[0, w2 + h] -= d * hid[h]
         m[0, b1 + h] -= gh
         for f in range(nf):
@@ -283,7 +301,7 @@ def sgd_step(m, nh, logf, t, target, rate, hid):  # pragma: no cover - compiled
     return (p - target) * (p - target)
 
 
-def td_update(m, nh, logf, logv, logs, logg, nlog, share, players, lam, rate, hid):  # noqa: E501  # pragma: no cover
+def td_update(m, nh, act, logf, logv, logs, logg, nlog, share, players, lam, rate, hid):  # noqa: E501  # pragma: no cover
     """The Q(lambda) targets of a finished game's logged decisions (each seat's from its last
     decision back, module docstring) into logg, then one step per decision in the order
     played. Returns the sum of the squared errors."""
@@ -295,7 +313,7 @@ def td_update(m, nh, logf, logv, logs, logg, nlog, share, players, lam, rate, hi
                 g = (1.0 - lam) * logv[t] + lam * g
     sq = 0.0
     for t in range(nlog):
-        sq += sgd_step(m, nh, logf, t, logg[t], rate, hid)
+        sq += sgd_step(m, nh, act, logf, t, logg[t], rate, hid)
     return sq
 
 
@@ -330,7 +348,8 @@ def train_games(r, m, nh, base, wts, seed, first, count, learn, stats):  # pragm
     summed into."""
     lam, alpha, decay = learn[L_LAM], learn[L_ALPHA], learn[L_DECAY]
     eps, league = learn[L_EPS], learn[L_LEAGUE]
-    ex = learn[L_EXPERT:]
+    act = int(learn[L_ACT])
+    ex = learn[L_EXPERT:L_ACT]
     sims = int(ex[EX_SIMS])
     s = np.zeros(STATE_SIZE, dtype=np.int64)  # noqa: F821
     x = np.zeros(X_SIZE, dtype=np.int64)  # noqa: F821
@@ -365,7 +384,7 @@ def train_games(r, m, nh, base, wts, seed, first, count, learn, stats):  # pragm
                 if versus:
                     err = game_play_turn(s, r, tr, seat, base, wts, rng, False, x, xf, tab)  # noqa: F821, E501
                     continue
-                err = model_turn(s, r, tr, seat, m, nh, base, wts, rng, x, xf, tab)
+                err = model_turn(s, r, tr, seat, m, nh, act, base, wts, rng, x, xf, tab)
                 continue
             if sims > 0:
                 err, nlog = expert_turn(
@@ -373,11 +392,28 @@ def train_games(r, m, nh, base, wts, seed, first, count, learn, stats):  # pragm
                 )
                 continue
             err, nlog = train_decision(
-                s, r, tr, seat, m, nh, base, wts, rng, x, xf, tab, eps, logf, logv, logs, nlog
+                s, r, tr, seat, m, nh, act, base, wts, rng, x, xf, tab, eps, logf, logv, logs, nlog
             )
             while err == 0 and game_search_more(s, r, seat, turn):  # noqa: F821
                 err, nlog = train_decision(
-                    s, r, tr, seat, m, nh, base, wts, rng, x, xf, tab, eps, logf, logv, logs, nlog
+                    s,
+                    r,
+                    tr,
+                    seat,
+                    m,
+                    nh,
+                    act,
+                    base,
+                    wts,
+                    rng,
+                    x,
+                    xf,
+                    tab,
+                    eps,
+                    logf,
+                    logv,
+                    logs,
+                    nlog,
                 )
         if err != 0:
             stats[ST_ERRORS] += 1
@@ -387,9 +423,9 @@ def train_games(r, m, nh, base, wts, seed, first, count, learn, stats):  # pragm
         if sims > 0:
             sq = 0.0
             for t in range(nlog):
-                sq += sgd_step(m, nh, logf, t, logg[t], rate, hid)
+                sq += sgd_step(m, nh, act, logf, t, logg[t], rate, hid)
         else:
-            sq = td_update(m, nh, logf, logv, logs, logg, nlog, share, r[0], lam, rate, hid)
+            sq = td_update(m, nh, act, logf, logv, logs, logg, nlog, share, r[0], lam, rate, hid)
         stats[ST_GAMES] += 1
         stats[ST_DECISIONS] += nlog
         stats[ST_SQ] += sq
@@ -504,7 +540,7 @@ def train(
         "games": games,
         "seed": seed,
         "rules": rules_hash,
-        "settings": asdict(settings),
+        "settings": settings.record(),
     }
     ck = CheckpointFile(checkpoint, fingerprint, CHECKPOINT)
     m = initial_model(width, settings, seed)
@@ -533,7 +569,7 @@ def train(
         if curve_games:
             played = time.process_time()
             at = (seed + 1) % 2**64  # never the training's own games
-            point = evaluate(spec, players, rules, m[0], settings.hidden, curve_games, at)
+            point = evaluate(spec, players, rules, m[0], settings, curve_games, at)
             curve.append({"games_trained": done, **point})
             cpu += time.process_time() - played  # the training's CPU time leaves them out
         ck.save(
@@ -549,7 +585,7 @@ def train(
     if stats[ST_ERRORS]:
         raise InputError(f"{int(stats[ST_ERRORS])} training games met an error (not learnt from)")
     final = total[0] / snaps if snaps else m[0].copy()
-    model = Model(spec.name, players, width, settings.hidden, final)
+    model = Model(spec.name, players, width, settings.hidden, final, "", settings.activation)
     provenance = {
         "game": spec.name,
         "players": players,
@@ -562,7 +598,7 @@ def train(
         "variants": list(variants),
         "version": _version(),
         "method": _method(settings),
-        "settings": asdict(settings),
+        "settings": settings.record(),
         "features": width,
     }
     if curve_games:
@@ -571,7 +607,9 @@ def train(
     return TrainResult(model, str(out), provenance, digest, curve if curve_games else None)
 
 
-def evaluate(spec: GameSpec, players: int, rules: Any, values, hidden: int, games: int, seed: int):
+def evaluate(
+    spec: GameSpec, players: int, rules: Any, values, settings: TrainSettings, games: int, seed: int
+):
     """The strength of the model `values` (a row of the training's model) as a `trained` seat
     against its base player in the other seats, seats rotated: games 0.. of `seed` (the
     training's seed + 1, so never its own games), the seat's outright wins with their Wilson
@@ -582,7 +620,8 @@ def evaluate(spec: GameSpec, players: int, rules: Any, values, hidden: int, game
 
     own = spec.policies["trained"]
     width = spec.driver.contract.trained_width
-    seat = SeatPolicy(own, (float(width), float(hidden), *np.asarray(values).tolist()), "trained")
+    model = Model(spec.name, players, width, settings.hidden, values, "", settings.activation)
+    seat = SeatPolicy(own, model.weights(), "trained")
     others = spec.resolve_seats(spec.parse_policies(own.base, players), rules)[1:]
     ids, w = spec.policy_arrays([seat, *others])
     rows = np.zeros((games, len(spec.columns)), dtype=np.int64)
@@ -610,7 +649,8 @@ def _learning(spec: GameSpec, players: int, rules: Any, settings: TrainSettings)
     learn[[L_LAM, L_ALPHA, L_DECAY, L_EPS, L_LEAGUE]] = (
         settings.lam, settings.alpha, settings.decay, settings.epsilon, settings.league
     )  # fmt: skip
-    learn[L_EXPERT:] = (settings.expert, w[0, w0 + P_HORIZON], w[0, w0 + P_LEAD])
+    learn[L_EXPERT:L_ACT] = (settings.expert, w[0, w0 + P_HORIZON], w[0, w0 + P_LEAD])
+    learn[L_ACT] = ACTIVATIONS.index(settings.activation)
     return learn
 
 

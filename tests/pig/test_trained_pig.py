@@ -22,7 +22,7 @@ def test_trained_loads_the_shipped_model_by_default():
     assert seat.spec.file == str(MODEL)
     alone = get_game("pig").parse_policies("trained", 1)[0]  # a ladder's rung, parsed alone
     assert alone.spec.file == str(MODEL)
-    assert np.array_equal(seat.weights[2:], load_model(MODEL, "pig", TRAINED_WIDTH).values)
+    assert np.array_equal(seat.weights[3:], load_model(MODEL, "pig", TRAINED_WIDTH).values)
 
 
 def test_a_model_trained_on_a_tiny_budget_beats_random(tmp_path):
