@@ -255,13 +255,18 @@ def test_training_is_reproducible_and_resumes_to_the_same_model(tmp_path):
 
 @pytest.mark.parametrize(
     "settings",
-    [TrainSettings(hidden=4, league=0.5), TrainSettings(hidden=4, expert=4, league=1.0)],
-    ids=["league", "expert"],
+    [
+        TrainSettings(hidden=4, league=0.5),
+        TrainSettings(hidden=4, expert=4, league=1.0),
+        TrainSettings(hidden=4, activation="softsign"),
+    ],
+    ids=["league", "expert", "softsign"],
 )
 def test_league_and_expert_training_are_reproducible_and_resume(tmp_path, settings):
-    """--league (games against the base preset) and --expert (Expert Iteration: the learner's
-    candidates valued by the search's simulations) give the same model for the same seed,
-    resumed or not, and another model than self-play's."""
+    """--league (games against the base preset), --expert (Expert Iteration: the learner's
+    candidates valued by the search's simulations) and --activation softsign give the same
+    model for the same seed, resumed or not, and another model than self-play's with tanh
+    units."""
     spec = get_game("pig")
     kw = dict(seed=5, settings=settings, chunk=300)
     a = train(spec, 2, 600, out=tmp_path / "a.npz", **kw)
@@ -278,7 +283,13 @@ def test_league_and_expert_training_are_reproducible_and_resume(tmp_path, settin
         train(spec, 2, 600, out=tmp_path / "d.npz", checkpoint=str(ck), echo=stop, **kw)
     d = train(spec, 2, 600, out=tmp_path / "d.npz", checkpoint=str(ck), resume=True, **kw)
     assert d.sha256 == a.sha256
-    assert json.loads((tmp_path / "a.json").read_text())["settings"]["expert"] == settings.expert
+    saved = json.loads((tmp_path / "a.json").read_text())["settings"]
+    assert saved["expert"] == settings.expert
+    # the activation is named in the provenance where it is not tanh (a tanh model's
+    # provenance reads as before it could be chosen), and the model file says it too
+    assert saved.get("activation", "tanh") == settings.activation
+    assert ("activation" in saved) == (settings.activation != "tanh")
+    assert load_model(tmp_path / "a.npz", "pig", 6).activation == settings.activation
 
 
 def test_an_expert_iteration_model_beats_random(tmp_path):
@@ -332,6 +343,8 @@ def test_bad_training_input_is_refused():
         train(spec, 2, 100, settings=TrainSettings(league=1.5))
     with pytest.raises(InputError, match="--expert"):
         train(spec, 2, 100, settings=TrainSettings(expert=-1))
+    with pytest.raises(InputError, match="--activation must be one of tanh, softsign, not 'relu'"):
+        train(spec, 2, 100, settings=TrainSettings(activation="relu"))
     for alpha in (0.0, -0.1, float("nan"), 11.0):  # a rate of 0 would write the untrained start
         with pytest.raises(InputError, match="--alpha"):
             train(spec, 2, 100, settings=TrainSettings(alpha=alpha))
