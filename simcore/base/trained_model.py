@@ -33,6 +33,13 @@ FORMATS = (1, 2)
 # the hidden units' functions, by their code in the kernel (simcore.frame.trained.unit):
 # tanh, and softsign a / (1 + |a|) (docs/trained-players.md, "The units")
 ACTIVATIONS = ("tanh", "softsign")
+
+
+def activation_code(name: str) -> int:
+    """The kernel's code of an activation (its place in ACTIVATIONS; 0: tanh)."""
+    return ACTIVATIONS.index(name)
+
+
 MODELS = "models"  # the folder of a game package's shipped models
 
 
@@ -58,7 +65,7 @@ class Model:
     def weights(self) -> tuple[float, ...]:
         """The model as a `trained` seat's weights: width, hidden units, the activation's code
         (ACTIVATIONS), then the values (simcore.frame.trained.fill_row)."""
-        act = float(ACTIVATIONS.index(self.activation))
+        act = float(activation_code(self.activation))
         return (float(self.width), float(self.hidden), act, *np.asarray(self.values).tolist())
 
 

@@ -44,7 +44,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.base.trained_model import model_size  # noqa: F401 - the layout's size
+from simcore.base.trained_model import (  # model_size: the layout's size
+    activation_code,
+    model_size,  # noqa: F401
+)
 from simcore.frame.jit import kernel
 from simcore.frame.search import MAX_OPTIONS, N_PARAMS
 
@@ -59,7 +62,7 @@ H_BASE = 2  # the base player's id (decisions without candidates)
 H_START = 3  # the row's column of the model's first value
 H_ACT = 4  # the hidden units' activation (simcore.base.trained_model.ACTIVATIONS: 0 tanh)
 N_HEAD = 5
-ACT_TANH, ACT_SOFTSIGN = 0, 1
+ACT_TANH, ACT_SOFTSIGN = activation_code("tanh"), activation_code("softsign")
 
 
 @kernel
@@ -104,7 +107,10 @@ def model_logit(m, row, c0, nf, nh, act, v, at):
         a = m[row, b1 + k]
         w = c0 + k * nf
         for f in range(nf):
-            a += m[row, w + f] * v[at + f]
+            x = v[at + f]
+            if skip and x == 0.0:
+                continue
+            a += m[row, w + f] * x
         z += m[row, w2 + k] * unit(a, act)
     return z
 

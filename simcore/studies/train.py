@@ -46,7 +46,14 @@ import numpy as np
 
 from simcore.base.errors import InputError, RulesError
 from simcore.base.inputs import MAX_ROWS, check_folder_of, check_games, check_seed, check_whole
-from simcore.base.trained_model import ACTIVATIONS, Model, model_size, save_model, shipped_path
+from simcore.base.trained_model import (
+    ACTIVATIONS,
+    Model,
+    activation_code,
+    model_size,
+    save_model,
+    shipped_path,
+)
 from simcore.frame.jit import bound_copy, driver, kernel
 from simcore.frame.registry import GameSpec
 from simcore.frame.rng import next_u64, rand_below, rand_float, stream_for
@@ -166,7 +173,7 @@ def model_pick(s, r, seat, m, nh, act, x, xf, n):  # pragma: no cover - compiled
 
 def train_decision(
     s, r, tr, seat, m, nh, act, base, wts, rng, x, xf, tab, eps, logf, logv, logs, nlog
-):  # noqa: E501  # pragma: no cover
+):  # pragma: no cover - compiled
     """One decision of a training seat: the model's best candidate (or, with chance eps, one
     drawn uniformly) played with the game's search_step; a decision between two or more
     candidates is logged (the chosen candidate's features, the best candidate's chance, the
@@ -585,7 +592,7 @@ def train(
     if stats[ST_ERRORS]:
         raise InputError(f"{int(stats[ST_ERRORS])} training games met an error (not learnt from)")
     final = total[0] / snaps if snaps else m[0].copy()
-    model = Model(spec.name, players, width, settings.hidden, final, "", settings.activation)
+    model = Model(spec.name, players, width, settings.hidden, final, activation=settings.activation)
     provenance = {
         "game": spec.name,
         "players": players,
@@ -620,7 +627,9 @@ def evaluate(
 
     own = spec.policies["trained"]
     width = spec.driver.contract.trained_width
-    model = Model(spec.name, players, width, settings.hidden, values, "", settings.activation)
+    model = Model(
+        spec.name, players, width, settings.hidden, values, activation=settings.activation
+    )
     seat = SeatPolicy(own, model.weights(), "trained")
     others = spec.resolve_seats(spec.parse_policies(own.base, players), rules)[1:]
     ids, w = spec.policy_arrays([seat, *others])
@@ -650,7 +659,7 @@ def _learning(spec: GameSpec, players: int, rules: Any, settings: TrainSettings)
         settings.lam, settings.alpha, settings.decay, settings.epsilon, settings.league
     )  # fmt: skip
     learn[L_EXPERT:L_ACT] = (settings.expert, w[0, w0 + P_HORIZON], w[0, w0 + P_LEAD])
-    learn[L_ACT] = ACTIVATIONS.index(settings.activation)
+    learn[L_ACT] = activation_code(settings.activation)
     return learn
 
 
