@@ -809,9 +809,11 @@ def train(
     from simcore.studies.train import TrainSettings
     from simcore.studies.train import train as run_train
 
-    rules, echo, plot_path = Rules(variant, set_).api(), _progress, _out(plot, "plot", "--plot")
+    rules, plot_path = Rules(variant, set_).api(), _out(plot, "plot", "--plot")
     if plot_path and curve == "0":
         raise InputError("--plot draws the learning curve: give --curve GAMES too")
+    bar = sys.stderr.isatty()  # a terminal: a bar with the lines above it; piped: the lines
+    echo = None if bar else _progress
     rate = {} if alpha is None else {"alpha": alpha}
     learn = TrainSettings(
         hidden=hidden, activation=activation, league=league, expert=expert, **rate
@@ -819,7 +821,7 @@ def train(
     with interrupt_exits(saved.checkpoint, "games"):
         res = run_train(_game(game), players, _count(games_), seed=seed, out=out, echo=echo,
                         settings=learn, **rules, **saved.api(), curve_games=_curve(curve),
-                        command=" ".join(["balance", *sys.argv[1:]]))  # fmt: skip
+                        command=" ".join(["balance", *sys.argv[1:]]), progress=bar)  # fmt: skip
     render.train(res, plot_path, typer.echo)
 
 

@@ -253,6 +253,21 @@ def test_training_is_reproducible_and_resumes_to_the_same_model(tmp_path):
         train(spec, 2, 3000, out=tmp_path / "e.npz", checkpoint=str(ck), resume=True, **kw)
 
 
+def test_the_progress_bar_shows_the_rate_and_leaves_the_model_unchanged(tmp_path, capsys):
+    spec = get_game("pig")
+    kw = dict(seed=5, settings=TINY, chunk=2500)
+    plain = train(spec, 2, 5000, out=tmp_path / "a.npz", **kw)
+    assert capsys.readouterr().err == ""
+    shown = train(spec, 2, 5000, out=tmp_path / "b.npz", progress=True, **kw)
+    err = capsys.readouterr().err
+    assert shown.sha256 == plain.sha256  # the bar's steps of 1,000 games change nothing
+    assert "games/s" in err and "ETA" in err and "5,000/5,000 games" in err
+    # the chunks' lines above the bar, each on a line of its own
+    lines = [part.strip() for part in err.split("\r") if "of 5,000 games, error" in part]
+    starts = [f"pig, 2 players: {n} of 5,000 games, error" for n in ("2,500", "5,000")]
+    assert [line[: len(starts[0])] for line in lines] == starts
+
+
 @pytest.mark.parametrize(
     "settings",
     [

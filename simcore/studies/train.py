@@ -61,6 +61,7 @@ from simcore.frame.search import restore_root, save_root, search_value, simulate
 from simcore.frame.tracebuf import T_HEADER
 from simcore.frame.trained import MAX_HIDDEN
 from simcore.run.checkpoint import CheckpointFile, CheckpointKind, whole
+from simcore.run.jobs import Progress
 
 CHECKPOINT = CheckpointKind(
     "train",
@@ -71,6 +72,7 @@ CHECKPOINT = CheckpointKind(
 MAX_LOG = 1 << 14  # decisions of one game learnt from at the most (the rest are played only)
 CHUNK = 20_000  # games between two progress lines and checkpoints
 SNAPSHOT = 10_000  # games between two snapshots of the model (the average's)
+BAR_STEP = 1_000  # games a step of the progress bar (a terminal's): the model is the same
 # the statistics of a batch of games (train_games' stats)
 ST_GAMES = 0  # games learnt from
 ST_DECISIONS = 1  # decisions learnt from
@@ -513,10 +515,12 @@ def train(
     echo: Callable[[str], None] | None = None,
     chunk: int = CHUNK,
     curve_games: int = 0,
+    progress: bool = False,
 ) -> TrainResult:
     """Train the game's `trained` player for `players` seats by `games` games of self-play
     (the module's docstring) and write the model to `out` with its provenance beside it
-    (.json). Progress: a line to `echo` every `chunk` games; checkpoint: the model and the games
+    (.json). Progress: a line to `echo` every `chunk` games, and with progress=True a bar on
+    stderr (games/s, ETA; the lines written above it); checkpoint: the model and the games
     done, saved every `chunk` games (resume=True continues it, to the same model: the chunks
     change nothing but where a run may stop). curve_games > 0: at every checkpoint the model
     as it stands plays curve_games games against its base player (`evaluate`), the learning
@@ -562,11 +566,14 @@ def train(
     stats = part = np.zeros(ST_SIZE, dtype=np.float64)
     cpu = time.process_time()
     learn = _learning(spec, players, rules, settings)
+    bar = Progress(games, progress, start=done)
+    step = BAR_STEP if progress else games  # the games of a call change no game nor the model
     while done < games:
-        n = min(chunk - done % chunk, SNAPSHOT - done % SNAPSHOT, games - done)
+        n = min(chunk - done % chunk, SNAPSHOT - done % SNAPSHOT, games - done, step)
         part = part if done % chunk else np.zeros(ST_SIZE, dtype=np.float64)
         kernel_fn(r, m, settings.hidden, int(ids[0]), wts, np.uint64(seed), done, n, learn, part)
         done += n
+        bar.update(done)
         if (done % SNAPSHOT == 0 or done == games) and done > games * (1.0 - settings.average):
             total += m  # the snapshots at fixed games, whatever the chunks
             snaps += 1
@@ -583,11 +590,16 @@ def train(
             games_done=done, model=m[0].tolist(), average=total[0].tolist(), snapshots=snaps,
             curve=curve,
         )  # fmt: skip
-        if echo is not None:
+        if echo is not None or bar.enabled:
             rmse = np.sqrt(part[ST_SQ] / max(part[ST_DECISIONS], 1.0))
             strength = f", {100 * curve[-1]['win_rate']:.1f}% against {base}" if curve_games else ""
-            echo(f"{spec.name}, {players} players: {done:,} of {games:,} games, "
-                 f"error {rmse:.4f}{strength}, {time.process_time() - cpu:.0f} s CPU")  # fmt: skip
+            spent = time.process_time() - cpu
+            line = f"{spec.name}, {players} players: {done:,} of {games:,} games, "
+            line += f"error {rmse:.4f}{strength}, {spent:.0f} s CPU"
+            bar.line(line)
+            if echo is not None:
+                echo(line)
+    bar.close()
     cpu = time.process_time() - cpu
     if stats[ST_ERRORS]:
         raise InputError(f"{int(stats[ST_ERRORS])} training games met an error (not learnt from)")
