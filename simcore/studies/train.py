@@ -591,14 +591,9 @@ def train(
             curve=curve,
         )  # fmt: skip
         if echo is not None or bar.enabled:
-            rmse = np.sqrt(part[ST_SQ] / max(part[ST_DECISIONS], 1.0))
-            strength = f", {100 * curve[-1]['win_rate']:.1f}% against {base}" if curve_games else ""
-            spent = time.process_time() - cpu
-            line = f"{spec.name}, {players} players: {done:,} of {games:,} games, "
-            line += f"error {rmse:.4f}{strength}, {spent:.0f} s CPU"
-            bar.line(line)
-            if echo is not None:
-                echo(line)
+            point = curve[-1] if curve_games else None
+            _say(bar, echo, f"{spec.name}, {players} players: {done:,} of {games:,} games, "
+                 + _chunk_words(part, point, base, cpu))  # fmt: skip
     bar.close()
     cpu = time.process_time() - cpu
     if stats[ST_ERRORS]:
@@ -624,6 +619,21 @@ def train(
         provenance["curve"] = curve
     digest = save_model(model, out, provenance)
     return TrainResult(model, str(out), provenance, digest, curve if curve_games else None)
+
+
+def _say(bar: Progress, echo: Callable[[str], None] | None, line: str) -> None:
+    """A progress line: above the bar on a terminal (Progress.line), and to `echo` if given."""
+    bar.line(line)
+    if echo is not None:
+        echo(line)
+
+
+def _chunk_words(part: np.ndarray, point: dict | None, base: str, cpu: float) -> str:
+    """The end of a chunk's progress line: the chunk's error, the curve's point against the
+    base player (when measured) and the CPU seconds since `cpu`."""
+    rmse = np.sqrt(part[ST_SQ] / max(part[ST_DECISIONS], 1.0))
+    strength = f", {100 * point['win_rate']:.1f}% against {base}" if point else ""
+    return f"error {rmse:.4f}{strength}, {time.process_time() - cpu:.0f} s CPU"
 
 
 def evaluate(
