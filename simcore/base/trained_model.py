@@ -40,6 +40,7 @@ def activation_code(name: str) -> int:
     return ACTIVATIONS.index(name)
 
 
+WEIGHTS_HEAD = 3  # Model.weights' values before the model's own: width, hidden, activation
 MODELS = "models"  # the folder of a game package's shipped models
 
 
@@ -63,8 +64,8 @@ class Model:
     activation: str = "tanh"  # ACTIVATIONS
 
     def weights(self) -> tuple[float, ...]:
-        """The model as a `trained` seat's weights: width, hidden units, the activation's code
-        (ACTIVATIONS), then the values (simcore.frame.trained.fill_row)."""
+        """The model as a `trained` seat's weights: WEIGHTS_HEAD values (width, hidden units,
+        the activation's code in ACTIVATIONS), then the values (simcore.frame.trained.fill_row)."""
         act = float(activation_code(self.activation))
         return (float(self.width), float(self.hidden), act, *np.asarray(self.values).tolist())
 
@@ -155,16 +156,11 @@ def _read_model(path: str, mtime_ns: int, size: int, game: str, width: int) -> M
         raise InputError(f"{where} is not a model file (a field of the wrong type)") from None
     if fmt not in FORMATS:
         raise InputError(f"{where} has format {fmt}, not one of {', '.join(map(str, FORMATS))}")
-    act = ACTIVATIONS[0]
-    if fmt >= 2:
-        if "activation" not in data:
-            raise InputError(f"{where} is not a model file (no activation)")
-        try:
-            act = str(data["activation"])
-        except (TypeError, ValueError):
-            raise InputError(f"{where} is not a model file (a field of the wrong type)") from None
-        if act not in ACTIVATIONS:
-            raise InputError(f"{where} has activation '{act}', not one of {', '.join(ACTIVATIONS)}")
+    if fmt >= 2 and "activation" not in data:
+        raise InputError(f"{where} is not a model file (no activation)")
+    act = str(data["activation"]) if fmt >= 2 else ACTIVATIONS[0]  # format 1: tanh units
+    if act not in ACTIVATIONS:
+        raise InputError(f"{where} has activation '{act}', not one of {', '.join(ACTIVATIONS)}")
     if its != game:
         raise InputError(f"{where} is a model for {its}, not {game}")
     if w != width:

@@ -45,6 +45,7 @@ from __future__ import annotations
 import numpy as np
 
 from simcore.base.trained_model import (  # model_size: the layout's size
+    WEIGHTS_HEAD,
     activation_code,
     model_size,  # noqa: F401
 )
@@ -304,4 +305,4 @@ def fill_row(row: np.ndarray, model: tuple[float, ...], base_weights, base_id: i
 def extra_width(models: list[tuple[float, ...]]) -> int:
     """The columns a lineup's weight matrix needs beyond the game's for its `trained` seats'
     models (each the seat's weights: width, hidden units, activation, values)."""
-    return max((len(m) - 3 + N_HEAD for m in models), default=0)
+    return max((len(m) - WEIGHTS_HEAD + N_HEAD for m in models), default=0)
